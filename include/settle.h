@@ -1,0 +1,362 @@
+/*
+ * settle.h - the public interface of the settle harness.
+ *
+ * A *claim* is one question ("popcount over bitmaps"). It has *variants*
+ * (implementations or builds), one of which is the baseline, optional buffer
+ * sizes, a correctness check (every variant returns the same check value)
+ * and an optional *scale* callback that turns a per-operation cost into the
+ * claim's own terms (seconds per file-system check, MB/s, ...).
+ *
+ * The runner times the variants of a claim interleaved (A B C, B C A, ...),
+ * keeps every *sample* (one timed call of a variant's body), and fills a
+ * result model that the formatters print or write as a result file.
+ *
+ * Units: times are nanoseconds (ns) unless a name says ticks or cycles;
+ * sizes are bytes.
+ */
+#ifndef SETTLE_H
+#define SETTLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Version of the result file layout written by settle_write_json(). */
+#define SETTLE_SCHEMA "settle-result/1"
+
+/*
+ * Anti-optimisation barriers.
+ *
+ * settle_keep(x): x (an integer or pointer lvalue) must be held in a register
+ *   at this point, and the compiler must assume the asm changed it. Use it on
+ *   a loop-carried value (an increment, a running sum) so that every step of
+ *   the loop is really executed and the value is not folded or hoisted, and
+ *   on a result that would otherwise be dead. It costs no instruction beyond
+ *   keeping x in a register; it does not force x to memory.
+ *
+ * settle_clobber_memory(): the compiler must assume that any memory was read
+ *   and written here. Use it after writing a buffer whose contents are
+ *   otherwise unused (so the stores stay), or between two passes over the
+ *   same buffer (so the second pass is not merged with the first). It costs
+ *   no instruction, but values cached in registers are reloaded after it.
+ *
+ * To stop a pure function (one the compiler may call once for a loop over
+ * an unchanged buffer) from being hoisted, pass its pointer argument through
+ * settle_keep() inside the loop: the compiler can no longer prove that the
+ * pointer, and hence the result, is the same on every iteration.
+ */
+#define settle_keep(x) __asm__ __volatile__("" : "+r"(x))
+#define settle_clobber_memory() __asm__ __volatile__("" ::: "memory")
+
+/* Parameters of one measurement, passed to a claim's setup callback. */
+struct settle_params {
+	uint64_t size_bytes; /* buffer size; 0 when the claim takes no size */
+	int cpu;             /* CPU the runner is pinned to */
+	int quick;           /* non-zero under --quick: keep set-up cheap */
+};
+
+/* Variant flags. */
+#define SETTLE_REFERENCE 0x1u /* a physical limit (memcpy, streaming read):
+				 timed and shown, excluded from the check
+				 and never the baseline */
+
+struct settle_variant {
+	const char *name;        /* e.g. "popcnt"; unique with build */
+	const char *build;       /* build label ("-O0") or NULL; stored as
+				    params.build, and the baseline is looked
+				    up among variants of the same build */
+	const char *description; /* one line for `settle list` */
+	/*
+	 * Perform exactly iters repetitions of the operation on state and
+	 * return the check value. Each repetition performs ops_per_iter
+	 * operations (loads, increments, system calls, buffer passes).
+	 * The check value must not depend on which variant ran: the runner
+	 * compares it with the baseline's for the same iters.
+	 */
+	uint64_t (*run)(void *state, uint64_t iters);
+	/*
+	 * NULL when the variant can always run. Otherwise returns NULL when
+	 * it can run on this machine with this state, or a short static
+	 * reason ("CPU lacks POPCNT") when it cannot; the variant is then
+	 * listed as skipped.
+	 */
+	const char *(*unavailable)(void *state);
+	uint32_t ops_per_iter;   /* operations per repetition; 0 means 1 */
+	unsigned flags;          /* SETTLE_REFERENCE */
+};
+
+/* Special value of settle_claim.bytes_per_op: one operation covers the
+ * whole buffer (params.size_bytes). */
+#define SETTLE_BYTES_SIZE UINT64_MAX
+
+struct settle_result;
+struct settle_figure;
+struct settle_scale_ctx;
+
+struct settle_claim {
+	const char *name;        /* e.g. "popcount" */
+	const char *description; /* one line */
+	const char *title;       /* heading of the claim's table */
+	const char *op_name;     /* what one operation is: "buffer", "load" */
+	const struct settle_variant *variants;
+	size_t nvariants;
+	const char *baseline;    /* name of the baseline variant */
+	const uint64_t *default_sizes; /* NULL: the claim takes no size */
+	size_t ndefault_sizes;
+	const uint64_t *full_sizes; /* sizes added by --full (NULL: none) */
+	size_t nfull_sizes;
+	uint64_t bytes_per_op;   /* 0: no throughput; SETTLE_BYTES_SIZE: the
+				    buffer size; else bytes per operation */
+	uint64_t check_iters;    /* repetitions for the check call; 0 = 1 */
+	int show_cycles;         /* non-zero: show estimated core cycles/op */
+	/*
+	 * Create the state for one set of params. Returns NULL on failure
+	 * with a one-line message in err (errlen bytes). NULL callback:
+	 * state is NULL.
+	 */
+	void *(*setup)(const struct settle_params *p, char *err, size_t errlen);
+	void (*teardown)(void *state);
+	/*
+	 * Optional. Translate one result into the claim's own terms: write up
+	 * to max figures to out and return how many were written (0 for a
+	 * result that has no scale row, e.g. not the largest size).
+	 */
+	size_t (*scale)(const struct settle_result *r,
+			const struct settle_scale_ctx *ctx,
+			struct settle_figure *out, size_t max);
+};
+
+/* One derived figure of a scale section. */
+struct settle_figure {
+	char label[40]; /* column title, e.g. "4 TB bitmaps" */
+	char unit[12];  /* "s", "MB/s", "%" */
+	double value;   /* finite and >= 0 */
+	char note[48];  /* "" or e.g. "extrapolated from 128 MiB" */
+};
+
+struct settle_scale_ctx {
+	uint64_t largest_size; /* largest size measured for this claim */
+	double device_mbps;    /* --device-mbps, MB/s (10^6 bytes/s) */
+	int full;              /* --full given */
+};
+
+/* ------------------------------------------------------------------ */
+/* Statistics (src/stats).                                             */
+
+/* Summary of n samples. Every field is finite and >= 0 for any input of
+ * finite, non-negative samples, including n = 0 (all zero) and n = 1. */
+struct settle_summary {
+	size_t n;
+	double min, max, median, mean;
+	double mad;    /* median absolute deviation from the median, raw
+			  (not scaled by 1.4826) */
+	double stddev; /* sample standard deviation (n - 1); 0 when n < 2 */
+	double cv;     /* stddev / mean; 0 when mean is 0 */
+};
+
+/*
+ * Summarise x[0..n). x is not modified. Negative or non-finite samples are
+ * treated as 0. Returns 0, or -1 when the scratch allocation fails (s is
+ * then all zero).
+ */
+int settle_summarize(const double *x, size_t n, struct settle_summary *s);
+
+/*
+ * Median of x[0..n) (mean of the two middle values for even n); sorts x in
+ * place. Returns 0 for n = 0.
+ */
+double settle_median_inplace(double *x, size_t n);
+
+/*
+ * a / b for statistics that may be zero: returns 0 when b is 0 or either
+ * is not finite, so that no NaN or inf reaches a report.
+ */
+double settle_safe_div(double a, double b);
+
+/* ------------------------------------------------------------------ */
+/* Timer (src/timer).                                                  */
+
+enum settle_clock { SETTLE_CLOCK_TSC, SETTLE_CLOCK_MONOTONIC };
+
+struct settle_timer_info {
+	enum settle_clock clock;
+	double tsc_ghz;         /* TSC ticks per ns (0 without TSC) */
+	double overhead_ns;     /* cost of one start/stop pair, min */
+	double resolution_ns;   /* smallest non-zero step seen */
+	double core_ghz;        /* core clock estimated from an add chain;
+				   0 if not estimated */
+	const char *why;        /* why this clock was chosen */
+};
+
+/*
+ * Choose and calibrate the clock: the TSC when cpuid reports an invariant
+ * TSC (leaf 0x80000007 EDX bit 8) and RDTSCP (leaf 0x80000001 EDX bit 27),
+ * its rate calibrated against CLOCK_MONOTONIC_RAW over calib_ms
+ * milliseconds; clock_gettime(CLOCK_MONOTONIC_RAW) otherwise. Measures
+ * overhead and resolution. Idempotent: later calls return the first
+ * calibration. Returns the info (never NULL).
+ */
+const struct settle_timer_info *settle_timer_init(unsigned calib_ms);
+
+/* Raw timestamps of the chosen clock (TSC ticks or ns). start orders with
+ * lfence before the read, stop with rdtscp then lfence. */
+uint64_t settle_timer_start(void);
+uint64_t settle_timer_stop(void);
+
+/* Convert a difference of two timestamps to ns. */
+double settle_timer_ns(uint64_t delta);
+
+/*
+ * Estimate the core clock in GHz from a dependent chain of `add reg, reg`
+ * (latency 1 cycle on every x86-64 core; Intel SDM optimisation manual,
+ * Agner Fog's instruction tables), timed with the chosen clock. Takes about
+ * ms milliseconds. Returns 0 when the measurement failed.
+ */
+double settle_estimate_core_ghz(unsigned ms);
+
+/* ------------------------------------------------------------------ */
+/* Machine and build description (src/env).                            */
+
+#define SETTLE_MAX_CACHES 8
+
+struct settle_cache {
+	int level;           /* 1, 2, 3 */
+	char type[12];       /* "Data", "Instruction", "Unified" */
+	uint64_t size_bytes;
+};
+
+struct settle_machine {
+	char vendor[16];       /* cpuid leaf 0 */
+	char model_name[64];   /* cpuid brand string */
+	unsigned family, model, stepping;
+	char isa[512];         /* usable ISA extensions, space-separated:
+				  cpuid bit and, for AVX state, XCR0 */
+	struct settle_cache caches[SETTLE_MAX_CACHES];
+	size_t ncaches;
+	long logical_cpus;
+	char kernel[160];      /* uname release and version */
+	int hypervisor;        /* cpuid leaf 1 ECX bit 31 */
+	char hypervisor_vendor[16]; /* leaf 0x40000000 signature */
+	char seccomp[32];      /* Seccomp line of /proc/self/status */
+	char mitigations[1024];/* /sys/.../vulnerabilities, "name: state;" */
+	uint64_t mem_available;/* bytes, /proc/meminfo MemAvailable */
+};
+
+/* Fill m from cpuid, xgetbv, uname, sysfs and /proc. Fields that cannot be
+ * read are left empty or 0. Never fails. */
+void settle_machine_describe(struct settle_machine *m);
+
+/* Compiler and flags settle itself was built with (static strings). */
+const char *settle_build_compiler(void);
+const char *settle_build_flags(void);
+/* Flags of the objects built with the vectoriser off (builtin-generic). */
+const char *settle_build_novec_flags(void);
+
+/* ------------------------------------------------------------------ */
+/* Runner (src/runner).                                                */
+
+struct settle_options {
+	unsigned samples;       /* samples per variant and size */
+	double min_sample_ns;   /* each sample lasts at least this long (the
+				   runner also enforces 1000x resolution) */
+	double warmup_ns;       /* warm-up time per variant */
+	int cpu;                /* CPU to pin to; -1: the one we start on */
+	int quick, full;
+	double device_mbps;
+	FILE *progress;         /* NULL: silent */
+};
+
+/* Defaults: 15 samples of >= 10 ms; quick: 5 of >= 2 ms. */
+void settle_options_default(struct settle_options *o, int quick);
+
+struct settle_result {
+	const struct settle_claim *claim;
+	const struct settle_variant *variant;
+	uint64_t size_bytes;        /* 0 for a claim without sizes */
+	const char *skipped;        /* reason when not run, else NULL */
+	uint64_t iters;             /* repetitions per sample */
+	uint64_t ops_per_sample;    /* iters * ops_per_iter */
+	uint64_t check;             /* check value */
+	size_t nsamples;
+	double *samples_ns;         /* ns per operation, every sample */
+	struct settle_summary sum;  /* of samples_ns */
+	double ratio;               /* median / baseline's median (0: none) */
+	double bytes_per_ns;        /* 0 when the claim has no bytes */
+	double cycles_per_op;       /* median * core_ghz; 0 if unknown */
+};
+
+struct settle_report {
+	struct settle_machine machine;
+	struct settle_timer_info timer;
+	struct settle_options options;
+	int cpu;                    /* CPU actually pinned to */
+	struct settle_result *results;
+	size_t nresults, cap;
+};
+
+/*
+ * Pin the calling thread to o->cpu (or the CPU it runs on), calibrate the
+ * timer and describe the machine into rep. Returns 0, or -1 with a message
+ * in err when the CPU is not one this process may run on.
+ */
+int settle_report_init(struct settle_report *rep, const struct settle_options *o,
+		       char *err, size_t errlen);
+
+/*
+ * Measure claim c at each of sizes[0..nsizes) (when nsizes is 0: the
+ * claim's default sizes, followed by its full_sizes under options.full;
+ * ignored for a claim without sizes), appending one
+ * result per variant and size to rep. Variants are interleaved: round k
+ * times every variant once, starting at variant k mod n.
+ * Returns 0; -1 with a message in err when set-up fails, memory runs out,
+ * or a variant's check value differs from the baseline's (the message
+ * names the variant and both values).
+ */
+int settle_run_claim(struct settle_report *rep, const struct settle_claim *c,
+		     const uint64_t *sizes, size_t nsizes,
+		     char *err, size_t errlen);
+
+/* Free every result of rep (not rep itself). */
+void settle_report_free(struct settle_report *rep);
+
+/* ------------------------------------------------------------------ */
+/* Output (src/report).                                                */
+
+/* Print rep as terminal tables, one per claim, with scale sections. */
+void settle_print_table(FILE *f, const struct settle_report *rep);
+
+/* Print the machine description (settle info). */
+void settle_print_machine(FILE *f, const struct settle_report *rep);
+
+/*
+ * Write rep as a result file (schema SETTLE_SCHEMA) to path, whole or not
+ * at all: written to a temporary file in the same directory, fsync'ed and
+ * renamed over path. path "-" writes to stdout. Returns 0, or -1 with a
+ * message in err.
+ */
+int settle_write_json(const struct settle_report *rep, const char *path,
+		      char *err, size_t errlen);
+
+/* ------------------------------------------------------------------ */
+/* Parsing helpers (src/util).                                         */
+
+/*
+ * Parse a size: a decimal integer with an optional binary suffix
+ * K, M, G, T (KiB = 1024 ... TiB = 2^40; "KiB" and "k" also accepted).
+ * Returns 0 and stores the byte count, or -1 for empty, negative,
+ * fractional, non-numeric, zero or overflowing input.
+ */
+int settle_parse_size(const char *s, uint64_t *bytes);
+
+/* Format a byte count with a binary unit ("4 KiB", "128 MiB", "1000 B")
+ * into buf; returns buf. */
+char *settle_format_size(uint64_t bytes, char *buf, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* SETTLE_H */

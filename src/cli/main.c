@@ -1,0 +1,557 @@
+/*
+ * main.c - the settle command. It parses arguments and wires the layers
+ * (claims -> runner -> report); it measures nothing itself.
+ *
+ * Exit status: 0 success, 1 a measurement failed (a variant computed a
+ * different answer, set-up failed), 2 bad usage or unwritable output.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "settle.h"
+#include "claims.h"
+
+#define SETTLE_VERSION "0.1.0"
+#define MAX_SIZES 64
+#define MAX_CLAIMS 16
+#define MAX_VARIANTS 64
+
+static const char usage_main[] =
+"usage: settle <command> [options]\n"
+"\n"
+"Settle low-level performance arguments with numbers that hold up.\n"
+"\n"
+"commands:\n"
+"  list                 every claim and variant, one line each\n"
+"  run [CLAIM...]       measure claims (default: popcount endian syscall\n"
+"                       segprefix) and print their tables\n"
+"  info                 describe this machine, its clock and the build\n"
+"  help [COMMAND]       this text, or a command's options\n"
+"\n"
+"`settle COMMAND --help` shows a command's options.\n";
+
+static const char usage_run[] =
+"usage: settle run [CLAIM...] [options]\n"
+"\n"
+"Measure each CLAIM (default: popcount endian syscall segprefix): every\n"
+"variant is checked against the baseline, then timed in interleaved\n"
+"rounds; the table shows median and best time per operation, the spread\n"
+"(median absolute deviation), throughput, and the ratio to the baseline.\n"
+"\n"
+"options:\n"
+"  --size SIZE        buffer size, repeatable: 4096, 4K, 128M, 4G, 128T\n"
+"                     (binary units); replaces the claim's default sizes\n"
+"  --variant NAME     run only this variant (and the baseline); repeatable\n"
+"  --samples N        samples per variant and size (default 15, quick 5)\n"
+"  --min-time MS      each sample lasts at least MS milliseconds\n"
+"                     (default 10, quick 2)\n"
+"  --cpu N            pin to CPU N (default: the CPU settle starts on)\n"
+"  --quick            fewer samples and shorter samples (CI, emulators)\n"
+"  --full             also measure the claim's large sizes (popcount: the\n"
+"                     4 GiB bitmaps of a 128 TB file system)\n"
+"  --device-mbps X    device speed for the endian scale, MB/s (default 13)\n"
+"  --format FMT       table (default) or json (the result file)\n"
+"  --output FILE      write the result there (json: written whole or not at\n"
+"                     all; the table still goes to standard output)\n"
+"  -h, --help         this text\n";
+
+static const char usage_list[] =
+"usage: settle list\n\nPrint every claim and its variants, one line each.\n";
+
+static const char usage_info[] =
+"usage: settle info [--cpu N]\n\n"
+"Describe the machine: CPU, usable ISA extensions (cpuid and XCR0), caches,\n"
+"kernel, hypervisor, mitigations, the clock (TSC rate, read cost,\n"
+"resolution), the estimated core clock, and the build.\n";
+
+static int fail_usage(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "settle: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\n");
+	return 2;
+}
+
+static void known_claims(char *buf, size_t len)
+{
+	size_t n, used = 0;
+	const struct settle_claim *const *all = settle_claims(&n);
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s",
+					 i ? ", " : "", all[i]->name);
+}
+
+static int cmd_list(void)
+{
+	size_t n;
+	const struct settle_claim *const *all = settle_claims(&n);
+
+	for (size_t i = 0; i < n; i++) {
+		const struct settle_claim *c = all[i];
+
+		printf("%-24s %s\n", c->name, c->description);
+		for (size_t j = 0; j < c->nvariants; j++) {
+			const struct settle_variant *v = &c->variants[j];
+			char name[64];
+
+			snprintf(name, sizeof(name), "  %s%s%s", v->name,
+				 v->build ? " " : "", v->build ? v->build : "");
+			printf("%-24s %s%s%s\n", name, v->description,
+			       strcmp(v->name, c->baseline) == 0 ?
+			       " [baseline]" : "",
+			       v->flags & SETTLE_REFERENCE ? " [reference]" : "");
+		}
+	}
+	return 0;
+}
+
+static int parse_uint(const char *s, unsigned long max, unsigned long *out)
+{
+	char *end;
+	unsigned long v;
+
+	if (!s || *s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || *end || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int parse_positive(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	if (!s || !*s)
+		return -1;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || *end || !isfinite(v) || v <= 0)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* Refuse an output path we could not write, before a long run. */
+static int check_output(const char *path)
+{
+	char *copy;
+	struct stat st;
+	int ok;
+
+	if (strcmp(path, "-") == 0)
+		return 0;
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return fail_usage("cannot write %s: is a directory", path);
+	copy = strdup(path);
+	if (!copy)
+		return 2;
+	ok = access(dirname(copy), W_OK) == 0;
+	free(copy);
+	if (!ok)
+		return fail_usage("cannot write %s: directory missing or not "
+				  "writable", path);
+	return 0;
+}
+
+struct run_args {
+	const struct settle_claim *claims[MAX_CLAIMS];
+	size_t nclaims;
+	uint64_t sizes[MAX_SIZES];
+	size_t nsizes;
+	const char *variants[MAX_VARIANTS];
+	size_t nvariants;
+	const char *format, *output;
+	struct settle_options opt;
+	unsigned long samples, min_ms, cpu;
+	int have_samples, have_min, have_cpu;
+};
+
+enum { OPT_SIZE = 256, OPT_SAMPLES, OPT_CPU, OPT_QUICK, OPT_FULL, OPT_FORMAT,
+       OPT_OUTPUT, OPT_DEVICE, OPT_VARIANT, OPT_MIN };
+
+static const struct option run_opts[] = {
+	{ "size", required_argument, NULL, OPT_SIZE },
+	{ "samples", required_argument, NULL, OPT_SAMPLES },
+	{ "min-time", required_argument, NULL, OPT_MIN },
+	{ "cpu", required_argument, NULL, OPT_CPU },
+	{ "quick", no_argument, NULL, OPT_QUICK },
+	{ "full", no_argument, NULL, OPT_FULL },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "output", required_argument, NULL, OPT_OUTPUT },
+	{ "device-mbps", required_argument, NULL, OPT_DEVICE },
+	{ "variant", required_argument, NULL, OPT_VARIANT },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int run_option(struct run_args *a, int c, const char *arg)
+{
+	switch (c) {
+	case OPT_SIZE:
+		if (a->nsizes == MAX_SIZES)
+			return fail_usage("too many --size options (at most 64)%s", "");
+		if (settle_parse_size(arg, &a->sizes[a->nsizes]) < 0)
+			return fail_usage("malformed size '%s' (expected e.g. "
+					  "4096, 4K, 128M, 4G, 128T)", arg);
+		a->nsizes++;
+		return 0;
+	case OPT_SAMPLES:
+		if (parse_uint(arg, 1000000, &a->samples) < 0 || !a->samples)
+			return fail_usage("malformed --samples '%s' (a whole "
+					  "number from 1 to 1000000)", arg);
+		a->have_samples = 1;
+		return 0;
+	case OPT_MIN:
+		if (parse_uint(arg, 60000, &a->min_ms) < 0 || !a->min_ms)
+			return fail_usage("malformed --min-time '%s' (whole "
+					  "milliseconds, 1 to 60000)", arg);
+		a->have_min = 1;
+		return 0;
+	case OPT_CPU:
+		if (parse_uint(arg, 1023, &a->cpu) < 0)
+			return fail_usage("malformed --cpu '%s' (a CPU number)", arg);
+		a->have_cpu = 1;
+		return 0;
+	case OPT_QUICK:
+		a->opt.quick = 1;
+		return 0;
+	case OPT_FULL:
+		a->opt.full = 1;
+		return 0;
+	case OPT_FORMAT:
+		if (strcmp(arg, "table") && strcmp(arg, "json"))
+			return fail_usage("unknown --format '%s' (table or json)", arg);
+		a->format = arg;
+		return 0;
+	case OPT_OUTPUT:
+		a->output = arg;
+		return check_output(arg);
+	case OPT_DEVICE:
+		if (parse_positive(arg, &a->opt.device_mbps) < 0)
+			return fail_usage("malformed --device-mbps '%s' (a "
+					  "positive number of MB/s)", arg);
+		return 0;
+	case OPT_VARIANT:
+		if (a->nvariants == MAX_VARIANTS)
+			return fail_usage("too many --variant options%s", "");
+		a->variants[a->nvariants++] = arg;
+		return 0;
+	}
+	return 2;
+}
+
+static int add_claim(struct run_args *a, const char *name)
+{
+	const struct settle_claim *c = settle_claim_find(name);
+	char known[256];
+
+	if (!c) {
+		known_claims(known, sizeof(known));
+		fprintf(stderr, "settle: unknown claim '%s'; known claims: %s\n",
+			name, known);
+		return 2;
+	}
+	for (size_t i = 0; i < a->nclaims; i++)
+		if (a->claims[i] == c)
+			return 0;
+	if (a->nclaims == MAX_CLAIMS)
+		return fail_usage("too many claims%s", "");
+	a->claims[a->nclaims++] = c;
+	return 0;
+}
+
+static int parse_run(struct run_args *a, int argc, char **argv)
+{
+	int c, rc;
+	int quick = 0;
+
+	/* --quick changes the defaults, so look for it first. */
+	for (int i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--quick") == 0)
+			quick = 1;
+	settle_options_default(&a->opt, quick);
+	a->format = "table";
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":h", run_opts, NULL)) != -1) {
+		if (c == 'h') {
+			fputs(usage_run, stdout);
+			return -1;
+		}
+		if (c == '?')
+			return fail_usage("unknown option '%s' (see settle run "
+					  "--help)", argv[optind - 1]);
+		if (c == ':')
+			return fail_usage("option '%s' needs a value",
+					  argv[optind - 1]);
+		rc = run_option(a, c, optarg);
+		if (rc)
+			return rc;
+	}
+	for (int i = optind; i < argc; i++)
+		if ((rc = add_claim(a, argv[i])))
+			return rc;
+	if (a->nclaims == 0) {
+		static const char *const dflt[] = { "popcount", "endian",
+						    "syscall", "segprefix" };
+		for (size_t i = 0; i < 4; i++)
+			if ((rc = add_claim(a, dflt[i])))
+				return rc;
+	}
+	if (a->have_samples)
+		a->opt.samples = (unsigned)a->samples;
+	if (a->have_min)
+		a->opt.min_sample_ns = (double)a->min_ms * 1e6;
+	if (a->have_cpu)
+		a->opt.cpu = (int)a->cpu;
+	return 0;
+}
+
+static int wanted(const struct run_args *a, const char *name)
+{
+	for (size_t i = 0; i < a->nvariants; i++)
+		if (strcmp(a->variants[i], name) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * With --variant: keep, in copies of the claims, the named variants and
+ * each claim's baseline; drop claims that have none of them.
+ */
+static int filter_variants(struct run_args *a,
+			   struct settle_claim *copies,
+			   struct settle_variant (*vars)[MAX_VARIANTS])
+{
+	size_t kept = 0;
+
+	if (a->nvariants == 0)
+		return 0;
+	for (size_t k = 0; k < a->nvariants; k++) {
+		int found = 0;
+
+		for (size_t i = 0; i < a->nclaims && !found; i++)
+			for (size_t j = 0; j < a->claims[i]->nvariants; j++)
+				if (!strcmp(a->claims[i]->variants[j].name,
+					    a->variants[k]))
+					found = 1;
+		if (!found)
+			return fail_usage("unknown variant '%s' (settle list "
+					  "shows every variant)", a->variants[k]);
+	}
+	for (size_t i = 0; i < a->nclaims; i++) {
+		const struct settle_claim *c = a->claims[i];
+		size_t n = 0, hits = 0;
+
+		for (size_t j = 0; j < c->nvariants && n < MAX_VARIANTS; j++) {
+			const struct settle_variant *v = &c->variants[j];
+			int w = wanted(a, v->name);
+
+			hits += w;
+			if (w || !strcmp(v->name, c->baseline))
+				vars[kept][n++] = *v;
+		}
+		if (!hits)
+			continue;
+		copies[kept] = *c;
+		copies[kept].variants = vars[kept];
+		copies[kept].nvariants = n;
+		a->claims[kept] = &copies[kept];
+		kept++;
+	}
+	a->nclaims = kept;
+	return 0;
+}
+
+/* Refuse sizes that were given to no sized claim, or that cannot fit. */
+static int check_sizes(const struct run_args *a, uint64_t avail)
+{
+	char sz[32], av[32];
+	int sized = 0;
+
+	for (size_t i = 0; i < a->nclaims; i++) {
+		const struct settle_claim *c = a->claims[i];
+		const uint64_t *s = a->nsizes ? a->sizes : c->default_sizes;
+		size_t n = a->nsizes ? a->nsizes : c->ndefault_sizes;
+
+		if (!c->default_sizes)
+			continue;
+		sized = 1;
+		for (size_t k = 0; k < n + (a->nsizes ? 0 : a->opt.full ? c->nfull_sizes : 0); k++) {
+			uint64_t b = k < n ? s[k] : c->full_sizes[k - n];
+
+			if (avail && b > avail / 10 * 9) {
+				fprintf(stderr, "settle: size %s does not fit: "
+					"this machine has %s of memory available\n",
+					settle_format_size(b, sz, sizeof(sz)),
+					settle_format_size(avail & ~((1ull << 20) - 1),
+							   av, sizeof(av)));
+				return 2;
+			}
+		}
+	}
+	if (a->nsizes && !sized)
+		return fail_usage("--size given, but none of the chosen claims "
+				  "takes a size%s", "");
+	return 0;
+}
+
+static int emit(const struct run_args *a, const struct settle_report *rep)
+{
+	char err[256];
+	int json = strcmp(a->format, "json") == 0;
+
+	if (json && !a->output)
+		return settle_write_json(rep, "-", err, sizeof(err)) ? 2 : 0;
+	if (json) {
+		if (settle_write_json(rep, a->output, err, sizeof(err)) < 0) {
+			fprintf(stderr, "settle: %s\n", err);
+			return 2;
+		}
+		settle_print_table(stdout, rep);
+		return 0;
+	}
+	if (a->output && strcmp(a->output, "-")) {
+		FILE *f = fopen(a->output, "w");
+
+		if (!f)
+			return fail_usage("cannot write %s", a->output);
+		settle_print_table(f, rep);
+		if (fclose(f) != 0)
+			return fail_usage("cannot write %s", a->output);
+		return 0;
+	}
+	settle_print_table(stdout, rep);
+	return 0;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	static struct run_args a;
+	static struct settle_claim copies[MAX_CLAIMS];
+	static struct settle_variant vars[MAX_CLAIMS][MAX_VARIANTS];
+	struct settle_machine m;
+	struct settle_report rep;
+	char err[512];
+	int rc;
+
+	rc = parse_run(&a, argc, argv);
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	if ((rc = filter_variants(&a, copies, vars)))
+		return rc;
+	settle_machine_describe(&m);
+	if ((rc = check_sizes(&a, m.mem_available)))
+		return rc;
+	if (isatty(STDERR_FILENO))
+		a.opt.progress = stderr;
+	if (settle_report_init(&rep, &a.opt, err, sizeof(err)) < 0) {
+		fprintf(stderr, "settle: %s\n", err);
+		return 2;
+	}
+	for (size_t i = 0; i < a.nclaims; i++) {
+		if (settle_run_claim(&rep, a.claims[i], a.sizes, a.nsizes,
+				     err, sizeof(err)) < 0) {
+			fprintf(stderr, "settle: %s\n", err);
+			settle_report_free(&rep);
+			return 1;
+		}
+	}
+	rc = emit(&a, &rep);
+	settle_report_free(&rep);
+	return rc;
+}
+
+static int cmd_info(int argc, char **argv)
+{
+	struct settle_options o;
+	struct settle_report rep;
+	unsigned long cpu;
+	char err[256];
+
+	settle_options_default(&o, 1);
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			fputs(usage_info, stdout);
+			return 0;
+		}
+		if (!strcmp(argv[i], "--cpu") && i + 1 < argc) {
+			if (parse_uint(argv[++i], 1023, &cpu) < 0)
+				return fail_usage("malformed --cpu '%s'", argv[i]);
+			o.cpu = (int)cpu;
+			continue;
+		}
+		return fail_usage("unknown argument '%s' (see settle info --help)",
+				  argv[i]);
+	}
+	o.quick = 0; /* a full-length clock calibration */
+	if (settle_report_init(&rep, &o, err, sizeof(err)) < 0) {
+		fprintf(stderr, "settle: %s\n", err);
+		return 2;
+	}
+	settle_print_machine(stdout, &rep);
+	return 0;
+}
+
+static int help(const char *cmd)
+{
+	if (!cmd)
+		fputs(usage_main, stdout);
+	else if (!strcmp(cmd, "run"))
+		fputs(usage_run, stdout);
+	else if (!strcmp(cmd, "list"))
+		fputs(usage_list, stdout);
+	else if (!strcmp(cmd, "info"))
+		fputs(usage_info, stdout);
+	else if (!strcmp(cmd, "help"))
+		fputs(usage_main, stdout);
+	else
+		return fail_usage("unknown command '%s' (commands: list, run, "
+				  "info, help)", cmd);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *cmd = argc > 1 ? argv[1] : NULL;
+
+	if (!cmd) {
+		fputs(usage_main, stderr);
+		return 2;
+	}
+	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help"))
+		return help(NULL);
+	if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
+		printf("settle %s\n", SETTLE_VERSION);
+		return 0;
+	}
+	if (!strcmp(cmd, "help"))
+		return help(argc > 2 ? argv[2] : NULL);
+	if (!strcmp(cmd, "list")) {
+		if (argc > 2 && (!strcmp(argv[2], "-h") || !strcmp(argv[2], "--help")))
+			return help("list");
+		if (argc > 2)
+			return fail_usage("unknown argument '%s' (see settle "
+					  "list --help)", argv[2]);
+		return cmd_list();
+	}
+	if (!strcmp(cmd, "run"))
+		return cmd_run(argc - 1, argv + 1);
+	if (!strcmp(cmd, "info"))
+		return cmd_info(argc - 1, argv + 1);
+	return fail_usage("unknown command '%s' (commands: list, run, info, "
+			  "help)", cmd);
+}

@@ -1,0 +1,217 @@
+/*
+ * machine.c - describe the machine a result was measured on.
+ *
+ * CPU identity and usable ISA from cpuid/xgetbv (src/cpu); caches from
+ * sysfs (/sys/devices/system/cpu/cpu0/cache); kernel from uname; the
+ * seccomp state and the CPU vulnerability mitigations, which dominate
+ * system-call cost, from /proc/self/status and sysfs.
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "settle.h"
+#include "cpu/cpu.h"
+
+static void regs_to_str(char *dst, const uint32_t *regs, size_t nregs)
+{
+	memcpy(dst, regs, nregs * 4);
+	dst[nregs * 4] = '\0';
+}
+
+static void trim(char *s)
+{
+	size_t n = strlen(s), i = 0;
+
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\n'))
+		s[--n] = '\0';
+	while (s[i] == ' ')
+		i++;
+	memmove(s, s + i, n - i + 1);
+}
+
+static void describe_cpu(struct settle_machine *m)
+{
+	uint32_t r[4], b[12], v[3];
+	uint64_t feat = settle_cpu_features();
+
+	settle_cpuid_raw(0, 0, r);
+	v[0] = r[1], v[1] = r[3], v[2] = r[2];
+	regs_to_str(m->vendor, v, 3);
+	settle_cpuid_raw(1, 0, r);
+	m->stepping = r[0] & 0xf;
+	m->model = (r[0] >> 4) & 0xf;
+	m->family = (r[0] >> 8) & 0xf;
+	if (m->family == 0xf)
+		m->family += (r[0] >> 20) & 0xff;
+	if (m->family >= 6)
+		m->model |= ((r[0] >> 16) & 0xf) << 4;
+	m->hypervisor = (r[2] >> 31) & 1;
+	settle_cpuid_raw(0x80000000u, 0, r);
+	if (r[0] >= 0x80000004u) {
+		for (uint32_t i = 0; i < 3; i++)
+			settle_cpuid_raw(0x80000002u + i, 0, b + 4 * i);
+		regs_to_str(m->model_name, b, 12);
+		trim(m->model_name);
+	}
+	if (m->hypervisor) {
+		settle_cpuid_raw(0x40000000u, 0, r);
+		regs_to_str(m->hypervisor_vendor, r + 1, 3);
+		trim(m->hypervisor_vendor);
+	}
+	m->isa[0] = '\0';
+	for (int f = 0; f < SETTLE_CPU_NFEATURES; f++) {
+		if (f == SETTLE_CPU_HYPERVISOR || !((feat >> f) & 1))
+			continue;
+		if (m->isa[0])
+			strncat(m->isa, " ", sizeof(m->isa) - strlen(m->isa) - 1);
+		strncat(m->isa, settle_cpu_feature_name(f),
+			sizeof(m->isa) - strlen(m->isa) - 1);
+	}
+}
+
+/* Read the first line of a file into buf; returns 0 or -1. */
+static int read_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	int ok;
+
+	if (!f)
+		return -1;
+	ok = fgets(buf, (int)len, f) != NULL;
+	fclose(f);
+	if (!ok)
+		return -1;
+	trim(buf);
+	return 0;
+}
+
+static uint64_t parse_cache_size(const char *s)
+{
+	char *end;
+	uint64_t v = strtoull(s, &end, 10);
+
+	if (*end == 'K')
+		v <<= 10;
+	else if (*end == 'M')
+		v <<= 20;
+	return v;
+}
+
+static void describe_caches(struct settle_machine *m)
+{
+	const char *base = "/sys/devices/system/cpu/cpu0/cache";
+	char path[256], buf[64];
+
+	for (int i = 0; i < 16 && m->ncaches < SETTLE_MAX_CACHES; i++) {
+		struct settle_cache *c = &m->caches[m->ncaches];
+
+		snprintf(path, sizeof(path), "%s/index%d/level", base, i);
+		if (read_line(path, buf, sizeof(buf)) < 0)
+			break;
+		c->level = atoi(buf);
+		snprintf(path, sizeof(path), "%s/index%d/type", base, i);
+		if (read_line(path, c->type, sizeof(c->type)) < 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/index%d/size", base, i);
+		if (read_line(path, buf, sizeof(buf)) < 0)
+			continue;
+		c->size_bytes = parse_cache_size(buf);
+		m->ncaches++;
+	}
+}
+
+static void describe_seccomp(struct settle_machine *m)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[256];
+
+	snprintf(m->seccomp, sizeof(m->seccomp), "unknown");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char num[16];
+
+		if (sscanf(line, "Seccomp: %15s", num) != 1)
+			continue;
+		/* 0 disabled, 1 strict, 2 filter (proc(5)). */
+		snprintf(m->seccomp, sizeof(m->seccomp), "%s",
+			 strcmp(num, "0") == 0 ? "disabled" :
+			 strcmp(num, "1") == 0 ? "strict" :
+			 strcmp(num, "2") == 0 ? "filter" : num);
+		break;
+	}
+	fclose(f);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void describe_mitigations(struct settle_machine *m)
+{
+	const char *dir = "/sys/devices/system/cpu/vulnerabilities";
+	char *names[64], path[512], val[256];
+	size_t n = 0, used = 0;
+	struct dirent *e;
+	DIR *d = opendir(dir);
+
+	m->mitigations[0] = '\0';
+	if (!d)
+		return;
+	while ((e = readdir(d)) && n < 64)
+		if (e->d_name[0] != '.')
+			names[n++] = strdup(e->d_name);
+	closedir(d);
+	qsort(names, n, sizeof(names[0]), cmp_str);
+	for (size_t i = 0; i < n; i++) {
+		if (!names[i])
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		if (read_line(path, val, sizeof(val)) == 0 &&
+		    used < sizeof(m->mitigations)) {
+			int k = snprintf(m->mitigations + used,
+					 sizeof(m->mitigations) - used,
+					 "%s%s: %s", used ? "; " : "",
+					 names[i], val);
+			if (k > 0)
+				used += (size_t)k;
+		}
+		free(names[i]);
+	}
+}
+
+static uint64_t mem_available(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	char line[256];
+	unsigned long long kb = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
+			break;
+	fclose(f);
+	return (uint64_t)kb * 1024;
+}
+
+void settle_machine_describe(struct settle_machine *m)
+{
+	struct utsname u;
+
+	memset(m, 0, sizeof(*m));
+	describe_cpu(m);
+	describe_caches(m);
+	m->logical_cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	if (uname(&u) == 0)
+		snprintf(m->kernel, sizeof(m->kernel), "%s %s", u.release,
+			 u.version);
+	describe_seccomp(m);
+	describe_mitigations(m);
+	m->mem_available = mem_available();
+}

@@ -1,0 +1,325 @@
+/*
+ * json.c - the result file (RFC 8259 JSON, schema SETTLE_SCHEMA).
+ *
+ * Every sample is written, never only a summary, so any statistic can be
+ * recomputed later. Numbers are printed in the C locale (settle never calls
+ * setlocale), non-finite values as null. The file is written whole or not
+ * at all: built in memory, written to a temporary file in the target's
+ * directory, fsync'ed, renamed over the target, and the directory fsync'ed.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "report/report.h"
+
+static void jstr(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(f, "\\%c", *p);
+		else if (*p == '\n')
+			fputs("\\n", f);
+		else if (*p == '\t')
+			fputs("\\t", f);
+		else if (*p < 0x20 || *p == 0x7f)
+			fprintf(f, "\\u%04x", *p);
+		else
+			fputc(*p, f);
+	}
+	fputc('"', f);
+}
+
+static void jnum(FILE *f, double v)
+{
+	if (!isfinite(v))
+		fputs("null", f);
+	else
+		fprintf(f, "%.12g", v);
+}
+
+static void jkey(FILE *f, const char *k)
+{
+	jstr(f, k);
+	fputs(": ", f);
+}
+
+static void write_isa(FILE *f, const char *isa)
+{
+	char buf[sizeof(((struct settle_machine *)0)->isa)], *save, *tok;
+	int first = 1;
+
+	snprintf(buf, sizeof(buf), "%s", isa);
+	fputc('[', f);
+	for (tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+		fputs(first ? "" : ", ", f);
+		jstr(f, tok);
+		first = 0;
+	}
+	fputc(']', f);
+}
+
+static void write_machine(FILE *f, const struct settle_report *rep)
+{
+	const struct settle_machine *m = &rep->machine;
+	const struct settle_timer_info *t = &rep->timer;
+
+	fputs("  \"machine\": {\n    ", f);
+	jkey(f, "vendor"); jstr(f, m->vendor);
+	fputs(",\n    ", f); jkey(f, "model_name"); jstr(f, m->model_name);
+	fprintf(f, ",\n    \"family\": %u, \"model\": %u, \"stepping\": %u",
+		m->family, m->model, m->stepping);
+	fputs(",\n    \"isa\": ", f); write_isa(f, m->isa);
+	fputs(",\n    \"caches\": [", f);
+	for (size_t i = 0; i < m->ncaches; i++) {
+		fprintf(f, "%s{\"level\": %d, \"type\": ", i ? ", " : "",
+			m->caches[i].level);
+		jstr(f, m->caches[i].type);
+		fprintf(f, ", \"size_bytes\": %llu}",
+			(unsigned long long)m->caches[i].size_bytes);
+	}
+	fprintf(f, "],\n    \"logical_cpus\": %ld", m->logical_cpus);
+	fputs(",\n    ", f); jkey(f, "kernel"); jstr(f, m->kernel);
+	fprintf(f, ",\n    \"hypervisor\": %s", m->hypervisor ? "true" : "false");
+	fputs(",\n    ", f); jkey(f, "hypervisor_vendor"); jstr(f, m->hypervisor_vendor);
+	fputs(",\n    ", f); jkey(f, "seccomp"); jstr(f, m->seccomp);
+	fputs(",\n    ", f); jkey(f, "mitigations"); jstr(f, m->mitigations);
+	fprintf(f, ",\n    \"mem_available_bytes\": %llu",
+		(unsigned long long)m->mem_available);
+	fputs(",\n    \"tsc_ghz\": ", f); jnum(f, t->tsc_ghz);
+	fputs(",\n    \"core_ghz_estimate\": ", f); jnum(f, t->core_ghz);
+	fputs(",\n    \"core_ghz_source\": \"dependent add reg,reg chain\"", f);
+	fputs("\n  },\n  \"timer\": {", f);
+	jkey(f, "clock");
+	jstr(f, t->clock == SETTLE_CLOCK_TSC ? "tsc" : "clock_monotonic_raw");
+	fputs(", ", f); jkey(f, "why"); jstr(f, t->why);
+	fputs(", \"overhead_ns\": ", f); jnum(f, t->overhead_ns);
+	fputs(", \"resolution_ns\": ", f); jnum(f, t->resolution_ns);
+	fputs("},\n", f);
+}
+
+static void write_build(FILE *f, const struct settle_report *rep)
+{
+	const struct settle_options *o = &rep->options;
+
+	fputs("  \"build\": {", f);
+	jkey(f, "compiler"); jstr(f, settle_build_compiler());
+	fputs(", ", f); jkey(f, "flags"); jstr(f, settle_build_flags());
+	fputs(", ", f); jkey(f, "novec_flags"); jstr(f, settle_build_novec_flags());
+	fputs("},\n  \"settings\": {", f);
+	fprintf(f, "\"samples\": %u, \"min_sample_ns\": ", o->samples);
+	jnum(f, o->min_sample_ns);
+	fprintf(f, ", \"cpu\": %d, \"quick\": %s, \"full\": %s, "
+		"\"device_mbps\": ", rep->cpu, o->quick ? "true" : "false",
+		o->full ? "true" : "false");
+	jnum(f, o->device_mbps);
+	fputs(", \"order\": \"interleaved, rotating start\"},\n", f);
+}
+
+static void write_params(FILE *f, const struct settle_result *r)
+{
+	int any = 0;
+
+	fputs("\"params\": {", f);
+	if (r->claim->default_sizes) {
+		fprintf(f, "\"size_bytes\": %llu", (unsigned long long)r->size_bytes);
+		any = 1;
+	}
+	if (r->variant->build) {
+		fputs(any ? ", " : "", f);
+		jkey(f, "build");
+		jstr(f, r->variant->build);
+	}
+	fputs("}", f);
+}
+
+static void write_result(FILE *f, const struct settle_report *rep,
+			 const struct settle_result *r)
+{
+	struct settle_figure fig[SETTLE_MAX_FIGURES];
+	size_t n = settle_scale_of(rep, r, fig, SETTLE_MAX_FIGURES);
+
+	fputs("    {", f);
+	jkey(f, "claim"); jstr(f, r->claim->name);
+	fputs(", ", f); jkey(f, "variant"); jstr(f, r->variant->name);
+	fputs(", ", f); write_params(f, r);
+	fprintf(f, ",\n     \"reference\": %s, \"iterations\": %llu, "
+		"\"ops_per_sample\": %llu, \"check\": %llu,\n     \"samples_ns\": [",
+		(r->variant->flags & SETTLE_REFERENCE) ? "true" : "false",
+		(unsigned long long)r->iters,
+		(unsigned long long)r->ops_per_sample,
+		(unsigned long long)r->check);
+	for (size_t i = 0; i < r->nsamples; i++) {
+		fputs(i ? ", " : "", f);
+		jnum(f, r->samples_ns[i]);
+	}
+	fputs("],\n     \"median_ns\": ", f); jnum(f, r->sum.median);
+	fputs(", \"min_ns\": ", f); jnum(f, r->sum.min);
+	fputs(", \"mean_ns\": ", f); jnum(f, r->sum.mean);
+	fputs(", \"mad_ns\": ", f); jnum(f, r->sum.mad);
+	fputs(", \"cv\": ", f); jnum(f, r->sum.cv);
+	fputs(",\n     \"ratio\": ", f); jnum(f, r->ratio);
+	fputs(", \"bytes_per_ns\": ", f); jnum(f, r->bytes_per_ns);
+	fputs(", \"cycles_per_op\": ", f); jnum(f, r->cycles_per_op);
+	fputs(", \"scale\": [", f);
+	for (size_t i = 0; i < n; i++) {
+		fputs(i ? ", " : "", f);
+		fputs("{", f); jkey(f, "label"); jstr(f, fig[i].label);
+		fputs(", ", f); jkey(f, "unit"); jstr(f, fig[i].unit);
+		fputs(", \"value\": ", f); jnum(f, fig[i].value);
+		fputs(", ", f); jkey(f, "note"); jstr(f, fig[i].note);
+		fputs("}", f);
+	}
+	fputs("]}", f);
+}
+
+static void write_skipped(FILE *f, const struct settle_report *rep)
+{
+	int first = 1;
+
+	fputs("  \"skipped\": [", f);
+	for (size_t i = 0; i < rep->nresults; i++) {
+		const struct settle_result *r = &rep->results[i];
+
+		if (!r->skipped)
+			continue;
+		fputs(first ? "\n    {" : ",\n    {", f);
+		jkey(f, "claim"); jstr(f, r->claim->name);
+		fputs(", ", f); jkey(f, "variant"); jstr(f, r->variant->name);
+		fputs(", ", f); write_params(f, r);
+		fputs(", ", f); jkey(f, "reason"); jstr(f, r->skipped);
+		fputs("}", f);
+		first = 0;
+	}
+	fputs("]\n", f);
+}
+
+static void write_doc(FILE *f, const struct settle_report *rep)
+{
+	char when[32];
+	time_t now = time(NULL);
+	int first = 1;
+
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	fprintf(f, "{\n  \"schema\": \"%s\",\n  \"created\": \"%s\",\n",
+		SETTLE_SCHEMA, when);
+	write_machine(f, rep);
+	write_build(f, rep);
+	fputs("  \"results\": [", f);
+	for (size_t i = 0; i < rep->nresults; i++) {
+		if (rep->results[i].skipped)
+			continue;
+		fputs(first ? "\n" : ",\n", f);
+		write_result(f, rep, &rep->results[i]);
+		first = 0;
+	}
+	fputs("\n  ],\n", f);
+	write_skipped(f, rep);
+	fputs("}\n", f);
+}
+
+static int write_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t k = write(fd, p, n);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return -1;
+		p += k;
+		n -= (size_t)k;
+	}
+	return 0;
+}
+
+static int fsync_dir(const char *path)
+{
+	char *copy = strdup(path);
+	int fd, rc;
+
+	if (!copy)
+		return -1;
+	fd = open(dirname(copy), O_RDONLY | O_DIRECTORY);
+	free(copy);
+	if (fd < 0)
+		return -1;
+	rc = fsync(fd);
+	close(fd);
+	return rc;
+}
+
+/* Write buf to path atomically: temporary file, fsync, rename. */
+static int replace_file(const char *path, const char *buf, size_t n,
+			char *err, size_t errlen)
+{
+	size_t len = strlen(path) + 16;
+	char *tmp = malloc(len);
+	int fd;
+
+	if (!tmp) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	snprintf(tmp, len, "%s.tmp.XXXXXX", path);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	if (write_all(fd, buf, n) < 0 || fchmod(fd, 0644) < 0 ||
+	    fsync(fd) < 0 || close(fd) < 0) {
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+		close(fd);
+		unlink(tmp);
+		free(tmp);
+		return -1;
+	}
+	if (rename(tmp, path) < 0) {
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+		unlink(tmp);
+		free(tmp);
+		return -1;
+	}
+	free(tmp);
+	fsync_dir(path);
+	return 0;
+}
+
+int settle_write_json(const struct settle_report *rep, const char *path,
+		      char *err, size_t errlen)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+	int rc;
+
+	if (!f) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	write_doc(f, rep);
+	if (fclose(f) != 0) {
+		free(buf);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	if (strcmp(path, "-") == 0) {
+		rc = fwrite(buf, 1, n, stdout) == n && fflush(stdout) == 0 ? 0 : -1;
+		if (rc)
+			snprintf(err, errlen, "cannot write to standard output");
+	} else {
+		rc = replace_file(path, buf, n, err, errlen);
+	}
+	free(buf);
+	return rc;
+}

@@ -1,0 +1,211 @@
+/*
+ * table.c - terminal tables: the machine, then one table per claim shaped
+ * like the original post, then the claim's scale section.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "report/report.h"
+
+static void caches_line(FILE *f, const struct settle_machine *m)
+{
+	char sz[32];
+
+	fprintf(f, "  caches:");
+	if (m->ncaches == 0)
+		fprintf(f, " unknown");
+	for (size_t i = 0; i < m->ncaches; i++) {
+		const struct settle_cache *c = &m->caches[i];
+
+		fprintf(f, "%s L%d%s %s", i ? "," : "", c->level,
+			strcmp(c->type, "Data") == 0 ? "d" :
+			strcmp(c->type, "Instruction") == 0 ? "i" : "",
+			settle_format_size(c->size_bytes, sz, sizeof(sz)));
+	}
+	fprintf(f, "\n");
+}
+
+static void clock_line(FILE *f, const struct settle_report *rep)
+{
+	const struct settle_timer_info *t = &rep->timer;
+
+	if (t->clock == SETTLE_CLOCK_TSC)
+		fprintf(f, "  clock: TSC at %.3f GHz (%s)", t->tsc_ghz, t->why);
+	else
+		fprintf(f, "  clock: clock_gettime(CLOCK_MONOTONIC_RAW) (%s)",
+			t->why);
+	fprintf(f, ", read cost %.1f ns, resolution %.1f ns\n",
+		t->overhead_ns, t->resolution_ns);
+	if (t->core_ghz > 0)
+		fprintf(f, "  core clock: ~%.2f GHz (estimated from a dependent "
+			"add chain, 1 cycle per add)\n", t->core_ghz);
+}
+
+static void machine_head(FILE *f, const struct settle_report *rep)
+{
+	const struct settle_machine *m = &rep->machine;
+
+	fprintf(f, "machine: %s (%s family %u model %u stepping %u), "
+		"%ld logical CPUs%s%s\n",
+		m->model_name[0] ? m->model_name : "unknown CPU", m->vendor,
+		m->family, m->model, m->stepping, m->logical_cpus,
+		m->hypervisor ? ", hypervisor " : "",
+		m->hypervisor ? (m->hypervisor_vendor[0] ?
+				 m->hypervisor_vendor : "present") : "");
+	fprintf(f, "  ISA: %s\n", m->isa);
+	caches_line(f, m);
+	fprintf(f, "  kernel: %s; seccomp %s\n", m->kernel, m->seccomp);
+	clock_line(f, rep);
+	fprintf(f, "  build: %s, %s\n", settle_build_compiler(),
+		settle_build_flags());
+}
+
+void settle_print_machine(FILE *f, const struct settle_report *rep)
+{
+	machine_head(f, rep);
+	fprintf(f, "  mitigations: %s\n",
+		rep->machine.mitigations[0] ? rep->machine.mitigations : "unknown");
+	fprintf(f, "  pinned to CPU %d\n", rep->cpu);
+}
+
+static const char *label(const struct settle_result *r, char *buf,
+			 size_t len)
+{
+	snprintf(buf, len, "%s%s%s", r->variant->build ? r->variant->build : "",
+		 r->variant->build ? " " : "", r->variant->name);
+	return buf;
+}
+
+static int label_width(const struct settle_report *rep,
+		       const struct settle_claim *c)
+{
+	char b[96];
+	int w = 7;
+
+	for (size_t i = 0; i < rep->nresults; i++)
+		if (rep->results[i].claim == c &&
+		    (int)strlen(label(&rep->results[i], b, sizeof(b))) > w)
+			w = (int)strlen(b);
+	return w;
+}
+
+static void row(FILE *f, const struct settle_result *r, int w, int bytes)
+{
+	const struct settle_claim *c = r->claim;
+	char sz[32], med[32], min[32], lb[96];
+
+	if (c->default_sizes)
+		fprintf(f, "  %-9s", settle_format_size(r->size_bytes, sz,
+							sizeof(sz)));
+	else
+		fprintf(f, "  ");
+	fprintf(f, "%-*s", w, label(r, lb, sizeof(lb)));
+	if (r->skipped) {
+		fprintf(f, "  skipped: %s\n", r->skipped);
+		return;
+	}
+	fprintf(f, " %11s %11s %6.1f%%",
+		settle_format_ns(r->sum.median, med, sizeof(med)),
+		settle_format_ns(r->sum.min, min, sizeof(min)),
+		100 * settle_safe_div(r->sum.mad, r->sum.median));
+	if (bytes)
+		fprintf(f, " %8.2f", r->bytes_per_ns);
+	if (c->show_cycles)
+		fprintf(f, " %8.2f", r->cycles_per_op);
+	if (r->ratio > 0)
+		fprintf(f, " %7.3fx", r->ratio);
+	else
+		fprintf(f, " %8s", "-");
+	if (r->variant->flags & SETTLE_REFERENCE)
+		fprintf(f, "  (reference)");
+	fprintf(f, "\n");
+}
+
+static void claim_table(FILE *f, const struct settle_report *rep,
+			const struct settle_claim *c)
+{
+	int w = label_width(rep, c);
+	int bytes = c->bytes_per_op == SETTLE_BYTES_SIZE;
+	char head[48];
+
+	fprintf(f, "\n%s\n", c->title ? c->title : c->name);
+	snprintf(head, sizeof(head), "per %s", c->op_name ? c->op_name : "op");
+	fprintf(f, "  %s%-*s %11s %11s %7s", c->default_sizes ? "size     " : "",
+		w, "variant", head, "best", "+-MAD");
+	if (bytes)
+		fprintf(f, " %8s", "B/ns");
+	if (c->show_cycles)
+		fprintf(f, " %8s", "cycles");
+	fprintf(f, " %8s\n", "ratio");
+	for (size_t i = 0; i < rep->nresults; i++)
+		if (rep->results[i].claim == c)
+			row(f, &rep->results[i], w, bytes);
+	fprintf(f, "  median of %u samples; ratio = median / median of '%s'%s"
+		" (below 1 is faster)\n", rep->options.samples, c->baseline,
+		c->variants[0].build ? " of the same build" : "");
+	if (c->show_cycles)
+		fprintf(f, "  cycles = median x estimated core clock\n");
+}
+
+static void scale_section(FILE *f, const struct settle_report *rep,
+			  const struct settle_claim *c)
+{
+	struct settle_figure fig[SETTLE_MAX_FIGURES];
+	char notes[4][48], lb[96], sz[32];
+	size_t nnotes = 0, n;
+	int head = 0, w = label_width(rep, c);
+
+	for (size_t i = 0; i < rep->nresults; i++) {
+		const struct settle_result *r = &rep->results[i];
+
+		if (r->claim != c || !(n = settle_scale_of(rep, r, fig, 8)))
+			continue;
+		if (!head) {
+			fprintf(f, "  in the claim's terms:\n  %*s", w, "");
+			for (size_t k = 0; k < n; k++)
+				fprintf(f, "  %20s", fig[k].label);
+			fprintf(f, "\n");
+			head = 1;
+		}
+		fprintf(f, "  %-*s", w, label(r, lb, sizeof(lb)));
+		for (size_t k = 0; k < n; k++) {
+			size_t j;
+			char val[40];
+
+			for (j = 0; j < nnotes && strcmp(notes[j], fig[k].note); j++)
+				;
+			if (fig[k].note[0] && j == nnotes && nnotes < 4)
+				snprintf(notes[nnotes++], 48, "%s", fig[k].note);
+			snprintf(val, sizeof(val), "%.4g %s%s", fig[k].value,
+				 fig[k].unit, fig[k].note[0] ? "*" : " ");
+			fprintf(f, "  %20s", val);
+		}
+		fprintf(f, "\n");
+	}
+	for (size_t j = 0; j < nnotes; j++)
+		fprintf(f, "  * %s\n", notes[j]);
+	(void)sz;
+}
+
+void settle_print_table(FILE *f, const struct settle_report *rep)
+{
+	const struct settle_claim *seen[64];
+	size_t nseen = 0;
+
+	machine_head(f, rep);
+	fprintf(f, "  pinned to CPU %d; %u samples per variant, each >= %.1f ms%s\n",
+		rep->cpu, rep->options.samples, rep->options.min_sample_ns / 1e6,
+		rep->options.quick ? " (--quick)" : "");
+	for (size_t i = 0; i < rep->nresults; i++) {
+		const struct settle_claim *c = rep->results[i].claim;
+		size_t j;
+
+		for (j = 0; j < nseen && seen[j] != c; j++)
+			;
+		if (j < nseen || nseen == 64)
+			continue;
+		seen[nseen++] = c;
+		claim_table(f, rep, c);
+		scale_section(f, rep, c);
+	}
+}

@@ -1,0 +1,338 @@
+/*
+ * runner.c - pin, check, calibrate, warm up and collect samples.
+ *
+ * For each size of a claim: set up the state, run every variant once with
+ * check_iters repetitions and compare its check value with the baseline's
+ * (a fast wrong variant is never reported), choose each variant's
+ * repetitions so that one sample lasts at least max(min_sample_ns,
+ * 1000 x timer resolution), warm up with one untimed sample, then take the
+ * samples interleaved: round k runs every variant once, starting at
+ * variant k mod n, so that slow drift (frequency, other load) hits every
+ * variant alike.
+ */
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "settle.h"
+
+/* Repetitions never exceed this, even for a body that does nothing. */
+#define MAX_ITERS (1ull << 40)
+
+void settle_options_default(struct settle_options *o, int quick)
+{
+	memset(o, 0, sizeof(*o));
+	o->samples = quick ? 5 : 15;
+	o->min_sample_ns = quick ? 2e6 : 10e6;
+	o->cpu = -1;
+	o->quick = quick;
+	o->device_mbps = 13;
+}
+
+static int pin(int cpu, char *err, size_t errlen)
+{
+	cpu_set_t set;
+
+	if (cpu < 0)
+		cpu = sched_getcpu();
+	if (cpu < 0)
+		cpu = 0;
+	if (cpu >= CPU_SETSIZE) {
+		snprintf(err, errlen, "CPU %d does not exist", cpu);
+		return -1;
+	}
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set) != 0) {
+		snprintf(err, errlen,
+			 "cannot pin to CPU %d: not a CPU this process may "
+			 "run on", cpu);
+		return -1;
+	}
+	return cpu;
+}
+
+int settle_report_init(struct settle_report *rep, const struct settle_options *o,
+		       char *err, size_t errlen)
+{
+	int cpu;
+
+	memset(rep, 0, sizeof(*rep));
+	rep->options = *o;
+	cpu = pin(o->cpu, err, errlen);
+	if (cpu < 0)
+		return -1;
+	rep->cpu = cpu;
+	rep->timer = *settle_timer_init(o->quick ? 10 : 50);
+	rep->timer.core_ghz = settle_estimate_core_ghz(o->quick ? 5 : 20);
+	settle_machine_describe(&rep->machine);
+	return 0;
+}
+
+void settle_report_free(struct settle_report *rep)
+{
+	for (size_t i = 0; i < rep->nresults; i++)
+		free(rep->results[i].samples_ns);
+	free(rep->results);
+	rep->results = NULL;
+	rep->nresults = rep->cap = 0;
+}
+
+static struct settle_result *add_result(struct settle_report *rep)
+{
+	if (rep->nresults == rep->cap) {
+		size_t cap = rep->cap ? rep->cap * 2 : 16;
+		void *p = realloc(rep->results, cap * sizeof(*rep->results));
+
+		if (!p)
+			return NULL;
+		rep->results = p;
+		rep->cap = cap;
+	}
+	memset(&rep->results[rep->nresults], 0, sizeof(*rep->results));
+	return &rep->results[rep->nresults++];
+}
+
+static int same_build(const struct settle_variant *a,
+		      const struct settle_variant *b)
+{
+	if (!a->build || !b->build)
+		return a->build == b->build;
+	return strcmp(a->build, b->build) == 0;
+}
+
+/* Index of the baseline among res[0..n) for variant v, or -1. */
+static long find_baseline(const struct settle_result *res, size_t n,
+			  const struct settle_variant *v)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct settle_variant *b = res[i].variant;
+
+		if (strcmp(b->name, res[i].claim->baseline) == 0 &&
+		    same_build(b, v) && !(b->flags & SETTLE_REFERENCE))
+			return (long)i;
+	}
+	return -1;
+}
+
+static double time_call(const struct settle_variant *v, void *state,
+			uint64_t iters, uint64_t *check)
+{
+	uint64_t t0 = settle_timer_start();
+	uint64_t r = v->run(state, iters);
+	uint64_t t1 = settle_timer_stop();
+
+	if (check)
+		*check = r;
+	return settle_timer_ns(t1 - t0);
+}
+
+/* Repetitions for one sample of at least target ns. */
+static uint64_t calibrate(const struct settle_variant *v, void *state,
+			  double target)
+{
+	uint64_t n = 1;
+
+	for (int step = 0; step < 64 && n < MAX_ITERS; step++) {
+		double t = time_call(v, state, n, NULL);
+		double grow;
+
+		if (t >= target / 4) {
+			double want = (double)n * target / t;
+
+			if (want > (double)MAX_ITERS)
+				return MAX_ITERS;
+			return want < 1 ? 1 : (uint64_t)want + 1;
+		}
+		grow = t > 0 ? target / t : 1024;
+		n *= grow > 1024 ? 1024 : grow < 2 ? 2 : (uint64_t)grow;
+	}
+	return n < MAX_ITERS ? n : MAX_ITERS;
+}
+
+static const char *variant_label(const struct settle_variant *v, char *buf,
+				 size_t len)
+{
+	snprintf(buf, len, "%s%s%s", v->name, v->build ? " " : "",
+		 v->build ? v->build : "");
+	return buf;
+}
+
+/* Run every available variant once; compare with the baseline. */
+static int check_all(struct settle_result *res, size_t nv, void *state,
+		     char *err, size_t errlen)
+{
+	char a[64], b[64], sz[32];
+
+	for (size_t i = 0; i < nv; i++) {
+		uint64_t it = res[i].claim->check_iters ? res[i].claim->check_iters : 1;
+
+		if (!res[i].skipped)
+			res[i].check = res[i].variant->run(state, it);
+	}
+	for (size_t i = 0; i < nv; i++) {
+		long bi = find_baseline(res, nv, res[i].variant);
+
+		if (res[i].skipped || (res[i].variant->flags & SETTLE_REFERENCE))
+			continue;
+		if (bi < 0 || res[bi].skipped || res[bi].check == res[i].check)
+			continue;
+		settle_format_size(res[i].size_bytes, sz, sizeof(sz));
+		snprintf(err, errlen,
+			 "claim %s: variant '%s' computed %llu but the baseline "
+			 "'%s' computed %llu%s%s; refusing to report it",
+			 res[i].claim->name,
+			 variant_label(res[i].variant, a, sizeof(a)),
+			 (unsigned long long)res[i].check,
+			 variant_label(res[bi].variant, b, sizeof(b)),
+			 (unsigned long long)res[bi].check,
+			 res[i].size_bytes ? " at size " : "",
+			 res[i].size_bytes ? sz : "");
+		return -1;
+	}
+	return 0;
+}
+
+static void progress(const struct settle_report *rep,
+		     const struct settle_claim *c, uint64_t size,
+		     unsigned round, unsigned rounds)
+{
+	char sz[32];
+
+	if (!rep->options.progress)
+		return;
+	fprintf(rep->options.progress, "\r\033[K%s%s%s: round %u of %u",
+		c->name, size ? " " : "",
+		size ? settle_format_size(size, sz, sizeof(sz)) : "",
+		round, rounds);
+	fflush(rep->options.progress);
+}
+
+static int collect(struct settle_report *rep, struct settle_result *res,
+		   size_t nv, void *state)
+{
+	const struct settle_options *o = &rep->options;
+	double target = o->min_sample_ns;
+	unsigned ns = o->samples ? o->samples : 1;
+
+	if (target < 1000 * rep->timer.resolution_ns)
+		target = 1000 * rep->timer.resolution_ns;
+	for (size_t i = 0; i < nv; i++) {
+		uint32_t per = res[i].variant->ops_per_iter ? res[i].variant->ops_per_iter : 1;
+
+		if (res[i].skipped)
+			continue;
+		res[i].iters = calibrate(res[i].variant, state, target);
+		res[i].ops_per_sample = res[i].iters * per;
+		res[i].samples_ns = calloc(ns, sizeof(double));
+		if (!res[i].samples_ns)
+			return -1;
+		time_call(res[i].variant, state, res[i].iters, NULL); /* warm up */
+	}
+	for (unsigned k = 0; k < ns; k++) {
+		progress(rep, res[0].claim, res[0].size_bytes, k + 1, ns);
+		for (size_t j = 0; j < nv; j++) {
+			struct settle_result *r = &res[(k + j) % nv];
+			double t;
+
+			if (r->skipped)
+				continue;
+			t = time_call(r->variant, state, r->iters, NULL);
+			r->samples_ns[r->nsamples++] =
+				settle_safe_div(t, (double)r->ops_per_sample);
+		}
+	}
+	return 0;
+}
+
+static void finish(struct settle_report *rep, struct settle_result *res,
+		   size_t nv)
+{
+	const struct settle_claim *c = res[0].claim;
+
+	for (size_t i = 0; i < nv; i++) {
+		struct settle_result *r = &res[i];
+		uint64_t bytes = c->bytes_per_op == SETTLE_BYTES_SIZE ?
+				 r->size_bytes : c->bytes_per_op;
+
+		settle_summarize(r->samples_ns, r->nsamples, &r->sum);
+		r->bytes_per_ns = settle_safe_div((double)bytes, r->sum.median);
+		r->cycles_per_op = r->sum.median * rep->timer.core_ghz;
+	}
+	for (size_t i = 0; i < nv; i++) {
+		long bi = find_baseline(res, nv, res[i].variant);
+
+		if (bi >= 0 && !res[i].skipped)
+			res[i].ratio = settle_safe_div(res[i].sum.median,
+						       res[bi].sum.median);
+	}
+}
+
+static int run_size(struct settle_report *rep, const struct settle_claim *c,
+		    uint64_t size, char *err, size_t errlen)
+{
+	struct settle_params p = { size, rep->cpu, rep->options.quick };
+	size_t first = rep->nresults;
+	struct settle_result *res;
+	void *state = NULL;
+	int rc = -1;
+
+	if (c->setup) {
+		state = c->setup(&p, err, errlen);
+		if (!state)
+			return -1;
+	}
+	for (size_t i = 0; i < c->nvariants; i++) {
+		struct settle_result *r = add_result(rep);
+		const struct settle_variant *v = &c->variants[i];
+
+		if (!r) {
+			snprintf(err, errlen, "out of memory");
+			goto out;
+		}
+		r->claim = c;
+		r->variant = v;
+		r->size_bytes = size;
+		r->skipped = v->unavailable ? v->unavailable(state) : NULL;
+	}
+	res = &rep->results[first];
+	if (check_all(res, c->nvariants, state, err, errlen) < 0)
+		goto out;
+	if (collect(rep, res, c->nvariants, state) < 0) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	finish(rep, res, c->nvariants);
+	rc = 0;
+out:
+	if (rep->options.progress)
+		fprintf(rep->options.progress, "\r\033[K");
+	if (c->teardown)
+		c->teardown(state);
+	return rc;
+}
+
+int settle_run_claim(struct settle_report *rep, const struct settle_claim *c,
+		     const uint64_t *sizes, size_t nsizes,
+		     char *err, size_t errlen)
+{
+	static const uint64_t none[1] = { 0 };
+
+	if (!c->default_sizes) {
+		sizes = none;
+		nsizes = 1;
+	} else if (nsizes == 0) {
+		sizes = c->default_sizes;
+		nsizes = c->ndefault_sizes;
+	}
+	for (size_t i = 0; i < nsizes; i++)
+		if (run_size(rep, c, sizes[i], err, errlen) < 0)
+			return -1;
+	if (sizes != c->default_sizes || !rep->options.full)
+		return 0;
+	for (size_t i = 0; i < c->nfull_sizes; i++)
+		if (run_size(rep, c, c->full_sizes[i], err, errlen) < 0)
+			return -1;
+	return 0;
+}

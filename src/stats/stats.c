@@ -1,0 +1,74 @@
+/*
+ * stats.c - robust summary statistics of samples.
+ *
+ * Median and median absolute deviation as in Hampel, "The influence curve
+ * and its role in robust estimation", JASA 69 (1974); the MAD is reported
+ * raw (not scaled by 1.4826 to estimate a normal sigma).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "settle.h"
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+double settle_median_inplace(double *x, size_t n)
+{
+	if (n == 0)
+		return 0;
+	qsort(x, n, sizeof(*x), cmp_double);
+	if (n % 2)
+		return x[n / 2];
+	return x[n / 2 - 1] + (x[n / 2] - x[n / 2 - 1]) / 2;
+}
+
+double settle_safe_div(double a, double b)
+{
+	double q;
+
+	if (b == 0 || !isfinite(a) || !isfinite(b))
+		return 0;
+	q = a / b;
+	return isfinite(q) ? q : 0;
+}
+
+static double clean(double v)
+{
+	return (isfinite(v) && v > 0) ? v : 0;
+}
+
+int settle_summarize(const double *x, size_t n, struct settle_summary *s)
+{
+	double *t, sum = 0, ss = 0;
+
+	memset(s, 0, sizeof(*s));
+	if (n == 0)
+		return 0;
+	t = malloc(n * sizeof(*t));
+	if (!t)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		t[i] = clean(x[i]);
+		sum += t[i];
+	}
+	s->n = n;
+	s->mean = sum / (double)n;
+	for (size_t i = 0; i < n; i++)
+		ss += (t[i] - s->mean) * (t[i] - s->mean);
+	s->stddev = n > 1 ? sqrt(ss / (double)(n - 1)) : 0;
+	s->cv = settle_safe_div(s->stddev, s->mean);
+	s->median = settle_median_inplace(t, n);
+	s->min = t[0];
+	s->max = t[n - 1];
+	for (size_t i = 0; i < n; i++)
+		t[i] = fabs(t[i] - s->median);
+	s->mad = settle_median_inplace(t, n);
+	free(t);
+	return 0;
+}

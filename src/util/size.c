@@ -1,0 +1,67 @@
+/* size.c - parsing and printing byte counts with binary units. */
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "settle.h"
+
+static int suffix_shift(const char *s, unsigned *shift)
+{
+	static const char units[] = "KMGTPE";
+	const char *u;
+
+	if (*s == '\0') {
+		*shift = 0;
+		return 0;
+	}
+	if (strcmp(s, "B") == 0 || strcmp(s, "b") == 0) {
+		*shift = 0;
+		return 0;
+	}
+	u = strchr(units, toupper((unsigned char)s[0]));
+	if (!u)
+		return -1;
+	*shift = 10 * (unsigned)(u - units + 1);
+	s++;
+	/* Accept "K", "KB", "KiB" (all binary). */
+	if (*s == '\0' || strcmp(s, "B") == 0 || strcmp(s, "iB") == 0)
+		return 0;
+	return -1;
+}
+
+int settle_parse_size(const char *s, uint64_t *bytes)
+{
+	uint64_t v = 0;
+	unsigned shift;
+	const char *p = s;
+
+	if (!s || !isdigit((unsigned char)*p))
+		return -1;
+	for (; isdigit((unsigned char)*p); p++) {
+		unsigned d = (unsigned)(*p - '0');
+
+		if (v > (UINT64_MAX - d) / 10)
+			return -1;
+		v = v * 10 + d;
+	}
+	if (suffix_shift(p, &shift) < 0)
+		return -1;
+	if (v == 0 || (shift && v > (UINT64_MAX >> shift)))
+		return -1;
+	*bytes = v << shift;
+	return 0;
+}
+
+char *settle_format_size(uint64_t bytes, char *buf, size_t len)
+{
+	static const char *const units[] = { "B", "KiB", "MiB", "GiB",
+					     "TiB", "PiB", "EiB" };
+	unsigned i = 0;
+
+	while (i < 6 && bytes >= 1024 && bytes % 1024 == 0) {
+		bytes /= 1024;
+		i++;
+	}
+	snprintf(buf, len, "%llu %s", (unsigned long long)bytes, units[i]);
+	return buf;
+}
