@@ -1,0 +1,203 @@
+/*
+ * test_cli.c - the settle command's exit status and messages.
+ * The binary is $SETTLE (make test sets it) or build/settle.
+ */
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include <jansson.h>
+
+static char out[1 << 16], err[1 << 16];
+
+static void slurp(int fd, char *buf, size_t len)
+{
+	size_t n = 0;
+	ssize_t k;
+
+	lseek(fd, 0, SEEK_SET);
+	while (n + 1 < len && (k = read(fd, buf + n, len - n - 1)) > 0)
+		n += (size_t)k;
+	buf[n] = '\0';
+	close(fd);
+}
+
+/* Run settle with the NULL-terminated arguments; returns its exit status. */
+static int settle(const char *arg0, ...)
+{
+	const char *argv[32] = { getenv("SETTLE") ? getenv("SETTLE") :
+				 "build/settle" };
+	char of[] = "/tmp/settle-out-XXXXXX", ef[] = "/tmp/settle-err-XXXXXX";
+	int ofd = mkstemp(of), efd = mkstemp(ef), status;
+	size_t n = 1;
+	va_list ap;
+	pid_t pid;
+
+	assert_true(ofd >= 0 && efd >= 0);
+	unlink(of);
+	unlink(ef);
+	va_start(ap, arg0);
+	for (const char *a = arg0; a && n < 31; a = va_arg(ap, const char *))
+		argv[n++] = a;
+	va_end(ap);
+	argv[n] = NULL;
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		dup2(ofd, 1);
+		dup2(efd, 2);
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	slurp(ofd, out, sizeof(out));
+	slurp(efd, err, sizeof(err));
+	assert_true(WIFEXITED(status));
+	return WEXITSTATUS(status);
+}
+
+/* A usage error: exit 2 and exactly one line on stderr. */
+static void usage_error(int rc, const char *needle)
+{
+	assert_int_equal(rc, 2);
+	assert_non_null(strstr(err, needle));
+	size_t lines = 0;
+	for (const char *p = err; *p; p++)
+		lines += *p == '\n';
+	assert_int_equal(lines, 1);
+}
+
+static void test_unknown_claim(void **st)
+{
+	(void)st;
+	usage_error(settle("run", "nosuch", NULL), "nosuch");
+	assert_non_null(strstr(err, "popcount"));
+	assert_non_null(strstr(err, "endian"));
+	assert_non_null(strstr(err, "syscall"));
+	assert_non_null(strstr(err, "segprefix"));
+}
+
+static void test_bad_numbers(void **st)
+{
+	(void)st;
+	usage_error(settle("run", "popcount", "--size", "12Q", NULL), "12Q");
+	usage_error(settle("run", "popcount", "--size", "0", NULL), "size");
+	usage_error(settle("run", "popcount", "--size", "-4K", NULL), "size");
+	usage_error(settle("run", "popcount", "--size", "128T", NULL),
+		    "does not fit");
+	usage_error(settle("run", "--samples", "0", NULL), "samples");
+	usage_error(settle("run", "--samples", "ten", NULL), "samples");
+	usage_error(settle("run", "--cpu", "x", NULL), "cpu");
+	usage_error(settle("run", "--cpu", "1023", NULL), "CPU 1023");
+	usage_error(settle("run", "--device-mbps", "-3", NULL), "device");
+	usage_error(settle("run", "--min-time", "0", NULL), "min-time");
+	usage_error(settle("run", "--format", "xml", NULL), "xml");
+	usage_error(settle("run", "--size", NULL), "needs a value");
+	usage_error(settle("run", "--bogus", NULL), "--bogus");
+	usage_error(settle("run", "endian", "--size", "4K", NULL), "size");
+	usage_error(settle("run", "popcount", "--variant", "nosuch", NULL),
+		    "nosuch");
+	usage_error(settle("frobnicate", NULL), "frobnicate");
+	usage_error(settle("list", "extra", NULL), "extra");
+	usage_error(settle("info", "--bogus", NULL), "--bogus");
+}
+
+static void test_unwritable_output(void **st)
+{
+	(void)st;
+	usage_error(settle("run", "popcount", "--size", "4K", "--format",
+			   "json", "--output", "/nonexistent/dir/r.json", NULL),
+		    "/nonexistent/dir/r.json");
+	usage_error(settle("run", "popcount", "--size", "4K", "--output",
+			   "/tmp", NULL), "directory");
+}
+
+static void test_help(void **st)
+{
+	(void)st;
+	assert_int_equal(settle("--help", NULL), 0);
+	assert_non_null(strstr(out, "run"));
+	assert_int_equal(settle("run", "--help", NULL), 0);
+	assert_non_null(strstr(out, "--size"));
+	assert_int_equal(settle("list", "--help", NULL), 0);
+	assert_int_equal(settle("info", "--help", NULL), 0);
+	assert_int_equal(settle("help", "run", NULL), 0);
+	assert_non_null(strstr(out, "--quick"));
+	assert_int_equal(settle(NULL), 2);
+}
+
+static void test_list(void **st)
+{
+	static const char *const names[] = {
+		"popcount", "table8", "builtin-generic", "swar32", "swar64",
+		"popcnt", "endian", "we32", "we64", "syscall", "pipe-loop",
+		"null", "pingpong-same", "pingpong-cross", "segprefix",
+	};
+
+	(void)st;
+	assert_int_equal(settle("list", NULL), 0);
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		assert_non_null(strstr(out, names[i]));
+}
+
+static void test_info(void **st)
+{
+	(void)st;
+	assert_int_equal(settle("info", NULL), 0);
+	assert_non_null(strstr(out, "machine:"));
+	assert_non_null(strstr(out, "ISA:"));
+	assert_non_null(strstr(out, "clock:"));
+	assert_non_null(strstr(out, "kernel:"));
+}
+
+static void test_json_run(void **st)
+{
+	char path[] = "/tmp/settle-cli-XXXXXX", file[64];
+	json_error_t e;
+	json_t *j;
+
+	(void)st;
+	assert_non_null(mkdtemp(path));
+	snprintf(file, sizeof(file), "%s/r.json", path);
+	assert_int_equal(settle("run", "popcount", "endian", "--quick",
+				"--size", "4K", "--samples", "3", "--format",
+				"json", "--output", file, NULL), 0);
+	assert_non_null(strstr(out, "popcount")); /* table on stdout too */
+	j = json_load_file(file, JSON_REJECT_DUPLICATES, &e);
+	assert_non_null(j);
+	assert_string_equal(json_string_value(json_object_get(j, "schema")),
+			    "settle-result/1");
+	json_t *res = json_object_get(j, "results");
+	assert_true(json_array_size(res) >= 4 + 8); /* popcount + endian */
+	for (size_t i = 0; i < json_array_size(res); i++) {
+		json_t *r = json_array_get(res, i);
+
+		assert_int_equal(json_array_size(json_object_get(r, "samples_ns")), 3);
+		assert_true(json_is_number(json_object_get(r, "median_ns")));
+	}
+	json_decref(j);
+	unlink(file);
+	rmdir(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_unknown_claim),
+		cmocka_unit_test(test_bad_numbers),
+		cmocka_unit_test(test_unwritable_output),
+		cmocka_unit_test(test_help),
+		cmocka_unit_test(test_list),
+		cmocka_unit_test(test_info),
+		cmocka_unit_test(test_json_run),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

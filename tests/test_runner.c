@@ -1,0 +1,274 @@
+/*
+ * test_runner.c - the runner on claims made up for the test: a wrong
+ * variant fails the run, skipped variants, interleaving, every sample kept,
+ * and the result file (parsed with jansson, a strict RFC 8259 parser).
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "settle.h"
+
+/* Every call to a variant is logged: which variant, how many iters. */
+static int call_log[100000];
+static size_t ncalls;
+
+static uint64_t spin(uint64_t iters, uint64_t per)
+{
+	uint64_t x = 0;
+
+	for (uint64_t i = 0; i < iters * per; i++) {
+		x += i;
+		settle_keep(x);
+	}
+	return 42;
+}
+
+static uint64_t log_call(int id)
+{
+	if (ncalls < sizeof(call_log) / sizeof(call_log[0]))
+		call_log[ncalls++] = id;
+	return 0;
+}
+
+static uint64_t v_base(void *s, uint64_t n) { (void)s; log_call(0); return spin(n, 20); }
+static uint64_t v_fast(void *s, uint64_t n) { (void)s; log_call(1); return spin(n, 10); }
+static uint64_t v_slow(void *s, uint64_t n) { (void)s; log_call(2); return spin(n, 40); }
+static uint64_t v_wrong(void *s, uint64_t n) { (void)s; spin(n, 5); return 43; }
+static uint64_t v_nothing(void *s, uint64_t n) { (void)s; (void)n; return 42; }
+static const char *never(void *s) { (void)s; return "not on this test machine"; }
+
+static const struct settle_variant good_variants[] = {
+	{ "base", NULL, "baseline", v_base, NULL, 1, 0 },
+	{ "fast", NULL, "half the work", v_fast, NULL, 1, 0 },
+	{ "slow", NULL, "twice the work", v_slow, NULL, 1, 0 },
+	{ "absent", NULL, "never available", v_wrong, never, 1, 0 },
+};
+
+static const uint64_t sizes[] = { 64, 4096 };
+
+static const struct settle_claim good_claim = {
+	.name = "t-good", .description = "test", .title = "test claim",
+	.op_name = "op", .variants = good_variants, .nvariants = 4,
+	.baseline = "base", .default_sizes = sizes, .ndefault_sizes = 2,
+	.bytes_per_op = SETTLE_BYTES_SIZE,
+};
+
+static const struct settle_variant bad_variants[] = {
+	{ "base", NULL, "baseline", v_base, NULL, 1, 0 },
+	{ "liar", NULL, "fast and wrong", v_wrong, NULL, 1, 0 },
+};
+
+static const struct settle_claim bad_claim = {
+	.name = "t-bad", .description = "test", .op_name = "op",
+	.variants = bad_variants, .nvariants = 2, .baseline = "base",
+};
+
+static const struct settle_variant zero_variants[] = {
+	{ "base", NULL, "does nothing", v_nothing, NULL, 1, 0 },
+	{ "also", NULL, "does nothing", v_nothing, NULL, 4, 0 },
+};
+
+static const struct settle_claim zero_claim = {
+	.name = "t-zero", .description = "test", .op_name = "op",
+	.variants = zero_variants, .nvariants = 2, .baseline = "base",
+	.bytes_per_op = 8, .show_cycles = 1,
+};
+
+static void quick_report(struct settle_report *rep, unsigned samples)
+{
+	struct settle_options o;
+	char err[256];
+
+	settle_options_default(&o, 1);
+	o.samples = samples;
+	o.min_sample_ns = 2e5;
+	assert_int_equal(settle_report_init(rep, &o, err, sizeof(err)), 0);
+}
+
+static void test_wrong_variant_fails(void **st)
+{
+	struct settle_report rep;
+	char err[512] = "";
+
+	(void)st;
+	quick_report(&rep, 3);
+	assert_int_equal(settle_run_claim(&rep, &bad_claim, NULL, 0, err,
+					  sizeof(err)), -1);
+	assert_non_null(strstr(err, "'liar'"));
+	assert_non_null(strstr(err, "43"));
+	assert_non_null(strstr(err, "42"));
+	settle_report_free(&rep);
+}
+
+static void test_good_claim(void **st)
+{
+	struct settle_report rep;
+	char err[512] = "";
+
+	(void)st;
+	quick_report(&rep, 4);
+	assert_int_equal(settle_run_claim(&rep, &good_claim, NULL, 0, err,
+					  sizeof(err)), 0);
+	assert_int_equal(rep.nresults, 8); /* 4 variants x 2 sizes */
+	for (size_t i = 0; i < rep.nresults; i++) {
+		const struct settle_result *r = &rep.results[i];
+
+		assert_true(r->size_bytes == sizes[i / 4]);
+		if (!strcmp(r->variant->name, "absent")) {
+			assert_non_null(r->skipped);
+			assert_int_equal(r->nsamples, 0);
+			continue;
+		}
+		assert_null(r->skipped);
+		assert_int_equal(r->nsamples, 4);
+		assert_true(r->check == 42);
+		assert_true(r->iters >= 1);
+		for (size_t k = 0; k < r->nsamples; k++)
+			assert_true(isfinite(r->samples_ns[k]) &&
+				    r->samples_ns[k] > 0);
+		assert_true(r->ratio > 0);
+		assert_float_equal(r->bytes_per_ns,
+				   (double)r->size_bytes / r->sum.median, 1e-9);
+		if (!strcmp(r->variant->name, "base"))
+			assert_float_equal(r->ratio, 1, 1e-12);
+	}
+	settle_report_free(&rep);
+}
+
+/* The last samples x variants calls are the samples: round k starts at
+ * variant k mod n and visits each once. */
+static void test_interleaved(void **st)
+{
+	static const uint64_t one[] = { 64 };
+	struct settle_report rep;
+	char err[512];
+	const unsigned samples = 6, nv = 3;
+
+	(void)st;
+	quick_report(&rep, samples);
+	ncalls = 0;
+	assert_int_equal(settle_run_claim(&rep, &good_claim, one, 1, err,
+					  sizeof(err)), 0);
+	assert_true(ncalls >= samples * nv);
+	const int *s = call_log + ncalls - samples * nv;
+	for (unsigned k = 0, i = 0; k < samples; k++)
+		for (unsigned j = 0; j < 4; j++)
+			if ((k + j) % 4 != 3) /* slot 3, "absent", is skipped */
+				assert_int_equal(s[i++], (int)((k + j) % 4));
+	settle_report_free(&rep);
+}
+
+static json_t *load(const char *path)
+{
+	json_error_t e;
+	json_t *j = json_load_file(path, JSON_REJECT_DUPLICATES, &e);
+
+	if (!j)
+		fprintf(stderr, "%s:%d: %s\n", path, e.line, e.text);
+	assert_non_null(j);
+	return j;
+}
+
+static void test_json_file(void **st)
+{
+	struct settle_report rep;
+	char err[512], path[] = "/tmp/settle-test-XXXXXX";
+	char file[64];
+	json_t *j, *res;
+
+	(void)st;
+	assert_non_null(mkdtemp(path));
+	snprintf(file, sizeof(file), "%s/r.json", path);
+	quick_report(&rep, 3);
+	assert_int_equal(settle_run_claim(&rep, &good_claim, NULL, 0, err,
+					  sizeof(err)), 0);
+	assert_int_equal(settle_run_claim(&rep, &zero_claim, NULL, 0, err,
+					  sizeof(err)), 0);
+	assert_int_equal(settle_write_json(&rep, file, err, sizeof(err)), 0);
+	j = load(file);
+	assert_string_equal(json_string_value(json_object_get(j, "schema")),
+			    SETTLE_SCHEMA);
+	assert_true(json_is_object(json_object_get(j, "machine")));
+	assert_true(json_is_object(json_object_get(j, "build")));
+	res = json_object_get(j, "results");
+	assert_true(json_is_array(res));
+	/* 3 available variants x 2 sizes + 2 zero-work variants */
+	assert_int_equal(json_array_size(res), 8);
+	for (size_t i = 0; i < json_array_size(res); i++) {
+		json_t *r = json_array_get(res, i);
+		json_t *s = json_object_get(r, "samples_ns");
+
+		assert_true(json_is_string(json_object_get(r, "claim")));
+		assert_true(json_is_string(json_object_get(r, "variant")));
+		assert_true(json_is_object(json_object_get(r, "params")));
+		assert_int_equal(json_array_size(s), 3);
+		for (size_t k = 0; k < 3; k++)
+			assert_true(json_is_number(json_array_get(s, k)) &&
+				    json_number_value(json_array_get(s, k)) >= 0);
+		assert_true(json_is_number(json_object_get(r, "median_ns")));
+		if (!strcmp(json_string_value(json_object_get(r, "claim")),
+			    "t-good"))
+			assert_true(json_is_integer(json_object_get(
+				json_object_get(r, "params"), "size_bytes")));
+	}
+	assert_int_equal(json_array_size(json_object_get(j, "skipped")), 2);
+	json_decref(j);
+	/* nothing but the file itself is left behind */
+	char cmd[128];
+	snprintf(cmd, sizeof(cmd), "test $(ls -A %s | wc -l) = 1", path);
+	assert_int_equal(system(cmd), 0);
+	unlink(file);
+	rmdir(path);
+	settle_report_free(&rep);
+}
+
+static void test_json_unwritable(void **st)
+{
+	struct settle_report rep;
+	char err[512] = "";
+
+	(void)st;
+	quick_report(&rep, 1);
+	assert_int_equal(settle_write_json(&rep, "/nonexistent-dir/r.json",
+					   err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "/nonexistent-dir/r.json"));
+	settle_report_free(&rep);
+}
+
+static void test_timer_fallback(void **st)
+{
+	(void)st;
+	/* The timer picked a clock and measured it. */
+	const struct settle_timer_info *t = settle_timer_init(5);
+
+	assert_true(t->resolution_ns > 0 && isfinite(t->resolution_ns));
+	assert_true(t->overhead_ns >= 0 && isfinite(t->overhead_ns));
+	assert_non_null(t->why);
+	if (t->clock == SETTLE_CLOCK_TSC)
+		assert_true(t->tsc_ghz > 0.1 && t->tsc_ghz < 20);
+	uint64_t a = settle_timer_start(), b = settle_timer_stop();
+	assert_true(b >= a);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_wrong_variant_fails),
+		cmocka_unit_test(test_good_claim),
+		cmocka_unit_test(test_interleaved),
+		cmocka_unit_test(test_json_file),
+		cmocka_unit_test(test_json_unwritable),
+		cmocka_unit_test(test_timer_fallback),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
