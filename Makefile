@@ -102,6 +102,8 @@ test: deps-test $(BUILD)/settle $(TEST_BIN)
 	@fail=0; for t in $(TEST_BIN); do \
 	  echo "== $$t"; SETTLE=$(BUILD)/settle $$t || fail=1; \
 	done; \
+	echo "== $(BUILD)/tests/test_runner with the clock_gettime fallback"; \
+	SETTLE_CLOCK=monotonic $(BUILD)/tests/test_runner || fail=1; \
 	if [ $$fail = 0 ]; then echo "all test programs passed"; \
 	else echo "some test programs FAILED"; exit 1; fi
 

@@ -101,6 +101,8 @@ struct settle_claim {
 	const char *name;        /* e.g. "popcount" */
 	const char *description; /* one line */
 	const char *title;       /* heading of the claim's table */
+	const char *original;    /* NULL, or the original post's figures,
+				    printed under the table for comparison */
 	const char *op_name;     /* what one operation is: "buffer", "load" */
 	const struct settle_variant *variants;
 	size_t nvariants;

@@ -244,7 +244,7 @@ static void test_json_unwritable(void **st)
 	settle_report_free(&rep);
 }
 
-static void test_timer_fallback(void **st)
+static void test_timer_works(void **st)
 {
 	(void)st;
 	/* The timer picked a clock and measured it. */
@@ -267,7 +267,7 @@ int main(void)
 		cmocka_unit_test(test_interleaved),
 		cmocka_unit_test(test_json_file),
 		cmocka_unit_test(test_json_unwritable),
-		cmocka_unit_test(test_timer_fallback),
+		cmocka_unit_test(test_timer_works),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

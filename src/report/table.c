@@ -145,25 +145,30 @@ static void claim_table(FILE *f, const struct settle_report *rep,
 		c->variants[0].build ? " of the same build" : "");
 	if (c->show_cycles)
 		fprintf(f, "  cycles = median x estimated core clock\n");
+	if (c->original)
+		fprintf(f, "  original: %s\n", c->original);
 }
 
 static void scale_section(FILE *f, const struct settle_report *rep,
 			  const struct settle_claim *c)
 {
 	struct settle_figure fig[SETTLE_MAX_FIGURES];
-	char notes[4][48], lb[96], sz[32];
+	char notes[4][48], lb[96];
 	size_t nnotes = 0, n;
-	int head = 0, w = label_width(rep, c);
+	int head = 0, w = label_width(rep, c), cw[SETTLE_MAX_FIGURES] = { 0 };
 
 	for (size_t i = 0; i < rep->nresults; i++) {
 		const struct settle_result *r = &rep->results[i];
 
-		if (r->claim != c || !(n = settle_scale_of(rep, r, fig, 8)))
+		if (r->claim != c || !(n = settle_scale_of(rep, r, fig, SETTLE_MAX_FIGURES)))
 			continue;
 		if (!head) {
 			fprintf(f, "  in the claim's terms:\n  %*s", w, "");
-			for (size_t k = 0; k < n; k++)
-				fprintf(f, "  %20s", fig[k].label);
+			for (size_t k = 0; k < n; k++) {
+				cw[k] = (int)strlen(fig[k].label);
+				cw[k] = cw[k] < 16 ? 16 : cw[k];
+				fprintf(f, "  %*s", cw[k], fig[k].label);
+			}
 			fprintf(f, "\n");
 			head = 1;
 		}
@@ -176,15 +181,15 @@ static void scale_section(FILE *f, const struct settle_report *rep,
 				;
 			if (fig[k].note[0] && j == nnotes && nnotes < 4)
 				snprintf(notes[nnotes++], 48, "%s", fig[k].note);
-			snprintf(val, sizeof(val), "%.4g %s%s", fig[k].value,
+			snprintf(val, sizeof(val), fig[k].value >= 1000 ?
+				 "%.0f %s%s" : "%.4g %s%s", fig[k].value,
 				 fig[k].unit, fig[k].note[0] ? "*" : " ");
-			fprintf(f, "  %20s", val);
+			fprintf(f, "  %*s", cw[k], val);
 		}
 		fprintf(f, "\n");
 	}
 	for (size_t j = 0; j < nnotes; j++)
 		fprintf(f, "  * %s\n", notes[j]);
-	(void)sz;
 }
 
 void settle_print_table(FILE *f, const struct settle_report *rep)

@@ -1,0 +1,121 @@
+/*
+ * endian.c - claim "endian": what keeping a value in a fixed, non-native
+ * byte order costs when every update swaps it in and out.
+ *
+ * The four loops of the 2009 argument (DESIGN.md, "endian"): a native
+ * long, a 32-bit value stored wrong-endian, a native u64 and a u64 stored
+ * wrong-endian, each incremented iters times. Each loop is built twice
+ * (claims/endian_loops.c): at -O0, as the original was measured, and at
+ * -O2 with the value kept in a register. One operation is one increment;
+ * throughput counts 8 bytes per conversion, as the original did.
+ *
+ * The scale section gives, per variant, the seconds per 100 million
+ * increments (the original loop count), the conversion rate in MB/s
+ * (10^6 bytes/s) and the share of a device's time it would take at
+ * --device-mbps (13 MB/s, the file system of the original, by default).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "claims.h"
+#include "endian_loops.h"
+#include "settle.h"
+
+#define ENDIAN_BYTES_PER_OP 8
+#define DEFAULT_DEVICE_MBPS 13.0
+
+#define ENDIAN_RUN(loop, b)						\
+	static uint64_t run_##loop##_##b(void *state, uint64_t iters)	\
+	{								\
+		(void)state;						\
+		return settle_endian_##loop##_##b(iters);		\
+	}
+
+ENDIAN_RUN(long, O0)
+ENDIAN_RUN(we32, O0)
+ENDIAN_RUN(u64, O0)
+ENDIAN_RUN(we64, O0)
+ENDIAN_RUN(long, O2)
+ENDIAN_RUN(we32, O2)
+ENDIAN_RUN(u64, O2)
+ENDIAN_RUN(we64, O2)
+
+#define D_LONG "native unsigned long, x++"
+#define D_WE32 "u32 stored wrong-endian: x = bswap32(bswap32(x) + 1)"
+#define D_U64 "native u64, x++"
+#define D_WE64 "u64 stored wrong-endian: x = bswap64(bswap64(x) + 1)"
+
+#define ENDIAN_VARIANT(loop, b, desc)					\
+	{								\
+		.name = #loop,						\
+		.build = "-" #b,					\
+		.description = desc,					\
+		.run = run_##loop##_##b,				\
+	}
+
+static const struct settle_variant variants[] = {
+	ENDIAN_VARIANT(long, O0, D_LONG),
+	ENDIAN_VARIANT(we32, O0, D_WE32),
+	ENDIAN_VARIANT(u64, O0, D_U64),
+	ENDIAN_VARIANT(we64, O0, D_WE64),
+	ENDIAN_VARIANT(long, O2, D_LONG " (value in a register)"),
+	ENDIAN_VARIANT(we32, O2, D_WE32 " (in a register)"),
+	ENDIAN_VARIANT(u64, O2, D_U64 " (value in a register)"),
+	ENDIAN_VARIANT(we64, O2, D_WE64 " (in a register)"),
+};
+
+static void figure(struct settle_figure *f, const char *label,
+		   const char *unit, double value, const char *note)
+{
+	memset(f, 0, sizeof(*f));
+	snprintf(f->label, sizeof(f->label), "%s", label);
+	snprintf(f->unit, sizeof(f->unit), "%s", unit);
+	f->value = value;
+	snprintf(f->note, sizeof(f->note), "%s", note);
+}
+
+static size_t endian_scale(const struct settle_result *r,
+			   const struct settle_scale_ctx *ctx,
+			   struct settle_figure *out, size_t max)
+{
+	double ns = r->sum.median; /* per increment */
+	double dev = ctx->device_mbps;
+	double mbps, share;
+	char note[48];
+	size_t n = 0;
+
+	if (r->skipped || !isfinite(ns) || ns <= 0)
+		return 0;
+	if (!isfinite(dev) || dev <= 0)
+		dev = DEFAULT_DEVICE_MBPS;
+	/* bytes per ns = 10^9 bytes/s = 10^3 MB/s */
+	mbps = ENDIAN_BYTES_PER_OP / ns * 1e3;
+	share = dev / mbps * 100;
+	snprintf(note, sizeof(note), "of a %g MB/s device", dev);
+
+	if (n < max)
+		figure(&out[n++], "per 100 M", "s", ns * 1e8 / 1e9, "");
+	if (n < max)
+		figure(&out[n++], "MB/s", "MB/s", mbps,
+		       "8 bytes per increment");
+	if (n < max)
+		figure(&out[n++], "device share", "%", share, note);
+	return n;
+}
+
+const struct settle_claim settle_claim_endian = {
+	.name = "endian",
+	.description = "cost of a fixed on-media byte order (2009 loops)",
+	.title = "endian: increment a value stored native or wrong-endian",
+	.op_name = "increment",
+	.variants = variants,
+	.nvariants = sizeof(variants) / sizeof(variants[0]),
+	.baseline = "long",
+	.bytes_per_op = ENDIAN_BYTES_PER_OP,
+	.original = "i386 notebook, -O0, per 100 M: long 0.454 s, we32 "
+		    "0.880 s, u64 0.504 s, we64 2.260 s",
+	.check_iters = 1000,
+	.show_cycles = 1,
+	.scale = endian_scale,
+};

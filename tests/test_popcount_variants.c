@@ -1,0 +1,352 @@
+/*
+ * test_popcount_variants.c - every bit-counting kernel of the popcount
+ * claim (claims/popcount_variants.h) against a bit-by-bit reference, and
+ * the claim's variants through setup, run and teardown.
+ *
+ * Kernels are checked on random buffers of every length 0..300 bytes at
+ * misalignments 0..15, on a few large buffers, and on buffers made of the
+ * words 0, ~0, 0x10, 0xF0 and 0xFFFFFFFF00000000 (single patterns and a
+ * mix), which catch a wrong SWAR mask or shift. The popcnt kernel is only
+ * run where the CPU has POPCNT (skipped otherwise). No timing is asserted.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "claims.h"
+#include "cpu/cpu.h"
+#include "popcount_variants.h"
+#include "settle.h"
+
+struct kernel {
+	const char *name;
+	uint64_t (*fn)(const void *buf, size_t len);
+	int needs_popcnt;
+};
+
+static const struct kernel k_table8 = { "table8", settle_popcount_table8, 0 };
+static const struct kernel k_generic = {
+	"builtin-generic", settle_popcount_builtin_generic, 0
+};
+static const struct kernel k_swar32 = { "swar32", settle_popcount_swar32, 0 };
+static const struct kernel k_swar64 = { "swar64", settle_popcount_swar64, 0 };
+static const struct kernel k_popcnt = { "popcnt", settle_popcount_popcnt, 1 };
+
+#define MAX_MISALIGN 16
+#define SMALL_MAX 300
+
+/* Set bits of buf[0..len), one bit at a time. */
+static uint64_t reference(const unsigned char *buf, size_t len)
+{
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < len; i++)
+		for (int b = 0; b < 8; b++)
+			n += (buf[i] >> b) & 1u;
+	return n;
+}
+
+static uint64_t xorshift64(uint64_t *s)
+{
+	uint64_t x = *s;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	*s = x;
+	return x;
+}
+
+static void fill_random(unsigned char *p, size_t len, uint64_t seed)
+{
+	for (size_t i = 0; i < len; i++)
+		p[i] = (unsigned char)(xorshift64(&seed) >> 56);
+}
+
+/* The kernel of *state, or skip() when this CPU cannot run it. */
+static const struct kernel *kernel_of(void **state)
+{
+	const struct kernel *k = *state;
+
+	if (k->needs_popcnt && !settle_cpu_has(SETTLE_CPU_POPCNT)) {
+		print_message("CPU lacks POPCNT: %s skipped\n", k->name);
+		skip();
+	}
+	return k;
+}
+
+static void check(const struct kernel *k, const unsigned char *buf,
+		  size_t len, const char *what)
+{
+	uint64_t want = reference(buf, len);
+	uint64_t got = k->fn(buf, len);
+
+	if (got != want) {
+		print_error("%s: %s, %zu bytes at address %% 64 = %u: "
+			    "got %llu, want %llu\n", k->name, what, len,
+			    (unsigned)((uintptr_t)buf % 64),
+			    (unsigned long long)got, (unsigned long long)want);
+		fail();
+	}
+}
+
+static unsigned char *alloc_aligned(size_t len)
+{
+	unsigned char *p = aligned_alloc(64, (len + 63) / 64 * 64);
+
+	assert_non_null(p);
+	return p;
+}
+
+static void test_random_small(void **state)
+{
+	const struct kernel *k = kernel_of(state);
+	size_t cap = SMALL_MAX + MAX_MISALIGN;
+	unsigned char *buf = alloc_aligned(cap);
+
+	for (size_t len = 0; len <= SMALL_MAX; len++) {
+		fill_random(buf, cap, 0x9e3779b97f4a7c15u + len);
+		for (size_t off = 0; off < MAX_MISALIGN; off++)
+			check(k, buf + off, len, "random");
+	}
+	free(buf);
+}
+
+static void test_random_large(void **state)
+{
+	static const size_t lens[] = {
+		4096, 4097, 65536 + 3, (1u << 20) + 5, (3u << 20) + 7,
+	};
+	static const size_t offs[] = { 0, 1, 3, 7, 8, 13 };
+	const struct kernel *k = kernel_of(state);
+	size_t cap = ((3u << 20) + 7) + MAX_MISALIGN;
+	unsigned char *buf = alloc_aligned(cap);
+
+	fill_random(buf, cap, 42);
+	for (size_t i = 0; i < sizeof(lens) / sizeof(lens[0]); i++)
+		for (size_t j = 0; j < sizeof(offs) / sizeof(offs[0]); j++)
+			check(k, buf + offs[j], lens[i], "random large");
+	free(buf);
+}
+
+static const uint64_t patterns[] = {
+	0, ~(uint64_t)0, 0x10, 0xF0, 0xFFFFFFFF00000000u,
+};
+#define NPATTERNS (sizeof(patterns) / sizeof(patterns[0]))
+#define PATTERN_BYTES 520
+
+/* Buffers made of one word pattern, or of the patterns in turn (mix). */
+static void fill_pattern(unsigned char *p, size_t len, int which)
+{
+	for (size_t i = 0; i < len; i += 8) {
+		uint64_t w = which < 0 ? patterns[(i / 8) % NPATTERNS]
+				       : patterns[which];
+		size_t n = len - i < 8 ? len - i : 8;
+
+		memcpy(p + i, &w, n);
+	}
+}
+
+static void test_patterns(void **state)
+{
+	const struct kernel *k = kernel_of(state);
+	size_t cap = PATTERN_BYTES + MAX_MISALIGN;
+	unsigned char *buf = alloc_aligned(cap);
+
+	for (int which = -1; which < (int)NPATTERNS; which++) {
+		for (size_t off = 0; off < MAX_MISALIGN; off++) {
+			fill_pattern(buf + off, PATTERN_BYTES, which);
+			for (size_t len = 0; len <= PATTERN_BYTES; len++)
+				check(k, buf + off, len, "pattern");
+		}
+	}
+	free(buf);
+}
+
+/* Whole words of a pattern: the count is exactly known. */
+static void test_pattern_totals(void **state)
+{
+	static const uint64_t bits[NPATTERNS] = { 0, 64, 1, 4, 32 };
+	const struct kernel *k = kernel_of(state);
+	unsigned char *buf = alloc_aligned(PATTERN_BYTES);
+
+	for (size_t which = 0; which < NPATTERNS; which++) {
+		fill_pattern(buf, 512, (int)which);
+		assert_int_equal(k->fn(buf, 512), 64 * bits[which]);
+	}
+	free(buf);
+}
+
+/* ---- the claim --------------------------------------------------------- */
+
+static const struct settle_variant *variant(const char *name)
+{
+	const struct settle_claim *c = &settle_claim_popcount;
+
+	for (size_t i = 0; i < c->nvariants; i++)
+		if (strcmp(c->variants[i].name, name) == 0)
+			return &c->variants[i];
+	return NULL;
+}
+
+static void test_claim_shape(void **state)
+{
+	const struct settle_claim *c = &settle_claim_popcount;
+	static const char *const names[] = {
+		"table8", "builtin-generic", "swar32", "swar64", "popcnt",
+	};
+
+	(void)state;
+	assert_string_equal(c->name, "popcount");
+	assert_string_equal(c->baseline, "builtin-generic");
+	assert_int_equal(c->nvariants, 5);
+	for (size_t i = 0; i < 5; i++)
+		assert_non_null(variant(names[i]));
+	assert_int_equal(c->ndefault_sizes, 3);
+	assert_int_equal(c->default_sizes[0], 4096);
+	assert_int_equal(c->default_sizes[1], 1u << 20);
+	assert_int_equal(c->default_sizes[2], 128u << 20);
+	assert_true(c->bytes_per_op == SETTLE_BYTES_SIZE);
+	assert_non_null(c->setup);
+	assert_non_null(c->teardown);
+	assert_non_null(c->scale);
+	/* popcnt's availability follows the CPU */
+	if (settle_cpu_has(SETTLE_CPU_POPCNT))
+		assert_null(variant("popcnt")->unavailable(NULL));
+	else
+		assert_non_null(variant("popcnt")->unavailable(NULL));
+}
+
+static uint64_t run_size(const struct settle_variant *v, uint64_t size,
+			 uint64_t iters)
+{
+	const struct settle_claim *c = &settle_claim_popcount;
+	struct settle_params p = { .size_bytes = size };
+	char err[128] = "";
+	void *s = c->setup(&p, err, sizeof(err));
+	uint64_t n;
+
+	if (!s)
+		print_error("setup(%llu): %s\n", (unsigned long long)size, err);
+	assert_non_null(s);
+	n = v->run(s, iters);
+	c->teardown(s);
+	return n;
+}
+
+/* v's run() over a fresh state of size bytes, for 1 to 3 passes. */
+static void check_variant(const struct settle_variant *v, uint64_t size,
+			  uint64_t want)
+{
+	for (uint64_t it = 1; it <= 3; it++) {
+		uint64_t got = run_size(v, size, it);
+
+		if (got != want)
+			print_error("%s, %llu bytes, %llu iters: "
+				    "got %llu, want %llu\n", v->name,
+				    (unsigned long long)size,
+				    (unsigned long long)it,
+				    (unsigned long long)got,
+				    (unsigned long long)want);
+		assert_int_equal(got, want);
+	}
+}
+
+static void test_claim_variants_agree(void **state)
+{
+	static const uint64_t sizes[] = {
+		1, 7, 8, 9, 63, 64, 65, 4096, 4097, 1000003,
+	};
+	const struct settle_claim *c = &settle_claim_popcount;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		uint64_t want = run_size(variant("table8"), sizes[i], 1);
+
+		/* random bits: about half are set (loose bound, > 8 sd) */
+		if (sizes[i] >= 4096) {
+			assert_true(want > sizes[i] * 4 - sizes[i] / 8);
+			assert_true(want < sizes[i] * 4 + sizes[i] / 8);
+		}
+		for (size_t j = 0; j < c->nvariants; j++) {
+			const struct settle_variant *v = &c->variants[j];
+
+			if (v->unavailable && v->unavailable(NULL))
+				continue;
+			check_variant(v, sizes[i], want);
+		}
+	}
+}
+
+/* ---- scale ------------------------------------------------------------- */
+
+static void test_scale(void **state)
+{
+	const struct settle_claim *c = &settle_claim_popcount;
+	struct settle_result r = { .claim = c, .variant = variant("swar64") };
+	struct settle_scale_ctx ctx = { .largest_size = 128u << 20 };
+	struct settle_figure f[4];
+
+	(void)state;
+	r.size_bytes = 128u << 20;
+	r.sum.median = 0.5 * (double)r.size_bytes; /* 0.5 ns per byte */
+	assert_int_equal(c->scale(&r, &ctx, f, 4), 3);
+	assert_string_equal(f[0].label, "4 TB fs (128 MiB)");
+	assert_string_equal(f[0].unit, "s");
+	assert_float_equal(f[0].value, 0.5 * (1u << 27) / 1e9, 1e-12);
+	assert_string_equal(f[0].note, "");
+	assert_string_equal(f[1].label, "128 TB fs (4 GiB)");
+	assert_float_equal(f[1].value, 0.5 * 4294967296.0 / 1e9, 1e-9);
+	assert_string_equal(f[1].note, "extrapolated from 128 MiB");
+	/* share of the 202 CPU s check of an empty 128 TB file system */
+	assert_string_equal(f[2].unit, "%");
+	assert_float_equal(f[2].value, f[1].value / 202 * 100, 1e-9);
+
+	/* max limits the output */
+	assert_int_equal(c->scale(&r, &ctx, f, 1), 1);
+
+	/* only the largest size has figures */
+	ctx.largest_size = 256u << 20;
+	assert_int_equal(c->scale(&r, &ctx, f, 4), 0);
+
+	/* a smaller largest size: both extrapolated */
+	r.size_bytes = ctx.largest_size = 1u << 20;
+	r.sum.median = 2.0 * (double)r.size_bytes;
+	assert_int_equal(c->scale(&r, &ctx, f, 4), 3);
+	assert_float_equal(f[0].value, 2.0 * (1u << 27) / 1e9, 1e-12);
+	assert_string_equal(f[0].note, "extrapolated from 1 MiB");
+	assert_string_equal(f[1].note, "extrapolated from 1 MiB");
+
+	/* a skipped result has none */
+	r.skipped = "CPU lacks POPCNT";
+	assert_int_equal(c->scale(&r, &ctx, f, 4), 0);
+}
+
+#define KERNEL_TEST(k, f) { #k ": " #f, f, NULL, NULL, (void *)&k }
+#define KERNEL_TESTS(k)						\
+	KERNEL_TEST(k, test_random_small),				\
+	KERNEL_TEST(k, test_random_large),				\
+	KERNEL_TEST(k, test_patterns),					\
+	KERNEL_TEST(k, test_pattern_totals)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		KERNEL_TESTS(k_table8),
+		KERNEL_TESTS(k_generic),
+		KERNEL_TESTS(k_swar32),
+		KERNEL_TESTS(k_swar64),
+		KERNEL_TESTS(k_popcnt),
+		cmocka_unit_test(test_claim_shape),
+		cmocka_unit_test(test_claim_variants_agree),
+		cmocka_unit_test(test_scale),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
