@@ -1,0 +1,206 @@
+/*
+ * test_segprefix.c - the segprefix claim (claims/segprefix.c).
+ *
+ * Checks that every variant returns iters for its check value at several
+ * iteration counts, that only the %gs: variants may be unavailable (with a
+ * reason), that the FS base is never changed and the GS base is 0 after
+ * every run and after tear-down, and that an %fs: variant run on a thread
+ * other than the one that set it up is refused (check value 0) instead of
+ * loading through another thread's TLS. No timing is asserted.
+ */
+#include <pthread.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <asm/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "claims.h"
+
+static const struct settle_claim *claim = &settle_claim_segprefix;
+
+static const struct settle_variant *variant(const char *name)
+{
+	for (size_t i = 0; i < claim->nvariants; i++)
+		if (strcmp(claim->variants[i].name, name) == 0)
+			return &claim->variants[i];
+	fail_msg("no variant %s", name);
+	return NULL;
+}
+
+static const char *reason(const struct settle_variant *v, void *s)
+{
+	return v->unavailable ? v->unavailable(s) : NULL;
+}
+
+static uint64_t gs_base(void)
+{
+	unsigned long v = 1;
+
+	assert_int_equal(syscall(SYS_arch_prctl, ARCH_GET_GS, &v), 0);
+	return v;
+}
+
+static uint64_t fs_base(void)
+{
+	unsigned long v = 0;
+
+	assert_int_equal(syscall(SYS_arch_prctl, ARCH_GET_FS, &v), 0);
+	return v;
+}
+
+static int fixture_setup(void **state)
+{
+	struct settle_params p = { .cpu = -1 };
+	char err[256] = "";
+
+	*state = claim->setup(&p, err, sizeof(err));
+	if (!*state)
+		fail_msg("setup failed: %s", err);
+	return 0;
+}
+
+static int fixture_teardown(void **state)
+{
+	if (*state)
+		claim->teardown(*state);
+	*state = NULL;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+
+static void test_claim_shape(void **unused)
+{
+	static const char *const names[] = {
+		"plain-dep", "plain-ind", "fs-dep", "fs-ind",
+		"gs0-dep", "gs0-ind", "gs-dep", "gs-ind",
+	};
+
+	(void)unused;
+	assert_string_equal(claim->name, "segprefix");
+	assert_string_equal(claim->baseline, "plain-dep");
+	assert_string_equal(claim->op_name, "load");
+	assert_true(claim->show_cycles);
+	assert_null(claim->default_sizes);
+	assert_int_equal(claim->nvariants, 8);
+	for (size_t i = 0; i < 8; i++)
+		assert_int_equal(variant(names[i])->ops_per_iter, 8);
+}
+
+static void test_only_gs_may_be_unavailable(void **state)
+{
+	for (size_t i = 0; i < claim->nvariants; i++) {
+		const struct settle_variant *v = &claim->variants[i];
+		const char *why = reason(v, *state);
+
+		if (strncmp(v->name, "gs", 2) != 0)
+			assert_null(why);
+		else if (why)
+			assert_true(strlen(why) > 0);
+	}
+	/* Linux starts user space with GS base 0 and can set it. */
+	assert_null(reason(variant("gs0-dep"), *state));
+	assert_null(reason(variant("gs-dep"), *state));
+}
+
+static void test_every_variant_checks(void **state)
+{
+	static const uint64_t iters[] = { 0, 1, 2, 3, 1000, 100000 };
+	uint64_t fs = fs_base();
+
+	for (size_t i = 0; i < claim->nvariants; i++) {
+		const struct settle_variant *v = &claim->variants[i];
+
+		if (reason(v, *state))
+			continue;
+		for (size_t k = 0; k < sizeof(iters) / sizeof(iters[0]); k++) {
+			assert_int_equal(v->run(*state, iters[k]), iters[k]);
+			assert_int_equal(gs_base(), 0);
+			assert_int_equal(fs_base(), fs);
+		}
+	}
+}
+
+/* Interleaved like the runner: every variant once per round. */
+static void test_interleaved(void **state)
+{
+	for (int round = 0; round < 20; round++)
+		for (size_t i = 0; i < claim->nvariants; i++) {
+			const struct settle_variant *v =
+				&claim->variants[(i + (size_t)round) %
+						 claim->nvariants];
+
+			if (!reason(v, *state))
+				assert_int_equal(v->run(*state, 64), 64);
+		}
+}
+
+struct on_thread {
+	const struct settle_variant *v;
+	void *state;
+	uint64_t check;
+};
+
+static void *run_on_thread(void *p)
+{
+	struct on_thread *t = p;
+
+	t->check = t->v->run(t->state, 100);
+	return NULL;
+}
+
+static uint64_t check_on_thread(const char *name, void *state)
+{
+	struct on_thread t = { .v = variant(name), .state = state };
+	pthread_t th;
+
+	assert_int_equal(pthread_create(&th, NULL, run_on_thread, &t), 0);
+	assert_int_equal(pthread_join(th, NULL), 0);
+	return t.check;
+}
+
+/* Another thread has another FS base and its own, unfilled TLS. */
+static void test_fs_refused_on_other_thread(void **state)
+{
+	assert_int_equal(check_on_thread("fs-dep", *state), 0);
+	assert_int_equal(check_on_thread("fs-ind", *state), 0);
+	assert_int_equal(check_on_thread("plain-dep", *state), 100);
+	assert_int_equal(variant("fs-dep")->run(*state, 100), 100);
+}
+
+static void test_teardown_restores_gs(void **unused)
+{
+	struct settle_params p = { .cpu = -1 };
+	char err[256];
+	void *s = claim->setup(&p, err, sizeof(err));
+
+	(void)unused;
+	assert_non_null(s);
+	if (!reason(variant("gs-dep"), s))
+		assert_int_equal(variant("gs-dep")->run(s, 10), 10);
+	claim->teardown(s);
+	assert_int_equal(gs_base(), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_claim_shape),
+		cmocka_unit_test_setup_teardown(test_only_gs_may_be_unavailable,
+						fixture_setup, fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_every_variant_checks,
+						fixture_setup, fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_interleaved,
+						fixture_setup, fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_fs_refused_on_other_thread,
+						fixture_setup, fixture_teardown),
+		cmocka_unit_test(test_teardown_restores_gs),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
