@@ -59,6 +59,17 @@ struct settle_params {
 	int quick;           /* non-zero under --quick: keep set-up cheap */
 };
 
+/* One extra parameter of a variant, stored in the result's params. */
+enum settle_param_type { SETTLE_PARAM_STRING, SETTLE_PARAM_INT,
+			 SETTLE_PARAM_BOOL };
+
+struct settle_param {
+	const char *key;   /* e.g. "elem_bits" */
+	const char *value; /* e.g. "32"; "true"/"false" for a bool */
+	enum settle_param_type type;
+	const char *label; /* shown in tables, e.g. "32-bit"; NULL: value */
+};
+
 /* Variant flags. */
 #define SETTLE_REFERENCE 0x1u /* a physical limit (memcpy, streaming read):
 				 timed and shown, excluded from the check
@@ -87,7 +98,26 @@ struct settle_variant {
 	const char *(*unavailable)(void *state);
 	uint32_t ops_per_iter;   /* operations per repetition; 0 means 1 */
 	unsigned flags;          /* SETTLE_REFERENCE */
+	/*
+	 * Extra parameters (NULL/0: none). Like build, they are part of the
+	 * variant's identity: the baseline is looked up among the variants
+	 * with the same build and the same parameters.
+	 */
+	const struct settle_param *params;
+	size_t nparams;
 };
+
+/*
+ * The table label of a variant: build, parameter labels, then the name
+ * ("-O2 long", "32-bit copy avx2"), written to buf (len bytes); returns buf.
+ */
+char *settle_variant_label(const struct settle_variant *v, char *buf,
+			   size_t len);
+
+/* Non-zero when a and b have the same build and the same parameters, so
+ * that one can be the other's baseline. */
+int settle_variant_same_group(const struct settle_variant *a,
+			      const struct settle_variant *b);
 
 /* Special value of settle_claim.bytes_per_op: one operation covers the
  * whole buffer (params.size_bytes). */

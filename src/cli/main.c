@@ -103,8 +103,10 @@ static int cmd_list(void)
 			const struct settle_variant *v = &c->variants[j];
 			char name[64];
 
-			snprintf(name, sizeof(name), "  %s%s%s", v->name,
-				 v->build ? " " : "", v->build ? v->build : "");
+			char lb[96];
+
+			snprintf(name, sizeof(name), "  %s",
+				 settle_variant_label(v, lb, sizeof(lb)));
 			printf("%-24s %s%s%s\n", name, v->description,
 			       strcmp(v->name, c->baseline) == 0 ?
 			       " [baseline]" : "",

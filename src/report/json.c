@@ -137,6 +137,18 @@ static void write_params(FILE *f, const struct settle_result *r)
 		fputs(any ? ", " : "", f);
 		jkey(f, "build");
 		jstr(f, r->variant->build);
+		any = 1;
+	}
+	for (size_t i = 0; i < r->variant->nparams; i++) {
+		const struct settle_param *p = &r->variant->params[i];
+
+		fputs(any ? ", " : "", f);
+		jkey(f, p->key);
+		if (p->type == SETTLE_PARAM_STRING)
+			jstr(f, p->value);
+		else
+			fputs(p->value, f); /* a number or true/false */
+		any = 1;
 	}
 	fputs("}", f);
 }

@@ -71,9 +71,7 @@ void settle_print_machine(FILE *f, const struct settle_report *rep)
 static const char *label(const struct settle_result *r, char *buf,
 			 size_t len)
 {
-	snprintf(buf, len, "%s%s%s", r->variant->build ? r->variant->build : "",
-		 r->variant->build ? " " : "", r->variant->name);
-	return buf;
+	return settle_variant_label(r->variant, buf, len);
 }
 
 static int label_width(const struct settle_report *rep,
@@ -142,7 +140,8 @@ static void claim_table(FILE *f, const struct settle_report *rep,
 			row(f, &rep->results[i], w, bytes);
 	fprintf(f, "  median of %u samples; ratio = median / median of '%s'%s"
 		" (below 1 is faster)\n", rep->options.samples, c->baseline,
-		c->variants[0].build ? " of the same build" : "");
+		c->variants[0].build || c->variants[0].nparams ?
+		" of the same build and parameters" : "");
 	if (c->show_cycles)
 		fprintf(f, "  cycles = median x estimated core clock\n");
 	if (c->original)

@@ -94,14 +94,6 @@ static struct settle_result *add_result(struct settle_report *rep)
 	return &rep->results[rep->nresults++];
 }
 
-static int same_build(const struct settle_variant *a,
-		      const struct settle_variant *b)
-{
-	if (!a->build || !b->build)
-		return a->build == b->build;
-	return strcmp(a->build, b->build) == 0;
-}
-
 /* Index of the baseline among res[0..n) for variant v, or -1. */
 static long find_baseline(const struct settle_result *res, size_t n,
 			  const struct settle_variant *v)
@@ -110,7 +102,7 @@ static long find_baseline(const struct settle_result *res, size_t n,
 		const struct settle_variant *b = res[i].variant;
 
 		if (strcmp(b->name, res[i].claim->baseline) == 0 &&
-		    same_build(b, v) && !(b->flags & SETTLE_REFERENCE))
+		    settle_variant_same_group(b, v) && !(b->flags & SETTLE_REFERENCE))
 			return (long)i;
 	}
 	return -1;
@@ -151,14 +143,6 @@ static uint64_t calibrate(const struct settle_variant *v, void *state,
 	return n < MAX_ITERS ? n : MAX_ITERS;
 }
 
-static const char *variant_label(const struct settle_variant *v, char *buf,
-				 size_t len)
-{
-	snprintf(buf, len, "%s%s%s", v->name, v->build ? " " : "",
-		 v->build ? v->build : "");
-	return buf;
-}
-
 /* Run every available variant once; compare with the baseline. */
 static int check_all(struct settle_result *res, size_t nv, void *state,
 		     char *err, size_t errlen)
@@ -183,9 +167,9 @@ static int check_all(struct settle_result *res, size_t nv, void *state,
 			 "claim %s: variant '%s' computed %llu but the baseline "
 			 "'%s' computed %llu%s%s; refusing to report it",
 			 res[i].claim->name,
-			 variant_label(res[i].variant, a, sizeof(a)),
+			 settle_variant_label(res[i].variant, a, sizeof(a)),
 			 (unsigned long long)res[i].check,
-			 variant_label(res[bi].variant, b, sizeof(b)),
+			 settle_variant_label(res[bi].variant, b, sizeof(b)),
 			 (unsigned long long)res[bi].check,
 			 res[i].size_bytes ? " at size " : "",
 			 res[i].size_bytes ? sz : "");

@@ -1,0 +1,78 @@
+/*
+ * settle_bits.h - bit counting over bitmaps (population count, Hamming
+ * weight), with the implementation chosen at run time, once, from cpuid
+ * and XCR0: never an instruction the CPU or the OS does not support.
+ *
+ * Bit numbering of bitmaps: bit i is bit (i % 8), counted from the least
+ * significant, of byte i / 8 - the layout of ext2/3/4 block bitmaps and of
+ * the Linux kernel's little-endian bitmaps.
+ */
+#ifndef SETTLE_BITS_H
+#define SETTLE_BITS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * Number of set bits in the len bytes at buf (any alignment, any length,
+ * including more than 4 GiB: the count is 64-bit throughout). buf may be
+ * NULL when len is 0. Never fails.
+ */
+uint64_t settle_popcount(const void *buf, size_t len);
+
+/* Number of set bits of one 64-bit word (0..64). */
+uint64_t settle_popcount64(uint64_t w);
+
+/*
+ * Number of set bits among bits [first, first + nbits) of the bitmap at
+ * bitmap (bit numbering above). Exact at every boundary: a range may start
+ * and end anywhere inside a byte; nbits 0 returns 0. The caller guarantees
+ * that bytes first / 8 to (first + nbits - 1) / 8 are readable; no other
+ * byte is read.
+ */
+uint64_t settle_popcount_range(const void *bitmap, uint64_t first,
+			       uint64_t nbits);
+
+/* The implementations, best last. */
+enum settle_popcount_impl {
+	SETTLE_POPCOUNT_SWAR,   /* portable 64-bit SWAR (Hacker's Delight 5-1) */
+	SETTLE_POPCOUNT_POPCNT, /* the POPCNT instruction */
+	SETTLE_POPCOUNT_AVX2,   /* Harley-Seal carry-save adders over AVX2
+				   (Mula, Kurz, Lemire, "Faster Population
+				   Counts Using AVX2 Instructions", 2016) */
+	SETTLE_POPCOUNT_AVX512, /* AVX-512 VPOPCNTDQ */
+	SETTLE_POPCOUNT_NIMPL
+};
+
+typedef uint64_t (*settle_popcount_fn)(const void *buf, size_t len);
+
+/* Name of an implementation ("swar", "popcnt", "avx2", "avx512"), or "?". */
+const char *settle_popcount_impl_name(enum settle_popcount_impl which);
+
+/*
+ * The implementation settle_popcount() uses, decided once on first use:
+ * the best that this CPU and OS support, or the one named by the
+ * environment variable SETTLE_POPCOUNT (swar, popcnt, avx2, avx512). A
+ * forced implementation the CPU lacks is refused: a one-line message on
+ * stderr and exit status 2.
+ */
+enum settle_popcount_impl settle_popcount_active(void);
+
+/* Non-zero when this CPU and OS can run implementation which. */
+int settle_popcount_usable(enum settle_popcount_impl which);
+
+/*
+ * One implementation directly, whatever the CPU (for tests and
+ * benchmarks): calling one that settle_popcount_usable() rejects raises
+ * SIGILL. Returns NULL for an out-of-range which.
+ */
+settle_popcount_fn settle_popcount_impl_fn(enum settle_popcount_impl which);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

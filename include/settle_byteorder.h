@@ -1,0 +1,98 @@
+/*
+ * settle_byteorder.h - byte order: loads and stores of little- and
+ * big-endian values at any alignment, and bulk byte swap of arrays with
+ * the implementation chosen at run time, once.
+ */
+#ifndef SETTLE_BYTEORDER_H
+#define SETTLE_BYTEORDER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "settle_byteorder.h: only little-endian hosts are supported"
+#endif
+
+/*
+ * Load or store a 16/32/64-bit value stored little-endian (le) or
+ * big-endian (be) at p, which may have any alignment. memcpy makes the
+ * access free of alignment and strict-aliasing undefined behaviour;
+ * compilers turn it into one load or store (and a bswap/movbe for be).
+ */
+static inline uint16_t settle_load_le16(const void *p)
+{ uint16_t v; memcpy(&v, p, 2); return v; }
+static inline uint32_t settle_load_le32(const void *p)
+{ uint32_t v; memcpy(&v, p, 4); return v; }
+static inline uint64_t settle_load_le64(const void *p)
+{ uint64_t v; memcpy(&v, p, 8); return v; }
+static inline uint16_t settle_load_be16(const void *p)
+{ return __builtin_bswap16(settle_load_le16(p)); }
+static inline uint32_t settle_load_be32(const void *p)
+{ return __builtin_bswap32(settle_load_le32(p)); }
+static inline uint64_t settle_load_be64(const void *p)
+{ return __builtin_bswap64(settle_load_le64(p)); }
+
+static inline void settle_store_le16(void *p, uint16_t v) { memcpy(p, &v, 2); }
+static inline void settle_store_le32(void *p, uint32_t v) { memcpy(p, &v, 4); }
+static inline void settle_store_le64(void *p, uint64_t v) { memcpy(p, &v, 8); }
+static inline void settle_store_be16(void *p, uint16_t v)
+{ settle_store_le16(p, __builtin_bswap16(v)); }
+static inline void settle_store_be32(void *p, uint32_t v)
+{ settle_store_le32(p, __builtin_bswap32(v)); }
+static inline void settle_store_be64(void *p, uint64_t v)
+{ settle_store_le64(p, __builtin_bswap64(v)); }
+
+/*
+ * Reverse the bytes of each of the n 16-, 32- or 64-bit elements at src and
+ * write them to dst (n elements, 2n / 4n / 8n bytes). dst == src swaps in
+ * place; any other overlap is not allowed. Any alignment; the buffers may
+ * hold any type (float, double: they are accessed as bytes and through
+ * may-alias vector loads, so strict aliasing is respected). Buffers larger
+ * than the last-level cache are written with non-temporal stores where the
+ * implementation has them. Never fails.
+ */
+void settle_bswap16(void *dst, const void *src, size_t n);
+void settle_bswap32(void *dst, const void *src, size_t n);
+void settle_bswap64(void *dst, const void *src, size_t n);
+
+enum settle_bswap_impl {
+	SETTLE_BSWAP_SCALAR, /* one bswap per element */
+	SETTLE_BSWAP_SSSE3,  /* PSHUFB, 16 bytes at a time */
+	SETTLE_BSWAP_AVX2,   /* VPSHUFB, 32 bytes */
+	SETTLE_BSWAP_AVX512, /* AVX-512BW VPSHUFB, 64 bytes */
+	SETTLE_BSWAP_NIMPL
+};
+
+typedef void (*settle_bswap_fn)(void *dst, const void *src, size_t n);
+
+/* Name of an implementation ("scalar", "ssse3", "avx2", "avx512"), or "?". */
+const char *settle_bswap_impl_name(enum settle_bswap_impl which);
+
+/*
+ * The implementation settle_bswap16/32/64 use, decided once on first use:
+ * the best this CPU and OS support, or the one named by the environment
+ * variable SETTLE_BSWAP (scalar, ssse3, avx2, avx512); a forced one the CPU
+ * lacks is refused with a one-line message on stderr and exit status 2.
+ */
+enum settle_bswap_impl settle_bswap_active(void);
+
+/* Non-zero when this CPU and OS can run implementation which. */
+int settle_bswap_usable(enum settle_bswap_impl which);
+
+/*
+ * One implementation for elem_bits 16, 32 or 64, whatever the CPU (for
+ * tests and benchmarks); calling one that settle_bswap_usable() rejects
+ * raises SIGILL. Returns NULL for a bad which or elem_bits.
+ */
+settle_bswap_fn settle_bswap_impl_fn(enum settle_bswap_impl which,
+				     unsigned elem_bits);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
