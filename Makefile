@@ -147,9 +147,20 @@ $(BUILD)/tests/%: tests/%.c $(CLAIMS_A) $(LIB) | deps-test
 test: deps deps-test
 	@$(MAKE) --no-print-directory test-run
 
-test-run: $(BUILD)/settle $(TEST_BIN)
+# Shell tests (tests/test_*.sh) get SETTLE and BUILD in their environment.
+TEST_SH   := $(wildcard tests/test_*.sh)
+# Extra programs that tests need (mk/*.mk add to it).
+TEST_DEPS :=
+
+# Further targets and test programs, one file per topic.
+include $(wildcard mk/*.mk)
+
+test-run: $(BUILD)/settle $(TEST_BIN) $(TEST_DEPS)
 	@fail=0; for t in $(TEST_BIN); do \
 	  echo "== $$t"; SETTLE=$(BUILD)/settle $$t || fail=1; \
+	done; \
+	for t in $(TEST_SH); do \
+	  echo "== $$t"; SETTLE=$(BUILD)/settle BUILD=$(BUILD) bash $$t || fail=1; \
 	done; \
 	echo "== $(BUILD)/tests/test_runner with the clock_gettime fallback"; \
 	SETTLE_CLOCK=monotonic $(BUILD)/tests/test_runner || fail=1; \
