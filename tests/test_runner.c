@@ -47,10 +47,10 @@ static uint64_t v_nothing(void *s, uint64_t n) { (void)s; (void)n; return 42; }
 static const char *never(void *s) { (void)s; return "not on this test machine"; }
 
 static const struct settle_variant good_variants[] = {
-	{ "base", NULL, "baseline", v_base, NULL, 1, 0 },
-	{ "fast", NULL, "half the work", v_fast, NULL, 1, 0 },
-	{ "slow", NULL, "twice the work", v_slow, NULL, 1, 0 },
-	{ "absent", NULL, "never available", v_wrong, never, 1, 0 },
+	{ .name = "base", .description = "baseline", .run = v_base, .ops_per_iter = 1 },
+	{ .name = "fast", .description = "half the work", .run = v_fast, .ops_per_iter = 1 },
+	{ .name = "slow", .description = "twice the work", .run = v_slow, .ops_per_iter = 1 },
+	{ .name = "absent", .description = "never available", .run = v_wrong, .unavailable = never, .ops_per_iter = 1 },
 };
 
 static const uint64_t sizes[] = { 64, 4096 };
@@ -63,8 +63,8 @@ static const struct settle_claim good_claim = {
 };
 
 static const struct settle_variant bad_variants[] = {
-	{ "base", NULL, "baseline", v_base, NULL, 1, 0 },
-	{ "liar", NULL, "fast and wrong", v_wrong, NULL, 1, 0 },
+	{ .name = "base", .description = "baseline", .run = v_base, .ops_per_iter = 1 },
+	{ .name = "liar", .description = "fast and wrong", .run = v_wrong, .ops_per_iter = 1 },
 };
 
 static const struct settle_claim bad_claim = {
@@ -73,8 +73,8 @@ static const struct settle_claim bad_claim = {
 };
 
 static const struct settle_variant zero_variants[] = {
-	{ "base", NULL, "does nothing", v_nothing, NULL, 1, 0 },
-	{ "also", NULL, "does nothing", v_nothing, NULL, 4, 0 },
+	{ .name = "base", .description = "does nothing", .run = v_nothing, .ops_per_iter = 1 },
+	{ .name = "also", .description = "does nothing", .run = v_nothing, .ops_per_iter = 4 },
 };
 
 static const struct settle_claim zero_claim = {
