@@ -162,6 +162,9 @@ struct settle_claim {
 			struct settle_figure *out, size_t max);
 };
 
+/* Most figures one result's scale section may have. */
+#define SETTLE_MAX_FIGURES 8
+
 /* One derived figure of a scale section. */
 struct settle_figure {
 	char label[40]; /* column title, e.g. "4 TB bitmaps" */
@@ -208,6 +211,75 @@ double settle_median_inplace(double *x, size_t n);
  * is not finite, so that no NaN or inf reaches a report.
  */
 double settle_safe_div(double a, double b);
+
+/* ------------------------------------------------------------------ */
+/* Verdicts (src/stats/verdict.c).                                     */
+
+enum settle_verdict {
+	SETTLE_UNCLEAR, /* the interval does not decide; see why */
+	SETTLE_SAME,    /* the whole interval inside the equivalence band */
+	SETTLE_FASTER,  /* the whole interval below the band */
+	SETTLE_SLOWER,  /* the whole interval above the band */
+};
+
+/* A time ratio (new / old, or variant / baseline) with its interval. */
+struct settle_comparison {
+	double ratio;      /* point estimate; > 0 when valid */
+	double lo, hi;     /* confidence interval of the ratio */
+	double level;      /* confidence the interval achieves (0..1) */
+	size_t n;          /* pairs, processes, or the smaller sample */
+	enum settle_verdict verdict;
+	const char *why;   /* for unclear: "too few samples", "interval too
+			      wide", "interval straddles the band's edge",
+			      "below resolution"; NULL otherwise */
+	const char *method;/* how the interval was computed */
+};
+
+/* "faster", "slower", "same", "unclear". */
+const char *settle_verdict_name(enum settle_verdict v);
+
+/*
+ * Paired comparison of interleaved rounds: base[k] and x[k] (ns, k <
+ * n) were measured in the same round. The ratio is exp of the
+ * Hodges-Lehmann estimate of the log ratios log(x[k] / base[k]), its 95 %
+ * interval from the exact Wilcoxon signed-rank distribution (Hollander,
+ * Wolfe, Chicken, "Nonparametric Statistical Methods", 3rd ed., 3.2-3.3);
+ * distribution-free, and no sample is dropped as an outlier. band is
+ * the equivalence band as a fraction (0.01 = +-1 %). Rounds where either
+ * time is 0 are left out. Returns 0; -1 with c->why set when every
+ * sample of a side is 0 (no time was measured).
+ */
+int settle_compare_paired(const double *base, const double *x, size_t n,
+			  double band, struct settle_comparison *c);
+
+/*
+ * Unpaired comparison of two sets of samples (ns): old[0..n), new[0..m)
+ * (different processes or files; counts may differ). Two-sample
+ * Hodges-Lehmann shift of the log times with its interval from the
+ * Mann-Whitney U distribution (Hollander, Wolfe, Chicken 4.3). Same
+ * verdict rules and return as settle_compare_paired().
+ */
+int settle_compare_unpaired(const double *old, size_t n, const double *new_,
+			    size_t m, double band, struct settle_comparison *c);
+
+/*
+ * Comparison with the process as the unit of replication: est[0..p) are
+ * per-process log ratios (one estimate per fresh process). The ratio is
+ * exp of their mean, with a Student t interval on p - 1 degrees of
+ * freedom. Same verdict rules; p < 2 gives unclear (too few samples).
+ */
+int settle_compare_processes(const double *est, size_t p, double band,
+			     struct settle_comparison *c);
+
+/*
+ * Apply the verdict rules to c->lo, c->hi, c->n, c->level: fewer than 3
+ * samples, or an interval that reaches less than 90 % confidence (3 or 4
+ * pairs) -> unclear (too few samples); interval entirely below 1 - band -> faster;
+ * entirely above 1 + band -> slower; inside [1 - band, 1 + band] -> same;
+ * otherwise unclear (too wide when the interval is wider than the band,
+ * else straddling its edge).
+ */
+void settle_decide(struct settle_comparison *c, double band);
 
 /* ------------------------------------------------------------------ */
 /* Timer (src/timer).                                                  */
@@ -299,10 +371,11 @@ struct settle_options {
 	int cpu;                /* CPU to pin to; -1: the one we start on */
 	int quick, full;
 	double device_mbps;
+	double band;            /* equivalence band, fraction (0.01) */
 	FILE *progress;         /* NULL: silent */
 };
 
-/* Defaults: 15 samples of >= 10 ms; quick: 5 of >= 2 ms. */
+/* Defaults: 15 samples of >= 10 ms, band 1 %; quick: 5 of >= 2 ms. */
 void settle_options_default(struct settle_options *o, int quick);
 
 struct settle_result {
@@ -319,6 +392,12 @@ struct settle_result {
 	double ratio;               /* median / baseline's median (0: none) */
 	double bytes_per_ns;        /* 0 when the claim has no bytes */
 	double cycles_per_op;       /* median * core_ghz; 0 if unknown */
+	int below_resolution;       /* a sample lasted under 1000x the
+				       clock's resolution: no time to report */
+	int has_cmp;                /* cmp is valid (not the baseline) */
+	struct settle_comparison cmp; /* against the baseline, paired */
+	struct settle_figure *figures; /* scale section, nfigures of them */
+	size_t nfigures;
 };
 
 struct settle_report {

@@ -121,6 +121,8 @@ static void write_build(FILE *f, const struct settle_report *rep)
 		"\"device_mbps\": ", rep->cpu, o->quick ? "true" : "false",
 		o->full ? "true" : "false");
 	jnum(f, o->device_mbps);
+	fputs(", \"equivalence_band\": ", f);
+	jnum(f, o->band);
 	fputs(", \"order\": \"interleaved, rotating start\"},\n", f);
 }
 
@@ -153,6 +155,21 @@ static void write_params(FILE *f, const struct settle_result *r)
 	fputs("}", f);
 }
 
+static void write_cmp(FILE *f, const struct settle_comparison *c)
+{
+	fputs(", \"vs_baseline\": {\"ratio\": ", f); jnum(f, c->ratio);
+	fputs(", \"ci_low\": ", f); jnum(f, c->lo);
+	fputs(", \"ci_high\": ", f); jnum(f, c->hi);
+	fputs(", \"ci_level\": ", f); jnum(f, c->level);
+	fprintf(f, ", \"n\": %zu, ", c->n);
+	jkey(f, "verdict"); jstr(f, settle_verdict_name(c->verdict));
+	if (c->why) {
+		fputs(", ", f); jkey(f, "why"); jstr(f, c->why);
+	}
+	fputs(", ", f); jkey(f, "method"); jstr(f, c->method);
+	fputs("}", f);
+}
+
 static void write_result(FILE *f, const struct settle_report *rep,
 			 const struct settle_result *r)
 {
@@ -181,6 +198,10 @@ static void write_result(FILE *f, const struct settle_report *rep,
 	fputs(",\n     \"ratio\": ", f); jnum(f, r->ratio);
 	fputs(", \"bytes_per_ns\": ", f); jnum(f, r->bytes_per_ns);
 	fputs(", \"cycles_per_op\": ", f); jnum(f, r->cycles_per_op);
+	fprintf(f, ",\n     \"below_resolution\": %s",
+		r->below_resolution ? "true" : "false");
+	if (r->has_cmp)
+		write_cmp(f, &r->cmp);
 	fputs(", \"scale\": [", f);
 	for (size_t i = 0; i < n; i++) {
 		fputs(i ? ", " : "", f);

@@ -4,7 +4,6 @@
 
 #include "settle.h"
 
-#define SETTLE_MAX_FIGURES 8
 
 /* Largest size measured for claim c in rep (0 for a claim without sizes). */
 uint64_t settle_largest_size(const struct settle_report *rep,

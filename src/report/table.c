@@ -87,6 +87,27 @@ static int label_width(const struct settle_report *rep,
 	return w;
 }
 
+/* ratio [95 % interval] verdict, or the baseline's mark. */
+static void print_verdict(FILE *f, const struct settle_result *r)
+{
+	const struct settle_comparison *c = &r->cmp;
+	char ci[40];
+
+	if (!r->has_cmp) {
+		fprintf(f, " %7s  %-17s %s", r->ratio > 0 ? "1.000x" : "-", "",
+			r->ratio > 0 ? "baseline" : "");
+		return;
+	}
+	if (c->ratio > 0)
+		snprintf(ci, sizeof(ci), "[%.3f, %.3f]", c->lo, c->hi);
+	else
+		snprintf(ci, sizeof(ci), "-");
+	fprintf(f, " %6.3fx  %-17s %s", c->ratio, ci,
+		settle_verdict_name(c->verdict));
+	if (c->why)
+		fprintf(f, " (%s)", c->why);
+}
+
 static void row(FILE *f, const struct settle_result *r, int w, int bytes)
 {
 	const struct settle_claim *c = r->claim;
@@ -102,6 +123,11 @@ static void row(FILE *f, const struct settle_result *r, int w, int bytes)
 		fprintf(f, "  skipped: %s\n", r->skipped);
 		return;
 	}
+	if (r->below_resolution) {
+		fprintf(f, "  below resolution: a sample lasted under 1000x "
+			"the clock's resolution\n");
+		return;
+	}
 	fprintf(f, " %11s %11s %6.1f%%",
 		settle_format_ns(r->sum.median, med, sizeof(med)),
 		settle_format_ns(r->sum.min, min, sizeof(min)),
@@ -110,10 +136,7 @@ static void row(FILE *f, const struct settle_result *r, int w, int bytes)
 		fprintf(f, " %8.2f", r->bytes_per_ns);
 	if (c->show_cycles)
 		fprintf(f, " %8.2f", r->cycles_per_op);
-	if (r->ratio > 0)
-		fprintf(f, " %7.3fx", r->ratio);
-	else
-		fprintf(f, " %8s", "-");
+	print_verdict(f, r);
 	if (r->variant->flags & SETTLE_REFERENCE)
 		fprintf(f, "  (reference)");
 	fprintf(f, "\n");
@@ -134,14 +157,17 @@ static void claim_table(FILE *f, const struct settle_report *rep,
 		fprintf(f, " %8s", "B/ns");
 	if (c->show_cycles)
 		fprintf(f, " %8s", "cycles");
-	fprintf(f, " %8s\n", "ratio");
+	fprintf(f, " %7s  %-17s %s\n", "ratio", "95% interval", "verdict");
 	for (size_t i = 0; i < rep->nresults; i++)
 		if (rep->results[i].claim == c)
 			row(f, &rep->results[i], w, bytes);
-	fprintf(f, "  median of %u samples; ratio = median / median of '%s'%s"
-		" (below 1 is faster)\n", rep->options.samples, c->baseline,
+	fprintf(f, "  median of %u samples; ratio = time / time of '%s'%s"
+		" in the same rounds\n  (below 1 is faster; Hodges-Lehmann "
+		"estimate, 95%% signed-rank interval; band +-%g%%)\n",
+		rep->options.samples, c->baseline,
 		c->variants[0].build || c->variants[0].nparams ?
-		" of the same build and parameters" : "");
+		" of the same build and parameters" : "",
+		rep->options.band * 100);
 	if (c->show_cycles)
 		fprintf(f, "  cycles = median x estimated core clock\n");
 	if (c->original)

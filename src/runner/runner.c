@@ -10,6 +10,7 @@
  * variant k mod n, so that slow drift (frequency, other load) hits every
  * variant alike.
  */
+#include <math.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +29,7 @@ void settle_options_default(struct settle_options *o, int quick)
 	o->cpu = -1;
 	o->quick = quick;
 	o->device_mbps = 13;
+	o->band = 0.01;
 }
 
 static int pin(int cpu, char *err, size_t errlen)
@@ -72,8 +74,10 @@ int settle_report_init(struct settle_report *rep, const struct settle_options *o
 
 void settle_report_free(struct settle_report *rep)
 {
-	for (size_t i = 0; i < rep->nresults; i++)
+	for (size_t i = 0; i < rep->nresults; i++) {
 		free(rep->results[i].samples_ns);
+		free(rep->results[i].figures);
+	}
 	free(rep->results);
 	rep->results = NULL;
 	rep->nresults = rep->cap = 0;
@@ -223,11 +227,27 @@ static int collect(struct settle_report *rep, struct settle_result *res,
 			if (r->skipped)
 				continue;
 			t = time_call(r->variant, state, r->iters, NULL);
+			if (t < 1000 * rep->timer.resolution_ns)
+				r->below_resolution = 1;
 			r->samples_ns[r->nsamples++] =
 				settle_safe_div(t, (double)r->ops_per_sample);
 		}
 	}
 	return 0;
+}
+
+/* Paired by round: sample k of both was taken in round k. */
+static void compare(struct settle_result *r, const struct settle_result *b,
+		    double band)
+{
+	size_t n = r->nsamples < b->nsamples ? r->nsamples : b->nsamples;
+
+	r->has_cmp = 1;
+	settle_compare_paired(b->samples_ns, r->samples_ns, n, band, &r->cmp);
+	if (r->below_resolution || b->below_resolution) {
+		r->cmp.verdict = SETTLE_UNCLEAR;
+		r->cmp.why = "below resolution";
+	}
 }
 
 static void finish(struct settle_report *rep, struct settle_result *res,
@@ -247,9 +267,13 @@ static void finish(struct settle_report *rep, struct settle_result *res,
 	for (size_t i = 0; i < nv; i++) {
 		long bi = find_baseline(res, nv, res[i].variant);
 
-		if (bi >= 0 && !res[i].skipped)
-			res[i].ratio = settle_safe_div(res[i].sum.median,
-						       res[bi].sum.median);
+		if (bi < 0 || res[i].skipped)
+			continue;
+		res[i].ratio = settle_safe_div(res[i].sum.median,
+					       res[bi].sum.median);
+		if ((size_t)bi == i)
+			continue;
+		compare(&res[i], &res[bi], rep->options.band);
 	}
 }
 
@@ -297,6 +321,46 @@ out:
 	return rc;
 }
 
+/* The scale section of results first.. of claim c, once every size ran
+ * (a claim scales from its largest size). */
+static int add_figures(struct settle_report *rep, const struct settle_claim *c,
+		       size_t first, char *err, size_t errlen)
+{
+	struct settle_scale_ctx ctx = { 0, rep->options.device_mbps,
+					rep->options.full };
+
+	if (!c->scale)
+		return 0;
+	for (size_t i = first; i < rep->nresults; i++)
+		if (rep->results[i].size_bytes > ctx.largest_size)
+			ctx.largest_size = rep->results[i].size_bytes;
+	for (size_t i = first; i < rep->nresults; i++) {
+		struct settle_result *r = &rep->results[i];
+		struct settle_figure f[SETTLE_MAX_FIGURES];
+		size_t n;
+
+		if (r->skipped || r->nsamples == 0 || r->below_resolution)
+			continue;
+		n = c->scale(r, &ctx, f, SETTLE_MAX_FIGURES);
+		if (n == 0)
+			continue;
+		if (n > SETTLE_MAX_FIGURES)
+			n = SETTLE_MAX_FIGURES;
+		r->figures = malloc(n * sizeof(*f));
+		if (!r->figures) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		for (size_t k = 0; k < n; k++) {
+			r->figures[k] = f[k];
+			if (!isfinite(f[k].value) || f[k].value < 0)
+				r->figures[k].value = 0;
+		}
+		r->nfigures = n;
+	}
+	return 0;
+}
+
 int settle_run_claim(struct settle_report *rep, const struct settle_claim *c,
 		     const uint64_t *sizes, size_t nsizes,
 		     char *err, size_t errlen)
@@ -310,13 +374,14 @@ int settle_run_claim(struct settle_report *rep, const struct settle_claim *c,
 		sizes = c->default_sizes;
 		nsizes = c->ndefault_sizes;
 	}
+	size_t first = rep->nresults;
+
 	for (size_t i = 0; i < nsizes; i++)
 		if (run_size(rep, c, sizes[i], err, errlen) < 0)
 			return -1;
-	if (sizes != c->default_sizes || !rep->options.full)
-		return 0;
-	for (size_t i = 0; i < c->nfull_sizes; i++)
-		if (run_size(rep, c, c->full_sizes[i], err, errlen) < 0)
-			return -1;
-	return 0;
+	if (sizes == c->default_sizes && rep->options.full)
+		for (size_t i = 0; i < c->nfull_sizes; i++)
+			if (run_size(rep, c, c->full_sizes[i], err, errlen) < 0)
+				return -1;
+	return add_figures(rep, c, first, err, errlen);
 }

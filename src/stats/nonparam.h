@@ -1,0 +1,78 @@
+/*
+ * nonparam.h - distribution-free statistics for comparing timings
+ * (private to settle; used by the runner's verdicts and by compare).
+ *
+ * Sources:
+ *   Hollander, Wolfe, Chicken, "Nonparametric Statistical Methods", 3rd ed.
+ *   (2014): section 3.2 (Hodges-Lehmann estimator from Walsh averages),
+ *   3.3 (confidence interval from the signed-rank distribution), 4.1
+ *   (Wilcoxon rank sum / Mann-Whitney U, mid-ranks for ties), 4.3 (two-sample
+ *   shift estimator and its interval).
+ *   Efron, Tibshirani, "An Introduction to the Bootstrap" (1993), ch. 13
+ *   (percentile interval).
+ */
+#ifndef SETTLE_NONPARAM_H
+#define SETTLE_NONPARAM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A point estimate with a confidence interval. */
+struct settle_interval {
+	double est, lo, hi;
+	double level; /* confidence actually achieved (0..1); 0 if none */
+};
+
+/*
+ * One-sample (paired) location: the Hodges-Lehmann estimate (median of the
+ * n(n+1)/2 Walsh averages (d_i + d_j) / 2, i <= j) of d[0..n) and the
+ * interval between Walsh averages k and M + 1 - k, k from the exact
+ * signed-rank distribution (n <= 300; normal approximation above). When
+ * no interval reaches conf (n <= 5 at 95 %), the widest one is returned
+ * and level says what it reaches. Returns 0, or -1 for n = 0 or no memory.
+ */
+int settle_signed_rank_interval(const double *d, size_t n, double conf,
+				struct settle_interval *out);
+
+/*
+ * Two-sample shift y - x: the Hodges-Lehmann estimate (median of the n*m
+ * differences y_j - x_i) and its interval from the Mann-Whitney U
+ * distribution (exact while n*m <= 10000, else normal). Same conventions
+ * as above. Returns 0, or -1 for an empty sample or no memory.
+ */
+int settle_shift_interval(const double *x, size_t n, const double *y,
+			  size_t m, double conf, struct settle_interval *out);
+
+/*
+ * Wilcoxon rank sum W of x (mid-ranks over the pooled sample for ties),
+ * Mann-Whitney U = W - n(n+1)/2 (the number of pairs with x_i > y_j,
+ * counting ties as 1/2), and the two-sided p-value from the normal
+ * approximation with tie correction (and continuity correction 0.5).
+ * Returns 0, or -1 for an empty sample or no memory.
+ */
+int settle_rank_sum(const double *x, size_t n, const double *y, size_t m,
+		    double *w, double *u, double *p);
+
+/* Deterministic 64-bit generator (splitmix64; Steele, Lea, Flood,
+ * "Fast splittable pseudorandom number generators", OOPSLA 2014). */
+uint64_t settle_rand_next(uint64_t *state);
+
+/*
+ * Percentile bootstrap interval of the median of x[0..n): B resamples with
+ * replacement drawn from a generator seeded with seed (the same seed gives
+ * the same interval). est is the sample median. Returns 0 or -1.
+ */
+int settle_bootstrap_median(const double *x, size_t n, unsigned b,
+			    uint64_t seed, double conf,
+			    struct settle_interval *out);
+
+/* Student t quantile: t with P(T_df <= t) = p, df >= 1, 0 < p < 1
+ * (the t density integrated by Simpson's rule, inverted by bisection;
+ * error below 1e-6). */
+double settle_t_quantile(double p, double df);
+
+/* Standard normal quantile: z with Phi(z) = p, found by bisection on
+ * 0.5 * erfc(-z / sqrt 2) to double precision; 0 < p < 1. */
+double settle_normal_quantile(double p);
+
+#endif

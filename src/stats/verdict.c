@@ -1,0 +1,161 @@
+/*
+ * verdict.c - ratios with confidence intervals, and the verdict they
+ * support: faster, slower, same (inside the equivalence band) or unclear.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "settle.h"
+#include "stats/nonparam.h"
+
+#define CONF 0.95
+#define MIN_N 3
+/* An interval that reaches less than this (the widest one from 3 or 4
+ * pairs) decides nothing. */
+#define MIN_LEVEL 0.90
+
+const char *settle_verdict_name(enum settle_verdict v)
+{
+	switch (v) {
+	case SETTLE_SAME: return "same";
+	case SETTLE_FASTER: return "faster";
+	case SETTLE_SLOWER: return "slower";
+	default: return "unclear";
+	}
+}
+
+void settle_decide(struct settle_comparison *c, double band)
+{
+	double lo = 1 - band, hi = 1 + band;
+
+	c->why = NULL;
+	if (c->n < MIN_N || c->level < MIN_LEVEL) {
+		c->verdict = SETTLE_UNCLEAR;
+		c->why = "too few samples";
+	} else if (c->hi < lo) {
+		c->verdict = SETTLE_FASTER;
+	} else if (c->lo > hi) {
+		c->verdict = SETTLE_SLOWER;
+	} else if (c->lo >= lo && c->hi <= hi) {
+		c->verdict = SETTLE_SAME;
+	} else {
+		c->verdict = SETTLE_UNCLEAR;
+		c->why = c->hi - c->lo > hi - lo ? "interval too wide" :
+			 "interval straddles the band's edge";
+	}
+}
+
+static int all_zero(const double *x, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (x[i] > 0 && isfinite(x[i]))
+			return 0;
+	return 1;
+}
+
+static int no_time(struct settle_comparison *c)
+{
+	*c = (struct settle_comparison){ .verdict = SETTLE_UNCLEAR,
+		.why = "no time measured (every sample is 0)" };
+	return -1;
+}
+
+static void from_log(struct settle_comparison *c,
+		     const struct settle_interval *iv, size_t n)
+{
+	c->ratio = exp(iv->est);
+	c->lo = exp(iv->lo);
+	c->hi = exp(iv->hi);
+	c->level = iv->level;
+	c->n = n;
+}
+
+int settle_compare_paired(const double *base, const double *x, size_t n,
+			  double band, struct settle_comparison *c)
+{
+	struct settle_interval iv;
+	double *d;
+	size_t k = 0;
+
+	if (all_zero(base, n) || all_zero(x, n))
+		return no_time(c);
+	*c = (struct settle_comparison){ .method =
+		"paired rounds, Hodges-Lehmann, Wilcoxon signed-rank interval" };
+	d = malloc(n * sizeof(*d));
+	if (!d)
+		return no_time(c);
+	for (size_t i = 0; i < n; i++)
+		if (base[i] > 0 && x[i] > 0 && isfinite(base[i]) &&
+		    isfinite(x[i]))
+			d[k++] = log(x[i] / base[i]);
+	if (settle_signed_rank_interval(d, k, CONF, &iv) == 0)
+		from_log(c, &iv, k);
+	free(d);
+	settle_decide(c, band);
+	return 0;
+}
+
+/* log of the positive, finite values of x into a new array. */
+static double *logs(const double *x, size_t n, size_t *k)
+{
+	double *l = malloc((n ? n : 1) * sizeof(*l));
+
+	*k = 0;
+	if (!l)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		if (x[i] > 0 && isfinite(x[i]))
+			l[(*k)++] = log(x[i]);
+	return l;
+}
+
+int settle_compare_unpaired(const double *old, size_t n, const double *new_,
+			    size_t m, double band, struct settle_comparison *c)
+{
+	struct settle_interval iv;
+	size_t a, b;
+	double *lo, *ln;
+
+	if (all_zero(old, n) || all_zero(new_, m))
+		return no_time(c);
+	*c = (struct settle_comparison){ .method =
+		"two-sample Hodges-Lehmann, Mann-Whitney interval" };
+	lo = logs(old, n, &a);
+	ln = logs(new_, m, &b);
+	if (lo && ln && settle_shift_interval(lo, a, ln, b, CONF, &iv) == 0)
+		from_log(c, &iv, a < b ? a : b);
+	free(lo);
+	free(ln);
+	settle_decide(c, band);
+	return 0;
+}
+
+int settle_compare_processes(const double *est, size_t p, double band,
+			     struct settle_comparison *c)
+{
+	double mean = 0, ss = 0, half;
+
+	*c = (struct settle_comparison){ .method =
+		"per-process estimates, Student t interval" };
+	for (size_t i = 0; i < p; i++)
+		mean += est[i] / (double)p;
+	for (size_t i = 0; i < p; i++)
+		ss += (est[i] - mean) * (est[i] - mean);
+	c->n = p;
+	c->ratio = exp(mean);
+	if (p >= 2) {
+		half = settle_t_quantile(1 - (1 - CONF) / 2, (double)p - 1) *
+		       sqrt(ss / (double)(p - 1) / (double)p);
+		c->lo = exp(mean - half);
+		c->hi = exp(mean + half);
+		c->level = CONF;
+	} else {
+		c->lo = c->hi = c->ratio;
+	}
+	settle_decide(c, band);
+	if (p < 2) {
+		c->verdict = SETTLE_UNCLEAR;
+		c->why = "too few samples";
+	}
+	return 0;
+}
