@@ -10,7 +10,7 @@ WARN    := -Wall -Wextra -Werror
 CFLAGS  ?= $(OPT) -g
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -Iinclude -Isrc -Iclaims -I$(BUILD) \
              -MMD -MP
-LDLIBS   = -lm $(PEER_LIBS)
+LDLIBS   = -ljansson -lm $(PEER_LIBS)
 
 # The vectoriser must stay off for builtin-generic, which measures the
 # compiler's generic popcount, not what a vectoriser makes of it.
@@ -64,7 +64,20 @@ HAVE_GMP    := $(shell test -f /usr/include/gmp.h -o -f /usr/include/x86_64-linu
 HAVE_EXT2FS := $(shell test -f /usr/include/ext2fs/ext2fs.h && echo 1)
 PEER_LIBS   := $(if $(HAVE_GMP),-lgmp) $(if $(HAVE_EXT2FS),-lext2fs -lcom_err)
 
+# Required: jansson, the JSON parser that reads result files back.
+REQ_PKGS := libjansson-dev
+
 deps:
+	@if [ ! -f /usr/include/jansson.h ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "installing $(REQ_PKGS)"; \
+	    (apt-get install -y $(REQ_PKGS) || \
+	     (apt-get update && apt-get install -y $(REQ_PKGS))) >/dev/null 2>&1; \
+	  fi; \
+	  [ -f /usr/include/jansson.h ] || { \
+	    echo "settle needs jansson: sudo apt-get install -y $(REQ_PKGS)" >&2; \
+	    exit 1; }; \
+	fi
 	@missing=; \
 	[ -f /usr/include/gmp.h ] || [ -f /usr/include/x86_64-linux-gnu/gmp.h ] || missing=1; \
 	[ -f /usr/include/ext2fs/ext2fs.h ] || missing=1; \
@@ -120,9 +133,9 @@ run: all
 	$(BUILD)/settle run
 
 # ---- tests ---------------------------------------------------------------
-# cmocka (test framework) and jansson (strict JSON parser for result files).
-TEST_PKGS    := libcmocka-dev libjansson-dev
-TEST_HEADERS := /usr/include/cmocka.h /usr/include/jansson.h
+# cmocka, the test framework.
+TEST_PKGS    := libcmocka-dev
+TEST_HEADERS := /usr/include/cmocka.h
 
 deps-test:
 	@missing=; for h in $(TEST_HEADERS); do [ -f $$h ] || missing=1; done; \
@@ -138,7 +151,7 @@ deps-test:
 
 TEST_SRC  := $(wildcard tests/test_*.c)
 TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
-TEST_LIBS  = -lcmocka -ljansson -lm $(PEER_LIBS)
+TEST_LIBS  = -lcmocka $(LDLIBS)
 
 $(BUILD)/tests/%: tests/%.c $(CLAIMS_A) $(LIB) | deps-test
 	@mkdir -p $(@D)

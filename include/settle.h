@@ -105,6 +105,7 @@ struct settle_variant {
 	 */
 	const struct settle_param *params;
 	size_t nparams;
+	const char *label;       /* NULL, or the table label to use as is */
 };
 
 /*
@@ -407,6 +408,10 @@ struct settle_report {
 	int cpu;                    /* CPU actually pinned to */
 	struct settle_result *results;
 	size_t nresults, cap;
+	char compiler[96];          /* build of the measuring program */
+	char build_flags[256];
+	void *owned;                /* memory of a loaded result file */
+	char source[256];           /* the file it was loaded from, or "" */
 };
 
 /*
@@ -431,6 +436,19 @@ int settle_run_claim(struct settle_report *rep, const struct settle_claim *c,
 		     const uint64_t *sizes, size_t nsizes,
 		     char *err, size_t errlen);
 
+/*
+ * Summarise res[0..n) (the results of one claim at one size), compute
+ * throughput, cycles (median x core_ghz) and each result's ratio to its
+ * baseline with the paired comparison and verdict (band: equivalence band
+ * as a fraction). Used by the runner and when a result file is loaded.
+ */
+void settle_analyze(struct settle_result *res, size_t n, double core_ghz,
+		    double band);
+
+/* Index of the baseline of variant v among res[0..n), or -1. */
+long settle_find_baseline(const struct settle_result *res, size_t n,
+			  const struct settle_variant *v);
+
 /* Free every result of rep (not rep itself). */
 void settle_report_free(struct settle_report *rep);
 
@@ -451,6 +469,34 @@ void settle_print_machine(FILE *f, const struct settle_report *rep);
  */
 int settle_write_json(const struct settle_report *rep, const char *path,
 		      char *err, size_t errlen);
+
+/*
+ * Load a result file written by settle_write_json() into rep (claims and
+ * variants are rebuilt from the file, statistics and verdicts recomputed
+ * from the samples with band). Returns 0, or -1 with a one-line message
+ * in err: unreadable, not JSON or truncated, not a settle result (schema
+ * missing or different), or malformed (a required key missing or of the
+ * wrong type). Free with settle_report_free().
+ */
+int settle_load_json(const char *path, double band, struct settle_report *rep,
+		     char *err, size_t errlen);
+
+/* Free the memory of a loaded result file (settle_report_free does). */
+void settle_arena_free(void *owned);
+
+/*
+ * Compare result files: for each claim/variant/params of news[k] that
+ * old also has, pool every repetition on each side (counts may differ)
+ * and print old and new median, the change in % with its 95 % interval
+ * (settle_compare_unpaired) and the verdict, then a geometric-mean row
+ * whose interval comes from a bootstrap with a fixed seed. Warns first
+ * when the machines or builds differ (CPU model, ISA, kernel, compiler).
+ * Returns the number of rows judged slower (with a change of at least
+ * fail_pct percent, when fail_pct > 0).
+ */
+size_t settle_print_compare(FILE *f, const struct settle_report *old,
+			    const struct settle_report *const *news,
+			    size_t nnew, double fail_pct);
 
 /* ------------------------------------------------------------------ */
 /* Parsing helpers (src/util).                                         */

@@ -3,7 +3,8 @@
  * (claims -> runner -> report); it measures nothing itself.
  *
  * Exit status: 0 success, 1 a measurement failed (a variant computed a
- * different answer, set-up failed), 2 bad usage or unwritable output.
+ * different answer, set-up failed) or compare --fail-on tripped, 2 bad
+ * usage, unreadable or foreign result file, or unwritable output.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -33,6 +34,8 @@ static const char usage_main[] =
 "  run [CLAIM...]       measure claims (default: popcount endian syscall\n"
 "                       segprefix) and print their tables\n"
 "  info                 describe this machine, its clock and the build\n"
+"  show FILE            print the tables of a result file again\n"
+"  compare OLD NEW...   compare result files: change, interval, verdict\n"
 "  help [COMMAND]       this text, or a command's options\n"
 "\n"
 "`settle COMMAND --help` shows a command's options.\n";
@@ -57,6 +60,7 @@ static const char usage_run[] =
 "  --full             also measure the claim's large sizes (popcount: the\n"
 "                     4 GiB bitmaps of a 128 TB file system)\n"
 "  --device-mbps X    device speed for the endian scale, MB/s (default 13)\n"
+"  --equivalence PCT  ratios within +-PCT %% count as the same (default 1)\n"
 "  --format FMT       table (default) or json (the result file)\n"
 "  --output FILE      write the result there (json: written whole or not at\n"
 "                     all; the table still goes to standard output)\n"
@@ -64,6 +68,25 @@ static const char usage_run[] =
 
 static const char usage_list[] =
 "usage: settle list\n\nPrint every claim and its variants, one line each.\n";
+
+static const char usage_show[] =
+"usage: settle show FILE [--equivalence PCT]\n\n"
+"Print the tables of a result file (written by settle run --format json)\n"
+"again; statistics and verdicts are recomputed from its samples.\n";
+
+static const char usage_compare[] =
+"usage: settle compare OLD NEW [NEW2...] [options]\n\n"
+"For every claim/variant/params in both files: old and new median, the\n"
+"change in %% with its 95%% interval (two-sample Hodges-Lehmann shift of\n"
+"log times, Mann-Whitney interval) and a verdict; all repetitions of a\n"
+"name are pooled; a geometric-mean row closes each comparison. Warns when\n"
+"the files come from different CPU models, ISA sets, kernels or\n"
+"compilers.\n\n"
+"options:\n"
+"  --equivalence PCT  changes within +-PCT %% count as the same (default 1)\n"
+"  --fail-on slower   exit 1 when any row is slower\n"
+"  --fail-on PCT      exit 1 when any row is slower by PCT %% or more\n"
+"  -h, --help         this text\n";
 
 static const char usage_info[] =
 "usage: settle info [--cpu N]\n\n"
@@ -146,6 +169,18 @@ static int parse_positive(const char *s, double *out)
 	return 0;
 }
 
+/* --equivalence PCT: a percentage in (0, 50]; stored as a fraction. */
+static int parse_band(const char *arg, double *band)
+{
+	double v;
+
+	if (parse_positive(arg, &v) < 0 || v > 50)
+		return fail_usage("malformed --equivalence '%s' (a percentage "
+				  "above 0 and at most 50)", arg);
+	*band = v / 100;
+	return 0;
+}
+
 /* Refuse an output path we could not write, before a long run. */
 static int check_output(const char *path)
 {
@@ -182,7 +217,7 @@ struct run_args {
 };
 
 enum { OPT_SIZE = 256, OPT_SAMPLES, OPT_CPU, OPT_QUICK, OPT_FULL, OPT_FORMAT,
-       OPT_OUTPUT, OPT_DEVICE, OPT_VARIANT, OPT_MIN };
+       OPT_OUTPUT, OPT_DEVICE, OPT_VARIANT, OPT_MIN, OPT_EQUIV };
 
 static const struct option run_opts[] = {
 	{ "size", required_argument, NULL, OPT_SIZE },
@@ -195,6 +230,7 @@ static const struct option run_opts[] = {
 	{ "output", required_argument, NULL, OPT_OUTPUT },
 	{ "device-mbps", required_argument, NULL, OPT_DEVICE },
 	{ "variant", required_argument, NULL, OPT_VARIANT },
+	{ "equivalence", required_argument, NULL, OPT_EQUIV },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -246,6 +282,8 @@ static int run_option(struct run_args *a, int c, const char *arg)
 			return fail_usage("malformed --device-mbps '%s' (a "
 					  "positive number of MB/s)", arg);
 		return 0;
+	case OPT_EQUIV:
+		return parse_band(arg, &a->opt.band);
 	case OPT_VARIANT:
 		if (a->nvariants == MAX_VARIANTS)
 			return fail_usage("too many --variant options%s", "");
@@ -508,6 +546,108 @@ static int cmd_info(int argc, char **argv)
 	return 0;
 }
 
+static int load(const char *path, double band, struct settle_report *rep)
+{
+	char err[512];
+
+	if (settle_load_json(path, band, rep, err, sizeof(err)) == 0)
+		return 0;
+	fprintf(stderr, "settle: %s\n", err);
+	return 2;
+}
+
+static int cmd_show(int argc, char **argv)
+{
+	struct settle_report rep;
+	const char *file = NULL;
+	double band = 0.01;
+	int rc;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			fputs(usage_show, stdout);
+			return 0;
+		}
+		if (!strcmp(argv[i], "--equivalence") && i + 1 < argc) {
+			if ((rc = parse_band(argv[++i], &band)))
+				return rc;
+		} else if (argv[i][0] == '-' || file) {
+			return fail_usage("unexpected argument '%s' (see settle "
+					  "show --help)", argv[i]);
+		} else {
+			file = argv[i];
+		}
+	}
+	if (!file)
+		return fail_usage("show needs a result file%s", "");
+	if ((rc = load(file, band, &rep)))
+		return rc;
+	settle_print_table(stdout, &rep);
+	settle_report_free(&rep);
+	return 0;
+}
+
+#define MAX_FILES 16
+
+static int parse_fail_on(const char *arg, double *pct)
+{
+	if (!strcmp(arg, "slower")) {
+		*pct = 0;
+		return 0;
+	}
+	if (parse_positive(arg, pct) < 0)
+		return fail_usage("malformed --fail-on '%s' (slower, or a "
+				  "percentage)", arg);
+	return 0;
+}
+
+static int cmd_compare(int argc, char **argv)
+{
+	struct settle_report reps[MAX_FILES];
+	const struct settle_report *news[MAX_FILES];
+	const char *files[MAX_FILES];
+	size_t nfiles = 0, nloaded = 0, slower;
+	double band = 0.01, fail_pct = -1;
+	int rc = 0;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			fputs(usage_compare, stdout);
+			return 0;
+		}
+		if (!strcmp(argv[i], "--equivalence") && i + 1 < argc)
+			rc = parse_band(argv[++i], &band);
+		else if (!strcmp(argv[i], "--fail-on") && i + 1 < argc)
+			rc = parse_fail_on(argv[++i], &fail_pct);
+		else if (argv[i][0] == '-' && argv[i][1])
+			rc = fail_usage("unknown option '%s' (see settle "
+					"compare --help)", argv[i]);
+		else if (nfiles == MAX_FILES)
+			rc = fail_usage("too many files (at most 16)%s", "");
+		else
+			files[nfiles++] = argv[i];
+		if (rc)
+			return rc;
+	}
+	if (nfiles < 2)
+		return fail_usage("compare needs an old and at least one new "
+				  "result file%s", "");
+	for (; nloaded < nfiles; nloaded++)
+		if ((rc = load(files[nloaded], band, &reps[nloaded])))
+			break;
+	if (!rc) {
+		for (size_t k = 1; k < nfiles; k++)
+			news[k - 1] = &reps[k];
+		slower = settle_print_compare(stdout, &reps[0], news,
+					      nfiles - 1, fail_pct);
+		if (fail_pct >= 0 && slower)
+			rc = 1;
+	}
+	for (size_t k = 0; k < nloaded; k++)
+		settle_report_free(&reps[k]);
+	return rc;
+}
+
 static int help(const char *cmd)
 {
 	if (!cmd)
@@ -518,11 +658,15 @@ static int help(const char *cmd)
 		fputs(usage_list, stdout);
 	else if (!strcmp(cmd, "info"))
 		fputs(usage_info, stdout);
+	else if (!strcmp(cmd, "show"))
+		fputs(usage_show, stdout);
+	else if (!strcmp(cmd, "compare"))
+		fputs(usage_compare, stdout);
 	else if (!strcmp(cmd, "help"))
 		fputs(usage_main, stdout);
 	else
 		return fail_usage("unknown command '%s' (commands: list, run, "
-				  "info, help)", cmd);
+				  "info, show, compare, help)", cmd);
 	return 0;
 }
 
@@ -554,6 +698,10 @@ int main(int argc, char **argv)
 		return cmd_run(argc - 1, argv + 1);
 	if (!strcmp(cmd, "info"))
 		return cmd_info(argc - 1, argv + 1);
+	if (!strcmp(cmd, "show"))
+		return cmd_show(argc - 1, argv + 1);
+	if (!strcmp(cmd, "compare"))
+		return cmd_compare(argc - 1, argv + 1);
 	return fail_usage("unknown command '%s' (commands: list, run, info, "
-			  "help)", cmd);
+			  "show, compare, help)", cmd);
 }

@@ -111,8 +111,8 @@ static void write_build(FILE *f, const struct settle_report *rep)
 	const struct settle_options *o = &rep->options;
 
 	fputs("  \"build\": {", f);
-	jkey(f, "compiler"); jstr(f, settle_build_compiler());
-	fputs(", ", f); jkey(f, "flags"); jstr(f, settle_build_flags());
+	jkey(f, "compiler"); jstr(f, rep->compiler);
+	fputs(", ", f); jkey(f, "flags"); jstr(f, rep->build_flags);
 	fputs(", ", f); jkey(f, "novec_flags"); jstr(f, settle_build_novec_flags());
 	fputs("},\n  \"settings\": {", f);
 	fprintf(f, "\"samples\": %u, \"min_sample_ns\": ", o->samples);
@@ -175,13 +175,16 @@ static void write_result(FILE *f, const struct settle_report *rep,
 {
 	struct settle_figure fig[SETTLE_MAX_FIGURES];
 	size_t n = settle_scale_of(rep, r, fig, SETTLE_MAX_FIGURES);
+	char lb[128];
 
 	fputs("    {", f);
 	jkey(f, "claim"); jstr(f, r->claim->name);
 	fputs(", ", f); jkey(f, "variant"); jstr(f, r->variant->name);
+	fputs(", ", f); jkey(f, "label");
+	jstr(f, settle_variant_label(r->variant, lb, sizeof(lb)));
 	fputs(", ", f); write_params(f, r);
 	fprintf(f, ",\n     \"reference\": %s, \"iterations\": %llu, "
-		"\"ops_per_sample\": %llu, \"check\": %llu,\n     \"samples_ns\": [",
+		"\"ops_per_sample\": %llu, \"check\": \"%llu\",\n     \"samples_ns\": [",
 		(r->variant->flags & SETTLE_REFERENCE) ? "true" : "false",
 		(unsigned long long)r->iters,
 		(unsigned long long)r->ops_per_sample,
@@ -235,6 +238,44 @@ static void write_skipped(FILE *f, const struct settle_report *rep)
 	fputs("]\n", f);
 }
 
+/* What a reader needs to print a claim's table again. */
+static void write_claims(FILE *f, const struct settle_report *rep)
+{
+	const struct settle_claim *seen[64];
+	size_t nseen = 0;
+
+	fputs("  \"claims\": {", f);
+	for (size_t i = 0; i < rep->nresults; i++) {
+		const struct settle_claim *c = rep->results[i].claim;
+		size_t j;
+
+		for (j = 0; j < nseen && seen[j] != c; j++)
+			;
+		if (j < nseen || nseen == 64)
+			continue;
+		seen[nseen++] = c;
+		fputs(nseen > 1 ? ",\n    " : "\n    ", f);
+		jstr(f, c->name);
+		fputs(": {", f);
+		jkey(f, "description"); jstr(f, c->description);
+		fputs(", ", f); jkey(f, "title"); jstr(f, c->title ? c->title : c->name);
+		fputs(", ", f); jkey(f, "op_name"); jstr(f, c->op_name ? c->op_name : "op");
+		fputs(", ", f); jkey(f, "baseline"); jstr(f, c->baseline);
+		fprintf(f, ", \"sizes\": %s, \"bytes_per_op\": ",
+			c->default_sizes ? "true" : "false");
+		if (c->bytes_per_op == SETTLE_BYTES_SIZE)
+			fputs("\"size\"", f);
+		else
+			fprintf(f, "%llu", (unsigned long long)c->bytes_per_op);
+		fprintf(f, ", \"show_cycles\": %s", c->show_cycles ? "true" : "false");
+		if (c->original) {
+			fputs(", ", f); jkey(f, "original"); jstr(f, c->original);
+		}
+		fputs("}", f);
+	}
+	fputs("\n  },\n", f);
+}
+
 static void write_doc(FILE *f, const struct settle_report *rep)
 {
 	char when[32];
@@ -246,6 +287,7 @@ static void write_doc(FILE *f, const struct settle_report *rep)
 		SETTLE_SCHEMA, when);
 	write_machine(f, rep);
 	write_build(f, rep);
+	write_claims(f, rep);
 	fputs("  \"results\": [", f);
 	for (size_t i = 0; i < rep->nresults; i++) {
 		if (rep->results[i].skipped)

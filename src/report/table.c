@@ -56,8 +56,7 @@ static void machine_head(FILE *f, const struct settle_report *rep)
 	caches_line(f, m);
 	fprintf(f, "  kernel: %s; seccomp %s\n", m->kernel, m->seccomp);
 	clock_line(f, rep);
-	fprintf(f, "  build: %s, %s\n", settle_build_compiler(),
-		settle_build_flags());
+	fprintf(f, "  build: %s, %s\n", rep->compiler, rep->build_flags);
 }
 
 void settle_print_machine(FILE *f, const struct settle_report *rep)
@@ -142,6 +141,18 @@ static void row(FILE *f, const struct settle_result *r, int w, int bytes)
 	fprintf(f, "\n");
 }
 
+/* Do c's variants come in builds or parameter sets? */
+static int grouped(const struct settle_report *rep, const struct settle_claim *c)
+{
+	for (size_t i = 0; i < rep->nresults; i++) {
+		const struct settle_variant *v = rep->results[i].variant;
+
+		if (rep->results[i].claim == c && (v->build || v->nparams))
+			return 1;
+	}
+	return 0;
+}
+
 static void claim_table(FILE *f, const struct settle_report *rep,
 			const struct settle_claim *c)
 {
@@ -165,8 +176,7 @@ static void claim_table(FILE *f, const struct settle_report *rep,
 		" in the same rounds\n  (below 1 is faster; Hodges-Lehmann "
 		"estimate, 95%% signed-rank interval; band +-%g%%)\n",
 		rep->options.samples, c->baseline,
-		c->variants[0].build || c->variants[0].nparams ?
-		" of the same build and parameters" : "",
+		grouped(rep, c) ? " of the same build and parameters" : "",
 		rep->options.band * 100);
 	if (c->show_cycles)
 		fprintf(f, "  cycles = median x estimated core clock\n");

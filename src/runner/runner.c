@@ -69,6 +69,10 @@ int settle_report_init(struct settle_report *rep, const struct settle_options *o
 	rep->timer = *settle_timer_init(o->quick ? 10 : 50);
 	rep->timer.core_ghz = settle_estimate_core_ghz(o->quick ? 5 : 20);
 	settle_machine_describe(&rep->machine);
+	snprintf(rep->compiler, sizeof(rep->compiler), "%s",
+		 settle_build_compiler());
+	snprintf(rep->build_flags, sizeof(rep->build_flags), "%s",
+		 settle_build_flags());
 	return 0;
 }
 
@@ -81,6 +85,8 @@ void settle_report_free(struct settle_report *rep)
 	free(rep->results);
 	rep->results = NULL;
 	rep->nresults = rep->cap = 0;
+	settle_arena_free(rep->owned);
+	rep->owned = NULL;
 }
 
 static struct settle_result *add_result(struct settle_report *rep)
@@ -98,19 +104,6 @@ static struct settle_result *add_result(struct settle_report *rep)
 	return &rep->results[rep->nresults++];
 }
 
-/* Index of the baseline among res[0..n) for variant v, or -1. */
-static long find_baseline(const struct settle_result *res, size_t n,
-			  const struct settle_variant *v)
-{
-	for (size_t i = 0; i < n; i++) {
-		const struct settle_variant *b = res[i].variant;
-
-		if (strcmp(b->name, res[i].claim->baseline) == 0 &&
-		    settle_variant_same_group(b, v) && !(b->flags & SETTLE_REFERENCE))
-			return (long)i;
-	}
-	return -1;
-}
 
 static double time_call(const struct settle_variant *v, void *state,
 			uint64_t iters, uint64_t *check)
@@ -160,7 +153,7 @@ static int check_all(struct settle_result *res, size_t nv, void *state,
 			res[i].check = res[i].variant->run(state, it);
 	}
 	for (size_t i = 0; i < nv; i++) {
-		long bi = find_baseline(res, nv, res[i].variant);
+		long bi = settle_find_baseline(res, nv, res[i].variant);
 
 		if (res[i].skipped || (res[i].variant->flags & SETTLE_REFERENCE))
 			continue;
@@ -236,46 +229,7 @@ static int collect(struct settle_report *rep, struct settle_result *res,
 	return 0;
 }
 
-/* Paired by round: sample k of both was taken in round k. */
-static void compare(struct settle_result *r, const struct settle_result *b,
-		    double band)
-{
-	size_t n = r->nsamples < b->nsamples ? r->nsamples : b->nsamples;
 
-	r->has_cmp = 1;
-	settle_compare_paired(b->samples_ns, r->samples_ns, n, band, &r->cmp);
-	if (r->below_resolution || b->below_resolution) {
-		r->cmp.verdict = SETTLE_UNCLEAR;
-		r->cmp.why = "below resolution";
-	}
-}
-
-static void finish(struct settle_report *rep, struct settle_result *res,
-		   size_t nv)
-{
-	const struct settle_claim *c = res[0].claim;
-
-	for (size_t i = 0; i < nv; i++) {
-		struct settle_result *r = &res[i];
-		uint64_t bytes = c->bytes_per_op == SETTLE_BYTES_SIZE ?
-				 r->size_bytes : c->bytes_per_op;
-
-		settle_summarize(r->samples_ns, r->nsamples, &r->sum);
-		r->bytes_per_ns = settle_safe_div((double)bytes, r->sum.median);
-		r->cycles_per_op = r->sum.median * rep->timer.core_ghz;
-	}
-	for (size_t i = 0; i < nv; i++) {
-		long bi = find_baseline(res, nv, res[i].variant);
-
-		if (bi < 0 || res[i].skipped)
-			continue;
-		res[i].ratio = settle_safe_div(res[i].sum.median,
-					       res[bi].sum.median);
-		if ((size_t)bi == i)
-			continue;
-		compare(&res[i], &res[bi], rep->options.band);
-	}
-}
 
 static int run_size(struct settle_report *rep, const struct settle_claim *c,
 		    uint64_t size, char *err, size_t errlen)
@@ -311,7 +265,8 @@ static int run_size(struct settle_report *rep, const struct settle_claim *c,
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
-	finish(rep, res, c->nvariants);
+	settle_analyze(res, c->nvariants, rep->timer.core_ghz,
+		       rep->options.band);
 	rc = 0;
 out:
 	if (rep->options.progress)

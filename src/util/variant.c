@@ -30,6 +30,10 @@ char *settle_variant_label(const struct settle_variant *v, char *buf,
 	int k;
 
 	buf[0] = '\0';
+	if (v->label) {
+		snprintf(buf, len, "%s", v->label);
+		return buf;
+	}
 	if (v->build && (k = snprintf(buf, len, "%s ", v->build)) > 0)
 		used = (size_t)k < len ? (size_t)k : len - 1;
 	for (size_t i = 0; i < v->nparams && used < len; i++) {

@@ -1,0 +1,216 @@
+/*
+ * compare.c - result file against result file: per claim/variant/params,
+ * the change of the median time with its interval and verdict, and a
+ * geometric-mean row.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report.h"
+#include "stats/nonparam.h"
+
+#define BOOTSTRAP_B 1000
+#define BOOTSTRAP_SEED 0x5e771eull
+
+/* Same claim, variant, size, build and parameters. */
+static int same_key(const struct settle_result *a, const struct settle_result *b)
+{
+	return strcmp(a->claim->name, b->claim->name) == 0 &&
+	       strcmp(a->variant->name, b->variant->name) == 0 &&
+	       a->size_bytes == b->size_bytes &&
+	       settle_variant_same_group(a->variant, b->variant);
+}
+
+/* Every sample of every result of rep with r's key, pooled. */
+static double *pool(const struct settle_report *rep,
+		    const struct settle_result *r, size_t *n)
+{
+	size_t total = 0, k = 0;
+	double *x;
+
+	for (size_t i = 0; i < rep->nresults; i++)
+		if (same_key(&rep->results[i], r))
+			total += rep->results[i].nsamples;
+	*n = total;
+	if (total == 0)
+		return NULL;
+	x = malloc(total * sizeof(*x));
+	if (!x)
+		return NULL;
+	for (size_t i = 0; i < rep->nresults; i++)
+		if (same_key(&rep->results[i], r))
+			for (size_t j = 0; j < rep->results[i].nsamples; j++)
+				x[k++] = rep->results[i].samples_ns[j];
+	return x;
+}
+
+/* First occurrence of r's key in rep at or before index i? */
+static int first_of_key(const struct settle_report *rep, size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (same_key(&rep->results[j], &rep->results[i]))
+			return 0;
+	return 1;
+}
+
+static void warn_differences(FILE *f, const struct settle_report *a,
+			     const struct settle_report *b)
+{
+	const struct { const char *what, *x, *y; } fields[] = {
+		{ "CPU models", a->machine.model_name, b->machine.model_name },
+		{ "ISA extensions", a->machine.isa, b->machine.isa },
+		{ "kernels", a->machine.kernel, b->machine.kernel },
+		{ "compilers", a->compiler, b->compiler },
+	};
+
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
+		if (strcmp(fields[i].x, fields[i].y) != 0)
+			fprintf(f, "warning: the files come from different %s:"
+				"\n  %s: %s\n  %s: %s\n", fields[i].what,
+				a->source, fields[i].x, b->source, fields[i].y);
+}
+
+struct row {
+	double *x, *y;
+	size_t n, m;
+};
+
+/* Geometric mean of the median ratios, with a percentile bootstrap
+ * interval (rows resampled within, fixed seed). */
+static void geomean(const struct row *rows, size_t nrows, double *est,
+		    double *lo, double *hi)
+{
+	uint64_t seed = BOOTSTRAP_SEED;
+	double *g = malloc(BOOTSTRAP_B * sizeof(*g)), sum = 0;
+	size_t big = 0;
+
+	double *t;
+
+	for (size_t r = 0; r < nrows; r++) {
+		if (rows[r].n > big)
+			big = rows[r].n;
+		if (rows[r].m > big)
+			big = rows[r].m;
+	}
+	t = malloc((big ? big : 1) * sizeof(*t));
+	*est = *lo = *hi = 0;
+	if (!g || !t || nrows == 0)
+		goto out;
+	for (size_t r = 0; r < nrows; r++) {
+		memcpy(t, rows[r].x, rows[r].n * sizeof(*t));
+		double a = settle_median_inplace(t, rows[r].n);
+		memcpy(t, rows[r].y, rows[r].m * sizeof(*t));
+		sum += log(settle_median_inplace(t, rows[r].m) / a);
+	}
+	*est = exp(sum / (double)nrows);
+	for (unsigned b = 0; b < BOOTSTRAP_B; b++) {
+		double s = 0;
+
+		for (size_t r = 0; r < nrows; r++) {
+			for (size_t k = 0; k < rows[r].n; k++)
+				t[k] = rows[r].x[settle_rand_next(&seed) % rows[r].n];
+			double a = settle_median_inplace(t, rows[r].n);
+			for (size_t k = 0; k < rows[r].m; k++)
+				t[k] = rows[r].y[settle_rand_next(&seed) % rows[r].m];
+			s += log(settle_median_inplace(t, rows[r].m) / a);
+		}
+		g[b] = s / (double)nrows;
+	}
+	settle_median_inplace(g, BOOTSTRAP_B); /* sorts */
+	*lo = exp(g[(size_t)(0.025 * BOOTSTRAP_B)]);
+	*hi = exp(g[(size_t)(0.975 * BOOTSTRAP_B) - 1]);
+out:
+	free(g);
+	free(t);
+}
+
+static size_t compare_one(FILE *f, const struct settle_report *old,
+			  const struct settle_report *nw, double fail_pct)
+{
+	struct row *rows = calloc(nw->nresults + 1, sizeof(*rows));
+	struct settle_summary so, sn;
+	size_t nrows = 0, slower = 0;
+	char lb[128], name[160], a[32], b[32], sz[32];
+	double est, lo, hi;
+
+	if (!rows)
+		return 0;
+	fprintf(f, "\n%s -> %s\n", old->source, nw->source);
+	fprintf(f, "  %-40s %11s %11s %9s  %-19s %s\n", "claim / variant",
+		"old", "new", "change", "95% interval", "verdict");
+	for (size_t i = 0; i < nw->nresults; i++) {
+		const struct settle_result *r = &nw->results[i];
+		struct settle_comparison c;
+		struct row *w = &rows[nrows];
+
+		if (!first_of_key(nw, i))
+			continue;
+		w->y = pool(nw, r, &w->m);
+		w->x = pool(old, r, &w->n);
+		if (!w->x || !w->y) {
+			free(w->x);
+			free(w->y);
+			continue;
+		}
+		snprintf(name, sizeof(name), "%s %s%s%s", r->claim->name,
+			 r->size_bytes ? settle_format_size(r->size_bytes, sz,
+							    sizeof(sz)) : "",
+			 r->size_bytes ? " " : "",
+			 settle_variant_label(r->variant, lb, sizeof(lb)));
+		if (settle_compare_unpaired(w->x, w->n, w->y, w->m,
+					    nw->options.band, &c) < 0) {
+			fprintf(f, "  %-40s no time measured (every sample 0)\n",
+				name);
+			free(w->x);
+			free(w->y);
+			continue;
+		}
+		nrows++;
+		settle_summarize(w->x, w->n, &so);
+		settle_summarize(w->y, w->m, &sn);
+		fprintf(f, "  %-40s %11s %11s %+8.2f%%  [%+7.2f%%, %+7.2f%%]  %s",
+			name, settle_format_ns(so.median, a, sizeof(a)),
+			settle_format_ns(sn.median, b, sizeof(b)),
+			(c.ratio - 1) * 100, (c.lo - 1) * 100, (c.hi - 1) * 100,
+			settle_verdict_name(c.verdict));
+		if (c.why)
+			fprintf(f, " (%s)", c.why);
+		fprintf(f, "\n");
+		if (c.verdict == SETTLE_SLOWER &&
+		    (fail_pct <= 0 || (c.ratio - 1) * 100 >= fail_pct))
+			slower++;
+	}
+	if (nrows == 0)
+		fprintf(f, "  no claim/variant/params in common\n");
+	if (nrows > 1) {
+		geomean(rows, nrows, &est, &lo, &hi);
+		fprintf(f, "  %-40s %11s %11s %+8.2f%%  [%+7.2f%%, %+7.2f%%]  "
+			"(bootstrap)\n", "geometric mean", "", "",
+			(est - 1) * 100, (lo - 1) * 100, (hi - 1) * 100);
+	}
+	for (size_t i = 0; i < nrows; i++) {
+		free(rows[i].x);
+		free(rows[i].y);
+	}
+	free(rows);
+	return slower;
+}
+
+size_t settle_print_compare(FILE *f, const struct settle_report *old,
+			    const struct settle_report *const *news,
+			    size_t nnew, double fail_pct)
+{
+	size_t slower = 0;
+
+	for (size_t k = 0; k < nnew; k++)
+		warn_differences(f, old, news[k]);
+	for (size_t k = 0; k < nnew; k++)
+		slower += compare_one(f, old, news[k], fail_pct);
+	fprintf(f, "  change = new / old - 1 of the median time (Hodges-Lehmann "
+		"shift of log times,\n  95%% Mann-Whitney interval; every "
+		"repetition of a name pooled); band +-%g%%\n",
+		nnew ? news[0]->options.band * 100 : 1.0);
+	return slower;
+}

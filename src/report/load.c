@@ -1,0 +1,384 @@
+/*
+ * load.c - read a result file back (jansson, a strict RFC 8259 parser) into
+ * the result model, so that `settle show` and `settle compare` work from
+ * the samples, not from a stored summary.
+ */
+#include <errno.h>
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "settle.h"
+
+/* Every allocation of a loaded report, freed together. */
+struct arena {
+	void **p;
+	size_t n, cap;
+};
+
+static void *keep(struct arena *a, void *p)
+{
+	if (!p)
+		return NULL;
+	if (a->n == a->cap) {
+		size_t cap = a->cap ? 2 * a->cap : 64;
+		void **np = realloc(a->p, cap * sizeof(*np));
+
+		if (!np) {
+			free(p);
+			return NULL;
+		}
+		a->p = np;
+		a->cap = cap;
+	}
+	a->p[a->n++] = p;
+	return p;
+}
+
+void settle_arena_free(void *owned)
+{
+	struct arena *a = owned;
+
+	if (!a)
+		return;
+	for (size_t i = 0; i < a->n; i++)
+		free(a->p[i]);
+	free(a->p);
+	free(a);
+}
+
+struct loader {
+	struct arena *a;
+	const char *path;
+	char *err;
+	size_t errlen;
+};
+
+static int fail(struct loader *l, const char *fmt, ...)
+{
+	va_list ap;
+	int k = snprintf(l->err, l->errlen, "%s: ", l->path);
+
+	va_start(ap, fmt);
+	if (k > 0 && (size_t)k < l->errlen)
+		vsnprintf(l->err + k, l->errlen - (size_t)k, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static const char *str(struct loader *l, json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_string(v) ? keep(l->a, strdup(json_string_value(v))) : NULL;
+}
+
+static double num(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_number(v) ? json_number_value(v) : 0;
+}
+
+static void copy(char *dst, size_t len, json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	snprintf(dst, len, "%s", json_is_string(v) ? json_string_value(v) : "");
+}
+
+static void load_machine(struct loader *l, struct settle_report *rep,
+			 json_t *doc)
+{
+	struct settle_machine *m = &rep->machine;
+	json_t *jm = json_object_get(doc, "machine");
+	json_t *t = json_object_get(doc, "timer"), *v;
+	size_t i;
+
+	copy(m->vendor, sizeof(m->vendor), jm, "vendor");
+	copy(m->model_name, sizeof(m->model_name), jm, "model_name");
+	m->family = (unsigned)num(jm, "family");
+	m->model = (unsigned)num(jm, "model");
+	m->stepping = (unsigned)num(jm, "stepping");
+	json_array_foreach(json_object_get(jm, "isa"), i, v) {
+		if (!json_is_string(v))
+			continue;
+		if (m->isa[0])
+			strncat(m->isa, " ", sizeof(m->isa) - strlen(m->isa) - 1);
+		strncat(m->isa, json_string_value(v),
+			sizeof(m->isa) - strlen(m->isa) - 1);
+	}
+	json_array_foreach(json_object_get(jm, "caches"), i, v) {
+		struct settle_cache *c = &m->caches[m->ncaches];
+
+		if (m->ncaches == SETTLE_MAX_CACHES)
+			break;
+		c->level = (int)num(v, "level");
+		copy(c->type, sizeof(c->type), v, "type");
+		c->size_bytes = (uint64_t)num(v, "size_bytes");
+		m->ncaches++;
+	}
+	m->logical_cpus = (long)num(jm, "logical_cpus");
+	copy(m->kernel, sizeof(m->kernel), jm, "kernel");
+	m->hypervisor = json_is_true(json_object_get(jm, "hypervisor"));
+	copy(m->hypervisor_vendor, sizeof(m->hypervisor_vendor), jm,
+	     "hypervisor_vendor");
+	copy(m->seccomp, sizeof(m->seccomp), jm, "seccomp");
+	copy(m->mitigations, sizeof(m->mitigations), jm, "mitigations");
+	m->mem_available = (uint64_t)num(jm, "mem_available_bytes");
+	rep->timer.tsc_ghz = num(jm, "tsc_ghz");
+	rep->timer.core_ghz = num(jm, "core_ghz_estimate");
+	v = json_object_get(t, "clock");
+	rep->timer.clock = json_is_string(v) &&
+		strcmp(json_string_value(v), "tsc") == 0 ?
+		SETTLE_CLOCK_TSC : SETTLE_CLOCK_MONOTONIC;
+	rep->timer.why = str(l, t, "why");
+	if (!rep->timer.why)
+		rep->timer.why = "unknown";
+	rep->timer.overhead_ns = num(t, "overhead_ns");
+	rep->timer.resolution_ns = num(t, "resolution_ns");
+}
+
+static void load_settings(struct settle_report *rep, json_t *doc)
+{
+	json_t *b = json_object_get(doc, "build");
+	json_t *s = json_object_get(doc, "settings");
+	struct settle_options *o = &rep->options;
+
+	copy(rep->compiler, sizeof(rep->compiler), b, "compiler");
+	copy(rep->build_flags, sizeof(rep->build_flags), b, "flags");
+	o->samples = (unsigned)num(s, "samples");
+	o->min_sample_ns = num(s, "min_sample_ns");
+	o->cpu = rep->cpu = (int)num(s, "cpu");
+	o->quick = json_is_true(json_object_get(s, "quick"));
+	o->full = json_is_true(json_object_get(s, "full"));
+	o->device_mbps = num(s, "device_mbps");
+}
+
+/* The claim called name, built from doc's "claims" once and reused. */
+static const struct settle_claim *claim_of(struct loader *l, json_t *doc,
+					   const char *name,
+					   struct settle_report *rep)
+{
+	json_t *c = json_object_get(json_object_get(doc, "claims"), name), *b;
+	struct settle_claim *k;
+
+	for (size_t i = 0; i < rep->nresults; i++)
+		if (strcmp(rep->results[i].claim->name, name) == 0)
+			return rep->results[i].claim;
+	if (!json_is_object(c) || !json_is_string(json_object_get(c, "baseline")))
+		return NULL;
+	k = keep(l->a, calloc(1, sizeof(*k)));
+	if (!k)
+		return NULL;
+	k->name = keep(l->a, strdup(name));
+	k->description = str(l, c, "description");
+	k->title = str(l, c, "title");
+	k->op_name = str(l, c, "op_name");
+	k->baseline = str(l, c, "baseline");
+	k->original = str(l, c, "original");
+	k->show_cycles = json_is_true(json_object_get(c, "show_cycles"));
+	b = json_object_get(c, "bytes_per_op");
+	k->bytes_per_op = json_is_string(b) ? SETTLE_BYTES_SIZE :
+			  (uint64_t)json_integer_value(b);
+	if (json_is_true(json_object_get(c, "sizes"))) {
+		static const uint64_t any[1] = { 0 };
+
+		k->default_sizes = any; /* marks "takes a size" */
+		k->ndefault_sizes = 1;
+	}
+	return k->name && k->baseline ? k : NULL;
+}
+
+static int load_params(struct loader *l, json_t *params,
+		       struct settle_variant *v, uint64_t *size)
+{
+	struct settle_param *p;
+	const char *key;
+	json_t *val;
+	size_t n = 0;
+
+	p = keep(l->a, calloc(json_object_size(params) + 1, sizeof(*p)));
+	if (!p)
+		return -1;
+	json_object_foreach(params, key, val) {
+		if (strcmp(key, "size_bytes") == 0) {
+			*size = (uint64_t)json_integer_value(val);
+		} else if (strcmp(key, "build") == 0 && json_is_string(val)) {
+			v->build = keep(l->a, strdup(json_string_value(val)));
+		} else {
+			char *txt = json_dumps(val, JSON_ENCODE_ANY);
+
+			p[n].key = keep(l->a, strdup(key));
+			p[n].value = keep(l->a, json_is_string(val) ?
+				strdup(json_string_value(val)) : txt);
+			if (json_is_string(val))
+				free(txt);
+			p[n].type = json_is_string(val) ? SETTLE_PARAM_STRING :
+				    json_is_boolean(val) ? SETTLE_PARAM_BOOL :
+				    SETTLE_PARAM_INT;
+			n++;
+		}
+	}
+	v->params = p;
+	v->nparams = n;
+	return 0;
+}
+
+static int load_figures(struct loader *l, json_t *arr, struct settle_result *r)
+{
+	size_t i, n = json_array_size(arr);
+	json_t *f;
+
+	if (n == 0)
+		return 0;
+	r->figures = calloc(n, sizeof(*r->figures));
+	if (!r->figures)
+		return -1;
+	json_array_foreach(arr, i, f) {
+		copy(r->figures[i].label, sizeof(r->figures[i].label), f, "label");
+		copy(r->figures[i].unit, sizeof(r->figures[i].unit), f, "unit");
+		copy(r->figures[i].note, sizeof(r->figures[i].note), f, "note");
+		r->figures[i].value = num(f, "value");
+	}
+	r->nfigures = n;
+	(void)l;
+	return 0;
+}
+
+static int load_result(struct loader *l, json_t *doc, json_t *jr, size_t idx,
+		       struct settle_report *rep)
+{
+	json_t *samples = json_object_get(jr, "samples_ns"), *s;
+	json_t *params = json_object_get(jr, "params");
+	const char *cname = json_string_value(json_object_get(jr, "claim"));
+	const char *vname = json_string_value(json_object_get(jr, "variant"));
+	struct settle_variant *v;
+	struct settle_result *r;
+	size_t i;
+
+	if (!cname || !vname || !json_is_object(params) || !json_is_array(samples))
+		return fail(l, "malformed: results[%zu] lacks claim, variant, "
+			    "params or samples_ns", idx);
+	if (rep->nresults == rep->cap) {
+		size_t cap = rep->cap ? 2 * rep->cap : 32;
+		void *p = realloc(rep->results, cap * sizeof(*rep->results));
+
+		if (!p)
+			return fail(l, "out of memory");
+		rep->results = p;
+		rep->cap = cap;
+	}
+	r = &rep->results[rep->nresults];
+	memset(r, 0, sizeof(*r));
+	r->claim = claim_of(l, doc, cname, rep);
+	if (!r->claim)
+		return fail(l, "malformed: claim '%s' is not described under "
+			    "\"claims\"", cname);
+	v = keep(l->a, calloc(1, sizeof(*v)));
+	if (!v || load_params(l, params, v, &r->size_bytes) < 0)
+		return fail(l, "out of memory");
+	v->name = keep(l->a, strdup(vname));
+	v->label = str(l, jr, "label");
+	v->description = "";
+	if (json_is_true(json_object_get(jr, "reference")))
+		v->flags |= SETTLE_REFERENCE;
+	r->variant = v;
+	r->iters = (uint64_t)num(jr, "iterations");
+	r->ops_per_sample = (uint64_t)num(jr, "ops_per_sample");
+	if (json_is_string(json_object_get(jr, "check")))
+		r->check = strtoull(json_string_value(json_object_get(jr, "check")),
+				    NULL, 10);
+	r->below_resolution = json_is_true(json_object_get(jr, "below_resolution"));
+	r->samples_ns = calloc(json_array_size(samples) + 1, sizeof(double));
+	if (!r->samples_ns)
+		return fail(l, "out of memory");
+	rep->nresults++;
+	json_array_foreach(samples, i, s) {
+		if (!json_is_number(s) || json_number_value(s) < 0)
+			return fail(l, "malformed: results[%zu].samples_ns[%zu] "
+				    "is not a time", idx, i);
+		r->samples_ns[r->nsamples++] = json_number_value(s);
+	}
+	if (load_figures(l, json_object_get(jr, "scale"), r) < 0)
+		return fail(l, "out of memory");
+	return 0;
+}
+
+/* Analyse runs of results of the same claim and size, as the runner did. */
+static void analyze_groups(struct settle_report *rep)
+{
+	size_t i = 0;
+
+	while (i < rep->nresults) {
+		size_t j = i + 1;
+
+		while (j < rep->nresults &&
+		       rep->results[j].claim == rep->results[i].claim &&
+		       rep->results[j].size_bytes == rep->results[i].size_bytes)
+			j++;
+		settle_analyze(&rep->results[i], j - i, rep->timer.core_ghz,
+			       rep->options.band);
+		i = j;
+	}
+}
+
+static int load_doc(struct loader *l, json_t *doc, struct settle_report *rep)
+{
+	json_t *schema = json_object_get(doc, "schema"), *res, *jr;
+	size_t i;
+
+	if (!json_is_object(doc) || !json_is_string(schema))
+		return fail(l, "not a settle result file (no \"schema\")");
+	if (strcmp(json_string_value(schema), SETTLE_SCHEMA) != 0)
+		return fail(l, "not a settle result file (schema '%s', "
+			    "expected '%s')", json_string_value(schema),
+			    SETTLE_SCHEMA);
+	res = json_object_get(doc, "results");
+	if (!json_is_array(res) || !json_is_object(json_object_get(doc, "machine")))
+		return fail(l, "malformed: no \"results\" array or "
+			    "\"machine\" object");
+	load_machine(l, rep, doc);
+	load_settings(rep, doc);
+	json_array_foreach(res, i, jr)
+		if (load_result(l, doc, jr, i, rep) < 0)
+			return -1;
+	analyze_groups(rep);
+	return 0;
+}
+
+int settle_load_json(const char *path, double band, struct settle_report *rep,
+		     char *err, size_t errlen)
+{
+	struct loader l = { NULL, path, err, errlen };
+	json_error_t je;
+	json_t *doc;
+	FILE *f;
+	int rc;
+
+	memset(rep, 0, sizeof(*rep));
+	snprintf(rep->source, sizeof(rep->source), "%s", path);
+	rep->options.band = band;
+	f = fopen(path, "r");
+	if (!f)
+		return fail(&l, "cannot read: %s", strerror(errno));
+	doc = json_loadf(f, JSON_REJECT_DUPLICATES, &je);
+	fclose(f);
+	if (!doc)
+		return fail(&l, "not a settle result file (invalid or truncated "
+			    "JSON at line %d: %s)", je.line, je.text);
+	l.a = calloc(1, sizeof(*l.a));
+	if (!l.a) {
+		json_decref(doc);
+		return fail(&l, "out of memory");
+	}
+	rep->owned = l.a;
+	rc = load_doc(&l, doc, rep);
+	rep->options.band = band;
+	json_decref(doc);
+	if (rc < 0)
+		settle_report_free(rep);
+	return rc;
+}

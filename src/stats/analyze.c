@@ -1,0 +1,63 @@
+/*
+ * analyze.c - from samples to what a report shows: the summary of each
+ * result, its throughput and cycles, and its ratio to the baseline with a
+ * verdict (paired by round, see settle_compare_paired()).
+ */
+#include <string.h>
+
+#include "settle.h"
+
+/* Index of the baseline among res[0..n) for variant v, or -1. */
+long settle_find_baseline(const struct settle_result *res, size_t n,
+			  const struct settle_variant *v)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct settle_variant *b = res[i].variant;
+
+		if (strcmp(b->name, res[i].claim->baseline) == 0 &&
+		    settle_variant_same_group(b, v) && !(b->flags & SETTLE_REFERENCE))
+			return (long)i;
+	}
+	return -1;
+}
+
+/* Paired by round: sample k of both was taken in round k. */
+static void compare(struct settle_result *r, const struct settle_result *b,
+		    double band)
+{
+	size_t n = r->nsamples < b->nsamples ? r->nsamples : b->nsamples;
+
+	r->has_cmp = 1;
+	settle_compare_paired(b->samples_ns, r->samples_ns, n, band, &r->cmp);
+	if (r->below_resolution || b->below_resolution) {
+		r->cmp.verdict = SETTLE_UNCLEAR;
+		r->cmp.why = "below resolution";
+	}
+}
+
+void settle_analyze(struct settle_result *res, size_t nv, double core_ghz,
+		    double band)
+{
+	const struct settle_claim *c = res[0].claim;
+
+	for (size_t i = 0; i < nv; i++) {
+		struct settle_result *r = &res[i];
+		uint64_t bytes = c->bytes_per_op == SETTLE_BYTES_SIZE ?
+				 r->size_bytes : c->bytes_per_op;
+
+		settle_summarize(r->samples_ns, r->nsamples, &r->sum);
+		r->bytes_per_ns = settle_safe_div((double)bytes, r->sum.median);
+		r->cycles_per_op = r->sum.median * core_ghz;
+	}
+	for (size_t i = 0; i < nv; i++) {
+		long bi = settle_find_baseline(res, nv, res[i].variant);
+
+		if (bi < 0 || res[i].skipped)
+			continue;
+		res[i].ratio = settle_safe_div(res[i].sum.median,
+					       res[bi].sum.median);
+		if ((size_t)bi == i)
+			continue;
+		compare(&res[i], &res[bi], band);
+	}
+}
