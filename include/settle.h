@@ -323,6 +323,27 @@ double settle_timer_ns(uint64_t delta);
  */
 double settle_estimate_core_ghz(unsigned ms);
 
+/* Hardware counters of the calling thread (src/timer/perf.c). */
+struct settle_counters {
+	int leader, instr; /* perf event fds, -1 when closed */
+	int user_only;     /* kernel cycles not counted (not permitted) */
+	int ok;
+};
+
+/*
+ * Open core-cycle and instruction counters for this thread with
+ * perf_event_open(2) (PERF_COUNT_HW_CPU_CYCLES, _INSTRUCTIONS), counting
+ * kernel mode too where permitted. Returns 0, or -1 when the kernel or
+ * hypervisor provides no such counters.
+ */
+int settle_counters_open(struct settle_counters *c);
+
+/* Current counts (cycles, instructions since open). Returns 0 or -1. */
+int settle_counters_read(const struct settle_counters *c, uint64_t *cycles,
+			 uint64_t *instructions);
+
+void settle_counters_close(struct settle_counters *c);
+
 /* ------------------------------------------------------------------ */
 /* Machine and build description (src/env).                            */
 
@@ -354,6 +375,27 @@ struct settle_machine {
 /* Fill m from cpuid, xgetbv, uname, sysfs and /proc. Fields that cannot be
  * read are left empty or 0. Never fails. */
 void settle_machine_describe(struct settle_machine *m);
+
+/* Noise during a run (src/env/noise.c). */
+struct settle_noise {
+	double loadavg;            /* 1-minute load average at the start */
+	double steal_pct;          /* % of CPU time stolen by the hypervisor
+				      during the run (all CPUs) */
+	long nvcsw, nivcsw;        /* voluntary / involuntary context
+				      switches of this process during the run */
+	long migrations;           /* samples that ran on another CPU than
+				      the one pinned to */
+	char governor[32];         /* cpufreq governor, or "unknown" */
+	double core_ghz_before, core_ghz_after; /* add-chain estimates */
+	double drift_pct;          /* after / before - 1, in % */
+	unsigned long long steal0, total0; /* /proc/stat at the start */
+};
+
+/* Record the state at the start of a run. */
+void settle_noise_begin(struct settle_noise *n);
+
+/* Compute the deltas at the end (core_ghz_after set by the caller first). */
+void settle_noise_end(struct settle_noise *n);
 
 /* Compiler and flags settle itself was built with (static strings). */
 const char *settle_build_compiler(void);
@@ -392,7 +434,14 @@ struct settle_result {
 	struct settle_summary sum;  /* of samples_ns */
 	double ratio;               /* median / baseline's median (0: none) */
 	double bytes_per_ns;        /* 0 when the claim has no bytes */
-	double cycles_per_op;       /* median * core_ghz; 0 if unknown */
+	double cycles_per_op;       /* core cycles per operation; 0 if unknown */
+	const char *cycles_source;  /* "perf_event_open" (counted, mean over
+				       the samples) or "add-chain estimate"
+				       (median x estimated core clock) */
+	double instructions_per_op; /* counted; 0 without counters */
+	uint64_t cycles_total, instructions_total, counted_ops;
+	int unstable;               /* spread too high to trust (MAD > 5 %
+				       of the median) */
 	int below_resolution;       /* a sample lasted under 1000x the
 				       clock's resolution: no time to report */
 	int has_cmp;                /* cmp is valid (not the baseline) */
@@ -408,6 +457,8 @@ struct settle_report {
 	int cpu;                    /* CPU actually pinned to */
 	struct settle_result *results;
 	size_t nresults, cap;
+	struct settle_noise noise;
+	struct settle_counters counters; /* open when ok */
 	char compiler[96];          /* build of the measuring program */
 	char build_flags[256];
 	void *owned;                /* memory of a loaded result file */
@@ -448,6 +499,9 @@ void settle_analyze(struct settle_result *res, size_t n, double core_ghz,
 /* Index of the baseline of variant v among res[0..n), or -1. */
 long settle_find_baseline(const struct settle_result *res, size_t n,
 			  const struct settle_variant *v);
+
+/* End a run: the core clock again (drift), noise deltas, counters closed. */
+void settle_report_finish(struct settle_report *rep);
 
 /* Free every result of rep (not rep itself). */
 void settle_report_free(struct settle_report *rep);

@@ -510,6 +510,7 @@ static int cmd_run(int argc, char **argv)
 			return 1;
 		}
 	}
+	settle_report_finish(&rep);
 	rc = emit(&a, &rep);
 	settle_report_free(&rep);
 	return rc;

@@ -67,6 +67,20 @@ static void write_isa(FILE *f, const char *isa)
 	fputc(']', f);
 }
 
+static void write_noise(FILE *f, const struct settle_noise *n)
+{
+	fputs("  \"noise\": {\"loadavg\": ", f); jnum(f, n->loadavg);
+	fputs(", \"steal_pct\": ", f); jnum(f, n->steal_pct);
+	fprintf(f, ", \"voluntary_switches\": %ld, \"involuntary_switches\": "
+		"%ld, \"migrations\": %ld, ", n->nvcsw, n->nivcsw,
+		n->migrations);
+	jkey(f, "frequency_governor"); jstr(f, n->governor);
+	fputs(", \"core_ghz_before\": ", f); jnum(f, n->core_ghz_before);
+	fputs(", \"core_ghz_after\": ", f); jnum(f, n->core_ghz_after);
+	fputs(", \"core_clock_drift_pct\": ", f); jnum(f, n->drift_pct);
+	fputs("},\n", f);
+}
+
 static void write_machine(FILE *f, const struct settle_report *rep)
 {
 	const struct settle_machine *m = &rep->machine;
@@ -104,6 +118,7 @@ static void write_machine(FILE *f, const struct settle_report *rep)
 	fputs(", \"overhead_ns\": ", f); jnum(f, t->overhead_ns);
 	fputs(", \"resolution_ns\": ", f); jnum(f, t->resolution_ns);
 	fputs("},\n", f);
+	write_noise(f, &rep->noise);
 }
 
 static void write_build(FILE *f, const struct settle_report *rep)
@@ -201,6 +216,9 @@ static void write_result(FILE *f, const struct settle_report *rep,
 	fputs(",\n     \"ratio\": ", f); jnum(f, r->ratio);
 	fputs(", \"bytes_per_ns\": ", f); jnum(f, r->bytes_per_ns);
 	fputs(", \"cycles_per_op\": ", f); jnum(f, r->cycles_per_op);
+	fputs(", ", f); jkey(f, "cycles_source"); jstr(f, r->cycles_source);
+	fputs(", \"instructions_per_op\": ", f); jnum(f, r->instructions_per_op);
+	fprintf(f, ", \"unstable\": %s", r->unstable ? "true" : "false");
 	fprintf(f, ",\n     \"below_resolution\": %s",
 		r->below_resolution ? "true" : "false");
 	if (r->has_cmp)

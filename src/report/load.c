@@ -141,6 +141,22 @@ static void load_machine(struct loader *l, struct settle_report *rep,
 	rep->timer.resolution_ns = num(t, "resolution_ns");
 }
 
+static void load_noise(struct settle_report *rep, json_t *doc)
+{
+	json_t *j = json_object_get(doc, "noise");
+	struct settle_noise *n = &rep->noise;
+
+	n->loadavg = num(j, "loadavg");
+	n->steal_pct = num(j, "steal_pct");
+	n->nvcsw = (long)num(j, "voluntary_switches");
+	n->nivcsw = (long)num(j, "involuntary_switches");
+	n->migrations = (long)num(j, "migrations");
+	copy(n->governor, sizeof(n->governor), j, "frequency_governor");
+	n->core_ghz_before = num(j, "core_ghz_before");
+	n->core_ghz_after = num(j, "core_ghz_after");
+	n->drift_pct = num(j, "core_clock_drift_pct");
+}
+
 static void load_settings(struct settle_report *rep, json_t *doc)
 {
 	json_t *b = json_object_get(doc, "build");
@@ -292,6 +308,14 @@ static int load_result(struct loader *l, json_t *doc, json_t *jr, size_t idx,
 		r->check = strtoull(json_string_value(json_object_get(jr, "check")),
 				    NULL, 10);
 	r->below_resolution = json_is_true(json_object_get(jr, "below_resolution"));
+	r->cycles_source = str(l, jr, "cycles_source");
+	if (r->cycles_source && !strcmp(r->cycles_source, "perf_event_open")) {
+		/* counted: keep the stored means (the counts are not stored) */
+		r->cycles_per_op = num(jr, "cycles_per_op");
+		r->instructions_per_op = num(jr, "instructions_per_op");
+	} else {
+		r->cycles_source = NULL; /* recomputed from the samples */
+	}
 	r->samples_ns = calloc(json_array_size(samples) + 1, sizeof(double));
 	if (!r->samples_ns)
 		return fail(l, "out of memory");
@@ -342,6 +366,7 @@ static int load_doc(struct loader *l, json_t *doc, struct settle_report *rep)
 			    "\"machine\" object");
 	load_machine(l, rep, doc);
 	load_settings(rep, doc);
+	load_noise(rep, doc);
 	json_array_foreach(res, i, jr)
 		if (load_result(l, doc, jr, i, rep) < 0)
 			return -1;

@@ -127,10 +127,11 @@ static void row(FILE *f, const struct settle_result *r, int w, int bytes)
 			"the clock's resolution\n");
 		return;
 	}
-	fprintf(f, " %11s %11s %6.1f%%",
+	fprintf(f, " %11s %11s %6.1f%%%s",
 		settle_format_ns(r->sum.median, med, sizeof(med)),
 		settle_format_ns(r->sum.min, min, sizeof(min)),
-		100 * settle_safe_div(r->sum.mad, r->sum.median));
+		100 * settle_safe_div(r->sum.mad, r->sum.median),
+		r->unstable ? "!" : " ");
 	if (bytes)
 		fprintf(f, " %8.2f", r->bytes_per_ns);
 	if (c->show_cycles)
@@ -153,6 +154,27 @@ static int grouped(const struct settle_report *rep, const struct settle_claim *c
 	return 0;
 }
 
+static const char *cycles_note(const struct settle_report *rep,
+			       const struct settle_claim *c)
+{
+	for (size_t i = 0; i < rep->nresults; i++)
+		if (rep->results[i].claim == c && rep->results[i].cycles_source &&
+		    !strcmp(rep->results[i].cycles_source, "perf_event_open"))
+			return "counted with perf_event_open (mean per operation)";
+	return "median x core clock estimated from an add chain (no hardware "
+	       "counters)";
+}
+
+static int any_unstable(const struct settle_report *rep,
+			const struct settle_claim *c)
+{
+	for (size_t i = 0; i < rep->nresults; i++)
+		if (rep->results[i].claim == c && rep->results[i].unstable &&
+		    !rep->results[i].skipped)
+			return 1;
+	return 0;
+}
+
 static void claim_table(FILE *f, const struct settle_report *rep,
 			const struct settle_claim *c)
 {
@@ -162,8 +184,8 @@ static void claim_table(FILE *f, const struct settle_report *rep,
 
 	fprintf(f, "\n%s\n", c->title ? c->title : c->name);
 	snprintf(head, sizeof(head), "per %s", c->op_name ? c->op_name : "op");
-	fprintf(f, "  %s%-*s %11s %11s %7s", c->default_sizes ? "size     " : "",
-		w, "variant", head, "best", "+-MAD");
+	fprintf(f, "  %s%-*s %11s %11s %8s", c->default_sizes ? "size     " : "",
+		w, "variant", head, "best", "+-MAD ");
 	if (bytes)
 		fprintf(f, " %8s", "B/ns");
 	if (c->show_cycles)
@@ -179,7 +201,10 @@ static void claim_table(FILE *f, const struct settle_report *rep,
 		grouped(rep, c) ? " of the same build and parameters" : "",
 		rep->options.band * 100);
 	if (c->show_cycles)
-		fprintf(f, "  cycles = median x estimated core clock\n");
+		fprintf(f, "  cycles: %s\n", cycles_note(rep, c));
+	if (any_unstable(rep, c))
+		fprintf(f, "  ! unstable: spread (MAD) above 5%% of the median; "
+			"do not trust that row\n");
 	if (c->original)
 		fprintf(f, "  original: %s\n", c->original);
 }
@@ -227,6 +252,32 @@ static void scale_section(FILE *f, const struct settle_report *rep,
 		fprintf(f, "  * %s\n", notes[j]);
 }
 
+static void noise_section(FILE *f, const struct settle_report *rep)
+{
+	const struct settle_noise *n = &rep->noise;
+
+	fprintf(f, "\nnoise: load %.2f at the start, %.1f%% steal, %ld+%ld "
+		"context switches, %ld migrations,\n  frequency scaling %s%s, "
+		"%s, core clock %.2f -> %.2f GHz (%+.1f%%)\n",
+		n->loadavg, n->steal_pct, n->nvcsw, n->nivcsw, n->migrations,
+		n->governor, strcmp(n->governor, "unknown") ? "" :
+		" (no cpufreq in sysfs)",
+		rep->machine.hypervisor ? "under a hypervisor" : "bare metal",
+		n->core_ghz_before, n->core_ghz_after, n->drift_pct);
+	if (n->drift_pct > 1 || n->drift_pct < -1)
+		fprintf(f, "  warning: the core clock drifted by %+.1f%% during "
+			"the run\n", n->drift_pct);
+	if (n->steal_pct > 1)
+		fprintf(f, "  warning: the hypervisor stole %.1f%% of the CPU "
+			"time\n", n->steal_pct);
+	if (n->loadavg > 0.5)
+		fprintf(f, "  warning: other load on the machine (load "
+			"average %.2f)\n", n->loadavg);
+	if (n->migrations)
+		fprintf(f, "  warning: %ld samples ran on another CPU\n",
+			n->migrations);
+}
+
 void settle_print_table(FILE *f, const struct settle_report *rep)
 {
 	const struct settle_claim *seen[64];
@@ -248,4 +299,6 @@ void settle_print_table(FILE *f, const struct settle_report *rep)
 		claim_table(f, rep, c);
 		scale_section(f, rep, c);
 	}
+	if (nseen)
+		noise_section(f, rep);
 }

@@ -69,11 +69,22 @@ int settle_report_init(struct settle_report *rep, const struct settle_options *o
 	rep->timer = *settle_timer_init(o->quick ? 10 : 50);
 	rep->timer.core_ghz = settle_estimate_core_ghz(o->quick ? 5 : 20);
 	settle_machine_describe(&rep->machine);
+	settle_noise_begin(&rep->noise);
+	rep->noise.core_ghz_before = rep->timer.core_ghz;
+	settle_counters_open(&rep->counters);
 	snprintf(rep->compiler, sizeof(rep->compiler), "%s",
 		 settle_build_compiler());
 	snprintf(rep->build_flags, sizeof(rep->build_flags), "%s",
 		 settle_build_flags());
 	return 0;
+}
+
+void settle_report_finish(struct settle_report *rep)
+{
+	rep->noise.core_ghz_after =
+		settle_estimate_core_ghz(rep->options.quick ? 5 : 20);
+	settle_noise_end(&rep->noise);
+	settle_counters_close(&rep->counters);
 }
 
 void settle_report_free(struct settle_report *rep)
@@ -190,6 +201,24 @@ static void progress(const struct settle_report *rep,
 	fflush(rep->options.progress);
 }
 
+/* One sample of r, with counters and a migration check around it. */
+static double timed_sample(struct settle_report *rep, struct settle_result *r,
+			   void *state)
+{
+	uint64_t c0, i0, c1, i1;
+	int counted = settle_counters_read(&rep->counters, &c0, &i0) == 0;
+	double t = time_call(r->variant, state, r->iters, NULL);
+
+	if (counted && settle_counters_read(&rep->counters, &c1, &i1) == 0) {
+		r->cycles_total += c1 - c0;
+		r->instructions_total += i1 - i0;
+		r->counted_ops += r->ops_per_sample;
+	}
+	if (sched_getcpu() != rep->cpu)
+		rep->noise.migrations++;
+	return t;
+}
+
 static int collect(struct settle_report *rep, struct settle_result *res,
 		   size_t nv, void *state)
 {
@@ -219,7 +248,7 @@ static int collect(struct settle_report *rep, struct settle_result *res,
 
 			if (r->skipped)
 				continue;
-			t = time_call(r->variant, state, r->iters, NULL);
+			t = timed_sample(rep, r, state);
 			if (t < 1000 * rep->timer.resolution_ns)
 				r->below_resolution = 1;
 			r->samples_ns[r->nsamples++] =

@@ -7,6 +7,9 @@
 
 #include "settle.h"
 
+/* A result whose MAD exceeds this share of its median is marked unstable. */
+#define UNSTABLE_MAD 0.05
+
 /* Index of the baseline among res[0..n) for variant v, or -1. */
 long settle_find_baseline(const struct settle_result *res, size_t n,
 			  const struct settle_variant *v)
@@ -47,7 +50,17 @@ void settle_analyze(struct settle_result *res, size_t nv, double core_ghz,
 
 		settle_summarize(r->samples_ns, r->nsamples, &r->sum);
 		r->bytes_per_ns = settle_safe_div((double)bytes, r->sum.median);
-		r->cycles_per_op = r->sum.median * core_ghz;
+		if (r->counted_ops) {
+			r->cycles_per_op = (double)r->cycles_total /
+					   (double)r->counted_ops;
+			r->instructions_per_op = (double)r->instructions_total /
+						 (double)r->counted_ops;
+			r->cycles_source = "perf_event_open";
+		} else if (!r->cycles_source) {
+			r->cycles_per_op = r->sum.median * core_ghz;
+			r->cycles_source = "add-chain estimate";
+		}
+		r->unstable = r->sum.mad > UNSTABLE_MAD * r->sum.median;
 	}
 	for (size_t i = 0; i < nv; i++) {
 		long bi = settle_find_baseline(res, nv, res[i].variant);
