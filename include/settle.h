@@ -415,6 +415,7 @@ struct settle_options {
 	int quick, full;
 	double device_mbps;
 	double band;            /* equivalence band, fraction (0.01) */
+	unsigned processes;     /* fresh processes pooled (1: this one) */
 	FILE *progress;         /* NULL: silent */
 };
 
@@ -495,6 +496,28 @@ int settle_run_claim(struct settle_report *rep, const struct settle_claim *c,
  */
 void settle_analyze(struct settle_result *res, size_t n, double core_ghz,
 		    double band);
+
+/*
+ * Replace the comparisons of res[0..n) (analysed already, samples pooled
+ * from nproc processes in equal consecutive chunks, each chunk one
+ * process's rounds) by the process-level comparison: one Hodges-Lehmann
+ * log-ratio estimate per process, and a Student t interval over them
+ * (settle_compare_processes): the process is the unit of replication.
+ */
+void settle_analyze_processes(struct settle_result *res, size_t n,
+			      unsigned nproc, double band);
+
+/*
+ * Run exe with child_argv (a `settle run ... --format json --output`
+ * command whose last argument is replaced by a file per process) in nproc
+ * fresh processes, one after another, and pool their result files into
+ * rep: every sample of every process, and comparisons with the process as
+ * the unit of replication. Returns 0; -1 with a message in err when a
+ * process fails or its file cannot be read.
+ */
+int settle_run_processes(const char *exe, char **child_argv, unsigned nproc,
+			 double band, struct settle_report *rep, char *err,
+			 size_t errlen);
 
 /* Index of the baseline of variant v among res[0..n), or -1. */
 long settle_find_baseline(const struct settle_result *res, size_t n,

@@ -24,6 +24,11 @@
 #define MAX_CLAIMS 16
 #define MAX_VARIANTS 64
 
+/* --rigorous: the settings `settle selftest` checks against its targets. */
+#define RIGOROUS_SAMPLES 31
+#define RIGOROUS_MIN_MS 20
+#define RIGOROUS_PROCESSES 5
+
 static const char usage_main[] =
 "usage: settle <command> [options]\n"
 "\n"
@@ -212,12 +217,13 @@ struct run_args {
 	size_t nvariants;
 	const char *format, *output;
 	struct settle_options opt;
-	unsigned long samples, min_ms, cpu;
-	int have_samples, have_min, have_cpu;
+	unsigned long samples, min_ms, cpu, processes;
+	int have_samples, have_min, have_cpu, have_processes;
 };
 
 enum { OPT_SIZE = 256, OPT_SAMPLES, OPT_CPU, OPT_QUICK, OPT_FULL, OPT_FORMAT,
-       OPT_OUTPUT, OPT_DEVICE, OPT_VARIANT, OPT_MIN, OPT_EQUIV };
+       OPT_OUTPUT, OPT_DEVICE, OPT_VARIANT, OPT_MIN, OPT_EQUIV,
+       OPT_PROCESSES, OPT_RIGOROUS };
 
 static const struct option run_opts[] = {
 	{ "size", required_argument, NULL, OPT_SIZE },
@@ -231,6 +237,8 @@ static const struct option run_opts[] = {
 	{ "device-mbps", required_argument, NULL, OPT_DEVICE },
 	{ "variant", required_argument, NULL, OPT_VARIANT },
 	{ "equivalence", required_argument, NULL, OPT_EQUIV },
+	{ "processes", required_argument, NULL, OPT_PROCESSES },
+	{ "rigorous", no_argument, NULL, OPT_RIGOROUS },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -284,6 +292,14 @@ static int run_option(struct run_args *a, int c, const char *arg)
 		return 0;
 	case OPT_EQUIV:
 		return parse_band(arg, &a->opt.band);
+	case OPT_PROCESSES:
+		if (parse_uint(arg, 256, &a->processes) < 0 || !a->processes)
+			return fail_usage("malformed --processes '%s' (a whole "
+					  "number from 1 to 256)", arg);
+		a->have_processes = 1;
+		return 0;
+	case OPT_RIGOROUS:
+		return 0; /* a preset, applied in parse_run */
 	case OPT_VARIANT:
 		if (a->nvariants == MAX_VARIANTS)
 			return fail_usage("too many --variant options%s", "");
@@ -318,11 +334,23 @@ static int parse_run(struct run_args *a, int argc, char **argv)
 	int c, rc;
 	int quick = 0;
 
-	/* --quick changes the defaults, so look for it first. */
-	for (int i = 1; i < argc; i++)
+	int rigorous = 0;
+
+	/* --quick and --rigorous change the defaults: look for them first. */
+	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--quick") == 0)
 			quick = 1;
+		if (strcmp(argv[i], "--rigorous") == 0)
+			rigorous = 1;
+	}
+	if (quick && rigorous)
+		return fail_usage("--quick and --rigorous exclude each other%s", "");
 	settle_options_default(&a->opt, quick);
+	if (rigorous) {
+		a->opt.samples = RIGOROUS_SAMPLES;
+		a->opt.min_sample_ns = RIGOROUS_MIN_MS * 1e6;
+		a->opt.processes = RIGOROUS_PROCESSES;
+	}
 	a->format = "table";
 	opterr = 0;
 	optind = 1;
@@ -357,6 +385,8 @@ static int parse_run(struct run_args *a, int argc, char **argv)
 		a->opt.min_sample_ns = (double)a->min_ms * 1e6;
 	if (a->have_cpu)
 		a->opt.cpu = (int)a->cpu;
+	if (a->have_processes)
+		a->opt.processes = (unsigned)a->processes;
 	return 0;
 }
 
@@ -478,6 +508,64 @@ static int emit(const struct run_args *a, const struct settle_report *rep)
 	return 0;
 }
 
+/* Options that run_in_processes() sets itself for each child. */
+static int child_drops(const char *arg, int *skip_value)
+{
+	static const char *const with_value[] = { "--processes", "--format",
+						  "--output" };
+
+	*skip_value = 0;
+	for (size_t i = 0; i < 3; i++) {
+		size_t n = strlen(with_value[i]);
+
+		if (!strcmp(arg, with_value[i])) {
+			*skip_value = 1;
+			return 1;
+		}
+		if (!strncmp(arg, with_value[i], n) && arg[n] == '=')
+			return 1;
+	}
+	return 0;
+}
+
+/* --processes N: the same command in N fresh processes, pooled. */
+static int run_in_processes(struct run_args *a, int argc, char **argv)
+{
+	char **cargv = calloc((size_t)argc + 10, sizeof(*cargv));
+	struct settle_report rep;
+	char err[512];
+	int n = 0, skip, rc;
+
+	if (!cargv)
+		return 1;
+	cargv[n++] = "/proc/self/exe";
+	cargv[n++] = "run";
+	for (int i = 1; i < argc; i++) {
+		if (child_drops(argv[i], &skip)) {
+			i += skip;
+			continue;
+		}
+		cargv[n++] = argv[i];
+	}
+	cargv[n++] = "--processes";
+	cargv[n++] = "1";
+	cargv[n++] = "--format";
+	cargv[n++] = "json";
+	cargv[n++] = "--output";
+	cargv[n++] = "-"; /* replaced by a file per process */
+	cargv[n] = NULL;
+	rc = settle_run_processes("/proc/self/exe", cargv, a->opt.processes,
+				  a->opt.band, &rep, err, sizeof(err));
+	free(cargv);
+	if (rc < 0) {
+		fprintf(stderr, "settle: %s\n", err);
+		return 1;
+	}
+	rc = emit(a, &rep);
+	settle_report_free(&rep);
+	return rc;
+}
+
 static int cmd_run(int argc, char **argv)
 {
 	static struct run_args a;
@@ -496,6 +584,8 @@ static int cmd_run(int argc, char **argv)
 	settle_machine_describe(&m);
 	if ((rc = check_sizes(&a, m.mem_available)))
 		return rc;
+	if (a.opt.processes > 1)
+		return run_in_processes(&a, argc, argv);
 	if (isatty(STDERR_FILENO))
 		a.opt.progress = stderr;
 	if (settle_report_init(&rep, &a.opt, err, sizeof(err)) < 0) {

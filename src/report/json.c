@@ -138,6 +138,7 @@ static void write_build(FILE *f, const struct settle_report *rep)
 	jnum(f, o->device_mbps);
 	fputs(", \"equivalence_band\": ", f);
 	jnum(f, o->band);
+	fprintf(f, ", \"processes\": %u", o->processes ? o->processes : 1);
 	fputs(", \"order\": \"interleaved, rotating start\"},\n", f);
 }
 

@@ -171,6 +171,7 @@ static void load_settings(struct settle_report *rep, json_t *doc)
 	o->quick = json_is_true(json_object_get(s, "quick"));
 	o->full = json_is_true(json_object_get(s, "full"));
 	o->device_mbps = num(s, "device_mbps");
+	o->processes = (unsigned)num(s, "processes");
 }
 
 /* The claim called name, built from doc's "claims" once and reused. */
@@ -345,6 +346,10 @@ static void analyze_groups(struct settle_report *rep)
 			j++;
 		settle_analyze(&rep->results[i], j - i, rep->timer.core_ghz,
 			       rep->options.band);
+		if (rep->options.processes > 1)
+			settle_analyze_processes(&rep->results[i], j - i,
+						 rep->options.processes,
+						 rep->options.band);
 		i = j;
 	}
 }

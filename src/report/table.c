@@ -195,11 +195,17 @@ static void claim_table(FILE *f, const struct settle_report *rep,
 		if (rep->results[i].claim == c)
 			row(f, &rep->results[i], w, bytes);
 	fprintf(f, "  median of %u samples; ratio = time / time of '%s'%s"
-		" in the same rounds\n  (below 1 is faster; Hodges-Lehmann "
-		"estimate, 95%% signed-rank interval; band +-%g%%)\n",
-		rep->options.samples, c->baseline,
-		grouped(rep, c) ? " of the same build and parameters" : "",
-		rep->options.band * 100);
+		" in the same rounds\n", rep->options.samples, c->baseline,
+		grouped(rep, c) ? " of the same build and parameters" : "");
+	if (rep->options.processes > 1)
+		fprintf(f, "  (below 1 is faster; %u fresh processes, one "
+			"Hodges-Lehmann estimate each,\n  95%% Student t "
+			"interval over processes; band +-%g%%)\n",
+			rep->options.processes, rep->options.band * 100);
+	else
+		fprintf(f, "  (below 1 is faster; Hodges-Lehmann estimate, 95%% "
+			"signed-rank interval; band +-%g%%)\n",
+			rep->options.band * 100);
 	if (c->show_cycles)
 		fprintf(f, "  cycles: %s\n", cycles_note(rep, c));
 	if (any_unstable(rep, c))

@@ -30,6 +30,7 @@ void settle_options_default(struct settle_options *o, int quick)
 	o->quick = quick;
 	o->device_mbps = 13;
 	o->band = 0.01;
+	o->processes = 1;
 }
 
 static int pin(int cpu, char *err, size_t errlen)

@@ -3,6 +3,7 @@
  * result, its throughput and cycles, and its ratio to the baseline with a
  * verdict (paired by round, see settle_compare_paired()).
  */
+#include <math.h>
 #include <string.h>
 
 #include "settle.h"
@@ -72,5 +73,45 @@ void settle_analyze(struct settle_result *res, size_t nv, double core_ghz,
 		if ((size_t)bi == i)
 			continue;
 		compare(&res[i], &res[bi], band);
+	}
+}
+
+/* Hodges-Lehmann estimate of log(x / base) over rounds [from, to). */
+static int chunk_estimate(const double *base, const double *x, size_t from,
+			  size_t to, double *est)
+{
+	struct settle_comparison c;
+
+	if (settle_compare_paired(base + from, x + from, to - from, 0.01, &c) < 0 ||
+	    !(c.ratio > 0))
+		return -1;
+	*est = log(c.ratio);
+	return 0;
+}
+
+void settle_analyze_processes(struct settle_result *res, size_t nv,
+			      unsigned nproc, double band)
+{
+	for (size_t i = 0; i < nv && nproc > 1; i++) {
+		struct settle_result *r = &res[i];
+		long bi = settle_find_baseline(res, nv, r->variant);
+		double est[256];
+		size_t rounds, np = 0;
+
+		if (bi < 0 || (size_t)bi == i || !r->has_cmp || r->skipped)
+			continue;
+		rounds = r->nsamples / nproc;
+		if (rounds == 0 || res[bi].nsamples < rounds * nproc)
+			continue;
+		for (unsigned p = 0; p < nproc && p < 256; p++)
+			if (chunk_estimate(res[bi].samples_ns, r->samples_ns,
+					   p * rounds, (p + 1) * rounds,
+					   &est[np]) == 0)
+				np++;
+		settle_compare_processes(est, np, band, &r->cmp);
+		if (r->below_resolution || res[bi].below_resolution) {
+			r->cmp.verdict = SETTLE_UNCLEAR;
+			r->cmp.why = "below resolution";
+		}
 	}
 }
