@@ -519,6 +519,28 @@ int settle_run_processes(const char *exe, char **child_argv, unsigned nproc,
 			 double band, struct settle_report *rep, char *err,
 			 size_t errlen);
 
+/* What `settle selftest` measures (src/runner/selftest.c). */
+struct settle_selftest {
+	unsigned aa_trials, detect_trials;
+	double aa_false_positive_rate; /* A/A trials called faster or slower */
+	double aa_same_rate;           /* A/A trials called same */
+	double detect_rate_3pct;       /* 3 % more work called slower */
+	double detect_rate_2pct;       /* 2 % more work, band 0.5 %, slower */
+	double popcnt_latency_cycles;  /* 0 without POPCNT */
+	double imul_latency_cycles;
+	double core_ghz;               /* from the add chain */
+};
+
+/*
+ * Measure the harness with the settings o (samples, min_sample_ns,
+ * processes per trial, band, cpu): aa_trials A/A trials and detect_trials
+ * trials for each detection case, each trial in fresh processes when
+ * o->processes > 1, then the chain latencies. Returns 0, or -1 when the
+ * latency measurement fails.
+ */
+int settle_selftest_run(const struct settle_options *o, unsigned aa_trials,
+			unsigned detect_trials, struct settle_selftest *st);
+
 /* Index of the baseline of variant v among res[0..n), or -1. */
 long settle_find_baseline(const struct settle_result *res, size_t n,
 			  const struct settle_variant *v);
@@ -574,6 +596,18 @@ void settle_arena_free(void *owned);
 size_t settle_print_compare(FILE *f, const struct settle_report *old,
 			    const struct settle_report *const *news,
 			    size_t nnew, double fail_pct);
+
+/*
+ * Write selftest results as JSON (schema "settle-selftest/1", keys
+ * aa_false_positive_rate, aa_same_rate, aa_trials, detect_rate_3pct,
+ * detect_rate_2pct, detect_trials, popcnt_latency_cycles (null without
+ * POPCNT), imul_latency_cycles, settings), whole or not at all.
+ * Returns 0, or -1 with a message in err.
+ */
+struct settle_selftest;
+int settle_write_selftest_json(const struct settle_selftest *st,
+			       const struct settle_options *o,
+			       const char *path, char *err, size_t errlen);
 
 /* ------------------------------------------------------------------ */
 /* Parsing helpers (src/util).                                         */

@@ -40,6 +40,8 @@ static const char usage_main[] =
 "                       segprefix) and print their tables\n"
 "  info                 describe this machine, its clock and the build\n"
 "  show FILE            print the tables of a result file again\n"
+"  selftest             measure the harness: A/A false positives, detection\n"
+"                       of a 3%% / 2%% difference, chain latencies\n"
 "  compare OLD NEW...   compare result files: change, interval, verdict\n"
 "  help [COMMAND]       this text, or a command's options\n"
 "\n"
@@ -92,6 +94,24 @@ static const char usage_compare[] =
 "  --fail-on slower   exit 1 when any row is slower\n"
 "  --fail-on PCT      exit 1 when any row is slower by PCT %% or more\n"
 "  -h, --help         this text\n";
+
+static const char usage_selftest[] =
+"usage: settle selftest [options]\n\n"
+"Measure settle itself, each trial in fresh processes: (a) A/A: one\n"
+"function registered as two variants, how often the verdict is faster or\n"
+"slower (false positives) and how often same; (b) how often a variant\n"
+"doing 3%% more work is called slower (band 1%%), and 2%% more work (band\n"
+"0.5%%); (c) the latency of dependent popcnt and imul chains in core\n"
+"cycles, measured against a dependent add chain.\n\n"
+"options:\n"
+"  --quick            20 A/A and 10 detection trials of short samples (CI)\n"
+"  --aa-trials N      A/A trials (default 200)\n"
+"  --detect-trials N  trials per detection case (default 100)\n"
+"  --samples N, --min-time MS, --processes N, --cpu N\n"
+"                     settings of each trial (default: the --rigorous\n"
+"                     samples and sample length, 3 processes per trial)\n"
+"  --format FMT       table (default) or json\n"
+"  --output FILE      write there (json: whole or not at all)\n";
 
 static const char usage_info[] =
 "usage: settle info [--cpu N]\n\n"
@@ -739,6 +759,118 @@ static int cmd_compare(int argc, char **argv)
 	return rc;
 }
 
+static void print_selftest(FILE *f, const struct settle_selftest *st,
+			   const struct settle_options *o)
+{
+	fprintf(f, "settle selftest: %u samples of >= %.0f ms, %u process%s per "
+		"trial, band +-%g%%\n", o->samples, o->min_sample_ns / 1e6,
+		o->processes, o->processes == 1 ? "" : "es", o->band * 100);
+	fprintf(f, "  A/A, %u trials: faster or slower %.1f%% (target <= 5%%), "
+		"same %.1f%% (target >= 80%%)\n", st->aa_trials,
+		100 * st->aa_false_positive_rate, 100 * st->aa_same_rate);
+	fprintf(f, "  3%% more work, %u trials: called slower %.1f%% (target "
+		">= 90%%)\n", st->detect_trials, 100 * st->detect_rate_3pct);
+	fprintf(f, "  2%% more work, band 0.5%%, %u trials: called slower "
+		"%.1f%% (target >= 80%%)\n", st->detect_trials,
+		100 * st->detect_rate_2pct);
+	fprintf(f, "  dependent chains against an add chain (1 cycle each, "
+		"%.2f GHz):\n    imul %.2f cycles, popcnt ", st->core_ghz,
+		st->imul_latency_cycles);
+	if (st->popcnt_latency_cycles > 0)
+		fprintf(f, "%.2f cycles\n", st->popcnt_latency_cycles);
+	else
+		fprintf(f, "not measured (CPU lacks POPCNT)\n");
+}
+
+static int cmd_selftest(int argc, char **argv)
+{
+	struct settle_options o;
+	struct settle_selftest st;
+	unsigned long aa = 200, det = 100, v;
+	const char *format = "table", *output = NULL;
+	char err[256];
+	int quick = 0, rc = 0;
+
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--quick"))
+			quick = 1;
+	settle_options_default(&o, quick);
+	o.samples = quick ? 11 : RIGOROUS_SAMPLES;
+	o.min_sample_ns = (quick ? 5 : RIGOROUS_MIN_MS) * 1e6;
+	o.processes = quick ? 1 : 3;
+	if (quick) {
+		aa = 20;
+		det = 10;
+	}
+	for (int i = 1; i < argc && !rc; i++) {
+		const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			fputs(usage_selftest, stdout);
+			return 0;
+		} else if (!strcmp(a, "--quick")) {
+			continue;
+		} else if (!val) {
+			rc = fail_usage("unknown or incomplete option '%s' (see "
+					"settle selftest --help)", a);
+		} else if (!strcmp(a, "--aa-trials") || !strcmp(a, "--detect-trials")) {
+			if (parse_uint(val, 100000, &v) < 0 || !v)
+				rc = fail_usage("malformed trial count '%s'", val);
+			*(a[2] == 'a' ? &aa : &det) = v;
+		} else if (!strcmp(a, "--samples")) {
+			if (parse_uint(val, 100000, &v) < 0 || !v)
+				rc = fail_usage("malformed --samples '%s'", val);
+			o.samples = (unsigned)v;
+		} else if (!strcmp(a, "--min-time")) {
+			if (parse_uint(val, 60000, &v) < 0 || !v)
+				rc = fail_usage("malformed --min-time '%s'", val);
+			o.min_sample_ns = (double)v * 1e6;
+		} else if (!strcmp(a, "--processes")) {
+			if (parse_uint(val, 64, &v) < 0 || !v)
+				rc = fail_usage("malformed --processes '%s' (1 to "
+						"64)", val);
+			o.processes = (unsigned)v;
+		} else if (!strcmp(a, "--cpu")) {
+			if (parse_uint(val, 1023, &v) < 0)
+				rc = fail_usage("malformed --cpu '%s'", val);
+			o.cpu = (int)v;
+		} else if (!strcmp(a, "--format")) {
+			if (strcmp(val, "table") && strcmp(val, "json"))
+				rc = fail_usage("unknown --format '%s' (table or "
+						"json)", val);
+			format = val;
+		} else if (!strcmp(a, "--output")) {
+			output = val;
+			rc = check_output(val);
+		} else {
+			rc = fail_usage("unknown option '%s' (see settle selftest "
+					"--help)", a);
+		}
+		i++;
+	}
+	if (rc)
+		return rc;
+	if (isatty(STDERR_FILENO))
+		o.progress = stderr;
+	if (settle_selftest_run(&o, (unsigned)aa, (unsigned)det, &st) < 0) {
+		fprintf(stderr, "settle: selftest: the latency measurement "
+			"failed\n");
+		return 1;
+	}
+	if (!strcmp(format, "json")) {
+		if (settle_write_selftest_json(&st, &o, output ? output : "-",
+					       err, sizeof(err)) < 0) {
+			fprintf(stderr, "settle: %s\n", err);
+			return 2;
+		}
+		if (output)
+			print_selftest(stdout, &st, &o);
+		return 0;
+	}
+	print_selftest(stdout, &st, &o);
+	return 0;
+}
+
 static int help(const char *cmd)
 {
 	if (!cmd)
@@ -751,13 +883,15 @@ static int help(const char *cmd)
 		fputs(usage_info, stdout);
 	else if (!strcmp(cmd, "show"))
 		fputs(usage_show, stdout);
+	else if (!strcmp(cmd, "selftest"))
+		fputs(usage_selftest, stdout);
 	else if (!strcmp(cmd, "compare"))
 		fputs(usage_compare, stdout);
 	else if (!strcmp(cmd, "help"))
 		fputs(usage_main, stdout);
 	else
 		return fail_usage("unknown command '%s' (commands: list, run, "
-				  "info, show, compare, help)", cmd);
+				  "info, show, compare, selftest, help)", cmd);
 	return 0;
 }
 
@@ -793,6 +927,8 @@ int main(int argc, char **argv)
 		return cmd_show(argc - 1, argv + 1);
 	if (!strcmp(cmd, "compare"))
 		return cmd_compare(argc - 1, argv + 1);
+	if (!strcmp(cmd, "selftest"))
+		return cmd_selftest(argc - 1, argv + 1);
 	return fail_usage("unknown command '%s' (commands: list, run, info, "
-			  "show, compare, help)", cmd);
+			  "show, compare, selftest, help)", cmd);
 }

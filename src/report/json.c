@@ -417,3 +417,53 @@ int settle_write_json(const struct settle_report *rep, const char *path,
 	free(buf);
 	return rc;
 }
+
+int settle_write_selftest_json(const struct settle_selftest *st,
+			       const struct settle_options *o,
+			       const char *path, char *err, size_t errlen)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+	int rc;
+
+	if (!f) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	fprintf(f, "{\n  \"schema\": \"settle-selftest/1\",\n");
+	fputs("  \"aa_false_positive_rate\": ", f); jnum(f, st->aa_false_positive_rate);
+	fputs(",\n  \"aa_same_rate\": ", f); jnum(f, st->aa_same_rate);
+	fprintf(f, ",\n  \"aa_trials\": %u", st->aa_trials);
+	fputs(",\n  \"detect_rate_3pct\": ", f); jnum(f, st->detect_rate_3pct);
+	fputs(",\n  \"detect_rate_2pct\": ", f); jnum(f, st->detect_rate_2pct);
+	fprintf(f, ",\n  \"detect_trials\": %u", st->detect_trials);
+	fputs(",\n  \"popcnt_latency_cycles\": ", f);
+	if (st->popcnt_latency_cycles > 0)
+		jnum(f, st->popcnt_latency_cycles);
+	else
+		fputs("null", f);
+	fputs(",\n  \"imul_latency_cycles\": ", f); jnum(f, st->imul_latency_cycles);
+	fputs(",\n  \"core_ghz\": ", f); jnum(f, st->core_ghz);
+	fprintf(f, ",\n  \"settings\": {\"samples\": %u, \"min_sample_ns\": ",
+		o->samples);
+	jnum(f, o->min_sample_ns);
+	fprintf(f, ", \"processes_per_trial\": %u, \"equivalence_band\": ",
+		o->processes ? o->processes : 1);
+	jnum(f, o->band);
+	fprintf(f, ", \"quick\": %s}\n}\n", o->quick ? "true" : "false");
+	if (fclose(f) != 0) {
+		free(buf);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	if (strcmp(path, "-") == 0) {
+		rc = fwrite(buf, 1, n, stdout) == n ? 0 : -1;
+		if (rc)
+			snprintf(err, errlen, "cannot write to standard output");
+	} else {
+		rc = replace_file(path, buf, n, err, errlen);
+	}
+	free(buf);
+	return rc;
+}

@@ -1,0 +1,270 @@
+/*
+ * selftest.c - settle measures itself.
+ *
+ * (a) A/A: one function registered as two variants; over many independent
+ *     trials (each in fresh processes) the verdict should be "same", and
+ *     "faster"/"slower" at most at the nominal rate.
+ * (b) Detection: a variant doing a known 3 % (2 %) more work must be
+ *     called "slower".
+ * (c) Latencies: dependent chains of popcnt and imul timed against a
+ *     dependent chain of `add reg, reg` in the same process (1 cycle per
+ *     add), so neither figure is true by construction; published values
+ *     (Agner Fog, "Instruction tables"; Intel optimization manual) are
+ *     3 cycles for both on recent Intel cores.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "settle.h"
+#include "cpu/cpu.h"
+
+/*
+ * Work: count dependent adds, all variants through this one loop. It is
+ * written in asm and aligned to 64 bytes because on some cores the same
+ * loop runs at one or two cycles per iteration depending on whether it
+ * crosses a 64-byte boundary; variants with their own copies of the loop
+ * would differ by their placement, not by their work.
+ */
+__attribute__((noinline))
+static uint64_t chain(uint64_t count)
+{
+	uint64_t x = 0;
+
+	if (count == 0)
+		return 0;
+	__asm__ __volatile__(
+		"jmp 2f\n\t"
+		".p2align 6\n"
+		"2:\n\t"
+		"add %[n], %[x]\n\t"
+		"dec %[n]\n\t"
+		"jnz 2b\n\t"
+		: [x] "+r"(x), [n] "+r"(count) :: "cc");
+	return x;
+}
+
+static uint64_t work(void *s, uint64_t n) { (void)s; chain(n * 1000); return n; }
+static uint64_t work3(void *s, uint64_t n) { (void)s; chain(n * 1030); return n; }
+static uint64_t work2(void *s, uint64_t n) { (void)s; chain(n * 1020); return n; }
+
+static const struct settle_variant aa[] = {
+	{ .name = "work", .description = "1000 dependent adds", .run = work },
+	{ .name = "work-again", .description = "the same function again",
+	  .run = work },
+};
+static const struct settle_variant plus3[] = {
+	{ .name = "work", .description = "1000 dependent adds", .run = work },
+	{ .name = "work+3%", .description = "1030 dependent adds", .run = work3 },
+};
+static const struct settle_variant plus2[] = {
+	{ .name = "work", .description = "1000 dependent adds", .run = work },
+	{ .name = "work+2%", .description = "1020 dependent adds", .run = work2 },
+};
+
+#define CLAIM(v) { .name = "selftest", .description = "harness self-check", \
+	.op_name = "op", .variants = v, .nvariants = 2, .baseline = "work" }
+
+static const struct settle_claim claims[] = { CLAIM(aa), CLAIM(plus3),
+					      CLAIM(plus2) };
+
+/* One process of one trial: the second variant against the first. */
+static int one_process(const struct settle_options *o,
+		       const struct settle_claim *c,
+		       struct settle_comparison *cmp)
+{
+	struct settle_report rep;
+	char err[256];
+	int ok;
+
+	if (settle_report_init(&rep, o, err, sizeof(err)) < 0 ||
+	    settle_run_claim(&rep, c, NULL, 0, err, sizeof(err)) < 0)
+		return -1;
+	ok = rep.results[1].has_cmp && rep.results[1].cmp.ratio > 0;
+	*cmp = rep.results[1].cmp; /* why/method point to static strings */
+	settle_report_free(&rep);
+	return ok ? 0 : -1;
+}
+
+/* Run one process in a child: a fresh address space, timer and layout. */
+static int fork_process(const struct settle_options *o,
+			const struct settle_claim *c,
+			struct settle_comparison *cmp)
+{
+	int fd[2], status;
+	ssize_t k;
+	pid_t pid;
+
+	if (pipe(fd) < 0)
+		return -1;
+	pid = fork();
+	if (pid < 0) {
+		close(fd[0]);
+		close(fd[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		int rc = one_process(o, c, cmp);
+
+		close(fd[0]);
+		if (write(fd[1], cmp, sizeof(*cmp)) != sizeof(*cmp))
+			rc = -1;
+		_exit(rc ? 1 : 0);
+	}
+	close(fd[1]);
+	k = read(fd[0], cmp, sizeof(*cmp));
+	close(fd[0]);
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) != 0 || k != sizeof(*cmp))
+		return -1;
+	return 0;
+}
+
+/* One trial in nproc fresh processes: with one, that process's paired
+ * verdict; with more, the process-level verdict. */
+static enum settle_verdict trial(const struct settle_options *o,
+				 const struct settle_claim *c, double band)
+{
+	struct settle_options po = *o;
+	struct settle_comparison cmp;
+	double est[64];
+	unsigned np = o->processes ? o->processes : 1;
+
+	po.processes = 1;
+	po.band = band;
+	po.progress = NULL;
+	if (np > 64)
+		np = 64;
+	for (unsigned p = 0; p < np; p++) {
+		if (fork_process(&po, c, &cmp) < 0)
+			return SETTLE_UNCLEAR;
+		est[p] = log(cmp.ratio);
+	}
+	if (np == 1)
+		return cmp.verdict;
+	settle_compare_processes(est, np, band, &cmp);
+	return cmp.verdict;
+}
+
+static void progress(FILE *f, const char *what, unsigned k, unsigned n)
+{
+	if (!f)
+		return;
+	fprintf(f, "\r\033[Kselftest: %s, trial %u of %u", what, k, n);
+	fflush(f);
+}
+
+/* Dependent chains of 16 instructions per repetition. */
+#define X16(s) s s s s s s s s s s s s s s s s
+
+static uint64_t add_chain(void *s, uint64_t n)
+{
+	uint64_t x = 1, y = 1;
+
+	(void)s;
+	for (uint64_t i = 0; i < n; i++)
+		__asm__ __volatile__(X16("add %1, %0\n\t") : "+r"(x) : "r"(y));
+	return n + (x & 0);
+}
+
+static uint64_t imul_chain(void *s, uint64_t n)
+{
+	uint64_t x = 3;
+
+	(void)s;
+	for (uint64_t i = 0; i < n; i++)
+		__asm__ __volatile__(X16("imul %0, %0\n\t") : "+r"(x));
+	return n + (x & 0);
+}
+
+__attribute__((target("popcnt")))
+static uint64_t popcnt_chain(void *s, uint64_t n)
+{
+	uint64_t x = 0xff;
+
+	(void)s;
+	for (uint64_t i = 0; i < n; i++)
+		__asm__ __volatile__(X16("popcnt %0, %0\n\t") : "+r"(x));
+	return n + (x & 0);
+}
+
+static const char *no_popcnt(void *s)
+{
+	(void)s;
+	return settle_cpu_has(SETTLE_CPU_POPCNT) ? NULL : "CPU lacks POPCNT";
+}
+
+static const struct settle_variant chains[] = {
+	{ .name = "add", .description = "dependent add reg, reg",
+	  .run = add_chain, .ops_per_iter = 16 },
+	{ .name = "imul", .description = "dependent imul reg, reg",
+	  .run = imul_chain, .ops_per_iter = 16 },
+	{ .name = "popcnt", .description = "dependent popcnt reg, reg",
+	  .run = popcnt_chain, .unavailable = no_popcnt, .ops_per_iter = 16 },
+};
+
+static const struct settle_claim latency = {
+	.name = "latency", .description = "dependent chains", .op_name = "op",
+	.variants = chains, .nvariants = 3, .baseline = "add",
+};
+
+/* Latencies in core cycles: each chain's time over the add chain's. */
+static int latencies(const struct settle_options *o, struct settle_selftest *st)
+{
+	struct settle_report rep;
+	struct settle_options lo = *o;
+	char err[256];
+
+	lo.samples = 21;
+	lo.progress = NULL;
+	if (settle_report_init(&rep, &lo, err, sizeof(err)) < 0 ||
+	    settle_run_claim(&rep, &latency, NULL, 0, err, sizeof(err)) < 0)
+		return -1;
+	st->imul_latency_cycles = rep.results[1].ratio;
+	st->popcnt_latency_cycles = rep.results[2].skipped ? 0 :
+				    rep.results[2].ratio;
+	st->core_ghz = settle_safe_div(1, rep.results[0].sum.median);
+	settle_report_free(&rep);
+	return 0;
+}
+
+static double rate(unsigned k, unsigned n)
+{
+	return n ? (double)k / n : 0;
+}
+
+int settle_selftest_run(const struct settle_options *o, unsigned aa_trials,
+			unsigned detect_trials, struct settle_selftest *st)
+{
+	unsigned fp = 0, same = 0, d3 = 0, d2 = 0;
+
+	memset(st, 0, sizeof(*st));
+	st->aa_trials = aa_trials;
+	st->detect_trials = detect_trials;
+	for (unsigned i = 0; i < aa_trials; i++) {
+		enum settle_verdict v = trial(o, &claims[0], o->band);
+
+		progress(o->progress, "A/A", i + 1, aa_trials);
+		fp += v == SETTLE_FASTER || v == SETTLE_SLOWER;
+		same += v == SETTLE_SAME;
+	}
+	for (unsigned i = 0; i < detect_trials; i++) {
+		progress(o->progress, "3% more work", i + 1, detect_trials);
+		d3 += trial(o, &claims[1], o->band) == SETTLE_SLOWER;
+	}
+	for (unsigned i = 0; i < detect_trials; i++) {
+		progress(o->progress, "2% more work, band 0.5%", i + 1,
+			 detect_trials);
+		d2 += trial(o, &claims[2], 0.005) == SETTLE_SLOWER;
+	}
+	if (o->progress)
+		fprintf(o->progress, "\r\033[K");
+	st->aa_false_positive_rate = rate(fp, aa_trials);
+	st->aa_same_rate = rate(same, aa_trials);
+	st->detect_rate_3pct = rate(d3, detect_trials);
+	st->detect_rate_2pct = rate(d2, detect_trials);
+	return latencies(o, st);
+}
