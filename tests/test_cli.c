@@ -187,6 +187,75 @@ static void test_json_run(void **st)
 	rmdir(path);
 }
 
+static void test_show_compare(void **st)
+{
+	char path[] = "/tmp/settle-cli-XXXXXX", a[64], b[64], bad[80];
+	FILE *f;
+
+	(void)st;
+	assert_non_null(mkdtemp(path));
+	snprintf(a, sizeof(a), "%s/a.json", path);
+	snprintf(b, sizeof(b), "%s/b.json", path);
+	snprintf(bad, sizeof(bad), "%s/bad.json", path);
+	assert_int_equal(settle("run", "endian", "--quick", "--samples", "3",
+				"--format", "json", "--output", a, NULL), 0);
+	assert_int_equal(settle("run", "endian", "--quick", "--samples", "3",
+				"--format", "json", "--output", b, NULL), 0);
+	assert_int_equal(settle("show", a, NULL), 0);
+	assert_non_null(strstr(out, "-O2 we64"));
+	assert_non_null(strstr(out, "baseline"));
+	assert_int_equal(settle("compare", a, b, NULL), 0);
+	assert_non_null(strstr(out, "geometric mean"));
+	assert_non_null(strstr(out, "endian -O0 long"));
+	f = fopen(bad, "w");
+	fputs("{\"schema\": \"settle-result/1\", \"resu", f);
+	fclose(f);
+	usage_error(settle("compare", a, bad, NULL), "truncated");
+	usage_error(settle("show", bad, NULL), "truncated");
+	usage_error(settle("show", "/nonexistent.json", NULL), "cannot read");
+	usage_error(settle("compare", a, NULL), "compare needs");
+	usage_error(settle("compare", a, b, "--fail-on", "soon", NULL),
+		    "--fail-on");
+	usage_error(settle("show", a, "--equivalence", "0", NULL),
+		    "equivalence");
+	/* --fail-on: exit 1 only when a row is slower; same files never are */
+	assert_int_equal(settle("compare", a, a, "--fail-on", "slower", NULL), 0);
+	unlink(a);
+	unlink(b);
+	unlink(bad);
+	rmdir(path);
+}
+
+static void test_selftest_quick(void **st)
+{
+	char path[] = "/tmp/settle-cli-XXXXXX", file[64];
+	static const char *const keys[] = {
+		"aa_false_positive_rate", "aa_same_rate", "aa_trials",
+		"detect_rate_3pct", "detect_rate_2pct", "detect_trials",
+		"popcnt_latency_cycles", "imul_latency_cycles",
+	};
+	json_error_t e;
+	json_t *j;
+
+	(void)st;
+	assert_non_null(mkdtemp(path));
+	snprintf(file, sizeof(file), "%s/s.json", path);
+	assert_int_equal(settle("selftest", "--quick", "--aa-trials", "4",
+				"--detect-trials", "2", "--format", "json",
+				"--output", file, NULL), 0);
+	j = json_load_file(file, JSON_REJECT_DUPLICATES, &e);
+	assert_non_null(j);
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		assert_non_null(json_object_get(j, keys[i]));
+	assert_int_equal(json_integer_value(json_object_get(j, "aa_trials")), 4);
+	double imul = json_number_value(json_object_get(j, "imul_latency_cycles"));
+	assert_true(imul > 0.5 && imul < 20); /* a latency, not 0 or NaN */
+	json_decref(j);
+	usage_error(settle("selftest", "--aa-trials", "0", NULL), "trial");
+	unlink(file);
+	rmdir(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -197,6 +266,8 @@ int main(void)
 		cmocka_unit_test(test_list),
 		cmocka_unit_test(test_info),
 		cmocka_unit_test(test_json_run),
+		cmocka_unit_test(test_show_compare),
+		cmocka_unit_test(test_selftest_quick),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -244,6 +244,40 @@ static void test_json_unwritable(void **st)
 	settle_report_free(&rep);
 }
 
+/* A body faster than the clock can see: "below resolution", never a
+ * negative, infinite or NaN time or ratio. */
+static void test_below_resolution(void **st)
+{
+	struct settle_report rep;
+	char err[512];
+
+	(void)st;
+	quick_report(&rep, 5);
+	assert_int_equal(settle_run_claim(&rep, &zero_claim, NULL, 0, err,
+					  sizeof(err)), 0);
+	for (size_t i = 0; i < rep.nresults; i++) {
+		const struct settle_result *r = &rep.results[i];
+
+		assert_true(r->below_resolution);
+		assert_true(isfinite(r->sum.median) && r->sum.median >= 0);
+		assert_true(isfinite(r->ratio) && r->ratio >= 0);
+		if (r->has_cmp) {
+			assert_int_equal(r->cmp.verdict, SETTLE_UNCLEAR);
+			assert_string_equal(r->cmp.why, "below resolution");
+		}
+	}
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+	settle_print_table(f, &rep);
+	fclose(f);
+	assert_non_null(strstr(buf, "below resolution"));
+	assert_null(strstr(buf, "nan"));
+	assert_null(strstr(buf, "inf"));
+	free(buf);
+	settle_report_free(&rep);
+}
+
 static void test_timer_works(void **st)
 {
 	(void)st;
@@ -267,6 +301,7 @@ int main(void)
 		cmocka_unit_test(test_interleaved),
 		cmocka_unit_test(test_json_file),
 		cmocka_unit_test(test_json_unwritable),
+		cmocka_unit_test(test_below_resolution),
 		cmocka_unit_test(test_timer_works),
 	};
 

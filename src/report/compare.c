@@ -132,14 +132,14 @@ static size_t compare_one(FILE *f, const struct settle_report *old,
 	struct row *rows = calloc(nw->nresults + 1, sizeof(*rows));
 	struct settle_summary so, sn;
 	size_t nrows = 0, slower = 0;
-	char lb[128], name[160], a[32], b[32], sz[32];
+	char lb[128], name[160], a[32], b[32], sz[32], counts[48];
 	double est, lo, hi;
 
 	if (!rows)
 		return 0;
 	fprintf(f, "\n%s -> %s\n", old->source, nw->source);
-	fprintf(f, "  %-40s %11s %11s %9s  %-19s %s\n", "claim / variant",
-		"old", "new", "change", "95% interval", "verdict");
+	fprintf(f, "  %-40s %11s %11s %9s  %-19s %-9s %s\n", "claim / variant",
+		"old", "new", "change", "95% interval", "samples", "verdict");
 	for (size_t i = 0; i < nw->nresults; i++) {
 		const struct settle_result *r = &nw->results[i];
 		struct settle_comparison c;
@@ -170,11 +170,12 @@ static size_t compare_one(FILE *f, const struct settle_report *old,
 		nrows++;
 		settle_summarize(w->x, w->n, &so);
 		settle_summarize(w->y, w->m, &sn);
-		fprintf(f, "  %-40s %11s %11s %+8.2f%%  [%+7.2f%%, %+7.2f%%]  %s",
-			name, settle_format_ns(so.median, a, sizeof(a)),
+		snprintf(counts, sizeof(counts), "%zu/%zu", w->n, w->m);
+		fprintf(f, "  %-40s %11s %11s %+8.2f%%  [%+7.2f%%, %+7.2f%%]  "
+			"%-9s %s", name, settle_format_ns(so.median, a, sizeof(a)),
 			settle_format_ns(sn.median, b, sizeof(b)),
 			(c.ratio - 1) * 100, (c.lo - 1) * 100, (c.hi - 1) * 100,
-			settle_verdict_name(c.verdict));
+			counts, settle_verdict_name(c.verdict));
 		if (c.why)
 			fprintf(f, " (%s)", c.why);
 		fprintf(f, "\n");

@@ -1,0 +1,217 @@
+/*
+ * test_files.c - result files read back: settle_load_json on good,
+ * foreign and truncated files; compare pools repetitions by name and
+ * warns about different machines.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "settle.h"
+
+static char dir[] = "/tmp/settle-files-XXXXXX";
+
+static const char *write_file(const char *name, const char *text)
+{
+	static char path[8][128];
+	static int k;
+	char *p = path[k++ % 8];
+	FILE *f;
+
+	snprintf(p, 128, "%s/%s", dir, name);
+	f = fopen(p, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	return p;
+}
+
+/* A result file with one claim "c", variants base and v at 4 KiB; the
+ * samples arrays are given (one JSON array text per repetition). */
+static const char *result_file(const char *name, const char *model,
+			       const char *const *base, const char *const *v,
+			       size_t reps)
+{
+	static char text[16384];
+	size_t n = 0;
+
+	n += (size_t)snprintf(text + n, sizeof(text) - n,
+		"{\"schema\": \"settle-result/1\", \"machine\": {\"model_name\": "
+		"\"%s\", \"isa\": [\"sse2\"], \"kernel\": \"k\"},"
+		"\"build\": {\"compiler\": \"cc\"}, \"settings\": {\"samples\": 3},"
+		"\"claims\": {\"c\": {\"title\": \"c\", \"op_name\": \"op\","
+		"\"baseline\": \"base\", \"sizes\": true, \"bytes_per_op\": 0,"
+		"\"show_cycles\": false}}, \"results\": [", model);
+	for (size_t r = 0; r < reps; r++)
+		n += (size_t)snprintf(text + n, sizeof(text) - n,
+			"%s{\"claim\": \"c\", \"variant\": \"base\", \"params\": "
+			"{\"size_bytes\": 4096}, \"samples_ns\": %s},"
+			"{\"claim\": \"c\", \"variant\": \"v\", \"params\": "
+			"{\"size_bytes\": 4096}, \"samples_ns\": %s}",
+			r ? "," : "", base[r], v[r]);
+	snprintf(text + n, sizeof(text) - n, "]}");
+	return write_file(name, text);
+}
+
+static const char *const old_base[] = { "[100, 101, 99]", "[100, 100]",
+					"[101, 99, 100, 100]" };
+static const char *const old_v[] = { "[200, 201, 199]", "[200, 202]",
+				     "[201, 199, 200, 200]" };
+static const char *const new_base[] = { "[100, 101, 99, 100]", "[100]" };
+static const char *const new_v[] = { "[220, 221, 219, 222]", "[220]" };
+
+static void test_load_and_recompute(void **st)
+{
+	struct settle_report rep;
+	char err[256];
+	const char *f = result_file("a.json", "CPU One", old_base, old_v, 3);
+
+	(void)st;
+	assert_int_equal(settle_load_json(f, 0.01, &rep, err, sizeof(err)), 0);
+	assert_int_equal(rep.nresults, 6);
+	assert_int_equal(rep.results[1].nsamples, 3);
+	assert_true(rep.results[1].size_bytes == 4096);
+	/* statistics recomputed from the samples: v takes twice as long */
+	assert_true(rep.results[1].has_cmp);
+	assert_float_equal(rep.results[1].cmp.ratio, 2, 0.02);
+	assert_float_equal(rep.results[1].sum.median, 200, 1e-9);
+	assert_string_equal(rep.machine.model_name, "CPU One");
+	settle_report_free(&rep);
+}
+
+static void expect_refusal(const char *text, const char *needle)
+{
+	struct settle_report rep;
+	char err[256] = "";
+	const char *f = write_file("bad.json", text);
+
+	assert_int_equal(settle_load_json(f, 0.01, &rep, err, sizeof(err)), -1);
+	if (!strstr(err, needle))
+		fprintf(stderr, "message: %s\n", err);
+	assert_non_null(strstr(err, needle));
+	assert_non_null(strstr(err, f)); /* names the file */
+	assert_null(strchr(err, '\n'));  /* one line */
+}
+
+static void test_refusals(void **st)
+{
+	struct settle_report rep;
+	char err[256];
+
+	(void)st;
+	expect_refusal("{\"schema\": \"other-tool/2\", \"results\": []}",
+		       "not a settle result file");
+	expect_refusal("{\"benchmarks\": []}", "not a settle result file");
+	expect_refusal("{\"schema\": \"settle-result/1\", \"machine\": {}, "
+		       "\"results\": [{\"claim\": \"c\"", "truncated");
+	expect_refusal("", "truncated");
+	expect_refusal("[1, 2]", "not a settle result file");
+	expect_refusal("{\"schema\": \"settle-result/1\", \"machine\": {}, "
+		       "\"results\": [{\"claim\": \"c\", \"variant\": \"v\", "
+		       "\"params\": {}}]}", "malformed");
+	expect_refusal("{\"schema\": \"settle-result/1\", \"machine\": {}, "
+		       "\"results\": [{\"claim\": \"c\", \"variant\": \"v\", "
+		       "\"params\": {}, \"samples_ns\": [1]}]}", "claims");
+	expect_refusal("{\"schema\": \"settle-result/1\", \"machine\": {}, "
+		       "\"claims\": {\"c\": {\"baseline\": \"v\"}}, "
+		       "\"results\": [{\"claim\": \"c\", \"variant\": \"v\", "
+		       "\"params\": {}, \"samples_ns\": [1, \"x\"]}]}",
+		       "samples_ns[1]");
+	assert_int_equal(settle_load_json("/nonexistent/r.json", 0.01, &rep,
+					  err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "cannot read"));
+}
+
+static char *compare_text(const struct settle_report *old,
+			  const struct settle_report *nw, size_t *slower,
+			  double fail_pct)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+	const struct settle_report *news[1] = { nw };
+
+	*slower = settle_print_compare(f, old, news, 1, fail_pct);
+	fclose(f);
+	return buf;
+}
+
+/* Every repetition of a name on both sides: 9 old samples of v, 5 new. */
+static void test_compare_pools_repetitions(void **st)
+{
+	struct settle_report a, b;
+	char err[256], *out;
+	size_t slower;
+
+	(void)st;
+	assert_int_equal(settle_load_json(result_file("old.json", "CPU One",
+		old_base, old_v, 3), 0.01, &a, err, sizeof(err)), 0);
+	assert_int_equal(settle_load_json(result_file("new.json", "CPU One",
+		new_base, new_v, 2), 0.01, &b, err, sizeof(err)), 0);
+	out = compare_text(&a, &b, &slower, -1);
+	assert_non_null(strstr(out, "9/5"));     /* v: every sample pooled */
+	assert_non_null(strstr(out, "9/5 "));
+	assert_non_null(strstr(out, "slower"));  /* v: +10 % */
+	assert_non_null(strstr(out, "geometric mean"));
+	assert_null(strstr(out, "warning"));     /* same machine */
+	assert_int_equal(slower, 1);
+	free(out);
+	out = compare_text(&a, &b, &slower, 20); /* slower by >= 20 %? no */
+	assert_int_equal(slower, 0);
+	free(out);
+	settle_report_free(&a);
+	settle_report_free(&b);
+}
+
+static void test_compare_warns_other_cpu(void **st)
+{
+	struct settle_report a, b;
+	char err[256], *out;
+	size_t slower;
+
+	(void)st;
+	assert_int_equal(settle_load_json(result_file("one.json", "CPU One",
+		old_base, old_v, 3), 0.01, &a, err, sizeof(err)), 0);
+	assert_int_equal(settle_load_json(result_file("two.json", "CPU Two",
+		old_base, old_v, 3), 0.01, &b, err, sizeof(err)), 0);
+	out = compare_text(&a, &b, &slower, -1);
+	assert_non_null(strstr(out, "warning: the files come from different "
+				    "CPU models"));
+	assert_non_null(strstr(out, "CPU Two"));
+	free(out);
+	settle_report_free(&a);
+	settle_report_free(&b);
+}
+
+static int setup(void **st)
+{
+	(void)st;
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **st)
+{
+	char cmd[128];
+
+	(void)st;
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	return system(cmd);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_load_and_recompute),
+		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_compare_pools_repetitions),
+		cmocka_unit_test(test_compare_warns_other_cpu),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,216 @@
+/*
+ * test_verdict.c - rank statistics against published or hand-computed
+ * values, and the verdict rules on the cases that trip harnesses up.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "settle.h"
+#include "stats/nonparam.h"
+
+/* R's wilcox.test example (Hollander & Wolfe 1973, p. 69): W = 35. */
+static void test_rank_sum_published(void **st)
+{
+	const double x[] = { 0.80, 0.83, 1.89, 1.04, 1.45, 1.38, 1.91, 1.64,
+			     0.73, 1.46 };
+	const double y[] = { 1.15, 0.88, 0.90, 0.74, 1.21 };
+	double w, u, p;
+
+	(void)st;
+	assert_int_equal(settle_rank_sum(x, 10, y, 5, &w, &u, &p), 0);
+	assert_float_equal(u, 35, 1e-12);
+	assert_float_equal(w, 35 + 55, 1e-12);
+	/* exact two-sided p is 0.2544; the normal approximation is near */
+	assert_true(p > 0.22 && p < 0.28);
+}
+
+/*
+ * Ties, by hand: x = 1 2 2 3, y = 2 3 4 5. Mid-ranks: 1 -> 1, the three
+ * 2s -> 3, the two 3s -> 5.5, 4 -> 7, 5 -> 8. W = 1 + 3 + 3 + 5.5 = 12.5,
+ * U = 12.5 - 10 = 2.5 (pairs x > y, ties 1/2: 0 + 0.5 + 0.5 + 1.5).
+ * Tie-corrected variance 16/12 * (9 - 30/56) = 11.2857; z = (5.5 - 0.5) /
+ * 3.3594 = 1.4884; two-sided p = 0.1366.
+ */
+static void test_rank_sum_ties(void **st)
+{
+	const double x[] = { 1, 2, 2, 3 }, y[] = { 2, 3, 4, 5 };
+	double w, u, p;
+
+	(void)st;
+	assert_int_equal(settle_rank_sum(x, 4, y, 4, &w, &u, &p), 0);
+	assert_float_equal(w, 12.5, 1e-12);
+	assert_float_equal(u, 2.5, 1e-12);
+	assert_float_equal(p, 0.1366, 5e-4);
+	assert_int_equal(settle_rank_sum(x, 0, y, 4, &w, &u, &p), -1);
+}
+
+/* 1..10: Hodges-Lehmann 5.5; the signed-rank critical value for n = 10
+ * at 5 % two-sided is 8 (published tables), so the interval runs from
+ * the 9th to the 47th Walsh average: [3, 8], confidence 1 - 2 * 25/1024. */
+static void test_signed_rank_interval(void **st)
+{
+	const double d[] = { 4, 9, 1, 7, 3, 10, 2, 8, 6, 5 };
+	struct settle_interval iv;
+
+	(void)st;
+	assert_int_equal(settle_signed_rank_interval(d, 10, 0.95, &iv), 0);
+	assert_float_equal(iv.est, 5.5, 1e-12);
+	assert_float_equal(iv.lo, 3, 1e-12);
+	assert_float_equal(iv.hi, 8, 1e-12);
+	assert_float_equal(iv.level, 1 - 2 * 25.0 / 1024, 1e-9);
+}
+
+static void test_quantiles(void **st)
+{
+	(void)st;
+	assert_float_equal(settle_normal_quantile(0.975), 1.959964, 1e-6);
+	assert_float_equal(settle_normal_quantile(0.5), 0, 1e-9);
+	assert_float_equal(settle_t_quantile(0.975, 10), 2.228139, 1e-5);
+	assert_float_equal(settle_t_quantile(0.975, 2), 4.302653, 1e-5);
+	assert_float_equal(settle_t_quantile(0.025, 4), -2.776445, 1e-5);
+}
+
+static void test_bootstrap_reproducible(void **st)
+{
+	double x[50];
+	struct settle_interval a, b, c;
+	uint64_t s = 1;
+
+	(void)st;
+	for (int i = 0; i < 50; i++)
+		x[i] = (double)(settle_rand_next(&s) % 1000);
+	assert_int_equal(settle_bootstrap_median(x, 50, 500, 42, 0.95, &a), 0);
+	assert_int_equal(settle_bootstrap_median(x, 50, 500, 42, 0.95, &b), 0);
+	assert_int_equal(settle_bootstrap_median(x, 50, 500, 43, 0.95, &c), 0);
+	assert_memory_equal(&a, &b, sizeof(a));
+	assert_true(a.lo <= a.est && a.est <= a.hi && a.lo < a.hi);
+	assert_true(c.lo != a.lo || c.hi != a.hi);
+}
+
+static void assert_sane(const struct settle_comparison *c)
+{
+	assert_true(isfinite(c->ratio) && c->ratio >= 0);
+	assert_true(isfinite(c->lo) && c->lo >= 0);
+	assert_true(isfinite(c->hi) && c->hi >= c->lo);
+}
+
+/* Five 115s against five 78.8s: nothing is an outlier, -31 %. */
+static void test_identical_samples(void **st)
+{
+	const double a[] = { 115, 115, 115, 115, 115 };
+	const double b[] = { 78.8, 78.8, 78.8, 78.8, 78.8 };
+	struct settle_comparison c;
+
+	(void)st;
+	assert_int_equal(settle_compare_paired(a, b, 5, 0.01, &c), 0);
+	assert_sane(&c);
+	assert_int_equal(c.verdict, SETTLE_FASTER);
+	assert_float_equal(c.ratio, 78.8 / 115, 1e-12);
+	assert_float_equal(c.lo, 78.8 / 115, 1e-12);
+	assert_int_equal(settle_compare_unpaired(a, 5, b, 5, 0.01, &c), 0);
+	assert_int_equal(c.verdict, SETTLE_FASTER);
+	assert_float_equal((c.ratio - 1) * 100, -31.478, 1e-3);
+	/* and the same the other way round */
+	assert_int_equal(settle_compare_unpaired(b, 5, a, 5, 0.01, &c), 0);
+	assert_int_equal(c.verdict, SETTLE_SLOWER);
+}
+
+static void test_all_zero(void **st)
+{
+	const double z[] = { 0, 0, 0, 0, 0, 0 }, x[] = { 1, 2, 3, 4, 5, 6 };
+	struct settle_comparison c;
+
+	(void)st;
+	assert_int_equal(settle_compare_paired(z, x, 6, 0.01, &c), -1);
+	assert_sane(&c);
+	assert_non_null(strstr(c.why, "no time"));
+	assert_int_equal(settle_compare_unpaired(x, 6, z, 6, 0.01, &c), -1);
+	assert_sane(&c);
+	assert_int_equal(c.verdict, SETTLE_UNCLEAR);
+}
+
+static void test_too_few(void **st)
+{
+	const double a[] = { 100, 101 }, b[] = { 50, 51 };
+	struct settle_comparison c;
+
+	(void)st;
+	for (size_t n = 1; n <= 2; n++) {
+		assert_int_equal(settle_compare_paired(a, b, n, 0.01, &c), 0);
+		assert_sane(&c);
+		assert_int_equal(c.verdict, SETTLE_UNCLEAR);
+		assert_string_equal(c.why, "too few samples");
+		assert_int_equal(settle_compare_unpaired(a, n, b, n, 0.01, &c), 0);
+		assert_int_equal(c.verdict, SETTLE_UNCLEAR);
+		assert_string_equal(c.why, "too few samples");
+	}
+}
+
+/* The band: same inside, unclear straddling, faster/slower outside. */
+static void test_band_rules(void **st)
+{
+	struct settle_comparison c = { .n = 30, .level = 0.95 };
+
+	(void)st;
+	c.lo = 0.995, c.hi = 1.004;
+	settle_decide(&c, 0.01);
+	assert_int_equal(c.verdict, SETTLE_SAME);
+	c.lo = 0.995, c.hi = 1.012;
+	settle_decide(&c, 0.01);
+	assert_int_equal(c.verdict, SETTLE_UNCLEAR);
+	assert_string_equal(c.why, "interval straddles the band's edge");
+	c.lo = 0.95, c.hi = 1.05;
+	settle_decide(&c, 0.01);
+	assert_string_equal(c.why, "interval too wide");
+	c.lo = 1.02, c.hi = 1.04;
+	settle_decide(&c, 0.01);
+	assert_int_equal(c.verdict, SETTLE_SLOWER);
+	c.lo = 0.90, c.hi = 0.98;
+	settle_decide(&c, 0.01);
+	assert_int_equal(c.verdict, SETTLE_FASTER);
+	c.level = 0.75; /* 3 pairs: the widest interval reaches 75 % */
+	settle_decide(&c, 0.01);
+	assert_int_equal(c.verdict, SETTLE_UNCLEAR);
+}
+
+static void test_processes(void **st)
+{
+	const double same[] = { 0.001, -0.002, 0.0005, 0.0015, -0.001 };
+	const double up[] = { 0.030, 0.028, 0.031, 0.029, 0.032 };
+	struct settle_comparison c;
+
+	(void)st;
+	settle_compare_processes(same, 5, 0.01, &c);
+	assert_int_equal(c.verdict, SETTLE_SAME);
+	settle_compare_processes(up, 5, 0.01, &c);
+	assert_int_equal(c.verdict, SETTLE_SLOWER);
+	assert_float_equal(c.ratio, exp(0.03), 1e-9);
+	settle_compare_processes(up, 1, 0.01, &c);
+	assert_int_equal(c.verdict, SETTLE_UNCLEAR);
+	assert_string_equal(c.why, "too few samples");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rank_sum_published),
+		cmocka_unit_test(test_rank_sum_ties),
+		cmocka_unit_test(test_signed_rank_interval),
+		cmocka_unit_test(test_quantiles),
+		cmocka_unit_test(test_bootstrap_reproducible),
+		cmocka_unit_test(test_identical_samples),
+		cmocka_unit_test(test_all_zero),
+		cmocka_unit_test(test_too_few),
+		cmocka_unit_test(test_band_rules),
+		cmocka_unit_test(test_processes),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
