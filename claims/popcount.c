@@ -18,6 +18,15 @@
  *     "Bit Twiddling Hacks", "Counting bits set, in parallel".
  *   - popcnt: Intel SDM vol. 2B, POPCNT.
  *   - builtin-generic: claims/popcount_generic.c.
+ *   - avx2, avx512, auto: settle's own primitives (include/settle_bits.h,
+ *     src/prim/popcount*.c): Harley-Seal over AVX2 (Mula, Kurz, Lemire,
+ *     "Faster Population Counts Using AVX2 Instructions", 2018), AVX-512
+ *     VPOPCNTQ, and the dispatched settle_popcount().
+ *   - gmp: GMP's mpn_popcount (the GMP manual, "Low-level Functions").
+ *   - ext2fs: e2fsprogs' ext2fs_bitcount (lib/ext2fs/bitops.h), the
+ *     file-system checker's own count.
+ *   - read-limit: not a count but a plain streaming read of the buffer
+ *     (claims/readlimit*.c), the bound every count is measured against.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -26,9 +35,19 @@
 #include <string.h>
 
 #include "claims.h"
+#include "config.h"
 #include "cpu/cpu.h"
 #include "popcount_variants.h"
+#include "readlimit.h"
 #include "settle.h"
+#include "settle_bits.h"
+
+#if SETTLE_HAVE_GMP
+#include <gmp.h>
+#endif
+#if SETTLE_HAVE_EXT2FS
+#include <ext2fs/ext2fs.h>
+#endif
 
 /*
  * The table and SWAR kernels measure scalar code: keep clang's vectoriser
@@ -134,6 +153,52 @@ uint64_t settle_popcount_popcnt(const void *buf, size_t len)
 		n += (uint64_t)__builtin_popcountll(p[i]);
 	return n;
 }
+
+/* ---- peers ------------------------------------------------------------- */
+
+#if SETTLE_HAVE_GMP
+/*
+ * GMP's mpn_popcount over the whole limbs of buf, which must be aligned
+ * for mp_limb_t (the claim's buffer is 64-byte aligned); the len % 8 tail
+ * bytes are counted with settle_popcount(). mpn functions need at least
+ * one limb (mpn_popcount reads a limb even for 0). mpn_popcount is
+ * declared pure: passes() launders the pointer on every pass, so no pass
+ * is hoisted.
+ */
+static uint64_t popcount_gmp(const void *buf, size_t len)
+{
+	size_t limbs = len / sizeof(mp_limb_t);
+	size_t whole = limbs * sizeof(mp_limb_t);
+	uint64_t n = 0;
+
+	if (limbs)
+		n = mpn_popcount((const mp_limb_t *)buf, (mp_size_t)limbs);
+	return n + settle_popcount((const unsigned char *)buf + whole,
+				   len - whole);
+}
+#endif
+
+#if SETTLE_HAVE_EXT2FS
+/* ext2fs_bitcount takes and returns 32-bit counts: at most 256 MiB
+ * (2^31 bits) per call, summed in 64 bits, as its callers do per group. */
+#define EXT2FS_CHUNK (256u << 20)
+
+static uint64_t popcount_ext2fs(const void *buf, size_t len)
+{
+	const unsigned char *p = buf;
+	uint64_t n = 0;
+
+	while (len) {
+		unsigned int chunk = len < EXT2FS_CHUNK ? (unsigned int)len
+							: EXT2FS_CHUNK;
+
+		n += ext2fs_bitcount(p, chunk);
+		p += chunk;
+		len -= chunk;
+	}
+	return n;
+}
+#endif
 
 /* ---- claim ------------------------------------------------------------- */
 
@@ -266,6 +331,60 @@ static const char *popcnt_unavailable(void *state)
 	return NULL;
 }
 
+static uint64_t run_avx2(void *state, uint64_t iters)
+{
+	return passes(state, iters,
+		      settle_popcount_impl_fn(SETTLE_POPCOUNT_AVX2));
+}
+
+static const char *avx2_unavailable(void *state)
+{
+	(void)state;
+	if (!settle_popcount_usable(SETTLE_POPCOUNT_AVX2))
+		return "CPU or OS lacks AVX2";
+	return NULL;
+}
+
+static uint64_t run_avx512(void *state, uint64_t iters)
+{
+	return passes(state, iters,
+		      settle_popcount_impl_fn(SETTLE_POPCOUNT_AVX512));
+}
+
+static const char *avx512_unavailable(void *state)
+{
+	(void)state;
+	if (!settle_popcount_usable(SETTLE_POPCOUNT_AVX512))
+		return "CPU or OS lacks AVX-512 VPOPCNTDQ (with F, BW, VL)";
+	return NULL;
+}
+
+static uint64_t run_auto(void *state, uint64_t iters)
+{
+	return passes(state, iters, settle_popcount);
+}
+
+/* The widest loads of this CPU, chosen on every run (cpu features are
+ * detected once, so the choice costs a few loads). */
+static uint64_t run_read_limit(void *state, uint64_t iters)
+{
+	return passes(state, iters, settle_readlimit_choose(NULL));
+}
+
+#if SETTLE_HAVE_GMP
+static uint64_t run_gmp(void *state, uint64_t iters)
+{
+	return passes(state, iters, popcount_gmp);
+}
+#endif
+
+#if SETTLE_HAVE_EXT2FS
+static uint64_t run_ext2fs(void *state, uint64_t iters)
+{
+	return passes(state, iters, popcount_ext2fs);
+}
+#endif
+
 static const struct settle_variant variants[] = {
 	{
 		.name = "table8",
@@ -294,6 +413,48 @@ static const struct settle_variant variants[] = {
 		.run = run_popcnt,
 		.unavailable = popcnt_unavailable,
 	},
+	{
+		.name = "avx2",
+		.description = "Harley-Seal carry-save adders over AVX2, "
+			       "VPSHUFB nibble count (settle primitive)",
+		.run = run_avx2,
+		.unavailable = avx2_unavailable,
+	},
+	{
+		.name = "avx512",
+		.description = "AVX-512 VPOPCNTQ, 4 accumulators, masked tail "
+			       "(settle primitive)",
+		.run = run_avx512,
+		.unavailable = avx512_unavailable,
+	},
+	{
+		.name = "auto",
+		.description = "settle_popcount(): the implementation chosen "
+			       "at run time (cpuid, XCR0)",
+		.run = run_auto,
+	},
+	{
+		.name = "read-limit",
+		.description = "reference: plain streaming read, widest vector "
+			       "loads (AVX-512/AVX2/SSE2), summed",
+		.run = run_read_limit,
+		.flags = SETTLE_REFERENCE,
+	},
+#if SETTLE_HAVE_GMP
+	{
+		.name = "gmp",
+		.description = "GMP mpn_popcount over 64-bit limbs (peer)",
+		.run = run_gmp,
+	},
+#endif
+#if SETTLE_HAVE_EXT2FS
+	{
+		.name = "ext2fs",
+		.description = "e2fsprogs ext2fs_bitcount, per chunk of at "
+			       "most 256 MiB (peer)",
+		.run = run_ext2fs,
+	},
+#endif
 };
 
 static const uint64_t default_sizes[] = {

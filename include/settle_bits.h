@@ -18,13 +18,14 @@ extern "C" {
 #endif
 
 /*
- * Number of set bits in the len bytes at buf (any alignment, any length,
- * including more than 4 GiB: the count is 64-bit throughout). buf may be
- * NULL when len is 0. Never fails.
+ * Number of set bits (the population count, or Hamming weight) in the len
+ * bytes at buf: any alignment, any length, including more than 4 GiB (the
+ * count is 64-bit throughout). Reads exactly those bytes. buf may be NULL
+ * when len is 0. Never fails. Returns a count of bits, 0 .. 8 * len.
  */
 uint64_t settle_popcount(const void *buf, size_t len);
 
-/* Number of set bits of one 64-bit word (0..64). */
+/* Number of set bits of one 64-bit word (0..64), portable SWAR. */
 uint64_t settle_popcount64(uint64_t w);
 
 /*
@@ -32,7 +33,8 @@ uint64_t settle_popcount64(uint64_t w);
  * bitmap (bit numbering above). Exact at every boundary: a range may start
  * and end anywhere inside a byte; nbits 0 returns 0. The caller guarantees
  * that bytes first / 8 to (first + nbits - 1) / 8 are readable; no other
- * byte is read.
+ * byte is read (none for nbits 0). first and nbits are in bits; returns a
+ * count of bits, 0 .. nbits.
  */
 uint64_t settle_popcount_range(const void *bitmap, uint64_t first,
 			       uint64_t nbits);
@@ -44,7 +46,8 @@ enum settle_popcount_impl {
 	SETTLE_POPCOUNT_AVX2,   /* Harley-Seal carry-save adders over AVX2
 				   (Mula, Kurz, Lemire, "Faster Population
 				   Counts Using AVX2 Instructions", 2016) */
-	SETTLE_POPCOUNT_AVX512, /* AVX-512 VPOPCNTDQ */
+	SETTLE_POPCOUNT_AVX512, /* AVX-512 VPOPCNTDQ (needs AVX512F, BW,
+				   VL and VPOPCNTDQ) */
 	SETTLE_POPCOUNT_NIMPL
 };
 
@@ -54,21 +57,33 @@ typedef uint64_t (*settle_popcount_fn)(const void *buf, size_t len);
 const char *settle_popcount_impl_name(enum settle_popcount_impl which);
 
 /*
- * The implementation settle_popcount() uses, decided once on first use:
- * the best that this CPU and OS support, or the one named by the
- * environment variable SETTLE_POPCOUNT (swar, popcnt, avx2, avx512). A
- * forced implementation the CPU lacks is refused: a one-line message on
- * stderr and exit status 2.
+ * The implementation settle_popcount() uses, decided once, on the first
+ * call of either function: the best that this CPU and OS support, or the
+ * one named by the environment variable SETTLE_POPCOUNT (swar, popcnt,
+ * avx2, avx512; unset or empty: the best). A forced implementation the CPU
+ * or OS lacks, or an unknown name, is refused: a one-line message on
+ * stderr ("settle: SETTLE_POPCOUNT=avx512 refused: this CPU lacks AVX-512
+ * VPOPCNTDQ") and exit status 2. Changing the variable later has no
+ * effect. When avx2 is chosen automatically on a CPU that also has POPCNT,
+ * settle_popcount() counts short buffers with POPCNT and long ones with
+ * AVX2 and POPCNT side by side; it still reports avx2.
  */
 enum settle_popcount_impl settle_popcount_active(void);
 
-/* Non-zero when this CPU and OS can run implementation which. */
+/*
+ * Non-zero when this CPU and OS can run implementation which (0 for an
+ * out-of-range which). Executes cpuid (and xgetbv when OSXSAVE is set) on
+ * every call, which takes microseconds in a virtual machine: call it once,
+ * not per buffer.
+ */
 int settle_popcount_usable(enum settle_popcount_impl which);
 
 /*
  * One implementation directly, whatever the CPU (for tests and
- * benchmarks): calling one that settle_popcount_usable() rejects raises
- * SIGILL. Returns NULL for an out-of-range which.
+ * benchmarks), with the contract of settle_popcount(): calling one that
+ * settle_popcount_usable() rejects raises SIGILL. SETTLE_POPCOUNT_AVX2
+ * gives the AVX2 kernel alone, which needs no POPCNT. Returns NULL for an
+ * out-of-range which.
  */
 settle_popcount_fn settle_popcount_impl_fn(enum settle_popcount_impl which);
 

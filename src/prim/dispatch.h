@@ -12,11 +12,13 @@
 #include "settle_byteorder.h"
 
 /*
- * Best popcount implementation for id: AVX512 when AVX512F and
- * AVX512VPOPCNTDQ are usable (XCR0 has opmask and ZMM state), else AVX2
- * when AVX and AVX2 are usable (XCR0 has SSE and AVX state), else POPCNT
- * when cpuid leaf 1 ECX bit 23 is set (no OS state needed, so also with
- * OSXSAVE clear), else SWAR.
+ * Best popcount implementation for id (src/prim/dispatch_popcount.c):
+ * AVX512 when AVX512F, AVX512BW, AVX512VL and AVX512_VPOPCNTDQ are usable
+ * (XCR0 has opmask and ZMM state), else AVX2 when AVX and AVX2 are usable
+ * (XCR0 has SSE and AVX state; POPCNT is not needed), else POPCNT when
+ * cpuid leaf 1 ECX bit 23 is set (no OS state needed, so also with OSXSAVE
+ * clear), else SWAR. Leaf-7 words count only when leaf 0 reports a
+ * maximum leaf of 7 or more.
  */
 enum settle_popcount_impl settle_popcount_choose(const struct settle_cpuid *id);
 

@@ -1,0 +1,109 @@
+/*
+ * popcount_kernels.h - the population count (Hamming weight) kernels
+ * behind settle_popcount() (private to settle).
+ *
+ * Each kernel returns the number of set bits in the len bytes at buf, for
+ * any alignment and any len (0 included), as a 64-bit count. Each lives in
+ * its own object so that only that object is compiled for its ISA (see the
+ * Makefile: *_popcnt.c, *_avx2.c, *_avx512.c); the caller guarantees that
+ * the CPU and the OS support it (src/prim/dispatch.h).
+ *
+ * The small helpers below are static inline, so every file that uses them
+ * compiles them with its own flags: plain x86-64 in popcount.c, AVX2 in
+ * popcount_avx2.c. They use no instruction beyond the baseline.
+ */
+#ifndef SETTLE_POPCOUNT_KERNELS_H
+#define SETTLE_POPCOUNT_KERNELS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+/* Portable 64-bit SWAR (src/prim/popcount.c); baseline x86-64. */
+uint64_t settle_popcount_kernel_swar(const void *buf, size_t len);
+
+/* POPCNT, four accumulators (src/prim/popcount_popcnt.c); needs POPCNT. */
+uint64_t settle_popcount_kernel_popcnt(const void *buf, size_t len);
+
+/*
+ * Harley-Seal carry-save adders over 256-bit vectors
+ * (src/prim/popcount_avx2.c); needs AVX2 with OS support for AVX state.
+ * Tails are counted with SWAR, so it does not need POPCNT.
+ */
+uint64_t settle_popcount_kernel_avx2(const void *buf, size_t len);
+
+/*
+ * The same with scalar POPCNT counting a share of each step's bytes
+ * beside the vectors (src/prim/popcount_avx2.c); needs AVX2 and POPCNT.
+ * What settle_popcount() uses for long buffers when AVX2 is chosen
+ * automatically and the CPU has POPCNT (src/prim/popcount.c).
+ */
+uint64_t settle_popcount_kernel_avx2_popcnt(const void *buf, size_t len);
+
+/*
+ * VPOPCNTQ over 512-bit vectors with masked tail loads
+ * (src/prim/popcount_avx512.c); needs AVX512F, AVX512BW, AVX512VL and
+ * AVX512_VPOPCNTDQ with OS support for opmask and ZMM state.
+ */
+uint64_t settle_popcount_kernel_avx512(const void *buf, size_t len);
+
+static inline uint64_t settle_load64(const unsigned char *p)
+{
+	uint64_t w;
+
+	memcpy(&w, p, 8);
+	return w;
+}
+
+/*
+ * Byte counts of w: each byte of the result holds the number of set bits
+ * (0..8) of the same byte of w. Hacker's Delight, 2nd ed., 5-1, figure 5-2,
+ * first three steps, widened to 64 bits.
+ */
+static inline uint64_t settle_swar_bytes(uint64_t w)
+{
+	w = w - ((w >> 1) & 0x5555555555555555u);
+	w = (w & 0x3333333333333333u) + ((w >> 2) & 0x3333333333333333u);
+	return (w + (w >> 4)) & 0x0f0f0f0f0f0f0f0fu;
+}
+
+/* Sum of the eight bytes of b (each at most 31, so no byte carries): the
+ * multiply adds every byte into the top one. */
+static inline uint64_t settle_sum_bytes(uint64_t b)
+{
+	return (b * 0x0101010101010101u) >> 56;
+}
+
+/* Hamming weight of one word, portable SWAR. */
+static inline uint64_t settle_swar64(uint64_t w)
+{
+	return settle_sum_bytes(settle_swar_bytes(w));
+}
+
+/*
+ * The k bytes at p (0 <= k < 8) gathered into one word whose population
+ * count is theirs (the byte order in the word is irrelevant to a count).
+ * Reads exactly those k bytes, with at most three loads (4, 2, 1 bytes).
+ */
+static inline uint64_t settle_tail_word(const unsigned char *p, size_t k)
+{
+	uint64_t w = 0;
+	uint32_t w4;
+	uint16_t w2;
+
+	if (k & 4) {
+		memcpy(&w4, p, 4);
+		w = w4;
+		p += 4;
+	}
+	if (k & 2) {
+		memcpy(&w2, p, 2);
+		w |= (uint64_t)w2 << 32;
+		p += 2;
+	}
+	if (k & 1)
+		w |= (uint64_t)*p << 48;
+	return w;
+}
+
+#endif
