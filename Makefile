@@ -159,6 +159,7 @@ $(BUILD)/tests/%: tests/%.c $(CLAIMS_A) $(LIB) | deps-test
 
 test: deps deps-test
 	@$(MAKE) --no-print-directory test-run
+	@$(MAKE) --no-print-directory test-sanitize
 
 # Shell tests (tests/test_*.sh) get SETTLE and BUILD in their environment.
 TEST_SH   := $(wildcard tests/test_*.sh)
