@@ -15,6 +15,7 @@ extern const struct settle_claim settle_claim_popcount;
 extern const struct settle_claim settle_claim_endian;
 extern const struct settle_claim settle_claim_syscall;
 extern const struct settle_claim settle_claim_segprefix;
+extern const struct settle_claim settle_claim_bswap;
 
 /* Every built-in claim, in display order; *n receives the count. */
 const struct settle_claim *const *settle_claims(size_t *n);

@@ -8,6 +8,7 @@ static const struct settle_claim *const all[] = {
 	&settle_claim_endian,
 	&settle_claim_syscall,
 	&settle_claim_segprefix,
+	&settle_claim_bswap,
 };
 
 const struct settle_claim *const *settle_claims(size_t *n)

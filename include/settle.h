@@ -370,6 +370,8 @@ struct settle_machine {
 	char seccomp[32];      /* Seccomp line of /proc/self/status */
 	char mitigations[1024];/* /sys/.../vulnerabilities, "name: state;" */
 	uint64_t mem_available;/* bytes, /proc/meminfo MemAvailable */
+	char popcount_impl[16];/* the dispatched primitives' choice: */
+	char bswap_impl[16];   /* settle_popcount_active() and _bswap_ */
 };
 
 /* Fill m from cpuid, xgetbv, uname, sysfs and /proc. Fields that cannot be

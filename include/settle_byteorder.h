@@ -49,12 +49,16 @@ static inline void settle_store_be64(void *p, uint64_t v)
 
 /*
  * Reverse the bytes of each of the n 16-, 32- or 64-bit elements at src and
- * write them to dst (n elements, 2n / 4n / 8n bytes). dst == src swaps in
- * place; any other overlap is not allowed. Any alignment; the buffers may
- * hold any type (float, double: they are accessed as bytes and through
- * may-alias vector loads, so strict aliasing is respected). Buffers larger
- * than the last-level cache are written with non-temporal stores where the
- * implementation has them. Never fails.
+ * write them to dst. n counts elements: the buffers hold 2n, 4n or 8n
+ * bytes. dst == src swaps in place; any other overlap is not allowed. Any
+ * alignment of dst and of src, each on its own; n may be 0 (then dst and
+ * src are not accessed). The buffers may hold any type (float, double:
+ * they are accessed as bytes and through may-alias vector loads, so
+ * strict aliasing is respected). A copy (dst != src) larger than the
+ * last-level cache is written with non-temporal stores, followed by a
+ * store fence, by the vector implementations when dst is a multiple of the
+ * element size; in place, and otherwise, with ordinary stores. Never
+ * fails; returns nothing.
  */
 void settle_bswap16(void *dst, const void *src, size_t n);
 void settle_bswap32(void *dst, const void *src, size_t n);

@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #include "settle.h"
+#include "settle_bits.h"
+#include "settle_byteorder.h"
 #include "cpu/cpu.h"
 
 static void regs_to_str(char *dst, const uint32_t *regs, size_t nregs)
@@ -214,4 +216,8 @@ void settle_machine_describe(struct settle_machine *m)
 	describe_seccomp(m);
 	describe_mitigations(m);
 	m->mem_available = mem_available();
+	snprintf(m->popcount_impl, sizeof(m->popcount_impl), "%s",
+		 settle_popcount_impl_name(settle_popcount_active()));
+	snprintf(m->bswap_impl, sizeof(m->bswap_impl), "%s",
+		 settle_bswap_impl_name(settle_bswap_active()));
 }

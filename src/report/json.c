@@ -108,6 +108,10 @@ static void write_machine(FILE *f, const struct settle_report *rep)
 	fputs(",\n    ", f); jkey(f, "mitigations"); jstr(f, m->mitigations);
 	fprintf(f, ",\n    \"mem_available_bytes\": %llu",
 		(unsigned long long)m->mem_available);
+	fputs(",\n    \"primitives\": {", f);
+	jkey(f, "popcount"); jstr(f, m->popcount_impl);
+	fputs(", ", f); jkey(f, "bswap"); jstr(f, m->bswap_impl);
+	fputs("}", f);
 	fputs(",\n    \"tsc_ghz\": ", f); jnum(f, t->tsc_ghz);
 	fputs(",\n    \"core_ghz_estimate\": ", f); jnum(f, t->core_ghz);
 	fputs(",\n    \"core_ghz_source\": \"dependent add reg,reg chain\"", f);

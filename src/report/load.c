@@ -128,6 +128,10 @@ static void load_machine(struct loader *l, struct settle_report *rep,
 	copy(m->seccomp, sizeof(m->seccomp), jm, "seccomp");
 	copy(m->mitigations, sizeof(m->mitigations), jm, "mitigations");
 	m->mem_available = (uint64_t)num(jm, "mem_available_bytes");
+	copy(m->popcount_impl, sizeof(m->popcount_impl),
+	     json_object_get(jm, "primitives"), "popcount");
+	copy(m->bswap_impl, sizeof(m->bswap_impl),
+	     json_object_get(jm, "primitives"), "bswap");
 	rep->timer.tsc_ghz = num(jm, "tsc_ghz");
 	rep->timer.core_ghz = num(jm, "core_ghz_estimate");
 	v = json_object_get(t, "clock");

@@ -55,6 +55,9 @@ static void machine_head(FILE *f, const struct settle_report *rep)
 	fprintf(f, "  ISA: %s\n", m->isa);
 	caches_line(f, m);
 	fprintf(f, "  kernel: %s; seccomp %s\n", m->kernel, m->seccomp);
+	fprintf(f, "  primitives: popcount %s, bswap %s\n",
+		m->popcount_impl[0] ? m->popcount_impl : "unknown",
+		m->bswap_impl[0] ? m->bswap_impl : "unknown");
 	clock_line(f, rep);
 	fprintf(f, "  build: %s, %s\n", rep->compiler, rep->build_flags);
 }

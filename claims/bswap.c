@@ -1,0 +1,511 @@
+/*
+ * bswap.c - claim "bswap": bulk byte swap of arrays of 16, 32 and 64-bit
+ * elements, the conversion a file system with a fixed on-media byte order
+ * really does (DESIGN.md, "endian": the bulk conversion is its own claim),
+ * with memcpy of the same bytes as the limit.
+ *
+ * Variants, each for elem_bits 16, 32, 64 (param "elem_bits") and for a
+ * copy from a source to a destination buffer or in place (param
+ * "in_place"): scalar (one bswap per element; the baseline), ssse3, avx2,
+ * avx512 (the implementations of src/prim, called through
+ * settle_bswap_impl_fn(); skipped with a reason where the CPU or the OS
+ * lacks them), auto (the dispatched settle_bswap16/32/64), and, for the
+ * copies only, the reference row memcpy: the same bytes copied, unswapped,
+ * the bandwidth limit of the copy. In place has no reference row: a copy of
+ * a buffer onto itself is no work, and memmove would measure something
+ * else.
+ *
+ * One operation is one pass over the buffer of params.size_bytes bytes.
+ * A pass swaps size / (elem_bits / 8) whole elements; the trailing
+ * size % (elem_bits / 8) bytes (at most 7) are left alone, although the
+ * throughput column still counts all size bytes. Buffers are 64-byte
+ * aligned; the source holds random bytes (fixed seed); the in-place buffer
+ * starts as a copy of it.
+ *
+ * Check value: a checksum of the result seen in the source's byte order,
+ * so that every variant of a group (same elem_bits, same in_place) returns
+ * the same value, and one that does not swap, or swaps wrongly, does not.
+ * Copies: the destination, each element swapped back. The destination's
+ * checked bytes are overwritten with a poison pattern before the passes,
+ * so a variant that writes nothing (or skips a tail) is caught too. In
+ * place: every pass flips the buffer, and passes of different element
+ * sizes compose; swapping elements of 2^k bytes maps byte i to i ^ (2^k - 1)
+ * within the element, so the state of the buffer is, per region, an XOR
+ * mask of byte indexes, kept in the state and undone by the checksum.
+ * Regions: [0, size & ~7) is touched by every elem_bits, the next 4 bytes
+ * (if size & 4) by 16 and 32-bit passes only, the next 2 (if size & 2) by
+ * 16-bit passes only. The checksum reads every byte up to CHECK_ALL_BYTES;
+ * above that (where one pass lasts long and the checksum would be timed
+ * with it) the first and the last CHECK_EDGE_BYTES and CHECK_PROBES words
+ * spread evenly in between, plus any bytes after the last whole word.
+ *
+ * The scale section gives, for the largest size, the rate in MB/s (10^6
+ * bytes/s) and the share of a device's time the conversion would take at
+ * --device-mbps (13 MB/s, the file system of the original, by default).
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bswap.h"
+#include "claims.h"
+#include "settle.h"
+#include "settle_byteorder.h"
+
+#define CHECK_ALL_BYTES (256u << 10)
+#define CHECK_EDGE_BYTES (16u << 10)
+#define CHECK_PROBES 4096u
+#define POISON 0x5a
+#define DEFAULT_DEVICE_MBPS 13.0
+
+struct bswap_state {
+	unsigned char *src; /* size random bytes */
+	unsigned char *dst; /* copy destination */
+	unsigned char *ip;  /* in-place buffer: src's bytes, permuted */
+	size_t size;        /* bytes */
+	unsigned char mask[3]; /* ip's XOR masks per region (see above) */
+};
+
+/* ---- the view in the source's byte order -------------------------------- */
+
+/* w with byte j taken from byte j ^ m (m < 8) of w. */
+static uint64_t unpermute(uint64_t w, unsigned m)
+{
+	if (m & 1)
+		w = ((w >> 8) & 0x00ff00ff00ff00ffu) |
+		    ((w & 0x00ff00ff00ff00ffu) << 8);
+	if (m & 2)
+		w = ((w >> 16) & 0x0000ffff0000ffffu) |
+		    ((w & 0x0000ffff0000ffffu) << 16);
+	if (m & 4)
+		w = (w >> 32) | (w << 32);
+	return w;
+}
+
+/* Byte i of buf seen through the region masks m (buffer of size bytes). */
+static unsigned view_byte(const unsigned char *buf, size_t size, size_t i,
+			  const unsigned char m[3])
+{
+	if (i < (size & ~(size_t)7))
+		return buf[i ^ m[0]];
+	if (i < (size & ~(size_t)3))
+		return buf[i ^ m[1]];
+	if (i < (size & ~(size_t)1))
+		return buf[i ^ m[2]];
+	return buf[i];
+}
+
+/* One word's contribution to the checksum; pos makes it order-sensitive. */
+static uint64_t mix(uint64_t w, uint64_t pos)
+{
+	uint64_t x = (w ^ (pos * 0x9e3779b97f4a7c15u)) * 0xbf58476d1ce4e5b9u;
+
+	return x ^ (x >> 31);
+}
+
+static uint64_t sum_words(const unsigned char *buf, size_t from, size_t to,
+			  unsigned m)
+{
+	uint64_t h = 0;
+
+	for (size_t k = from; k < to; k++) {
+		uint64_t w;
+
+		memcpy(&w, buf + 8 * k, 8);
+		h += mix(unpermute(w, m), k);
+	}
+	return h;
+}
+
+/* Words checked between the edges when the buffer is large. */
+static size_t probe_stride(size_t words)
+{
+	size_t edge = CHECK_EDGE_BYTES / 8;
+
+	return (words - 2 * edge) / CHECK_PROBES;
+}
+
+static int check_all(size_t words)
+{
+	return words * 8 <= CHECK_ALL_BYTES;
+}
+
+/*
+ * Checksum of the first len bytes of buf (a buffer of size bytes) seen
+ * through the region masks m. Whole words lie in region 0.
+ */
+static uint64_t checksum(const unsigned char *buf, size_t size, size_t len,
+			 const unsigned char m[3])
+{
+	size_t words = len / 8, edge = CHECK_EDGE_BYTES / 8;
+	uint64_t h = len;
+
+	if (check_all(words)) {
+		h += sum_words(buf, 0, words, m[0]);
+	} else {
+		size_t stride = probe_stride(words);
+
+		h += sum_words(buf, 0, edge, m[0]);
+		h += sum_words(buf, words - edge, words, m[0]);
+		for (size_t j = 0; j < CHECK_PROBES; j++)
+			h += sum_words(buf, edge + j * stride,
+				       edge + j * stride + 1, m[0]);
+	}
+	for (size_t i = words * 8; i < len; i++)
+		h += mix(view_byte(buf, size, i, m), i | 1ull << 63);
+	return h;
+}
+
+/* Overwrite the bytes checksum() reads among the first len of buf. */
+static void poison(unsigned char *buf, size_t len)
+{
+	size_t words = len / 8, edge = CHECK_EDGE_BYTES / 8;
+
+	if (check_all(words)) {
+		memset(buf, POISON, len);
+		return;
+	}
+	memset(buf, POISON, 8 * edge);
+	memset(buf + 8 * (words - edge), POISON, len - 8 * (words - edge));
+	for (size_t j = 0; j < CHECK_PROBES; j++)
+		memset(buf + 8 * (edge + j * probe_stride(words)), POISON, 8);
+}
+
+/* ---- passes ------------------------------------------------------------- */
+
+static uint64_t copy_passes(struct bswap_state *s, uint64_t iters,
+			    settle_bswap_fn fn, size_t esz)
+{
+	const unsigned char m[3] = { esz - 1, esz - 1, esz - 1 };
+	size_t n = s->size / esz;
+
+	poison(s->dst, n * esz);
+	for (uint64_t i = 0; i < iters; i++) {
+		unsigned char *d = s->dst;
+		const unsigned char *p = s->src;
+
+		settle_keep(d);
+		settle_keep(p);
+		fn(d, p, n);
+	}
+	settle_clobber_memory();
+	return checksum(s->dst, s->size, n * esz, m);
+}
+
+static uint64_t inplace_passes(struct bswap_state *s, uint64_t iters,
+			       settle_bswap_fn fn, size_t esz)
+{
+	size_t n = s->size / esz;
+
+	for (uint64_t i = 0; i < iters; i++) {
+		unsigned char *p = s->ip;
+
+		settle_keep(p);
+		fn(p, p, n);
+	}
+	settle_clobber_memory();
+	if (iters & 1) {
+		s->mask[0] ^= esz - 1;
+		if (esz <= 4)
+			s->mask[1] ^= esz - 1;
+		if (esz == 2)
+			s->mask[2] ^= 1;
+	}
+	return checksum(s->ip, s->size, s->size, s->mask);
+}
+
+uint64_t settle_bswap_claim_passes(void *state, uint64_t iters,
+				   settle_bswap_fn fn, unsigned elem_bits,
+				   int in_place)
+{
+	if (elem_bits != 16 && elem_bits != 32 && elem_bits != 64)
+		return 0;
+	if (in_place)
+		return inplace_passes(state, iters, fn, elem_bits / 8);
+	return copy_passes(state, iters, fn, elem_bits / 8);
+}
+
+/* ---- variants ----------------------------------------------------------- */
+
+static void memcpy16(void *dst, const void *src, size_t n)
+{
+	memcpy(dst, src, n * 2);
+}
+
+static void memcpy32(void *dst, const void *src, size_t n)
+{
+	memcpy(dst, src, n * 4);
+}
+
+static void memcpy64(void *dst, const void *src, size_t n)
+{
+	memcpy(dst, src, n * 8);
+}
+
+#define IMPL(which, bits) settle_bswap_impl_fn(SETTLE_BSWAP_##which, bits)
+
+#define RUN_COPY(name, fn, esz)						\
+	static uint64_t run_##name##_copy(void *st, uint64_t iters)	\
+	{								\
+		return copy_passes(st, iters, fn, esz);			\
+	}
+#define RUN_BOTH(name, fn, esz)						\
+	RUN_COPY(name, fn, esz)						\
+	static uint64_t run_##name##_inplace(void *st, uint64_t iters)	\
+	{								\
+		return inplace_passes(st, iters, fn, esz);		\
+	}
+
+RUN_BOTH(scalar16, IMPL(SCALAR, 16), 2)
+RUN_BOTH(scalar32, IMPL(SCALAR, 32), 4)
+RUN_BOTH(scalar64, IMPL(SCALAR, 64), 8)
+RUN_BOTH(ssse316, IMPL(SSSE3, 16), 2)
+RUN_BOTH(ssse332, IMPL(SSSE3, 32), 4)
+RUN_BOTH(ssse364, IMPL(SSSE3, 64), 8)
+RUN_BOTH(avx216, IMPL(AVX2, 16), 2)
+RUN_BOTH(avx232, IMPL(AVX2, 32), 4)
+RUN_BOTH(avx264, IMPL(AVX2, 64), 8)
+RUN_BOTH(avx51216, IMPL(AVX512, 16), 2)
+RUN_BOTH(avx51232, IMPL(AVX512, 32), 4)
+RUN_BOTH(avx51264, IMPL(AVX512, 64), 8)
+RUN_BOTH(auto16, settle_bswap16, 2)
+RUN_BOTH(auto32, settle_bswap32, 4)
+RUN_BOTH(auto64, settle_bswap64, 8)
+RUN_COPY(memcpy16, memcpy16, 2)
+RUN_COPY(memcpy32, memcpy32, 4)
+RUN_COPY(memcpy64, memcpy64, 8)
+
+static const char *ssse3_unavailable(void *state)
+{
+	(void)state;
+	return settle_bswap_usable(SETTLE_BSWAP_SSSE3) ? NULL :
+	       "CPU lacks SSSE3";
+}
+
+static const char *avx2_unavailable(void *state)
+{
+	(void)state;
+	return settle_bswap_usable(SETTLE_BSWAP_AVX2) ? NULL :
+	       "CPU or OS lacks AVX2";
+}
+
+static const char *avx512_unavailable(void *state)
+{
+	(void)state;
+	return settle_bswap_usable(SETTLE_BSWAP_AVX512) ? NULL :
+	       "CPU or OS lacks AVX-512BW";
+}
+
+#define PARAMS(bits, ip, iplabel)					\
+	static const struct settle_param params_##bits##_##ip[] = {	\
+		{ "elem_bits", #bits, SETTLE_PARAM_INT, #bits "-bit" },	\
+		{ "in_place", #ip, SETTLE_PARAM_BOOL, iplabel },	\
+	}
+
+PARAMS(16, false, "copy");
+PARAMS(16, true, "in-place");
+PARAMS(32, false, "copy");
+PARAMS(32, true, "in-place");
+PARAMS(64, false, "copy");
+PARAMS(64, true, "in-place");
+
+#define D_SCALAR "one bswap per element, memcpy loads and stores"
+#define D_SSSE3 "PSHUFB, 16 bytes per instruction"
+#define D_AVX2 "VPSHUFB on 256 bits, 4x unrolled; non-temporal stores " \
+	       "above the last-level cache size"
+#define D_AVX512 "AVX-512BW VPSHUFB on 512 bits, masked head and tail; " \
+		 "non-temporal stores above the last-level cache size"
+#define D_AUTO "settle_bswapNN: the implementation dispatched at run time"
+#define D_MEMCPY "memcpy of the same bytes, unswapped: the copy's limit"
+
+#define VARIANT(vname, fn, bits, ip, desc, unav, fl)			\
+	{								\
+		.name = vname,						\
+		.description = desc,					\
+		.run = fn,						\
+		.unavailable = unav,					\
+		.flags = fl,						\
+		.params = params_##bits##_##ip,				\
+		.nparams = 2,						\
+	}
+
+#define GROUP(bits, ip, kind)						\
+	VARIANT("scalar", run_scalar##bits##_##kind, bits, ip,		\
+		D_SCALAR, NULL, 0),					\
+	VARIANT("ssse3", run_ssse3##bits##_##kind, bits, ip,		\
+		D_SSSE3, ssse3_unavailable, 0),				\
+	VARIANT("avx2", run_avx2##bits##_##kind, bits, ip,		\
+		D_AVX2, avx2_unavailable, 0),				\
+	VARIANT("avx512", run_avx512##bits##_##kind, bits, ip,		\
+		D_AVX512, avx512_unavailable, 0),			\
+	VARIANT("auto", run_auto##bits##_##kind, bits, ip,		\
+		D_AUTO, NULL, 0)
+
+#define MEMCPY(bits)							\
+	VARIANT("memcpy", run_memcpy##bits##_copy, bits, false,	\
+		D_MEMCPY, NULL, SETTLE_REFERENCE)
+
+static const struct settle_variant variants[] = {
+	GROUP(16, false, copy), MEMCPY(16), GROUP(16, true, inplace),
+	GROUP(32, false, copy), MEMCPY(32), GROUP(32, true, inplace),
+	GROUP(64, false, copy), MEMCPY(64), GROUP(64, true, inplace),
+};
+
+/* ---- set-up ------------------------------------------------------------- */
+
+/* splitmix64 (Steele, Lea, Flood 2014): a fixed, portable byte stream. */
+static uint64_t next_random(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15u);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+	return z ^ (z >> 31);
+}
+
+static void fill_random(unsigned char *p, size_t len)
+{
+	uint64_t seed = 0xb5a9e11d1a5u;
+	size_t i = 0;
+
+	for (; len - i >= 8; i += 8) {
+		uint64_t w = next_random(&seed);
+
+		memcpy(p + i, &w, 8);
+	}
+	if (i < len) {
+		uint64_t w = next_random(&seed);
+
+		memcpy(p + i, &w, len - i);
+	}
+}
+
+/* MemAvailable of /proc/meminfo in bytes; 0 if unknown. */
+static uint64_t mem_available(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	unsigned long long kib = 0;
+	char line[128];
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1)
+			break;
+	fclose(f);
+	return (uint64_t)kib * 1024;
+}
+
+static void bswap_teardown(void *state)
+{
+	struct bswap_state *s = state;
+
+	if (!s)
+		return;
+	free(s->src);
+	free(s->dst);
+	free(s->ip);
+	free(s);
+}
+
+static void *bswap_setup(const struct settle_params *prm, char *err,
+			 size_t errlen)
+{
+	uint64_t avail = mem_available();
+	struct bswap_state *s;
+	char sz[32];
+	size_t alloc;
+
+	if (prm->size_bytes > SIZE_MAX / 4 ||
+	    (avail && prm->size_bytes > avail / 10 * 3)) {
+		snprintf(err, errlen, "bswap: size %s needs three buffers of "
+			 "that size; not that much memory is available",
+			 settle_format_size(prm->size_bytes, sz, sizeof(sz)));
+		return NULL;
+	}
+	s = calloc(1, sizeof(*s));
+	if (!s) {
+		snprintf(err, errlen, "bswap: out of memory");
+		return NULL;
+	}
+	s->size = (size_t)prm->size_bytes;
+	alloc = s->size ? (s->size + 63) / 64 * 64 : 64;
+	s->src = aligned_alloc(64, alloc);
+	s->dst = aligned_alloc(64, alloc);
+	s->ip = aligned_alloc(64, alloc);
+	if (!s->src || !s->dst || !s->ip) {
+		snprintf(err, errlen, "bswap: cannot allocate 3 x %zu bytes",
+			 alloc);
+		bswap_teardown(s);
+		return NULL;
+	}
+	fill_random(s->src, s->size);
+	memcpy(s->ip, s->src, s->size);
+	memset(s->dst, 0, alloc); /* fault the pages in before timing */
+	return s;
+}
+
+/* ---- scale -------------------------------------------------------------- */
+
+static void figure(struct settle_figure *f, const char *label,
+		   const char *unit, double value, const char *note)
+{
+	memset(f, 0, sizeof(*f));
+	snprintf(f->label, sizeof(f->label), "%s", label);
+	snprintf(f->unit, sizeof(f->unit), "%s", unit);
+	f->value = value;
+	snprintf(f->note, sizeof(f->note), "%s", note);
+}
+
+static size_t bswap_scale(const struct settle_result *r,
+			  const struct settle_scale_ctx *ctx,
+			  struct settle_figure *out, size_t max)
+{
+	double dev = ctx->device_mbps, mbps;
+	char note[48];
+	size_t n = 0;
+
+	if (r->skipped || r->size_bytes != ctx->largest_size ||
+	    !isfinite(r->bytes_per_ns) || r->bytes_per_ns <= 0)
+		return 0;
+	if (!isfinite(dev) || dev <= 0)
+		dev = DEFAULT_DEVICE_MBPS;
+	mbps = r->bytes_per_ns * 1e3; /* 10^9 bytes/s = 10^3 MB/s */
+	snprintf(note, sizeof(note), "of a %g MB/s device", dev);
+	if (n < max)
+		figure(&out[n++], "MB/s", "MB/s", mbps, "");
+	if (n < max)
+		figure(&out[n++], "device share", "%", dev / mbps * 100, note);
+	return n;
+}
+
+/* In the L1/L2 caches, and well beyond the last-level cache. */
+static const uint64_t default_sizes[] = { 32ull << 10, 128ull << 20 };
+/* --full adds the 1 GiB of the measured facts in DESIGN.md. */
+static const uint64_t full_sizes[] = { 1ull << 30 };
+
+const struct settle_claim settle_claim_bswap = {
+	.name = "bswap",
+	.description = "bulk byte swap of arrays, the file-system's real "
+		       "conversion",
+	.title = "bswap: byte-swapping arrays of 16/32/64-bit elements",
+	.op_name = "buffer",
+	.variants = variants,
+	.nvariants = sizeof(variants) / sizeof(variants[0]),
+	.baseline = "scalar",
+	.default_sizes = default_sizes,
+	.ndefault_sizes = sizeof(default_sizes) / sizeof(default_sizes[0]),
+	.full_sizes = full_sizes,
+	.nfull_sizes = 1,
+	.bytes_per_op = SETTLE_BYTES_SIZE,
+	.original = "not a posted figure; stand-alone programs on the Intel "
+		    "guest of DESIGN.md:\n            memcpy 40.9 B/ns at 32 "
+		    "KiB, 11.6 at 1 GiB; AVX-512 shuffle 39 / 6.7, with\n"
+		    "            non-temporal stores 10.5 at 1 GiB",
+	.check_iters = 1,
+	.setup = bswap_setup,
+	.teardown = bswap_teardown,
+	.scale = bswap_scale,
+};

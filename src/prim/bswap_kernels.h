@@ -1,0 +1,114 @@
+/*
+ * bswap_kernels.h - the byte-swap kernels behind settle_bswap16/32/64
+ * (private to settle and its tests).
+ *
+ * Every kernel has the contract of settle_bswap16/32/64
+ * (include/settle_byteorder.h): it reverses the bytes of each of n
+ * elements (n counts elements, not bytes) read at src and writes them to
+ * dst; any alignment of dst and of src, each on its own; dst == src swaps
+ * in place; no other overlap. Each ISA's kernels live in their own object
+ * (src/prim/bswap_ssse3.c, bswap_avx2.c, bswap_avx512.c), compiled for
+ * that ISA only (see the Makefile); the caller guarantees that the CPU and
+ * the OS support it (settle_bswap_usable(), src/prim/dispatch.h).
+ *
+ * The vector kernels write a copy of more than settle_bswap_nt_bytes()
+ * bytes with non-temporal stores (ordinary ones would only evict the
+ * cache) when dst is a multiple of the element size, so that an element
+ * boundary of dst reaches 64-byte alignment; in place (the line was just
+ * read into the cache) and otherwise with ordinary stores.
+ *
+ * The helper below is static inline, so each file compiles it with its own
+ * flags; it uses no instruction beyond baseline x86-64 (BSWAP, or ROL for
+ * 16 bits).
+ */
+#ifndef SETTLE_BSWAP_KERNELS_H
+#define SETTLE_BSWAP_KERNELS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+/* One bswap per element, memcpy loads and stores (src/prim/bswap.c). */
+void settle_bswap16_scalar(void *dst, const void *src, size_t n);
+void settle_bswap32_scalar(void *dst, const void *src, size_t n);
+void settle_bswap64_scalar(void *dst, const void *src, size_t n);
+
+/* PSHUFB, 16 bytes per instruction (src/prim/bswap_ssse3.c); needs SSSE3. */
+void settle_bswap16_ssse3(void *dst, const void *src, size_t n);
+void settle_bswap32_ssse3(void *dst, const void *src, size_t n);
+void settle_bswap64_ssse3(void *dst, const void *src, size_t n);
+
+/* VPSHUFB on 256-bit vectors (src/prim/bswap_avx2.c); needs AVX and AVX2
+ * with OS support for AVX state. */
+void settle_bswap16_avx2(void *dst, const void *src, size_t n);
+void settle_bswap32_avx2(void *dst, const void *src, size_t n);
+void settle_bswap64_avx2(void *dst, const void *src, size_t n);
+
+/* AVX-512BW VPSHUFB on 512-bit vectors, byte-masked head and tail
+ * (src/prim/bswap_avx512.c); needs AVX512F, BW and VL with OS support for
+ * opmask and ZMM state. */
+void settle_bswap16_avx512(void *dst, const void *src, size_t n);
+void settle_bswap32_avx512(void *dst, const void *src, size_t n);
+void settle_bswap64_avx512(void *dst, const void *src, size_t n);
+
+/*
+ * Buffer size in bytes above which the vector kernels use non-temporal
+ * stores: the size of the last-level cache, read once (sysfs, then
+ * sysconf(_SC_LEVEL3_CACHE_SIZE), else 32 MiB). Never 0.
+ */
+size_t settle_bswap_nt_bytes(void);
+
+/* Number of kernel calls so far that took the non-temporal path (all
+ * threads); tests use it to prove that a large buffer took it. */
+uint64_t settle_bswap_nt_calls(void);
+
+/* Count one call that took the non-temporal path. */
+void settle_bswap_nt_note(void);
+
+/*
+ * Forget the dispatch decision: the next call of settle_bswap16/32/64 or
+ * settle_bswap_active() decides again, reading SETTLE_BSWAP anew. For
+ * tests only, in a single-threaded process (a forked child): a fresh
+ * process could not be used, since under qemu-user an exec'ed program
+ * runs on the host CPU, not the emulated one.
+ */
+void settle_bswap_forget(void);
+
+/*
+ * Reverse the bytes of each esz-byte element (esz 2, 4 or 8) of the nbytes
+ * bytes at s (a multiple of esz) into d; d == s allowed. Each element is
+ * loaded before it is stored, so in place is safe. Meant to be inlined
+ * with a constant esz: the tails of the vector kernels and the scalar
+ * implementation.
+ */
+static inline void settle_bswap_elems(unsigned char *d, const unsigned char *s,
+				      size_t nbytes, size_t esz)
+{
+#ifdef __clang__
+	/* One bswap per element: keep clang's vectoriser off this loop. */
+	_Pragma("clang loop vectorize(disable) interleave(disable)")
+#endif
+	for (size_t i = 0; i < nbytes; i += esz) {
+		if (esz == 2) {
+			uint16_t v;
+
+			memcpy(&v, s + i, 2);
+			v = __builtin_bswap16(v);
+			memcpy(d + i, &v, 2);
+		} else if (esz == 4) {
+			uint32_t v;
+
+			memcpy(&v, s + i, 4);
+			v = __builtin_bswap32(v);
+			memcpy(d + i, &v, 4);
+		} else {
+			uint64_t v;
+
+			memcpy(&v, s + i, 8);
+			v = __builtin_bswap64(v);
+			memcpy(d + i, &v, 8);
+		}
+	}
+}
+
+#endif

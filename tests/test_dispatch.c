@@ -1,0 +1,440 @@
+/*
+ * test_dispatch.c - the run-time choice of the popcount implementation.
+ *
+ * The decision (src/prim/dispatch.h, src/cpu/cpu.c) is a pure function of
+ * the cpuid words and XCR0, so each rule is a case with injected words:
+ *   - models of real CPUs: Core 2 (SWAR), Nehalem (POPCNT), Haswell
+ *     (AVX2), Ice Lake server (AVX-512);
+ *   - leaf 0 reporting a maximum leaf below 7: leaf-7 words are ignored;
+ *   - OSXSAVE clear: no AVX, AVX2 or AVX-512 whatever XCR0 holds, but
+ *     POPCNT is still chosen when cpuid has it;
+ *   - the AVX2 bit without the AVX bit: no AVX2; AVX2 without POPCNT:
+ *     AVX2 (its kernel does not use POPCNT);
+ *   - AVX512F/BW/VL/VPOPCNTDQ with XCR0 lacking any ZMM state bit
+ *     (0xe0): AVX2, not AVX-512; XCR0 lacking AVX state: neither;
+ *   - AVX-512 without VPOPCNTDQ or without BW: AVX2.
+ * The environment variable SETTLE_POPCOUNT is tested in forked children
+ * (the choice is made once per process): a usable forced path is taken
+ * and stays; an unusable one and an unknown name exit with status 2 and
+ * one line on stderr.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "cpu/cpu.h"
+#include "prim/dispatch.h"
+#include "settle_bits.h"
+
+/* cpuid bits (Intel SDM vol. 2A, CPUID, tables 3-10, 3-11, 3-8). */
+#define L1C_SSE3 (1u << 0)
+#define L1C_SSSE3 (1u << 9)
+#define L1C_SSE41 (1u << 19)
+#define L1C_SSE42 (1u << 20)
+#define L1C_POPCNT (1u << 23)
+#define L1C_OSXSAVE (1u << 27)
+#define L1C_AVX (1u << 28)
+#define L1D_SSE2 (1u << 26)
+#define L7B_AVX2 (1u << 5)
+#define L7B_AVX512F (1u << 16)
+#define L7B_AVX512BW (1u << 30)
+#define L7B_AVX512VL (1u << 31)
+#define L7C_VPOPCNTDQ (1u << 14)
+/* XCR0 state components (vol. 1, 13.1): x87, SSE, AVX; opmask, ZMM. */
+#define XCR0_AVX 0x7u
+#define XCR0_AVX512 0xe7u
+
+static const struct settle_cpuid core2 = {
+	.max_leaf = 10,
+	.l1_ecx = L1C_SSE3 | L1C_SSSE3,
+	.l1_edx = L1D_SSE2,
+};
+
+static const struct settle_cpuid nehalem = {
+	.max_leaf = 11,
+	.l1_ecx = L1C_SSE3 | L1C_SSSE3 | L1C_SSE41 | L1C_SSE42 | L1C_POPCNT,
+	.l1_edx = L1D_SSE2,
+};
+
+static const struct settle_cpuid haswell = {
+	.max_leaf = 13,
+	.l1_ecx = L1C_SSE3 | L1C_SSSE3 | L1C_SSE41 | L1C_SSE42 | L1C_POPCNT |
+		  L1C_OSXSAVE | L1C_AVX,
+	.l1_edx = L1D_SSE2,
+	.l7_ebx = L7B_AVX2,
+	.xcr0 = XCR0_AVX,
+};
+
+static const struct settle_cpuid icelake = {
+	.max_leaf = 27,
+	.l1_ecx = L1C_SSE3 | L1C_SSSE3 | L1C_SSE41 | L1C_SSE42 | L1C_POPCNT |
+		  L1C_OSXSAVE | L1C_AVX,
+	.l1_edx = L1D_SSE2,
+	.l7_ebx = L7B_AVX2 | L7B_AVX512F | L7B_AVX512BW | L7B_AVX512VL,
+	.l7_ecx = L7C_VPOPCNTDQ,
+	.xcr0 = XCR0_AVX512,
+};
+
+static int has(const struct settle_cpuid *id, enum settle_cpu_feature f)
+{
+	return (settle_cpu_features_of(id) >> f) & 1;
+}
+
+static void expect_choice(const struct settle_cpuid *id,
+			  enum settle_popcount_impl want, const char *what)
+{
+	enum settle_popcount_impl got = settle_popcount_choose(id);
+
+	if (got != want) {
+		print_error("%s: chose %s, want %s\n", what,
+			    settle_popcount_impl_name(got),
+			    settle_popcount_impl_name(want));
+		fail();
+	}
+	/* the choice can run there, and nothing better can */
+	assert_true(settle_popcount_runs_on(got, id));
+	for (int i = got + 1; i < SETTLE_POPCOUNT_NIMPL; i++)
+		assert_false(settle_popcount_runs_on(i, id));
+	assert_true(settle_popcount_runs_on(SETTLE_POPCOUNT_SWAR, id));
+}
+
+static void test_cpu_models(void **state)
+{
+	(void)state;
+	expect_choice(&core2, SETTLE_POPCOUNT_SWAR, "Core 2");
+	assert_false(settle_popcount_runs_on(SETTLE_POPCOUNT_POPCNT, &core2));
+	expect_choice(&nehalem, SETTLE_POPCOUNT_POPCNT, "Nehalem");
+	expect_choice(&haswell, SETTLE_POPCOUNT_AVX2, "Haswell");
+	assert_true(settle_popcount_runs_on(SETTLE_POPCOUNT_POPCNT, &haswell));
+	expect_choice(&icelake, SETTLE_POPCOUNT_AVX512, "Ice Lake");
+	assert_true(settle_popcount_runs_on(SETTLE_POPCOUNT_AVX2, &icelake));
+	assert_false(settle_popcount_runs_on(SETTLE_POPCOUNT_NIMPL, &icelake));
+	assert_false(settle_popcount_runs_on(-1, &icelake));
+}
+
+/* Leaf 0 says leaf 7 does not exist: its words are stale, not features. */
+static void test_max_leaf_below_7(void **state)
+{
+	struct settle_cpuid id = icelake;
+
+	(void)state;
+	id.max_leaf = 6;
+	assert_false(has(&id, SETTLE_CPU_AVX2));
+	assert_false(has(&id, SETTLE_CPU_AVX512F));
+	assert_false(has(&id, SETTLE_CPU_AVX512VPOPCNTDQ));
+	assert_true(has(&id, SETTLE_CPU_AVX));
+	expect_choice(&id, SETTLE_POPCOUNT_POPCNT, "max leaf 6");
+	/* no leaf 1 either: nothing at all */
+	id.max_leaf = 0;
+	assert_false(has(&id, SETTLE_CPU_POPCNT));
+	expect_choice(&id, SETTLE_POPCOUNT_SWAR, "max leaf 0");
+}
+
+/* OSXSAVE clear: the OS manages no extended state, so XCR0 (never read:
+ * settle_cpuid_read leaves it 0) means nothing. POPCNT needs no state. */
+static void test_osxsave_clear(void **state)
+{
+	struct settle_cpuid id = icelake;
+
+	(void)state;
+	id.l1_ecx &= ~L1C_OSXSAVE;
+	id.xcr0 = 0;
+	assert_false(has(&id, SETTLE_CPU_AVX));
+	assert_false(has(&id, SETTLE_CPU_AVX2));
+	assert_false(has(&id, SETTLE_CPU_AVX512F));
+	assert_true(has(&id, SETTLE_CPU_POPCNT));
+	expect_choice(&id, SETTLE_POPCOUNT_POPCNT, "OSXSAVE clear");
+	/* a stale XCR0 value is ignored too */
+	id.xcr0 = XCR0_AVX512;
+	assert_false(has(&id, SETTLE_CPU_AVX));
+	expect_choice(&id, SETTLE_POPCOUNT_POPCNT, "OSXSAVE clear, XCR0 set");
+	/* and without POPCNT: SWAR */
+	id.l1_ecx &= ~L1C_POPCNT;
+	expect_choice(&id, SETTLE_POPCOUNT_SWAR, "OSXSAVE and POPCNT clear");
+}
+
+static void test_avx2_without_avx(void **state)
+{
+	struct settle_cpuid id = haswell;
+
+	(void)state;
+	id.l1_ecx &= ~L1C_AVX;
+	assert_false(has(&id, SETTLE_CPU_AVX2));
+	expect_choice(&id, SETTLE_POPCOUNT_POPCNT, "AVX2 without AVX");
+	id = icelake;
+	id.l1_ecx &= ~L1C_AVX;
+	assert_false(has(&id, SETTLE_CPU_AVX512F));
+	expect_choice(&id, SETTLE_POPCOUNT_POPCNT, "AVX-512 without AVX");
+}
+
+/* The AVX2 kernel counts its tails with SWAR: it does not need POPCNT. */
+static void test_avx2_without_popcnt(void **state)
+{
+	struct settle_cpuid id = haswell;
+
+	(void)state;
+	id.l1_ecx &= ~L1C_POPCNT;
+	expect_choice(&id, SETTLE_POPCOUNT_AVX2, "AVX2 without POPCNT");
+	assert_false(settle_popcount_runs_on(SETTLE_POPCOUNT_POPCNT, &id));
+}
+
+/* XCR0 must enable opmask (bit 5), ZMM_Hi256 (6) and Hi16_ZMM (7). */
+static void test_xcr0_without_zmm(void **state)
+{
+	static const uint64_t partial[] = {
+		XCR0_AVX, XCR0_AVX | 0x20, XCR0_AVX | 0x40, XCR0_AVX | 0x80,
+		XCR0_AVX | 0x60, XCR0_AVX | 0xa0, XCR0_AVX | 0xc0,
+	};
+	struct settle_cpuid id = icelake;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(partial) / sizeof(partial[0]); i++) {
+		char what[48];
+
+		id.xcr0 = partial[i];
+		snprintf(what, sizeof(what), "XCR0 %#llx",
+			 (unsigned long long)partial[i]);
+		assert_false(has(&id, SETTLE_CPU_AVX512F));
+		assert_true(has(&id, SETTLE_CPU_AVX2));
+		expect_choice(&id, SETTLE_POPCOUNT_AVX2, what);
+	}
+	/* ZMM state without AVX (YMM) state: no AVX-class path at all */
+	id.xcr0 = 0xe3;
+	assert_false(has(&id, SETTLE_CPU_AVX));
+	expect_choice(&id, SETTLE_POPCOUNT_POPCNT, "XCR0 0xe3");
+	/* nor without SSE state */
+	id.xcr0 = 0xe5;
+	expect_choice(&id, SETTLE_POPCOUNT_POPCNT, "XCR0 0xe5");
+}
+
+/* The AVX-512 kernel needs F, BW, VL and VPOPCNTDQ. */
+static void test_avx512_subsets(void **state)
+{
+	static const struct {
+		uint32_t ebx_off, ecx_off;
+		const char *what;
+	} drop[] = {
+		{ 0, L7C_VPOPCNTDQ, "AVX-512 without VPOPCNTDQ (Skylake-X)" },
+		{ L7B_AVX512BW | L7B_AVX512VL, 0,
+		  "VPOPCNTDQ without BW, VL (Knights Mill)" },
+		{ L7B_AVX512BW, 0, "AVX-512 without BW" },
+		{ L7B_AVX512VL, 0, "AVX-512 without VL" },
+		{ L7B_AVX512F, 0, "AVX-512 without F" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(drop) / sizeof(drop[0]); i++) {
+		struct settle_cpuid id = icelake;
+
+		id.l7_ebx &= ~drop[i].ebx_off;
+		id.l7_ecx &= ~drop[i].ecx_off;
+		expect_choice(&id, SETTLE_POPCOUNT_AVX2, drop[i].what);
+	}
+}
+
+/* ---- the environment variable, in forked children ---------------------- */
+
+struct child {
+	int status;      /* exit status, or -1 when killed */
+	char err[512];   /* what it wrote to stderr */
+};
+
+#define CHILD_BAD_COUNT 100 /* exit status: the dispatched count was wrong */
+#define CHILD_CHANGED 101   /* exit status: the choice changed */
+
+/*
+ * In the child: set SETTLE_POPCOUNT (unset for NULL), then take the
+ * choice, count a known buffer through settle_popcount(), change the
+ * variable and check that the choice stays. Exit status: 10 + the
+ * implementation.
+ */
+static void child_main(const char *value)
+{
+	unsigned char buf[1000];
+	enum settle_popcount_impl a, b;
+
+	if (value)
+		setenv("SETTLE_POPCOUNT", value, 1);
+	else
+		unsetenv("SETTLE_POPCOUNT");
+	memset(buf, 0x5a, sizeof(buf)); /* 4 bits per byte */
+	a = settle_popcount_active();
+	if (settle_popcount(buf, sizeof(buf)) != 4 * sizeof(buf))
+		_exit(CHILD_BAD_COUNT);
+	setenv("SETTLE_POPCOUNT", "swar", 1);
+	if (settle_popcount(buf, 999) != 4 * 999)
+		_exit(CHILD_BAD_COUNT);
+	b = settle_popcount_active();
+	if (a != b)
+		_exit(CHILD_CHANGED);
+	_exit(10 + (int)a);
+}
+
+static void run_child(const char *value, struct child *c)
+{
+	int fd[2], st;
+	pid_t pid;
+	size_t n = 0;
+	ssize_t r;
+
+	assert_int_equal(pipe(fd), 0);
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		close(fd[0]);
+		dup2(fd[1], 2);
+		child_main(value);
+	}
+	close(fd[1]);
+	while (n < sizeof(c->err) - 1 &&
+	       (r = read(fd[0], c->err + n, sizeof(c->err) - 1 - n)) > 0)
+		n += (size_t)r;
+	c->err[n] = '\0';
+	close(fd[0]);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	c->status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static enum settle_popcount_impl this_cpu_choice(void)
+{
+	struct settle_cpuid id;
+
+	settle_cpuid_read(&id);
+	return settle_popcount_choose(&id);
+}
+
+static void test_env_unset(void **state)
+{
+	struct child c;
+
+	(void)state;
+	run_child(NULL, &c);
+	assert_string_equal(c.err, "");
+	assert_int_equal(c.status, 10 + (int)this_cpu_choice());
+	run_child("", &c); /* empty: as unset */
+	assert_string_equal(c.err, "");
+	assert_int_equal(c.status, 10 + (int)this_cpu_choice());
+}
+
+/* The one-line refusal expected for implementation which on this CPU. */
+static void refusal(enum settle_popcount_impl which, char *buf, size_t len)
+{
+	static const char *const lacks[] = {
+		"nothing", "POPCNT", "AVX2", "AVX-512 VPOPCNTDQ",
+	};
+	const char *name = settle_popcount_impl_name(which);
+	struct settle_cpuid id, os_on;
+
+	settle_cpuid_read(&id);
+	os_on = id;
+	os_on.l1_ecx |= L1C_OSXSAVE;
+	os_on.xcr0 = ~0ull;
+	if (settle_popcount_runs_on(which, &os_on))
+		snprintf(buf, len, "settle: SETTLE_POPCOUNT=%s refused: the "
+			 "OS has not enabled %s register state (XCR0 %#llx)\n",
+			 name, lacks[which], (unsigned long long)id.xcr0);
+	else
+		snprintf(buf, len, "settle: SETTLE_POPCOUNT=%s refused: this "
+			 "CPU lacks %s\n", name, lacks[which]);
+}
+
+static void test_env_forced(void **state)
+{
+	(void)state;
+	for (int i = 0; i < SETTLE_POPCOUNT_NIMPL; i++) {
+		const char *name = settle_popcount_impl_name(i);
+		char want[256];
+		struct child c;
+
+		run_child(name, &c);
+		if (settle_popcount_usable(i)) {
+			if (c.status != 10 + i || c.err[0])
+				print_error("SETTLE_POPCOUNT=%s: status %d, "
+					    "stderr '%s'\n", name, c.status,
+					    c.err);
+			assert_int_equal(c.status, 10 + i);
+			assert_string_equal(c.err, "");
+			continue;
+		}
+		print_message("SETTLE_POPCOUNT=%s refused here, as it must "
+			      "be: %s", name, c.err);
+		assert_int_equal(c.status, 2);
+		refusal(i, want, sizeof(want));
+		assert_string_equal(c.err, want);
+	}
+}
+
+static void test_env_unknown(void **state)
+{
+	static const char *const bad[] = { "avx3", "AVX2", "sse", " swar" };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct child c;
+		char want[160];
+
+		run_child(bad[i], &c);
+		snprintf(want, sizeof(want), "settle: SETTLE_POPCOUNT=%s "
+			 "refused: unknown implementation (swar, popcnt, avx2 "
+			 "or avx512)\n", bad[i]);
+		assert_int_equal(c.status, 2);
+		assert_string_equal(c.err, want);
+	}
+}
+
+/* settle info names the active implementations ("  primitives: popcount
+ * NAME, bswap NAME"). */
+static void test_settle_info(void **state)
+{
+	const char *settle = getenv("SETTLE");
+	char cmd[512], line[512];
+	FILE *f;
+	int seen = 0, ok = 0;
+
+	(void)state;
+	if (!settle || !*settle) {
+		print_message("SETTLE not set: settle info not checked\n");
+		skip();
+	}
+	snprintf(cmd, sizeof(cmd), "SETTLE_POPCOUNT=swar '%s' info 2>&1",
+		 settle);
+	f = popen(cmd, "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		if (!strstr(line, "primitives:"))
+			continue;
+		seen = 1;
+		ok = strstr(line, "popcount swar") != NULL;
+	}
+	assert_int_equal(pclose(f), 0);
+	assert_true(seen);
+	assert_true(ok);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cpu_models),
+		cmocka_unit_test(test_max_leaf_below_7),
+		cmocka_unit_test(test_osxsave_clear),
+		cmocka_unit_test(test_avx2_without_avx),
+		cmocka_unit_test(test_avx2_without_popcnt),
+		cmocka_unit_test(test_xcr0_without_zmm),
+		cmocka_unit_test(test_avx512_subsets),
+		cmocka_unit_test(test_env_unset),
+		cmocka_unit_test(test_env_forced),
+		cmocka_unit_test(test_env_unknown),
+		cmocka_unit_test(test_settle_info),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
