@@ -25,9 +25,9 @@
 #define MAX_VARIANTS 64
 
 /* --rigorous: the settings `settle selftest` checks against its targets. */
-#define RIGOROUS_SAMPLES 31
-#define RIGOROUS_MIN_MS 20
-#define RIGOROUS_PROCESSES 5
+#define RIGOROUS_SAMPLES 21
+#define RIGOROUS_MIN_MS 10
+#define RIGOROUS_PROCESSES 3
 
 static const char usage_main[] =
 "usage: settle <command> [options]\n"
