@@ -27,7 +27,7 @@
 /* --rigorous: the settings `settle selftest` checks against its targets. */
 #define RIGOROUS_SAMPLES 21
 #define RIGOROUS_MIN_MS 10
-#define RIGOROUS_PROCESSES 3
+#define RIGOROUS_PROCESSES 5
 
 static const char usage_main[] =
 "usage: settle <command> [options]\n"
@@ -109,7 +109,7 @@ static const char usage_selftest[] =
 "  --detect-trials N  trials per detection case (default 100)\n"
 "  --samples N, --min-time MS, --processes N, --cpu N\n"
 "                     settings of each trial (default: the --rigorous\n"
-"                     samples and sample length, 3 processes per trial)\n"
+"                     settings: 21 samples of >= 10 ms, 5 processes)\n"
 "  --format FMT       table (default) or json\n"
 "  --output FILE      write there (json: whole or not at all)\n";
 
@@ -797,7 +797,7 @@ static int cmd_selftest(int argc, char **argv)
 	settle_options_default(&o, quick);
 	o.samples = quick ? 11 : RIGOROUS_SAMPLES;
 	o.min_sample_ns = (quick ? 5 : RIGOROUS_MIN_MS) * 1e6;
-	o.processes = quick ? 1 : 3;
+	o.processes = quick ? 1 : RIGOROUS_PROCESSES;
 	if (quick) {
 		aa = 20;
 		det = 10;
