@@ -373,8 +373,8 @@ const struct settle_claim settle_claim_segprefix = {
 	.name = "segprefix",
 	.description = "user-space cost of a %fs:/%gs: prefixed load vs a "
 		       "plain load",
-	.title = "Segment-prefixed loads: %fs:/%gs: vs plain, dependent and "
-		 "independent",
+	.title = "segprefix: loads through %fs:/%gs: against plain loads, "
+		 "dependent and independent",
 	.op_name = "load",
 	.variants = seg_variants,
 	.nvariants = sizeof(seg_variants) / sizeof(seg_variants[0]),

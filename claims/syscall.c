@@ -434,7 +434,10 @@ const struct settle_claim settle_claim_syscall = {
 	.name = "syscall",
 	.description = "cost of system calls: the pipe loop, a null call, "
 		       "pipe ping-pong",
-	.title = "System calls: 1-byte pipe loop, null call, ping-pong",
+	.title = "syscall: 1-byte pipe loop, null call, ping-pong",
+	.original = "10 M iterations of the pipe loop, best of 10 runs: "
+		    "12.811 s before the kernel change,\n            12.212 s "
+		    "after it",
 	.op_name = "call",
 	.variants = sys_variants,
 	.nvariants = sizeof(sys_variants) / sizeof(sys_variants[0]),

@@ -8,8 +8,13 @@
 
 #include "settle.h"
 
-/* A result whose MAD exceeds this share of its median is marked unstable. */
+/*
+ * A result is marked unstable when its MAD exceeds this share of its
+ * median, or when its best sample is this much below the median (a
+ * minority of samples, or whole processes, ran at another speed).
+ */
 #define UNSTABLE_MAD 0.05
+#define UNSTABLE_BEST 0.20
 
 /* Index of the baseline among res[0..n) for variant v, or -1. */
 long settle_find_baseline(const struct settle_result *res, size_t n,
@@ -61,7 +66,8 @@ void settle_analyze(struct settle_result *res, size_t nv, double core_ghz,
 			r->cycles_per_op = r->sum.median * core_ghz;
 			r->cycles_source = "add-chain estimate";
 		}
-		r->unstable = r->sum.mad > UNSTABLE_MAD * r->sum.median;
+		r->unstable = r->sum.mad > UNSTABLE_MAD * r->sum.median ||
+			      r->sum.min < (1 - UNSTABLE_BEST) * r->sum.median;
 	}
 	for (size_t i = 0; i < nv; i++) {
 		long bi = settle_find_baseline(res, nv, res[i].variant);
