@@ -134,8 +134,17 @@ run: all
 
 # ---- tests ---------------------------------------------------------------
 # cmocka, the test framework.
-TEST_PKGS    := libcmocka-dev
+TEST_PKGS    := libcmocka-dev pkg-config gnuplot-nox
 TEST_HEADERS := /usr/include/cmocka.h
+# The output formats (tests/test_formats.*): the de_DE.UTF-8 locale's
+# sources, Google Benchmark and its compare.py with what that needs.
+TEST_PKGS    += locales libbenchmark-dev libbenchmark-tools python3-scipy \
+                python3-numpy
+TEST_HEADERS += /usr/share/i18n/locales/de_DE \
+                /usr/include/benchmark/benchmark.h \
+                /usr/share/benchmark/compare.py \
+                /usr/lib/python3/dist-packages/scipy/__init__.py \
+                /usr/lib/python3/dist-packages/numpy/__init__.py
 
 deps-test:
 	@missing=; for h in $(TEST_HEADERS); do [ -f $$h ] || missing=1; done; \

@@ -181,6 +181,39 @@ struct settle_scale_ctx {
 };
 
 /* ------------------------------------------------------------------ */
+/* Claims in a file of your own (settle run FILE.c).                    */
+
+/*
+ * SETTLE_CLAIMS(&claim_a, &claim_b, ...): at file scope of FILE.c, after
+ * the claims, list the claims that `settle run FILE.c` measures. It
+ * defines the exported, NULL-terminated array settle_user_claims of
+ * pointers to them (at least one), which settle finds with dlsym() in the
+ * shared object it compiles FILE.c into; use it exactly once per file.
+ *
+ * settle compiles FILE.c once per --build (a compiler and its flags,
+ * "cc -O2" by default) with -shared -fPIC and -I to this header's
+ * directory, caches each shared object, loads it with dlopen() and
+ * merges the builds: one claim per name, whose variants are every build's
+ * variants with .build set to the build string ("gcc -O0"), timed
+ * interleaved. Every variant must compute the same check value under
+ * every build, or the run fails (exit status 1). A claim's fields other
+ * than its variants, setup, teardown and scale are taken from the first
+ * build; a NULL baseline means the first variant, a NULL title the name.
+ *
+ * A claim may call the functions settle itself is linked with (this
+ * header's, settle_bits.h's, settle_byteorder.h's): the settle command
+ * exports them to the shared object. Names beginning with settle_ are
+ * settle's; keep other functions and data of FILE.c static.
+ * docs/writing-a-claim.md describes it all, with an example.
+ */
+#define SETTLE_CLAIMS(...)						\
+	extern const struct settle_claim *const settle_user_claims[];	\
+	__attribute__((visibility("default")))				\
+	const struct settle_claim *const settle_user_claims[] = {	\
+		__VA_ARGS__, NULL					\
+	}
+
+/* ------------------------------------------------------------------ */
 /* Statistics (src/stats).                                             */
 
 /* Summary of n samples. Every field is finite and >= 0 for any input of
@@ -443,8 +476,9 @@ struct settle_result {
 				       (median x estimated core clock) */
 	double instructions_per_op; /* counted; 0 without counters */
 	uint64_t cycles_total, instructions_total, counted_ops;
-	int unstable;               /* spread too high to trust (MAD > 5 %
-				       of the median) */
+	int unstable;               /* spread too high to trust: MAD > 5 %
+				       of the median, or the best sample
+				       > 20 % below it */
 	int below_resolution;       /* a sample lasted under 1000x the
 				       clock's resolution: no time to report */
 	int has_cmp;                /* cmp is valid (not the baseline) */
@@ -572,9 +606,101 @@ int settle_write_json(const struct settle_report *rep, const char *path,
 		      char *err, size_t errlen);
 
 /*
- * Load a result file written by settle_write_json() into rep (claims and
- * variants are rebuilt from the file, statistics and verdicts recomputed
- * from the samples with band). Returns 0, or -1 with a one-line message
+ * Output formats (settle run/show --format). Every format prints numbers
+ * with '.' as the decimal point whatever the program's locale (the
+ * writer switches its thread to the C locale with uselocale()).
+ * docs/output-formats.md describes each.
+ */
+enum settle_format {
+	SETTLE_FORMAT_TABLE,       /* "table": settle_print_table() */
+	SETTLE_FORMAT_JSON,        /* "json": the result file */
+	SETTLE_FORMAT_MD,          /* "md": settle_print_md() */
+	SETTLE_FORMAT_TEXT,        /* "text": settle_print_text() */
+	SETTLE_FORMAT_CSV,         /* "csv": settle_print_csv() */
+	SETTLE_FORMAT_GBENCH_JSON, /* "gbench-json": settle_print_gbench_json() */
+};
+
+/* The names --format accepts, for messages: "table, json, md, ...". */
+#define SETTLE_FORMAT_NAMES "table, json, md, text, csv or gbench-json"
+
+/* Parse a format name (one of SETTLE_FORMAT_NAMES). Returns 0, or -1 for
+ * an unknown or NULL name (*fmt unchanged). */
+int settle_format_parse(const char *name, enum settle_format *fmt);
+
+/*
+ * GitHub Markdown: the machine on one line (ISA, primitives and
+ * mitigations in a <details> block), then per claim a "###" heading, a
+ * table (size, variant, median, best, +-MAD, B/ns, cycles, ratio, 95 %
+ * interval, verdict; B/ns and cycles where the claim has them), its notes
+ * and the scale section as a second table; then the noise. Cell text is
+ * escaped (\| and the other Markdown punctuation; control characters
+ * become spaces).
+ */
+void settle_print_md(FILE *f, const struct settle_report *rep);
+
+/*
+ * Plain text for a mailing-list post: no line exceeds 72 columns (UTF-8
+ * aware; wide characters count two). The machine line first, wrapped; per
+ * claim its title, one row per variant (median, +-MAD, ratio, 95 %
+ * interval, verdict; B/ns and cycles only where they fit), a line per
+ * size, a label too long for its column on a line of its own, notes and
+ * scale figures wrapped; then the noise. ASCII except for the names, in
+ * which tabs and line ends become spaces, other control characters and
+ * invalid UTF-8 '?'.
+ */
+void settle_print_text(FILE *f, const struct settle_report *rep);
+
+/*
+ * CSV (RFC 4180: CRLF line ends; a field with a comma, a double quote,
+ * CR or LF is quoted, its quotes doubled). A header row, then one row per
+ * result, skipped ones included: claim, variant, label, size_bytes,
+ * build, params ("key=value;key=value" of the other parameters), n,
+ * median_ns, min_ns, mean_ns, mad_ns, bytes_per_ns, cycles_per_op, ratio,
+ * ci_low, ci_high, ci_level, verdict ("baseline" for a baseline), why,
+ * reference, unstable, below_resolution, skipped (the reason). Empty
+ * where a value does not apply.
+ */
+void settle_print_csv(FILE *f, const struct settle_report *rep);
+
+/*
+ * Google Benchmark's JSON layout (as written by --benchmark_format=json,
+ * version 1.7), so that its tools (compare.py) read settle's results:
+ * "context" {date, host_name, executable, num_cpus, mhz_per_cpu,
+ * cpu_scaling_enabled, caches, library_build_type, settle_*} and
+ * "benchmarks": per result, one "iteration" entry per sample (run_type
+ * "iteration", repetitions = samples, repetition_index k, iterations =
+ * operations in the sample, real_time = cpu_time = the sample in ns per
+ * operation, time_unit "ns", label, bytes_per_second where the claim has
+ * a throughput), then the aggregates mean, median, stddev and cv as
+ * Google Benchmark writes them. The name is
+ * claim/variant[/build:B][/key:value...][/size:BYTES]. cpu_time repeats
+ * real_time: settle measures elapsed time on a pinned CPU.
+ */
+void settle_print_gbench_json(FILE *f, const struct settle_report *rep);
+
+/*
+ * Write rep in format fmt to path, whole or not at all (a temporary file
+ * in the same directory, fsync'ed and renamed over path); path "-"
+ * writes to stdout. Returns 0, or -1 with a message in err.
+ */
+int settle_write_report(const struct settle_report *rep,
+			enum settle_format fmt, const char *path, char *err,
+			size_t errlen);
+
+/*
+ * Load a result file into rep: a settle result file written by
+ * settle_write_json(), or a Google Benchmark JSON file (an object with
+ * "context" and "benchmarks"). Claims and variants are rebuilt from the
+ * file, statistics and verdicts recomputed from the samples with band.
+ *
+ * A Google Benchmark entry becomes a result of claim = its name up to the
+ * first '/', variant = the rest (or the whole name); its repetitions are
+ * the samples (real_time in ns per iteration, converted from time_unit);
+ * aggregates (run_type "aggregate", or names ending in _mean, _median,
+ * _stddev, _cv in files without run_type) and entries with
+ * error_occurred are left out. Such claims have no baseline.
+ *
+ * Returns 0, or -1 with a one-line message
  * in err: unreadable, not JSON or truncated, not a settle result (schema
  * missing or different), or malformed (a required key missing or of the
  * wrong type). Free with settle_report_free().
@@ -610,6 +736,44 @@ struct settle_selftest;
 int settle_write_selftest_json(const struct settle_selftest *st,
 			       const struct settle_options *o,
 			       const char *path, char *err, size_t errlen);
+
+/* ------------------------------------------------------------------ */
+/* Plots (src/report/plot.c), drawn by gnuplot.                        */
+
+enum settle_plot_kind {
+	SETTLE_PLOT_ALL,        /* the sweeps, then every distribution */
+	SETTLE_PLOT_THROUGHPUT, /* only the sweeps (error if there is none) */
+	SETTLE_PLOT_SAMPLES,    /* only the distributions */
+};
+
+/*
+ * The picture format settle_plot() writes for path, from its extension
+ * (case-insensitive): "svg" for .svg, "png" for .png, NULL otherwise.
+ */
+const char *settle_plot_format(const char *path);
+
+/*
+ * Draw rep (a run, or a result file loaded with settle_load_json) into
+ * path, an SVG or PNG picture chosen by its extension:
+ *  - for each claim with throughput measured at two or more buffer sizes
+ *    (a sweep): throughput in bytes per ns (= GB/s) against the buffer
+ *    size on a log2 axis, one line per variant through the medians, bars
+ *    over the middle half of the samples (quartiles), and dashed vertical
+ *    lines at the machine's L1d, L2 and last-level cache sizes
+ *    (rep->machine.caches) labelled L1d, L2, LLC;
+ *  - for each claim and size: every sample of each variant (time per
+ *    operation) as a box plot with the samples drawn over it.
+ * Results below the clock's resolution and skipped variants are left out.
+ * gnuplot (the environment variable SETTLE_GNUPLOT names another program
+ * or path) runs on a script and data written to a temporary directory
+ * under $TMPDIR (default /tmp), removed afterwards; the picture is written
+ * whole or not at all (temporary file beside path, fsync, rename).
+ * Returns 0, or -1 with a one-line message in err: an extension other
+ * than .svg or .png, gnuplot missing (the message gives the apt-get
+ * command), nothing to plot, gnuplot failing, or path not writable.
+ */
+int settle_plot(const struct settle_report *rep, const char *path,
+		enum settle_plot_kind kind, char *err, size_t errlen);
 
 /* ------------------------------------------------------------------ */
 /* Parsing helpers (src/util).                                         */

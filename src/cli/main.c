@@ -18,6 +18,7 @@
 
 #include "settle.h"
 #include "claims.h"
+#include "byob/byob.h"
 
 #define SETTLE_VERSION "0.1.0"
 #define MAX_SIZES 64
@@ -43,17 +44,22 @@ static const char usage_main[] =
 "  selftest             measure the harness: A/A false positives, detection\n"
 "                       of a 3%% / 2%% difference, chain latencies\n"
 "  compare OLD NEW...   compare result files: change, interval, verdict\n"
+"  plot FILE -o OUT     draw a result file (SVG or PNG, with gnuplot):\n"
+"                       throughput by buffer size, every sample\n"
 "  help [COMMAND]       this text, or a command's options\n"
 "\n"
 "`settle COMMAND --help` shows a command's options.\n";
 
 static const char usage_run[] =
 "usage: settle run [CLAIM...] [options]\n"
+"       settle run FILE.c [CLAIM...] [--build \"CC FLAGS\"]... [options]\n"
 "\n"
 "Measure each CLAIM (default: popcount endian syscall segprefix): every\n"
 "variant is checked against the baseline, then timed in interleaved\n"
 "rounds; the table shows median and best time per operation, the spread\n"
 "(median absolute deviation), throughput, and the ratio to the baseline.\n"
+"FILE.c: claims of your own (docs/writing-a-claim.md), compiled once per\n"
+"--build and cached; every build's variants run in one table.\n"
 "\n"
 "options:\n"
 "  --size SIZE        buffer size, repeatable: 4096, 4K, 128M, 4G, 128T\n"
@@ -68,18 +74,26 @@ static const char usage_run[] =
 "                     4 GiB bitmaps of a 128 TB file system)\n"
 "  --device-mbps X    device speed for the endian scale, MB/s (default 13)\n"
 "  --equivalence PCT  ratios within +-PCT %% count as the same (default 1)\n"
-"  --format FMT       table (default) or json (the result file)\n"
-"  --output FILE      write the result there (json: written whole or not at\n"
-"                     all; the table still goes to standard output)\n"
+"  --format FMT       table (default), json (the result file), md (GitHub\n"
+"                     Markdown), text (plain, <= 72 columns), csv, or\n"
+"                     gbench-json (Google Benchmark's JSON, for its tools)\n"
+"  --output FILE      write the result there, whole or not at all (json,\n"
+"                     gbench-json: the table still goes to standard output)\n"
+"  --build \"CC FLAGS\" with FILE.c: a compiler and its flags, repeatable\n"
+"                     (default \"cc -O2\"); every build must compute the\n"
+"                     same check values\n"
+"  --verbose          with FILE.c: say which cached object each build uses\n"
 "  -h, --help         this text\n";
 
 static const char usage_list[] =
 "usage: settle list\n\nPrint every claim and its variants, one line each.\n";
 
 static const char usage_show[] =
-"usage: settle show FILE [--equivalence PCT]\n\n"
-"Print the tables of a result file (written by settle run --format json)\n"
-"again; statistics and verdicts are recomputed from its samples.\n";
+"usage: settle show FILE [--equivalence PCT] [--format FMT]\n\n"
+"Print the tables of a result file (written by settle run --format json,\n"
+"or a Google Benchmark JSON file) again; statistics and verdicts are\n"
+"recomputed from its samples. --format: table (default), json, md, text,\n"
+"csv or gbench-json, as for settle run.\n";
 
 static const char usage_compare[] =
 "usage: settle compare OLD NEW [NEW2...] [options]\n\n"
@@ -88,7 +102,9 @@ static const char usage_compare[] =
 "log times, Mann-Whitney interval) and a verdict; all repetitions of a\n"
 "name are pooled; a geometric-mean row closes each comparison. Warns when\n"
 "the files come from different CPU models, ISA sets, kernels or\n"
-"compilers.\n\n"
+"compilers. A file is a settle result file or a Google Benchmark JSON\n"
+"file (--benchmark_format=json): claim = the name up to the first '/',\n"
+"variant = the rest, samples = its repetitions (aggregates left out).\n\n"
 "options:\n"
 "  --equivalence PCT  changes within +-PCT %% count as the same (default 1)\n"
 "  --fail-on slower   exit 1 when any row is slower\n"
@@ -118,6 +134,24 @@ static const char usage_info[] =
 "Describe the machine: CPU, usable ISA extensions (cpuid and XCR0), caches,\n"
 "kernel, hypervisor, mitigations, the clock (TSC rate, read cost,\n"
 "resolution), the estimated core clock, and the build.\n";
+
+static const char usage_plot[] =
+"usage: settle plot FILE -o OUT.svg|OUT.png [--kind all|throughput|samples]\n"
+"\n"
+"Draw a result file (settle run --format json) with gnuplot. For a claim\n"
+"measured at two or more sizes (settle run popcount --size 1K --size 1M\n"
+"...): throughput in B/ns against the buffer size, one line per variant,\n"
+"log size axis, with this machine's L1d, L2 and last-level cache sizes\n"
+"(from the file) as dashed lines. For every claim and size: each\n"
+"variant's samples, a box plot with every sample drawn over it.\n"
+"The extension chooses SVG or PNG; the picture is written whole or not\n"
+"at all. Needs gnuplot: sudo apt-get install -y gnuplot-nox.\n"
+"\n"
+"options:\n"
+"  -o, --output OUT   the picture to write: a name ending in .svg or .png\n"
+"  --kind KIND        all (default), throughput (only the size sweeps) or\n"
+"                     samples (only the distributions)\n"
+"  -h, --help         this text\n";
 
 static int fail_usage(const char *fmt, const char *arg)
 {
@@ -239,11 +273,14 @@ struct run_args {
 	struct settle_options opt;
 	unsigned long samples, min_ms, cpu, processes;
 	int have_samples, have_min, have_cpu, have_processes;
+	const char *builds[SETTLE_BYOB_MAX_BUILDS]; /* --build, FILE.c */
+	size_t nbuilds;
+	int verbose;
 };
 
 enum { OPT_SIZE = 256, OPT_SAMPLES, OPT_CPU, OPT_QUICK, OPT_FULL, OPT_FORMAT,
        OPT_OUTPUT, OPT_DEVICE, OPT_VARIANT, OPT_MIN, OPT_EQUIV,
-       OPT_PROCESSES, OPT_RIGOROUS };
+       OPT_PROCESSES, OPT_RIGOROUS, OPT_BUILD, OPT_VERBOSE };
 
 static const struct option run_opts[] = {
 	{ "size", required_argument, NULL, OPT_SIZE },
@@ -259,12 +296,16 @@ static const struct option run_opts[] = {
 	{ "equivalence", required_argument, NULL, OPT_EQUIV },
 	{ "processes", required_argument, NULL, OPT_PROCESSES },
 	{ "rigorous", no_argument, NULL, OPT_RIGOROUS },
+	{ "build", required_argument, NULL, OPT_BUILD },
+	{ "verbose", no_argument, NULL, OPT_VERBOSE },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
 static int run_option(struct run_args *a, int c, const char *arg)
 {
+	enum settle_format fmt;
+
 	switch (c) {
 	case OPT_SIZE:
 		if (a->nsizes == MAX_SIZES)
@@ -298,8 +339,9 @@ static int run_option(struct run_args *a, int c, const char *arg)
 		a->opt.full = 1;
 		return 0;
 	case OPT_FORMAT:
-		if (strcmp(arg, "table") && strcmp(arg, "json"))
-			return fail_usage("unknown --format '%s' (table or json)", arg);
+		if (settle_format_parse(arg, &fmt) < 0)
+			return fail_usage("unknown --format '%s' (" SETTLE_FORMAT_NAMES
+					  ")", arg);
 		a->format = arg;
 		return 0;
 	case OPT_OUTPUT:
@@ -324,6 +366,15 @@ static int run_option(struct run_args *a, int c, const char *arg)
 		if (a->nvariants == MAX_VARIANTS)
 			return fail_usage("too many --variant options%s", "");
 		a->variants[a->nvariants++] = arg;
+		return 0;
+	case OPT_BUILD:
+		if (a->nbuilds == SETTLE_BYOB_MAX_BUILDS)
+			return fail_usage("too many --build options (at most "
+					  "16)%s", "");
+		a->builds[a->nbuilds++] = arg;
+		return 0;
+	case OPT_VERBOSE:
+		a->verbose = 1;
 		return 0;
 	}
 	return 2;
@@ -388,6 +439,18 @@ static int parse_run(struct run_args *a, int argc, char **argv)
 		rc = run_option(a, c, optarg);
 		if (rc)
 			return rc;
+	}
+	if (optind < argc && settle_byob_is_file(argv[optind])) {
+		rc = settle_byob_claims(argv[optind], a->builds, a->nbuilds,
+					argv + optind + 1, argc - optind - 1,
+					a->verbose, a->claims, MAX_CLAIMS,
+					&a->nclaims);
+		if (rc)
+			return rc;
+		optind = argc;
+	} else if (a->nbuilds) {
+		return fail_usage("--build needs a FILE.c to compile (settle "
+				  "run FILE.c --build \"gcc -O2\")%s", "");
 	}
 	for (int i = optind; i < argc; i++)
 		if ((rc = add_claim(a, argv[i])))
@@ -501,30 +564,19 @@ static int check_sizes(const struct run_args *a, uint64_t avail)
 
 static int emit(const struct run_args *a, const struct settle_report *rep)
 {
+	enum settle_format fmt = SETTLE_FORMAT_TABLE;
 	char err[256];
-	int json = strcmp(a->format, "json") == 0;
 
-	if (json && !a->output)
-		return settle_write_json(rep, "-", err, sizeof(err)) ? 2 : 0;
-	if (json) {
-		if (settle_write_json(rep, a->output, err, sizeof(err)) < 0) {
-			fprintf(stderr, "settle: %s\n", err);
-			return 2;
-		}
+	settle_format_parse(a->format, &fmt);
+	if (settle_write_report(rep, fmt, a->output ? a->output : "-", err,
+				sizeof(err)) < 0) {
+		fprintf(stderr, "settle: %s\n", err);
+		return 2;
+	}
+	/* a result file written: the table still goes to standard output */
+	if ((fmt == SETTLE_FORMAT_JSON || fmt == SETTLE_FORMAT_GBENCH_JSON) &&
+	    a->output && strcmp(a->output, "-"))
 		settle_print_table(stdout, rep);
-		return 0;
-	}
-	if (a->output && strcmp(a->output, "-")) {
-		FILE *f = fopen(a->output, "w");
-
-		if (!f)
-			return fail_usage("cannot write %s", a->output);
-		settle_print_table(f, rep);
-		if (fclose(f) != 0)
-			return fail_usage("cannot write %s", a->output);
-		return 0;
-	}
-	settle_print_table(stdout, rep);
 	return 0;
 }
 
@@ -670,8 +722,10 @@ static int load(const char *path, double band, struct settle_report *rep)
 static int cmd_show(int argc, char **argv)
 {
 	struct settle_report rep;
+	enum settle_format fmt = SETTLE_FORMAT_TABLE;
 	const char *file = NULL;
 	double band = 0.01;
+	char err[256];
 	int rc;
 
 	for (int i = 1; i < argc; i++) {
@@ -682,6 +736,10 @@ static int cmd_show(int argc, char **argv)
 		if (!strcmp(argv[i], "--equivalence") && i + 1 < argc) {
 			if ((rc = parse_band(argv[++i], &band)))
 				return rc;
+		} else if (!strcmp(argv[i], "--format") && i + 1 < argc) {
+			if (settle_format_parse(argv[++i], &fmt) < 0)
+				return fail_usage("unknown --format '%s' ("
+						  SETTLE_FORMAT_NAMES ")", argv[i]);
 		} else if (argv[i][0] == '-' || file) {
 			return fail_usage("unexpected argument '%s' (see settle "
 					  "show --help)", argv[i]);
@@ -693,9 +751,12 @@ static int cmd_show(int argc, char **argv)
 		return fail_usage("show needs a result file%s", "");
 	if ((rc = load(file, band, &rep)))
 		return rc;
-	settle_print_table(stdout, &rep);
+	if (settle_write_report(&rep, fmt, "-", err, sizeof(err)) < 0) {
+		fprintf(stderr, "settle: %s\n", err);
+		rc = 2;
+	}
 	settle_report_free(&rep);
-	return 0;
+	return rc;
 }
 
 #define MAX_FILES 16
@@ -871,6 +932,68 @@ static int cmd_selftest(int argc, char **argv)
 	return 0;
 }
 
+static int cmd_plot(int argc, char **argv)
+{
+	enum settle_plot_kind kind = SETTLE_PLOT_ALL;
+	const char *file = NULL, *out = NULL;
+	struct settle_report rep;
+	char err[512];
+	int rc;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			fputs(usage_plot, stdout);
+			return 0;
+		} else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
+			if (!val)
+				return fail_usage("option '%s' needs a value", a);
+			out = argv[++i];
+		} else if (!strncmp(a, "--output=", 9)) {
+			out = a + 9;
+		} else if (!strcmp(a, "--kind")) {
+			if (!val)
+				return fail_usage("option '%s' needs a value", a);
+			i++;
+			if (!strcmp(val, "all"))
+				kind = SETTLE_PLOT_ALL;
+			else if (!strcmp(val, "throughput"))
+				kind = SETTLE_PLOT_THROUGHPUT;
+			else if (!strcmp(val, "samples"))
+				kind = SETTLE_PLOT_SAMPLES;
+			else
+				return fail_usage("unknown --kind '%s' (all, "
+						  "throughput or samples)", val);
+		} else if (a[0] == '-' && a[1]) {
+			return fail_usage("unknown option '%s' (see settle plot "
+					  "--help)", a);
+		} else if (file) {
+			return fail_usage("unexpected argument '%s' (plot takes "
+					  "one result file)", a);
+		} else {
+			file = a;
+		}
+	}
+	if (!file)
+		return fail_usage("plot needs a result file (settle plot FILE "
+				  "-o OUT.svg)%s", "");
+	if (!out)
+		return fail_usage("plot needs --output OUT.svg or OUT.png%s", "");
+	if (!settle_plot_format(out))
+		return fail_usage("cannot plot to %s: the name must end in .svg "
+				  "or .png", out);
+	if ((rc = check_output(out)))
+		return rc;
+	if ((rc = load(file, 0.01, &rep)))
+		return rc;
+	rc = settle_plot(&rep, out, kind, err, sizeof(err));
+	if (rc < 0)
+		fprintf(stderr, "settle: %s\n", err);
+	settle_report_free(&rep);
+	return rc < 0 ? 2 : 0;
+}
+
 static int help(const char *cmd)
 {
 	if (!cmd)
@@ -887,11 +1010,13 @@ static int help(const char *cmd)
 		fputs(usage_selftest, stdout);
 	else if (!strcmp(cmd, "compare"))
 		fputs(usage_compare, stdout);
+	else if (!strcmp(cmd, "plot"))
+		fputs(usage_plot, stdout);
 	else if (!strcmp(cmd, "help"))
 		fputs(usage_main, stdout);
 	else
 		return fail_usage("unknown command '%s' (commands: list, run, "
-				  "info, show, compare, selftest, help)", cmd);
+				  "info, show, compare, selftest, plot, help)", cmd);
 	return 0;
 }
 
@@ -929,6 +1054,8 @@ int main(int argc, char **argv)
 		return cmd_compare(argc - 1, argv + 1);
 	if (!strcmp(cmd, "selftest"))
 		return cmd_selftest(argc - 1, argv + 1);
+	if (!strcmp(cmd, "plot"))
+		return cmd_plot(argc - 1, argv + 1);
 	return fail_usage("unknown command '%s' (commands: list, run, info, "
-			  "show, compare, selftest, help)", cmd);
+			  "show, compare, selftest, plot, help)", cmd);
 }

@@ -45,3 +45,103 @@ char *settle_format_ns(double ns, char *buf, size_t len)
 		 u[i].unit);
 	return buf;
 }
+
+void settle_c_locale_begin(struct settle_c_locale *l)
+{
+	l->c = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+	l->old = l->c ? uselocale(l->c) : (locale_t)0;
+}
+
+void settle_c_locale_end(struct settle_c_locale *l)
+{
+	if (!l->c)
+		return;
+	uselocale(l->old);
+	freelocale(l->c);
+	l->c = (locale_t)0;
+}
+
+size_t settle_report_claims(const struct settle_report *rep,
+			    const struct settle_claim **out, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < rep->nresults; i++) {
+		const struct settle_claim *c = rep->results[i].claim;
+		size_t j;
+
+		for (j = 0; j < n && out[j] != c; j++)
+			;
+		if (j == n && n < max)
+			out[n++] = c;
+	}
+	return n;
+}
+
+int settle_claim_grouped(const struct settle_report *rep,
+			 const struct settle_claim *c)
+{
+	for (size_t i = 0; i < rep->nresults; i++) {
+		const struct settle_variant *v = rep->results[i].variant;
+
+		if (rep->results[i].claim == c && (v->build || v->nparams))
+			return 1;
+	}
+	return 0;
+}
+
+int settle_claim_unstable(const struct settle_report *rep,
+			  const struct settle_claim *c)
+{
+	for (size_t i = 0; i < rep->nresults; i++)
+		if (rep->results[i].claim == c && rep->results[i].unstable &&
+		    !rep->results[i].skipped)
+			return 1;
+	return 0;
+}
+
+const char *settle_cycles_note(const struct settle_report *rep,
+			       const struct settle_claim *c)
+{
+	for (size_t i = 0; i < rep->nresults; i++)
+		if (rep->results[i].claim == c && rep->results[i].cycles_source &&
+		    !strcmp(rep->results[i].cycles_source, "perf_event_open"))
+			return "counted with perf_event_open (mean per operation)";
+	return "median x core clock estimated from an add chain (no hardware "
+	       "counters)";
+}
+
+unsigned long settle_utf8_next(const unsigned char *p, size_t *len)
+{
+	unsigned long c = p[0], min;
+	size_t n;
+
+	*len = 1;
+	if (c < 0x80)
+		return c;
+	if (c >= 0xc2 && c <= 0xdf) {
+		n = 2;
+		c &= 0x1f;
+		min = 0x80;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		n = 3;
+		c &= 0x0f;
+		min = 0x800;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		n = 4;
+		c &= 0x07;
+		min = 0x10000;
+	} else {
+		return 0xfffd;
+	}
+	/* a continuation byte is never NUL, so this stops at the end */
+	for (size_t i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0xfffd;
+		c = c << 6 | (p[i] & 0x3f);
+	}
+	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+		return 0xfffd;
+	*len = n;
+	return c;
+}

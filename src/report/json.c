@@ -2,8 +2,10 @@
  * json.c - the result file (RFC 8259 JSON, schema SETTLE_SCHEMA).
  *
  * Every sample is written, never only a summary, so any statistic can be
- * recomputed later. Numbers are printed in the C locale (settle never calls
- * setlocale), non-finite values as null. The file is written whole or not
+ * recomputed later. Numbers are printed in the C locale (switched to for
+ * the writer's thread, whatever the program's locale), non-finite values as
+ * null, strings as pure ASCII with \u escapes (surrogate pairs beyond the
+ * BMP, U+FFFD for invalid UTF-8). The file is written whole or not
  * at all: built in memory, written to a temporary file in the target's
  * directory, fsync'ed, renamed over the target, and the directory fsync'ed.
  */
@@ -20,22 +22,51 @@
 
 #include "report/report.h"
 
-static void jstr(FILE *f, const char *s)
+void settle_json_string(FILE *f, const char *s)
 {
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+
 	fputc('"', f);
-	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (*p == '\n')
+	while (*p) {
+		size_t len;
+		unsigned long c = settle_utf8_next(p, &len);
+
+		p += len;
+		if (c == '"' || c == '\\') {
+			fputc('\\', f);
+			fputc((int)c, f);
+		} else if (c == '\n') {
 			fputs("\\n", f);
-		else if (*p == '\t')
+		} else if (c == '\t') {
 			fputs("\\t", f);
-		else if (*p < 0x20 || *p == 0x7f)
-			fprintf(f, "\\u%04x", *p);
-		else
-			fputc(*p, f);
+		} else if (c == '\r') {
+			fputs("\\r", f);
+		} else if (c >= 0x20 && c < 0x7f) {
+			fputc((int)c, f);
+		} else {
+			/* control, DEL and every non-ASCII character */
+			unsigned long u[2] = { c, 0 };
+			int n = 1;
+
+			if (c > 0xffff) {
+				c -= 0x10000;
+				u[0] = 0xd800 | (c >> 10);
+				u[1] = 0xdc00 | (c & 0x3ff);
+				n = 2;
+			}
+			for (int i = 0; i < n; i++)
+				fprintf(f, "\\u%c%c%c%c", hex[u[i] >> 12 & 15],
+					hex[u[i] >> 8 & 15], hex[u[i] >> 4 & 15],
+					hex[u[i] & 15]);
+		}
 	}
 	fputc('"', f);
+}
+
+static void jstr(FILE *f, const char *s)
+{
+	settle_json_string(f, s);
 }
 
 static void jnum(FILE *f, double v)
@@ -146,6 +177,43 @@ static void write_build(FILE *f, const struct settle_report *rep)
 	fputs(", \"order\": \"interleaved, rotating start\"},\n", f);
 }
 
+/* Is p's value a JSON number (int) or true/false (bool) as it stands? */
+static int raw_value_ok(const struct settle_param *p)
+{
+	const char *v = p->value;
+
+	if (!v || p->type == SETTLE_PARAM_STRING)
+		return 0;
+	if (p->type == SETTLE_PARAM_BOOL)
+		return !strcmp(v, "true") || !strcmp(v, "false");
+	/* RFC 8259 number: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)? */
+	if (*v == '-')
+		v++;
+	if (*v == '0')
+		v++;
+	else if (*v >= '1' && *v <= '9')
+		while (*v >= '0' && *v <= '9')
+			v++;
+	else
+		return 0;
+	if (*v == '.') {
+		if (*++v < '0' || *v > '9')
+			return 0;
+		while (*v >= '0' && *v <= '9')
+			v++;
+	}
+	if (*v == 'e' || *v == 'E') {
+		v++;
+		if (*v == '+' || *v == '-')
+			v++;
+		if (*v < '0' || *v > '9')
+			return 0;
+		while (*v >= '0' && *v <= '9')
+			v++;
+	}
+	return *v == '\0';
+}
+
 static void write_params(FILE *f, const struct settle_result *r)
 {
 	int any = 0;
@@ -166,10 +234,10 @@ static void write_params(FILE *f, const struct settle_result *r)
 
 		fputs(any ? ", " : "", f);
 		jkey(f, p->key);
-		if (p->type == SETTLE_PARAM_STRING)
-			jstr(f, p->value);
-		else
+		if (raw_value_ok(p))
 			fputs(p->value, f); /* a number or true/false */
+		else
+			jstr(f, p->value);
 		any = 1;
 	}
 	fputs("}", f);
@@ -299,7 +367,7 @@ static void write_claims(FILE *f, const struct settle_report *rep)
 	fputs("\n  },\n", f);
 }
 
-static void write_doc(FILE *f, const struct settle_report *rep)
+void settle_json_doc(FILE *f, const struct settle_report *rep)
 {
 	char when[32];
 	time_t now = time(NULL);
@@ -356,13 +424,20 @@ static int fsync_dir(const char *path)
 }
 
 /* Write buf to path atomically: temporary file, fsync, rename. */
-static int replace_file(const char *path, const char *buf, size_t n,
+int settle_replace_file(const char *path, const char *buf, size_t n,
 			char *err, size_t errlen)
 {
 	size_t len = strlen(path) + 16;
 	char *tmp = malloc(len);
 	int fd;
 
+	if (strcmp(path, "-") == 0) {
+		free(tmp);
+		if (fwrite(buf, 1, n, stdout) == n && fflush(stdout) == 0)
+			return 0;
+		snprintf(err, errlen, "cannot write to standard output");
+		return -1;
+	}
 	if (!tmp) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
@@ -396,36 +471,14 @@ static int replace_file(const char *path, const char *buf, size_t n,
 int settle_write_json(const struct settle_report *rep, const char *path,
 		      char *err, size_t errlen)
 {
-	char *buf = NULL;
-	size_t n = 0;
-	FILE *f = open_memstream(&buf, &n);
-	int rc;
-
-	if (!f) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	write_doc(f, rep);
-	if (fclose(f) != 0) {
-		free(buf);
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	if (strcmp(path, "-") == 0) {
-		rc = fwrite(buf, 1, n, stdout) == n && fflush(stdout) == 0 ? 0 : -1;
-		if (rc)
-			snprintf(err, errlen, "cannot write to standard output");
-	} else {
-		rc = replace_file(path, buf, n, err, errlen);
-	}
-	free(buf);
-	return rc;
+	return settle_write_report(rep, SETTLE_FORMAT_JSON, path, err, errlen);
 }
 
 int settle_write_selftest_json(const struct settle_selftest *st,
 			       const struct settle_options *o,
 			       const char *path, char *err, size_t errlen)
 {
+	struct settle_c_locale loc;
 	char *buf = NULL;
 	size_t n = 0;
 	FILE *f = open_memstream(&buf, &n);
@@ -435,6 +488,7 @@ int settle_write_selftest_json(const struct settle_selftest *st,
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
+	settle_c_locale_begin(&loc);
 	fprintf(f, "{\n  \"schema\": \"settle-selftest/1\",\n");
 	fputs("  \"aa_false_positive_rate\": ", f); jnum(f, st->aa_false_positive_rate);
 	fputs(",\n  \"aa_same_rate\": ", f); jnum(f, st->aa_same_rate);
@@ -456,18 +510,13 @@ int settle_write_selftest_json(const struct settle_selftest *st,
 		o->processes ? o->processes : 1);
 	jnum(f, o->band);
 	fprintf(f, ", \"quick\": %s}\n}\n", o->quick ? "true" : "false");
+	settle_c_locale_end(&loc);
 	if (fclose(f) != 0) {
 		free(buf);
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	if (strcmp(path, "-") == 0) {
-		rc = fwrite(buf, 1, n, stdout) == n ? 0 : -1;
-		if (rc)
-			snprintf(err, errlen, "cannot write to standard output");
-	} else {
-		rc = replace_file(path, buf, n, err, errlen);
-	}
+	rc = settle_replace_file(path, buf, n, err, errlen);
 	free(buf);
 	return rc;
 }

@@ -1,10 +1,12 @@
 /*
  * load.c - read a result file back (jansson, a strict RFC 8259 parser) into
  * the result model, so that `settle show` and `settle compare` work from
- * the samples, not from a stored summary.
+ * the samples, not from a stored summary. Google Benchmark JSON files
+ * (--benchmark_format=json) are read too: their repetitions become samples.
  */
 #include <errno.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -358,6 +360,177 @@ static void analyze_groups(struct settle_report *rep)
 	}
 }
 
+/* ---- Google Benchmark files ------------------------------------------ */
+
+/* ns per time_unit, 0 for an unknown unit. */
+static double unit_ns(const char *u)
+{
+	static const struct { const char *u; double ns; } units[] = {
+		{ "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
+	};
+
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcmp(u, units[i].u))
+			return units[i].ns;
+	return 0;
+}
+
+/* An aggregate in a file written before run_type existed? */
+static int aggregate_name(const char *name)
+{
+	static const char *const suffix[] = { "_mean", "_median", "_stddev",
+					      "_cv" };
+	size_t n = strlen(name);
+
+	for (size_t i = 0; i < sizeof(suffix) / sizeof(suffix[0]); i++) {
+		size_t k = strlen(suffix[i]);
+
+		if (n > k && !strcmp(name + n - k, suffix[i]))
+			return 1;
+	}
+	return 0;
+}
+
+static struct settle_result *gbench_result(struct loader *l,
+					   struct settle_report *rep,
+					   const char *name)
+{
+	const char *slash = strchr(name, '/');
+	size_t clen = slash ? (size_t)(slash - name) : strlen(name);
+	const char *vname = slash && slash[1] ? slash + 1 : name;
+	const struct settle_claim *claim = NULL;
+	struct settle_variant *v;
+	struct settle_claim *k;
+	struct settle_result *r;
+
+	for (size_t i = 0; i < rep->nresults; i++) {
+		const struct settle_result *x = &rep->results[i];
+
+		if (strlen(x->claim->name) == clen &&
+		    !strncmp(x->claim->name, name, clen)) {
+			claim = x->claim;
+			if (!strcmp(x->variant->name, vname))
+				return &rep->results[i];
+		}
+	}
+	if (rep->nresults == rep->cap) {
+		size_t cap = rep->cap ? 2 * rep->cap : 32;
+		void *p = realloc(rep->results, cap * sizeof(*rep->results));
+
+		if (!p)
+			return NULL;
+		rep->results = p;
+		rep->cap = cap;
+	}
+	if (!claim) {
+		k = keep(l->a, calloc(1, sizeof(*k)));
+		if (!k || !(k->name = keep(l->a, strndup(name, clen))))
+			return NULL;
+		k->description = "Google Benchmark family";
+		k->title = k->name;
+		k->op_name = "iteration";
+		k->baseline = ""; /* no variant: repetitions are not paired */
+		claim = k;
+	}
+	v = keep(l->a, calloc(1, sizeof(*v)));
+	if (!v || !(v->name = keep(l->a, strdup(vname))))
+		return NULL;
+	v->description = "";
+	r = &rep->results[rep->nresults++];
+	memset(r, 0, sizeof(*r));
+	r->claim = claim;
+	r->variant = v;
+	return r;
+}
+
+static int load_gbench_entry(struct loader *l, json_t *b, size_t idx,
+			     struct settle_report *rep)
+{
+	const char *name = json_string_value(json_object_get(b, "name"));
+	const char *rt = json_string_value(json_object_get(b, "run_type"));
+	const char *unit = json_string_value(json_object_get(b, "time_unit"));
+	json_t *t = json_object_get(b, "real_time");
+	struct settle_result *r;
+	double ns, *p;
+
+	if (!json_is_object(b) || !name)
+		return fail(l, "malformed: benchmarks[%zu] has no name", idx);
+	if (rt ? strcmp(rt, "iteration") != 0 : aggregate_name(name))
+		return 0; /* an aggregate of repetitions, not a sample */
+	if (json_is_true(json_object_get(b, "error_occurred")))
+		return 0;
+	if (!json_is_number(t))
+		return fail(l, "malformed: benchmarks[%zu] (%s) has no "
+			    "real_time", idx, name);
+	ns = unit ? unit_ns(unit) : 1; /* Google Benchmark's default: ns */
+	if (ns == 0)
+		return fail(l, "malformed: benchmarks[%zu] (%s) has time_unit "
+			    "'%s'", idx, name, unit);
+	ns *= json_number_value(t);
+	if (!isfinite(ns) || ns < 0)
+		return fail(l, "malformed: benchmarks[%zu] (%s) real_time is "
+			    "not a time", idx, name);
+	r = gbench_result(l, rep, name);
+	if (!r)
+		return fail(l, "out of memory");
+	p = realloc(r->samples_ns, (r->nsamples + 1) * sizeof(*p));
+	if (!p)
+		return fail(l, "out of memory");
+	r->samples_ns = p;
+	r->samples_ns[r->nsamples++] = ns;
+	if (!r->iters) {
+		r->iters = (uint64_t)num(b, "iterations");
+		r->ops_per_sample = r->iters;
+	}
+	return 0;
+}
+
+static int load_gbench(struct loader *l, json_t *doc, struct settle_report *rep)
+{
+	json_t *ctx = json_object_get(doc, "context"), *v;
+	struct settle_machine *m = &rep->machine;
+	size_t i, most = 0;
+	const char *type;
+
+	m->logical_cpus = (long)num(ctx, "num_cpus");
+	json_array_foreach(json_object_get(ctx, "caches"), i, v) {
+		struct settle_cache *c = &m->caches[m->ncaches];
+
+		if (m->ncaches == SETTLE_MAX_CACHES)
+			break;
+		c->level = (int)num(v, "level");
+		copy(c->type, sizeof(c->type), v, "type");
+		c->size_bytes = (uint64_t)num(v, "size");
+		m->ncaches++;
+	}
+	/* settle's own gbench-json names the CPU; Google Benchmark does not */
+	copy(m->model_name, sizeof(m->model_name), ctx, "settle_cpu_model");
+	type = json_string_value(json_object_get(ctx, "library_build_type"));
+	snprintf(rep->compiler, sizeof(rep->compiler), "Google Benchmark "
+		 "file%s%s", type ? ", library " : "", type ? type : "");
+	copy(rep->build_flags, sizeof(rep->build_flags), ctx, "executable");
+	rep->timer.clock = SETTLE_CLOCK_MONOTONIC;
+	rep->timer.why = "Google Benchmark file";
+	snprintf(rep->noise.governor, sizeof(rep->noise.governor), "unknown");
+	rep->options.processes = 1;
+	json_array_foreach(json_object_get(doc, "benchmarks"), i, v)
+		if (load_gbench_entry(l, v, i, rep) < 0)
+			return -1;
+	for (i = 0; i < rep->nresults; i++)
+		most = rep->results[i].nsamples > most ?
+		       rep->results[i].nsamples : most;
+	rep->options.samples = (unsigned)most;
+	analyze_groups(rep);
+	return 0;
+}
+
+static int is_gbench(json_t *doc)
+{
+	return json_is_object(doc) && !json_object_get(doc, "schema") &&
+	       json_is_object(json_object_get(doc, "context")) &&
+	       json_is_array(json_object_get(doc, "benchmarks"));
+}
+
 static int load_doc(struct loader *l, json_t *doc, struct settle_report *rep)
 {
 	json_t *schema = json_object_get(doc, "schema"), *res, *jr;
@@ -409,7 +582,8 @@ int settle_load_json(const char *path, double band, struct settle_report *rep,
 		return fail(&l, "out of memory");
 	}
 	rep->owned = l.a;
-	rc = load_doc(&l, doc, rep);
+	rc = is_gbench(doc) ? load_gbench(&l, doc, rep) :
+	     load_doc(&l, doc, rep);
 	rep->options.band = band;
 	json_decref(doc);
 	if (rc < 0)

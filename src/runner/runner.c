@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
 
 #include "settle.h"
 
@@ -187,19 +189,87 @@ static int check_all(struct settle_result *res, size_t nv, void *state,
 	return 0;
 }
 
-static void progress(const struct settle_report *rep,
-		     const struct settle_claim *c, uint64_t size,
-		     unsigned round, unsigned rounds)
-{
-	char sz[32];
+/* Where a claim's run stands, for the progress line on a terminal. */
+struct progress {
+	unsigned size_k, nsizes; /* this is size size_k (from 1) of nsizes */
+	double t0;               /* when this size's sampling began, s */
+	double last;             /* when the line was last drawn, s */
+};
 
-	if (!rep->options.progress)
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void format_left(double s, char *buf, size_t len)
+{
+	if (s < 60)
+		snprintf(buf, len, "%.0f s", s < 1 ? 1 : s);
+	else if (s < 3600)
+		snprintf(buf, len, "%.0f min %.0f s", floor(s / 60),
+			 fmod(s, 60));
+	else
+		snprintf(buf, len, "%.0f h %.0f min", floor(s / 3600),
+			 floor(fmod(s, 3600) / 60));
+}
+
+/*
+ * "claim size (size i of n): variant, sample k of N, about T left" on
+ * one terminal line, redrawn at most four times a second. T extrapolates
+ * the time per sample of this size over the samples left in it and in the
+ * claim's remaining sizes (calibration and set-up are not counted).
+ */
+static void progress(const struct settle_report *rep, struct progress *pg,
+		     const struct settle_result *r, unsigned round,
+		     unsigned rounds, size_t done, size_t total)
+{
+	FILE *f = rep->options.progress;
+	char of[40], sz[32], lb[128], left[48] = "", line[512];
+	double t;
+	struct winsize ws;
+	size_t cols = 80, n;
+
+	if (!f)
 		return;
-	fprintf(rep->options.progress, "\r\033[K%s%s%s: round %u of %u",
-		c->name, size ? " " : "",
-		size ? settle_format_size(size, sz, sizeof(sz)) : "",
-		round, rounds);
-	fflush(rep->options.progress);
+	t = now_s();
+	if (done == 0)
+		pg->t0 = t;
+	else if (t - pg->last < 0.25)
+		return;
+	pg->last = t;
+	if (done > 0 && total > done) {
+		double per = (t - pg->t0) / (double)done;
+		double rest = (double)(total - done) +
+			      (double)total * (pg->nsizes - pg->size_k);
+		char t_left[32];
+
+		format_left(per * rest, t_left, sizeof(t_left));
+		snprintf(left, sizeof(left), ", about %s left", t_left);
+	}
+	snprintf(of, sizeof(of), " (size %u of %u)", pg->size_k, pg->nsizes);
+	n = (size_t)snprintf(line, sizeof(line), "%s%s%s%s: %s, sample %u of "
+			     "%u%s", r->claim->name, r->size_bytes ? " " : "",
+			     r->size_bytes ? settle_format_size(r->size_bytes,
+						sz, sizeof(sz)) : "",
+			     pg->nsizes > 1 ? of : "",
+			     settle_variant_label(r->variant, lb, sizeof(lb)),
+			     round, rounds, left);
+	if (ioctl(fileno(f), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 1)
+		cols = ws.ws_col;
+	if (n >= sizeof(line))
+		n = sizeof(line) - 1;
+	if (n > cols - 1) {
+		/* one line, or \r cannot redraw it: cut between characters */
+		n = cols - 1;
+		while (n && (line[n] & 0xc0) == 0x80)
+			n--;
+		line[n] = '\0';
+	}
+	fprintf(f, "\r\033[K%s", line);
+	fflush(f);
 }
 
 /* One sample of r, with counters and a migration check around it. */
@@ -221,11 +291,12 @@ static double timed_sample(struct settle_report *rep, struct settle_result *r,
 }
 
 static int collect(struct settle_report *rep, struct settle_result *res,
-		   size_t nv, void *state)
+		   size_t nv, void *state, struct progress *pg)
 {
 	const struct settle_options *o = &rep->options;
 	double target = o->min_sample_ns;
 	unsigned ns = o->samples ? o->samples : 1;
+	size_t run = 0, done = 0;
 
 	if (target < 1000 * rep->timer.resolution_ns)
 		target = 1000 * rep->timer.resolution_ns;
@@ -241,14 +312,16 @@ static int collect(struct settle_report *rep, struct settle_result *res,
 			return -1;
 		time_call(res[i].variant, state, res[i].iters, NULL); /* warm up */
 	}
+	for (size_t i = 0; i < nv; i++)
+		run += !res[i].skipped;
 	for (unsigned k = 0; k < ns; k++) {
-		progress(rep, res[0].claim, res[0].size_bytes, k + 1, ns);
 		for (size_t j = 0; j < nv; j++) {
 			struct settle_result *r = &res[(k + j) % nv];
 			double t;
 
 			if (r->skipped)
 				continue;
+			progress(rep, pg, r, k + 1, ns, done++, run * ns);
 			t = timed_sample(rep, r, state);
 			if (t < 1000 * rep->timer.resolution_ns)
 				r->below_resolution = 1;
@@ -262,7 +335,7 @@ static int collect(struct settle_report *rep, struct settle_result *res,
 
 
 static int run_size(struct settle_report *rep, const struct settle_claim *c,
-		    uint64_t size, char *err, size_t errlen)
+		    uint64_t size, struct progress *pg, char *err, size_t errlen)
 {
 	struct settle_params p = { size, rep->cpu, rep->options.quick };
 	size_t first = rep->nresults;
@@ -291,7 +364,7 @@ static int run_size(struct settle_report *rep, const struct settle_claim *c,
 	res = &rep->results[first];
 	if (check_all(res, c->nvariants, state, err, errlen) < 0)
 		goto out;
-	if (collect(rep, res, c->nvariants, state) < 0) {
+	if (collect(rep, res, c->nvariants, state, pg) < 0) {
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
@@ -360,13 +433,19 @@ int settle_run_claim(struct settle_report *rep, const struct settle_claim *c,
 		nsizes = c->ndefault_sizes;
 	}
 	size_t first = rep->nresults;
+	int full = sizes == c->default_sizes && rep->options.full;
+	struct progress pg = { 0, (unsigned)(nsizes + (full ? c->nfull_sizes : 0)),
+			       0, 0 };
 
-	for (size_t i = 0; i < nsizes; i++)
-		if (run_size(rep, c, sizes[i], err, errlen) < 0)
+	for (size_t i = 0; i < nsizes; i++) {
+		pg.size_k++;
+		if (run_size(rep, c, sizes[i], &pg, err, errlen) < 0)
 			return -1;
-	if (sizes == c->default_sizes && rep->options.full)
-		for (size_t i = 0; i < c->nfull_sizes; i++)
-			if (run_size(rep, c, c->full_sizes[i], err, errlen) < 0)
-				return -1;
+	}
+	for (size_t i = 0; full && i < c->nfull_sizes; i++) {
+		pg.size_k++;
+		if (run_size(rep, c, c->full_sizes[i], &pg, err, errlen) < 0)
+			return -1;
+	}
 	return add_figures(rep, c, first, err, errlen);
 }

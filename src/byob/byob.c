@@ -1,0 +1,1011 @@
+/*
+ * byob.c - bring your own benchmark: `settle run FILE.c --build CMD...`.
+ *
+ * FILE.c includes <settle.h>, defines claims and lists them with
+ * SETTLE_CLAIMS(). For each build (a compiler command and its flags),
+ * settle compiles it into a shared object:
+ *
+ *   CMD... -shared -fPIC -I<include dir> -o <cache>/<hash>.so.tmp.<pid> FILE.c
+ *
+ * renamed to <cache>/<hash>.so once the compiler succeeded, so that the
+ * cache never holds a partial object. The hash is 64-bit FNV-1a over the
+ * file's contents and real path, every settle*.h of the include directory,
+ * the compile command, the compiler's `--version` output and, for a
+ * command that mentions "native", the CPU (-march=native depends on it).
+ * An object whose name is already in the cache is loaded as is.
+ *
+ * Each object is loaded with dlopen(RTLD_NOW | RTLD_LOCAL), so one build's
+ * symbols never bind another's, and an undefined symbol is reported at
+ * load. The settle command is linked with -rdynamic (mk/byob.mk), so a
+ * claim can call settle's own functions.
+ *
+ * The builds are merged into one claim per claim name: its variants are
+ * every build's variants, in build order, with .build set to the build
+ * string. The runner passes one state pointer to every variant of a claim
+ * and does not say which variant runs, so each merged variant's run() and
+ * unavailable() is a small trampoline bound to one slot (the original
+ * variant and its build), and each merged claim's setup() one bound to
+ * the claim: it runs every build's setup() into one combined state, then
+ * checks the variants, each build against its own baseline and every
+ * build against the others, before anything is timed. One extra indirect
+ * call per timed call of run() is the cost; a sample lasts milliseconds.
+ */
+#include <dirent.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "byob/byob.h"
+#include "settle.h"
+
+#define MAX_WORDS 64    /* words of one build string */
+#define MAX_MCLAIMS 16  /* merged claims (claim names) per process */
+#define MAX_SLOTS 128   /* merged variants per process */
+#define MAX_FILE_CLAIMS 64
+
+#define FNV_OFFSET 0xcbf29ce484222325ull
+#define FNV_PRIME 0x100000001b3ull
+
+/* One variant of one build in a merged claim. */
+struct slot {
+	const struct settle_variant *orig; /* in the build's shared object */
+	size_t build;                      /* index into the claim's builds */
+	size_t mclaim;
+};
+
+/* One claim name with its builds. */
+struct mclaim {
+	struct settle_claim claim;   /* what the runner measures */
+	const struct settle_claim *per_build[SETTLE_BYOB_MAX_BUILDS];
+	const char *build_names[SETTLE_BYOB_MAX_BUILDS];
+	size_t nbuilds;
+	size_t first_slot, nslots;
+};
+
+/* State of a merged claim: every build's state. */
+struct mstate {
+	const struct mclaim *mc;
+	void *st[SETTLE_BYOB_MAX_BUILDS];
+	int up[SETTLE_BYOB_MAX_BUILDS]; /* set up: tear down at the end */
+};
+
+static struct slot slots[MAX_SLOTS];
+static size_t nslots;
+static struct mclaim mclaims[MAX_MCLAIMS];
+static size_t nmclaims;
+
+/* ------------------------------------------------------------------ */
+/* Trampolines.                                                        */
+
+static uint64_t slot_run(size_t k, void *state, uint64_t iters)
+{
+	const struct mstate *s = state;
+
+	return slots[k].orig->run(s->st[slots[k].build], iters);
+}
+
+static const char *slot_unavailable(size_t k, void *state)
+{
+	const struct mstate *s = state;
+
+	return slots[k].orig->unavailable(s->st[slots[k].build]);
+}
+
+#define SLOT(r, c)							\
+	static uint64_t run_##r##_##c(void *s, uint64_t n)		\
+	{ return slot_run(8 * (r) + (c), s, n); }			\
+	static const char *unav_##r##_##c(void *s)			\
+	{ return slot_unavailable(8 * (r) + (c), s); }
+#define SLOTS(r) SLOT(r, 0) SLOT(r, 1) SLOT(r, 2) SLOT(r, 3)		\
+		 SLOT(r, 4) SLOT(r, 5) SLOT(r, 6) SLOT(r, 7)
+#define TRAMP(r, c) { run_##r##_##c, unav_##r##_##c }
+#define TRAMPS(r) TRAMP(r, 0), TRAMP(r, 1), TRAMP(r, 2), TRAMP(r, 3),	\
+		  TRAMP(r, 4), TRAMP(r, 5), TRAMP(r, 6), TRAMP(r, 7)
+
+SLOTS(0) SLOTS(1) SLOTS(2) SLOTS(3) SLOTS(4) SLOTS(5) SLOTS(6) SLOTS(7)
+SLOTS(8) SLOTS(9) SLOTS(10) SLOTS(11) SLOTS(12) SLOTS(13) SLOTS(14) SLOTS(15)
+
+static const struct {
+	uint64_t (*run)(void *state, uint64_t iters);
+	const char *(*unavailable)(void *state);
+} tramp[MAX_SLOTS] = {
+	TRAMPS(0), TRAMPS(1), TRAMPS(2), TRAMPS(3),
+	TRAMPS(4), TRAMPS(5), TRAMPS(6), TRAMPS(7),
+	TRAMPS(8), TRAMPS(9), TRAMPS(10), TRAMPS(11),
+	TRAMPS(12), TRAMPS(13), TRAMPS(14), TRAMPS(15),
+};
+
+static void *mclaim_setup(size_t k, const struct settle_params *p,
+			  char *err, size_t len);
+
+#define SETUP(k)							\
+	static void *setup_##k(const struct settle_params *p, char *e,	\
+			       size_t n)				\
+	{ return mclaim_setup(k, p, e, n); }
+SETUP(0) SETUP(1) SETUP(2) SETUP(3) SETUP(4) SETUP(5) SETUP(6) SETUP(7)
+SETUP(8) SETUP(9) SETUP(10) SETUP(11) SETUP(12) SETUP(13) SETUP(14) SETUP(15)
+
+static void *(*const setups[MAX_MCLAIMS])(const struct settle_params *,
+					   char *, size_t) = {
+	setup_0, setup_1, setup_2, setup_3, setup_4, setup_5, setup_6,
+	setup_7, setup_8, setup_9, setup_10, setup_11, setup_12, setup_13,
+	setup_14, setup_15,
+};
+
+/* The slot of a merged variant (also of a copy of it), or -1. */
+static long slot_of(const struct settle_variant *v)
+{
+	for (size_t k = 0; k < nslots; k++)
+		if (v->run == tramp[k].run)
+			return (long)k;
+	return -1;
+}
+
+/* ------------------------------------------------------------------ */
+/* Set-up, checks, tear-down and scale of a merged claim.              */
+
+static void mstate_free(struct mstate *s)
+{
+	for (size_t b = 0; b < s->mc->nbuilds; b++) {
+		const struct settle_claim *c = s->mc->per_build[b];
+
+		if (s->up[b] && c->teardown)
+			c->teardown(s->st[b]);
+	}
+	free(s);
+}
+
+static void mclaim_teardown(void *state)
+{
+	if (state)
+		mstate_free(state);
+}
+
+static size_t mclaim_scale(const struct settle_result *r,
+			   const struct settle_scale_ctx *ctx,
+			   struct settle_figure *out, size_t max)
+{
+	long k = slot_of(r->variant);
+	const struct settle_claim *c;
+
+	if (k < 0)
+		return 0;
+	c = mclaims[slots[k].mclaim].per_build[slots[k].build];
+	return c->scale ? c->scale(r, ctx, out, max) : 0;
+}
+
+static void size_note(uint64_t size, char *buf, size_t len)
+{
+	char sz[32];
+
+	buf[0] = '\0';
+	if (size)
+		snprintf(buf, len, " at size %s",
+			 settle_format_size(size, sz, sizeof(sz)));
+}
+
+/*
+ * Run every variant of every build once with the claim's check_iters and
+ * compare: each with its build's baseline (the runner's own check, done
+ * here first so that its message wins), then each with the same variant
+ * of the first build that has it. Returns 0, or -1 with a message in err.
+ */
+static int check_builds(const struct mclaim *mc, struct mstate *s,
+			uint64_t size, char *err, size_t len)
+{
+	uint64_t it = mc->claim.check_iters ? mc->claim.check_iters : 1;
+	uint64_t val[MAX_SLOTS];
+	int have[MAX_SLOTS];
+	char a[96], b[96], at[48];
+	const struct slot *sl = &slots[mc->first_slot];
+	const struct settle_variant *mv = mc->claim.variants;
+
+	size_note(size, at, sizeof(at));
+	for (size_t i = 0; i < mc->nslots; i++) {
+		const struct settle_variant *v = sl[i].orig;
+		void *st = s->st[sl[i].build];
+
+		have[i] = !(v->flags & SETTLE_REFERENCE) &&
+			  !(v->unavailable && v->unavailable(st));
+		if (have[i])
+			val[i] = v->run(st, it);
+	}
+	for (size_t i = 0; i < mc->nslots; i++) {
+		for (size_t j = 0; j < mc->nslots && have[i]; j++) {
+			if (!have[j] || sl[j].build != sl[i].build ||
+			    strcmp(sl[j].orig->name, mc->claim.baseline) ||
+			    !settle_variant_same_group(sl[i].orig, sl[j].orig))
+				continue;
+			if (val[i] == val[j])
+				break;
+			snprintf(err, len, "claim %s: variant '%s' computed "
+				 "%llu but the baseline '%s' computed %llu%s; "
+				 "refusing to report it", mc->claim.name,
+				 settle_variant_label(&mv[i], a, sizeof(a)),
+				 (unsigned long long)val[i],
+				 settle_variant_label(&mv[j], b, sizeof(b)),
+				 (unsigned long long)val[j], at);
+			return -1;
+		}
+	}
+	for (size_t i = 0; i < mc->nslots; i++) {
+		for (size_t j = 0; j < i && have[i]; j++) {
+			if (!have[j] || sl[j].build == sl[i].build ||
+			    strcmp(sl[j].orig->name, sl[i].orig->name) ||
+			    !settle_variant_same_group(sl[i].orig, sl[j].orig))
+				continue;
+			if (val[i] == val[j])
+				break;
+			snprintf(err, len, "claim %s: the builds disagree: "
+				 "variant '%s' computed %llu under build '%s' "
+				 "but %llu under build '%s' (%llu "
+				 "repetitions%s); a build changes the answer, "
+				 "refusing to report it", mc->claim.name,
+				 sl[i].orig->name,
+				 (unsigned long long)val[j],
+				 mc->build_names[sl[j].build],
+				 (unsigned long long)val[i],
+				 mc->build_names[sl[i].build],
+				 (unsigned long long)it, at);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void *mclaim_setup(size_t k, const struct settle_params *p,
+			  char *err, size_t len)
+{
+	const struct mclaim *mc = &mclaims[k];
+	struct mstate *s = calloc(1, sizeof(*s));
+
+	if (!s) {
+		snprintf(err, len, "out of memory");
+		return NULL;
+	}
+	s->mc = mc;
+	for (size_t b = 0; b < mc->nbuilds; b++) {
+		const struct settle_claim *c = mc->per_build[b];
+		char e[256] = "";
+
+		if (!c->setup) {
+			s->up[b] = 1;
+			continue;
+		}
+		s->st[b] = c->setup(p, e, sizeof(e));
+		if (!s->st[b]) {
+			snprintf(err, len, "claim %s, build '%s': %s",
+				 mc->claim.name, mc->build_names[b],
+				 e[0] ? e : "set-up failed");
+			mstate_free(s);
+			return NULL;
+		}
+		s->up[b] = 1;
+	}
+	if (check_builds(mc, s, p->size_bytes, err, len) < 0) {
+		mstate_free(s);
+		return NULL;
+	}
+	return s;
+}
+
+/* ------------------------------------------------------------------ */
+/* Files, hashing, processes.                                          */
+
+static void fnv(uint64_t *h, const void *p, size_t n)
+{
+	const unsigned char *c = p;
+
+	for (size_t i = 0; i < n; i++) {
+		*h ^= c[i];
+		*h *= FNV_PRIME;
+	}
+}
+
+/* A length-prefixed field, so that no two inputs hash the same stream. */
+static void fnv_field(uint64_t *h, const void *p, size_t n)
+{
+	uint64_t len = n;
+
+	fnv(h, &len, sizeof(len));
+	fnv(h, p, n);
+}
+
+static void fnv_str(uint64_t *h, const char *s)
+{
+	fnv_field(h, s, strlen(s));
+}
+
+/* Read a whole file into a new buffer; -1 with errno set. */
+static int slurp(const char *path, char **buf, size_t *len)
+{
+	size_t cap = 65536, n = 0;
+	char *p = malloc(cap);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t got;
+
+	if (fd < 0 || !p)
+		goto fail;
+	while ((got = read(fd, p + n, cap - n)) != 0) {
+		if (got < 0) {
+			if (errno == EINTR)
+				continue;
+			goto fail;
+		}
+		n += (size_t)got;
+		if (n == cap) {
+			char *q = realloc(p, cap *= 2);
+
+			if (!q)
+				goto fail;
+			p = q;
+		}
+	}
+	close(fd);
+	*buf = p;
+	*len = n;
+	return 0;
+fail:
+	{
+		int saved = errno;
+
+		if (fd >= 0)
+			close(fd);
+		free(p);
+		errno = saved;
+	}
+	return -1;
+}
+
+static int is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int has_header(const char *dir)
+{
+	char path[PATH_MAX];
+
+	if (snprintf(path, sizeof(path), "%s/settle.h", dir) >=
+	    (int)sizeof(path))
+		return 0;
+	return access(path, R_OK) == 0;
+}
+
+/*
+ * The directory holding settle.h: <dir of the executable>/../include (the
+ * build tree's build/settle, and an installed PREFIX/bin/settle), else
+ * the source tree's include directory, compiled in.
+ */
+static int find_include(char *dir, size_t len)
+{
+	char exe[PATH_MAX], cand[PATH_MAX + 16];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *slash;
+
+	if (n > 0) {
+		exe[n] = '\0';
+		slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = '\0';
+			snprintf(cand, sizeof(cand), "%s/../include", exe);
+			if (has_header(cand) && realpath(cand, exe) &&
+			    strlen(exe) < len) {
+				strcpy(dir, exe);
+				return 0;
+			}
+		}
+	}
+#ifdef SETTLE_BYOB_INCLUDE
+	if (has_header(SETTLE_BYOB_INCLUDE) &&
+	    strlen(SETTLE_BYOB_INCLUDE) < len) {
+		strcpy(dir, SETTLE_BYOB_INCLUDE);
+		return 0;
+	}
+#endif
+	return -1;
+}
+
+static int header_file(const struct dirent *d)
+{
+	size_t n = strlen(d->d_name);
+
+	return !strncmp(d->d_name, "settle", 6) && n > 2 &&
+	       !strcmp(d->d_name + n - 2, ".h");
+}
+
+/* Hash every settle*.h of dir, in name order; -1 when one is unreadable. */
+static int hash_headers(uint64_t *h, const char *dir)
+{
+	struct dirent **list;
+	int n = scandir(dir, &list, header_file, alphasort), rc = 0;
+
+	if (n < 0)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		char path[PATH_MAX], *buf;
+		size_t len;
+
+		if (!rc && snprintf(path, sizeof(path), "%s/%s", dir,
+				    list[i]->d_name) < (int)sizeof(path) &&
+		    slurp(path, &buf, &len) == 0) {
+			fnv_str(h, list[i]->d_name);
+			fnv_field(h, buf, len);
+			free(buf);
+		} else {
+			rc = -1;
+		}
+		free(list[i]);
+	}
+	free(list);
+	return rc;
+}
+
+/* mkdir -p, the directories created with mode. */
+static int mkdir_p(const char *path, mode_t mode)
+{
+	char tmp[PATH_MAX];
+	size_t n = strlen(path);
+
+	if (n == 0 || n >= sizeof(tmp))
+		return -1;
+	strcpy(tmp, path);
+	for (char *p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(tmp, mode) && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	if (mkdir(tmp, mode) && errno != EEXIST)
+		return -1;
+	return is_dir(tmp) ? 0 : -1;
+}
+
+/*
+ * The cache directory: $SETTLE_CACHE_DIR, else $XDG_CACHE_HOME/settle,
+ * else $HOME/.cache/settle; created when missing. -1 after a message.
+ */
+static int cache_dir(char *dir, size_t len)
+{
+	const char *e;
+	int n;
+
+	if ((e = getenv("SETTLE_CACHE_DIR")) && *e)
+		n = snprintf(dir, len, "%s", e);
+	else if ((e = getenv("XDG_CACHE_HOME")) && *e == '/')
+		n = snprintf(dir, len, "%s/settle", e);
+	else if ((e = getenv("HOME")) && *e)
+		n = snprintf(dir, len, "%s/.cache/settle", e);
+	else {
+		fprintf(stderr, "settle: no cache directory for compiled "
+			"files: set SETTLE_CACHE_DIR or HOME\n");
+		return -1;
+	}
+	if (n < 0 || (size_t)n >= len || mkdir_p(dir, 0700) < 0) {
+		fprintf(stderr, "settle: cannot create the cache directory "
+			"%s: %s\n", dir, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Start argv[0] (searched in PATH) with stdout on out_fd (-1: unchanged),
+ * close_fd closed (-1: none) and stderr on /dev/null when quiet. Returns
+ * its pid, or -1 after a message when it cannot start.
+ */
+static pid_t spawn(char *const *argv, int out_fd, int close_fd, int quiet)
+{
+	extern char **environ;
+	posix_spawn_file_actions_t fa;
+	pid_t pid;
+	int rc;
+
+	posix_spawn_file_actions_init(&fa);
+	if (out_fd >= 0)
+		posix_spawn_file_actions_adddup2(&fa, out_fd, STDOUT_FILENO);
+	if (close_fd >= 0)
+		posix_spawn_file_actions_addclose(&fa, close_fd);
+	if (quiet)
+		posix_spawn_file_actions_addopen(&fa, STDERR_FILENO,
+						 "/dev/null", O_WRONLY, 0);
+	rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (rc) {
+		fprintf(stderr, "settle: cannot run '%s': %s\n", argv[0],
+			strerror(rc));
+		return -1;
+	}
+	return pid;
+}
+
+static int wait_status(pid_t pid)
+{
+	int st;
+
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	if (WIFEXITED(st))
+		return WEXITSTATUS(st);
+	return 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+}
+
+/* Hash the output of `compiler --version`; -1 after a message. */
+static int hash_version(uint64_t *h, const char *compiler)
+{
+	char *argv[] = { (char *)compiler, "--version", NULL };
+	char buf[4096];
+	int fd[2], st;
+	pid_t pid;
+	ssize_t n;
+
+	if (pipe2(fd, O_CLOEXEC)) {
+		fprintf(stderr, "settle: pipe: %s\n", strerror(errno));
+		return -1;
+	}
+	pid = spawn(argv, fd[1], fd[0], 1);
+	close(fd[1]);
+	if (pid < 0) {
+		close(fd[0]);
+		return -1;
+	}
+	while ((n = read(fd[0], buf, sizeof(buf))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			break;
+		fnv(h, buf, (size_t)n);
+	}
+	close(fd[0]);
+	st = wait_status(pid);
+	if (st != 0) {
+		fprintf(stderr, "settle: '%s --version' failed (status %d): "
+			"is '%s' a C compiler?\n", compiler, st, compiler);
+		return -1;
+	}
+	return 0;
+}
+
+/* The CPU, for builds that compile for the machine at hand. */
+static void hash_cpu(uint64_t *h)
+{
+	struct settle_machine m;
+
+	settle_machine_describe(&m);
+	fnv_str(h, m.vendor);
+	fnv_str(h, m.model_name);
+	fnv_str(h, m.isa);
+}
+
+/* ------------------------------------------------------------------ */
+/* One build.                                                          */
+
+struct build {
+	const char *cmd;          /* as given: "gcc -O2" */
+	char *buf;                /* cmd split in place */
+	char *words[MAX_WORDS];
+	size_t nwords;
+	char so[PATH_MAX];
+	const struct settle_claim *const *claims; /* NULL-terminated */
+	size_t nclaims;
+};
+
+/* Split b->cmd on blanks; -1 after a message. */
+static int split_build(struct build *b)
+{
+	char *save = NULL, *w;
+
+	b->buf = strdup(b->cmd);
+	if (!b->buf)
+		return -1;
+	for (w = strtok_r(b->buf, " \t", &save); w;
+	     w = strtok_r(NULL, " \t", &save)) {
+		if (b->nwords == MAX_WORDS - 12) {
+			fprintf(stderr, "settle: --build '%s' has too many "
+				"words\n", b->cmd);
+			return -1;
+		}
+		b->words[b->nwords++] = w;
+	}
+	if (b->nwords == 0) {
+		fprintf(stderr, "settle: empty --build (expected a compiler "
+			"and flags, e.g. --build \"gcc -O2\")\n");
+		return -1;
+	}
+	return 0;
+}
+
+/* Compile file into b->so (through a temporary name); -1 after a message. */
+static int compile(struct build *b, char **argv, size_t argc_out,
+		   const char *file)
+{
+	char tmp[PATH_MAX + 32];
+	pid_t pid;
+	int st;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", b->so, (long)getpid());
+	argv[argc_out] = tmp;
+	pid = spawn(argv, STDERR_FILENO, -1, 0);
+	if (pid < 0)
+		return -1;
+	st = wait_status(pid);
+	if (st != 0) {
+		unlink(tmp);
+		fprintf(stderr, "settle: %s: build '%s' failed (%s %d); the "
+			"compiler's messages are above\n", file, b->cmd,
+			st > 128 ? "signal" : "exit status",
+			st > 128 ? st - 128 : st);
+		return -1;
+	}
+	if (rename(tmp, b->so)) {
+		fprintf(stderr, "settle: cannot write %s: %s\n", b->so,
+			strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Compile (or find in the cache) and load one build of file, whose
+ * contents are src[0..len). -1 after a message.
+ */
+static int make_build(struct build *b, const char *file, const char *real,
+		      const char *src, size_t len, const char *inc,
+		      const char *cache, int verbose)
+{
+	char *argv[MAX_WORDS];
+	size_t argc = 0, out;
+	uint64_t h = FNV_OFFSET;
+	void *dl;
+	struct stat st;
+	int cached;
+
+	if (split_build(b) < 0)
+		return -1;
+	for (size_t i = 0; i < b->nwords; i++)
+		argv[argc++] = b->words[i];
+	argv[argc++] = "-shared";
+	argv[argc++] = "-fPIC";
+	argv[argc++] = "-I";
+	argv[argc++] = (char *)inc;
+	argv[argc++] = "-o";
+	out = argc++;
+	argv[argc++] = (char *)file;
+	argv[argc] = NULL;
+
+	fnv_str(&h, "settle-byob/1");
+	fnv_str(&h, real);
+	fnv_field(&h, src, len);
+	if (hash_headers(&h, inc) < 0) {
+		fprintf(stderr, "settle: cannot read the headers in %s\n", inc);
+		return -1;
+	}
+	for (size_t i = 0; i < argc; i++)
+		if (i != out)
+			fnv_str(&h, argv[i]);
+	if (hash_version(&h, b->words[0]) < 0)
+		return -1;
+	if (strstr(b->cmd, "native"))
+		hash_cpu(&h);
+	if (snprintf(b->so, sizeof(b->so), "%s/%016llx.so", cache,
+		     (unsigned long long)h) >= (int)sizeof(b->so)) {
+		fprintf(stderr, "settle: cache path too long: %s\n", cache);
+		return -1;
+	}
+
+	cached = stat(b->so, &st) == 0 && S_ISREG(st.st_mode);
+	if (!cached && compile(b, argv, out, file) < 0)
+		return -1;
+	if (verbose)
+		fprintf(stderr, "settle: %s, build '%s': %s %s\n", file,
+			b->cmd, cached ? "cached" : "compiled", b->so);
+
+	dl = dlopen(b->so, RTLD_NOW | RTLD_LOCAL);
+	if (!dl) {
+		fprintf(stderr, "settle: %s, build '%s': cannot load: %s\n",
+			file, b->cmd, dlerror());
+		return -1;
+	}
+	b->claims = dlsym(dl, "settle_user_claims");
+	if (!b->claims || !b->claims[0]) {
+		fprintf(stderr, "settle: %s declares no claims: list them at "
+			"its end with SETTLE_CLAIMS(&my_claim, ...) (see "
+			"docs/writing-a-claim.md)\n", file);
+		return -1;
+	}
+	while (b->claims[b->nclaims]) {
+		if (++b->nclaims > MAX_FILE_CLAIMS) {
+			fprintf(stderr, "settle: %s lists more than %d claims "
+				"(or SETTLE_CLAIMS is not NULL-terminated)\n",
+				file, MAX_FILE_CLAIMS);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* A claim settle can run: named, with named variants that run. */
+static int valid_claim(const char *file, const struct settle_claim *c,
+		       size_t idx)
+{
+	int base = !c->baseline;
+
+	if (!c->name || !c->name[0]) {
+		fprintf(stderr, "settle: %s: claim %zu of SETTLE_CLAIMS has no "
+			"name\n", file, idx + 1);
+		return 0;
+	}
+	if (!c->variants || !c->nvariants) {
+		fprintf(stderr, "settle: %s: claim '%s' has no variants\n",
+			file, c->name);
+		return 0;
+	}
+	for (size_t j = 0; j < c->nvariants; j++) {
+		const struct settle_variant *v = &c->variants[j];
+
+		if (!v->name || !v->name[0] || !v->run) {
+			fprintf(stderr, "settle: %s: claim '%s': variant %zu "
+				"needs a name and a run function\n", file,
+				c->name, j + 1);
+			return 0;
+		}
+		if (c->baseline && !strcmp(v->name, c->baseline))
+			base = 1;
+	}
+	if (!base)
+		fprintf(stderr, "settle: %s: claim '%s': its baseline '%s' is "
+			"not one of its variants\n", file, c->name,
+			c->baseline);
+	return base;
+}
+
+/* ------------------------------------------------------------------ */
+/* Merging.                                                            */
+
+static int named(char *const *names, size_t n, const char *name)
+{
+	if (n == 0)
+		return 1;
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(names[i], name))
+			return 1;
+	return 0;
+}
+
+static char *join(const char *a, const char *b)
+{
+	size_t n = strlen(a) + strlen(b) + 2;
+	char *s = malloc(n);
+
+	if (s)
+		snprintf(s, n, "%s %s", a, b);
+	return s;
+}
+
+/* Add claim c of build bi to its merged claim; -1 after a message. */
+static int merge_claim(const char *file, const struct settle_claim *c,
+		       size_t bi)
+{
+	struct mclaim *mc = NULL;
+
+	for (size_t k = 0; k < nmclaims && !mc; k++)
+		if (!strcmp(mclaims[k].claim.name, c->name))
+			mc = &mclaims[k];
+	if (!mc) {
+		if (nmclaims == MAX_MCLAIMS) {
+			fprintf(stderr, "settle: %s: too many claims (at most "
+				"%d)\n", file, MAX_MCLAIMS);
+			return -1;
+		}
+		mc = &mclaims[nmclaims++];
+		mc->claim = *c;
+	}
+	if (mc->per_build[bi]) {
+		fprintf(stderr, "settle: %s: two claims are called '%s'\n",
+			file, c->name);
+		return -1;
+	}
+	mc->per_build[bi] = c;
+	return 0;
+}
+
+/* Give merged claim k its variants, one slot each; -1 after a message. */
+static int make_variants(size_t k, const struct build *builds, size_t nb)
+{
+	struct mclaim *mc = &mclaims[k];
+	struct settle_claim *cl = &mc->claim;
+	struct settle_variant *mv;
+	size_t n = 0;
+
+	mc->nbuilds = nb;
+	for (size_t b = 0; b < nb; b++) {
+		mc->build_names[b] = builds[b].cmd;
+		if (!mc->per_build[b]) {
+			/* A claim this build lacks: an empty stand-in. */
+			struct settle_claim *none = calloc(1, sizeof(*none));
+
+			if (!none)
+				goto nomem;
+			mc->per_build[b] = none;
+		}
+		n += mc->per_build[b]->nvariants;
+	}
+	if (nslots + n > MAX_SLOTS) {
+		fprintf(stderr, "settle: too many variants over all builds "
+			"(at most %d)\n", MAX_SLOTS);
+		return -1;
+	}
+	mv = calloc(n, sizeof(*mv));
+	if (!mv)
+		goto nomem;
+	mc->first_slot = nslots;
+	mc->nslots = n;
+	for (size_t b = 0, i = 0; b < nb; b++) {
+		const struct settle_claim *c = mc->per_build[b];
+
+		for (size_t j = 0; j < c->nvariants; j++, i++) {
+			const struct settle_variant *v = &c->variants[j];
+			size_t s = nslots++;
+
+			slots[s] = (struct slot){ v, b, k };
+			mv[i] = *v;
+			mv[i].build = v->build ? join(builds[b].cmd, v->build)
+					       : builds[b].cmd;
+			mv[i].label = v->label ? join(builds[b].cmd, v->label)
+					       : NULL;
+			mv[i].run = tramp[s].run;
+			mv[i].unavailable = v->unavailable ?
+					    tramp[s].unavailable : NULL;
+			if (!mv[i].build || (v->label && !mv[i].label))
+				goto nomem;
+		}
+	}
+	cl->variants = mv;
+	cl->nvariants = n;
+	cl->setup = setups[k];
+	cl->teardown = mclaim_teardown;
+	cl->scale = mclaim_scale;
+	if (!cl->baseline)
+		cl->baseline = cl->variants[0].name;
+	if (!cl->title)
+		cl->title = cl->name;
+	if (!cl->description)
+		cl->description = "";
+	return 0;
+nomem:
+	fprintf(stderr, "settle: out of memory\n");
+	return -1;
+}
+
+int settle_byob_is_file(const char *arg)
+{
+	size_t n = strlen(arg);
+
+	return n > 2 && !strcmp(arg + n - 2, ".c");
+}
+
+static int duplicate_build(const char *const *builds, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(builds[i], builds[j])) {
+				fprintf(stderr, "settle: --build '%s' given "
+					"twice\n", builds[i]);
+				return 1;
+			}
+	return 0;
+}
+
+int settle_byob_claims(const char *file, const char *const *builds,
+		       size_t nbuilds, char *const *names, size_t nnames,
+		       int verbose, const struct settle_claim **out,
+		       size_t max, size_t *nout)
+{
+	static const char *const dflt[] = { SETTLE_BYOB_DEFAULT_BUILD };
+	static struct build b[SETTLE_BYOB_MAX_BUILDS];
+	char inc[PATH_MAX], cache[PATH_MAX], real[PATH_MAX], *src;
+	size_t len;
+
+	if (nbuilds == 0) {
+		builds = dflt;
+		nbuilds = 1;
+	}
+	if (nbuilds > SETTLE_BYOB_MAX_BUILDS) {
+		fprintf(stderr, "settle: too many --build options (at most "
+			"%d)\n", SETTLE_BYOB_MAX_BUILDS);
+		return 2;
+	}
+	if (nmclaims) {
+		fprintf(stderr, "settle: one FILE.c per run\n");
+		return 2;
+	}
+	if (duplicate_build(builds, nbuilds))
+		return 2;
+	if (is_dir(file)) {
+		fprintf(stderr, "settle: cannot read %s: is a directory\n",
+			file);
+		return 2;
+	}
+	if (slurp(file, &src, &len) < 0 || !realpath(file, real)) {
+		fprintf(stderr, "settle: cannot read %s: %s\n", file,
+			strerror(errno));
+		return 2;
+	}
+	if (find_include(inc, sizeof(inc)) < 0) {
+		fprintf(stderr, "settle: cannot find settle.h (looked in the "
+			"executable's ../include%s%s)\n",
+#ifdef SETTLE_BYOB_INCLUDE
+			" and ", SETTLE_BYOB_INCLUDE
+#else
+			"", ""
+#endif
+			);
+		free(src);
+		return 2;
+	}
+	if (cache_dir(cache, sizeof(cache)) < 0) {
+		free(src);
+		return 2;
+	}
+	for (size_t i = 0; i < nbuilds; i++) {
+		b[i].cmd = builds[i];
+		if (make_build(&b[i], file, real, src, len, inc, cache,
+			       verbose) < 0) {
+			free(src);
+			return 2;
+		}
+	}
+	free(src);
+	for (size_t i = 0; i < nbuilds; i++)
+		for (size_t k = 0; k < b[i].nclaims; k++) {
+			const struct settle_claim *c = b[i].claims[k];
+
+			if (!valid_claim(file, c, k))
+				return 2;
+			if (named(names, nnames, c->name) &&
+			    merge_claim(file, c, i) < 0)
+				return 2;
+		}
+	for (size_t i = 0; i < nnames; i++) {
+		size_t k;
+
+		for (k = 0; k < nmclaims; k++)
+			if (!strcmp(mclaims[k].claim.name, names[i]))
+				break;
+		if (k < nmclaims)
+			continue;
+		fprintf(stderr, "settle: %s has no claim '%s'; its claims:",
+			file, names[i]);
+		for (k = 0; k < b[0].nclaims; k++)
+			fprintf(stderr, "%s %s", k ? "," : "",
+				b[0].claims[k]->name);
+		fprintf(stderr, "\n");
+		return 2;
+	}
+	if (nmclaims > max) {
+		fprintf(stderr, "settle: %s: too many claims (at most %zu)\n",
+			file, max);
+		return 2;
+	}
+	for (size_t k = 0; k < nmclaims; k++) {
+		if (make_variants(k, b, nbuilds) < 0)
+			return 2;
+		out[k] = &mclaims[k].claim;
+	}
+	*nout = nmclaims;
+	return 0;
+}

@@ -1,0 +1,44 @@
+/*
+ * byob.h - bring your own benchmark: the claims of a user's C file
+ * (settle run FILE.c), compiled once per build, cached and loaded.
+ */
+#ifndef SETTLE_BYOB_H
+#define SETTLE_BYOB_H
+
+#include <stddef.h>
+
+#include "settle.h"
+
+/* Most --build options one run takes. */
+#define SETTLE_BYOB_MAX_BUILDS 16
+
+/* The build used when none is given. */
+#define SETTLE_BYOB_DEFAULT_BUILD "cc -O2"
+
+/* Non-zero when a command-line argument names a C file (ends in ".c"). */
+int settle_byob_is_file(const char *arg);
+
+/*
+ * Compile file with each of builds[0..nbuilds) (a compiler command and its
+ * flags, split on blanks; nbuilds 0: SETTLE_BYOB_DEFAULT_BUILD) into a
+ * shared object, or take it from the cache, load it, and store in
+ * out[0..max) one merged claim per claim name of the file (only those
+ * named in names[0..nnames) when nnames > 0, in the file's order). A
+ * merged claim has every build's variants, each with .build set to the
+ * build string; its set-up runs every build's set-up and checks that each
+ * variant's check value is the same under every build. verbose: say on
+ * stderr which shared object each build uses and whether it was cached.
+ *
+ * Returns 0 with *nout set, or 2 after printing why on stderr (file
+ * unreadable, a compiler error, whose messages the compiler printed on
+ * stderr itself, no SETTLE_CLAIMS, an unknown claim name, a malformed
+ * claim or build string, a shared object that cannot be loaded, the
+ * cache unwritable). The claims stay valid until the process exits.
+ * Each process merges one file's builds at most once.
+ */
+int settle_byob_claims(const char *file, const char *const *builds,
+		       size_t nbuilds, char *const *names, size_t nnames,
+		       int verbose, const struct settle_claim **out,
+		       size_t max, size_t *nout);
+
+#endif

@@ -1,0 +1,231 @@
+/*
+ * gbench.c - Google Benchmark's JSON layout (as its --benchmark_format=json
+ * writes it, version 1.7), so that its tools, compare.py above all, read
+ * settle's samples: one "iteration" entry per sample, as if each sample
+ * were a repetition, then the aggregates Google Benchmark adds after
+ * repetitions (mean, median, stddev, cv).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "report/report.h"
+
+static void num(FILE *f, double v)
+{
+	if (!isfinite(v))
+		v = 0; /* never reached for finite samples; RFC 8259 has no NaN */
+	fprintf(f, "%.17g", v);
+}
+
+/* Google Benchmark's date: local time, ISO 8601 with a +hh:mm offset. */
+static void date(FILE *f)
+{
+	char buf[40];
+	time_t now = time(NULL);
+	struct tm tm;
+	size_t n;
+
+	if (!localtime_r(&now, &tm) ||
+	    (n = strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%S%z", &tm)) < 5) {
+		settle_json_string(f, "");
+		return;
+	}
+	/* +0100 -> +01:00 */
+	memmove(buf + n - 1, buf + n - 2, 3);
+	buf[n - 2] = ':';
+	settle_json_string(f, buf);
+}
+
+static void context(FILE *f, const struct settle_report *rep)
+{
+	const struct settle_machine *m = &rep->machine;
+	const struct settle_timer_info *t = &rep->timer;
+	double ghz = t->clock == SETTLE_CLOCK_TSC && t->tsc_ghz > 0 ?
+		     t->tsc_ghz : t->core_ghz;
+	char host[256] = "";
+	int debug = strstr(rep->build_flags, "-O0") ||
+		    !strstr(rep->build_flags, "-O");
+
+	gethostname(host, sizeof(host) - 1);
+	fputs("{\n  \"context\": {\n    \"date\": ", f);
+	date(f);
+	fputs(",\n    \"host_name\": ", f);
+	settle_json_string(f, host);
+	fputs(",\n    \"executable\": ", f);
+	settle_json_string(f, program_invocation_name);
+	fprintf(f, ",\n    \"num_cpus\": %ld,\n    \"mhz_per_cpu\": %.0f,\n"
+		"    \"cpu_scaling_enabled\": %s,\n    \"caches\": [",
+		m->logical_cpus, ghz * 1000,
+		rep->noise.governor[0] && strcmp(rep->noise.governor, "unknown") &&
+		strcmp(rep->noise.governor, "performance") ? "true" : "false");
+	for (size_t i = 0; i < m->ncaches; i++) {
+		fprintf(f, "%s\n      {\n        \"type\": ", i ? "," : "");
+		settle_json_string(f, m->caches[i].type);
+		fprintf(f, ",\n        \"level\": %d,\n        \"size\": %llu\n"
+			"      }", m->caches[i].level,
+			(unsigned long long)m->caches[i].size_bytes);
+	}
+	fprintf(f, "%s],\n    \"library_build_type\": \"%s\"",
+		m->ncaches ? "\n    " : "", debug ? "debug" : "release");
+	fputs(",\n    \"settle_cpu_model\": ", f);
+	settle_json_string(f, m->model_name);
+	fputs(",\n    \"settle_compiler\": ", f);
+	settle_json_string(f, rep->compiler);
+	fputs(",\n    \"settle_build_flags\": ", f);
+	settle_json_string(f, rep->build_flags);
+	fputs(",\n    \"settle_clock\": ", f);
+	settle_json_string(f, t->clock == SETTLE_CLOCK_TSC ? "tsc" :
+			   "clock_monotonic_raw");
+	fputs("\n  },\n", f);
+}
+
+/* claim/variant[/build:B][/key:value...][/size:BYTES] */
+static char *bench_name(const struct settle_result *r, char *buf, size_t len)
+{
+	const struct settle_variant *v = r->variant;
+	size_t used;
+
+	snprintf(buf, len, "%s/%s", r->claim->name, v->name);
+	used = strlen(buf);
+	if (v->build && used < len)
+		used += (size_t)snprintf(buf + used, len - used, "/build:%s",
+					 v->build);
+	for (size_t i = 0; i < v->nparams && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "/%s:%s",
+					 v->params[i].key, v->params[i].value);
+	if (r->claim->default_sizes && used < len)
+		snprintf(buf + used, len - used, "/size:%llu",
+			 (unsigned long long)r->size_bytes);
+	return buf;
+}
+
+/* The part of the name without the size: one family per variant. */
+static int same_family(const struct settle_result *a,
+		       const struct settle_result *b)
+{
+	return a->claim == b->claim && !strcmp(a->variant->name, b->variant->name) &&
+	       settle_variant_same_group(a->variant, b->variant);
+}
+
+struct entry {
+	const char *name;
+	size_t family, instance;
+	size_t reps;
+};
+
+static void head(FILE *f, const struct entry *e, const char *suffix,
+		 const char *run_type)
+{
+	fputs("    {\n      \"name\": ", f);
+	if (suffix[0]) {
+		size_t n = strlen(e->name) + strlen(suffix) + 1;
+		char *s = malloc(n);
+
+		if (s)
+			snprintf(s, n, "%s%s", e->name, suffix);
+		settle_json_string(f, s ? s : e->name);
+		free(s);
+	} else {
+		settle_json_string(f, e->name);
+	}
+	fprintf(f, ",\n      \"family_index\": %zu,\n"
+		"      \"per_family_instance_index\": %zu,\n"
+		"      \"run_name\": ", e->family, e->instance);
+	settle_json_string(f, e->name);
+	fprintf(f, ",\n      \"run_type\": \"%s\",\n      \"repetitions\": %zu,\n",
+		run_type, e->reps);
+}
+
+static void iteration(FILE *f, const struct settle_result *r,
+		      const struct entry *e, size_t k, double bytes)
+{
+	char lb[256];
+
+	head(f, e, "", "iteration");
+	fprintf(f, "      \"repetition_index\": %zu,\n      \"threads\": 1,\n"
+		"      \"iterations\": %llu,\n      \"real_time\": ", k,
+		(unsigned long long)(r->ops_per_sample ? r->ops_per_sample : 1));
+	num(f, r->samples_ns[k]);
+	fputs(",\n      \"cpu_time\": ", f);
+	num(f, r->samples_ns[k]);
+	fputs(",\n      \"time_unit\": \"ns\"", f);
+	if (bytes > 0 && r->samples_ns[k] > 0) {
+		fputs(",\n      \"bytes_per_second\": ", f);
+		num(f, bytes / r->samples_ns[k] * 1e9);
+	}
+	fputs(",\n      \"label\": ", f);
+	settle_json_string(f, settle_variant_label(r->variant, lb, sizeof(lb)));
+	fputs("\n    }", f);
+}
+
+static void aggregate(FILE *f, const struct entry *e, const char *name,
+		      double v, int percentage)
+{
+	char suffix[16];
+
+	snprintf(suffix, sizeof(suffix), "_%s", name);
+	head(f, e, suffix, "aggregate");
+	fprintf(f, "      \"threads\": 1,\n      \"aggregate_name\": \"%s\",\n"
+		"      \"aggregate_unit\": \"%s\",\n      \"iterations\": %zu,\n"
+		"      \"real_time\": ", name, percentage ? "percentage" : "time",
+		e->reps);
+	num(f, v);
+	fputs(",\n      \"cpu_time\": ", f);
+	num(f, v);
+	fputs(",\n      \"time_unit\": \"ns\"\n    }", f);
+}
+
+void settle_print_gbench_json(FILE *f, const struct settle_report *rep)
+{
+	struct settle_c_locale loc;
+	size_t nfamilies = 0;
+	size_t *family = calloc(rep->nresults + 1, sizeof(*family));
+	int first = 1;
+
+	settle_c_locale_begin(&loc);
+	context(f, rep);
+	fputs("  \"benchmarks\": [", f);
+	for (size_t i = 0; i < rep->nresults && family; i++) {
+		const struct settle_result *r = &rep->results[i];
+		const struct settle_claim *c = r->claim;
+		double bytes = c->bytes_per_op == SETTLE_BYTES_SIZE ?
+			       (double)r->size_bytes : (double)c->bytes_per_op;
+		struct entry e = { NULL, nfamilies, 0, r->nsamples };
+		char name[512];
+
+		for (size_t j = 0; j < i; j++)
+			if (same_family(&rep->results[j], r)) {
+				e.family = family[j];
+				e.instance++;
+			}
+		family[i] = e.family;
+		if (e.family == nfamilies)
+			nfamilies++;
+		if (r->skipped || r->nsamples == 0)
+			continue;
+		e.name = bench_name(r, name, sizeof(name));
+		for (size_t k = 0; k < r->nsamples; k++) {
+			fputs(first ? "\n" : ",\n", f);
+			iteration(f, r, &e, k, bytes);
+			first = 0;
+		}
+		if (r->nsamples < 2)
+			continue;
+		fputs(",\n", f);
+		aggregate(f, &e, "mean", r->sum.mean, 0);
+		fputs(",\n", f);
+		aggregate(f, &e, "median", r->sum.median, 0);
+		fputs(",\n", f);
+		aggregate(f, &e, "stddev", r->sum.stddev, 0);
+		fputs(",\n", f);
+		aggregate(f, &e, "cv", r->sum.cv, 1);
+	}
+	fputs(first ? "]\n}\n" : "\n  ]\n}\n", f);
+	free(family);
+	settle_c_locale_end(&loc);
+}

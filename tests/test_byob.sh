@@ -1,0 +1,329 @@
+#!/bin/bash
+# test_byob.sh - `settle run FILE.c --build CMD...` (src/byob/): a user's
+# C file compiled once per build into a cached shared object, loaded, and
+# measured with every build's variants in one table.
+#
+# Checks, none of them on timings:
+#   - examples/endian.c with gcc -O0 and gcc -O2: exit 0, one table that
+#     holds all four loops of both builds;
+#   - a syntax error: exit 2 and the compiler's own "error:" line;
+#   - a file whose -O0 and -O2 builds compute different check values
+#     (#ifdef __OPTIMIZE__): exit 1, naming both builds and both values;
+#     a variant that disagrees with its baseline inside one build: exit 1;
+#   - the cache: a second run reuses the object (same inode and mtime, no
+#     new file, --verbose says "cached"); changing the file compiles anew;
+#     no temporary file is left behind;
+#   - a missing file, a file without SETTLE_CLAIMS, an unknown claim name
+#     after the file, --build without a file, a compiler that does not
+#     exist: exit 2 with one clear line;
+#   - --format json of a two-build run parses and every result has
+#     params.build, both builds present;
+#   - a claim that calls settle's own functions loads (settle exports
+#     them) and runs;
+#   - the examples compile warning-free with -Wall -Wextra -Werror (gcc,
+#     and clang where installed), are under 40 lines, and run; the
+#     writing-a-claim guide shows examples/popcount.c as it is.
+#
+# Run by make test from the repository root with SETTLE and BUILD set.
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+SETTLE=${SETTLE:-$ROOT/build/settle}
+case $SETTLE in /*) ;; *) SETTLE=$PWD/$SETTLE ;; esac
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); echo "ok   $*"; }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/test_byob.XXXXXX") || exit 1
+trap 'rm -rf "$TMP"' EXIT
+export SETTLE_CACHE_DIR=$TMP/cache
+FAST=(--quick --samples 3 --min-time 1)
+
+# run NAME ARGS...: settle run ARGS, stdout in $TMP/NAME.out, stderr in
+# $TMP/NAME.err, exit status in $rc.
+run() {
+	local name=$1
+	shift
+	"$SETTLE" run "$@" >"$TMP/$name.out" 2>"$TMP/$name.err"
+	rc=$?
+}
+
+# ---- the endian example with two builds: one table ---------------------
+run endian "$ROOT/examples/endian.c" --build "gcc -O0" --build "gcc -O2" \
+	"${FAST[@]}"
+rows=0
+for b in "gcc -O0" "gcc -O2"; do
+	for v in long we32 u64 we64; do
+		grep -q "^  $b $v " "$TMP/endian.out" && rows=$((rows + 1))
+	done
+done
+titles=$(grep -c '^endian: ' "$TMP/endian.out")
+if [ $rc = 0 ] && [ $rows = 8 ] && [ "$titles" = 1 ]; then
+	ok "examples/endian.c, gcc -O0 and -O2: one table, 8 rows"
+else
+	bad "examples/endian.c: status $rc, $rows of 8 rows, $titles tables"
+	cat "$TMP/endian.err"
+fi
+
+# ---- a syntax error -----------------------------------------------------
+cat >"$TMP/syntax.c" <<'EOF'
+#include <settle.h>
+static int broken = ;
+EOF
+run syntax "$TMP/syntax.c" --build "gcc -O2"
+if [ $rc = 2 ] && grep -q "syntax.c:2:.*error:" "$TMP/syntax.err" &&
+   [ ! -s "$TMP/syntax.out" ]; then
+	ok "syntax error: exit 2 with the compiler's message"
+else
+	bad "syntax error: status $rc (want 2), stderr:"
+	cat "$TMP/syntax.err"
+fi
+
+# ---- builds that change the answer --------------------------------------
+cat >"$TMP/optdiff.c" <<'EOF'
+#include <settle.h>
+
+static uint64_t run_count(void *state, uint64_t iters)
+{
+	(void)state;
+#ifdef __OPTIMIZE__
+	return iters + 1; /* the optimised build gets it wrong */
+#else
+	return iters;
+#endif
+}
+static const struct settle_variant variants[] = {
+	{ .name = "count", .run = run_count },
+	{ .name = "again", .run = run_count },
+};
+static const struct settle_claim claim = {
+	.name = "optdiff", .variants = variants, .nvariants = 2,
+	.check_iters = 100,
+};
+SETTLE_CLAIMS(&claim);
+EOF
+run optdiff "$TMP/optdiff.c" --build "gcc -O0" --build "gcc -O2" "${FAST[@]}"
+if [ $rc = 1 ] && grep -q "'gcc -O0'" "$TMP/optdiff.err" &&
+   grep -q "'gcc -O2'" "$TMP/optdiff.err" &&
+   grep -q "100 under build 'gcc -O0' but 101 under build 'gcc -O2'" \
+	"$TMP/optdiff.err" && ! grep -q "count " "$TMP/optdiff.out"; then
+	ok "-O0 and -O2 disagree: exit 1 naming both builds and values"
+else
+	bad "-O0 and -O2 disagree: status $rc (want 1), stderr:"
+	cat "$TMP/optdiff.err"
+fi
+run optsame "$TMP/optdiff.c" --build "gcc -O2" --build "gcc -O3" "${FAST[@]}"
+if [ $rc = 0 ]; then
+	ok "-O2 and -O3 agree on the same file: exit 0"
+else
+	bad "-O2 and -O3: status $rc (want 0)"
+	cat "$TMP/optsame.err"
+fi
+
+# "again" counts twice: wrong against its baseline within the build.
+cat >"$TMP/within.c" <<'EOF'
+#include <settle.h>
+
+static uint64_t run_count(void *state, uint64_t iters)
+{
+	(void)state;
+	return iters;
+}
+static uint64_t run_twice(void *state, uint64_t iters)
+{
+	return 2 * run_count(state, iters);
+}
+static const struct settle_variant variants[] = {
+	{ .name = "count", .run = run_count },
+	{ .name = "again", .run = run_twice },
+};
+static const struct settle_claim claim = {
+	.name = "within", .variants = variants, .nvariants = 2,
+	.check_iters = 100,
+};
+SETTLE_CLAIMS(&claim);
+EOF
+run within "$TMP/within.c" --build "gcc -O0" "${FAST[@]}"
+want="variant 'gcc -O0 again' computed 200 but the baseline 'gcc -O0 count'"
+if [ $rc = 1 ] && grep -q "$want computed 100" "$TMP/within.err"; then
+	ok "a variant that disagrees with its baseline in one build: exit 1"
+else
+	bad "disagreement within a build: status $rc (want 1)"
+	cat "$TMP/within.err"
+fi
+
+# ---- the cache ----------------------------------------------------------
+rm -rf "$SETTLE_CACHE_DIR"
+cp "$ROOT/examples/syscall.c" "$TMP/cached.c"
+run cache1 "$TMP/cached.c" --build "gcc -O2" --verbose "${FAST[@]}"
+objs=("$SETTLE_CACHE_DIR"/*.so)
+first=$(stat -c '%i %Y' "${objs[0]}" 2>/dev/null)
+if [ $rc = 0 ] && [ ${#objs[@]} = 1 ] && [ -f "${objs[0]}" ] &&
+   grep -q "compiled" "$TMP/cache1.err"; then
+	ok "first run compiles one object into SETTLE_CACHE_DIR"
+else
+	bad "first run: status $rc, objects: ${objs[*]}"
+	cat "$TMP/cache1.err"
+fi
+sleep 1.1 # a rewrite would show in the mtime
+run cache2 "$TMP/cached.c" --build "gcc -O2" --verbose "${FAST[@]}"
+objs2=("$SETTLE_CACHE_DIR"/*.so)
+if [ $rc = 0 ] && [ ${#objs2[@]} = 1 ] &&
+   [ "$(stat -c '%i %Y' "${objs[0]}")" = "$first" ] &&
+   grep -q "cached" "$TMP/cache2.err"; then
+	ok "second run reuses the cached object (inode and mtime unchanged)"
+else
+	bad "second run: status $rc, ${#objs2[@]} objects, stderr:"
+	cat "$TMP/cache2.err"
+fi
+echo "/* changed */" >>"$TMP/cached.c"
+run cache3 "$TMP/cached.c" --build "gcc -O2" --verbose "${FAST[@]}"
+objs3=("$SETTLE_CACHE_DIR"/*.so)
+if [ $rc = 0 ] && [ ${#objs3[@]} = 2 ] && grep -q "compiled" "$TMP/cache3.err"
+then
+	ok "a changed file is compiled anew"
+else
+	bad "changed file: status $rc, ${#objs3[@]} objects (want 2)"
+	cat "$TMP/cache3.err"
+fi
+run cache4 "$TMP/cached.c" --build "gcc  -O2 -DX=1" --verbose "${FAST[@]}"
+objs4=("$SETTLE_CACHE_DIR"/*.so)
+if [ $rc = 0 ] && [ ${#objs4[@]} = 3 ]; then
+	ok "another build command is compiled anew"
+else
+	bad "another build: status $rc, ${#objs4[@]} objects (want 3)"
+fi
+if ls "$SETTLE_CACHE_DIR" | grep -q tmp; then
+	bad "temporary files left in the cache: $(ls "$SETTLE_CACHE_DIR")"
+else
+	ok "no temporary file left in the cache"
+fi
+
+# ---- bad input ----------------------------------------------------------
+# expect_usage NAME PATTERN: exit 2, nothing on stdout, one line on
+# stderr matching PATTERN.
+expect_usage() {
+	if [ $rc = 2 ] && [ ! -s "$TMP/$1.out" ] &&
+	   [ "$(wc -l <"$TMP/$1.err")" = 1 ] && grep -q "$2" "$TMP/$1.err"; then
+		ok "$1: exit 2, one line"
+	else
+		bad "$1: status $rc (want 2), stderr:"
+		cat "$TMP/$1.err"
+	fi
+}
+run missing "$TMP/no-such-file.c"
+expect_usage missing "cannot read .*no-such-file.c"
+printf '#include <settle.h>\nint settle_nothing_here;\n' >"$TMP/noclaims.c"
+run noclaims "$TMP/noclaims.c"
+expect_usage noclaims "SETTLE_CLAIMS"
+run unknown "$ROOT/examples/endian.c" nosuchclaim
+expect_usage unknown "no claim 'nosuchclaim'"
+run nofile endian --build "gcc -O2"
+expect_usage nofile "needs a FILE.c"
+run nocc "$ROOT/examples/endian.c" --build "no-such-compiler -O2"
+expect_usage nocc "cannot run 'no-such-compiler'"
+
+# ---- JSON of a two-build run --------------------------------------------
+run json "$ROOT/examples/endian.c" --build "gcc -O0" --build "gcc -O2" \
+	"${FAST[@]}" --format json
+if [ $rc = 0 ] && python3 -m json.tool "$TMP/json.out" >/dev/null &&
+   python3 - "$TMP/json.out" <<'EOF'
+import json, sys
+res = json.load(open(sys.argv[1]))["results"]
+builds = [r["params"]["build"] for r in res]
+assert len(res) == 8, len(res)
+assert sorted(set(builds)) == ["gcc -O0", "gcc -O2"], builds
+assert all(builds.count(b) == 4 for b in set(builds)), builds
+EOF
+then
+	ok "--format json parses; every result has params.build"
+else
+	bad "--format json: status $rc"
+	head -c 600 "$TMP/json.out"
+	cat "$TMP/json.err"
+fi
+
+# ---- a claim that calls settle ------------------------------------------
+cat >"$TMP/calls.c" <<'EOF'
+#include <string.h>
+#include <settle.h>
+
+static uint64_t run_format(void *state, uint64_t iters)
+{
+	char buf[32];
+	uint64_t n = 0;
+
+	(void)state;
+	for (uint64_t i = 0; i < iters; i++)
+		n += strlen(settle_format_size(4096, buf, sizeof(buf)));
+	return n;
+}
+static const struct settle_variant variants[] = {
+	{ .name = "format", .run = run_format },
+};
+static const struct settle_claim claim = {
+	.name = "calls", .variants = variants, .nvariants = 1,
+};
+SETTLE_CLAIMS(&claim);
+EOF
+run calls "$TMP/calls.c" "${FAST[@]}"
+if [ $rc = 0 ] && grep -q "cc -O2 format" "$TMP/calls.out"; then
+	ok "a claim calling settle_format_size() loads and runs"
+else
+	bad "a claim calling settle: status $rc"
+	cat "$TMP/calls.err"
+fi
+
+# ---- the examples -------------------------------------------------------
+for f in "$ROOT"/examples/*.c; do
+	n=$(wc -l <"$f")
+	wide=$(expand -t8 "$f" | awk 'length > 80' | wc -l)
+	if [ "$n" -lt 40 ] && [ "$wide" = 0 ]; then
+		ok "$(basename "$f"): $n lines, none over 80 columns"
+	else
+		bad "$(basename "$f"): $n lines (want under 40)," \
+		    "$wide over 80 columns"
+	fi
+	for cc in gcc clang; do
+		command -v $cc >/dev/null || continue
+		for o in -O0 -O2; do
+			if $cc -std=c11 -Wall -Wextra -Werror $o -shared -fPIC \
+			       -I"$ROOT/include" -o "$TMP/ex.so" "$f" \
+			       2>"$TMP/ex.err"; then
+				ok "$(basename "$f"): $cc $o, no warning"
+			else
+				bad "$(basename "$f"): $cc $o warns"
+				cat "$TMP/ex.err"
+			fi
+		done
+	done
+done
+if python3 - "$ROOT/examples/popcount.c" "$ROOT/docs/writing-a-claim.md" <<'EOF'
+import sys
+src, doc = (open(f).read() for f in sys.argv[1:3])
+sys.exit(0 if "```c\n" + src + "```\n" in doc else 1)
+EOF
+then
+	ok "docs/writing-a-claim.md shows examples/popcount.c as it is"
+else
+	bad "docs/writing-a-claim.md and examples/popcount.c differ"
+fi
+run expop "$ROOT/examples/popcount.c" --size 64K "${FAST[@]}"
+if [ $rc = 0 ] && grep -q "cc -O2 table4" "$TMP/expop.out" &&
+   grep -q "cc -O2 builtin" "$TMP/expop.out"; then
+	ok "examples/popcount.c runs"
+else
+	bad "examples/popcount.c: status $rc"
+	cat "$TMP/expop.err"
+fi
+run exsys "$ROOT/examples/syscall.c" "${FAST[@]}"
+if [ $rc = 0 ] && grep -q "cc -O2 pipe-loop" "$TMP/exsys.out"; then
+	ok "examples/syscall.c runs"
+else
+	bad "examples/syscall.c: status $rc"
+	cat "$TMP/exsys.err"
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]

@@ -1,0 +1,769 @@
+/*
+ * test_formats.c - the output formats on a report built in memory: JSON
+ * strings escaped to strict, pure-ASCII RFC 8259 (read back by jansson),
+ * '.' decimals in every format under a German locale set by the program
+ * itself, CSV quoting (read back by an RFC 4180 parser), text lines of at
+ * most 72 columns (counted with wcwidth), Markdown tables whose cells
+ * line up, Google Benchmark's layout written and read, --format names.
+ */
+#include <locale.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <wchar.h>
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "settle.h"
+
+static char dir[] = "/tmp/settle-formats-XXXXXX";
+
+/* ---- a report built in memory ---------------------------------------- */
+
+static const uint64_t sizes[] = { 4096 };
+
+static const struct settle_param bits32[] = {
+	{ "elem_bits", "32", SETTLE_PARAM_INT, "32-bit" },
+};
+
+static struct settle_variant variants[4];
+static struct settle_claim claim;
+static double samples[4][5] = {
+	{ 2.0, 2.1, 2.2, 2.0, 2.1 },
+	{ 1.5, 1.5, 1.5, 1.5, 1.5 },
+	{ 3.0, 3.1, 3.0, 3.2, 3.0 },
+	{ 1.0, 1.0, 1.0, 1.0, 1.0 },
+};
+
+/*
+ * One claim called cname with the baseline "base" and the variants vname
+ * (1.5 ns every sample), "32-bit wide" (a parameter) and "skipme"
+ * (skipped), at 4 KiB.
+ */
+static void make_report(struct settle_report *rep, const char *cname,
+			const char *title, const char *vname)
+{
+	memset(rep, 0, sizeof(*rep));
+	memset(variants, 0, sizeof(variants));
+	variants[0].name = "base";
+	variants[1].name = vname;
+	variants[2].name = "wide";
+	variants[2].params = bits32;
+	variants[2].nparams = 1;
+	variants[3].name = "skipme";
+	memset(&claim, 0, sizeof(claim));
+	claim.name = cname;
+	claim.title = title;
+	claim.description = "a claim";
+	claim.op_name = "op";
+	claim.variants = variants;
+	claim.nvariants = 4;
+	claim.baseline = "base";
+	claim.default_sizes = sizes;
+	claim.ndefault_sizes = 1;
+	claim.bytes_per_op = SETTLE_BYTES_SIZE;
+	claim.show_cycles = 1;
+	claim.original = "the original post said 1.5 ns, and 2.5 ns at -O0";
+
+	snprintf(rep->machine.vendor, sizeof(rep->machine.vendor), "GenuineTest");
+	snprintf(rep->machine.model_name, sizeof(rep->machine.model_name),
+		 "Test CPU 1.5 GHz");
+	snprintf(rep->machine.isa, sizeof(rep->machine.isa), "sse2 avx2");
+	snprintf(rep->machine.kernel, sizeof(rep->machine.kernel),
+		 "6.1.0-test #1 SMP");
+	rep->machine.ncaches = 1;
+	rep->machine.caches[0].level = 1;
+	snprintf(rep->machine.caches[0].type, 12, "Data");
+	rep->machine.caches[0].size_bytes = 32768;
+	rep->machine.logical_cpus = 4;
+	rep->timer.clock = SETTLE_CLOCK_TSC;
+	rep->timer.tsc_ghz = 2.5;
+	rep->timer.core_ghz = 2.5;
+	rep->timer.why = "test";
+	rep->timer.resolution_ns = 1;
+	snprintf(rep->compiler, sizeof(rep->compiler), "cc 1.0");
+	snprintf(rep->build_flags, sizeof(rep->build_flags), "-O2");
+	snprintf(rep->noise.governor, sizeof(rep->noise.governor), "unknown");
+	rep->noise.core_ghz_before = rep->noise.core_ghz_after = 2.5;
+	rep->options.samples = 5;
+	rep->options.min_sample_ns = 1.5e6;
+	rep->options.band = 0.01;
+	rep->options.processes = 1;
+	rep->results = calloc(4, sizeof(*rep->results));
+	assert_non_null(rep->results);
+	rep->nresults = rep->cap = 4;
+	for (size_t i = 0; i < 4; i++) {
+		struct settle_result *r = &rep->results[i];
+
+		r->claim = &claim;
+		r->variant = &variants[i];
+		r->size_bytes = 4096;
+		r->iters = 1000;
+		r->ops_per_sample = 1000;
+		if (i == 3) {
+			r->skipped = "CPU lacks the test extension, which is a "
+				     "long reason to print on one line";
+			continue;
+		}
+		r->samples_ns = malloc(sizeof(samples[i]));
+		assert_non_null(r->samples_ns);
+		memcpy(r->samples_ns, samples[i], sizeof(samples[i]));
+		r->nsamples = 5;
+	}
+	settle_analyze(rep->results, 4, rep->timer.core_ghz, 0.01);
+}
+
+/* The format printed into memory (NUL-terminated; free it). */
+static char *render(const struct settle_report *rep, enum settle_format fmt)
+{
+	char path[64], *buf;
+	FILE *f;
+	long n;
+	char err[256];
+
+	snprintf(path, sizeof(path), "%s/out", dir);
+	assert_int_equal(settle_write_report(rep, fmt, path, err, sizeof(err)), 0);
+	f = fopen(path, "rb");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = malloc((size_t)n + 1);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+	buf[n] = '\0';
+	fclose(f);
+	unlink(path);
+	return buf;
+}
+
+static json_t *strict(const char *text)
+{
+	json_error_t e;
+	json_t *j = json_loads(text, JSON_REJECT_DUPLICATES, &e);
+
+	if (!j)
+		print_error("jansson: %s at line %d\n", e.text, e.line);
+	assert_non_null(j);
+	return j;
+}
+
+/* ---- JSON strings ------------------------------------------------------ */
+
+/* Quotes, backslash, controls, DEL, 2/3/4-byte UTF-8, and invalid UTF-8:
+ * a lone 0xff, an overlong '/', an encoded surrogate, a cut sequence. */
+static const char nasty[] = "q\"uote \\back\x01" "ctl\n\t\x7f \xc3\xa9 "
+	"\xe2\x82\xac \xf0\x9f\x98\x80 \xff \xc0\xaf \xed\xa0\x80 \xe2\x82";
+#define FFFD "\xef\xbf\xbd"
+static const char nasty_read[] = "q\"uote \\back\x01" "ctl\n\t\x7f \xc3\xa9 "
+	"\xe2\x82\xac \xf0\x9f\x98\x80 " FFFD " " FFFD FFFD " "
+	FFFD FFFD FFFD " " FFFD FFFD;
+
+static void ascii_only(const char *text)
+{
+	for (const unsigned char *p = (const unsigned char *)text; *p; p++)
+		if (*p >= 0x80 || (*p < 0x20 && *p != '\n')) {
+			print_error("byte 0x%02x at offset %zu\n", *p,
+				    (size_t)(p - (const unsigned char *)text));
+			fail();
+		}
+}
+
+static void test_json_escapes(void **st)
+{
+	struct settle_report rep;
+	char *text;
+	json_t *j, *r;
+
+	(void)st;
+	make_report(&rep, nasty, "title", nasty);
+	text = render(&rep, SETTLE_FORMAT_JSON);
+	ascii_only(text);
+	assert_non_null(strstr(text, "\\ud83d\\ude00")); /* U+1F600 */
+	assert_non_null(strstr(text, "\\u20ac"));
+	assert_non_null(strstr(text, "\\u0001"));
+	assert_non_null(strstr(text, "\\u007f"));
+	j = strict(text);
+	r = json_array_get(json_object_get(j, "results"), 1);
+	assert_string_equal(json_string_value(json_object_get(r, "claim")),
+			    nasty_read);
+	assert_string_equal(json_string_value(json_object_get(r, "variant")),
+			    nasty_read);
+	assert_non_null(json_object_get(json_object_get(j, "claims"), nasty_read));
+	json_decref(j);
+	free(text);
+
+	text = render(&rep, SETTLE_FORMAT_GBENCH_JSON);
+	ascii_only(text);
+	j = strict(text);
+	r = json_array_get(json_object_get(j, "benchmarks"), 9); /* 2nd result */
+	assert_non_null(r);
+	assert_true(strncmp(json_string_value(json_object_get(r, "name")),
+			    nasty_read, strlen(nasty_read)) == 0);
+	json_decref(j);
+	free(text);
+	settle_report_free(&rep);
+}
+
+/* ---- CSV ---------------------------------------------------------------- */
+
+#define MAX_FIELDS 32
+
+struct record {
+	char *field[MAX_FIELDS];
+	size_t n;
+};
+
+/*
+ * Parse one RFC 4180 record at *p (CRLF line ends); fields are new
+ * strings. Returns 0, or -1 at the end of the text or on a syntax error
+ * (a quote inside an unquoted field, text after a closing quote).
+ */
+static int csv_record(const char **p, struct record *rec)
+{
+	const char *s = *p;
+
+	rec->n = 0;
+	if (!*s)
+		return -1;
+	for (;;) {
+		char *buf = malloc(strlen(s) + 1), *o = buf;
+
+		assert_non_null(buf);
+		if (*s == '"') {
+			for (s++;; s++) {
+				if (!*s)
+					return -1;
+				if (*s == '"' && s[1] == '"') {
+					*o++ = '"';
+					s++;
+				} else if (*s == '"') {
+					s++;
+					break;
+				} else {
+					*o++ = *s;
+				}
+			}
+		} else {
+			for (; *s && *s != ',' && *s != '\r' && *s != '\n'; s++) {
+				if (*s == '"')
+					return -1;
+				*o++ = *s;
+			}
+		}
+		*o = '\0';
+		assert_true(rec->n < MAX_FIELDS);
+		rec->field[rec->n++] = buf;
+		if (*s == ',') {
+			s++;
+			continue;
+		}
+		if (s[0] == '\r' && s[1] == '\n') {
+			*p = s + 2;
+			return 0;
+		}
+		return -1; /* a bare LF or text after a closing quote */
+	}
+}
+
+static void record_free(struct record *rec)
+{
+	for (size_t i = 0; i < rec->n; i++)
+		free(rec->field[i]);
+	rec->n = 0;
+}
+
+static void test_csv_quoting(void **st)
+{
+	struct settle_report rep;
+	struct record head, rec;
+	const char *p;
+	char *text;
+	size_t rows = 0;
+
+	(void)st;
+	make_report(&rep, "we,ird \"q\"", "t", "multi\nline, \"v\"");
+	text = render(&rep, SETTLE_FORMAT_CSV);
+	assert_non_null(strstr(text, "\"we,ird \"\"q\"\"\","));
+	assert_non_null(strstr(text, ",\"multi\nline, \"\"v\"\"\","));
+	p = text;
+	assert_int_equal(csv_record(&p, &head), 0);
+	assert_int_equal(head.n, 23);
+	assert_string_equal(head.field[0], "claim");
+	assert_string_equal(head.field[7], "median_ns");
+	while (csv_record(&p, &rec) == 0) {
+		assert_int_equal(rec.n, head.n);
+		assert_string_equal(rec.field[0], "we,ird \"q\"");
+		if (rows == 1) {
+			assert_string_equal(rec.field[1], "multi\nline, \"v\"");
+			assert_string_equal(rec.field[7], "1.5");
+			assert_string_equal(rec.field[17], "faster");
+		}
+		if (rows == 2)
+			assert_string_equal(rec.field[5], "elem_bits=32");
+		if (rows == 3) /* skipped */
+			assert_non_null(strstr(rec.field[22], "lacks"));
+		record_free(&rec);
+		rows++;
+	}
+	assert_int_equal(rows, 4);
+	assert_true(*p == '\0'); /* everything parsed */
+	record_free(&head);
+	free(text);
+	settle_report_free(&rep);
+}
+
+/* ---- text --------------------------------------------------------------- */
+
+/* Display columns of a UTF-8 line, by the C library's wcwidth. */
+static int columns(const char *line, size_t len)
+{
+	char buf[1024];
+	wchar_t w[1024];
+	size_t n;
+
+	assert_true(len < sizeof(buf));
+	memcpy(buf, line, len);
+	buf[len] = '\0';
+	n = mbstowcs(w, buf, 1024);
+	assert_true(n != (size_t)-1);
+	return wcswidth(w, n);
+}
+
+static void test_text_width(void **st)
+{
+	static const char long_label[] =
+		"an-extraordinarily-long-variant-name-that-fits-no-column";
+	struct settle_report rep;
+	char *text, *line, *save;
+	int lines = 0;
+
+	(void)st;
+	assert_non_null(setlocale(LC_CTYPE, "C.UTF-8"));
+	make_report(&rep, "c", "a claim whose title is far longer than one "
+		    "line of a mailing-list post could ever hold, so that it "
+		    "has to wrap", long_label);
+	variants[2].name = "\xe6\x95\xb0\xe6\x8d\xae\xe5\xba\x93-wide-"
+			   "\xe5\x8f\x98\xe4\xbd\x93"; /* CJK: two columns */
+	/* a name longer than a line, without a space to break at */
+	variants[3].name = "skipped-variant-whose-name-is-longer-than-a-whole-"
+			   "line-of-seventy-two-columns";
+	text = render(&rep, SETTLE_FORMAT_TEXT);
+	assert_non_null(strstr(text, "machine: Test CPU"));
+	assert_non_null(strstr(text, long_label)); /* whole, on its own line */
+	assert_non_null(strstr(text, "1.500 ns"));
+	assert_non_null(strstr(text, "faster"));
+	assert_non_null(strstr(text, "baseline"));
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		int w = columns(line, strlen(line));
+
+		if (w > 72)
+			print_error("%d columns: %s\n", w, line);
+		assert_true(w <= 72);
+		lines++;
+	}
+	assert_true(lines > 10);
+	free(text);
+	settle_report_free(&rep);
+	setlocale(LC_CTYPE, "C");
+}
+
+/* ---- Markdown ----------------------------------------------------------- */
+
+/* Cells of a table line: '|' not escaped by a backslash, minus one. */
+static int cells(const char *line)
+{
+	int n = 0;
+
+	for (const char *p = line; *p; p++) {
+		if (*p == '\\' && p[1]) {
+			p++;
+			continue;
+		}
+		n += *p == '|';
+	}
+	return n - 1;
+}
+
+static int separator(const char *line)
+{
+	if (line[0] != '|')
+		return 0;
+	for (const char *p = line; *p; p++)
+		if (!strchr("|:-", *p))
+			return 0;
+	return strstr(line, "---") != NULL;
+}
+
+static void test_md_tables(void **st)
+{
+	struct settle_report rep;
+	char *text, *line, *save, *prev = NULL;
+	int tables = 0, width = 0, in_table = 0;
+
+	(void)st;
+	make_report(&rep, "c", "pipes | in the title", "a|b *c* _d_");
+	text = render(&rep, SETTLE_FORMAT_MD);
+	assert_non_null(strstr(text, "**machine:** Test CPU"));
+	assert_non_null(strstr(text, "a\\|b \\*c\\* \\_d\\_"));
+	assert_non_null(strstr(text, "### pipes \\| in the title"));
+	assert_non_null(strstr(text, "1.500 ns"));
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (separator(line)) {
+			/* a header line, then the separator, same width */
+			assert_non_null(prev);
+			assert_int_equal(prev[0], '|');
+			width = cells(prev);
+			assert_int_equal(cells(line), width);
+			tables++;
+			in_table = 1;
+		} else if (in_table && line[0] == '|') {
+			if (cells(line) != width)
+				print_error("%d cells, header %d: %s\n",
+					    cells(line), width, line);
+			assert_int_equal(cells(line), width);
+		} else {
+			in_table = 0;
+		}
+		prev = line;
+	}
+	assert_int_equal(tables, 1); /* one claim, no scale section */
+	free(text);
+	settle_report_free(&rep);
+}
+
+/* ---- locale ------------------------------------------------------------- */
+
+static void test_german_locale(void **st)
+{
+	struct settle_report rep;
+	struct record head, rec;
+	char probe[16], *text;
+	const char *p;
+	json_t *j, *b;
+	size_t i;
+
+	(void)st;
+	if (!setlocale(LC_ALL, "de_DE.UTF-8")) {
+		fprintf(stderr, "SKIP test_german_locale: the de_DE.UTF-8 "
+			"locale is not generated (localedef -i de_DE -f "
+			"UTF-8 de_DE.UTF-8, as root)\n");
+		skip();
+	}
+	snprintf(probe, sizeof(probe), "%.1f", 1.5);
+	assert_string_equal(probe, "1,5"); /* the locale is in force */
+	make_report(&rep, "c", "t", "v");
+
+	text = render(&rep, SETTLE_FORMAT_TEXT);
+	assert_non_null(strstr(text, "1.500 ns"));
+	assert_null(strstr(text, "1,500"));
+	assert_non_null(strstr(text, "2.500 GHz"));
+	free(text);
+
+	text = render(&rep, SETTLE_FORMAT_MD);
+	assert_non_null(strstr(text, "1.500 ns"));
+	assert_null(strstr(text, "1,500"));
+	free(text);
+
+	text = render(&rep, SETTLE_FORMAT_TABLE);
+	assert_non_null(strstr(text, "1.500 ns"));
+	free(text);
+
+	text = render(&rep, SETTLE_FORMAT_CSV);
+	p = text;
+	assert_int_equal(csv_record(&p, &head), 0);
+	for (i = 0; csv_record(&p, &rec) == 0; i++) {
+		assert_int_equal(rec.n, head.n); /* "1,5" would add a field */
+		if (i == 1)
+			assert_string_equal(rec.field[7], "1.5");
+		record_free(&rec);
+	}
+	record_free(&head);
+	free(text);
+
+	text = render(&rep, SETTLE_FORMAT_JSON);
+	j = strict(text);
+	b = json_array_get(json_object_get(j, "results"), 1);
+	assert_true(json_real_value(json_object_get(b, "median_ns")) == 1.5);
+	json_decref(j);
+	free(text);
+
+	text = render(&rep, SETTLE_FORMAT_GBENCH_JSON);
+	j = strict(text);
+	json_array_foreach(json_object_get(j, "benchmarks"), i, b)
+		if (!strcmp(json_string_value(json_object_get(b, "name")),
+			    "c/v/size:4096") ||
+		    !strcmp(json_string_value(json_object_get(b, "name")),
+			    "c/v/size:4096_median"))
+			assert_true(json_number_value(json_object_get(b,
+						"real_time")) == 1.5);
+	json_decref(j);
+	free(text);
+	settle_report_free(&rep);
+	setlocale(LC_ALL, "C");
+}
+
+/* ---- Google Benchmark ----------------------------------------------------- */
+
+static void test_gbench_layout(void **st)
+{
+	static const char *const aggr[] = { "mean", "median", "stddev", "cv" };
+	struct settle_report rep;
+	char *text;
+	json_t *j, *ctx, *b, *benchmarks;
+	size_t i = 0;
+
+	(void)st;
+	make_report(&rep, "c", "t", "v");
+	text = render(&rep, SETTLE_FORMAT_GBENCH_JSON);
+	j = strict(text);
+	ctx = json_object_get(j, "context");
+	assert_true(json_is_string(json_object_get(ctx, "date")));
+	assert_true(json_is_string(json_object_get(ctx, "host_name")));
+	assert_true(json_is_string(json_object_get(ctx, "executable")));
+	assert_int_equal(json_integer_value(json_object_get(ctx, "num_cpus")), 4);
+	assert_true(json_number_value(json_object_get(ctx, "mhz_per_cpu")) == 2500);
+	assert_true(json_is_boolean(json_object_get(ctx, "cpu_scaling_enabled")));
+	assert_string_equal(json_string_value(json_object_get(ctx,
+			    "library_build_type")), "release");
+	b = json_array_get(json_object_get(ctx, "caches"), 0);
+	assert_string_equal(json_string_value(json_object_get(b, "type")), "Data");
+	assert_int_equal(json_integer_value(json_object_get(b, "level")), 1);
+	assert_int_equal(json_integer_value(json_object_get(b, "size")), 32768);
+	benchmarks = json_object_get(j, "benchmarks");
+	/* three measured results: 5 repetitions and 4 aggregates each */
+	assert_int_equal(json_array_size(benchmarks), 3 * (5 + 4));
+	for (size_t r = 0; r < 3; r++) {
+		static const char *const names[] = { "c/base/size:4096",
+			"c/v/size:4096", "c/wide/elem_bits:32/size:4096" };
+
+		for (size_t k = 0; k < 5; k++, i++) {
+			b = json_array_get(benchmarks, i);
+			assert_string_equal(json_string_value(json_object_get(b,
+					    "name")), names[r]);
+			assert_string_equal(json_string_value(json_object_get(b,
+					    "run_name")), names[r]);
+			assert_string_equal(json_string_value(json_object_get(b,
+					    "run_type")), "iteration");
+			assert_int_equal(json_integer_value(json_object_get(b,
+					 "family_index")), r);
+			assert_int_equal(json_integer_value(json_object_get(b,
+					 "per_family_instance_index")), 0);
+			assert_int_equal(json_integer_value(json_object_get(b,
+					 "repetitions")), 5);
+			assert_int_equal(json_integer_value(json_object_get(b,
+					 "repetition_index")), k);
+			assert_int_equal(json_integer_value(json_object_get(b,
+					 "threads")), 1);
+			assert_int_equal(json_integer_value(json_object_get(b,
+					 "iterations")), 1000);
+			assert_true(json_number_value(json_object_get(b,
+				    "real_time")) == samples[r][k]);
+			assert_true(json_number_value(json_object_get(b,
+				    "cpu_time")) == samples[r][k]);
+			assert_string_equal(json_string_value(json_object_get(b,
+					    "time_unit")), "ns");
+			/* 4096 bytes per operation */
+			assert_true(json_number_value(json_object_get(b,
+				    "bytes_per_second")) > 4096 / samples[r][k] * 1e9 * 0.999);
+		}
+		for (size_t k = 0; k < 4; k++, i++) {
+			char name[80];
+
+			b = json_array_get(benchmarks, i);
+			snprintf(name, sizeof(name), "%s_%s", names[r], aggr[k]);
+			assert_string_equal(json_string_value(json_object_get(b,
+					    "name")), name);
+			assert_string_equal(json_string_value(json_object_get(b,
+					    "run_type")), "aggregate");
+			assert_string_equal(json_string_value(json_object_get(b,
+					    "aggregate_name")), aggr[k]);
+			assert_string_equal(json_string_value(json_object_get(b,
+					    "aggregate_unit")), k == 3 ?
+					    "percentage" : "time");
+			assert_null(json_object_get(b, "repetition_index"));
+			if (k == 1)
+				assert_true(json_number_value(json_object_get(b,
+					    "real_time")) == rep.results[r].sum.median);
+		}
+	}
+	json_decref(j);
+	free(text);
+	settle_report_free(&rep);
+}
+
+static const char *write_file(const char *name, const char *text)
+{
+	static char path[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+/* As Google Benchmark 1.7 writes it: repetitions in us, aggregates, an
+ * error, a benchmark without '/'. */
+static const char gbench_file[] =
+"{\"context\": {\"date\": \"2024-01-01T00:00:00+00:00\", \"host_name\": \"h\","
+" \"executable\": \"./bm\", \"num_cpus\": 8, \"mhz_per_cpu\": 3000,"
+" \"cpu_scaling_enabled\": false, \"caches\": [{\"type\": \"Data\","
+" \"level\": 1, \"size\": 49152, \"num_sharing\": 2}],"
+" \"load_avg\": [0.1, 0.2, 0.3], \"library_build_type\": \"release\"},"
+" \"benchmarks\": ["
+"{\"name\": \"BM_a/8\", \"run_name\": \"BM_a/8\", \"run_type\": \"iteration\","
+" \"repetitions\": 3, \"repetition_index\": 0, \"threads\": 1,"
+" \"iterations\": 100, \"real_time\": 1.0, \"cpu_time\": 1.0,"
+" \"time_unit\": \"us\"},"
+"{\"name\": \"BM_a/8\", \"run_name\": \"BM_a/8\", \"run_type\": \"iteration\","
+" \"repetitions\": 3, \"repetition_index\": 1, \"threads\": 1,"
+" \"iterations\": 100, \"real_time\": 2.0, \"cpu_time\": 2.0,"
+" \"time_unit\": \"us\"},"
+"{\"name\": \"BM_a/8\", \"run_name\": \"BM_a/8\", \"run_type\": \"iteration\","
+" \"repetitions\": 3, \"repetition_index\": 2, \"threads\": 1,"
+" \"iterations\": 100, \"real_time\": 3.0, \"cpu_time\": 3.0,"
+" \"time_unit\": \"us\"},"
+"{\"name\": \"BM_a/8_mean\", \"run_name\": \"BM_a/8\", \"run_type\": \"aggregate\","
+" \"repetitions\": 3, \"threads\": 1, \"aggregate_name\": \"mean\","
+" \"aggregate_unit\": \"time\", \"iterations\": 3, \"real_time\": 2.0,"
+" \"cpu_time\": 2.0, \"time_unit\": \"us\"},"
+"{\"name\": \"BM_a/8_cv\", \"run_name\": \"BM_a/8\", \"run_type\": \"aggregate\","
+" \"repetitions\": 3, \"threads\": 1, \"aggregate_name\": \"cv\","
+" \"aggregate_unit\": \"percentage\", \"iterations\": 3, \"real_time\": 0.5,"
+" \"cpu_time\": 0.5, \"time_unit\": \"us\"},"
+"{\"name\": \"BM_a/64\", \"run_name\": \"BM_a/64\", \"run_type\": \"iteration\","
+" \"repetitions\": 1, \"repetition_index\": 0, \"threads\": 1,"
+" \"iterations\": 10, \"real_time\": 0.25, \"cpu_time\": 0.25,"
+" \"time_unit\": \"ms\"},"
+"{\"name\": \"BM_err\", \"run_name\": \"BM_err\", \"run_type\": \"iteration\","
+" \"error_occurred\": true, \"error_message\": \"no\", \"iterations\": 0,"
+" \"real_time\": 0, \"cpu_time\": 0, \"time_unit\": \"ns\"},"
+"{\"name\": \"BM_b\", \"iterations\": 5, \"real_time\": 7,"
+" \"cpu_time\": 7, \"time_unit\": \"ns\"},"
+"{\"name\": \"BM_b_median\", \"iterations\": 5, \"real_time\": 7,"
+" \"cpu_time\": 7, \"time_unit\": \"ns\"}"
+"]}";
+
+static void test_load_gbench(void **st)
+{
+	struct settle_report rep;
+	char err[256];
+	const char *f = write_file("gb.json", gbench_file);
+
+	(void)st;
+	assert_int_equal(settle_load_json(f, 0.01, &rep, err, sizeof(err)), 0);
+	assert_int_equal(rep.nresults, 3);
+	assert_string_equal(rep.results[0].claim->name, "BM_a");
+	assert_string_equal(rep.results[0].variant->name, "8");
+	assert_int_equal(rep.results[0].nsamples, 3);
+	assert_true(rep.results[0].samples_ns[0] == 1000);
+	assert_true(rep.results[0].samples_ns[2] == 3000);
+	assert_true(rep.results[0].sum.median == 2000);
+	assert_int_equal(rep.results[0].iters, 100);
+	assert_true(rep.results[1].claim == rep.results[0].claim);
+	assert_string_equal(rep.results[1].variant->name, "64");
+	assert_true(rep.results[1].samples_ns[0] == 250000);
+	assert_string_equal(rep.results[2].claim->name, "BM_b");
+	assert_string_equal(rep.results[2].variant->name, "BM_b");
+	assert_int_equal(rep.results[2].nsamples, 1);
+	assert_int_equal(rep.machine.logical_cpus, 8);
+	assert_int_equal(rep.machine.caches[0].size_bytes, 49152);
+	assert_false(rep.results[0].has_cmp); /* no baseline to pair with */
+	settle_report_free(&rep);
+
+	/* a bad time unit is malformed, not a wrong number */
+	f = write_file("gbad.json", "{\"context\": {}, \"benchmarks\": "
+		       "[{\"name\": \"x\", \"real_time\": 1, \"time_unit\": "
+		       "\"fortnights\"}]}");
+	assert_int_equal(settle_load_json(f, 0.01, &rep, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "time_unit"));
+}
+
+/* settle's gbench-json read back by settle: the same samples, exactly. */
+static void test_gbench_roundtrip(void **st)
+{
+	struct settle_report rep, back;
+	char path[80], err[256];
+
+	(void)st;
+	make_report(&rep, "c", "t", "v");
+	snprintf(path, sizeof(path), "%s/rt.json", dir);
+	assert_int_equal(settle_write_report(&rep, SETTLE_FORMAT_GBENCH_JSON,
+					     path, err, sizeof(err)), 0);
+	assert_int_equal(settle_load_json(path, 0.01, &back, err, sizeof(err)), 0);
+	assert_int_equal(back.nresults, 3);
+	for (size_t r = 0; r < 3; r++) {
+		assert_string_equal(back.results[r].claim->name, "c");
+		assert_int_equal(back.results[r].nsamples, 5);
+		for (size_t k = 0; k < 5; k++)
+			assert_true(back.results[r].samples_ns[k] == samples[r][k]);
+	}
+	assert_string_equal(back.results[1].variant->name, "v/size:4096");
+	assert_string_equal(back.machine.model_name, "Test CPU 1.5 GHz");
+	settle_report_free(&back);
+	settle_report_free(&rep);
+	unlink(path);
+}
+
+static void test_format_names(void **st)
+{
+	static const char *const names[] = { "table", "json", "md", "text",
+					     "csv", "gbench-json" };
+	enum settle_format f = SETTLE_FORMAT_TABLE;
+
+	(void)st;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		assert_int_equal(settle_format_parse(names[i], &f), 0);
+		assert_int_equal(f, (enum settle_format)i);
+		assert_non_null(strstr(SETTLE_FORMAT_NAMES, names[i]));
+	}
+	assert_int_equal(settle_format_parse("markdown", &f), -1);
+	assert_int_equal(settle_format_parse("JSON", &f), -1);
+	assert_int_equal(settle_format_parse(NULL, &f), -1);
+	assert_int_equal(f, SETTLE_FORMAT_GBENCH_JSON); /* unchanged */
+}
+
+static int setup(void **st)
+{
+	(void)st;
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **st)
+{
+	char path[96];
+
+	(void)st;
+	snprintf(path, sizeof(path), "%s/gb.json", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/gbad.json", dir);
+	unlink(path);
+	return rmdir(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_json_escapes),
+		cmocka_unit_test(test_csv_quoting),
+		cmocka_unit_test(test_text_width),
+		cmocka_unit_test(test_md_tables),
+		cmocka_unit_test(test_german_locale),
+		cmocka_unit_test(test_gbench_layout),
+		cmocka_unit_test(test_load_gbench),
+		cmocka_unit_test(test_gbench_roundtrip),
+		cmocka_unit_test(test_format_names),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,247 @@
+#!/bin/bash
+# test_plot.sh - settle plot (src/report/plot.c).
+#
+# Runs a small popcount sweep (--quick, 1K 32K 1M 8M) and a claim without
+# sizes (endian), then plots them: SVG that is well-formed XML (python3
+# xml.etree) and shows the cache lines L1d/L2/LLC in size order, the size
+# axis, the variant names and one sample panel per size; PNG with the PNG
+# signature and the canvas width. The cache sizes are set in a copy of the
+# result file so that the labels are known whatever this machine has.
+# Refusals exit 2 with one line: a foreign or unreadable file, a bad
+# extension, gnuplot missing (the message names the apt-get command), no
+# sweep for --kind throughput. A failing gnuplot leaves an existing
+# picture as it was and no temporary file.
+#
+# Usage: SETTLE=build/settle bash tests/test_plot.sh
+# Prints "N passed, M failed"; exits 1 when any check failed.
+set -u
+SETTLE=${SETTLE:-build/settle}
+case $SETTLE in /*) ;; *) SETTLE=$PWD/$SETTLE ;; esac
+pass=0
+failed=0
+
+ok() { echo "ok   $*"; pass=$((pass + 1)); }
+bad() { echo "FAIL $*"; failed=$((failed + 1)); }
+check() {
+	local what=$1
+	shift
+	if "$@"; then ok "$what"; else bad "$what"; fi
+}
+finish() {
+	echo "$pass passed, $failed failed"
+	[ "$failed" = 0 ]
+	exit $?
+}
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/settle-plot-test.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+# settle plot's own temporary directories go here, to see them removed.
+mkdir "$tmp/t"
+export TMPDIR=$tmp/t
+cd "$tmp" || exit 1
+
+# refused CMD...: exit status 2 and exactly one line on stderr.
+refused() {
+	local what=$1 rc lines
+	shift
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	lines=$(wc -l <"$tmp/err")
+	if [ "$rc" = 2 ] && [ "$lines" = 1 ]; then
+		ok "$what: exit 2, $(cat "$tmp/err")"
+	else
+		bad "$what: exit $rc (want 2), $lines lines on stderr (want 1): $(head -3 "$tmp/err")"
+	fi
+}
+
+# ---- the data --------------------------------------------------------------
+if "$SETTLE" run popcount --quick --size 1K --size 32K --size 1M --size 8M \
+	--variant popcnt --variant swar64 --format json --output sweep.json \
+	>/dev/null 2>"$tmp/err"; then
+	ok "settle run popcount --quick, 4 sizes, --format json"
+else
+	bad "settle run popcount: $(head -3 "$tmp/err")"
+	finish
+fi
+if "$SETTLE" run endian --quick --format json --output endian.json \
+	>/dev/null 2>"$tmp/err"; then
+	ok "settle run endian --quick --format json (no sizes)"
+else
+	bad "settle run endian: $(head -3 "$tmp/err")"
+fi
+# Known caches: L1d 32 KiB, L2 1 MiB, L3 4 MiB (and a 48 KiB L1i, not drawn);
+# the sweep goes beyond the LLC, to 8 MiB.
+python3 - <<'EOF' || bad "rewriting the caches of sweep.json"
+import json
+d = json.load(open("sweep.json"))
+d["machine"]["caches"] = [
+    {"level": 1, "type": "Data", "size_bytes": 32768},
+    {"level": 1, "type": "Instruction", "size_bytes": 49152},
+    {"level": 2, "type": "Unified", "size_bytes": 1048576},
+    {"level": 3, "type": "Unified", "size_bytes": 4194304},
+]
+json.dump(d, open("known.json", "w"))
+EOF
+
+# ---- refusals (need no gnuplot) -------------------------------------------
+refused "bad extension .pdf" "$SETTLE" plot known.json -o out.pdf
+check "nothing written for .pdf" test ! -e out.pdf
+refused "no extension" "$SETTLE" plot known.json --output out
+echo '{"benchmarks": 1, "foo": [1, 2]}' >foreign.json
+refused "a JSON file that is no result" "$SETTLE" plot foreign.json -o f.svg
+printf 'not json at all\n' >garbage.json
+refused "a file that is not JSON" "$SETTLE" plot garbage.json -o f.svg
+refused "a missing file" "$SETTLE" plot missing.json -o f.svg
+check "nothing written for refused files" test ! -e f.svg
+refused "no output" "$SETTLE" plot known.json
+refused "unknown --kind" "$SETTLE" plot known.json -o k.svg --kind pie
+mkdir empty-path
+refused "gnuplot not in PATH" env -u SETTLE_GNUPLOT PATH="$tmp/empty-path" \
+	"$SETTLE" plot known.json -o nognuplot.svg
+check "the message gives the apt-get command" \
+	grep -q "apt-get install -y gnuplot-nox" "$tmp/err"
+refused "SETTLE_GNUPLOT names a missing program" \
+	env SETTLE_GNUPLOT=/nonexistent/gnuplot "$SETTLE" plot known.json -o x.svg
+check "nothing written without gnuplot" test ! -e nognuplot.svg -a ! -e x.svg
+
+if ! command -v gnuplot >/dev/null; then
+	bad "gnuplot found (make test installs it as root; else: sudo apt-get install -y gnuplot-nox)"
+	finish
+fi
+
+# ---- SVG ------------------------------------------------------------------
+if "$SETTLE" plot known.json -o sweep.svg 2>"$tmp/err"; then
+	ok "settle plot known.json -o sweep.svg"
+else
+	bad "settle plot -o sweep.svg: $(head -3 "$tmp/err")"
+fi
+check "nothing on stderr (no gnuplot warnings)" test ! -s "$tmp/err"
+check "sweep.svg exists and is not empty" test -s sweep.svg
+# Text of the SVG, one element per line, and the x of each cache label.
+if python3 - <<'EOF' >svg.txt 2>"$tmp/err"
+import re
+import xml.etree.ElementTree as ET
+root = ET.parse("sweep.svg").getroot()
+assert root.tag.endswith("svg"), root.tag
+for g in root.iter():
+    if not g.tag.endswith("}g"):
+        continue
+    m = re.match(r"translate\(([-0-9.]+),([-0-9.]+)\)", g.get("transform", ""))
+    for t in g:
+        if t.tag.endswith("}text"):
+            text = "".join(t.itertext()).strip()
+            if text:
+                print("%s\t%s" % (text, m.group(1) if m else "-"))
+EOF
+then
+	ok "sweep.svg is well-formed XML (xml.etree)"
+else
+	bad "sweep.svg is not well-formed XML: $(tail -1 "$tmp/err")"
+fi
+has() { grep -qF -- "$1" svg.txt; }
+# a text element that is exactly $1 (not part of the title lines)
+label() { awk -F'\t' -v t="$1" '$1 == t { found = 1 } END { exit !found }' svg.txt; }
+for t in "L1d 32 KiB" "L2 1 MiB" "LLC (L3) 4 MiB" "beyond the LLC: DRAM"; do
+	check "sweep.svg marks '$t'" label "$t"
+done
+check "the L1i cache is not drawn" test -z "$(grep -E 'L1i|48 KiB' svg.txt)"
+x1=$(awk -F'\t' '$1 ~ /^L1d / { print $2 }' svg.txt)
+x2=$(awk -F'\t' '$1 ~ /^L2 / { print $2 }' svg.txt)
+x3=$(awk -F'\t' '$1 ~ /^LLC / { print $2 }' svg.txt)
+check "cache lines in size order left to right (x $x1 < $x2 < $x3)" \
+	awk -v a="$x1" -v b="$x2" -v c="$x3" \
+	'BEGIN { exit !(a != "" && a + 0 < b + 0 && b + 0 < c + 0) }'
+# On a log axis 32 KiB -> 1 MiB (5 octaves) spans 5/2 of 1 MiB -> 4 MiB.
+check "the size axis is logarithmic (L1d-L2 gap = 5/2 of L2-LLC gap)" \
+	awk -v a="$x1" -v b="$x2" -v c="$x3" 'BEGIN { r = (b - a) / (c - b);
+	exit !(r > 2.4 && r < 2.6) }'
+for t in "1 KiB" "1 MiB" "throughput by buffer size" "bytes per ns"; do
+	check "sweep.svg shows '$t'" has "$t"
+done
+for v in builtin-generic popcnt swar64; do
+	check "sweep.svg names variant $v" has "$v"
+done
+check "sweep.svg: one sample panel per size (4)" \
+	test "$(grep -c 'every sample' svg.txt)" = 4
+check "the real caches of this machine are drawn too" \
+	"$SETTLE" plot sweep.json -o real.svg
+if python3 -c 'import json,sys; sys.exit(not json.load(open("sweep.json"))["machine"]["caches"])'; then
+	check "real.svg marks L1d" grep -q 'L1d ' real.svg
+fi
+# Names are the user's (settle run FILE.c): quotes, markup, UTF-8, a line
+# break (drawn as a space).
+python3 - <<'EOF'
+import json
+d = json.load(open("known.json"))
+for r in d["results"]:
+    if r["variant"] == "popcnt":
+        r["variant"] = r["label"] = "pop'cnt <&> \"x\" \u00fc\nnext"
+d["claims"]["popcount"]["title"] = "it's <b>bold</b> & \\ \"q\""
+json.dump(d, open("names.json", "w"))
+EOF
+check "names with quotes, markup and UTF-8 plot" \
+	"$SETTLE" plot names.json -o names.svg
+check "names.svg is well-formed and shows the names as written" python3 -c '
+import xml.etree.ElementTree as ET, sys
+s = "".join(ET.parse("names.svg").getroot().itertext())
+sys.exit(not ("pop'"'"'cnt <&> \"x\" \u00fc next" in s and
+              "it'"'"'s <b>bold</b> & \\ \"q\"" in s))'
+
+# ---- PNG ------------------------------------------------------------------
+if "$SETTLE" plot known.json --output sweep.png 2>"$tmp/err"; then
+	ok "settle plot known.json --output sweep.png"
+else
+	bad "settle plot --output sweep.png: $(head -3 "$tmp/err")"
+fi
+check "sweep.png starts with the PNG signature" \
+	test "$(head -c 8 sweep.png | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a
+check "sweep.png is 1200 px wide (IHDR)" \
+	test "$(od -An -j16 -N4 -tu1 sweep.png | awk '{ print $1 * 16777216 + $2 * 65536 + $3 * 256 + $4 }')" = 1200
+"$SETTLE" plot known.json -o UPPER.PNG 2>/dev/null
+check "the extension is case-insensitive (.PNG)" \
+	test "$(head -c 4 UPPER.PNG 2>/dev/null | od -An -tx1 | tr -d ' \n')" = 89504e47
+
+# ---- claims without sizes, --kind --------------------------------------------
+if [ -s endian.json ]; then
+	check "endian.json (no sizes) plots to SVG" \
+		"$SETTLE" plot endian.json -o endian.svg
+	check "endian.svg is well-formed and shows its samples" python3 -c '
+import xml.etree.ElementTree as ET, sys
+s = "".join(ET.parse("endian.svg").getroot().itertext())
+sys.exit(not ("endian: every sample" in s and "-O2 we64" in s
+              and "throughput by" not in s))'
+	refused "--kind throughput without a sweep" \
+		"$SETTLE" plot endian.json -o none.svg --kind throughput
+fi
+check "--kind throughput draws only the sweep" \
+	"$SETTLE" plot known.json -o thr.svg --kind throughput
+check "thr.svg has no sample panel" test -z "$(grep 'every sample' thr.svg)"
+check "--kind samples draws no sweep" \
+	"$SETTLE" plot known.json -o smp.svg --kind samples
+check "smp.svg has no throughput panel and no cache line" \
+	test -z "$(grep -E 'throughput by|LLC \(' smp.svg)"
+
+# ---- whole or not at all -----------------------------------------------------
+cp sweep.svg keep.svg
+refused "a failing gnuplot" env SETTLE_GNUPLOT=/bin/false \
+	"$SETTLE" plot known.json -o sweep.svg
+check "a failed plot leaves the old picture as it was" cmp -s sweep.svg keep.svg
+# A gnuplot that writes half a picture, then fails.
+cat >fakegnuplot <<'EOF'
+#!/bin/sh
+out=$(sed -n "s/^set output '\(.*\)'\$/\1/p" "$1")
+[ -n "$out" ] && echo '<svg half a picture' >"$out"
+echo 'line 12: fake gnuplot failure' >&2
+exit 1
+EOF
+chmod +x fakegnuplot
+refused "a gnuplot failing halfway" env SETTLE_GNUPLOT="$tmp/fakegnuplot" \
+	"$SETTLE" plot known.json -o sweep.svg
+check "its message is quoted" grep -q "fake gnuplot failure" "$tmp/err"
+check "the half picture did not replace the old one" cmp -s sweep.svg keep.svg
+check "no temporary picture left beside the target" \
+	test -z "$(ls -A | grep '^\.')"
+check "settle plot removed its temporary directories" \
+	test -z "$(ls -A "$tmp/t")"
+
+finish
