@@ -38,7 +38,7 @@ CLAIMS_A  := $(BUILD)/libsettle-claims.a
 .PHONY: all run test test-run clean deps deps-test FORCE
 # deps first (it may install packages), then a sub-make that sees them.
 all: deps
-	@$(MAKE) --no-print-directory $(BUILD)/settle
+	@$(MAKE) --no-print-directory $(BUILD)/settle $(TOOLS)
 
 $(BUILD)/%.o: %.c | $(BUILD)/config.h
 	@mkdir -p $(@D)

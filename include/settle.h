@@ -565,6 +565,9 @@ struct settle_selftest {
 	double popcnt_latency_cycles;  /* 0 without POPCNT */
 	double imul_latency_cycles;
 	double core_ghz;               /* from the add chain */
+	double reference_ghz;          /* the core clock estimated at the
+					  start, for a sanity check */
+	double loadavg;                /* 1-minute load average at the start */
 };
 
 /*

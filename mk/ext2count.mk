@@ -11,6 +11,7 @@ $(EXT2COUNT): $(BUILD)/tools/ext2count.o $(LIB)
 	$(CC) $(CFLAGS) -o $@ $< $(LIB) -lext2fs -lcom_err $(LDLIBS)
 
 TEST_DEPS += $(EXT2COUNT)
+TOOLS += $(EXT2COUNT)
 
 .PHONY: ext2count
 ext2count: $(EXT2COUNT)

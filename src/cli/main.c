@@ -42,7 +42,7 @@ static const char usage_main[] =
 "  info                 describe this machine, its clock and the build\n"
 "  show FILE            print the tables of a result file again\n"
 "  selftest             measure the harness: A/A false positives, detection\n"
-"                       of a 3%% / 2%% difference, chain latencies\n"
+"                       of a 3% / 2% difference, chain latencies\n"
 "  compare OLD NEW...   compare result files: change, interval, verdict\n"
 "  plot FILE -o OUT     draw a result file (SVG or PNG, with gnuplot):\n"
 "                       throughput by buffer size, every sample\n"
@@ -70,10 +70,15 @@ static const char usage_run[] =
 "                     (default 10, quick 2)\n"
 "  --cpu N            pin to CPU N (default: the CPU settle starts on)\n"
 "  --quick            fewer samples and shorter samples (CI, emulators)\n"
+"  --rigorous         the preset that meets settle's selftest targets: 21\n"
+"                     samples of >= 10 ms in each of 5 fresh processes\n"
+"  --processes N      repeat the whole measurement in N fresh processes and\n"
+"                     pool them; verdicts then take the process as the unit\n"
+"                     (a verdict needs N >= 3)\n"
 "  --full             also measure the claim's large sizes (popcount: the\n"
 "                     4 GiB bitmaps of a 128 TB file system)\n"
 "  --device-mbps X    device speed for the endian scale, MB/s (default 13)\n"
-"  --equivalence PCT  ratios within +-PCT %% count as the same (default 1)\n"
+"  --equivalence PCT  ratios within +-PCT % count as the same (default 1)\n"
 "  --format FMT       table (default), json (the result file), md (GitHub\n"
 "                     Markdown), text (plain, <= 72 columns), csv, or\n"
 "                     gbench-json (Google Benchmark's JSON, for its tools)\n"
@@ -98,7 +103,7 @@ static const char usage_show[] =
 static const char usage_compare[] =
 "usage: settle compare OLD NEW [NEW2...] [options]\n\n"
 "For every claim/variant/params in both files: old and new median, the\n"
-"change in %% with its 95%% interval (two-sample Hodges-Lehmann shift of\n"
+"change in % with its 95% interval (two-sample Hodges-Lehmann shift of\n"
 "log times, Mann-Whitney interval) and a verdict; all repetitions of a\n"
 "name are pooled; a geometric-mean row closes each comparison. Warns when\n"
 "the files come from different CPU models, ISA sets, kernels or\n"
@@ -106,9 +111,9 @@ static const char usage_compare[] =
 "file (--benchmark_format=json): claim = the name up to the first '/',\n"
 "variant = the rest, samples = its repetitions (aggregates left out).\n\n"
 "options:\n"
-"  --equivalence PCT  changes within +-PCT %% count as the same (default 1)\n"
+"  --equivalence PCT  changes within +-PCT % count as the same (default 1)\n"
 "  --fail-on slower   exit 1 when any row is slower\n"
-"  --fail-on PCT      exit 1 when any row is slower by PCT %% or more\n"
+"  --fail-on PCT      exit 1 when any row is slower by PCT % or more\n"
 "  -h, --help         this text\n";
 
 static const char usage_selftest[] =
@@ -116,8 +121,8 @@ static const char usage_selftest[] =
 "Measure settle itself, each trial in fresh processes: (a) A/A: one\n"
 "function registered as two variants, how often the verdict is faster or\n"
 "slower (false positives) and how often same; (b) how often a variant\n"
-"doing 3%% more work is called slower (band 1%%), and 2%% more work (band\n"
-"0.5%%); (c) the latency of dependent popcnt and imul chains in core\n"
+"doing 3% more work is called slower (band 1%), and 2% more work (band\n"
+"0.5%); (c) the latency of dependent popcnt and imul chains in core\n"
 "cycles, measured against a dependent add chain.\n\n"
 "options:\n"
 "  --quick            20 A/A and 10 detection trials of short samples (CI)\n"
@@ -473,17 +478,48 @@ static int parse_run(struct run_args *a, int argc, char **argv)
 	return 0;
 }
 
-static int wanted(const struct run_args *a, const char *name)
+/* Does a --variant name v: by name ("we32") or by label ("-O2 we32")? */
+static int wanted(const struct run_args *a, const struct settle_variant *v)
 {
+	char lb[128];
+
+	settle_variant_label(v, lb, sizeof(lb));
 	for (size_t i = 0; i < a->nvariants; i++)
-		if (strcmp(a->variants[i], name) == 0)
+		if (!strcmp(a->variants[i], v->name) || !strcmp(a->variants[i], lb))
 			return 1;
 	return 0;
 }
 
+/* Is v the baseline of a wanted variant of c? */
+static int needed_baseline(const struct run_args *a,
+			   const struct settle_claim *c,
+			   const struct settle_variant *v)
+{
+	if (strcmp(v->name, c->baseline) != 0)
+		return 0;
+	for (size_t j = 0; j < c->nvariants; j++)
+		if (wanted(a, &c->variants[j]) &&
+		    settle_variant_same_group(&c->variants[j], v))
+			return 1;
+	return 0;
+}
+
+static int known_variant(const struct run_args *a, const char *f)
+{
+	struct run_args one = { .nvariants = 1 };
+
+	one.variants[0] = f;
+	for (size_t i = 0; i < a->nclaims; i++)
+		for (size_t j = 0; j < a->claims[i]->nvariants; j++)
+			if (wanted(&one, &a->claims[i]->variants[j]))
+				return 1;
+	return 0;
+}
+
 /*
- * With --variant: keep, in copies of the claims, the named variants and
- * each claim's baseline; drop claims that have none of them.
+ * With --variant: keep, in copies of the claims, the named variants (by
+ * name or label) and their baselines; drop, saying so, the claims that
+ * have none of them.
  */
 static int filter_variants(struct run_args *a,
 			   struct settle_claim *copies,
@@ -493,32 +529,27 @@ static int filter_variants(struct run_args *a,
 
 	if (a->nvariants == 0)
 		return 0;
-	for (size_t k = 0; k < a->nvariants; k++) {
-		int found = 0;
-
-		for (size_t i = 0; i < a->nclaims && !found; i++)
-			for (size_t j = 0; j < a->claims[i]->nvariants; j++)
-				if (!strcmp(a->claims[i]->variants[j].name,
-					    a->variants[k]))
-					found = 1;
-		if (!found)
+	for (size_t k = 0; k < a->nvariants; k++)
+		if (!known_variant(a, a->variants[k]))
 			return fail_usage("unknown variant '%s' (settle list "
 					  "shows every variant)", a->variants[k]);
-	}
 	for (size_t i = 0; i < a->nclaims; i++) {
 		const struct settle_claim *c = a->claims[i];
 		size_t n = 0, hits = 0;
 
 		for (size_t j = 0; j < c->nvariants && n < MAX_VARIANTS; j++) {
 			const struct settle_variant *v = &c->variants[j];
-			int w = wanted(a, v->name);
+			int w = wanted(a, v);
 
 			hits += w;
-			if (w || !strcmp(v->name, c->baseline))
+			if (w || needed_baseline(a, c, v))
 				vars[kept][n++] = *v;
 		}
-		if (!hits)
+		if (!hits) {
+			fprintf(stderr, "settle: note: claim %s has none of the "
+				"variants asked for; not run\n", c->name);
 			continue;
+		}
 		copies[kept] = *c;
 		copies[kept].variants = vars[kept];
 		copies[kept].nvariants = n;
@@ -820,20 +851,30 @@ static int cmd_compare(int argc, char **argv)
 	return rc;
 }
 
+static const char *met(int ok)
+{
+	return ok ? "met" : "MISSED";
+}
+
 static void print_selftest(FILE *f, const struct settle_selftest *st,
 			   const struct settle_options *o)
 {
+	int aa = st->aa_false_positive_rate <= 0.05 && st->aa_same_rate >= 0.80;
+	int d3 = st->detect_rate_3pct >= 0.90, d2 = st->detect_rate_2pct >= 0.80;
+
 	fprintf(f, "settle selftest: %u samples of >= %.0f ms, %u process%s per "
 		"trial, band +-%g%%\n", o->samples, o->min_sample_ns / 1e6,
 		o->processes, o->processes == 1 ? "" : "es", o->band * 100);
 	fprintf(f, "  A/A, %u trials: faster or slower %.1f%% (target <= 5%%), "
-		"same %.1f%% (target >= 80%%)\n", st->aa_trials,
-		100 * st->aa_false_positive_rate, 100 * st->aa_same_rate);
+		"same %.1f%% (target >= 80%%): %s\n", st->aa_trials,
+		100 * st->aa_false_positive_rate, 100 * st->aa_same_rate,
+		met(aa));
 	fprintf(f, "  3%% more work, %u trials: called slower %.1f%% (target "
-		">= 90%%)\n", st->detect_trials, 100 * st->detect_rate_3pct);
+		">= 90%%): %s\n", st->detect_trials,
+		100 * st->detect_rate_3pct, met(d3));
 	fprintf(f, "  2%% more work, band 0.5%%, %u trials: called slower "
-		"%.1f%% (target >= 80%%)\n", st->detect_trials,
-		100 * st->detect_rate_2pct);
+		"%.1f%% (target >= 80%%): %s\n", st->detect_trials,
+		100 * st->detect_rate_2pct, met(d2));
 	fprintf(f, "  dependent chains against an add chain (1 cycle each, "
 		"%.2f GHz):\n    imul %.2f cycles, popcnt ", st->core_ghz,
 		st->imul_latency_cycles);
@@ -841,6 +882,19 @@ static void print_selftest(FILE *f, const struct settle_selftest *st,
 		fprintf(f, "%.2f cycles\n", st->popcnt_latency_cycles);
 	else
 		fprintf(f, "not measured (CPU lacks POPCNT)\n");
+	if (st->loadavg > 0.5)
+		fprintf(f, "  warning: other load on the machine (load average "
+			"%.2f): the rates describe\n  this machine's noise as "
+			"much as settle\n", st->loadavg);
+	if (st->reference_ghz > 0 &&
+	    fabs(st->core_ghz / st->reference_ghz - 1) > 0.10)
+		fprintf(f, "  warning: the add chain ran at %.2f GHz here but "
+			"%.2f GHz at the start:\n  the reference was slowed, "
+			"the latencies are unreliable\n", st->core_ghz,
+			st->reference_ghz);
+	if (o->quick)
+		fprintf(f, "  (--quick checks the plumbing; the targets need "
+			"the default settings)\n");
 }
 
 static int cmd_selftest(int argc, char **argv)

@@ -55,6 +55,56 @@ static int first_of_key(const struct settle_report *rep, size_t i)
 	return 1;
 }
 
+/* The noise a file recorded, said again where it matters. */
+static void warn_noise(FILE *f, const struct settle_report *r)
+{
+	const struct settle_noise *n = &r->noise;
+
+	if (n->loadavg > 0.5)
+		fprintf(f, "warning: %s was measured under other load (load "
+			"average %.2f)\n", r->source, n->loadavg);
+	if (n->steal_pct > 1)
+		fprintf(f, "warning: %s: the hypervisor stole %.1f%% of the "
+			"CPU time\n", r->source, n->steal_pct);
+	if (n->drift_pct > 1 || n->drift_pct < -1)
+		fprintf(f, "warning: %s: the core clock drifted by %+.1f%%\n",
+			r->source, n->drift_pct);
+}
+
+/* Unstable by the rule of settle_analyze(), on pooled samples. */
+static int unstable(const double *x, size_t n)
+{
+	struct settle_summary s;
+
+	settle_summarize(x, n, &s);
+	return s.mad > 0.05 * s.median || s.min < 0.8 * s.median;
+}
+
+/* Rows of a that b lacks, named. */
+static void only_in(FILE *f, const struct settle_report *a,
+		    const struct settle_report *b, const char *side)
+{
+	char lb[128], sz[32];
+
+	for (size_t i = 0; i < a->nresults; i++) {
+		const struct settle_result *r = &a->results[i];
+		size_t j;
+
+		if (r->skipped || !first_of_key(a, i))
+			continue;
+		for (j = 0; j < b->nresults && !same_key(&b->results[j], r); j++)
+			;
+		if (j < b->nresults)
+			continue;
+		fprintf(f, "  only in %s: %s %s%s%s", side,
+			r->claim->name, r->size_bytes ?
+			settle_format_size(r->size_bytes, sz, sizeof(sz)) : "",
+			r->size_bytes ? " " : "",
+			settle_variant_label(r->variant, lb, sizeof(lb)));
+		fputc('\n', f);
+	}
+}
+
 static void warn_differences(FILE *f, const struct settle_report *a,
 			     const struct settle_report *b)
 {
@@ -171,10 +221,12 @@ static size_t compare_one(FILE *f, const struct settle_report *old,
 		settle_summarize(w->x, w->n, &so);
 		settle_summarize(w->y, w->m, &sn);
 		snprintf(counts, sizeof(counts), "%zu/%zu", w->n, w->m);
-		fprintf(f, "  %-40s %11s %11s %+8.2f%%  [%+7.2f%%, %+7.2f%%]  "
+		fprintf(f, "  %-40s %11s %11s %+8.2f%%%s [%+7.2f%%, %+7.2f%%]  "
 			"%-9s %s", name, settle_format_ns(so.median, a, sizeof(a)),
 			settle_format_ns(sn.median, b, sizeof(b)),
-			(c.ratio - 1) * 100, (c.lo - 1) * 100, (c.hi - 1) * 100,
+			(c.ratio - 1) * 100,
+			unstable(w->x, w->n) || unstable(w->y, w->m) ? "!" : " ",
+			(c.lo - 1) * 100, (c.hi - 1) * 100,
 			counts, settle_verdict_name(c.verdict));
 		if (c.why)
 			fprintf(f, " (%s)", c.why);
@@ -185,6 +237,8 @@ static size_t compare_one(FILE *f, const struct settle_report *old,
 	}
 	if (nrows == 0)
 		fprintf(f, "  no claim/variant/params in common\n");
+	only_in(f, old, nw, "old");
+	only_in(f, nw, old, "new");
 	if (nrows > 1) {
 		geomean(rows, nrows, &est, &lo, &hi);
 		fprintf(f, "  %-40s %11s %11s %+8.2f%%  [%+7.2f%%, %+7.2f%%]  "
@@ -209,9 +263,16 @@ size_t settle_print_compare(FILE *f, const struct settle_report *old,
 		warn_differences(f, old, news[k]);
 	for (size_t k = 0; k < nnew; k++)
 		slower += compare_one(f, old, news[k], fail_pct);
-	fprintf(f, "  change = new / old - 1 of the median time (Hodges-Lehmann "
-		"shift of log times,\n  95%% Mann-Whitney interval; every "
-		"repetition of a name pooled); band +-%g%%\n",
+	fprintf(f, "  change: new time / old time - 1, the Hodges-Lehmann "
+		"estimate (the median of\n  every new/old pair of samples, "
+		"not the ratio of the two medians shown), 95%%\n  Mann-Whitney "
+		"interval; every repetition of a name pooled; band +-%g%%\n",
 		nnew ? news[0]->options.band * 100 : 1.0);
+	fprintf(f, "  ! unstable on either side (MAD above 5%% of the median, or "
+		"the best sample\n  more than 20%% below it): do not trust "
+		"that row\n");
+	warn_noise(f, old);
+	for (size_t k = 0; k < nnew; k++)
+		warn_noise(f, news[k]);
 	return slower;
 }

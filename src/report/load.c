@@ -338,6 +338,29 @@ static int load_result(struct loader *l, json_t *doc, json_t *jr, size_t idx,
 	return 0;
 }
 
+/* The variants that could not run, with their reasons. */
+static int load_skipped(struct loader *l, json_t *doc, struct settle_report *rep)
+{
+	json_t *e;
+	size_t i;
+
+	json_array_foreach(json_object_get(doc, "skipped"), i, e) {
+		const char *why = json_string_value(json_object_get(e, "reason"));
+		json_t *copy = json_deep_copy(e);
+		int rc;
+
+		if (!copy || json_object_set_new(copy, "samples_ns", json_array()))
+			return fail(l, "out of memory");
+		rc = load_result(l, doc, copy, i, rep);
+		json_decref(copy);
+		if (rc < 0)
+			return -1;
+		rep->results[rep->nresults - 1].skipped =
+			keep(l->a, strdup(why ? why : "skipped"));
+	}
+	return 0;
+}
+
 /* Analyse runs of results of the same claim and size, as the runner did. */
 static void analyze_groups(struct settle_report *rep)
 {
@@ -552,6 +575,8 @@ static int load_doc(struct loader *l, json_t *doc, struct settle_report *rep)
 	json_array_foreach(res, i, jr)
 		if (load_result(l, doc, jr, i, rep) < 0)
 			return -1;
+	if (load_skipped(l, doc, rep) < 0)
+		return -1;
 	analyze_groups(rep);
 	return 0;
 }

@@ -246,12 +246,17 @@ static void scale_section(FILE *f, const struct settle_report *rep,
 			fprintf(f, fig[k].value >= 1000 ? " %.0f " : " %.4g ",
 				fig[k].value);
 			esc(f, fig[k].unit);
-			fputs(fig[k].note[0] ? "\\* |" : " |", f);
+			for (size_t m = 0; fig[k].note[0] && m <= j; m++)
+				fputs("\\*", f);
+			fputs(" |", f);
 		}
 		fputc('\n', f);
 	}
 	for (size_t j = 0; j < nnotes; j++) {
-		fputs(j ? "  \n\\* " : "\n\\* ", f);
+		fputs(j ? "  \n" : "\n", f);
+		for (size_t m = 0; m <= j; m++)
+			fputs("\\*", f);
+		fputc(' ', f);
 		esc(f, notes[j]);
 	}
 	if (nnotes)

@@ -212,7 +212,8 @@ static void claim_table(FILE *f, const struct settle_report *rep,
 	if (c->show_cycles)
 		fprintf(f, "  cycles: %s\n", cycles_note(rep, c));
 	if (any_unstable(rep, c))
-		fprintf(f, "  ! unstable: spread (MAD) above 5%% of the median; "
+		fprintf(f, "  ! unstable: spread (MAD) above 5%% of the median, "
+			"or the best sample more\n  than 20%% below it; "
 			"do not trust that row\n");
 	if (c->original)
 		fprintf(f, "  original: %s\n", c->original);
@@ -250,15 +251,17 @@ static void scale_section(FILE *f, const struct settle_report *rep,
 				;
 			if (fig[k].note[0] && j == nnotes && nnotes < 4)
 				snprintf(notes[nnotes++], 48, "%s", fig[k].note);
+			/* one star for the first note, two for the second */
 			snprintf(val, sizeof(val), fig[k].value >= 1000 ?
-				 "%.0f %s%s" : "%.4g %s%s", fig[k].value,
-				 fig[k].unit, fig[k].note[0] ? "*" : " ");
+				 "%.0f %s%.*s" : "%.4g %s%.*s", fig[k].value,
+				 fig[k].unit, fig[k].note[0] ? (int)j + 1 : 0,
+				 "****");
 			fprintf(f, "  %*s", cw[k], val);
 		}
 		fprintf(f, "\n");
 	}
 	for (size_t j = 0; j < nnotes; j++)
-		fprintf(f, "  * %s\n", notes[j]);
+		fprintf(f, "  %.*s %s\n", (int)j + 1, "****", notes[j]);
 }
 
 static void noise_section(FILE *f, const struct settle_report *rep)
@@ -266,7 +269,7 @@ static void noise_section(FILE *f, const struct settle_report *rep)
 	const struct settle_noise *n = &rep->noise;
 
 	fprintf(f, "\nnoise: load %.2f at the start, %.1f%% steal, %ld+%ld "
-		"context switches, %ld migrations,\n  frequency scaling %s%s, "
+		"(voluntary+involuntary) context switches, %ld migrations,\n  frequency scaling %s%s, "
 		"%s, core clock %.2f -> %.2f GHz (%+.1f%%)\n",
 		n->loadavg, n->steal_pct, n->nvcsw, n->nivcsw, n->migrations,
 		n->governor, strcmp(n->governor, "unknown") ? "" :

@@ -241,6 +241,8 @@ static int latencies(const struct settle_options *o, struct settle_selftest *st)
 	st->popcnt_latency_cycles = rep.results[2].skipped ? 0 :
 				    rep.results[2].ratio;
 	st->core_ghz = settle_safe_div(1, rep.results[0].sum.median);
+	st->reference_ghz = rep.timer.core_ghz;
+	st->loadavg = rep.noise.loadavg;
 	settle_report_free(&rep);
 	return 0;
 }
