@@ -141,6 +141,9 @@ struct settle_claim {
 	const uint64_t *default_sizes; /* NULL: the claim takes no size */
 	size_t ndefault_sizes;
 	const uint64_t *full_sizes; /* sizes added by --full (NULL: none) */
+	unsigned buffers;        /* buffers of size_bytes that setup
+				    allocates (0 means 1), for the memory
+				    check before a run */
 	size_t nfull_sizes;
 	uint64_t bytes_per_op;   /* 0: no throughput; SETTLE_BYTES_SIZE: the
 				    buffer size; else bytes per operation */
@@ -544,16 +547,19 @@ void settle_analyze_processes(struct settle_result *res, size_t n,
 			      unsigned nproc, double band);
 
 /*
- * Run exe with child_argv (a `settle run ... --format json --output`
- * command whose last argument is replaced by a file per process) in nproc
+ * Run exe with child_argv (a `settle run ... --format json --output X`
+ * command whose argument file_slot, X, is replaced by a file per process) in nproc
  * fresh processes, one after another, and pool their result files into
  * rep: every sample of every process, and comparisons with the process as
  * the unit of replication. Returns 0; -1 with a message in err when a
  * process fails or its file cannot be read.
  */
-int settle_run_processes(const char *exe, char **child_argv, unsigned nproc,
-			 double band, struct settle_report *rep, char *err,
-			 size_t errlen);
+int settle_run_processes(const char *exe, char **child_argv, int file_slot,
+			 unsigned nproc, double band, struct settle_report *rep,
+			 char *err, size_t errlen);
+
+/* Non-zero when this thread may be pinned to cpu (-1: any, always). */
+int settle_cpu_allowed(int cpu);
 
 /* What `settle selftest` measures (src/runner/selftest.c). */
 struct settle_selftest {
@@ -777,6 +783,17 @@ const char *settle_plot_format(const char *path);
  */
 int settle_plot(const struct settle_report *rep, const char *path,
 		enum settle_plot_kind kind, char *err, size_t errlen);
+
+/*
+ * Check an output path before writing it and resolve it: "-" stays
+ * standard output; a symbolic link resolves to the file it names (the link
+ * is kept); a directory, device or FIFO is refused; the directory must
+ * take a temporary file (it is created and removed). Writes the path to
+ * rename onto into resolved (len bytes). Returns 0, or -1 with a one-line
+ * message in err.
+ */
+int settle_output_target(const char *path, char *resolved, size_t len,
+			 char *err, size_t errlen);
 
 /* ------------------------------------------------------------------ */
 /* Parsing helpers (src/util).                                         */

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -117,6 +118,62 @@ static void test_unwritable_output(void **st)
 		    "/nonexistent/dir/r.json");
 	usage_error(settle("run", "popcount", "--size", "4K", "--output",
 			   "/tmp", NULL), "directory");
+}
+
+/* Found by trying to break settle: outputs that are not regular files,
+ * symbolic links, lost standard output, and option corner cases. */
+static void test_hostile_outputs(void **st)
+{
+	char dir[] = "/tmp/settle-cli-XXXXXX", fifo[64], link[64], real[64];
+	struct stat sb;
+
+	(void)st;
+	assert_non_null(mkdtemp(dir));
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	snprintf(link, sizeof(link), "%s/link.json", dir);
+	snprintf(real, sizeof(real), "%s/real.json", dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	assert_int_equal(symlink(real, link), 0);
+	usage_error(settle("run", "endian", "--quick", "--samples", "2",
+			   "--format", "json", "--output", fifo, NULL),
+		    "not a regular file");
+	assert_int_equal(stat(fifo, &sb), 0);
+	assert_true(S_ISFIFO(sb.st_mode)); /* still a FIFO */
+	assert_int_equal(settle("run", "endian", "--quick", "--samples", "2",
+				"--variant", "we32", "--format", "json",
+				"--output", link, NULL), 0);
+	assert_int_equal(lstat(link, &sb), 0);
+	assert_true(S_ISLNK(sb.st_mode));  /* the link is kept ... */
+	assert_int_equal(stat(real, &sb), 0);
+	assert_true(S_ISREG(sb.st_mode) && sb.st_size > 100); /* ... and followed */
+	unlink(fifo);
+	unlink(link);
+	unlink(real);
+	rmdir(dir);
+}
+
+static void test_option_corners(void **st)
+{
+	(void)st;
+	/* an abbreviation of --quick is --quick: 5 samples */
+	assert_int_equal(settle("run", "endian", "--quic", "--variant", "we32",
+				NULL), 0);
+	assert_non_null(strstr(out, "5 samples per variant"));
+	usage_error(settle("run", "--rig", "--quick", NULL), "exclude");
+	usage_error(settle("run", "endian", "--quick", "--cpu", "1023",
+			   "--processes", "2", NULL), "CPU 1023");
+	usage_error(settle("run", "--equivalence", "0x10", NULL), "equivalence");
+	usage_error(settle("run", "--device-mbps", " 5", NULL), "device");
+	usage_error(settle("selftest", "--output", "/tmp/x.txt", NULL),
+		    "--format json");
+	usage_error(settle("selftest", "--cpu", "1023", NULL), "CPU 1023");
+	usage_error(settle("run", "bswap", "--size", "16G", NULL),
+		    "3 buffers");
+	/* a size given twice is measured once */
+	assert_int_equal(settle("run", "popcount", "--quick", "--samples", "2",
+				"--variant", "popcnt", "--size", "4K", "--size",
+				"4K", NULL), 0);
+	assert_null(strstr(strstr(out, "4 KiB    popcnt") + 1, "4 KiB    popcnt"));
 }
 
 static void test_help(void **st)
@@ -267,6 +324,8 @@ int main(void)
 		cmocka_unit_test(test_info),
 		cmocka_unit_test(test_json_run),
 		cmocka_unit_test(test_show_compare),
+		cmocka_unit_test(test_hostile_outputs),
+		cmocka_unit_test(test_option_corners),
 		cmocka_unit_test(test_selftest_quick),
 	};
 

@@ -123,6 +123,18 @@ static void test_refusals(void **st)
 		       "\"results\": [{\"claim\": \"c\", \"variant\": \"v\", "
 		       "\"params\": {}, \"samples_ns\": [1, \"x\"]}]}",
 		       "samples_ns[1]");
+	expect_refusal("{\"schema\": \"settle-result/1\", \"machine\": {}, "
+		       "\"claims\": {\"c\": {\"baseline\": \"v\"}}, "
+		       "\"results\": [{\"claim\": \"c\", \"variant\": \"v\", "
+		       "\"params\": {}, \"samples_ns\": [5e-324, 1]}]}",
+		       "not a time");
+	expect_refusal("{\"schema\": \"settle-result/1\", \"machine\": {}, "
+		       "\"claims\": {\"c\": {\"baseline\": \"v\"}}, "
+		       "\"results\": [{\"claim\": \"c\", \"variant\": \"v\", "
+		       "\"params\": {}, \"samples_ns\": [1e308]}]}",
+		       "not a time");
+	assert_int_equal(settle_load_json(dir, 0.01, &rep, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "is a directory"));
 	assert_int_equal(settle_load_json("/nonexistent/r.json", 0.01, &rep,
 					  err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "cannot read"));

@@ -223,11 +223,12 @@ static int parse_positive(const char *s, double *out)
 	char *end;
 	double v;
 
-	if (!s || !*s)
+	/* plain decimal only: no sign, blanks, hexadecimal or exponent */
+	if (!s || !*s || strspn(s, "0123456789.") != strlen(s))
 		return -1;
 	errno = 0;
 	v = strtod(s, &end);
-	if (errno || *end || !isfinite(v) || v <= 0)
+	if (errno || *end || !isfinite(v) || v <= 0 || v > 1e9)
 		return -1;
 	*out = v;
 	return 0;
@@ -248,22 +249,11 @@ static int parse_band(const char *arg, double *band)
 /* Refuse an output path we could not write, before a long run. */
 static int check_output(const char *path)
 {
-	char *copy;
-	struct stat st;
-	int ok;
+	char target[4096], err[512];
 
-	if (strcmp(path, "-") == 0)
-		return 0;
-	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-		return fail_usage("cannot write %s: is a directory", path);
-	copy = strdup(path);
-	if (!copy)
-		return 2;
-	ok = access(dirname(copy), W_OK) == 0;
-	free(copy);
-	if (!ok)
-		return fail_usage("cannot write %s: directory missing or not "
-				  "writable", path);
+	if (settle_output_target(path, target, sizeof(target), err,
+				 sizeof(err)) < 0)
+		return fail_usage("%s", err);
 	return 0;
 }
 
@@ -318,6 +308,9 @@ static int run_option(struct run_args *a, int c, const char *arg)
 		if (settle_parse_size(arg, &a->sizes[a->nsizes]) < 0)
 			return fail_usage("malformed size '%s' (expected e.g. "
 					  "4096, 4K, 128M, 4G, 128T)", arg);
+		for (size_t i = 0; i < a->nsizes; i++)
+			if (a->sizes[i] == a->sizes[a->nsizes])
+				return 0; /* each size once */
 		a->nsizes++;
 		return 0;
 	case OPT_SAMPLES:
@@ -407,18 +400,20 @@ static int add_claim(struct run_args *a, const char *name)
 
 static int parse_run(struct run_args *a, int argc, char **argv)
 {
-	int c, rc;
-	int quick = 0;
+	int c, rc, quick = 0, rigorous = 0;
 
-	int rigorous = 0;
-
-	/* --quick and --rigorous change the defaults: look for them first. */
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--quick") == 0)
-			quick = 1;
-		if (strcmp(argv[i], "--rigorous") == 0)
-			rigorous = 1;
+	/*
+	 * --quick and --rigorous change the defaults that the other options
+	 * then override: a first pass finds them, with the same parser (so
+	 * abbreviations and option values are read alike).
+	 */
+	opterr = 0;
+	optind = 0;
+	while ((c = getopt_long(argc, argv, ":h", run_opts, NULL)) != -1) {
+		quick |= c == OPT_QUICK;
+		rigorous |= c == OPT_RIGOROUS;
 	}
+	optind = 0;
 	if (quick && rigorous)
 		return fail_usage("--quick and --rigorous exclude each other%s", "");
 	settle_options_default(&a->opt, quick);
@@ -428,8 +423,6 @@ static int parse_run(struct run_args *a, int argc, char **argv)
 		a->opt.processes = RIGOROUS_PROCESSES;
 	}
 	a->format = "table";
-	opterr = 0;
-	optind = 1;
 	while ((c = getopt_long(argc, argv, ":h", run_opts, NULL)) != -1) {
 		if (c == 'h') {
 			fputs(usage_run, stdout);
@@ -574,13 +567,18 @@ static int check_sizes(const struct run_args *a, uint64_t avail)
 		if (!c->default_sizes)
 			continue;
 		sized = 1;
-		for (size_t k = 0; k < n + (a->nsizes ? 0 : a->opt.full ? c->nfull_sizes : 0); k++) {
+		size_t nfull = a->nsizes || !a->opt.full ? 0 : c->nfull_sizes;
+		uint64_t bufs = c->buffers ? c->buffers : 1;
+
+		for (size_t k = 0; k < n + nfull; k++) {
 			uint64_t b = k < n ? s[k] : c->full_sizes[k - n];
 
-			if (avail && b > avail / 10 * 9) {
-				fprintf(stderr, "settle: size %s does not fit: "
-					"this machine has %s of memory available\n",
-					settle_format_size(b, sz, sizeof(sz)),
+			if (avail && (b > avail / 10 * 9 / bufs)) {
+				fprintf(stderr, "settle: size %s does not fit: %s "
+					"needs %llu buffer%s of it and this machine "
+					"has %s of memory available\n",
+					settle_format_size(b, sz, sizeof(sz)), c->name,
+					(unsigned long long)bufs, bufs > 1 ? "s" : "",
 					settle_format_size(avail & ~((1ull << 20) - 1),
 							   av, sizeof(av)));
 				return 2;
@@ -631,6 +629,14 @@ static int child_drops(const char *arg, int *skip_value)
 	return 0;
 }
 
+static const char *argv_cpu(const struct run_args *a)
+{
+	static char buf[16];
+
+	snprintf(buf, sizeof(buf), "%d", a->opt.cpu);
+	return buf;
+}
+
 /* --processes N: the same command in N fresh processes, pooled. */
 static int run_in_processes(struct run_args *a, int argc, char **argv)
 {
@@ -641,8 +647,21 @@ static int run_in_processes(struct run_args *a, int argc, char **argv)
 
 	if (!cargv)
 		return 1;
+	if (!settle_cpu_allowed(a->opt.cpu)) {
+		free(cargv);
+		return fail_usage("cannot pin to CPU %s: not a CPU this process "
+				  "may run on", argv_cpu(a));
+	}
+	/* settle's own options first, so that a "--" among the user's
+	 * arguments cannot swallow them */
 	cargv[n++] = "/proc/self/exe";
 	cargv[n++] = "run";
+	cargv[n++] = "--processes";
+	cargv[n++] = "1";
+	cargv[n++] = "--format";
+	cargv[n++] = "json";
+	cargv[n++] = "--output";
+	cargv[n++] = "-"; /* slot 7: replaced by a file per process */
 	for (int i = 1; i < argc; i++) {
 		if (child_drops(argv[i], &skip)) {
 			i += skip;
@@ -650,14 +669,8 @@ static int run_in_processes(struct run_args *a, int argc, char **argv)
 		}
 		cargv[n++] = argv[i];
 	}
-	cargv[n++] = "--processes";
-	cargv[n++] = "1";
-	cargv[n++] = "--format";
-	cargv[n++] = "json";
-	cargv[n++] = "--output";
-	cargv[n++] = "-"; /* replaced by a file per process */
 	cargv[n] = NULL;
-	rc = settle_run_processes("/proc/self/exe", cargv, a->opt.processes,
+	rc = settle_run_processes("/proc/self/exe", cargv, 7, a->opt.processes,
 				  a->opt.band, &rep, err, sizeof(err));
 	free(cargv);
 	if (rc < 0) {
@@ -897,6 +910,15 @@ static void print_selftest(FILE *f, const struct settle_selftest *st,
 			"the default settings)\n");
 }
 
+/* Is --format json given anywhere in argv? */
+static int json_later(int argc, char **argv)
+{
+	for (int i = 1; i + 1 < argc; i++)
+		if (!strcmp(argv[i], "--format") && !strcmp(argv[i + 1], "json"))
+			return 1;
+	return 0;
+}
+
 static int cmd_selftest(int argc, char **argv)
 {
 	struct settle_options o;
@@ -957,6 +979,9 @@ static int cmd_selftest(int argc, char **argv)
 		} else if (!strcmp(a, "--output")) {
 			output = val;
 			rc = check_output(val);
+			if (!rc && !strcmp(format, "table") && !json_later(argc, argv))
+				rc = fail_usage("selftest --output writes the JSON "
+						"file: add --format json%s", "");
 		} else {
 			rc = fail_usage("unknown option '%s' (see settle selftest "
 					"--help)", a);
@@ -965,6 +990,13 @@ static int cmd_selftest(int argc, char **argv)
 	}
 	if (rc)
 		return rc;
+	if (!settle_cpu_allowed(o.cpu)) {
+		char cpu[16];
+
+		snprintf(cpu, sizeof(cpu), "%d", o.cpu);
+		return fail_usage("cannot pin to CPU %s: not a CPU this process "
+				  "may run on", cpu);
+	}
 	if (isatty(STDERR_FILENO))
 		o.progress = stderr;
 	if (settle_selftest_run(&o, (unsigned)aa, (unsigned)det, &st) < 0) {
@@ -1074,7 +1106,7 @@ static int help(const char *cmd)
 	return 0;
 }
 
-int main(int argc, char **argv)
+static int dispatch(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : NULL;
 
@@ -1089,7 +1121,8 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(cmd, "help"))
-		return help(argc > 2 ? argv[2] : NULL);
+		return help(argc > 2 && strcmp(argv[2], "-h") &&
+			    strcmp(argv[2], "--help") ? argv[2] : NULL);
 	if (!strcmp(cmd, "list")) {
 		if (argc > 2 && (!strcmp(argv[2], "-h") || !strcmp(argv[2], "--help")))
 			return help("list");
@@ -1112,4 +1145,17 @@ int main(int argc, char **argv)
 		return cmd_plot(argc - 1, argv + 1);
 	return fail_usage("unknown command '%s' (commands: list, run, info, "
 			  "show, compare, selftest, plot, help)", cmd);
+}
+
+int main(int argc, char **argv)
+{
+	int rc = dispatch(argc, argv);
+
+	/* output lost (a full disk, a closed pipe) is a failure, said once */
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "settle: cannot write to standard output: %s\n",
+			strerror(errno ? errno : EIO));
+		return rc ? rc : 2;
+	}
+	return rc;
 }

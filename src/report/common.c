@@ -1,5 +1,9 @@
 /* common.c - what every output format derives from a report. */
 #include <math.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 #include <stdio.h>
 
@@ -144,4 +148,55 @@ unsigned long settle_utf8_next(const unsigned char *p, size_t *len)
 		return 0xfffd;
 	*len = n;
 	return c;
+}
+
+int settle_output_target(const char *path, char *resolved, size_t len,
+			 char *err, size_t errlen)
+{
+	struct stat st;
+	char probe[4096];
+	int fd;
+
+	if (strcmp(path, "-") == 0) {
+		snprintf(resolved, len, "-");
+		return 0;
+	}
+	/* a symbolic link: write the file it names, keep the link */
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+		char link[4096];
+		ssize_t k = readlink(path, link, sizeof(link) - 1);
+		const char *slash = strrchr(path, '/');
+
+		if (k < 0) {
+			snprintf(err, errlen, "cannot write %s: %s", path,
+				 strerror(errno));
+			return -1;
+		}
+		link[k] = '\0';
+		if (link[0] == '/' || !slash)
+			snprintf(resolved, len, "%s", link);
+		else
+			snprintf(resolved, len, "%.*s/%s", (int)(slash - path),
+				 path, link);
+	} else {
+		snprintf(resolved, len, "%s", path);
+	}
+	if (stat(resolved, &st) == 0 && !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "cannot write %s: not a regular file (a "
+			 "directory, device or FIFO); refusing to replace it",
+			 path);
+		return -1;
+	}
+	/* can a temporary file be made beside it? (missing or read-only
+	 * directory, a name too long) */
+	errno = 0;
+	if ((size_t)snprintf(probe, sizeof(probe), "%s.tmp.XXXXXX", resolved) >=
+	    sizeof(probe) || (fd = mkstemp(probe)) < 0) {
+		snprintf(err, errlen, "cannot write %s: %s", path,
+			 strerror(errno ? errno : ENAMETOOLONG));
+		return -1;
+	}
+	close(fd);
+	unlink(probe);
+	return 0;
 }

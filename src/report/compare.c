@@ -125,7 +125,32 @@ static void warn_differences(FILE *f, const struct settle_report *a,
 struct row {
 	double *x, *y;
 	size_t n, m;
+	int below; /* a result of this key was below the clock's resolution */
 };
+
+static int below_resolution(const struct settle_report *rep,
+			    const struct settle_result *r)
+{
+	for (size_t i = 0; i < rep->nresults; i++)
+		if (same_key(&rep->results[i], r) &&
+		    rep->results[i].below_resolution)
+			return 1;
+	return 0;
+}
+
+/*
+ * Median of a resample (with replacement) of x[0..n), drawn into t. Large
+ * samples are resampled from at most 1000 of their order statistics
+ * (settle_reduce_sample was applied when the row was made), so that the
+ * bootstrap stays cheap; that widens the interval a little.
+ */
+static double resampled_median(const double *x, size_t n, double *t,
+			       uint64_t *seed)
+{
+	for (size_t k = 0; k < n; k++)
+		t[k] = x[settle_rand_next(seed) % n];
+	return settle_median_inplace(t, n);
+}
 
 /* Geometric mean of the median ratios, with a percentile bootstrap
  * interval (rows resampled within, fixed seed). */
@@ -133,45 +158,45 @@ static void geomean(const struct row *rows, size_t nrows, double *est,
 		    double *lo, double *hi)
 {
 	uint64_t seed = BOOTSTRAP_SEED;
-	double *g = malloc(BOOTSTRAP_B * sizeof(*g)), sum = 0;
-	size_t big = 0;
+	double *g = malloc(BOOTSTRAP_B * sizeof(*g)), *t = NULL, sum = 0;
+	struct row *red = calloc(nrows + 1, sizeof(*red));
 
-	double *t;
-
-	for (size_t r = 0; r < nrows; r++) {
-		if (rows[r].n > big)
-			big = rows[r].n;
-		if (rows[r].m > big)
-			big = rows[r].m;
-	}
-	t = malloc((big ? big : 1) * sizeof(*t));
 	*est = *lo = *hi = 0;
-	if (!g || !t || nrows == 0)
+	if (!g || !red || nrows == 0)
 		goto out;
 	for (size_t r = 0; r < nrows; r++) {
-		memcpy(t, rows[r].x, rows[r].n * sizeof(*t));
-		double a = settle_median_inplace(t, rows[r].n);
-		memcpy(t, rows[r].y, rows[r].m * sizeof(*t));
-		sum += log(settle_median_inplace(t, rows[r].m) / a);
+		red[r].x = settle_reduce_sample(rows[r].x, rows[r].n, &red[r].n);
+		red[r].y = settle_reduce_sample(rows[r].y, rows[r].m, &red[r].m);
+		if (!red[r].x || !red[r].y)
+			goto out;
+	}
+	t = malloc(1000 * sizeof(*t)); /* reduced samples hold at most 1000 */
+	if (!t)
+		goto out;
+	for (size_t r = 0; r < nrows; r++) {
+		memcpy(t, red[r].x, red[r].n * sizeof(*t));
+		double a = settle_median_inplace(t, red[r].n);
+		memcpy(t, red[r].y, red[r].m * sizeof(*t));
+		sum += log(settle_median_inplace(t, red[r].m) / a);
 	}
 	*est = exp(sum / (double)nrows);
 	for (unsigned b = 0; b < BOOTSTRAP_B; b++) {
 		double s = 0;
 
-		for (size_t r = 0; r < nrows; r++) {
-			for (size_t k = 0; k < rows[r].n; k++)
-				t[k] = rows[r].x[settle_rand_next(&seed) % rows[r].n];
-			double a = settle_median_inplace(t, rows[r].n);
-			for (size_t k = 0; k < rows[r].m; k++)
-				t[k] = rows[r].y[settle_rand_next(&seed) % rows[r].m];
-			s += log(settle_median_inplace(t, rows[r].m) / a);
-		}
+		for (size_t r = 0; r < nrows; r++)
+			s += log(resampled_median(red[r].y, red[r].m, t, &seed) /
+				 resampled_median(red[r].x, red[r].n, t, &seed));
 		g[b] = s / (double)nrows;
 	}
 	settle_median_inplace(g, BOOTSTRAP_B); /* sorts */
 	*lo = exp(g[(size_t)(0.025 * BOOTSTRAP_B)]);
 	*hi = exp(g[(size_t)(0.975 * BOOTSTRAP_B) - 1]);
 out:
+	for (size_t r = 0; red && r < nrows; r++) {
+		free(red[r].x);
+		free(red[r].y);
+	}
+	free(red);
 	free(g);
 	free(t);
 }
@@ -199,6 +224,7 @@ static size_t compare_one(FILE *f, const struct settle_report *old,
 			continue;
 		w->y = pool(nw, r, &w->m);
 		w->x = pool(old, r, &w->n);
+		w->below = below_resolution(nw, r) || below_resolution(old, r);
 		if (!w->x || !w->y) {
 			free(w->x);
 			free(w->y);
@@ -216,6 +242,10 @@ static size_t compare_one(FILE *f, const struct settle_report *old,
 			free(w->x);
 			free(w->y);
 			continue;
+		}
+		if (w->below) {
+			c.verdict = SETTLE_UNCLEAR;
+			c.why = "below resolution";
 		}
 		nrows++;
 		settle_summarize(w->x, w->n, &so);

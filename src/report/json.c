@@ -427,17 +427,23 @@ static int fsync_dir(const char *path)
 int settle_replace_file(const char *path, const char *buf, size_t n,
 			char *err, size_t errlen)
 {
-	size_t len = strlen(path) + 16;
-	char *tmp = malloc(len);
+	char target[4096];
+	size_t len;
+	char *tmp;
 	int fd;
 
 	if (strcmp(path, "-") == 0) {
-		free(tmp);
 		if (fwrite(buf, 1, n, stdout) == n && fflush(stdout) == 0)
 			return 0;
-		snprintf(err, errlen, "cannot write to standard output");
+		snprintf(err, errlen, "cannot write to standard output: %s",
+			 strerror(errno));
 		return -1;
 	}
+	if (settle_output_target(path, target, sizeof(target), err, errlen) < 0)
+		return -1;
+	path = target;
+	len = strlen(path) + 16;
+	tmp = malloc(len);
 	if (!tmp) {
 		snprintf(err, errlen, "out of memory");
 		return -1;

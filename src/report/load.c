@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "settle.h"
 
@@ -77,11 +78,25 @@ static const char *str(struct loader *l, json_t *o, const char *key)
 	return json_is_string(v) ? keep(l->a, strdup(json_string_value(v))) : NULL;
 }
 
+/*
+ * A number of the file's metadata: a count, a rate, a time. Values that
+ * no settle run writes (negative, not finite, beyond 1e12) read as 0, so
+ * that a doctored file cannot make a report print nonsense.
+ */
 static double num(json_t *o, const char *key)
 {
 	json_t *v = json_object_get(o, key);
+	double d = json_is_number(v) ? json_number_value(v) : 0;
 
-	return json_is_number(v) ? json_number_value(v) : 0;
+	return isfinite(d) && d >= 0 && d <= 1e12 ? d : 0;
+}
+
+/* A sample in ns: 0 (no time), or from 1e-6 ns to about 11 days. */
+static int is_time(json_t *s)
+{
+	double d = json_is_number(s) ? json_number_value(s) : -1;
+
+	return d == 0 || (d >= 1e-6 && d <= 1e15);
 }
 
 static void copy(char *dst, size_t len, json_t *o, const char *key)
@@ -328,9 +343,9 @@ static int load_result(struct loader *l, json_t *doc, json_t *jr, size_t idx,
 		return fail(l, "out of memory");
 	rep->nresults++;
 	json_array_foreach(samples, i, s) {
-		if (!json_is_number(s) || json_number_value(s) < 0)
+		if (!is_time(s))
 			return fail(l, "malformed: results[%zu].samples_ns[%zu] "
-				    "is not a time", idx, i);
+				    "is not a time in ns", idx, i);
 		r->samples_ns[r->nsamples++] = json_number_value(s);
 	}
 	if (load_figures(l, json_object_get(jr, "scale"), r) < 0)
@@ -586,6 +601,7 @@ int settle_load_json(const char *path, double band, struct settle_report *rep,
 {
 	struct loader l = { NULL, path, err, errlen };
 	json_error_t je;
+	struct stat st;
 	json_t *doc;
 	FILE *f;
 	int rc;
@@ -596,6 +612,10 @@ int settle_load_json(const char *path, double band, struct settle_report *rep,
 	f = fopen(path, "r");
 	if (!f)
 		return fail(&l, "cannot read: %s", strerror(errno));
+	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fclose(f);
+		return fail(&l, "cannot read: is a directory");
+	}
 	doc = json_loadf(f, JSON_REJECT_DUPLICATES, &je);
 	fclose(f);
 	if (!doc)

@@ -921,13 +921,16 @@ int settle_plot(const struct settle_report *rep, const char *path,
 	const char *format = settle_plot_format(path);
 	const char *tmpdir = getenv("TMPDIR");
 	struct plot p = { .rep = rep };
-	char gnuplot[4096], dir[2048], pic[4096];
+	char gnuplot[4096], dir[2048], pic[4096], target[4096];
 	struct layout l;
 	int rc;
 
 	if (!format)
 		return fail(err, errlen, "cannot plot to %s: the name must end "
 			    "in .svg or .png", path ? path : "(none)");
+	if (settle_output_target(path, target, sizeof(target), err, errlen) < 0)
+		return -1;
+	path = target;
 	if (find_gnuplot(gnuplot, sizeof(gnuplot)) < 0)
 		return fail(err, errlen, "settle plot needs gnuplot (%s not "
 			    "found); install it: " GNUPLOT_APT, gnuplot);

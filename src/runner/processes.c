@@ -114,17 +114,14 @@ static int pool(struct settle_report *rep, const char *file, double band,
 	return 0;
 }
 
-int settle_run_processes(const char *exe, char **argv, unsigned nproc,
-			 double band, struct settle_report *rep, char *err,
-			 size_t errlen)
+int settle_run_processes(const char *exe, char **argv, int last,
+			 unsigned nproc, double band, struct settle_report *rep,
+			 char *err, size_t errlen)
 {
 	char dir[] = "/tmp/settle-proc-XXXXXX", file[64];
-	size_t last = 0;
 	int rc = -1;
 
 	memset(rep, 0, sizeof(*rep));
-	while (argv[last + 1])
-		last++;
 	if (!mkdtemp(dir)) {
 		snprintf(err, errlen, "cannot make a temporary directory: %s",
 			 strerror(errno));

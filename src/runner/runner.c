@@ -35,6 +35,22 @@ void settle_options_default(struct settle_options *o, int quick)
 	o->processes = 1;
 }
 
+int settle_cpu_allowed(int cpu)
+{
+	cpu_set_t old, one;
+	int ok;
+
+	if (cpu < 0)
+		return 1;
+	if (cpu >= CPU_SETSIZE || sched_getaffinity(0, sizeof(old), &old) != 0)
+		return 0;
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	ok = sched_setaffinity(0, sizeof(one), &one) == 0;
+	sched_setaffinity(0, sizeof(old), &old);
+	return ok;
+}
+
 static int pin(int cpu, char *err, size_t errlen)
 {
 	cpu_set_t set;

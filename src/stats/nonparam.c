@@ -8,6 +8,14 @@
 
 #define EXACT_SIGNED_MAX 300
 #define EXACT_SHIFT_MAX 10000
+/*
+ * Walsh averages and pairwise differences grow with the square of the
+ * sample count; beyond this many values a sample is first reduced to this
+ * many evenly spaced order statistics (its quantiles), which keeps the
+ * estimate and makes the interval a little wider (computed as if only
+ * these were observed), and keeps time and memory bounded.
+ */
+#define MAX_VALUES 1000
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -85,7 +93,47 @@ static size_t critical_k(const double *cdf, size_t max, double mu,
 	return k;
 }
 
+double *settle_reduce_sample(const double *x, size_t n, size_t *k)
+{
+	double *s = malloc((n ? n : 1) * sizeof(*s)), *r;
+
+	if (!s)
+		return NULL;
+	memcpy(s, x, n * sizeof(*s));
+	if (n <= MAX_VALUES) {
+		*k = n;
+		return s;
+	}
+	qsort(s, n, sizeof(*s), cmp_double);
+	r = malloc(MAX_VALUES * sizeof(*r));
+	if (r)
+		for (size_t i = 0; i < MAX_VALUES; i++)
+			r[i] = s[(size_t)((double)i * (double)(n - 1) /
+					  (MAX_VALUES - 1) + 0.5)];
+	free(s);
+	*k = MAX_VALUES;
+	return r;
+}
+
+static int signed_rank_interval(const double *d, size_t n, double conf,
+				struct settle_interval *out);
+
 int settle_signed_rank_interval(const double *d, size_t n, double conf,
+				struct settle_interval *out)
+{
+	size_t k;
+	double *r = settle_reduce_sample(d, n, &k);
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (!r)
+		return -1;
+	rc = signed_rank_interval(r, k, conf, out);
+	free(r);
+	return rc;
+}
+
+static int signed_rank_interval(const double *d, size_t n, double conf,
 				struct settle_interval *out)
 {
 	size_t m = n * (n + 1) / 2, k, i, j, t = 0;
@@ -158,7 +206,26 @@ out:
 	return c;
 }
 
+static int shift_interval(const double *x, size_t n, const double *y,
+			  size_t m, double conf, struct settle_interval *out);
+
 int settle_shift_interval(const double *x, size_t n, const double *y,
+			  size_t m, double conf, struct settle_interval *out)
+{
+	size_t a, b;
+	double *rx = settle_reduce_sample(x, n, &a),
+	       *ry = settle_reduce_sample(y, m, &b);
+	int rc = -1;
+
+	memset(out, 0, sizeof(*out));
+	if (rx && ry)
+		rc = shift_interval(rx, a, ry, b, conf, out);
+	free(rx);
+	free(ry);
+	return rc;
+}
+
+static int shift_interval(const double *x, size_t n, const double *y,
 			  size_t m, double conf, struct settle_interval *out)
 {
 	size_t nm = n * m, k, t = 0;

@@ -27,7 +27,9 @@ struct settle_interval {
  * One-sample (paired) location: the Hodges-Lehmann estimate (median of the
  * n(n+1)/2 Walsh averages (d_i + d_j) / 2, i <= j) of d[0..n) and the
  * interval between Walsh averages k and M + 1 - k, k from the exact
- * signed-rank distribution (n <= 300; normal approximation above). When
+ * signed-rank distribution (n <= 300; normal approximation above; more
+ * than 1000 values are first reduced to 1000 evenly spaced order
+ * statistics, which bounds time and memory and widens the interval). When
  * no interval reaches conf (n <= 5 at 95 %), the widest one is returned
  * and level says what it reaches. Returns 0, or -1 for n = 0 or no memory.
  */
@@ -37,7 +39,8 @@ int settle_signed_rank_interval(const double *d, size_t n, double conf,
 /*
  * Two-sample shift y - x: the Hodges-Lehmann estimate (median of the n*m
  * differences y_j - x_i) and its interval from the Mann-Whitney U
- * distribution (exact while n*m <= 10000, else normal). Same conventions
+ * distribution (exact while n*m <= 10000, else normal; each sample
+ * reduced to at most 1000 order statistics first). Same conventions
  * as above. Returns 0, or -1 for an empty sample or no memory.
  */
 int settle_shift_interval(const double *x, size_t n, const double *y,
@@ -52,6 +55,14 @@ int settle_shift_interval(const double *x, size_t n, const double *y,
  */
 int settle_rank_sum(const double *x, size_t n, const double *y, size_t m,
 		    double *w, double *u, double *p);
+
+/*
+ * A new array (free it) holding x[0..n) when n <= 1000, else 1000 evenly
+ * spaced order statistics of x (sorted); *k receives the count. Used to
+ * bound the cost of the rank intervals and of bootstraps on large
+ * samples. NULL when out of memory.
+ */
+double *settle_reduce_sample(const double *x, size_t n, size_t *k);
 
 /* Deterministic 64-bit generator (splitmix64; Steele, Lea, Flood,
  * "Fast splittable pseudorandom number generators", OOPSLA 2014). */

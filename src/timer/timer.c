@@ -10,6 +10,7 @@
  * against CLOCK_MONOTONIC_RAW. Elsewhere clock_gettime(CLOCK_MONOTONIC_RAW)
  * is the clock. SETTLE_CLOCK=monotonic forces the fallback (for tests).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -111,6 +112,12 @@ const struct settle_timer_info *settle_timer_init(unsigned calib_ms)
 		return &info;
 	use_tsc = settle_cpu_has(SETTLE_CPU_INVARIANT_TSC) &&
 		  settle_cpu_has(SETTLE_CPU_RDTSCP);
+	if (force && *force && strcmp(force, "monotonic") != 0 &&
+	    strcmp(force, "auto") != 0) {
+		fprintf(stderr, "settle: SETTLE_CLOCK=%s refused: unknown clock "
+			"(monotonic or auto)\n", force);
+		exit(2);
+	}
 	if (force && strcmp(force, "monotonic") == 0) {
 		use_tsc = 0;
 		info.why = "SETTLE_CLOCK=monotonic";
