@@ -9,18 +9,6 @@
 
 #include "report/report.h"
 
-uint64_t settle_largest_size(const struct settle_report *rep,
-			     const struct settle_claim *c)
-{
-	uint64_t big = 0;
-
-	for (size_t i = 0; i < rep->nresults; i++)
-		if (rep->results[i].claim == c &&
-		    rep->results[i].size_bytes > big)
-			big = rep->results[i].size_bytes;
-	return big;
-}
-
 size_t settle_scale_of(const struct settle_report *rep,
 		       const struct settle_result *r,
 		       struct settle_figure *out, size_t max)

@@ -7,10 +7,6 @@
 
 #include "settle.h"
 
-/* Largest size measured for claim c in rep (0 for a claim without sizes). */
-uint64_t settle_largest_size(const struct settle_report *rep,
-			     const struct settle_claim *c);
-
 /* Scale figures of result r (0 when the claim has none for it). */
 size_t settle_scale_of(const struct settle_report *rep,
 		       const struct settle_result *r,
