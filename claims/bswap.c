@@ -355,33 +355,6 @@ static const struct settle_variant variants[] = {
 
 /* ---- set-up ------------------------------------------------------------- */
 
-/* splitmix64 (Steele, Lea, Flood 2014): a fixed, portable byte stream. */
-static uint64_t next_random(uint64_t *x)
-{
-	uint64_t z = (*x += 0x9e3779b97f4a7c15u);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-	return z ^ (z >> 31);
-}
-
-static void fill_random(unsigned char *p, size_t len)
-{
-	uint64_t seed = 0xb5a9e11d1a5u;
-	size_t i = 0;
-
-	for (; len - i >= 8; i += 8) {
-		uint64_t w = next_random(&seed);
-
-		memcpy(p + i, &w, 8);
-	}
-	if (i < len) {
-		uint64_t w = next_random(&seed);
-
-		memcpy(p + i, &w, len - i);
-	}
-}
-
 /* MemAvailable of /proc/meminfo in bytes; 0 if unknown. */
 static uint64_t mem_available(void)
 {
@@ -441,23 +414,13 @@ static void *bswap_setup(const struct settle_params *prm, char *err,
 		bswap_teardown(s);
 		return NULL;
 	}
-	fill_random(s->src, s->size);
+	settle_fill_random(s->src, s->size, 0xb5a9e11d1a5u);
 	memcpy(s->ip, s->src, s->size);
 	memset(s->dst, 0, alloc); /* fault the pages in before timing */
 	return s;
 }
 
 /* ---- scale -------------------------------------------------------------- */
-
-static void figure(struct settle_figure *f, const char *label,
-		   const char *unit, double value, const char *note)
-{
-	memset(f, 0, sizeof(*f));
-	snprintf(f->label, sizeof(f->label), "%s", label);
-	snprintf(f->unit, sizeof(f->unit), "%s", unit);
-	f->value = value;
-	snprintf(f->note, sizeof(f->note), "%s", note);
-}
 
 static size_t bswap_scale(const struct settle_result *r,
 			  const struct settle_scale_ctx *ctx,
@@ -475,9 +438,9 @@ static size_t bswap_scale(const struct settle_result *r,
 	mbps = r->bytes_per_ns * 1e3; /* 10^9 bytes/s = 10^3 MB/s */
 	snprintf(note, sizeof(note), "of a %g MB/s device", dev);
 	if (n < max)
-		figure(&out[n++], "MB/s", "MB/s", mbps, "");
+		settle_figure_set(&out[n++], "MB/s", "MB/s", mbps, "");
 	if (n < max)
-		figure(&out[n++], "device share", "%", dev / mbps * 100, note);
+		settle_figure_set(&out[n++], "device share", "%", dev / mbps * 100, note);
 	return n;
 }
 

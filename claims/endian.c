@@ -65,16 +65,6 @@ static const struct settle_variant variants[] = {
 	ENDIAN_VARIANT(we64, O2, D_WE64 " (in a register)"),
 };
 
-static void figure(struct settle_figure *f, const char *label,
-		   const char *unit, double value, const char *note)
-{
-	memset(f, 0, sizeof(*f));
-	snprintf(f->label, sizeof(f->label), "%s", label);
-	snprintf(f->unit, sizeof(f->unit), "%s", unit);
-	f->value = value;
-	snprintf(f->note, sizeof(f->note), "%s", note);
-}
-
 static size_t endian_scale(const struct settle_result *r,
 			   const struct settle_scale_ctx *ctx,
 			   struct settle_figure *out, size_t max)
@@ -95,12 +85,12 @@ static size_t endian_scale(const struct settle_result *r,
 	snprintf(note, sizeof(note), "of a %g MB/s device", dev);
 
 	if (n < max)
-		figure(&out[n++], "per 100 M", "s", ns * 1e8 / 1e9, "");
+		settle_figure_set(&out[n++], "per 100 M", "s", ns * 1e8 / 1e9, "");
 	if (n < max)
-		figure(&out[n++], "MB/s", "MB/s", mbps,
+		settle_figure_set(&out[n++], "MB/s", "MB/s", mbps,
 		       "8 bytes per increment");
 	if (n < max)
-		figure(&out[n++], "device share", "%", share, note);
+		settle_figure_set(&out[n++], "device share", "%", share, note);
 	return n;
 }
 

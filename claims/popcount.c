@@ -207,33 +207,6 @@ struct popcount_state {
 	size_t len;         /* bytes */
 };
 
-/* splitmix64 (Steele, Lea, Flood 2014): a fixed, portable byte stream. */
-static uint64_t splitmix64(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15u);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-	return z ^ (z >> 31);
-}
-
-static void fill_random(unsigned char *p, size_t len)
-{
-	uint64_t seed = 0x5e771e0b17c0u;
-	size_t i = 0;
-
-	for (; len - i >= 8; i += 8) {
-		uint64_t w = splitmix64(&seed);
-
-		memcpy(p + i, &w, 8);
-	}
-	if (i < len) {
-		uint64_t w = splitmix64(&seed);
-
-		memcpy(p + i, &w, len - i);
-	}
-}
-
 static void *popcount_setup(const struct settle_params *prm, char *err,
 			    size_t errlen)
 {
@@ -262,7 +235,7 @@ static void *popcount_setup(const struct settle_params *prm, char *err,
 		return NULL;
 	}
 	memset(s->buf + s->len, 0, alloc - s->len);
-	fill_random(s->buf, s->len);
+	settle_fill_random(s->buf, s->len, 0x5e771e0b17c0u);
 	return s;
 }
 
@@ -476,7 +449,7 @@ static size_t popcount_scale(const struct settle_result *r,
 			     const struct settle_scale_ctx *ctx,
 			     struct settle_figure *out, size_t max)
 {
-	char size[24];
+	char size[24], note[48];
 	double ns_per_byte;
 	size_t n = 0;
 
@@ -487,32 +460,19 @@ static size_t popcount_scale(const struct settle_result *r,
 	if (!isfinite(ns_per_byte) || ns_per_byte < 0)
 		return 0;
 	settle_format_size(r->size_bytes, size, sizeof(size));
+	snprintf(note, sizeof(note), "extrapolated from %s", size);
 	for (size_t i = 0; i < sizeof(fs_sizes) / sizeof(fs_sizes[0]); i++) {
-		struct settle_figure *f = &out[n];
-
 		if (n == max)
 			break;
-		memset(f, 0, sizeof(*f));
-		snprintf(f->label, sizeof(f->label), "%s", fs_sizes[i].label);
-		snprintf(f->unit, sizeof(f->unit), "s");
-		f->value = ns_per_byte * (double)fs_sizes[i].bitmap_bytes / 1e9;
-		if (r->size_bytes != fs_sizes[i].bitmap_bytes)
-			snprintf(f->note, sizeof(f->note),
-				 "extrapolated from %s", size);
-		n++;
+		settle_figure_set(&out[n++], fs_sizes[i].label, "s",
+				  ns_per_byte * (double)fs_sizes[i].bitmap_bytes / 1e9,
+				  r->size_bytes == fs_sizes[i].bitmap_bytes ? "" : note);
 	}
 	/* The whole check of an empty 128 TB file system took 202 CPU s. */
-	if (n < max) {
-		struct settle_figure *f = &out[n++];
-
-		memset(f, 0, sizeof(*f));
-		snprintf(f->label, sizeof(f->label), "of a 202 s 128 TB fsck");
-		snprintf(f->unit, sizeof(f->unit), "%%");
-		f->value = ns_per_byte * (double)(4ull << 30) / 1e9 / 202 * 100;
-		if (r->size_bytes != 4ull << 30)
-			snprintf(f->note, sizeof(f->note),
-				 "extrapolated from %s", size);
-	}
+	if (n < max)
+		settle_figure_set(&out[n++], "of a 202 s 128 TB fsck", "%",
+				  ns_per_byte * (double)(4ull << 30) / 1e9 / 202 * 100,
+				  r->size_bytes == 4ull << 30 ? "" : note);
 	return n;
 }
 

@@ -806,6 +806,23 @@ int settle_output_target(const char *path, char *resolved, size_t len,
  */
 int settle_parse_size(const char *s, uint64_t *bytes);
 
+/*
+ * splitmix64 (Steele, Lea, Flood, "Fast splittable pseudorandom number
+ * generators", OOPSLA 2014): the next 64-bit value of the sequence whose
+ * state is *state. The same seed gives the same sequence on every machine.
+ */
+uint64_t settle_random_next(uint64_t *state);
+
+/* Fill len bytes at buf with the splitmix64 stream of seed (any alignment;
+ * the same bytes on every little-endian machine). */
+void settle_fill_random(void *buf, size_t len, uint64_t seed);
+
+/* Set every field of a scale figure (note NULL or "" for none); strings
+ * longer than the fields are cut. */
+struct settle_figure;
+void settle_figure_set(struct settle_figure *f, const char *label,
+		       const char *unit, double value, const char *note);
+
 /* Format a byte count with a binary unit ("4 KiB", "128 MiB", "1000 B")
  * into buf; returns buf. */
 char *settle_format_size(uint64_t bytes, char *buf, size_t len);

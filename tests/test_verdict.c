@@ -85,7 +85,7 @@ static void test_bootstrap_reproducible(void **st)
 
 	(void)st;
 	for (int i = 0; i < 50; i++)
-		x[i] = (double)(settle_rand_next(&s) % 1000);
+		x[i] = (double)(settle_random_next(&s) % 1000);
 	assert_int_equal(settle_bootstrap_median(x, 50, 500, 42, 0.95, &a), 0);
 	assert_int_equal(settle_bootstrap_median(x, 50, 500, 42, 0.95, &b), 0);
 	assert_int_equal(settle_bootstrap_median(x, 50, 500, 43, 0.95, &c), 0);

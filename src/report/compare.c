@@ -148,7 +148,7 @@ static double resampled_median(const double *x, size_t n, double *t,
 			       uint64_t *seed)
 {
 	for (size_t k = 0; k < n; k++)
-		t[k] = x[settle_rand_next(seed) % n];
+		t[k] = x[settle_random_next(seed) % n];
 	return settle_median_inplace(t, n);
 }
 

@@ -317,15 +317,6 @@ int settle_rank_sum(const double *x, size_t n, const double *y, size_t m,
 	return 0;
 }
 
-uint64_t settle_rand_next(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
 int settle_bootstrap_median(const double *x, size_t n, unsigned b,
 			    uint64_t seed, double conf,
 			    struct settle_interval *out)
@@ -345,7 +336,7 @@ int settle_bootstrap_median(const double *x, size_t n, unsigned b,
 	}
 	for (unsigned i = 0; i < b; i++) {
 		for (size_t k = 0; k < n; k++)
-			tmp[k] = x[settle_rand_next(&st) % n];
+			tmp[k] = x[settle_random_next(&st) % n];
 		meds[i] = settle_median_inplace(tmp, n);
 	}
 	memcpy(tmp, x, n * sizeof(*tmp));

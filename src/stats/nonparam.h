@@ -64,10 +64,6 @@ int settle_rank_sum(const double *x, size_t n, const double *y, size_t m,
  */
 double *settle_reduce_sample(const double *x, size_t n, size_t *k);
 
-/* Deterministic 64-bit generator (splitmix64; Steele, Lea, Flood,
- * "Fast splittable pseudorandom number generators", OOPSLA 2014). */
-uint64_t settle_rand_next(uint64_t *state);
-
 /*
  * Percentile bootstrap interval of the median of x[0..n): B resamples with
  * replacement drawn from a generator seeded with seed (the same seed gives
