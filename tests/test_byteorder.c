@@ -44,6 +44,8 @@
 
 #include <cmocka.h>
 
+#include "helpers.h"
+
 #include "cpu/cpu.h"
 #include "prim/bswap_kernels.h"
 #include "prim/dispatch.h"
@@ -118,25 +120,6 @@ static const struct subject *usable_subject(void **state)
 		skip();
 	}
 	return s;
-}
-
-static uint64_t xorshift64(uint64_t *s)
-{
-	uint64_t x = *s;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	*s = x;
-	return x;
-}
-
-static void fill_random(unsigned char *p, size_t len, uint64_t seed)
-{
-	uint64_t s = seed | 1;
-
-	for (size_t i = 0; i < len; i++)
-		p[i] = (unsigned char)(xorshift64(&s) >> 56);
 }
 
 static unsigned char *xmalloc(size_t len)

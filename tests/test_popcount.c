@@ -36,6 +36,8 @@
 
 #include <cmocka.h>
 
+#include "helpers.h"
+
 #include "prim/popcount_kernels.h"
 #include "settle_bits.h"
 
@@ -116,35 +118,6 @@ static settle_popcount_fn subject_fn(void **state, const char **name)
 		skip();
 	}
 	return s->fn ? s->fn : settle_popcount_impl_fn(s->impl);
-}
-
-/* Set bits of buf[0..len), one bit at a time. */
-static uint64_t reference(const unsigned char *buf, size_t len)
-{
-	uint64_t n = 0;
-
-	for (size_t i = 0; i < len; i++)
-		for (int b = 0; b < 8; b++)
-			n += (buf[i] >> b) & 1u;
-	return n;
-}
-
-static uint64_t xorshift64(uint64_t *s)
-{
-	uint64_t x = *s;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	*s = x;
-	return x;
-}
-
-static void fill_random(unsigned char *p, size_t len, uint64_t seed)
-{
-	seed |= 1;
-	for (size_t i = 0; i < len; i++)
-		p[i] = (unsigned char)(xorshift64(&seed) >> 56);
 }
 
 static void expect(const char *name, const char *what, const void *buf,

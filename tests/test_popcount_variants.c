@@ -19,6 +19,8 @@
 
 #include <cmocka.h>
 
+#include "helpers.h"
+
 #include "claims.h"
 #include "config.h"
 #include "cpu/cpu.h"
@@ -41,34 +43,6 @@ static const struct kernel k_popcnt = { "popcnt", settle_popcount_popcnt, 1 };
 
 #define MAX_MISALIGN 16
 #define SMALL_MAX 300
-
-/* Set bits of buf[0..len), one bit at a time. */
-static uint64_t reference(const unsigned char *buf, size_t len)
-{
-	uint64_t n = 0;
-
-	for (size_t i = 0; i < len; i++)
-		for (int b = 0; b < 8; b++)
-			n += (buf[i] >> b) & 1u;
-	return n;
-}
-
-static uint64_t xorshift64(uint64_t *s)
-{
-	uint64_t x = *s;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	*s = x;
-	return x;
-}
-
-static void fill_random(unsigned char *p, size_t len, uint64_t seed)
-{
-	for (size_t i = 0; i < len; i++)
-		p[i] = (unsigned char)(xorshift64(&seed) >> 56);
-}
 
 /* The kernel of *state, or skip() when this CPU cannot run it. */
 static const struct kernel *kernel_of(void **state)

@@ -1,0 +1,40 @@
+/* helpers.h - reference code the tests share (not part of settle). */
+#ifndef SETTLE_TEST_HELPERS_H
+#define SETTLE_TEST_HELPERS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Set bits of buf[0..len), one bit at a time: the reference count. */
+static inline uint64_t reference(const unsigned char *buf, size_t len)
+{
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < len; i++)
+		for (int b = 0; b < 8; b++)
+			n += (buf[i] >> b) & 1u;
+	return n;
+}
+
+/* Marsaglia's xorshift64 ("Xorshift RNGs", JSS 8(14), 2003). */
+static inline uint64_t xorshift64(uint64_t *s)
+{
+	uint64_t x = *s;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	*s = x;
+	return x;
+}
+
+/* len test bytes from seed (any seed, 0 included). */
+static inline void fill_random(unsigned char *p, size_t len, uint64_t seed)
+{
+	uint64_t s = seed | 1;
+
+	for (size_t i = 0; i < len; i++)
+		p[i] = (unsigned char)(xorshift64(&s) >> 56);
+}
+
+#endif
