@@ -52,11 +52,14 @@ extern "C" {
 #define settle_keep(x) __asm__ __volatile__("" : "+r"(x))
 #define settle_clobber_memory() __asm__ __volatile__("" ::: "memory")
 
+struct settle_claim;
+
 /* Parameters of one measurement, passed to a claim's setup callback. */
 struct settle_params {
 	uint64_t size_bytes; /* buffer size; 0 when the claim takes no size */
 	int cpu;             /* CPU the runner is pinned to */
 	int quick;           /* non-zero under --quick: keep set-up cheap */
+	const struct settle_claim *claim; /* the claim being set up */
 };
 
 /* One extra parameter of a variant, stored in the result's params. */
@@ -83,19 +86,24 @@ struct settle_variant {
 	const char *description; /* one line for `settle list` */
 	/*
 	 * Perform exactly iters repetitions of the operation on state and
-	 * return the check value. Each repetition performs ops_per_iter
-	 * operations (loads, increments, system calls, buffer passes).
-	 * The check value must not depend on which variant ran: the runner
-	 * compares it with the baseline's for the same iters.
+	 * return the check value. arg is the variant's own .arg (below), so
+	 * that one function can serve several variants (a kernel per
+	 * variant, a table of parameters). Each repetition performs
+	 * ops_per_iter operations (loads, increments, system calls, buffer
+	 * passes). The check value must not depend on which variant ran: the
+	 * runner compares it with the baseline's for the same iters.
 	 */
-	uint64_t (*run)(void *state, uint64_t iters);
+	uint64_t (*run)(void *state, const void *arg, uint64_t iters);
 	/*
 	 * NULL when the variant can always run. Otherwise returns NULL when
-	 * it can run on this machine with this state, or a short static
-	 * reason ("CPU lacks POPCNT") when it cannot; the variant is then
-	 * listed as skipped.
+	 * it can run on this machine with this state and arg, or a short
+	 * static reason ("CPU lacks POPCNT") when it cannot; the variant is
+	 * then listed as skipped.
 	 */
-	const char *(*unavailable)(void *state);
+	const char *(*unavailable)(void *state, const void *arg);
+	/* Passed as is to run() and unavailable(); settle never reads it.
+	 * NULL when the variant needs none. */
+	const void *arg;
 	uint32_t ops_per_iter;   /* operations per repetition; 0 means 1 */
 	unsigned flags;          /* SETTLE_REFERENCE */
 	/*
@@ -181,6 +189,8 @@ struct settle_scale_ctx {
 	uint64_t largest_size; /* largest size measured for this claim */
 	double device_mbps;    /* --device-mbps, MB/s (10^6 bytes/s) */
 	int full;              /* --full given */
+	const struct settle_claim *claim;     /* the claim scaling */
+	const struct settle_variant *variant; /* the variant of the result */
 };
 
 /* ------------------------------------------------------------------ */

@@ -39,12 +39,12 @@ static uint64_t log_call(int id)
 	return 0;
 }
 
-static uint64_t v_base(void *s, uint64_t n) { (void)s; log_call(0); return spin(n, 20); }
-static uint64_t v_fast(void *s, uint64_t n) { (void)s; log_call(1); return spin(n, 10); }
-static uint64_t v_slow(void *s, uint64_t n) { (void)s; log_call(2); return spin(n, 40); }
-static uint64_t v_wrong(void *s, uint64_t n) { (void)s; spin(n, 5); return 43; }
-static uint64_t v_nothing(void *s, uint64_t n) { (void)s; (void)n; return 42; }
-static const char *never(void *s) { (void)s; return "not on this test machine"; }
+static uint64_t v_base(void *s, const void *a, uint64_t n) { (void)s; (void)a; log_call(0); return spin(n, 20); }
+static uint64_t v_fast(void *s, const void *a, uint64_t n) { (void)s; (void)a; log_call(1); return spin(n, 10); }
+static uint64_t v_slow(void *s, const void *a, uint64_t n) { (void)s; (void)a; log_call(2); return spin(n, 40); }
+static uint64_t v_wrong(void *s, const void *a, uint64_t n) { (void)s; (void)a; spin(n, 5); return 43; }
+static uint64_t v_nothing(void *s, const void *a, uint64_t n) { (void)s; (void)a; (void)n; return 42; }
+static const char *never(void *s, const void *a) { (void)s; (void)a; return "not on this test machine"; }
 
 static const struct settle_variant good_variants[] = {
 	{ .name = "base", .description = "baseline", .run = v_base, .ops_per_iter = 1 },

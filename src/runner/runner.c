@@ -139,7 +139,7 @@ static double time_call(const struct settle_variant *v, void *state,
 			uint64_t iters, uint64_t *check)
 {
 	uint64_t t0 = settle_timer_start();
-	uint64_t r = v->run(state, iters);
+	uint64_t r = v->run(state, v->arg, iters);
 	uint64_t t1 = settle_timer_stop();
 
 	if (check)
@@ -180,7 +180,7 @@ static int check_all(struct settle_result *res, size_t nv, void *state,
 		uint64_t it = res[i].claim->check_iters ? res[i].claim->check_iters : 1;
 
 		if (!res[i].skipped)
-			res[i].check = res[i].variant->run(state, it);
+			res[i].check = res[i].variant->run(state, res[i].variant->arg, it);
 	}
 	for (size_t i = 0; i < nv; i++) {
 		long bi = settle_find_baseline(res, nv, res[i].variant);
@@ -353,7 +353,7 @@ static int collect(struct settle_report *rep, struct settle_result *res,
 static int run_size(struct settle_report *rep, const struct settle_claim *c,
 		    uint64_t size, struct progress *pg, char *err, size_t errlen)
 {
-	struct settle_params p = { size, rep->cpu, rep->options.quick };
+	struct settle_params p = { size, rep->cpu, rep->options.quick, c };
 	size_t first = rep->nresults;
 	struct settle_result *res;
 	void *state = NULL;
@@ -375,7 +375,7 @@ static int run_size(struct settle_report *rep, const struct settle_claim *c,
 		r->claim = c;
 		r->variant = v;
 		r->size_bytes = size;
-		r->skipped = v->unavailable ? v->unavailable(state) : NULL;
+		r->skipped = v->unavailable ? v->unavailable(state, v->arg) : NULL;
 	}
 	res = &rep->results[first];
 	if (check_all(res, c->nvariants, state, err, errlen) < 0)
@@ -401,7 +401,7 @@ static int add_figures(struct settle_report *rep, const struct settle_claim *c,
 		       size_t first, char *err, size_t errlen)
 {
 	struct settle_scale_ctx ctx = { 0, rep->options.device_mbps,
-					rep->options.full };
+					rep->options.full, c, NULL };
 
 	if (!c->scale)
 		return 0;
@@ -415,6 +415,7 @@ static int add_figures(struct settle_report *rep, const struct settle_claim *c,
 
 		if (r->skipped || r->nsamples == 0 || r->below_resolution)
 			continue;
+		ctx.variant = r->variant;
 		n = c->scale(r, &ctx, f, SETTLE_MAX_FIGURES);
 		if (n == 0)
 			continue;
