@@ -416,8 +416,8 @@ static void test_scale(void **unused)
 
 	(void)unused;
 	memset(&r, 0, sizeof(r));
-	r.claim = claim;
-	r.variant = find("auto", 32, 0);
+	ctx.claim = claim;
+	ctx.variant = find("auto", 32, 0);
 	r.size_bytes = 1u << 20;
 	r.bytes_per_ns = 10;
 	assert_int_equal(claim->scale(&r, &ctx, f, 8), 2);

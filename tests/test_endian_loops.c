@@ -87,8 +87,9 @@ static void test_variants(void **state)
 static void test_scale(void **state)
 {
 	const struct settle_claim *c = &settle_claim_endian;
-	struct settle_result r = { .claim = c, .variant = find("we64", "-O0") };
-	struct settle_scale_ctx ctx = { .device_mbps = 13 };
+	struct settle_result r = { .size_bytes = 0 };
+	struct settle_scale_ctx ctx = { .device_mbps = 13, .claim = c,
+					.variant = find("we64", "-O0") };
 	struct settle_figure f[4];
 
 	(void)state;

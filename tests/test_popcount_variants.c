@@ -276,8 +276,9 @@ static void test_claim_variants_agree(void **state)
 static void test_scale(void **state)
 {
 	const struct settle_claim *c = &settle_claim_popcount;
-	struct settle_result r = { .claim = c, .variant = variant("swar64") };
-	struct settle_scale_ctx ctx = { .largest_size = 128u << 20 };
+	struct settle_result r = { .size_bytes = 0 };
+	struct settle_scale_ctx ctx = { .largest_size = 128u << 20, .claim = c,
+					.variant = variant("swar64") };
 	struct settle_figure f[4];
 
 	(void)state;
