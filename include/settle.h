@@ -374,27 +374,6 @@ double settle_timer_ns(uint64_t delta);
  */
 double settle_estimate_core_ghz(unsigned ms);
 
-/* Hardware counters of the calling thread (src/timer/perf.c). */
-struct settle_counters {
-	int leader, instr; /* perf event fds, -1 when closed */
-	int user_only;     /* kernel cycles not counted (not permitted) */
-	int ok;
-};
-
-/*
- * Open core-cycle and instruction counters for this thread with
- * perf_event_open(2) (PERF_COUNT_HW_CPU_CYCLES, _INSTRUCTIONS), counting
- * kernel mode too where permitted. Returns 0, or -1 when the kernel or
- * hypervisor provides no such counters.
- */
-int settle_counters_open(struct settle_counters *c);
-
-/* Current counts (cycles, instructions since open). Returns 0 or -1. */
-int settle_counters_read(const struct settle_counters *c, uint64_t *cycles,
-			 uint64_t *instructions);
-
-void settle_counters_close(struct settle_counters *c);
-
 /* ------------------------------------------------------------------ */
 /* Machine and build description (src/env).                            */
 
@@ -441,20 +420,7 @@ struct settle_noise {
 	char governor[32];         /* cpufreq governor, or "unknown" */
 	double core_ghz_before, core_ghz_after; /* add-chain estimates */
 	double drift_pct;          /* after / before - 1, in % */
-	unsigned long long steal0, total0; /* /proc/stat at the start */
 };
-
-/* Record the state at the start of a run. */
-void settle_noise_begin(struct settle_noise *n);
-
-/* Compute the deltas at the end (core_ghz_after set by the caller first). */
-void settle_noise_end(struct settle_noise *n);
-
-/* Compiler and flags settle itself was built with (static strings). */
-const char *settle_build_compiler(void);
-const char *settle_build_flags(void);
-/* Flags of the objects built with the vectoriser off (builtin-generic). */
-const char *settle_build_novec_flags(void);
 
 /* ------------------------------------------------------------------ */
 /* Runner (src/runner).                                                */
@@ -552,9 +518,13 @@ struct settle_report {
 	struct settle_noise noise;
 	char compiler[96];          /* build of the measuring program */
 	char build_flags[256];
+	char novec_flags[256];      /* its objects built with the vectoriser
+				       off (popcount's builtin-generic) */
 	char source[256];           /* the file it was loaded from, or "" */
 	void *owned;                /* memory of the report's strings and
 				       claim descriptions */
+	void *run;                  /* the runner's state between
+				       settle_report_init() and _finish() */
 };
 
 /*
@@ -580,9 +550,6 @@ int settle_run_claim(struct settle_report *rep, const struct settle_claim *c,
 		     char *err, size_t errlen);
 
 
-
-/* Non-zero when this thread may be pinned to cpu (-1: any, always). */
-int settle_cpu_allowed(int cpu);
 
 /* End a run: the core clock again (drift), noise deltas, counters closed. */
 void settle_report_finish(struct settle_report *rep);

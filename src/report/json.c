@@ -118,7 +118,7 @@ static void write_build(FILE *f, const struct settle_report *rep)
 	fputs("  \"build\": {", f);
 	jkey(f, "compiler"); jstr(f, rep->compiler);
 	fputs(", ", f); jkey(f, "flags"); jstr(f, rep->build_flags);
-	fputs(", ", f); jkey(f, "novec_flags"); jstr(f, settle_build_novec_flags());
+	fputs(", ", f); jkey(f, "novec_flags"); jstr(f, rep->novec_flags);
 	fputs("},\n  \"settings\": {", f);
 	fprintf(f, "\"samples\": %u, \"min_sample_ns\": ", o->samples);
 	jnum(f, o->min_sample_ns);

@@ -8,6 +8,9 @@
 
 #include "settle.h"
 
+/* Non-zero when this thread may be pinned to cpu (-1: any, always). */
+int settle_cpu_allowed(int cpu);
+
 /* --rigorous: the settings `settle selftest` checks against its targets:
  * 21 samples of >= 10 ms in each of 5 fresh processes. */
 #define SETTLE_RIGOROUS_SAMPLES 21
