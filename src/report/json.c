@@ -32,6 +32,16 @@ static void jnum(FILE *f, double v)
 	settle_json_number(f, v);
 }
 
+/* A sample: every digit it has (%.17g), so that a file read back gives
+ * the same samples, bit for bit, and the same statistics. */
+static void sample(FILE *f, double v)
+{
+	if (!isfinite(v))
+		fputs("null", f);
+	else
+		fprintf(f, "%.17g", v);
+}
+
 static void jkey(FILE *f, const char *k)
 {
 	jstr(f, k);
@@ -232,7 +242,7 @@ static void write_result(FILE *f, const struct settle_result *r)
 		(unsigned long long)r->check);
 	for (size_t i = 0; i < r->nsamples; i++) {
 		fputs(i ? ", " : "", f);
-		jnum(f, r->samples_ns[i]);
+		sample(f, r->samples_ns[i]);
 	}
 	fputs("],\n     \"median_ns\": ", f); jnum(f, r->sum.median);
 	fputs(", \"min_ns\": ", f); jnum(f, r->sum.min);
