@@ -395,7 +395,8 @@ struct settle_machine {
 	size_t ncaches;
 	long logical_cpus;
 	char kernel[160];      /* uname release and version */
-	int hypervisor;        /* cpuid leaf 1 ECX bit 31 */
+	int hypervisor;        /* cpuid leaf 1 ECX bit 31; -1: unknown (a
+				  file that does not say) */
 	char hypervisor_vendor[16]; /* leaf 0x40000000 signature */
 	char seccomp[32];      /* Seccomp line of /proc/self/status */
 	char mitigations[1024];/* /sys/.../vulnerabilities, "name: state;" */
@@ -418,8 +419,12 @@ struct settle_noise {
 	long migrations;           /* samples that ran on another CPU than
 				      the one pinned to */
 	char governor[32];         /* cpufreq governor, or "unknown" */
-	double core_ghz_before, core_ghz_after; /* add-chain estimates */
-	double drift_pct;          /* after / before - 1, in % */
+	double core_ghz_before, core_ghz_after; /* add-chain estimates;
+				      0: unknown */
+	double drift_pct;          /* after / before - 1, in %; 0 when either
+				      estimate is unknown */
+	int known;                 /* 0: not recorded (a result file without
+				      "noise", a Google Benchmark file) */
 };
 
 /* ------------------------------------------------------------------ */
@@ -512,7 +517,7 @@ struct settle_report {
 	struct settle_machine machine;
 	struct settle_timer_info timer;
 	struct settle_options options;
-	int cpu;                    /* CPU actually pinned to */
+	int cpu;                    /* CPU actually pinned to; -1: unknown */
 	struct settle_result *results;
 	size_t nresults, cap;
 	struct settle_noise noise;
@@ -596,12 +601,17 @@ int settle_write_machine(const struct settle_report *rep, const char *path,
  * the machines or builds differ (CPU model, ISA, kernel, compiler) and
  * each file's recorded noise. *slower receives the number of rows called
  * slower with a change of at least fail_pct percent (any, when fail_pct
- * <= 0). Returns 0, or -1 with a message in err.
+ * <= 0). With failures not NULL (a --fail-on check), what else must fail
+ * such a check is written there, a line each, and counted in *slower: a
+ * file without results, files without a row in common, rows of the old
+ * file missing from a new one, invalid rows. Returns 0, or -1 with a
+ * message in err.
  */
 int settle_write_compare(const struct settle_report *old,
 			 const struct settle_report *const *news, size_t nnew,
 			 double fail_pct, const char *format, const char *path,
-			 size_t *slower, char *err, size_t errlen);
+			 FILE *failures, size_t *slower, char *err,
+			 size_t errlen);
 
 /* Non-zero when format names an output format of settle run and show
  * (for_compare 0) or of settle compare (for_compare 1). */

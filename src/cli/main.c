@@ -113,8 +113,11 @@ static const char usage_compare[] =
 "variant = the rest, samples = its repetitions (aggregates left out).\n\n"
 "options:\n"
 "  --equivalence PCT  changes within +-PCT % count as the same (default 1)\n"
-"  --fail-on slower   exit 1 when any row is slower\n"
-"  --fail-on PCT      exit 1 when any row is slower by PCT % or more\n"
+"  --fail-on slower   exit 1 when any row is slower, or when the check\n"
+"                     cannot be made: a file without results, no row in\n"
+"                     common, a row of OLD missing from NEW, an invalid row\n"
+"                     (each said on standard error)\n"
+"  --fail-on PCT      the same, with slower meaning by PCT % or more\n"
 "  --format FMT       table (default), md, text (<= 72 columns), csv,\n"
 "                     json (one document) or json-lines (one object per\n"
 "                     compared row)\n"
@@ -792,8 +795,9 @@ static int cmd_compare(int argc, char **argv)
 		for (size_t k = 1; k < nfiles; k++)
 			news[k - 1] = &reps[k];
 		if (settle_write_compare(&reps[0], news, nfiles - 1,
-					 a.fail_pct, a.format, "-", &slower,
-					 err, sizeof(err)) < 0) {
+					 a.fail_pct, a.format, "-",
+					 a.fail_pct >= 0 ? stderr : NULL,
+					 &slower, err, sizeof(err)) < 0) {
 			fprintf(stderr, "settle: %s\n", err);
 			rc = 2;
 		} else if (a.fail_pct >= 0 && slower) {

@@ -56,12 +56,13 @@ static double num(json_t *o, const char *key)
 	return isfinite(d) && d >= 0 && d <= 1e12 ? d : 0;
 }
 
-/* A sample in ns: 0 (no time), or from 1e-6 ns to about 11 days. */
+/* A sample in ns: from 1e-6 ns to about 11 days (zero, negative and
+ * non-finite times are no measurement settle makes). */
 static int is_time(json_t *s)
 {
 	double d = json_is_number(s) ? json_number_value(s) : -1;
 
-	return d == 0 || (d >= 1e-6 && d <= 1e15);
+	return d >= 1e-6 && d <= 1e15;
 }
 
 static void copy(char *dst, size_t len, json_t *o, const char *key)
@@ -104,7 +105,8 @@ static void load_machine(struct loader *l, struct settle_report *rep,
 	}
 	m->logical_cpus = (long)num(jm, "logical_cpus");
 	copy(m->kernel, sizeof(m->kernel), jm, "kernel");
-	m->hypervisor = json_is_true(json_object_get(jm, "hypervisor"));
+	v = json_object_get(jm, "hypervisor");
+	m->hypervisor = json_is_boolean(v) ? json_is_true(v) : -1;
 	copy(m->hypervisor_vendor, sizeof(m->hypervisor_vendor), jm,
 	     "hypervisor_vendor");
 	copy(m->seccomp, sizeof(m->seccomp), jm, "seccomp");
@@ -132,6 +134,7 @@ static void load_noise(struct settle_report *rep, json_t *doc)
 	json_t *j = json_object_get(doc, "noise");
 	struct settle_noise *n = &rep->noise;
 
+	n->known = json_is_object(j);
 	n->loadavg = num(j, "loadavg");
 	n->steal_pct = num(j, "steal_pct");
 	n->nvcsw = (long)num(j, "voluntary_switches");
@@ -154,7 +157,8 @@ static void load_settings(struct settle_report *rep, json_t *doc)
 	copy(rep->novec_flags, sizeof(rep->novec_flags), b, "novec_flags");
 	o->samples = (unsigned)num(s, "samples");
 	o->min_sample_ns = num(s, "min_sample_ns");
-	o->cpu = rep->cpu = (int)num(s, "cpu");
+	o->cpu = rep->cpu = json_is_integer(json_object_get(s, "cpu")) ?
+			    (int)num(s, "cpu") : -1;
 	o->quick = json_is_true(json_object_get(s, "quick"));
 	o->full = json_is_true(json_object_get(s, "full"));
 	o->device_mbps = num(s, "device_mbps");
@@ -307,8 +311,10 @@ static int load_result(struct loader *l, json_t *doc, json_t *jr, size_t idx,
 		return fail(l, "out of memory");
 	json_array_foreach(samples, i, s) {
 		if (!is_time(s))
-			return fail(l, "malformed: results[%zu].samples_ns[%zu] "
-				    "is not a time in ns", idx, i);
+			return fail(l, "malformed: results[%zu] (%s %s) "
+				    "samples_ns[%zu] is not a time in ns (zero, "
+				    "negative or not finite)", idx, cname, vname,
+				    i);
 		r->samples_ns[r->nsamples++] = json_number_value(s);
 	}
 	if (load_figures(l, json_object_get(jr, "scale"), r) < 0)
@@ -355,11 +361,12 @@ static double unit_ns(const char *u)
 	return 0;
 }
 
-/* An aggregate in a file written before run_type existed? */
+/* A statistic over repetitions (mean, median, ...) or a complexity fit
+ * (_BigO, _RMS), by its name: files before run_type, and any layout. */
 static int aggregate_name(const char *name)
 {
 	static const char *const suffix[] = { "_mean", "_median", "_stddev",
-					      "_cv" };
+					      "_cv", "_BigO", "_RMS" };
 	size_t n = strlen(name);
 
 	for (size_t i = 0; i < sizeof(suffix) / sizeof(suffix[0]); i++) {
@@ -419,8 +426,12 @@ static int load_gbench_entry(struct loader *l, json_t *b, size_t idx,
 
 	if (!json_is_object(b) || !name)
 		return fail(l, "malformed: benchmarks[%zu] has no name", idx);
-	if (rt ? strcmp(rt, "iteration") != 0 : aggregate_name(name))
-		return 0; /* an aggregate of repetitions, not a sample */
+	/* an aggregate of repetitions or a complexity fit, not a sample,
+	 * whatever the file's layout version says of it */
+	if ((rt && strcmp(rt, "iteration") != 0) || aggregate_name(name) ||
+	    json_object_get(b, "aggregate_name") || json_object_get(b, "big_o") ||
+	    json_object_get(b, "rms"))
+		return 0;
 	if (json_is_true(json_object_get(b, "error_occurred")))
 		return 0;
 	if (!json_is_number(t))
@@ -431,9 +442,10 @@ static int load_gbench_entry(struct loader *l, json_t *b, size_t idx,
 		return fail(l, "malformed: benchmarks[%zu] (%s) has time_unit "
 			    "'%s'", idx, name, unit);
 	ns *= json_number_value(t);
-	if (!isfinite(ns) || ns < 0)
+	if (!isfinite(ns) || ns <= 0)
 		return fail(l, "malformed: benchmarks[%zu] (%s) real_time is "
-			    "not a time", idx, name);
+			    "not a time (zero, negative or not finite)", idx,
+			    name);
 	r = gbench_result(l, rep, name);
 	if (!r)
 		return fail(l, "out of memory");
@@ -475,6 +487,9 @@ static int load_gbench(struct loader *l, json_t *doc, struct settle_report *rep)
 	copy(rep->build_flags, sizeof(rep->build_flags), ctx, "executable");
 	rep->timer.clock = SETTLE_CLOCK_MONOTONIC;
 	rep->timer.why = "Google Benchmark file";
+	m->hypervisor = -1;  /* Google Benchmark does not say */
+	rep->cpu = -1;
+	rep->noise.known = 0;
 	snprintf(rep->noise.governor, sizeof(rep->noise.governor), "unknown");
 	rep->options.processes = 1;
 	json_array_foreach(json_object_get(doc, "benchmarks"), i, v)

@@ -145,7 +145,7 @@ static void compare_row(FILE *f, const struct settle_compare_section *s,
 	number(f, w->change, m);
 	number(f, w->lo, m);
 	number(f, w->hi, m);
-	field(f, m ? w->verdict : "no time measured", 0);
+	field(f, m ? w->verdict : "undefined", 0);
 	field(f, w->why, 0);
 	boolean(f, w->mark[0] != '\0');
 	fputs("\r\n", f);

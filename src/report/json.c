@@ -65,6 +65,10 @@ static void write_isa(FILE *f, const char *isa)
 
 static void write_noise(FILE *f, const struct settle_noise *n)
 {
+	if (!n->known) {
+		fputs("  \"noise\": null,\n", f);
+		return;
+	}
 	fputs("  \"noise\": {\"loadavg\": ", f); jnum(f, n->loadavg);
 	fputs(", \"steal_pct\": ", f); jnum(f, n->steal_pct);
 	fprintf(f, ", \"voluntary_switches\": %ld, \"involuntary_switches\": "
@@ -98,7 +102,8 @@ static void write_machine(FILE *f, const struct settle_report *rep)
 	}
 	fprintf(f, "],\n    \"logical_cpus\": %ld", m->logical_cpus);
 	fputs(",\n    ", f); jkey(f, "kernel"); jstr(f, m->kernel);
-	fprintf(f, ",\n    \"hypervisor\": %s", m->hypervisor ? "true" : "false");
+	fprintf(f, ",\n    \"hypervisor\": %s", m->hypervisor < 0 ? "null" :
+		m->hypervisor ? "true" : "false");
 	fputs(",\n    ", f); jkey(f, "hypervisor_vendor"); jstr(f, m->hypervisor_vendor);
 	fputs(",\n    ", f); jkey(f, "seccomp"); jstr(f, m->seccomp);
 	fputs(",\n    ", f); jkey(f, "mitigations"); jstr(f, m->mitigations);
@@ -132,9 +137,12 @@ static void write_build(FILE *f, const struct settle_report *rep)
 	fputs("},\n  \"settings\": {", f);
 	fprintf(f, "\"samples\": %u, \"min_sample_ns\": ", o->samples);
 	jnum(f, o->min_sample_ns);
-	fprintf(f, ", \"cpu\": %d, \"quick\": %s, \"full\": %s, "
-		"\"device_mbps\": ", rep->cpu, o->quick ? "true" : "false",
-		o->full ? "true" : "false");
+	if (rep->cpu >= 0)
+		fprintf(f, ", \"cpu\": %d", rep->cpu);
+	else
+		fputs(", \"cpu\": null", f);
+	fprintf(f, ", \"quick\": %s, \"full\": %s, \"device_mbps\": ",
+		o->quick ? "true" : "false", o->full ? "true" : "false");
 	jnum(f, o->device_mbps);
 	fputs(", \"equivalence_band\": ", f);
 	jnum(f, o->band);
@@ -382,7 +390,7 @@ static void compare_row(FILE *f, const struct settle_compare_section *s,
 	fputs(", \"ci_low_pct\": ", f); jnum(f, m ? w->lo : NAN);
 	fputs(", \"ci_high_pct\": ", f); jnum(f, m ? w->hi : NAN);
 	fputs(", ", f); jkey(f, "verdict");
-	jstr(f, m ? w->verdict : "no time measured");
+	jstr(f, m ? w->verdict : "undefined");
 	fputs(", \"why\": ", f);
 	if (w->why)
 		jstr(f, w->why);

@@ -110,7 +110,7 @@ static void comparison(FILE *f, const struct settle_compare_section *s,
 	num(f, "change_pct", w->change, m);
 	num(f, "ci_low_pct", w->lo, m);
 	num(f, "ci_high_pct", w->hi, m);
-	str(f, "verdict", m ? w->verdict : "no time measured");
+	str(f, "verdict", m ? w->verdict : "undefined");
 	str(f, "why", w->why);
 	fprintf(f, ", \"unstable\": %s}\n", w->mark[0] ? "true" : "false");
 }

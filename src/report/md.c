@@ -224,9 +224,9 @@ static void report(FILE *f, const struct settle_view *v)
 static void compare_section(FILE *f, const struct settle_compare_section *s)
 {
 	fputs("\n### ", f);
-	esc(f, s->old->source);
+	esc(f, s->old_name);
 	fputs(" → ", f);
-	esc(f, s->nw->source);
+	esc(f, s->new_name);
 	fputs("\n\n| claim / variant | old | new | change | 95% interval | "
 	      "samples | verdict |\n|:---|---:|---:|---:|:---:|---:|:---|\n", f);
 	for (size_t i = 0; i < s->nrows; i++) {
@@ -235,8 +235,9 @@ static void compare_section(FILE *f, const struct settle_compare_section *s)
 		fputs("| ", f);
 		esc(f, w->name);
 		if (w->status == SETTLE_CMP_NO_TIME) {
-			fputs(" | | | | | | no time measured (every sample 0) "
-			      "|\n", f);
+			fputs(" | | | | | | change ", f);
+			esc(f, w->why);
+			fputs(" |\n", f);
 			continue;
 		}
 		fprintf(f, " | %s | %s | %s", w->old_text, w->new_text,

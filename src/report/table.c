@@ -159,7 +159,7 @@ static void report(FILE *f, const struct settle_view *v)
 
 static void compare_section(FILE *f, const struct settle_compare_section *s)
 {
-	fprintf(f, "\n%s -> %s\n", s->old->source, s->nw->source);
+	fprintf(f, "\n%s -> %s\n", s->old_name, s->new_name);
 	fprintf(f, "  %-40s %11s %11s %9s  %-19s %-9s %s\n", "claim / variant",
 		"old", "new", "change", "95% interval", "samples", "verdict");
 	for (size_t i = 0; i < s->nrows; i++) {
@@ -167,8 +167,7 @@ static void compare_section(FILE *f, const struct settle_compare_section *s)
 		char counts[48], ci[48];
 
 		if (w->status == SETTLE_CMP_NO_TIME) {
-			fprintf(f, "  %-40s no time measured (every sample "
-				"0)\n", w->name);
+			fprintf(f, "  %-40s change %s\n", w->name, w->why);
 			continue;
 		}
 		snprintf(counts, sizeof(counts), "%zu/%zu", w->n_old, w->n_new);

@@ -4,6 +4,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util/util.h"
@@ -83,6 +84,44 @@ void settle_json_string(FILE *f, const char *s)
 		}
 	}
 	fputc('"', f);
+}
+
+char *settle_escape(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	size_t cap = 6 * strlen((const char *)p) + 1, n = 0;
+	char *out = malloc(cap);
+
+	if (!out)
+		return NULL;
+	while (*p) {
+		size_t len;
+		unsigned long c = settle_utf8_next(p, &len);
+
+		if (c == 0xfffd && len == 1)          /* invalid UTF-8 */
+			n += (size_t)sprintf(out + n, "\\x%02x", *p);
+		else if (c < 0x20 || c == 0x7f)       /* C0, DEL: \x1b */
+			n += (size_t)sprintf(out + n, "\\x%02lx", c);
+		else if (c >= 0x80 && c < 0xa0)       /* C1: \u009b */
+			n += (size_t)sprintf(out + n, "\\u%04lx", c);
+		else {
+			memcpy(out + n, p, len);
+			n += len;
+		}
+		p += len;
+	}
+	out[n] = '\0';
+	return out;
+}
+
+void settle_escape_in(char *buf, size_t len)
+{
+	char *e = settle_escape(buf);
+
+	if (e) {
+		snprintf(buf, len, "%s", e);
+		free(e);
+	}
 }
 
 void settle_json_number(FILE *f, double v)

@@ -74,6 +74,17 @@ int settle_wait(pid_t pid, struct rusage *ru);
  */
 unsigned long settle_utf8_next(const unsigned char *p, size_t *len);
 
+/*
+ * A copy of s (free it; NULL when out of memory) fit for a terminal:
+ * control characters and escape sequences written out, never sent raw
+ * ("\x1b", "\x07", C1 as "\u009b"), invalid UTF-8 bytes as "\xNN";
+ * printable UTF-8 kept as it is.
+ */
+char *settle_escape(const char *s);
+
+/* The same, in place in buf (len bytes), cut to fit. */
+void settle_escape_in(char *buf, size_t len);
+
 /* s as an RFC 8259 string: quoted, pure ASCII (\uXXXX escapes, surrogate
  * pairs beyond the BMP, U+FFFD for invalid UTF-8); NULL writes "". */
 void settle_json_string(FILE *f, const char *s);

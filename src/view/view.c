@@ -26,6 +26,7 @@ static struct settle_view_item *item(struct settle_view *v, const char *key,
 	va_start(ap, fmt);
 	vsnprintf(it->text, sizeof(it->text), fmt, ap);
 	va_end(ap);
+	settle_escape_in(it->text, sizeof(it->text));
 	return it;
 }
 
@@ -38,6 +39,7 @@ static void brief(struct settle_view_item *it, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(it->brief, sizeof(it->brief), fmt, ap);
 	va_end(ap);
+	settle_escape_in(it->brief, sizeof(it->brief));
 }
 
 static void caches(const struct settle_machine *m, char *buf, size_t len)
@@ -66,7 +68,8 @@ static void machine_items(const struct settle_report *rep,
 	const struct settle_timer_info *t = &rep->timer;
 	const struct settle_options *o = &rep->options;
 	struct settle_view_item *it;
-	char cpu[200], buf[256], rel[64] = "unknown";
+	char cpu[200], buf[256], rel[64] = "unknown", cpus[48] = "";
+	char pinned[48] = "CPU unknown", each[48] = "";
 
 	if (m->vendor[0])
 		snprintf(cpu, sizeof(cpu), "%s (%s family %u model %u "
@@ -76,10 +79,13 @@ static void machine_items(const struct settle_report *rep,
 	else
 		snprintf(cpu, sizeof(cpu), "%s", m->model_name[0] ?
 			 m->model_name : "unknown CPU");
-	it = item(v, "machine", "%s, %ld logical CPUs%s%s", cpu,
-		  m->logical_cpus, m->hypervisor ? ", hypervisor " : "",
-		  m->hypervisor ? (m->hypervisor_vendor[0] ?
-				   m->hypervisor_vendor : "present") : "");
+	if (m->logical_cpus > 0)
+		snprintf(cpus, sizeof(cpus), ", %ld logical CPUs",
+			 m->logical_cpus);
+	it = item(v, "machine", "%s%s%s%s", cpu, cpus,
+		  m->hypervisor > 0 ? ", hypervisor " : "",
+		  m->hypervisor > 0 ? (m->hypervisor_vendor[0] ?
+				       m->hypervisor_vendor : "present") : "");
 	brief(it, "%s", it->text);
 	item(v, "ISA", "%s", m->isa[0] ? m->isa : "unknown");
 	caches(m, buf, sizeof(buf));
@@ -92,11 +98,16 @@ static void machine_items(const struct settle_report *rep,
 	item(v, "primitives", "popcount %s, bswap %s",
 	     m->popcount_impl[0] ? m->popcount_impl : "unknown",
 	     m->bswap_impl[0] ? m->bswap_impl : "unknown");
-	if (t->clock == SETTLE_CLOCK_TSC) {
+	if (t->clock == SETTLE_CLOCK_TSC && t->tsc_ghz > 0) {
 		it = item(v, "clock", "TSC at %.3f GHz (%s), read cost %.1f ns, "
 			  "resolution %.1f ns", t->tsc_ghz, t->why,
 			  t->overhead_ns, t->resolution_ns);
 		brief(it, "clock TSC %.3f GHz", t->tsc_ghz);
+	} else if (t->clock == SETTLE_CLOCK_TSC) {
+		it = item(v, "clock", "TSC at an unknown rate (%s), read cost "
+			  "%.1f ns, resolution %.1f ns", t->why,
+			  t->overhead_ns, t->resolution_ns);
+		brief(it, "clock TSC");
 	} else {
 		it = item(v, "clock", "clock_gettime(CLOCK_MONOTONIC_RAW) (%s), "
 			  "read cost %.1f ns, resolution %.1f ns",
@@ -114,17 +125,39 @@ static void machine_items(const struct settle_report *rep,
 	it = item(v, "mitigations", "%s", m->mitigations[0] ?
 		  m->mitigations : "unknown");
 	it->detail = 1;
-	it = item(v, NULL, "pinned to CPU %d", rep->cpu);
+	if (rep->cpu >= 0)
+		snprintf(pinned, sizeof(pinned), "pinned to CPU %d", rep->cpu);
+	it = item(v, NULL, "%s", pinned);
 	it->info_only = 1;
 	if (o->processes > 1)
 		snprintf(buf, sizeof(buf), " (%u fresh processes)", o->processes);
 	else
 		buf[0] = '\0';
-	it = item(v, NULL, "pinned to CPU %d; %u samples per variant%s, each "
-		  ">= %.1f ms%s", rep->cpu, o->samples, buf,
-		  o->min_sample_ns / 1e6, o->quick ? " (--quick)" : "");
+	if (o->min_sample_ns > 0)
+		snprintf(each, sizeof(each), ", each >= %.1f ms",
+			 o->min_sample_ns / 1e6);
+	it = item(v, NULL, "%s; %u samples per variant%s%s%s", pinned,
+		  o->samples, buf, each, o->quick ? " (--quick)" : "");
 	brief(it, "%s", it->text);
 	it->info_only = -1; /* a run's, not info's */
+}
+
+/* An escaped copy of s owned by v ("?" when out of memory). */
+static const char *keep(struct settle_view *v, const char *s)
+{
+	char **more, *e;
+
+	if (!s)
+		return NULL;
+	e = settle_escape(s);
+	more = e ? realloc(v->strings, (v->nstrings + 1) * sizeof(*more)) : NULL;
+	if (!more) {
+		free(e);
+		return "?";
+	}
+	v->strings = more;
+	v->strings[v->nstrings++] = e;
+	return e;
 }
 
 /* ---- rows ------------------------------------------------------------- */
@@ -164,13 +197,14 @@ static void mad_cell(double pct, char *buf, size_t len)
 		snprintf(buf, len, "%.1f%%", pct);
 }
 
-static void row(const struct settle_result *r, struct settle_view_row *w)
+static void row(struct settle_view *v, const struct settle_result *r,
+		struct settle_view_row *w)
 {
 	const struct settle_claim_info *c = r->claim;
 
 	memset(w, 0, sizeof(*w));
 	w->r = r;
-	w->label = r->label;
+	w->label = keep(v, r->label);
 	w->reference = r->reference;
 	w->mark = "";
 	w->verdict = "";
@@ -178,7 +212,7 @@ static void row(const struct settle_result *r, struct settle_view_row *w)
 		settle_format_size(r->size_bytes, w->size, sizeof(w->size));
 	if (r->skipped) {
 		w->status = SETTLE_ROW_SKIPPED;
-		w->status_text = r->skipped;
+		w->status_text = keep(v, r->skipped);
 		return;
 	}
 	if (r->below_resolution) {
@@ -216,6 +250,7 @@ static void note(struct settle_view_claim *vc, const char *mark,
 	va_start(ap, fmt);
 	vsnprintf(n->text, sizeof(n->text), fmt, ap);
 	va_end(ap);
+	settle_escape_in(n->text, sizeof(n->text));
 }
 
 /* Runs of blanks and line ends in s made one space (a claim's text is
@@ -287,8 +322,11 @@ static void notes(const struct settle_report *rep, struct settle_view_claim *vc)
 		     "trust that row", SETTLE_UNSTABLE_MAD * 100,
 		     SETTLE_UNSTABLE_BEST * 100);
 	if (c->original) {
-		note(vc, "", "original: %s", c->original);
-		squeeze(vc->notes[vc->nnotes - 1].text);
+		char orig[sizeof(vc->notes[0].text)];
+
+		snprintf(orig, sizeof(orig), "%s", c->original);
+		squeeze(orig);
+		note(vc, "", "original: %s", orig);
 	}
 }
 
@@ -311,11 +349,13 @@ static const char *scale_mark(struct settle_view_claim *vc, const char *text)
 	vc->scale_notes[j].mark = stars[j];
 	snprintf(vc->scale_notes[j].text, sizeof(vc->scale_notes[j].text),
 		 "%s", text);
+	settle_escape_in(vc->scale_notes[j].text,
+			 sizeof(vc->scale_notes[j].text));
 	vc->nscale_notes++;
 	return stars[j];
 }
 
-static int scale(struct settle_view_claim *vc)
+static int scale(struct settle_view *v, struct settle_view_claim *vc)
 {
 	vc->scale = calloc(vc->nrows + 1, sizeof(*vc->scale));
 	if (!vc->scale)
@@ -329,9 +369,9 @@ static int scale(struct settle_view_claim *vc)
 		if (vc->ncols == 0) {
 			vc->ncols = r->nfigures;
 			for (size_t k = 0; k < r->nfigures; k++)
-				vc->cols[k] = r->figures[k].label;
+				vc->cols[k] = keep(v, r->figures[k].label);
 		}
-		s->label = r->label;
+		s->label = vc->rows[i].label;
 		snprintf(s->size, sizeof(s->size), "%s", vc->rows[i].size);
 		s->n = r->nfigures < vc->ncols ? r->nfigures : vc->ncols;
 		for (size_t k = 0; k < s->n; k++) {
@@ -340,6 +380,8 @@ static int scale(struct settle_view_claim *vc)
 			snprintf(s->cell[k].value, sizeof(s->cell[k].value),
 				 f->value >= 1000 ? "%.0f %s" : "%.4g %s",
 				 f->value, f->unit);
+			settle_escape_in(s->cell[k].value,
+					 sizeof(s->cell[k].value));
 			s->cell[k].mark = scale_mark(vc, f->note);
 		}
 		vc->nscale++;
@@ -349,15 +391,15 @@ static int scale(struct settle_view_claim *vc)
 
 /* ---- claims ----------------------------------------------------------- */
 
-static int claim(const struct settle_report *rep,
+static int claim(struct settle_view *v, const struct settle_report *rep,
 		 const struct settle_claim_info *c, struct settle_view_claim *vc)
 {
 	size_t n = 0;
 
 	memset(vc, 0, sizeof(*vc));
 	vc->claim = c;
-	vc->title = c->title;
-	vc->op_name = c->op_name;
+	vc->title = keep(v, c->title);
+	vc->op_name = keep(v, c->op_name);
 	vc->sized = c->sized;
 	vc->show_bytes = c->bytes_per_op == SETTLE_BYTES_SIZE;
 	vc->show_cycles = c->show_cycles;
@@ -368,9 +410,9 @@ static int claim(const struct settle_report *rep,
 		return -1;
 	for (size_t i = 0; i < rep->nresults; i++)
 		if (rep->results[i].claim == c)
-			row(&rep->results[i], &vc->rows[vc->nrows++]);
+			row(v, &rep->results[i], &vc->rows[vc->nrows++]);
 	notes(rep, vc);
-	return scale(vc);
+	return scale(v, vc);
 }
 
 /* ---- noise ------------------------------------------------------------ */
@@ -383,24 +425,43 @@ static void warn(struct settle_view *v, const char *fmt, ...)
 	if (v->nwarnings == SETTLE_VIEW_MAX_WARNINGS)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(v->warnings[v->nwarnings++], sizeof(v->warnings[0]), fmt, ap);
+	vsnprintf(v->warnings[v->nwarnings], sizeof(v->warnings[0]), fmt, ap);
 	va_end(ap);
+	settle_escape_in(v->warnings[v->nwarnings], sizeof(v->warnings[0]));
+	v->nwarnings++;
 }
 
 static void noise(const struct settle_report *rep, struct settle_view *v)
 {
 	const struct settle_noise *n = &rep->noise;
 	int unknown = !n->governor[0] || !strcmp(n->governor, "unknown");
+	int hv = rep->machine.hypervisor;
+	char clock[96];
 
+	if (!n->known) {
+		snprintf(v->noise, sizeof(v->noise), "unknown (%s does not "
+			 "record it)", rep->source[0] ? rep->source :
+			 "the result");
+		settle_escape_in(v->noise, sizeof(v->noise));
+		return;
+	}
+	if (n->core_ghz_before > 0 && n->core_ghz_after > 0)
+		snprintf(clock, sizeof(clock), "core clock %.2f -> %.2f GHz "
+			 "(%+.1f%%)", n->core_ghz_before, n->core_ghz_after,
+			 n->drift_pct);
+	else
+		snprintf(clock, sizeof(clock), "core clock unknown");
 	snprintf(v->noise, sizeof(v->noise), "load %.2f at the start, %.1f%% "
 		 "steal, %ld+%ld (voluntary+involuntary) context switches, "
-		 "%ld migrations, frequency scaling %s%s, %s, core clock %.2f "
-		 "-> %.2f GHz (%+.1f%%)", n->loadavg, n->steal_pct, n->nvcsw,
-		 n->nivcsw, n->migrations, unknown ? "unknown" : n->governor,
+		 "%ld migrations, frequency scaling %s%s, %s%s", n->loadavg,
+		 n->steal_pct, n->nvcsw, n->nivcsw, n->migrations,
+		 unknown ? "unknown" : n->governor,
 		 unknown ? " (no cpufreq in sysfs)" : "",
-		 rep->machine.hypervisor ? "under a hypervisor" : "bare metal",
-		 n->core_ghz_before, n->core_ghz_after, n->drift_pct);
-	if (settle_noise_drifted(n->drift_pct))
+		 hv > 0 ? "under a hypervisor, " : hv == 0 ? "bare metal, " :
+		 "", clock);
+	settle_escape_in(v->noise, sizeof(v->noise));
+	if (settle_noise_drifted(n->drift_pct) && n->core_ghz_before > 0 &&
+	    n->core_ghz_after > 0)
 		warn(v, "the core clock drifted by %+.1f%% during the run",
 		     n->drift_pct);
 	if (settle_noise_stolen(n->steal_pct))
@@ -429,7 +490,7 @@ int settle_view_build(const struct settle_report *rep, struct settle_view *v)
 			;
 		if (k < v->nclaims)
 			continue;
-		if (claim(rep, c, &v->claims[v->nclaims++]) < 0) {
+		if (claim(v, rep, c, &v->claims[v->nclaims++]) < 0) {
 			settle_view_free(v);
 			return -1;
 		}
@@ -447,4 +508,9 @@ void settle_view_free(struct settle_view *v)
 	free(v->claims);
 	v->claims = NULL;
 	v->nclaims = 0;
+	for (size_t i = 0; i < v->nstrings; i++)
+		free(v->strings[i]);
+	free(v->strings);
+	v->strings = NULL;
+	v->nstrings = 0;
 }
