@@ -92,6 +92,23 @@ int settle_claim_unstable(const struct settle_report *rep,
 	return 0;
 }
 
+char *settle_clock_drift_text(const struct settle_noise *n,
+			      const char *unit_sep, char *buf, size_t len)
+{
+	double b = n->core_ghz_before, a = n->core_ghz_after;
+
+	if (settle_drift_known(n))
+		snprintf(buf, len, "%.2f -> %.2f%sGHz (%+.1f%%)", b, a,
+			 unit_sep, n->drift_pct);
+	else if (b > 0)
+		snprintf(buf, len, "%.2f%sGHz -> unknown", b, unit_sep);
+	else if (a > 0)
+		snprintf(buf, len, "unknown -> %.2f%sGHz", a, unit_sep);
+	else
+		snprintf(buf, len, "unknown");
+	return buf;
+}
+
 const char *settle_cycles_note(const struct settle_report *rep,
 			       const struct settle_claim *c)
 {

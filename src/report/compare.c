@@ -66,7 +66,7 @@ static void warn_noise(FILE *f, const struct settle_report *r)
 	if (n->steal_pct > 1)
 		fprintf(f, "warning: %s: the hypervisor stole %.1f%% of the "
 			"CPU time\n", r->source, n->steal_pct);
-	if (n->drift_pct > 1 || n->drift_pct < -1)
+	if (settle_drift_known(n) && (n->drift_pct > 1 || n->drift_pct < -1))
 		fprintf(f, "warning: %s: the core clock drifted by %+.1f%%\n",
 			r->source, n->drift_pct);
 }

@@ -60,6 +60,8 @@ static void machine_line(FILE *f, const struct settle_report *rep)
 		fputs("; clock CLOCK\\_MONOTONIC\\_RAW", f);
 	if (t->core_ghz > 0)
 		fprintf(f, ", core ~%.2f GHz", t->core_ghz);
+	else
+		fputs(", core clock unknown", f);
 	fputs("; build ", f);
 	esc(f, rep->compiler);
 	fputc(' ', f);
@@ -136,8 +138,10 @@ static void row(FILE *f, const struct settle_result *r, int bytes)
 		r->unstable ? " (!)" : "");
 	if (bytes)
 		fprintf(f, " %.2f |", r->bytes_per_ns);
-	if (c->show_cycles)
+	if (c->show_cycles && r->cycles_per_op > 0)
 		fprintf(f, " %.2f |", r->cycles_per_op);
+	else if (c->show_cycles)
+		fputs(" unknown |", f);
 	verdict_cells(f, r);
 	fputc('\n', f);
 }
@@ -266,15 +270,16 @@ static void scale_section(FILE *f, const struct settle_report *rep,
 static void noise_section(FILE *f, const struct settle_report *rep)
 {
 	const struct settle_noise *n = &rep->noise;
+	char drift[96];
 
 	fprintf(f, "\n**noise:** load %.2f at the start, %.1f%% steal, "
 		"%ld+%ld context switches, %ld migrations, frequency scaling ",
 		n->loadavg, n->steal_pct, n->nvcsw, n->nivcsw, n->migrations);
 	esc(f, n->governor[0] ? n->governor : "unknown");
-	fprintf(f, ", %s, core clock %.2f -> %.2f GHz (%+.1f%%)\n",
+	fprintf(f, ", %s, core clock %s\n",
 		rep->machine.hypervisor ? "under a hypervisor" : "bare metal",
-		n->core_ghz_before, n->core_ghz_after, n->drift_pct);
-	if (n->drift_pct > 1 || n->drift_pct < -1)
+		settle_clock_drift_text(n, " ", drift, sizeof(drift)));
+	if (settle_drift_known(n) && (n->drift_pct > 1 || n->drift_pct < -1))
 		fprintf(f, "\n**warning:** the core clock drifted by %+.1f%% "
 			"during the run\n", n->drift_pct);
 	if (n->steal_pct > 1)

@@ -38,6 +38,22 @@ int settle_claim_grouped(const struct settle_report *rep,
 int settle_claim_unstable(const struct settle_report *rep,
 			  const struct settle_claim *c);
 
+/*
+ * The core clock before -> after a run, for the noise line: "3.69 -> 3.70
+ * GHz (+0.3%)", "unknown -> 3.70 GHz", "3.69 GHz -> unknown" or "unknown"
+ * (an estimate of 0 is unknown: no drift is computed from it); unit_sep
+ * goes between a number and "GHz".
+ */
+char *settle_clock_drift_text(const struct settle_noise *n,
+			      const char *unit_sep, char *buf, size_t len);
+
+/* Were both core-clock estimates of n made (so that drift_pct means
+ * something)? */
+static inline int settle_drift_known(const struct settle_noise *n)
+{
+	return n->core_ghz_before > 0 && n->core_ghz_after > 0;
+}
+
 /* How the cycles column of c was obtained, one line. */
 const char *settle_cycles_note(const struct settle_report *rep,
 			       const struct settle_claim *c);

@@ -34,11 +34,16 @@ static void clock_line(FILE *f, const struct settle_report *rep)
 	else
 		fprintf(f, "  clock: clock_gettime(CLOCK_MONOTONIC_RAW) (%s)",
 			t->why);
-	fprintf(f, ", read cost %.1f ns, resolution %.1f ns\n",
-		t->overhead_ns, t->resolution_ns);
+	if (t->overhead_ns > 0)
+		fprintf(f, ", read cost %.1f ns", t->overhead_ns);
+	else
+		fputs(", read cost unknown", f);
+	fprintf(f, ", resolution %.1f ns\n", t->resolution_ns);
 	if (t->core_ghz > 0)
 		fprintf(f, "  core clock: ~%.2f GHz (estimated from a dependent "
 			"add chain, 1 cycle per add)\n", t->core_ghz);
+	else
+		fputs("  core clock: unknown (no stable estimate)\n", f);
 }
 
 static void machine_head(FILE *f, const struct settle_report *rep)
@@ -137,8 +142,10 @@ static void row(FILE *f, const struct settle_result *r, int w, int bytes)
 		r->unstable ? "!" : " ");
 	if (bytes)
 		fprintf(f, " %8.2f", r->bytes_per_ns);
-	if (c->show_cycles)
+	if (c->show_cycles && r->cycles_per_op > 0)
 		fprintf(f, " %8.2f", r->cycles_per_op);
+	else if (c->show_cycles)
+		fprintf(f, " %8s", "unknown");
 	print_verdict(f, r);
 	if (r->variant->flags & SETTLE_REFERENCE)
 		fprintf(f, "  (reference)");
@@ -267,16 +274,17 @@ static void scale_section(FILE *f, const struct settle_report *rep,
 static void noise_section(FILE *f, const struct settle_report *rep)
 {
 	const struct settle_noise *n = &rep->noise;
+	char drift[96];
 
 	fprintf(f, "\nnoise: load %.2f at the start, %.1f%% steal, %ld+%ld "
 		"(voluntary+involuntary) context switches, %ld migrations,\n  frequency scaling %s%s, "
-		"%s, core clock %.2f -> %.2f GHz (%+.1f%%)\n",
+		"%s, core clock %s\n",
 		n->loadavg, n->steal_pct, n->nvcsw, n->nivcsw, n->migrations,
 		n->governor, strcmp(n->governor, "unknown") ? "" :
 		" (no cpufreq in sysfs)",
 		rep->machine.hypervisor ? "under a hypervisor" : "bare metal",
-		n->core_ghz_before, n->core_ghz_after, n->drift_pct);
-	if (n->drift_pct > 1 || n->drift_pct < -1)
+		settle_clock_drift_text(n, " ", drift, sizeof(drift)));
+	if (settle_drift_known(n) && (n->drift_pct > 1 || n->drift_pct < -1))
 		fprintf(f, "  warning: the core clock drifted by %+.1f%% during "
 			"the run\n", n->drift_pct);
 	if (n->steal_pct > 1)

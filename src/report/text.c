@@ -252,6 +252,9 @@ static void machine_line(FILE *f, const struct settle_report *rep)
 	if (t->core_ghz > 0)
 		snprintf(clock + strlen(clock), sizeof(clock) - strlen(clock),
 			 ", core ~%.2f" NBSP_S "GHz", t->core_ghz);
+	else
+		snprintf(clock + strlen(clock), sizeof(clock) - strlen(clock),
+			 ", core clock unknown");
 	if (m->vendor[0])
 		snprintf(cpu, sizeof(cpu), "%s (%s family %u model %u)",
 			 m->model_name[0] ? m->model_name : "unknown CPU",
@@ -467,7 +470,11 @@ static void row(FILE *f, const struct settle_result *r, struct layout *lay)
 		 100 * settle_safe_div(r->sum.mad, r->sum.median),
 		 r->unstable ? "!" : " ");
 	snprintf(cell[C_BYTES], sizeof(cell[0]), "%.2f", r->bytes_per_ns);
-	snprintf(cell[C_CYCLES], sizeof(cell[0]), "%.2f", r->cycles_per_op);
+	if (r->cycles_per_op > 0)
+		snprintf(cell[C_CYCLES], sizeof(cell[0]), "%.2f",
+			 r->cycles_per_op);
+	else
+		snprintf(cell[C_CYCLES], sizeof(cell[0]), "unknown");
 	if (r->has_cmp && c->ratio > 0) {
 		snprintf(cell[C_RATIO], sizeof(cell[0]), "%.3fx", c->ratio);
 		snprintf(cell[C_CI], sizeof(cell[0]), "%.3f-%.3f", c->lo, c->hi);
@@ -669,16 +676,17 @@ static void claim_section(FILE *f, const struct settle_report *rep,
 static void noise_section(FILE *f, const struct settle_report *rep)
 {
 	const struct settle_noise *n = &rep->noise;
+	char drift[96];
 
 	fputc('\n', f);
 	para(f, 0, 2, "noise: load %.2f at the start, %.1f%% steal, %ld+%ld "
 	     "context switches, %ld migrations, frequency scaling %s, %s, core "
-	     "clock %.2f -> %.2f" NBSP_S "GHz (%+.1f%%)", n->loadavg, n->steal_pct,
+	     "clock %s", n->loadavg, n->steal_pct,
 	     n->nvcsw, n->nivcsw, n->migrations,
 	     n->governor[0] ? n->governor : "unknown",
 	     rep->machine.hypervisor ? "under a hypervisor" : "bare metal",
-	     n->core_ghz_before, n->core_ghz_after, n->drift_pct);
-	if (n->drift_pct > 1 || n->drift_pct < -1)
+	     settle_clock_drift_text(n, NBSP_S, drift, sizeof(drift)));
+	if (settle_drift_known(n) && (n->drift_pct > 1 || n->drift_pct < -1))
 		para(f, 2, 4, "warning: the core clock drifted by %+.1f%% during "
 		     "the run", n->drift_pct);
 	if (n->steal_pct > 1)
