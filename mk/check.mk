@@ -12,7 +12,8 @@ SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
 # Programs whose checks do not depend on the run-time environment.
 SAN_TESTS := test_stats test_size test_verdict test_files test_popcount \
              test_popcount_variants test_dispatch test_byteorder \
-             test_bswap_claim test_endian_loops test_runner test_timer
+             test_bswap_claim test_endian_loops test_runner test_timer \
+             test_threads
 
 .PHONY: test-sanitize test-cpus test-large
 test-sanitize:
