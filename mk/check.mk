@@ -41,12 +41,9 @@ NATIVE_POPCOUNT = $(shell grep -qw avx512_vpopcntdq /proc/cpuinfo && echo avx512
 .PHONY: deps-qemu
 deps-qemu:
 	@command -v $(QEMU) >/dev/null || { \
-	  if [ "$$(id -u)" = 0 ]; then \
-	    (apt-get install -y qemu-user || \
-	     (apt-get update && apt-get install -y qemu-user)) >/dev/null 2>&1; \
-	  fi; \
+	  $(APT_INSTALL) required "make test-cpus" qemu-user || exit 1; \
 	  command -v $(QEMU) >/dev/null || { \
-	    echo "make test-cpus needs qemu-user: sudo apt-get install -y qemu-user" >&2; \
+	    echo "make test-cpus needs $(QEMU): sudo apt-get install -y qemu-user" >&2; \
 	    exit 1; }; }
 
 test-cpus: deps deps-test deps-qemu
