@@ -226,18 +226,18 @@ static void write_params(FILE *f, const struct settle_result *r)
 	int any = 0;
 
 	fputs("\"params\": {", f);
-	if (r->claim->default_sizes) {
+	if (r->claim->sized) {
 		fprintf(f, "\"size_bytes\": %llu", (unsigned long long)r->size_bytes);
 		any = 1;
 	}
-	if (r->variant->build) {
+	if (r->build) {
 		fputs(any ? ", " : "", f);
 		jkey(f, "build");
-		jstr(f, r->variant->build);
+		jstr(f, r->build);
 		any = 1;
 	}
-	for (size_t i = 0; i < r->variant->nparams; i++) {
-		const struct settle_param *p = &r->variant->params[i];
+	for (size_t i = 0; i < r->nparams; i++) {
+		const struct settle_param *p = &r->params[i];
 
 		fputs(any ? ", " : "", f);
 		jkey(f, p->key);
@@ -270,17 +270,16 @@ static void write_result(FILE *f, const struct settle_report *rep,
 {
 	struct settle_figure fig[SETTLE_MAX_FIGURES];
 	size_t n = settle_scale_of(rep, r, fig, SETTLE_MAX_FIGURES);
-	char lb[128];
 
 	fputs("    {", f);
 	jkey(f, "claim"); jstr(f, r->claim->name);
-	fputs(", ", f); jkey(f, "variant"); jstr(f, r->variant->name);
+	fputs(", ", f); jkey(f, "variant"); jstr(f, r->variant);
 	fputs(", ", f); jkey(f, "label");
-	jstr(f, settle_variant_label(r->variant, lb, sizeof(lb)));
+	jstr(f, r->label);
 	fputs(", ", f); write_params(f, r);
 	fprintf(f, ",\n     \"reference\": %s, \"iterations\": %llu, "
 		"\"ops_per_sample\": %llu, \"check\": \"%llu\",\n     \"samples_ns\": [",
-		(r->variant->flags & SETTLE_REFERENCE) ? "true" : "false",
+		r->reference ? "true" : "false",
 		(unsigned long long)r->iters,
 		(unsigned long long)r->ops_per_sample,
 		(unsigned long long)r->check);
@@ -327,7 +326,7 @@ static void write_skipped(FILE *f, const struct settle_report *rep)
 			continue;
 		fputs(first ? "\n    {" : ",\n    {", f);
 		jkey(f, "claim"); jstr(f, r->claim->name);
-		fputs(", ", f); jkey(f, "variant"); jstr(f, r->variant->name);
+		fputs(", ", f); jkey(f, "variant"); jstr(f, r->variant);
 		fputs(", ", f); write_params(f, r);
 		fputs(", ", f); jkey(f, "reason"); jstr(f, r->skipped);
 		fputs("}", f);
@@ -339,12 +338,12 @@ static void write_skipped(FILE *f, const struct settle_report *rep)
 /* What a reader needs to print a claim's table again. */
 static void write_claims(FILE *f, const struct settle_report *rep)
 {
-	const struct settle_claim *seen[64];
+	const struct settle_claim_info *seen[64];
 	size_t nseen = 0;
 
 	fputs("  \"claims\": {", f);
 	for (size_t i = 0; i < rep->nresults; i++) {
-		const struct settle_claim *c = rep->results[i].claim;
+		const struct settle_claim_info *c = rep->results[i].claim;
 		size_t j;
 
 		for (j = 0; j < nseen && seen[j] != c; j++)
@@ -360,7 +359,7 @@ static void write_claims(FILE *f, const struct settle_report *rep)
 		fputs(", ", f); jkey(f, "op_name"); jstr(f, c->op_name ? c->op_name : "op");
 		fputs(", ", f); jkey(f, "baseline"); jstr(f, c->baseline);
 		fprintf(f, ", \"sizes\": %s, \"bytes_per_op\": ",
-			c->default_sizes ? "true" : "false");
+			c->sized ? "true" : "false");
 		if (c->bytes_per_op == SETTLE_BYTES_SIZE)
 			fputs("\"size\"", f);
 		else
