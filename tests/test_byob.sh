@@ -218,14 +218,16 @@ cat >"$TMP/dep/factor.c" <<'EOF'
 #include <settle.h>
 #include "inc/factor.h"
 
-static uint64_t run_one(void *state, uint64_t iters)
+static uint64_t run_one(void *state, const void *arg, uint64_t iters)
 {
 	(void)state;
+	(void)arg;
 	return iters;
 }
-static uint64_t run_scaled(void *state, uint64_t iters)
+static uint64_t run_scaled(void *state, const void *arg, uint64_t iters)
 {
 	(void)state;
+	(void)arg;
 	return iters * FACTOR;
 }
 static const struct settle_variant variants[] = {
