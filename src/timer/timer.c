@@ -328,6 +328,10 @@ double settle_estimate_core_ghz(unsigned ms)
 		target = 200 * t->overhead_ns;
 	if (target < 1000 * t->resolution_ns)
 		target = 1000 * t->resolution_ns;
+	/* but 2 x SETTLE_CORE_MIN_WINDOWS fit the budget: a clock too
+	 * coarse for that gives windows that disagree, so unknown */
+	if (target > budget / (2 * SETTLE_CORE_MIN_WINDOWS))
+		target = budget / (2 * SETTLE_CORE_MIN_WINDOWS);
 	reps = chain_reps(target, &window, &sink);
 	want = window > 0 ? (size_t)(budget / window) : CORE_MAX_WINDOWS;
 	if (want > CORE_MAX_WINDOWS)
