@@ -471,9 +471,9 @@ const struct settle_claim settle_claim_bswap = {
 	.buffers = 3,
 	.bytes_per_op = SETTLE_BYTES_SIZE,
 	.original = "no posted figure; on a Sapphire Rapids guest, stand-alone "
-		    "programs measured\n            memcpy 40.9 B/ns at 32 "
-		    "KiB, 11.6 at 1 GiB; AVX-512 shuffle 39 / 6.7, with\n"
-		    "            non-temporal stores 10.5 at 1 GiB",
+		    "programs measured memcpy 40.9 B/ns at 32 KiB, 11.6 "
+		    "at 1 GiB; AVX-512 shuffle 39 / 6.7, with non-temporal "
+		    "stores 10.5 at 1 GiB",
 	.check_iters = 1,
 	.setup = bswap_setup,
 	.teardown = bswap_teardown,

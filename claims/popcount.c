@@ -470,7 +470,7 @@ const struct settle_claim settle_claim_popcount = {
 	.nfull_sizes = 1,
 	.bytes_per_op = SETTLE_BYTES_SIZE,
 	.original = "slow 0.2623 s, fast 0.0700 s for 4 TB; slow 8.0185 s, "
-		    "fast 2.2066 s for 128 TB;\n            a whole check of an "
+		    "fast 2.2066 s for 128 TB; a whole check of an "
 		    "empty 128 TB file system: 202 CPU s",
 	.check_iters = 1,
 	.show_cycles = 0,

@@ -441,7 +441,7 @@ const struct settle_claim settle_claim_syscall = {
 		       "pipe ping-pong",
 	.title = "syscall: 1-byte pipe loop, null call, ping-pong",
 	.original = "10 M iterations of the pipe loop, best of 10 runs: "
-		    "12.811 s before the kernel change,\n            12.212 s "
+		    "12.811 s before the kernel change, 12.212 s "
 		    "after it",
 	.op_name = "call",
 	.variants = sys_variants,

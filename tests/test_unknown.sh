@@ -46,8 +46,10 @@ for fmt in table md text; do
 		cat "$TMP/err"
 		continue
 	fi
-	# the text format wraps lines and puts a no-break space before units
-	flat=$(tr '\n' ' ' <"$TMP/u.$fmt" | sed 's/\xc2\xa0/ /g; s/  */ /g')
+	# text wraps lines and may put a no-break space before units; md
+	# escapes '>'
+	flat=$(tr '\n' ' ' <"$TMP/u.$fmt" |
+	       sed 's/\xc2\xa0/ /g; s/\\>/>/g; s/  */ /g')
 	if grep -q "core clock:\? unknown" <<<"$flat" &&
 	   grep -q "core clock unknown -> 3.69 GHz" <<<"$flat" &&
 	   ! grep -q "drifted" <<<"$flat" && ! grep -q "25.0%" <<<"$flat" &&

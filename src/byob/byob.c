@@ -39,7 +39,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +49,7 @@
 
 #include "byob/byob.h"
 #include "settle.h"
+#include "util/util.h"
 
 #define MAX_WORDS 64    /* words of one build string */
 #define MAX_FILE_CLAIMS 64
@@ -444,39 +444,16 @@ static int cache_dir(char *dir, size_t len)
  */
 static pid_t spawn(char *const *argv, int out_fd, int close_fd, int quiet)
 {
-	extern char **environ;
-	posix_spawn_file_actions_t fa;
-	pid_t pid;
-	int rc;
+	struct settle_spawn_opts o = {
+		SETTLE_SPAWN_INHERIT, out_fd, quiet ? SETTLE_SPAWN_NULL :
+		SETTLE_SPAWN_INHERIT, close_fd, NULL, NULL, NULL,
+	};
+	pid_t pid = settle_spawn(argv, &o);
 
-	posix_spawn_file_actions_init(&fa);
-	if (out_fd >= 0)
-		posix_spawn_file_actions_adddup2(&fa, out_fd, STDOUT_FILENO);
-	if (close_fd >= 0)
-		posix_spawn_file_actions_addclose(&fa, close_fd);
-	if (quiet)
-		posix_spawn_file_actions_addopen(&fa, STDERR_FILENO,
-						 "/dev/null", O_WRONLY, 0);
-	rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	if (rc) {
+	if (pid < 0)
 		fprintf(stderr, "settle: cannot run '%s': %s\n", argv[0],
-			strerror(rc));
-		return -1;
-	}
+			strerror(errno));
 	return pid;
-}
-
-static int wait_status(pid_t pid)
-{
-	int st;
-
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	if (WIFEXITED(st))
-		return WEXITSTATUS(st);
-	return 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
 }
 
 /* Hash the output of `compiler --version`; -1 after a message. */
@@ -506,7 +483,7 @@ static int hash_version(uint64_t *h, const char *compiler)
 		fnv(h, buf, (size_t)n);
 	}
 	close(fd[0]);
-	st = wait_status(pid);
+	st = settle_wait(pid, NULL);
 	if (st != 0) {
 		fprintf(stderr, "settle: '%s --version' failed (status %d): "
 			"is '%s' a C compiler?\n", compiler, st, compiler);
@@ -920,7 +897,7 @@ static int compile(struct build *b, char **argv, const struct slots *sl,
 	pid = spawn(argv, STDERR_FILENO, -1, 0);
 	if (pid < 0)
 		return -1;
-	st = wait_status(pid);
+	st = settle_wait(pid, NULL);
 	if (st != 0) {
 		unlink(tmp);
 		unlink(dtmp);

@@ -408,4 +408,6 @@ void settle_report_free(struct settle_report *rep)
 		free(s);
 	}
 	rep->owned = NULL;
+	free(rep->run); /* a plain block: see settle_report_init() */
+	rep->run = NULL;
 }

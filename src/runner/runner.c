@@ -18,7 +18,10 @@
 #include <sys/ioctl.h>
 #include <time.h>
 
+#include "env/env.h"
 #include "model/model.h"
+#include "runner/runner.h"
+#include "timer/perf.h"
 #include "settle.h"
 
 /* Repetitions never exceed this, even for a body that does nothing. */
@@ -94,12 +97,20 @@ int settle_report_init(struct settle_report *rep, const struct settle_options *o
 	rep->timer = *settle_timer_init(o->quick ? 10 : 50);
 	rep->timer.core_ghz = settle_estimate_core_ghz(o->quick ? 5 : 20);
 	settle_machine_describe(&rep->machine);
-	settle_noise_begin(&rep->noise);
+	rep->run = calloc(1, sizeof(struct settle_noise_start));
+	if (!rep->run) {
+		settle_report_free(rep);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	settle_noise_begin(&rep->noise, rep->run);
 	rep->noise.core_ghz_before = rep->timer.core_ghz;
 	snprintf(rep->compiler, sizeof(rep->compiler), "%s",
 		 settle_build_compiler());
 	snprintf(rep->build_flags, sizeof(rep->build_flags), "%s",
 		 settle_build_flags());
+	snprintf(rep->novec_flags, sizeof(rep->novec_flags), "%s",
+		 settle_build_novec_flags());
 	return 0;
 }
 
@@ -107,7 +118,10 @@ void settle_report_finish(struct settle_report *rep)
 {
 	rep->noise.core_ghz_after =
 		settle_estimate_core_ghz(rep->options.quick ? 5 : 20);
-	settle_noise_end(&rep->noise);
+	if (rep->run)
+		settle_noise_end(&rep->noise, rep->run);
+	free(rep->run);
+	rep->run = NULL;
 }
 
 /* A claim being measured: its live variants beside the report's results
