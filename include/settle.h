@@ -338,13 +338,22 @@ void settle_decide(struct settle_comparison *c, double band);
 
 enum settle_clock { SETTLE_CLOCK_TSC, SETTLE_CLOCK_MONOTONIC };
 
+/*
+ * What the clock is and what it costs. Every calibrated value is estimated
+ * from many short windows, from the undisturbed ones only, and is 0 when
+ * no stable value within physical bounds could be had: 0 means unknown,
+ * never a measurement (printed as "unknown", null in result files).
+ */
 struct settle_timer_info {
 	enum settle_clock clock;
-	double tsc_ghz;         /* TSC ticks per ns (0 without TSC) */
-	double overhead_ns;     /* cost of one start/stop pair, min */
-	double resolution_ns;   /* smallest non-zero step seen */
+	double tsc_ghz;         /* TSC ticks per ns; 0 without the TSC (the
+				   clock is then CLOCK_MONOTONIC_RAW, also when
+				   the TSC's rate was unknown) */
+	double overhead_ns;     /* cost of one start/stop pair (the fastest
+				   of each window of reads); 0: unknown */
+	double resolution_ns;   /* smallest non-zero step seen; never 0 */
 	double core_ghz;        /* core clock estimated from an add chain;
-				   0 if not estimated */
+				   0: not estimated or unknown */
 	const char *why;        /* why this clock was chosen */
 };
 
@@ -352,11 +361,29 @@ struct settle_timer_info {
  * Choose and calibrate the clock: the TSC when cpuid reports an invariant
  * TSC (leaf 0x80000007 EDX bit 8) and RDTSCP (leaf 0x80000001 EDX bit 27),
  * its rate calibrated against CLOCK_MONOTONIC_RAW over calib_ms
- * milliseconds; clock_gettime(CLOCK_MONOTONIC_RAW) otherwise. Measures
- * overhead and resolution. Idempotent: later calls return the first
+ * milliseconds (0: 20) in 24 windows, each bracketed by clock reads, and
+ * the rate taken where at least half of the windows agree within 0.5 %
+ * (src/timer/calib.h); when they do not, or the rate is outside 1 MHz to
+ * 10 GHz, the TSC is not used and clock_gettime(CLOCK_MONOTONIC_RAW) is
+ * the clock, as it is without an invariant TSC. SETTLE_CLOCK=monotonic
+ * forces that clock; another value but auto or empty is ignored and
+ * reported by settle_clock_env_refusal(). Measures overhead and
+ * resolution. Idempotent and thread-safe: the first call calibrates
+ * (concurrent first calls wait for it), later calls return the same
  * calibration. Returns the info (never NULL).
  */
 const struct settle_timer_info *settle_timer_init(unsigned calib_ms);
+
+/*
+ * NULL when SETTLE_CLOCK is unset, empty, "auto" or "monotonic".
+ * Otherwise the value is ignored (the clock is chosen automatically), and
+ * this is why, as one line without a newline that names the value
+ * (non-printable characters as '?', a value over 67 characters cut to 64
+ * and "..."): "SETTLE_CLOCK=tsc refused: unknown clock (monotonic or
+ * auto)". Reads the variable once per process; does not calibrate. The
+ * settle command prints it after "settle: " and exits with status 2.
+ */
+const char *settle_clock_env_refusal(void);
 
 /* Raw timestamps of the chosen clock (TSC ticks or ns). start orders with
  * lfence before the read, stop with rdtscp then lfence. */
@@ -369,8 +396,15 @@ double settle_timer_ns(uint64_t delta);
 /*
  * Estimate the core clock in GHz from a dependent chain of `add reg, reg`
  * (latency 1 cycle on every x86-64 core; Intel SDM optimisation manual,
- * Agner Fog's instruction tables), timed with the chosen clock. Takes about
- * ms milliseconds. Returns 0 when the measurement failed.
+ * Agner Fog's instruction tables), timed with the chosen clock in windows
+ * of about 20 us, as many as fit in about ms milliseconds (0: 10). The
+ * estimate is where at least a third of the windows agree within 2 %
+ * (src/timer/calib.h): a preemption or other stall only lengthens the
+ * window it falls in. Under constant disturbance it stops, with the
+ * windows it has, after 4 x ms + 50 milliseconds. Returns 0 (unknown)
+ * when no stable estimate can
+ * be had, or when it is outside 0.2-10 GHz or above 3x the TSC's rate.
+ * Thread-safe.
  */
 double settle_estimate_core_ghz(unsigned ms);
 

@@ -145,6 +145,19 @@ run barejson show "$TMP/bare.json" --format json
 	ok "settle reads back what it writes of such a file" ||
 	bad "settle refuses its own json of a bare file: $(cat "$TMP/reread.err")"
 
+# ---- a clock that slowed: a negative drift is kept ---------------------------
+edit "$IN/old.json" "$TMP/slowed.json" '
+doc["noise"]["core_ghz_before"] = 3.69
+doc["noise"]["core_ghz_after"] = 3.46
+doc["noise"]["core_clock_drift_pct"] = -6.3'
+run slowed show "$TMP/slowed.json"
+if [ $rc = 0 ] && grep -q "(-6.3%)" "$TMP/slowed.out" &&
+   grep -q "drifted by -6.3%" "$TMP/slowed.out"; then
+	ok "a negative drift read from a file is shown and warned about"
+else
+	bad "negative drift: $(grep -n "core clock\|drift" "$TMP/slowed.out")"
+fi
+
 # ---- control characters in names ------------------------------------------------
 edit "$IN/old.json" "$TMP/esc.json" '
 ESC = "\x1b[31mred\x1b[0m\x07"

@@ -18,6 +18,8 @@
 #include <unistd.h>
 
 #include "settle.h"
+#include "settle_bits.h"
+#include "settle_byteorder.h"
 #include "claims.h"
 #include "byob/byob.h"
 #include "report/plot.h"
@@ -1076,9 +1078,27 @@ static int dispatch(int argc, char **argv)
 	return unknown_command(cmd);
 }
 
+/*
+ * SETTLE_POPCOUNT, SETTLE_BSWAP and SETTLE_CLOCK: the library ignores a
+ * value it cannot use; the command refuses it, one line, exit status 2.
+ */
+static int env_refused(void)
+{
+	const char *why[] = { settle_popcount_env_refusal(),
+			      settle_bswap_env_refusal(),
+			      settle_clock_env_refusal() };
+
+	for (size_t i = 0; i < sizeof(why) / sizeof(why[0]); i++)
+		if (why[i]) {
+			fprintf(stderr, "settle: %s\n", why[i]);
+			return 1;
+		}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	int rc = dispatch(argc, argv);
+	int rc = env_refused() ? 2 : dispatch(argc, argv);
 
 	/* output lost (a full disk, a closed pipe) is a failure, said once:
 	 * not again when the command failed saying so */

@@ -131,7 +131,7 @@ static void load_machine(struct loader *l, struct settle_report *rep,
 
 static void load_noise(struct settle_report *rep, json_t *doc)
 {
-	json_t *j = json_object_get(doc, "noise");
+	json_t *j = json_object_get(doc, "noise"), *v;
 	struct settle_noise *n = &rep->noise;
 
 	n->known = json_is_object(j);
@@ -143,7 +143,11 @@ static void load_noise(struct settle_report *rep, json_t *doc)
 	copy(n->governor, sizeof(n->governor), j, "frequency_governor");
 	n->core_ghz_before = num(j, "core_ghz_before");
 	n->core_ghz_after = num(j, "core_ghz_after");
-	n->drift_pct = num(j, "core_clock_drift_pct");
+	v = json_object_get(j, "core_clock_drift_pct");
+	/* signed: a clock that slowed drifted by a negative per cent */
+	n->drift_pct = json_is_number(v) && isfinite(json_number_value(v)) &&
+		       fabs(json_number_value(v)) < 1e6 ?
+		       json_number_value(v) : 0;
 }
 
 static void load_settings(struct settle_report *rep, json_t *doc)

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "report/format.h"
+#include "stats/rules.h"
 #include "util/util.h"
 
 static void jstr(FILE *f, const char *s)
@@ -40,6 +41,12 @@ static void sample(FILE *f, double v)
 		fputs("null", f);
 	else
 		fprintf(f, "%.17g", v);
+}
+
+/* A calibrated value: 0 is unknown, written as null. */
+static void jknown(FILE *f, double v)
+{
+	jnum(f, v > 0 ? v : NAN);
 }
 
 static void jkey(FILE *f, const char *k)
@@ -75,9 +82,10 @@ static void write_noise(FILE *f, const struct settle_noise *n)
 		"%ld, \"migrations\": %ld, ", n->nvcsw, n->nivcsw,
 		n->migrations);
 	jkey(f, "frequency_governor"); jstr(f, n->governor);
-	fputs(", \"core_ghz_before\": ", f); jnum(f, n->core_ghz_before);
-	fputs(", \"core_ghz_after\": ", f); jnum(f, n->core_ghz_after);
-	fputs(", \"core_clock_drift_pct\": ", f); jnum(f, n->drift_pct);
+	fputs(", \"core_ghz_before\": ", f); jknown(f, n->core_ghz_before);
+	fputs(", \"core_ghz_after\": ", f); jknown(f, n->core_ghz_after);
+	fputs(", \"core_clock_drift_pct\": ", f);
+	jnum(f, settle_noise_drift_known(n) ? n->drift_pct : NAN);
 	fputs("},\n", f);
 }
 
@@ -113,14 +121,14 @@ static void write_machine(FILE *f, const struct settle_report *rep)
 	jkey(f, "popcount"); jstr(f, m->popcount_impl);
 	fputs(", ", f); jkey(f, "bswap"); jstr(f, m->bswap_impl);
 	fputs("}", f);
-	fputs(",\n    \"tsc_ghz\": ", f); jnum(f, t->tsc_ghz);
-	fputs(",\n    \"core_ghz_estimate\": ", f); jnum(f, t->core_ghz);
+	fputs(",\n    \"tsc_ghz\": ", f); jknown(f, t->tsc_ghz);
+	fputs(",\n    \"core_ghz_estimate\": ", f); jknown(f, t->core_ghz);
 	fputs(",\n    \"core_ghz_source\": \"dependent add reg,reg chain\"", f);
 	fputs("\n  },\n  \"timer\": {", f);
 	jkey(f, "clock");
 	jstr(f, t->clock == SETTLE_CLOCK_TSC ? "tsc" : "clock_monotonic_raw");
 	fputs(", ", f); jkey(f, "why"); jstr(f, t->why);
-	fputs(", \"overhead_ns\": ", f); jnum(f, t->overhead_ns);
+	fputs(", \"overhead_ns\": ", f); jknown(f, t->overhead_ns);
 	fputs(", \"resolution_ns\": ", f); jnum(f, t->resolution_ns);
 	fputs("},\n", f);
 	write_noise(f, &rep->noise);
@@ -259,7 +267,7 @@ static void write_result(FILE *f, const struct settle_result *r)
 	fputs(", \"cv\": ", f); jnum(f, r->sum.cv);
 	fputs(",\n     \"ratio\": ", f); jnum(f, r->ratio);
 	fputs(", \"bytes_per_ns\": ", f); jnum(f, r->bytes_per_ns);
-	fputs(", \"cycles_per_op\": ", f); jnum(f, r->cycles_per_op);
+	fputs(", \"cycles_per_op\": ", f); jknown(f, r->cycles_per_op);
 	fputs(", ", f); jkey(f, "cycles_source"); jstr(f, r->cycles_source);
 	fputs(", \"instructions_per_op\": ", f); jnum(f, r->instructions_per_op);
 	fprintf(f, ", \"unstable\": %s", r->unstable ? "true" : "false");

@@ -78,7 +78,8 @@ static void result(FILE *f, const struct settle_view_row *w)
 	num(f, "min_ns", r->sum.min, m);
 	num(f, "mad_ns", r->sum.mad, m);
 	num(f, "bytes_per_ns", r->bytes_per_ns, m && w->bytes[0]);
-	num(f, "cycles_per_op", r->cycles_per_op, m && w->cycles[0]);
+	num(f, "cycles_per_op", r->cycles_per_op,
+	    m && w->cycles[0] && r->cycles_per_op > 0);
 	num(f, "ratio", cmp ? r->cmp.ratio : r->ratio,
 	    m && w->role != SETTLE_ROLE_NONE);
 	num(f, "ci_low", r->cmp.lo, cmp);

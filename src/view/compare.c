@@ -326,7 +326,7 @@ static void file_noise(struct settle_compare_view *cv,
 	if (settle_noise_stolen(n->steal_pct))
 		warn(cv, "%s: the hypervisor stole %.1f%% of the CPU time",
 		     r->source, n->steal_pct);
-	if (settle_noise_drifted(n->drift_pct))
+	if (settle_noise_drift_known(n) && settle_noise_drifted(n->drift_pct))
 		warn(cv, "%s: the core clock drifted by %+.1f%%", r->source,
 		     n->drift_pct);
 }

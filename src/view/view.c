@@ -69,7 +69,7 @@ static void machine_items(const struct settle_report *rep,
 	const struct settle_options *o = &rep->options;
 	struct settle_view_item *it;
 	char cpu[200], buf[256], rel[64] = "unknown", cpus[48] = "";
-	char pinned[48] = "CPU unknown", each[48] = "";
+	char pinned[48] = "CPU unknown", each[48] = "", cost[32], res[32];
 
 	if (m->vendor[0])
 		snprintf(cpu, sizeof(cpu), "%s (%s family %u model %u "
@@ -98,27 +98,36 @@ static void machine_items(const struct settle_report *rep,
 	item(v, "primitives", "popcount %s, bswap %s",
 	     m->popcount_impl[0] ? m->popcount_impl : "unknown",
 	     m->bswap_impl[0] ? m->bswap_impl : "unknown");
+	/* a calibrated value of 0 is unknown (settle_timer_info) */
+	if (t->overhead_ns > 0)
+		snprintf(cost, sizeof(cost), "%.1f ns", t->overhead_ns);
+	else
+		snprintf(cost, sizeof(cost), "unknown");
+	if (t->resolution_ns > 0)
+		snprintf(res, sizeof(res), "%.1f ns", t->resolution_ns);
+	else
+		snprintf(res, sizeof(res), "unknown");
 	if (t->clock == SETTLE_CLOCK_TSC && t->tsc_ghz > 0) {
-		it = item(v, "clock", "TSC at %.3f GHz (%s), read cost %.1f ns, "
-			  "resolution %.1f ns", t->tsc_ghz, t->why,
-			  t->overhead_ns, t->resolution_ns);
+		it = item(v, "clock", "TSC at %.3f GHz (%s), read cost %s, "
+			  "resolution %s", t->tsc_ghz, t->why, cost, res);
 		brief(it, "clock TSC %.3f GHz", t->tsc_ghz);
 	} else if (t->clock == SETTLE_CLOCK_TSC) {
 		it = item(v, "clock", "TSC at an unknown rate (%s), read cost "
-			  "%.1f ns, resolution %.1f ns", t->why,
-			  t->overhead_ns, t->resolution_ns);
+			  "%s, resolution %s", t->why, cost, res);
 		brief(it, "clock TSC");
 	} else {
 		it = item(v, "clock", "clock_gettime(CLOCK_MONOTONIC_RAW) (%s), "
-			  "read cost %.1f ns, resolution %.1f ns",
-			  t->why ? t->why : "unknown", t->overhead_ns,
-			  t->resolution_ns);
+			  "read cost %s, resolution %s",
+			  t->why ? t->why : "unknown", cost, res);
 		brief(it, "clock CLOCK_MONOTONIC_RAW");
 	}
 	if (t->core_ghz > 0) {
 		it = item(v, "core clock", "~%.2f GHz (estimated from a "
 			  "dependent add chain, 1 cycle per add)", t->core_ghz);
 		brief(it, "core ~%.2f GHz", t->core_ghz);
+	} else {
+		it = item(v, "core clock", "unknown");
+		brief(it, "core clock unknown");
 	}
 	it = item(v, "build", "%s, %s", rep->compiler, rep->build_flags);
 	brief(it, "build %s %s", rep->compiler, rep->build_flags);
@@ -431,12 +440,32 @@ static void warn(struct settle_view *v, const char *fmt, ...)
 	v->nwarnings++;
 }
 
+/*
+ * The core clock before -> after: "3.69 -> 3.70 GHz (+0.3%)", or with an
+ * unknown estimate (0) "unknown -> 3.70 GHz", "3.69 GHz -> unknown",
+ * "unknown": no drift is computed from an unknown clock.
+ */
+static void drift_text(const struct settle_noise *n, char *buf, size_t len)
+{
+	double b = n->core_ghz_before, a = n->core_ghz_after;
+
+	if (settle_noise_drift_known(n))
+		snprintf(buf, len, "%.2f -> %.2f GHz (%+.1f%%)", b, a,
+			 n->drift_pct);
+	else if (b > 0)
+		snprintf(buf, len, "%.2f GHz -> unknown", b);
+	else if (a > 0)
+		snprintf(buf, len, "unknown -> %.2f GHz", a);
+	else
+		snprintf(buf, len, "unknown");
+}
+
 static void noise(const struct settle_report *rep, struct settle_view *v)
 {
 	const struct settle_noise *n = &rep->noise;
 	int unknown = !n->governor[0] || !strcmp(n->governor, "unknown");
 	int hv = rep->machine.hypervisor;
-	char clock[96];
+	char drift[96];
 
 	if (!n->known) {
 		snprintf(v->noise, sizeof(v->noise), "unknown (%s does not "
@@ -445,23 +474,17 @@ static void noise(const struct settle_report *rep, struct settle_view *v)
 		settle_escape_in(v->noise, sizeof(v->noise));
 		return;
 	}
-	if (n->core_ghz_before > 0 && n->core_ghz_after > 0)
-		snprintf(clock, sizeof(clock), "core clock %.2f -> %.2f GHz "
-			 "(%+.1f%%)", n->core_ghz_before, n->core_ghz_after,
-			 n->drift_pct);
-	else
-		snprintf(clock, sizeof(clock), "core clock unknown");
+	drift_text(n, drift, sizeof(drift));
 	snprintf(v->noise, sizeof(v->noise), "load %.2f at the start, %.1f%% "
 		 "steal, %ld+%ld (voluntary+involuntary) context switches, "
-		 "%ld migrations, frequency scaling %s%s, %s%s", n->loadavg,
-		 n->steal_pct, n->nvcsw, n->nivcsw, n->migrations,
+		 "%ld migrations, frequency scaling %s%s, %score clock %s",
+		 n->loadavg, n->steal_pct, n->nvcsw, n->nivcsw, n->migrations,
 		 unknown ? "unknown" : n->governor,
 		 unknown ? " (no cpufreq in sysfs)" : "",
 		 hv > 0 ? "under a hypervisor, " : hv == 0 ? "bare metal, " :
-		 "", clock);
+		 "", drift);
 	settle_escape_in(v->noise, sizeof(v->noise));
-	if (settle_noise_drifted(n->drift_pct) && n->core_ghz_before > 0 &&
-	    n->core_ghz_after > 0)
+	if (settle_noise_drift_known(n) && settle_noise_drifted(n->drift_pct))
 		warn(v, "the core clock drifted by %+.1f%% during the run",
 		     n->drift_pct);
 	if (settle_noise_stolen(n->steal_pct))
