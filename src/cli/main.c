@@ -1076,8 +1076,9 @@ int main(int argc, char **argv)
 {
 	int rc = dispatch(argc, argv);
 
-	/* output lost (a full disk, a closed pipe) is a failure, said once */
-	if (fflush(stdout) != 0 || ferror(stdout)) {
+	/* output lost (a full disk, a closed pipe) is a failure, said once:
+	 * not again when the command failed saying so */
+	if (rc == 0 && (fflush(stdout) != 0 || ferror(stdout))) {
 		fprintf(stderr, "settle: cannot write to standard output: %s\n",
 			strerror(errno ? errno : EIO));
 		return rc ? rc : 2;

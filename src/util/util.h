@@ -81,9 +81,21 @@ void settle_json_string(FILE *f, const char *s);
 /* v as a JSON number (%.12g), or null when it is not finite. */
 void settle_json_number(FILE *f, double v);
 
-/* A time in ns with an adaptive unit ("812 ps", "3.21 us") into buf;
- * returns buf. */
+/*
+ * A time given in ns, with 4 significant digits in the unit that fits
+ * after rounding ("812.0 ps", "0.273 ns", "3.210 us"; 999.96 ns is
+ * "1.000 us"), into buf; "0 ns" for 0, "unknown" for a negative or
+ * non-finite value, scientific below 1e-6 ns. Returns buf.
+ */
 char *settle_format_ns(double ns, char *buf, size_t len);
+
+/*
+ * v with decimals digits after the point ("1.234"), but never "0.000"
+ * for a non-zero v (two significant digits then, "0.0004" or "4e-05")
+ * and never wider than 9 characters ("%.3g" when the fixed form would
+ * be); "unknown" when v is not finite. Returns buf.
+ */
+char *settle_format_num(double v, int decimals, char *buf, size_t len);
 
 /*
  * The calling thread's locale switched to "C" for the duration of a

@@ -91,7 +91,13 @@ static void key_name(const struct settle_result *r, char *buf, size_t len)
 
 static void pct(double ratio, char *buf, size_t len)
 {
-	snprintf(buf, len, "%+.2f%%", (ratio - 1) * 100);
+	double c = (ratio - 1) * 100;
+
+	settle_format_num(c, 2, buf + 1, len - 2);
+	buf[0] = c < 0 ? '-' : '+';
+	if (buf[1] == '-')
+		memmove(buf + 1, buf + 2, strlen(buf + 2) + 1);
+	strcat(buf, "%");
 }
 
 /* The row of key r (a result of nw): -1 when out of memory, 0 when old

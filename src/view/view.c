@@ -145,12 +145,23 @@ static void cmp_cells(const struct settle_result *r, struct settle_view_row *w)
 		return;
 	w->role = SETTLE_ROLE_COMPARED;
 	if (c->ratio > 0) {
-		snprintf(w->ratio, sizeof(w->ratio), "%.3fx", c->ratio);
-		snprintf(w->lo, sizeof(w->lo), "%.3f", c->lo);
-		snprintf(w->hi, sizeof(w->hi), "%.3f", c->hi);
+		settle_format_num(c->ratio, 3, w->ratio, sizeof(w->ratio) - 1);
+		strcat(w->ratio, "x");
+		settle_format_num(c->lo, 3, w->lo, sizeof(w->lo));
+		settle_format_num(c->hi, 3, w->hi, sizeof(w->hi));
 	}
 	w->verdict = settle_verdict_name(c->verdict);
 	w->why = c->why;
+}
+
+/* The spread in per cent: one decimal, "<0.1%" for a spread that would
+ * round to 0.0 but is not 0. */
+static void mad_cell(double pct, char *buf, size_t len)
+{
+	if (pct > 0 && pct < 0.05)
+		snprintf(buf, len, "<0.1%%");
+	else
+		snprintf(buf, len, "%.1f%%", pct);
 }
 
 static void row(const struct settle_result *r, struct settle_view_row *w)
@@ -178,13 +189,14 @@ static void row(const struct settle_result *r, struct settle_view_row *w)
 	}
 	settle_format_ns(r->sum.median, w->median, sizeof(w->median));
 	settle_format_ns(r->sum.min, w->best, sizeof(w->best));
-	snprintf(w->mad, sizeof(w->mad), "%.1f%%",
-		 100 * settle_safe_div(r->sum.mad, r->sum.median));
+	mad_cell(100 * settle_safe_div(r->sum.mad, r->sum.median), w->mad,
+		 sizeof(w->mad));
 	w->mark = r->unstable ? "!" : "";
 	if (c->bytes_per_op == SETTLE_BYTES_SIZE)
-		snprintf(w->bytes, sizeof(w->bytes), "%.2f", r->bytes_per_ns);
+		settle_format_num(r->bytes_per_ns, 2, w->bytes, sizeof(w->bytes));
 	if (c->show_cycles)
-		snprintf(w->cycles, sizeof(w->cycles), "%.2f", r->cycles_per_op);
+		settle_format_num(r->cycles_per_op > 0 ? r->cycles_per_op : NAN,
+				  2, w->cycles, sizeof(w->cycles));
 	cmp_cells(r, w);
 }
 
