@@ -1,8 +1,8 @@
 /*
  * bswap.c - claim "bswap": bulk byte swap of arrays of 16, 32 and 64-bit
  * elements, the conversion a file system with a fixed on-media byte order
- * really does (DESIGN.md, "endian": the bulk conversion is its own claim),
- * with memcpy of the same bytes as the limit.
+ * really does (docs/founding-experiments.md, "endian": the bulk conversion
+ * is its own claim), with memcpy of the same bytes as the limit.
  *
  * Variants, each for elem_bits 16, 32, 64 (param "elem_bits") and for a
  * copy from a source to a destination buffer or in place (param
@@ -452,7 +452,8 @@ static size_t bswap_scale(const struct settle_result *r,
 
 /* In the L1/L2 caches, and well beyond the last-level cache. */
 static const uint64_t default_sizes[] = { 32ull << 10, 128ull << 20 };
-/* --full adds the 1 GiB of the measured facts in DESIGN.md. */
+/* --full adds the 1 GiB of the facts measured on the first machine
+ * (docs/founding-experiments.md). */
 static const uint64_t full_sizes[] = { 1ull << 30 };
 
 const struct settle_claim settle_claim_bswap = {

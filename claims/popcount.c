@@ -7,7 +7,7 @@
  * scale section turns the cost per byte into seconds to count the bitmaps
  * of a 4 TB and a 128 TB file system (4 KiB blocks: 2^30 blocks, 128 MiB
  * of bitmap; 2^35 blocks, 4 GiB), the terms of the original argument (see
- * DESIGN.md, "popcount").
+ * docs/founding-experiments.md, "popcount").
  *
  * Sources of the counting methods:
  *   - table8: byte table built as in Sean Eron Anderson, "Bit Twiddling

@@ -2,11 +2,11 @@
  * syscall.c - what entering the kernel costs: the founding pipe loop, a null
  * system call and a two-process pipe ping-pong.
  *
- * The founding experiment (DESIGN.md, "syscall") is one process doing
- * 10 000 000 iterations of a 1-byte write() to a pipe and a 1-byte read()
- * back, errno set to 0 each time; its best of 10 runs was 12.811 s before a
- * kernel change and 12.212 s after it. settle times the same loop and
- * reports it per 10 M iterations, beside:
+ * The founding experiment (docs/founding-experiments.md, "syscall") is one
+ * process doing 10 000 000 iterations of a 1-byte write() to a pipe and a
+ * 1-byte read() back, errno set to 0 each time; its best of 10 runs was
+ * 12.811 s before a kernel change and 12.212 s after it. settle times the
+ * same loop and reports it per 10 M iterations, beside:
  *
  *   null            syscall(SYS_getppid): the kernel is entered every time
  *                   (glibc may answer getpid() from a cache; getppid() has

@@ -25,7 +25,7 @@
 extern "C" {
 #endif
 
-/* Version of the result file layout written by settle_write_json(). */
+/* Version of the result file layout (settle_write_report() "json"). */
 #define SETTLE_SCHEMA "settle-result/1"
 
 /*

@@ -1,4 +1,4 @@
-# Further checks of the primitives (issue 3).
+# Further checks of the primitives (README.md, "Tests").
 #   make test-sanitize  the test programs built with AddressSanitizer and
 #                       UndefinedBehaviorSanitizer (part of make test)
 #   make test-cpus      the tests and `settle run popcount bswap --quick` on
