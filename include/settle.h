@@ -272,6 +272,8 @@ enum settle_verdict {
 	SETTLE_SAME,    /* the whole interval inside the equivalence band */
 	SETTLE_FASTER,  /* the whole interval below the band */
 	SETTLE_SLOWER,  /* the whole interval above the band */
+	SETTLE_INVALID, /* the result is invalid (settle_result.invalid):
+			   no time to compare */
 };
 
 /* A time ratio (new / old, or variant / baseline) with its interval. */
@@ -287,7 +289,7 @@ struct settle_comparison {
 	const char *method;/* how the interval was computed */
 };
 
-/* "faster", "slower", "same", "unclear". */
+/* "faster", "slower", "same", "unclear", "invalid". */
 const char *settle_verdict_name(enum settle_verdict v);
 
 /*
@@ -536,6 +538,25 @@ struct settle_result {
 				       settle_summary_unstable()) */
 	int below_resolution;       /* a sample lasted under 1000x the
 				       clock's resolution: no time to report */
+	/*
+	 * Evidence that the work was really repeated: nrepeat pairs of
+	 * adjacent calls, one of iters repetitions (repeat1_ns[k], ns) and
+	 * one of repeat_iters = 2 x iters (repeat2_ns[k]): 3 pairs, 9 when
+	 * the first 3 look suspicious. read_limit_bpns: a plain read of a
+	 * buffer of size_bytes in the same run, bytes per ns (0: not
+	 * measured).
+	 */
+	uint64_t repeat_iters;
+	double repeat1_ns[9], repeat2_ns[9];
+	size_t nrepeat;
+	double read_limit_bpns;
+	/*
+	 * "" or why the result is invalid (work hoisted or removed): 2 x the
+	 * repetitions took under 1.5 x the time (the fastest of the 2n calls
+	 * against the fastest of the n calls), or the throughput exceeds 2 x
+	 * the read limit. Decided by the analysis from the evidence.
+	 */
+	char invalid[200];
 	int has_cmp;                /* cmp is valid (not the baseline) */
 	struct settle_comparison cmp; /* against the baseline, paired */
 	struct settle_figure *figures; /* scale section, nfigures of them */
@@ -588,13 +609,15 @@ int settle_run_claim(struct settle_report *rep, const struct settle_claim *c,
 		     const uint64_t *sizes, size_t nsizes,
 		     char *err, size_t errlen);
 
-
-
 /* End a run: the core clock again (drift), noise deltas, counters closed. */
 void settle_report_finish(struct settle_report *rep);
 
 /* Free every result of rep (not rep itself). */
 void settle_report_free(struct settle_report *rep);
+
+/* The number of results of rep that are invalid (settle_result.invalid):
+ * a run that reports one has failed. */
+size_t settle_report_invalid(const struct settle_report *rep);
 
 /* ------------------------------------------------------------------ */
 /* Output (src/view, src/report) and result files (src/model).        */

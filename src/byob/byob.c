@@ -99,11 +99,13 @@ static const char *slot_unavailable(void *state, const void *arg)
 	return sl->orig->unavailable(s->st[sl->build], sl->orig->arg);
 }
 
-/* The merged claim that c is (the runner passes it to setup). */
+/* The merged claim that c is, or a copy of (settle run --variant runs a
+ * copy with fewer variants): claim names are unique in a run. */
 static const struct mclaim *mclaim_of(const struct settle_claim *c)
 {
-	for (size_t k = 0; k < nmclaims; k++)
-		if (&mclaims[k]->claim == c)
+	for (size_t k = 0; c && k < nmclaims; k++)
+		if (&mclaims[k]->claim == c ||
+		    !strcmp(mclaims[k]->claim.name, c->name))
 			return mclaims[k];
 	return NULL;
 }

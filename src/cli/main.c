@@ -587,14 +587,22 @@ static int parse_run(struct run_args *a, int argc, char **argv)
 }
 
 /* The result in the chosen format; a result file written, the table
- * still goes to standard output. */
+ * still goes to standard output. A run that reports an invalid result
+ * has failed (exit status 1). */
 static int run_output(const struct run_args *a, const struct settle_report *rep)
 {
 	int rc = emit(rep, a->format, a->output ? a->output : "-");
+	size_t bad = settle_report_invalid(rep);
 
 	if (!rc && a->output && strcmp(a->output, "-") &&
 	    (!strcmp(a->format, "json") || !strcmp(a->format, "gbench-json")))
 		rc = emit(rep, "table", "-");
+	if (!rc && bad) {
+		fprintf(stderr, "settle: %zu result%s invalid: the work was "
+			"not repeated (see the table)\n", bad,
+			bad > 1 ? "s are" : " is");
+		rc = 1;
+	}
 	return rc;
 }
 

@@ -306,6 +306,36 @@ static double timed_sample(struct run *rn, size_t k, void *state)
 	return t;
 }
 
+/*
+ * The evidence that the body's work is really repeated: pairs of
+ * adjacent calls of the calibrated n and of 2n repetitions, 3 of them,
+ * and 6 more when the first 3 fall under the rule (a noisy body, such as
+ * a ping-pong between processes, or a busy machine, gets the benefit of
+ * the doubt). The analysis decides (settle_result.invalid): a body
+ * whose time does not grow with its repetitions had its work hoisted or
+ * removed.
+ */
+static void repeat_pairs(const struct settle_variant *v, void *state,
+			 struct settle_result *r, size_t upto)
+{
+	for (; r->nrepeat < upto; r->nrepeat++) {
+		r->repeat1_ns[r->nrepeat] = time_call(v, state, r->iters, NULL);
+		r->repeat2_ns[r->nrepeat] = time_call(v, state, r->repeat_iters,
+						      NULL);
+	}
+}
+
+static void repeat_check(const struct settle_variant *v, void *state,
+			 struct settle_result *r)
+{
+	if (r->iters > UINT64_MAX / 2)
+		return;
+	r->repeat_iters = 2 * r->iters;
+	repeat_pairs(v, state, r, 3);
+	if (settle_repeat_ratio(r) < SETTLE_REPEAT_GROWTH)
+		repeat_pairs(v, state, r, 9);
+}
+
 static int collect(struct run *rn, void *state, struct progress *pg)
 {
 	struct settle_report *rep = rn->rep;
@@ -330,6 +360,7 @@ static int collect(struct run *rn, void *state, struct progress *pg)
 		if (!res[i].samples_ns)
 			return -1;
 		time_call(&vs[i], state, res[i].iters, NULL); /* warm up */
+		repeat_check(&vs[i], state, &res[i]);
 	}
 	for (size_t i = 0; i < nv; i++)
 		run += !res[i].skipped;
