@@ -603,7 +603,9 @@ int settle_report_init(struct settle_report *rep, const struct settle_options *o
  * times every variant once, starting at variant k mod n.
  * Returns 0; -1 with a message in err when set-up fails, memory runs out,
  * or a variant's check value differs from the baseline's (the message
- * names the variant and both values).
+ * names the variant and both values); -2 when an interrupt was noted
+ * (SIGINT, SIGTERM: see the settle command): the claim's results are
+ * dropped, those of claims run before stay.
  */
 int settle_run_claim(struct settle_report *rep, const struct settle_claim *c,
 		     const uint64_t *sizes, size_t nsizes,

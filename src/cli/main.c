@@ -9,6 +9,7 @@
  * usage, unreadable or foreign result file, or unwritable output.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <getopt.h>
 #include <math.h>
@@ -606,6 +607,24 @@ static int run_output(const struct run_args *a, const struct settle_report *rep)
 	return rc;
 }
 
+/*
+ * An interrupted run: the tables of the claims that finished, then
+ * "interrupted" on standard error; --output is not written (nothing is
+ * lost: no half-measured file), the exit status is 128 + the signal.
+ */
+static int interrupted(const struct settle_report *rep)
+{
+	int sig = settle_interrupted();
+
+	if (rep && rep->nresults)
+		emit(rep, "table", "-");
+	fprintf(stderr, "settle: interrupted (%s)%s\n", sig == SIGTERM ?
+		"SIGTERM" : "SIGINT", rep && rep->nresults ? ": the claims "
+		"above finished, the rest was not measured, no --output "
+		"written" : "");
+	return 128 + sig;
+}
+
 static int measure(struct run_args *a, int argc, char **argv,
 		   const struct settle_selection *sel)
 {
@@ -614,9 +633,12 @@ static int measure(struct run_args *a, int argc, char **argv,
 	int rc = 0;
 
 	if (a->opt.processes > 1) {
-		if (settle_run_in_processes(argc, argv, a->opt.cpu,
-					    a->opt.processes, a->opt.band, &rep,
-					    err, sizeof(err)) < 0) {
+		rc = settle_run_in_processes(argc, argv, a->opt.cpu,
+					     a->opt.processes, a->opt.band,
+					     &rep, err, sizeof(err));
+		if (rc == -2)
+			return interrupted(NULL);
+		if (rc < 0) {
 			fprintf(stderr, "settle: %s\n", err);
 			return strstr(err, "cannot pin") ? 2 : 1;
 		}
@@ -630,12 +652,20 @@ static int measure(struct run_args *a, int argc, char **argv,
 		fprintf(stderr, "settle: %s\n", err);
 		return 2;
 	}
-	for (size_t i = 0; i < sel->nclaims && !rc; i++)
-		if (settle_run_claim(&rep, sel->claims[i], a->sizes, a->nsizes,
-				     err, sizeof(err)) < 0) {
+	for (size_t i = 0; i < sel->nclaims && !rc; i++) {
+		rc = settle_run_claim(&rep, sel->claims[i], a->sizes,
+				      a->nsizes, err, sizeof(err));
+		if (rc == -2) {
+			settle_report_finish(&rep);
+			rc = interrupted(&rep);
+			settle_report_free(&rep);
+			return rc;
+		}
+		if (rc < 0) {
 			fprintf(stderr, "settle: %s\n", err);
 			rc = 1;
 		}
+	}
 	if (!rc) {
 		settle_report_finish(&rep);
 		rc = run_output(a, &rep);
@@ -1104,9 +1134,40 @@ static int env_refused(void)
 	return 0;
 }
 
+/*
+ * SIGINT, SIGTERM: the first asks the layers to stop at their next step
+ * (they keep what finished); the second ends settle at once, removing the
+ * temporary files the layers registered.
+ */
+static void on_signal(int sig)
+{
+	if (settle_interrupted()) {
+		settle_temp_cleanup();
+		signal(sig, SIG_DFL);
+		_exit(128 + sig);
+	}
+	settle_interrupt_note(sig);
+}
+
+static void catch_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal; /* no SA_RESTART: waits return EINTR */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
 int main(int argc, char **argv)
 {
-	int rc = env_refused() ? 2 : dispatch(argc, argv);
+	int rc;
+
+	catch_signals();
+	rc = env_refused() ? 2 : dispatch(argc, argv);
+	if (settle_interrupted() && rc < 128)
+		rc = 128 + settle_interrupted();
 
 	/* output lost (a full disk, a closed pipe) is a failure, said once:
 	 * not again when the command failed saying so */

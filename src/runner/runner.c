@@ -22,6 +22,7 @@
 #include "model/model.h"
 #include "runner/runner.h"
 #include "timer/perf.h"
+#include "util/util.h"
 #include "settle.h"
 
 /* Repetitions never exceed this, even for a body that does nothing. */
@@ -352,6 +353,8 @@ static int collect(struct run *rn, void *state, struct progress *pg)
 	for (size_t i = 0; i < nv; i++) {
 		uint32_t per = vs[i].ops_per_iter ? vs[i].ops_per_iter : 1;
 
+		if (settle_interrupted())
+			return -2;
 		if (res[i].skipped)
 			continue;
 		res[i].iters = calibrate(&vs[i], state, target);
@@ -372,6 +375,8 @@ static int collect(struct run *rn, void *state, struct progress *pg)
 
 			if (r->skipped)
 				continue;
+			if (settle_interrupted())
+				return -2;
 			progress(rep, pg, r, k + 1, ns, done++, run * ns);
 			t = timed_sample(rn, i, state);
 			if (t < 1000 * rep->timer.resolution_ns)
@@ -411,8 +416,9 @@ static int run_size(struct run *rn, uint64_t size, struct progress *pg,
 	}
 	if (check_all(rn, state, err, errlen) < 0)
 		goto out;
-	if (collect(rn, state, pg) < 0) {
-		snprintf(err, errlen, "out of memory");
+	rc = collect(rn, state, pg);
+	if (rc < 0) {
+		snprintf(err, errlen, rc == -2 ? "interrupted" : "out of memory");
 		goto out;
 	}
 	settle_report_analyze(rep, rn->first, rep->nresults);
@@ -504,6 +510,12 @@ int settle_run_claim(struct settle_report *rep, const struct settle_claim *c,
 		rc = run_size(&rn, c->full_sizes[i], &pg, err, errlen);
 	}
 	settle_counters_close(&rn.counters);
+	if (rc == -2 || settle_interrupted()) {
+		/* the claims before this one stay, this one is dropped */
+		settle_report_truncate(rep, first);
+		snprintf(err, errlen, "interrupted");
+		return -2;
+	}
 	if (rc < 0)
 		return -1;
 	return add_figures(rep, c, first, err, errlen);

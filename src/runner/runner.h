@@ -62,7 +62,8 @@ int settle_check_sizes(const struct settle_claim *const *claims, size_t n,
  * sample of every process, the process as the unit of replication.
  * The children's own --processes, --format and --output are replaced.
  * Returns 0; -1 with a message in err when the CPU asked for is not
- * allowed, a process fails or its file cannot be read.
+ * allowed, a process fails or its file cannot be read; -2 when an
+ * interrupt was noted (nothing pooled, the temporary files removed).
  */
 int settle_run_in_processes(int argc, char **argv, int cpu, unsigned nproc,
 			    double band, struct settle_report *rep,
