@@ -60,6 +60,9 @@ struct settle_params {
 	int cpu;             /* CPU the runner is pinned to */
 	int quick;           /* non-zero under --quick: keep set-up cheap */
 	const struct settle_claim *claim; /* the claim being set up */
+	int partner_cpu;     /* another CPU the user allowed settle (its
+				affinity at start), for a second process;
+				-1 when cpu is the only one */
 };
 
 /* One extra parameter of a variant, stored in the result's params. */

@@ -958,8 +958,9 @@ static int cmd_selftest(int argc, char **argv)
 		return fail_usage("selftest --output writes the JSON file: add "
 				  "--format json");
 	if (!settle_cpu_allowed(a.o.cpu))
-		return fail_usage("cannot pin to CPU %d: not a CPU this process "
-				  "may run on", a.o.cpu);
+		return fail_usage("cannot pin to CPU %d: not one of the CPUs "
+				  "settle was allowed (its affinity at start)",
+				  a.o.cpu);
 	if (isatty(STDERR_FILENO))
 		a.o.progress = stderr;
 	if (settle_selftest_run(&a.o, (unsigned)a.aa, (unsigned)a.det, &st) < 0) {

@@ -155,8 +155,8 @@ int settle_run_in_processes(int argc, char **argv, int cpu, unsigned nproc,
 	}
 	if (!settle_cpu_allowed(cpu)) {
 		free(cargv);
-		snprintf(err, errlen, "cannot pin to CPU %d: not a CPU this "
-			 "process may run on", cpu);
+		snprintf(err, errlen, "cannot pin to CPU %d: not one of the "
+			 "CPUs settle was allowed (its affinity at start)", cpu);
 		return -1;
 	}
 	/* settle's own options first, so that a "--" among the user's

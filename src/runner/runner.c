@@ -40,22 +40,6 @@ void settle_options_default(struct settle_options *o, int quick)
 	o->processes = 1;
 }
 
-int settle_cpu_allowed(int cpu)
-{
-	cpu_set_t old, one;
-	int ok;
-
-	if (cpu < 0)
-		return 1;
-	if (cpu >= CPU_SETSIZE || sched_getaffinity(0, sizeof(old), &old) != 0)
-		return 0;
-	CPU_ZERO(&one);
-	CPU_SET(cpu, &one);
-	ok = sched_setaffinity(0, sizeof(one), &one) == 0;
-	sched_setaffinity(0, sizeof(old), &old);
-	return ok;
-}
-
 static int pin(int cpu, char *err, size_t errlen)
 {
 	cpu_set_t set;
@@ -66,6 +50,11 @@ static int pin(int cpu, char *err, size_t errlen)
 		cpu = 0;
 	if (cpu >= CPU_SETSIZE) {
 		snprintf(err, errlen, "CPU %d does not exist", cpu);
+		return -1;
+	}
+	if (!settle_cpu_allowed(cpu)) {
+		snprintf(err, errlen, "cannot pin to CPU %d: not one of the "
+			 "CPUs settle was allowed (its affinity at start)", cpu);
 		return -1;
 	}
 	CPU_ZERO(&set);
@@ -393,7 +382,8 @@ static int run_size(struct run *rn, uint64_t size, struct progress *pg,
 {
 	struct settle_report *rep = rn->rep;
 	const struct settle_claim *c = rn->claim;
-	struct settle_params p = { size, rep->cpu, rep->options.quick, c };
+	struct settle_params p = { size, rep->cpu, rep->options.quick, c,
+				   settle_cpu_partner(rep->cpu) };
 	void *state = NULL;
 	int rc = -1;
 

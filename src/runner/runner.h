@@ -8,8 +8,15 @@
 
 #include "settle.h"
 
-/* Non-zero when this thread may be pinned to cpu (-1: any, always). */
+/*
+ * The CPUs the user allowed settle: its affinity mask when the program
+ * started (read once, before settle pins itself). settle_cpu_allowed():
+ * non-zero when cpu is one of them (-1, "any", always is).
+ * settle_cpu_partner(): another of them than cpu, the lowest, or -1 when
+ * cpu is the only one.
+ */
 int settle_cpu_allowed(int cpu);
+int settle_cpu_partner(int cpu);
 
 /* --rigorous: the settings `settle selftest` checks against its targets:
  * 21 samples of >= 10 ms in each of 5 fresh processes. */
