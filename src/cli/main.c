@@ -910,6 +910,16 @@ static int selftest_option(void *ctx, int c, const char *arg)
 	return 2;
 }
 
+/* A selftest whose trial processes failed has failed (exit status 1). */
+static int selftest_status(const struct settle_selftest *st)
+{
+	if (!st->failed_trials)
+		return 0;
+	fprintf(stderr, "settle: selftest: %u trial process%s failed\n",
+		st->failed_trials, st->failed_trials > 1 ? "es" : "");
+	return 1;
+}
+
 static int cmd_selftest(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -976,10 +986,10 @@ static int cmd_selftest(int argc, char **argv)
 		}
 		if (a.output)
 			settle_selftest_print(stdout, &st, &a.o);
-		return 0;
+		return selftest_status(&st);
 	}
 	settle_selftest_print(stdout, &st, &a.o);
-	return 0;
+	return selftest_status(&st);
 }
 
 /* ---- plot --------------------------------------------------------------- */
