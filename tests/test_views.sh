@@ -40,8 +40,12 @@ import csv, json, re, sys
 base = sys.argv[1]
 out = {f: open(base + "." + f, encoding="utf-8").read()
        for f in ("table", "md", "text", "csv", "json-lines")}
-rows = list(csv.DictReader(out["csv"].splitlines()))
-lines = [json.loads(l) for l in out["json-lines"].splitlines()]
+csv_lines = out["csv"].splitlines()
+rows = list(csv.DictReader(l for l in csv_lines if not l.startswith("# ")))
+concl = [l for l in csv_lines if l.startswith("# ")]
+alljl = [json.loads(l) for l in out["json-lines"].splitlines()]
+lines = [j for j in alljl if "conclusion" not in j]
+jc = [j for j in alljl if "conclusion" in j]
 problems = []
 if len(rows) != len(lines):
     problems.append("csv has %d rows, json-lines %d" % (len(rows), len(lines)))
@@ -69,6 +73,16 @@ for f in ("table", "md", "text"):
     if marks != n_unstable:
         problems.append("%s marks %d rows unstable, csv %d" %
                         (f, marks, n_unstable))
+# the conclusions: one per claim, the same status everywhere
+status = ["not settled" if ": not settled:" in c else "settled" for c in concl]
+if [j["conclusion"]["status"] for j in jc] != status:
+    problems.append("csv and json-lines conclude differently")
+for f, pat in (("table", r"^  (not settled|settled):"),
+               ("text", r"^  (not settled|settled):"),
+               ("md", r"^\*\*(not settled|settled):\*\*")):
+    got = re.findall(pat, out[f], re.M)
+    if got != status:
+        problems.append("%s concludes %s, csv %s" % (f, got, status))
 warn = lambda s: sorted(norm(w) for w in re.findall(r"warning:\**\s*(.+?)(?:\n(?! )|$)", s, re.S))
 w_table = warn(out["table"])
 for f in ("md", "text"):

@@ -642,6 +642,8 @@ static int measure(struct run_args *a, int argc, char **argv,
 			fprintf(stderr, "settle: %s\n", err);
 			return strstr(err, "cannot pin") ? 2 : 1;
 		}
+		/* the conclusions of the pooled processes, not of the first */
+		settle_conclude_claims(&rep, sel->claims, sel->nclaims);
 		rc = run_output(a, &rep);
 		settle_report_free(&rep);
 		return rc;
@@ -803,6 +805,13 @@ static int cmd_show(int argc, char **argv)
 				  "--help)", argv[first + 1]);
 	if ((rc = load(argv[first], a.band, &rep)))
 		return rc;
+	/* a built-in claim concludes again from the file's results */
+	{
+		size_t n;
+		const struct settle_claim *const *all = settle_claims(&n);
+
+		settle_conclude_claims(&rep, all, n);
+	}
 	rc = emit(&rep, a.format, "-");
 	settle_report_free(&rep);
 	return rc;

@@ -118,6 +118,11 @@ static void report(FILE *f, const struct settle_view *v)
 	for (size_t k = 0; k < v->nclaims; k++)
 		for (size_t i = 0; i < v->claims[k].nrows; i++)
 			row(f, &v->claims[k].rows[i]);
+	/* the conclusions last, as comment lines a reader can skip */
+	for (size_t k = 0; k < v->nclaims; k++)
+		if (v->claims[k].has_conclusion)
+			fprintf(f, "# %s: %s\r\n", v->claims[k].claim->name,
+				v->claims[k].conclusion);
 }
 
 static const char *const compare_columns[] = {

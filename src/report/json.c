@@ -339,8 +339,52 @@ static void write_skipped(FILE *f, const struct settle_report *rep)
 	fputs("]\n", f);
 }
 
+/* The view of claim c, or NULL. */
+static const struct settle_view_claim *view_of(const struct settle_view *v,
+					       const struct settle_claim_info *c)
+{
+	for (size_t i = 0; v && i < v->nclaims; i++)
+		if (v->claims[i].claim == c)
+			return &v->claims[i];
+	return NULL;
+}
+
+/* A claim's conclusion: the sentence, its numbers, the rows it rests on
+ * (whether it is settled is decided again by every reader). */
+static void write_conclusion(FILE *f, const struct settle_conclusion *k,
+			     const struct settle_view_claim *vc)
+{
+	fputs(",\n      \"conclusion\": {", f);
+	if (vc && vc->has_conclusion) {
+		jkey(f, "status");
+		jstr(f, vc->settled ? "settled" : "not settled");
+		if (vc->reason) {
+			fputs(", ", f); jkey(f, "reason"); jstr(f, vc->reason);
+		}
+		fputs(", ", f);
+	}
+	jkey(f, "sentence"); jstr(f, k->sentence);
+	fputs(", \"numbers\": [", f);
+	for (size_t i = 0; i < k->nnumbers; i++) {
+		fputs(i ? ", {" : "{", f);
+		jkey(f, "name"); jstr(f, k->numbers[i].name);
+		fputs(", \"value\": ", f); jnum(f, k->numbers[i].value);
+		fputs(", ", f); jkey(f, "unit"); jstr(f, k->numbers[i].unit);
+		fputs("}", f);
+	}
+	fputs("], \"rows\": [", f);
+	for (size_t i = 0; i < k->nrows; i++) {
+		fputs(i ? ", {" : "{", f);
+		jkey(f, "label"); jstr(f, k->rows[i].label);
+		fprintf(f, ", \"size_bytes\": %llu}",
+			(unsigned long long)k->rows[i].size_bytes);
+	}
+	fputs("]}", f);
+}
+
 /* What a reader needs to print a claim's table again. */
-static void write_claims(FILE *f, const struct settle_report *rep)
+static void write_claims(FILE *f, const struct settle_report *rep,
+			 const struct settle_view *v)
 {
 	const struct settle_claim_info *seen[64];
 	size_t nseen = 0;
@@ -372,12 +416,15 @@ static void write_claims(FILE *f, const struct settle_report *rep)
 		if (c->original) {
 			fputs(", ", f); jkey(f, "original"); jstr(f, c->original);
 		}
+		if (c->conclusion)
+			write_conclusion(f, c->conclusion, view_of(v, c));
 		fputs("}", f);
 	}
 	fputs("\n  },\n", f);
 }
 
-static void result_file(FILE *f, const struct settle_report *rep)
+static void result_file(FILE *f, const struct settle_report *rep,
+			const struct settle_view *v)
 {
 	char when[32];
 	time_t now = time(NULL);
@@ -388,7 +435,7 @@ static void result_file(FILE *f, const struct settle_report *rep)
 		SETTLE_SCHEMA, when);
 	write_machine(f, rep);
 	write_build(f, rep);
-	write_claims(f, rep);
+	write_claims(f, rep, v);
 	fputs("  \"results\": [", f);
 	for (size_t i = 0; i < rep->nresults; i++) {
 		if (rep->results[i].skipped)
@@ -404,7 +451,7 @@ static void result_file(FILE *f, const struct settle_report *rep)
 
 static void report(FILE *f, const struct settle_view *v)
 {
-	result_file(f, v->rep);
+	result_file(f, v->rep, v);
 }
 
 /* ---- compare ----------------------------------------------------------- */

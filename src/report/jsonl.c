@@ -90,11 +90,39 @@ static void result(FILE *f, const struct settle_view_row *w)
 	fprintf(f, ", \"unstable\": %s}\n", w->mark[0] ? "true" : "false");
 }
 
+/* {"claim": ..., "conclusion": {"status", "reason", "sentence",
+ * "numbers": {name: value}}} */
+static void conclusion_line(FILE *f, const struct settle_view_claim *vc)
+{
+	const struct settle_conclusion *k = vc->numbers;
+
+	key(f, "claim", 1);
+	settle_json_string(f, vc->claim->name);
+	fputs(", \"conclusion\": {", f);
+	key(f, "status", 1);
+	settle_json_string(f, vc->settled ? "settled" : "not settled");
+	str(f, "reason", vc->reason);
+	str(f, "sentence", k ? k->sentence : vc->sentence);
+	key(f, "numbers", 0);
+	fputc('{', f);
+	for (size_t i = 0; k && i < k->nnumbers; i++) {
+		key(f, k->numbers[i].name, i == 0);
+		settle_json_number(f, k->numbers[i].value);
+	}
+	fputs("}}", f);
+}
+
 static void report(FILE *f, const struct settle_view *v)
 {
-	for (size_t k = 0; k < v->nclaims; k++)
+	for (size_t k = 0; k < v->nclaims; k++) {
 		for (size_t i = 0; i < v->claims[k].nrows; i++)
 			result(f, &v->claims[k].rows[i]);
+		if (v->claims[k].has_conclusion) {
+			fputc('{', f);
+			conclusion_line(f, &v->claims[k]);
+			fputs("}\n", f);
+		}
+	}
 }
 
 static void comparison(FILE *f, const struct settle_compare_section *s,

@@ -213,8 +213,16 @@ static void report(FILE *f, const struct settle_view *v)
 {
 	machine(f, v);
 	for (size_t i = 0; i < v->nclaims; i++) {
-		claim_table(f, &v->claims[i]);
-		scale_section(f, &v->claims[i]);
+		const struct settle_view_claim *vc = &v->claims[i];
+
+		claim_table(f, vc);
+		scale_section(f, vc);
+		if (vc->has_conclusion) {
+			fputs(vc->settled ? "\n**settled:** " :
+			      "\n**not settled:** ", f);
+			esc(f, vc->conclusion + (vc->settled ? 9 : 13));
+			fputc('\n', f);
+		}
 	}
 	if (v->nclaims)
 		noise(f, v);

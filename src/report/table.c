@@ -154,6 +154,9 @@ static void report(FILE *f, const struct settle_view *v)
 	for (size_t i = 0; i < v->nclaims; i++) {
 		claim_table(f, &v->claims[i]);
 		scale_section(f, &v->claims[i]);
+		if (v->claims[i].has_conclusion)
+			settle_para(f, 2, 4, WIDTH, "%s",
+				    v->claims[i].conclusion);
 	}
 	if (v->nclaims)
 		noise(f, v);

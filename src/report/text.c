@@ -409,6 +409,8 @@ static void claim_section(FILE *f, const struct settle_view_claim *vc)
 	for (size_t i = 0; i < vc->nnotes; i++)
 		note(f, &vc->notes[i]);
 	scale_section(f, vc);
+	if (vc->has_conclusion)
+		para(f, 2, 4, "%s", vc->conclusion);
 }
 
 static void noise(FILE *f, const struct settle_view *v)
