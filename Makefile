@@ -21,13 +21,17 @@ else
 NOVEC := -fno-tree-vectorize -fno-tree-slp-vectorize
 endif
 
-LIB_SRC   := $(wildcard src/util/*.c src/stats/*.c src/cpu/*.c src/prim/*.c src/model/*.c src/view/*.c \
-                        src/timer/*.c src/env/*.c src/runner/*.c src/report/*.c)
+LIB_SRC   := $(filter-out src/runner/placed_popcnt.c, \
+             $(wildcard src/util/*.c src/stats/*.c src/cpu/*.c src/prim/*.c src/model/*.c src/view/*.c \
+                        src/timer/*.c src/env/*.c src/runner/*.c src/report/*.c))
 CLAIM_SRC := $(filter-out claims/endian_loops.c claims/popcount_generic.c, \
                           $(wildcard claims/*.c))
 CLI_SRC   := $(wildcard src/cli/*.c)
 
-LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o)
+# The selftest's placed popcount loop: one source, four copies at the code
+# offsets of layouts 0-3 (src/runner/placed_popcnt.c, docs/layouts.md).
+PLACED_OBJ := $(foreach k,0 1 2 3,$(BUILD)/src/runner/placed$(k)_popcnt.o)
+LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o) $(PLACED_OBJ)
 CLAIM_OBJ := $(CLAIM_SRC:%.c=$(BUILD)/%.o) \
              $(BUILD)/claims/endian_loops_O0.o $(BUILD)/claims/endian_loops_O2.o \
              $(BUILD)/claims/popcount_generic.o
@@ -115,6 +119,10 @@ $(BUILD)/claims/endian_loops_O0.o: claims/endian_loops.c | $(BUILD)/config.h
 $(BUILD)/claims/endian_loops_O2.o: claims/endian_loops.c | $(BUILD)/config.h
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -O2 -DENDIAN_BUILD=O2 -c $< -o $@
+PLACED_FLAGS := $(ISA_popcnt) $(NOVEC) -fno-unroll-loops -fno-toplevel-reorder
+$(BUILD)/src/runner/placed%_popcnt.o: src/runner/placed_popcnt.c | $(BUILD)/config.h
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(PLACED_FLAGS) -DCOPY=$* -c $< -o $@
 $(BUILD)/claims/popcount_generic.o: claims/popcount_generic.c | $(BUILD)/config.h
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(NOVEC) -c $< -o $@

@@ -63,7 +63,31 @@ struct settle_params {
 	int partner_cpu;     /* another CPU the user allowed settle (its
 				affinity at start), for a second process;
 				-1 when cpu is the only one */
+	unsigned layout;     /* the layout being measured, 0 to layouts - 1
+				(docs/layouts.md): settle_alloc() places
+				buffers by it; 0 is settle's plain layout */
+	unsigned layouts;    /* how many layouts the run measures (1: one) */
 };
+
+/*
+ * Allocate bytes for a buffer that a claim's variants work on, from its
+ * setup: aligned to align bytes (a power of two up to 1 GiB; below 16
+ * means 16), and placed by the layout p->layout (p NULL: layout 0). In
+ * layout 0 the buffer starts a page (4096 bytes); in layout k it starts
+ * k-dependent whole cache lines (64 bytes, a multiple of align) into a
+ * page, 0 to 15 pages further on (another page colour), and each buffer
+ * of one set-up at another place, so that `settle run --layouts N`
+ * measures the claim with its data in N places (docs/layouts.md). The
+ * declared alignment always holds: a misaligned buffer is a parameter of
+ * the claim, not a layout. The memory is not initialised; at most
+ * 16 pages + 2 x max(align, 4096) bytes more than asked for are taken.
+ * Returns NULL with errno set when out of memory or align is not a power
+ * of two. Free with settle_free() (not free()).
+ */
+void *settle_alloc(const struct settle_params *p, size_t bytes, size_t align);
+
+/* Free a buffer of settle_alloc(); NULL does nothing. */
+void settle_free(void *buf);
 
 /* One extra parameter of a variant, stored in the result's params. */
 enum settle_param_type { SETTLE_PARAM_STRING, SETTLE_PARAM_INT,
@@ -353,6 +377,9 @@ struct settle_comparison {
 			      wide", "interval straddles the band's edge",
 			      "below resolution"; NULL otherwise */
 	const char *method;/* how the interval was computed */
+	double layout_spread; /* with why "layout-sensitive": the larger
+			      layout spread of the two sides (relative,
+			      settle_result.layout_spread) */
 };
 
 /* "faster", "slower", "same", "unclear", "invalid". */
@@ -542,6 +569,10 @@ struct settle_options {
 	double device_mbps;
 	double band;            /* equivalence band, fraction (0.01) */
 	unsigned processes;     /* fresh processes pooled (1: this one) */
+	unsigned layouts;       /* layouts measured in each process (0 or 1:
+				   one, layout_first; docs/layouts.md) */
+	unsigned layout_first;  /* the layout measured first (with one
+				   layout: the only one; 0 by default) */
 	FILE *progress;         /* NULL: silent */
 };
 
@@ -588,6 +619,23 @@ struct settle_result {
 	uint64_t check;             /* check value */
 	size_t nsamples;
 	double *samples_ns;         /* ns per operation, every sample */
+	unsigned char *sample_layouts; /* the layout of each sample, NULL
+				       when every sample is in layout 0 */
+	/*
+	 * With samples in two layouts or more (docs/layouts.md): the number
+	 * of layouts; the spread of the layouts' medians, (largest -
+	 * smallest) / the median of every sample; the noise within a
+	 * layout, the relative standard deviation of a replicate's median
+	 * (each process's first and second pass over the layouts) about
+	 * an additive model of layout and replicate; layout_p, the chance
+	 * of layouts this different from that noise alone (an analysis of
+	 * variance; NaN when it cannot be made); and whether the row is
+	 * layout-sensitive (settle_layout_sensitive(): p below 0.01 and a
+	 * spread above twice the equivalence band).
+	 */
+	unsigned nlayouts;
+	double layout_spread, layout_noise, layout_p;
+	int layout_sensitive;
 	struct settle_summary sum;  /* of samples_ns */
 	int is_baseline;            /* the baseline of its group */
 	int has_baseline;           /* its group (claim, size, build,

@@ -49,7 +49,8 @@ SO_LINK   := libsettle.so
 SO_NAME   := libsettle.so.$(SO_MAJOR)
 SO_REAL   := libsettle.so.$(SETTLE_VERSION)
 SOLIB     := $(BUILD)/$(SO_REAL)
-PIC_OBJ   := $(LIB_SRC:%.c=$(BUILD)/pic/%.o)
+PIC_OBJ   := $(LIB_SRC:%.c=$(BUILD)/pic/%.o) \
+             $(PLACED_OBJ:$(BUILD)/%=$(BUILD)/pic/%)
 SETTLE_PC := $(BUILD)/settle.pc
 HEADERS   := include/settle.h include/settle_bits.h include/settle_byteorder.h
 MANPAGES  := man/settle.1 man/settle.3
@@ -57,6 +58,10 @@ MANPAGES  := man/settle.1 man/settle.3
 $(BUILD)/pic/%.o: %.c | $(BUILD)/config.h
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -fPIC -c $< -o $@
+
+$(BUILD)/pic/src/runner/placed%_popcnt.o: src/runner/placed_popcnt.c | $(BUILD)/config.h
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -fPIC $(PLACED_FLAGS) -DCOPY=$* -c $< -o $@
 
 $(BUILD)/pic/src/env/build.o: ALL_CFLAGS += \
 	-DSETTLE_BUILD_FLAGS='"$(strip -std=c11 $(CFLAGS) -fPIC)"' \

@@ -47,7 +47,7 @@ check() {
 
 S=$(cd "$(dirname "$SETTLE")" && pwd)/$(basename "$SETTLE")
 FORMATS="table md text csv json json-lines gbench-json"
-for f in founding bswap proc byob old gbench; do
+for f in founding bswap proc byob old gbench layouts; do
 	for fmt in $FORMATS; do
 		check "show-$f.$fmt" "$S" show "$f.json" --format "$fmt"
 	done
@@ -56,6 +56,8 @@ for fmt in table md text csv json json-lines; do
 	check "compare-old-new.$fmt" "$S" compare old.json new.json --format "$fmt"
 	check "compare-three.$fmt" "$S" compare old.json new.json founding.json \
 		--format "$fmt"
+	check "compare-layouts.$fmt" "$S" compare layouts.json \
+		layouts-moved.json --format "$fmt"
 done
 check "compare-gbench.table" "$S" compare gbench.json gbench.json
 check "compare-old-new-fail.table" "$S" compare old.json new.json --fail-on 0.5

@@ -3,7 +3,8 @@
 #   - `settle run --output r.json` prints exactly what `settle show r.json`
 #     prints (one process, and pooled fresh processes);
 #   - one report in every format carries the same rows, statuses, verdicts,
-#     unstable marks and warnings (read from csv as the reference).
+#     unstable (!) and layout-sensitive (~) marks with their notes, and
+#     warnings (read from csv as the reference).
 set -u
 SETTLE=${SETTLE:-build/settle}
 GOLDEN=$(cd "$(dirname "$0")" && pwd)/golden/in
@@ -54,6 +55,8 @@ for r, j in zip(rows, lines):
         problems.append("csv and json-lines disagree on %s" % r["label"])
     if (r["unstable"] == "true") != j["unstable"]:
         problems.append("unstable differs for %s" % r["label"])
+    if (r["layout_sensitive"] == "true") != j["layout_sensitive"]:
+        problems.append("layout_sensitive differs for %s" % r["label"])
 def norm(s):
     return re.sub(r"\s+", " ", s.replace("\\", ""))
 for f in ("table", "md", "text"):
@@ -67,12 +70,21 @@ for f in ("table", "md", "text"):
             problems.append("%s lacks the verdict %s" % (f, v))
     n_unstable = sum(r["unstable"] == "true" for r in rows)
     marks = {"table": len(re.findall(r"\d%!", out["table"])),
-             "md": len(re.findall(r"% \\(!\\) \|", out["md"])) +
-                   len(re.findall(r"% \(!\) \|", out["md"])),
+             "md": len(re.findall(r"% \\(!\\)(?: \(~\))? \|", out["md"])) +
+                   len(re.findall(r"% \(!\)(?: \(~\))? \|", out["md"])),
              "text": len(re.findall(r"\d%!", out["text"]))}[f]
     if marks != n_unstable:
         problems.append("%s marks %d rows unstable, csv %d" %
                         (f, marks, n_unstable))
+    n_moved = sum(r["layout_sensitive"] == "true" for r in rows)
+    lmarks = {"table": len(re.findall(r"\d%!?~", out["table"])),
+              "md": len(re.findall(r"% (?:\\?\(!\\?\) )?\(~\) \|", out["md"])),
+              "text": len(re.findall(r"\d%!?~", out["text"]))}[f]
+    if lmarks != n_moved:
+        problems.append("%s marks %d rows layout-sensitive, csv %d" %
+                        (f, lmarks, n_moved))
+    if n_moved and "~ layout-sensitive" not in norm(out[f]).replace("(~)", "~"):
+        problems.append("%s has no note for the ~ mark" % f)
 # the conclusions: one per claim, the same status everywhere
 status = ["not settled" if ": not settled:" in c else "settled" for c in concl]
 if [j["conclusion"]["status"] for j in jc] != status:
@@ -93,7 +105,7 @@ for p in problems[:10]:
 sys.exit(1 if problems else 0)
 PY
 }
-for f in founding bswap proc byob; do
+for f in founding bswap proc byob layouts; do
 	if check_formats "$GOLDEN/$f.json" "$f"; then
 		ok "$f.json: the same rows, verdicts, marks and warnings in table, md, text, csv, json-lines"
 	else

@@ -34,6 +34,17 @@
  * baseline and every build against the others, before anything is timed.
  * One extra indirect call per timed call of run() is the cost; a sample
  * lasts milliseconds.
+ *
+ * With --layouts N (N > 1) every build is compiled N times, once per
+ * layout L, with -fno-toplevel-reorder -include <cache>/layout-L.h: that
+ * generated header's top-level asm starts the object's .text with
+ * SETTLE_LAYOUT_CODE_PAD(L) bytes after a page boundary (and .rodata,
+ * .data and .bss with SETTLE_LAYOUT_DATA_PAD(L)), so that the claim's
+ * code sits at another 16-byte slot of its cache line and another line of
+ * its page in each layout (docs/layouts.md). The header is a file the
+ * compiler reads, so it is part of the object's key like any other. All N
+ * objects are loaded; a merged claim set up in layout L runs layout L's
+ * code.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -49,6 +60,7 @@
 
 #include "byob/byob.h"
 #include "settle.h"
+#include "util/placement.h"
 #include "util/util.h"
 
 #define MAX_WORDS 64    /* words of one build string */
@@ -59,8 +71,11 @@
 
 /* One variant of one build in a merged claim: a merged variant's arg. */
 struct slot {
-	const struct settle_variant *orig; /* in the build's shared object */
+	const struct settle_variant *orig; /* in the build's shared object
+					      (of layout 0) */
 	size_t build;                      /* index into the claim's builds */
+	size_t index;                      /* the variant's, in its build */
+	size_t i;                          /* the merged variant's */
 };
 
 /* One claim name with its builds. */
@@ -70,33 +85,48 @@ struct mclaim {
 	const char *build_names[SETTLE_BYOB_MAX_BUILDS];
 	size_t nbuilds;
 	struct slot *slots;          /* one per variant of claim */
+	/* per_layout[L * nbuilds + b]: build b's claim in layout L's object
+	 * (L = 0: per_build[b]) */
+	const struct settle_claim **per_layout;
+	unsigned nlayouts;
 };
 
-/* State of a merged claim: every build's state. */
+/* State of a merged claim: every build's state, in one layout. */
 struct mstate {
 	const struct mclaim *mc;
+	unsigned layout;
 	void *st[SETTLE_BYOB_MAX_BUILDS];
 	int up[SETTLE_BYOB_MAX_BUILDS]; /* set up: tear down at the end */
+	const struct settle_variant **var; /* each slot's variant in layout */
 };
 
 /* The merged claims of this process (one file's). */
 static struct mclaim **mclaims;
 static size_t nmclaims;
 
+/* Build b's claim in layout L's object. */
+static const struct settle_claim *in_layout(const struct mclaim *mc,
+					    unsigned l, size_t b)
+{
+	return l ? mc->per_layout[l * mc->nbuilds + b] : mc->per_build[b];
+}
+
 static uint64_t slot_run(void *state, const void *arg, uint64_t iters)
 {
 	const struct mstate *s = state;
 	const struct slot *sl = arg;
+	const struct settle_variant *v = s->var[sl->i];
 
-	return sl->orig->run(s->st[sl->build], sl->orig->arg, iters);
+	return v->run(s->st[sl->build], v->arg, iters);
 }
 
 static const char *slot_unavailable(void *state, const void *arg)
 {
 	const struct mstate *s = state;
 	const struct slot *sl = arg;
+	const struct settle_variant *v = s->var[sl->i];
 
-	return sl->orig->unavailable(s->st[sl->build], sl->orig->arg);
+	return v->unavailable(s->st[sl->build], v->arg);
 }
 
 /* The merged claim that c is, or a copy of (settle run --variant runs a
@@ -116,11 +146,12 @@ static const struct mclaim *mclaim_of(const struct settle_claim *c)
 static void mstate_free(struct mstate *s)
 {
 	for (size_t b = 0; b < s->mc->nbuilds; b++) {
-		const struct settle_claim *c = s->mc->per_build[b];
+		const struct settle_claim *c = in_layout(s->mc, s->layout, b);
 
 		if (s->up[b] && c->teardown)
 			c->teardown(s->st[b]);
 	}
+	free(s->var);
 	free(s);
 }
 
@@ -178,7 +209,7 @@ static int check_builds(const struct mclaim *mc, struct mstate *s,
 	}
 	size_note(size, at, sizeof(at));
 	for (size_t i = 0; i < n; i++) {
-		const struct settle_variant *v = sl[i].orig;
+		const struct settle_variant *v = s->var[i];
 		void *st = s->st[sl[i].build];
 
 		have[i] = !(v->flags & SETTLE_REFERENCE) &&
@@ -244,8 +275,21 @@ static void *mclaim_setup(const struct settle_params *p, char *err,
 		return NULL;
 	}
 	s->mc = mc;
+	s->layout = mc->nlayouts > 1 ? p->layout % mc->nlayouts : 0;
+	s->var = calloc(mc->claim.nvariants + 1, sizeof(*s->var));
+	if (!s->var) {
+		snprintf(err, len, "out of memory");
+		free(s);
+		return NULL;
+	}
+	for (size_t i = 0; i < mc->claim.nvariants; i++) {
+		const struct slot *sl = &mc->slots[i];
+
+		s->var[i] = &in_layout(mc, s->layout,
+				       sl->build)->variants[sl->index];
+	}
 	for (size_t b = 0; b < mc->nbuilds; b++) {
-		const struct settle_claim *c = mc->per_build[b];
+		const struct settle_claim *c = in_layout(mc, s->layout, b);
 		char e[256] = "";
 
 		if (!c->setup) {
@@ -971,7 +1015,7 @@ static int find_cached(struct build *b, const char *cache, uint64_t key,
  */
 static int make_build(struct build *b, const char *file, const char *real,
 		      const char *src, size_t len, const char *inc,
-		      const char *cache, int verbose)
+		      const char *cache, const char *pad, int verbose)
 {
 	char *argv[MAX_WORDS];
 	struct slots sl;
@@ -984,6 +1028,12 @@ static int make_build(struct build *b, const char *file, const char *real,
 		return -1;
 	for (size_t i = 0; i < b->nwords; i++)
 		argv[argc++] = b->words[i];
+	if (pad) {
+		/* the layout's padding first in each section (see above) */
+		argv[argc++] = "-fno-toplevel-reorder";
+		argv[argc++] = "-include";
+		argv[argc++] = (char *)pad;
+	}
 	argv[argc++] = "-shared";
 	argv[argc++] = "-fPIC";
 	argv[argc++] = "-I";
@@ -1003,8 +1053,9 @@ static int make_build(struct build *b, const char *file, const char *real,
 	if (!cached && (rc = compile(b, argv, &sl, file, cache, key)) < 0)
 		return rc;
 	if (verbose)
-		fprintf(stderr, "settle: %s, build '%s': %s %s\n", file,
-			b->cmd, cached ? "cached" : b->transient ?
+		fprintf(stderr, "settle: %s, build '%s'%s%s: %s %s\n", file,
+			b->cmd, pad ? ", " : "", pad ? pad : "",
+			cached ? "cached" : b->transient ?
 			"compiled (not cached: a file it read changed during "
 			"the build)" : "compiled", b->so);
 
@@ -1030,6 +1081,55 @@ static int make_build(struct build *b, const char *file, const char *real,
 				file, MAX_FILE_CLAIMS);
 			return -1;
 		}
+	}
+	return 0;
+}
+
+/*
+ * The padding header of layout l in the cache, <cache>/layout-<l>.h,
+ * written when it is missing or differs (whole or not at all), its path
+ * in out. -1 after a message.
+ */
+static int layout_header(const char *cache, unsigned l, char *out,
+			 size_t len)
+{
+	char text[1024], err[512], *old = NULL;
+	size_t n, oldlen = 0;
+	int same;
+
+	if ((size_t)snprintf(out, len, "%s/layout-%u.h", cache, l) >= len) {
+		fprintf(stderr, "settle: cache path too long: %s\n", cache);
+		return -1;
+	}
+	n = (size_t)snprintf(text, sizeof(text),
+		"/* settle layout %u (docs/layouts.md): this build's code "
+		"starts %d bytes\n * and its static data %d bytes into a "
+		"page. Written by settle. */\n__asm__(", l,
+		SETTLE_LAYOUT_CODE_PAD(l), SETTLE_LAYOUT_DATA_PAD(l));
+	for (size_t i = 0; i < 4; i++) {
+		static const char *const sec[] = { ".text", ".rodata",
+						   ".data", ".bss" };
+		int pad = i ? SETTLE_LAYOUT_DATA_PAD(l) :
+			  SETTLE_LAYOUT_CODE_PAD(l);
+		char skip[48] = "";
+
+		if (pad) /* .skip 0 makes the assembler warn */
+			snprintf(skip, sizeof(skip), "\\t.skip %d%s\\n", pad,
+				 i ? "" : ", 0xcc");
+		n += (size_t)snprintf(text + n, sizeof(text) - n,
+				      "%s\".pushsection %s\\n\\t.p2align 12\\n"
+				      "%s\\t.popsection\\n\"", i ? "\n\t" : "",
+				      sec[i], skip);
+	}
+	n += (size_t)snprintf(text + n, sizeof(text) - n, ");\n");
+	same = slurp(out, &old, &oldlen) == 0 && oldlen == n &&
+	       !memcmp(old, text, n);
+	free(old);
+	if (same)
+		return 0;
+	if (settle_replace_file(out, text, n, err, sizeof(err)) < 0) {
+		fprintf(stderr, "settle: %s\n", err);
+		return -1;
 	}
 	return 0;
 }
@@ -1155,7 +1255,7 @@ static int make_variants(struct mclaim *mc, const struct build *builds,
 		for (size_t j = 0; j < c->nvariants; j++, i++) {
 			const struct settle_variant *v = &c->variants[j];
 
-			mc->slots[i] = (struct slot){ v, b };
+			mc->slots[i] = (struct slot){ v, b, j, i };
 			mv[i] = *v;
 			mv[i].build = v->build ? join(builds[b].cmd, v->build)
 					       : builds[b].cmd;
@@ -1205,14 +1305,67 @@ static int duplicate_build(const char *const *builds, size_t n)
 	return 0;
 }
 
+/* The claim called name in build bl, or NULL. */
+static const struct settle_claim *claim_named(const struct build *bl,
+					      const char *name)
+{
+	for (size_t k = 0; k < bl->nclaims; k++)
+		if (bl->claims[k]->name && !strcmp(bl->claims[k]->name, name))
+			return bl->claims[k];
+	return NULL;
+}
+
+/*
+ * Give each merged claim its claims in the objects of layouts 1 ..
+ * nl - 1 (bl[L * nbuilds + b]), which must match layout 0's: the same
+ * source, so the same claims and variants. -1 after a message.
+ */
+static int merge_layouts(const char *file, const struct build *bl,
+			 size_t nbuilds, unsigned nl)
+{
+	for (size_t k = 0; k < nmclaims; k++) {
+		struct mclaim *mc = mclaims[k];
+
+		mc->nlayouts = nl;
+		mc->per_layout = calloc((size_t)nl * nbuilds + 1,
+					sizeof(*mc->per_layout));
+		if (!mc->per_layout) {
+			fprintf(stderr, "settle: out of memory\n");
+			return -1;
+		}
+		for (unsigned l = 1; l < nl; l++)
+			for (size_t b = 0; b < nbuilds; b++) {
+				const struct settle_claim *c0 =
+					mc->per_build[b], *c;
+
+				c = claim_named(&bl[l * nbuilds + b],
+						mc->claim.name);
+				if (!c && c0->nvariants == 0)
+					c = c0; /* the build lacks it */
+				if (!c || c->nvariants != c0->nvariants) {
+					fprintf(stderr, "settle: %s: claim "
+						"'%s' differs between the "
+						"layouts' builds\n", file,
+						mc->claim.name);
+					return -1;
+				}
+				mc->per_layout[l * nbuilds + b] = c;
+			}
+	}
+	return 0;
+}
+
 int settle_byob_claims(const char *file, const char *const *builds,
-		       size_t nbuilds, char *const *names, size_t nnames,
-		       int verbose, const struct settle_claim **out,
-		       size_t max, size_t *nout)
+		       size_t nbuilds, unsigned layouts, char *const *names,
+		       size_t nnames, int verbose,
+		       const struct settle_claim **out, size_t max,
+		       size_t *nout)
 {
 	static const char *const dflt[] = { SETTLE_BYOB_DEFAULT_BUILD };
-	static struct build b[SETTLE_BYOB_MAX_BUILDS];
+	struct build *b;
 	char inc[PATH_MAX], cache[PATH_MAX], real[PATH_MAX], *src;
+	char pad[PATH_MAX];
+	unsigned nl = layouts > 1 ? layouts : 1;
 	size_t len;
 
 	if (nbuilds == 0) {
@@ -1256,15 +1409,32 @@ int settle_byob_claims(const char *file, const char *const *builds,
 		free(src);
 		return 2;
 	}
-	for (size_t i = 0; i < nbuilds; i++) {
-		b[i].cmd = builds[i];
-		int rc = make_build(&b[i], file, real, src, len, inc, cache,
-				    verbose);
-
-		if (rc < 0) {
+	/* the objects stay loaded, and so do their build descriptions */
+	b = calloc((size_t)nl * nbuilds, sizeof(*b));
+	if (!b) {
+		free(src);
+		fprintf(stderr, "settle: out of memory\n");
+		return 2;
+	}
+	for (unsigned l = 0; l < nl; l++) {
+		if (nl > 1 && layout_header(cache, l, pad, sizeof(pad)) < 0) {
 			free(src);
-			/* interrupted: 128 + the signal, as the shell says */
-			return rc == -2 ? 128 + settle_interrupted() : 2;
+			return 2;
+		}
+		for (size_t i = 0; i < nbuilds; i++) {
+			struct build *bl = &b[l * nbuilds + i];
+			int rc;
+
+			bl->cmd = builds[i];
+			rc = make_build(bl, file, real, src, len, inc, cache,
+					nl > 1 ? pad : NULL, verbose);
+			if (rc < 0) {
+				free(src);
+				/* interrupted: 128 + the signal, as the
+				 * shell says */
+				return rc == -2 ? 128 + settle_interrupted()
+						: 2;
+			}
 		}
 	}
 	free(src);
@@ -1304,6 +1474,8 @@ int settle_byob_claims(const char *file, const char *const *builds,
 			return 2;
 		out[k] = &mclaims[k]->claim;
 	}
+	if (nl > 1 && merge_layouts(file, b, nbuilds, nl) < 0)
+		return 2;
 	*nout = nmclaims;
 	return 0;
 }

@@ -36,11 +36,16 @@ int settle_byob_is_file(const char *arg);
  * stderr itself, no SETTLE_CLAIMS, an unknown claim name, a malformed
  * claim or build string, a shared object that cannot be loaded, the
  * cache unwritable). The claims stay valid until the process exits.
+ * With layouts > 1 each build is compiled and loaded once per layout,
+ * its code and static data padded by the layout (docs/layouts.md); the
+ * merged claim set up in layout L (settle_params.layout) runs layout L's
+ * objects.
  * Each process merges one file's builds at most once.
  */
 int settle_byob_claims(const char *file, const char *const *builds,
-		       size_t nbuilds, char *const *names, size_t nnames,
-		       int verbose, const struct settle_claim **out,
-		       size_t max, size_t *nout);
+		       size_t nbuilds, unsigned layouts, char *const *names,
+		       size_t nnames, int verbose,
+		       const struct settle_claim **out, size_t max,
+		       size_t *nout);
 
 #endif

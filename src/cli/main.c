@@ -72,11 +72,23 @@ static const char usage_run[] =
 "                     (default 10, quick 2)\n"
 "  --cpu N            pin to CPU N (default: the CPU settle starts on)\n"
 "  --quick            fewer samples and shorter samples (CI, emulators)\n"
-"  --rigorous         the preset that meets settle's selftest targets: 21\n"
-"                     samples of >= 10 ms in each of 5 fresh processes\n"
+"  --rigorous         the preset that meets settle's selftest targets: 40\n"
+"                     samples of >= 2 ms (10 in each of 4 layouts) in each\n"
+"                     of 5 fresh processes. Cost per variant and size:\n"
+"                     5 x ~60 calls of >= 2 ms (the samples, calibration,\n"
+"                     a warm-up per visit of a layout, the repetition\n"
+"                     check) = ~0.6 s, plus ~0.1 s per process and the\n"
+"                     claim's set-up 8 times per process (was 1.7 s with\n"
+"                     21 samples of >= 10 ms and one layout)\n"
 "  --processes N      repeat the whole measurement in N fresh processes and\n"
 "                     pool them; verdicts then take the process as the unit\n"
 "                     (a verdict needs N >= 3)\n"
+"  --layouts N        measure in N layouts (default 1): the claim's buffers\n"
+"                     (settle_alloc), the stack and, for FILE.c, the code\n"
+"                     (compiled once per layout) placed N ways, one after\n"
+"                     another in each process; a row whose time moves with\n"
+"                     the layout is marked ~ and a verdict is about the\n"
+"                     mean over the layouts (docs/layouts.md)\n"
 "  --full             also measure the claim's large sizes (popcount: the\n"
 "                     4 GiB bitmaps of a 128 TB file system)\n"
 "  --device-mbps X    device speed for the endian scale, MB/s (default 13)\n"
@@ -133,14 +145,19 @@ static const char usage_selftest[] =
 "slower (false positives) and how often same; (b) how often a variant\n"
 "doing 3% more work is called slower (band 1%), and 2% more work (band\n"
 "0.5%); (c) the latency of dependent popcnt and imul chains in core\n"
-"cycles, measured against a dependent add chain.\n\n"
+"cycles, measured against a dependent add chain; (d) layouts: the same\n"
+"popcount loop compiled in 4 places, copy k against copy k+2 in layout\n"
+"k (A/A, 3% more work, and A/A in one layout).\n\n"
 "options:\n"
 "  --quick            20 A/A and 10 detection trials of short samples (CI)\n"
 "  --aa-trials N      A/A trials (default 200)\n"
 "  --detect-trials N  trials per detection case (default 100)\n"
-"  --samples N, --min-time MS, --processes N, --cpu N\n"
+"  --layout-trials N  A/A trials of a popcount loop placed 4 ways (default\n"
+"                     200), and N/2 with 3% more work, N/2 in one layout\n"
+"  --samples N, --min-time MS, --processes N, --layouts N, --cpu N\n"
 "                     settings of each trial (default: the --rigorous\n"
-"                     settings: 21 samples of >= 10 ms, 5 processes)\n"
+"                     settings: 40 samples of >= 2 ms, 4 layouts, 5\n"
+"                     processes)\n"
 "  --format FMT       table (default) or json\n"
 "  --output FILE      write there (json: whole or not at all)\n";
 
@@ -372,9 +389,10 @@ struct run_args {
 	size_t nvariants;
 	const char *format, *output;
 	struct settle_options opt;
-	unsigned long samples, min_ms, processes;
+	unsigned long samples, min_ms, processes, layouts, layout_first;
 	int cpu;
-	int have_samples, have_min, have_cpu, have_processes;
+	int have_samples, have_min, have_cpu, have_processes, have_layouts;
+	int have_layout_first;
 	int quick, rigorous;
 	const char *builds[SETTLE_BYOB_MAX_BUILDS]; /* --build, FILE.c */
 	size_t nbuilds;
@@ -384,7 +402,8 @@ struct run_args {
 enum { OPT_SIZE = 256, OPT_SAMPLES, OPT_CPU, OPT_QUICK, OPT_FULL, OPT_FORMAT,
        OPT_OUTPUT, OPT_DEVICE, OPT_VARIANT, OPT_MIN, OPT_EQUIV,
        OPT_PROCESSES, OPT_RIGOROUS, OPT_BUILD, OPT_VERBOSE, OPT_FAIL_ON,
-       OPT_AA, OPT_DETECT, OPT_KIND };
+       OPT_AA, OPT_DETECT, OPT_KIND, OPT_LAYOUTS, OPT_LAYOUT_FIRST,
+       OPT_LAYOUT_TRIALS };
 
 static const struct option run_opts[] = {
 	{ "size", required_argument, NULL, OPT_SIZE },
@@ -400,6 +419,8 @@ static const struct option run_opts[] = {
 	{ "equivalence", required_argument, NULL, OPT_EQUIV },
 	{ "processes", required_argument, NULL, OPT_PROCESSES },
 	{ "rigorous", no_argument, NULL, OPT_RIGOROUS },
+	{ "layouts", required_argument, NULL, OPT_LAYOUTS },
+	{ "layout-first", required_argument, NULL, OPT_LAYOUT_FIRST },
 	{ "build", required_argument, NULL, OPT_BUILD },
 	{ "verbose", no_argument, NULL, OPT_VERBOSE },
 	{ "help", no_argument, NULL, 'h' },
@@ -474,6 +495,18 @@ static int run_option(void *ctx, int c, const char *arg)
 					  "number from 1 to 256)", arg);
 		a->have_processes = 1;
 		return 0;
+	case OPT_LAYOUTS:
+		if (parse_uint(arg, 64, &a->layouts) < 0 || !a->layouts)
+			return fail_usage("malformed --layouts '%s' (a whole "
+					  "number from 1 to 64)", arg);
+		a->have_layouts = 1;
+		return 0;
+	case OPT_LAYOUT_FIRST: /* internal: --processes sets it per child */
+		if (parse_uint(arg, 63, &a->layout_first) < 0)
+			return fail_usage("malformed --layout-first '%s' (0 to "
+					  "63)", arg);
+		a->have_layout_first = 1;
+		return 0;
 	case OPT_VARIANT:
 		more = realloc(a->variants, (a->nvariants + 1) * sizeof(*more));
 		if (!more)
@@ -519,8 +552,9 @@ static int run_claims(struct run_args *a, int argc, char **argv, int first)
 
 	if (first < argc && settle_byob_is_file(argv[first])) {
 		rc = settle_byob_claims(argv[first], a->builds, a->nbuilds,
-					argv + first + 1, argc - first - 1,
-					a->verbose, buf, 256, &n);
+					a->opt.layouts, argv + first + 1,
+					argc - first - 1, a->verbose, buf,
+					256, &n);
 		for (size_t i = 0; !rc && i < n; i++)
 			rc = add_claim(a, buf[i]);
 		return rc;
@@ -574,8 +608,6 @@ static int parse_run(struct run_args *a, int argc, char **argv)
 			   usage_run, &first);
 	if (rc)
 		return rc == 1 ? -1 : rc;
-	if ((rc = run_claims(a, argc, argv, first)))
-		return rc;
 	if (a->have_samples)
 		a->opt.samples = (unsigned)a->samples;
 	if (a->have_min)
@@ -584,7 +616,11 @@ static int parse_run(struct run_args *a, int argc, char **argv)
 		a->opt.cpu = a->cpu;
 	if (a->have_processes)
 		a->opt.processes = (unsigned)a->processes;
-	return 0;
+	if (a->have_layouts)
+		a->opt.layouts = (unsigned)a->layouts;
+	if (a->have_layout_first)
+		a->opt.layout_first = (unsigned)a->layout_first;
+	return run_claims(a, argc, argv, first);
 }
 
 /* The result in the chosen format; a result file written, the table
@@ -634,8 +670,9 @@ static int measure(struct run_args *a, int argc, char **argv,
 
 	if (a->opt.processes > 1) {
 		rc = settle_run_in_processes(argc, argv, a->opt.cpu,
-					     a->opt.processes, a->opt.band,
-					     &rep, err, sizeof(err));
+					     a->opt.processes, a->opt.layouts,
+					     a->opt.band, &rep, err,
+					     sizeof(err));
 		if (rc == -2)
 			return interrupted(NULL);
 		if (rc < 0) {
@@ -862,7 +899,7 @@ static int cmd_compare(int argc, char **argv)
 
 struct selftest_args {
 	struct settle_options o;
-	unsigned long aa, det;
+	unsigned long aa, det, lay;
 	const char *format, *output;
 	int quick;
 };
@@ -884,9 +921,18 @@ static int selftest_option(void *ctx, int c, const char *arg)
 		return 0;
 	case OPT_AA:
 	case OPT_DETECT:
-		if (parse_uint(arg, 100000, &v) < 0 || !v)
+	case OPT_LAYOUT_TRIALS:
+		if (parse_uint(arg, 100000, &v) < 0 ||
+		    (!v && c != OPT_LAYOUT_TRIALS))
 			return fail_usage("malformed trial count '%s'", arg);
-		*(c == OPT_AA ? &a->aa : &a->det) = v;
+		*(c == OPT_AA ? &a->aa : c == OPT_DETECT ? &a->det :
+		  &a->lay) = v;
+		return 0;
+	case OPT_LAYOUTS:
+		if (parse_uint(arg, 64, &v) < 0 || !v)
+			return fail_usage("malformed --layouts '%s' (1 to 64)",
+					  arg);
+		a->o.layouts = (unsigned)v;
 		return 0;
 	case OPT_SAMPLES:
 		if (parse_uint(arg, 100000, &v) < 0 || !v)
@@ -935,6 +981,8 @@ static int cmd_selftest(int argc, char **argv)
 		{ "quick", no_argument, NULL, OPT_QUICK },
 		{ "aa-trials", required_argument, NULL, OPT_AA },
 		{ "detect-trials", required_argument, NULL, OPT_DETECT },
+		{ "layout-trials", required_argument, NULL, OPT_LAYOUT_TRIALS },
+		{ "layouts", required_argument, NULL, OPT_LAYOUTS },
 		{ "samples", required_argument, NULL, OPT_SAMPLES },
 		{ "min-time", required_argument, NULL, OPT_MIN },
 		{ "processes", required_argument, NULL, OPT_PROCESSES },
@@ -956,14 +1004,17 @@ static int cmd_selftest(int argc, char **argv)
 		return rc == 1 ? 0 : rc;
 	settle_options_default(&a.o, a.quick);
 	if (a.quick) {
-		a.o.samples = 11;
+		a.o.samples = 12;
 		a.o.min_sample_ns = 5e6;
+		a.o.layouts = 4;
 		a.aa = 20;
 		a.det = 10;
+		a.lay = 4;
 	} else {
 		settle_options_rigorous(&a.o);
 		a.aa = 200;
 		a.det = 100;
+		a.lay = 200;
 	}
 	a.format = "table";
 	rc = parse_options(argc, argv, ":h", opts, selftest_option, &a,
@@ -982,7 +1033,8 @@ static int cmd_selftest(int argc, char **argv)
 				  a.o.cpu);
 	if (isatty(STDERR_FILENO))
 		a.o.progress = stderr;
-	if (settle_selftest_run(&a.o, (unsigned)a.aa, (unsigned)a.det, &st) < 0) {
+	if (settle_selftest_run(&a.o, (unsigned)a.aa, (unsigned)a.det,
+				(unsigned)a.lay, &st) < 0) {
 		fprintf(stderr, "settle: selftest: the latency measurement "
 			"failed\n");
 		return 1;

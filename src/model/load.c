@@ -178,6 +178,10 @@ static void load_settings(struct settle_report *rep, json_t *doc)
 	o->full = json_is_true(json_object_get(s, "full"));
 	o->device_mbps = num(s, "device_mbps");
 	o->processes = (unsigned)num(s, "processes");
+	o->layouts = (unsigned)num(s, "layouts");
+	o->layout_first = (unsigned)num(s, "layout");
+	if (o->layouts > 64 || o->layout_first > 63)
+		o->layouts = o->layout_first = 0; /* no run of settle's */
 }
 
 /* A claim's conclusion as the file states it; 0 when it has none. */
@@ -351,6 +355,33 @@ static void load_evidence(json_t *jr, struct settle_result *r)
 	r->read_limit_bpns = num(jr, "read_limit_bytes_per_ns");
 }
 
+/* "sample_layouts": one layout index (0 to 63) per sample, or absent
+ * (every sample in layout 0: a file of one layout, or an older one). */
+static int load_layouts(struct loader *l, json_t *jr, size_t idx,
+			struct settle_result *r)
+{
+	json_t *a = json_object_get(jr, "sample_layouts"), *v;
+	size_t i;
+
+	if (!a)
+		return 0;
+	if (!json_is_array(a) || json_array_size(a) != r->nsamples)
+		return fail(l, "malformed: results[%zu] sample_layouts is not "
+			    "an array of one layout per sample", idx);
+	r->sample_layouts = calloc(r->nsamples + 1, 1);
+	if (!r->sample_layouts)
+		return fail(l, "out of memory");
+	json_array_foreach(a, i, v) {
+		if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+		    json_integer_value(v) > 63)
+			return fail(l, "malformed: results[%zu] "
+				    "sample_layouts[%zu] is not a layout (0 to "
+				    "63)", idx, i);
+		r->sample_layouts[i] = (unsigned char)json_integer_value(v);
+	}
+	return 0;
+}
+
 static int load_result(struct loader *l, json_t *doc, json_t *jr, size_t idx,
 		       struct settle_report *rep)
 {
@@ -393,6 +424,8 @@ static int load_result(struct loader *l, json_t *doc, json_t *jr, size_t idx,
 				    i);
 		r->samples_ns[r->nsamples++] = json_number_value(s);
 	}
+	if (load_layouts(l, jr, idx, r) < 0)
+		return -1;
 	if (load_figures(l, json_object_get(jr, "scale"), r) < 0)
 		return fail(l, "out of memory");
 	(void)rep;

@@ -64,10 +64,10 @@ settle_report_append_variant(struct settle_report *rep,
 			     const struct settle_variant *v,
 			     uint64_t size_bytes);
 
-/* Add n samples (ns per operation) to r. Returns 0, or -1 when out of
- * memory. */
+/* Add n samples (ns per operation) to r, measured in the layouts
+ * layouts[0..n) (NULL: layout 0). Returns 0, or -1 when out of memory. */
 int settle_result_add_samples(struct settle_result *r, const double *x,
-			      size_t n);
+			      const unsigned char *layouts, size_t n);
 
 /*
  * End of the group that starts at result first: the results of one claim
@@ -88,6 +88,19 @@ size_t settle_report_group_end(const struct settle_report *rep,
  * (settle_compare_processes()).
  */
 void settle_report_analyze(struct settle_report *rep, size_t from, size_t to);
+
+/*
+ * Balanced units of r's samples [from, to), measured in several layouts
+ * (docs/layouts.md): unit k is the mean over the layouts of the log of
+ * the k-th sample of each layout (in time order), or with base not NULL
+ * the mean of log(r / base) over the same rounds. Each unit holds every
+ * layout once, so a time that only moves with the layout is the same in
+ * every unit. Writes out[0..k) (room for to - from values), returns k:
+ * the fewest samples any layout has.
+ */
+size_t settle_layout_units(const struct settle_result *base,
+			   const struct settle_result *r, size_t from,
+			   size_t to, double *out);
 
 /* Index of the baseline of result i in its group, or -1. */
 long settle_report_baseline(const struct settle_report *rep, size_t i);

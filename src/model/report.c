@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "model/model.h"
+#include "stats/nonparam.h"
 #include "stats/rules.h"
 
 /* What a report owns besides its results: freed together. */
@@ -195,15 +196,36 @@ settle_report_append_variant(struct settle_report *rep,
 				    size_bytes);
 }
 
+static int any_layout(const unsigned char *layouts, size_t n)
+{
+	for (size_t i = 0; layouts && i < n; i++)
+		if (layouts[i])
+			return 1;
+	return 0;
+}
+
 int settle_result_add_samples(struct settle_result *r, const double *x,
-			      size_t n)
+			      const unsigned char *layouts, size_t n)
 {
 	double *p = realloc(r->samples_ns, (r->nsamples + n + 1) * sizeof(*p));
+	unsigned char *l;
 
 	if (!p)
 		return -1;
-	memcpy(p + r->nsamples, x, n * sizeof(*p));
 	r->samples_ns = p;
+	if (r->sample_layouts || any_layout(layouts, n)) {
+		l = realloc(r->sample_layouts, r->nsamples + n + 1);
+		if (!l)
+			return -1;
+		if (!r->sample_layouts)
+			memset(l, 0, r->nsamples);
+		if (layouts)
+			memcpy(l + r->nsamples, layouts, n);
+		else
+			memset(l + r->nsamples, 0, n);
+		r->sample_layouts = l;
+	}
+	memcpy(p + r->nsamples, x, n * sizeof(*p));
 	r->nsamples += n;
 	return 0;
 }
@@ -320,6 +342,175 @@ size_t settle_report_invalid(const struct settle_report *rep)
 	return n;
 }
 
+/* ---- layouts (docs/layouts.md) ------------------------------------- */
+
+static unsigned layout_of(const struct settle_result *r, size_t j)
+{
+	return r->sample_layouts ? r->sample_layouts[j] : 0;
+}
+
+/* The layouts r's samples [from, to) were measured in: seen[l] set for
+ * each; returns how many. */
+static unsigned layouts_in(const struct settle_result *r, size_t from,
+			   size_t to, unsigned char seen[256])
+{
+	unsigned n = 0;
+
+	memset(seen, 0, 256);
+	for (size_t j = from; j < to; j++) {
+		unsigned l = layout_of(r, j);
+
+		n += !seen[l];
+		seen[l] = 1;
+	}
+	return n;
+}
+
+/* Median of the samples of r in [from, to) with layout l; 0 for none.
+ * buf holds to - from values. */
+static double layout_median(const struct settle_result *r, size_t from,
+			    size_t to, unsigned l, double *buf)
+{
+	size_t n = 0;
+
+	for (size_t j = from; j < to; j++)
+		if (layout_of(r, j) == l)
+			buf[n++] = r->samples_ns[j];
+	return settle_median_inplace(buf, n);
+}
+
+/* The samples of r in [from, to) with layout l, in time order: the
+ * first half (h 0), the rest (h 1), or all (h < 0); their median. buf
+ * holds to - from values. 0 when there are none. */
+static double cell_median(const struct settle_result *r, size_t from,
+			  size_t to, unsigned l, int h, double *buf)
+{
+	size_t n = 0, k = 0, seen = 0;
+
+	for (size_t j = from; j < to; j++)
+		n += layout_of(r, j) == l;
+	for (size_t j = from; j < to; j++) {
+		if (layout_of(r, j) != l)
+			continue;
+		if (h < 0 || (seen < (n + 1) / 2) == (h == 0))
+			buf[k++] = r->samples_ns[j];
+		seen++;
+	}
+	return settle_median_inplace(buf, k);
+}
+
+/*
+ * Is r's time different from layout to layout, beyond the noise within a
+ * layout? The replicates of a layout are its samples in each process,
+ * split into the first and the second half (the runner's two passes over
+ * the layouts, the second backwards), so that a block (a process's pass)
+ * holds every layout once. The log medians y[layout][block] are analysed
+ * as a randomized complete block design: two-way analysis of variance
+ * without interaction, F = MS(layouts) / MS(residual) on N - 1 and
+ * (N - 1)(B - 1) degrees of freedom (Montgomery, "Design and Analysis of
+ * Experiments", 4.1). *p receives P(F > f) (NaN: no test, fewer than two
+ * blocks), *noise the residual's standard deviation (a relative noise
+ * within a layout). ls[0..nl) are the layouts.
+ */
+static void layout_test(const struct settle_result *r, const unsigned *ls,
+			unsigned nl, unsigned nproc, double *p, double *noise)
+{
+	size_t chunk = nproc > 1 ? r->nsamples / nproc : r->nsamples;
+	unsigned np = nproc > 1 ? nproc : 1, halves = 2, nb;
+	double *buf = malloc((chunk + 1) * sizeof(*buf)), *y, gm = 0;
+	double ssl = 0, ssb = 0, sst = 0, df;
+
+	*p = *noise = NAN;
+	if (!buf)
+		return;
+	/* two halves per process when every cell has two samples or more */
+	for (unsigned q = 0; q < np; q++)
+		for (unsigned i = 0; i < nl; i++) {
+			size_t n = 0;
+
+			for (size_t j = q * chunk; j < (q + 1) * chunk; j++)
+				n += layout_of(r, j) == ls[i];
+			halves = n < 2 ? 1 : halves;
+		}
+	nb = np * halves;
+	y = malloc((size_t)nl * nb * sizeof(*y));
+	if (!y || nb < 2) {
+		free(buf);
+		free(y);
+		return;
+	}
+	for (unsigned i = 0; i < nl; i++)
+		for (unsigned b = 0; b < nb; b++) {
+			double m = cell_median(r, b / halves * chunk,
+					       (b / halves + 1) * chunk, ls[i],
+					       halves > 1 ? (int)(b % 2) : -1,
+					       buf);
+
+			y[i * nb + b] = m > 0 ? log(m) : 0;
+			gm += y[i * nb + b] / (nl * nb);
+		}
+	for (unsigned i = 0; i < nl; i++) {
+		double mi = 0;
+
+		for (unsigned b = 0; b < nb; b++)
+			mi += y[i * nb + b] / nb;
+		ssl += nb * (mi - gm) * (mi - gm);
+	}
+	for (unsigned b = 0; b < nb; b++) {
+		double mb = 0;
+
+		for (unsigned i = 0; i < nl; i++)
+			mb += y[i * nb + b] / nl;
+		ssb += nl * (mb - gm) * (mb - gm);
+	}
+	for (size_t k = 0; k < (size_t)nl * nb; k++)
+		sst += (y[k] - gm) * (y[k] - gm);
+	df = (double)(nl - 1) * (nb - 1);
+	*noise = sqrt(fmax(sst - ssl - ssb, 0) / df);
+	if (sst - ssl - ssb > 1e-12 * sst)
+		*p = settle_f_sf(ssl / (nl - 1) / ((sst - ssl - ssb) / df),
+				 nl - 1, df);
+	else
+		*p = ssl > 0 ? 0 : 1; /* no residual: exact data */
+	free(buf);
+	free(y);
+}
+
+/* r's spread across layouts, the noise within a layout, and whether the
+ * one exceeds the other (settle_layout_sensitive()). */
+static void layout_spread(struct settle_result *r, unsigned nproc,
+			  double band)
+{
+	unsigned char seen[256];
+	double lo = INFINITY, hi = 0, *buf;
+	unsigned nl = layouts_in(r, 0, r->nsamples, seen), ls[256], k = 0;
+
+	r->nlayouts = r->nsamples ? nl : 0;
+	r->layout_spread = r->layout_noise = 0;
+	r->layout_p = NAN;
+	r->layout_sensitive = 0;
+	if (nl < 2 || !(r->sum.median > 0))
+		return;
+	buf = malloc(r->nsamples * sizeof(*buf));
+	if (!buf)
+		return;
+	for (unsigned l = 0; l < 256; l++) {
+		double m;
+
+		if (!seen[l])
+			continue;
+		ls[k++] = l;
+		m = layout_median(r, 0, r->nsamples, l, buf);
+		lo = m < lo ? m : lo;
+		hi = m > hi ? m : hi;
+	}
+	free(buf);
+	r->layout_spread = (hi - lo) / r->sum.median;
+	layout_test(r, ls, nl, nproc, &r->layout_p, &r->layout_noise);
+	r->layout_sensitive = settle_layout_sensitive(r->layout_spread,
+						      r->layout_p, band);
+}
+
 /* Summary, throughput, cycles and stability of one result. */
 static void summarize(struct settle_result *r, double core_ghz)
 {
@@ -344,42 +535,160 @@ static void summarize(struct settle_result *r, double core_ghz)
 	judge(r);
 }
 
-/* Hodges-Lehmann estimate of log(x / base) over rounds [from, to). */
-static int chunk_estimate(const double *base, const double *x, size_t from,
-			  size_t to, double *est)
+size_t settle_layout_units(const struct settle_result *base,
+			   const struct settle_result *r, size_t from,
+			   size_t to, double *out)
+{
+	unsigned char seen[256];
+	size_t at[256] = { 0 }, n = SIZE_MAX;
+	unsigned nl = layouts_in(r, from, to, seen);
+
+	if (nl == 0)
+		return 0;
+	for (unsigned l = 0; l < 256; l++) {
+		size_t c = 0;
+
+		if (!seen[l])
+			continue;
+		for (size_t j = from; j < to; j++)
+			c += layout_of(r, j) == l;
+		n = c < n ? c : n;
+	}
+	for (size_t k = 0; k < n; k++) {
+		double sum = 0;
+
+		for (unsigned l = 0; l < 256; l++) {
+			size_t j = at[l] ? at[l] : from;
+
+			if (!seen[l])
+				continue;
+			while (layout_of(r, j) != l) /* the next of layout l */
+				j++;
+			sum += base ? log(r->samples_ns[j] / base->samples_ns[j])
+				    : log(r->samples_ns[j]);
+			at[l] = j + 1;
+		}
+		out[k] = sum / nl;
+	}
+	return n;
+}
+
+/*
+ * Hodges-Lehmann estimate of log(x / base) over the rounds [from, to)
+ * measured in layout l (every round when l < 0). bx, xx: room for
+ * to - from values each.
+ */
+static int round_estimate(const struct settle_result *b,
+			  const struct settle_result *r, size_t from,
+			  size_t to, int l, double *bx, double *xx,
+			  double *est)
 {
 	struct settle_comparison c;
+	size_t n = 0;
 
-	if (settle_compare_paired(base + from, x + from, to - from, 0.01, &c) < 0 ||
-	    !(c.ratio > 0))
+	for (size_t j = from; j < to; j++)
+		if (l < 0 || layout_of(r, j) == (unsigned)l) {
+			bx[n] = b->samples_ns[j];
+			xx[n++] = r->samples_ns[j];
+		}
+	if (settle_compare_paired(bx, xx, n, 0.01, &c) < 0 || !(c.ratio > 0))
 		return -1;
 	*est = log(c.ratio);
 	return 0;
 }
 
-/* r against its baseline b: paired by round, or by process. */
-static void compare(struct settle_result *r, const struct settle_result *b,
-		    unsigned nproc, double band)
+/* One process's estimate, rounds [from, to): with several layouts, the
+ * mean of one estimate per layout, each layout weighing the same. */
+static int process_estimate(const struct settle_result *b,
+			    const struct settle_result *r, size_t from,
+			    size_t to, double *bx, double *xx, double *est)
+{
+	unsigned char seen[256];
+	unsigned nl = layouts_in(r, from, to, seen), k = 0;
+	double sum = 0, e;
+
+	if (nl < 2)
+		return round_estimate(b, r, from, to, -1, bx, xx, est);
+	for (unsigned l = 0; l < 256; l++)
+		if (seen[l] &&
+		    round_estimate(b, r, from, to, (int)l, bx, xx, &e) == 0) {
+			sum += e;
+			k++;
+		}
+	if (k < nl)
+		return -1;
+	*est = sum / k;
+	return 0;
+}
+
+/*
+ * r against its baseline b, over their common rounds: paired by round;
+ * with processes, one estimate per process (each the mean over its
+ * layouts) and a Student t interval over processes; with several layouts
+ * in one process, the layouts as the unit (one estimate each).
+ */
+static void compare_rounds(struct settle_result *r,
+			   const struct settle_result *b, unsigned nproc,
+			   double band, double *bx, double *xx)
 {
 	size_t n = r->nsamples < b->nsamples ? r->nsamples : b->nsamples;
 	size_t rounds = nproc > 1 ? r->nsamples / nproc : 0;
+	unsigned char seen[256];
+	double est[256];
+	size_t np = 0;
 
-	r->has_cmp = 1;
 	settle_compare_paired(b->samples_ns, r->samples_ns, n, band, &r->cmp);
 	if (rounds && b->nsamples >= rounds * nproc) {
-		double est[256];
-		size_t np = 0;
-
 		for (unsigned p = 0; p < nproc && p < 256; p++)
-			if (chunk_estimate(b->samples_ns, r->samples_ns,
-					   p * rounds, (p + 1) * rounds,
-					   &est[np]) == 0)
+			if (process_estimate(b, r, p * rounds, (p + 1) * rounds,
+					     bx, xx, &est[np]) == 0)
 				np++;
 		settle_compare_processes(est, np, band, &r->cmp);
+		if (r->nlayouts > 1)
+			r->cmp.method = "per-process estimates, each the mean "
+					"of one per layout, Student t interval";
+	} else if (layouts_in(r, 0, n, seen) > 1) {
+		/* one process: balanced rounds, each the mean over the
+		 * layouts of one round in each, as the unit */
+		size_t k = settle_layout_units(b, r, 0, n, bx);
+
+		for (size_t i = 0; i < k; i++) {
+			xx[i] = exp(bx[i]);
+			bx[i] = 1;
+		}
+		settle_compare_paired(bx, xx, k, band, &r->cmp);
+		r->cmp.method = "balanced rounds (the mean over the layouts "
+				"of one round in each), Hodges-Lehmann, "
+				"signed-rank interval";
 	}
+}
+
+/* r against its baseline b. */
+static void compare(struct settle_result *r, const struct settle_result *b,
+		    unsigned nproc, double band)
+{
+	size_t n = r->nsamples > b->nsamples ? r->nsamples : b->nsamples;
+	double *bx = malloc((n + 1) * sizeof(*bx));
+	double *xx = malloc((n + 1) * sizeof(*xx));
+
+	r->has_cmp = 1;
+	if (bx && xx)
+		compare_rounds(r, b, nproc, band, bx, xx);
+	else
+		r->cmp = (struct settle_comparison){ .verdict = SETTLE_UNCLEAR,
+						     .why = "out of memory" };
+	free(bx);
+	free(xx);
 	if (r->below_resolution || b->below_resolution) {
 		r->cmp.verdict = SETTLE_UNCLEAR;
 		r->cmp.why = "below resolution";
+	} else if (r->cmp.verdict == SETTLE_UNCLEAR &&
+		   (r->layout_sensitive || b->layout_sensitive)) {
+		r->cmp.why = "layout-sensitive";
+		r->cmp.layout_spread = fmax(r->layout_sensitive ?
+					    r->layout_spread : 0,
+					    b->layout_sensitive ?
+					    b->layout_spread : 0);
 	}
 }
 
@@ -401,8 +710,10 @@ static void no_verdict(struct settle_result *r, const struct settle_result *b)
 static void analyze_group(struct settle_result *res, size_t n,
 			  double core_ghz, unsigned nproc, double band)
 {
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		summarize(&res[i], core_ghz);
+		layout_spread(&res[i], nproc, band);
+	}
 	for (size_t i = 0; i < n; i++) {
 		long b = baseline_in(res, n, i);
 
@@ -464,7 +775,8 @@ int settle_report_pool(struct settle_report *rep,
 		struct settle_result *d = &rep->results[i];
 		const struct settle_result *s = &more->results[i];
 
-		if (settle_result_add_samples(d, s->samples_ns, s->nsamples)) {
+		if (settle_result_add_samples(d, s->samples_ns,
+					      s->sample_layouts, s->nsamples)) {
 			snprintf(err, errlen, "out of memory");
 			return -1;
 		}
@@ -483,6 +795,7 @@ void settle_report_truncate(struct settle_report *rep, size_t n)
 		struct settle_result *r = &rep->results[--rep->nresults];
 
 		free(r->samples_ns);
+		free(r->sample_layouts);
 		free(r->figures);
 	}
 }
@@ -493,6 +806,7 @@ void settle_report_free(struct settle_report *rep)
 
 	for (size_t i = 0; i < rep->nresults; i++) {
 		free(rep->results[i].samples_ns);
+		free(rep->results[i].sample_layouts);
 		free(rep->results[i].figures);
 	}
 	free(rep->results);

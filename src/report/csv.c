@@ -15,7 +15,7 @@ static const char *const columns[] = {
 	"median_ns", "min_ns", "mean_ns", "mad_ns", "bytes_per_ns",
 	"cycles_per_op", "ratio", "ci_low", "ci_high", "ci_level", "verdict",
 	"why", "reference", "unstable", "below_resolution", "skipped",
-	"invalid",
+	"invalid", "layout_spread", "layout_sensitive",
 };
 
 /* A text field, quoted when it must be. */
@@ -107,6 +107,8 @@ static void row(FILE *f, const struct settle_view_row *w)
 	boolean(f, measured && r->below_resolution);
 	field(f, r->skipped, 0);
 	field(f, r->invalid[0] ? r->invalid : NULL, 0);
+	number(f, r->layout_spread, measured && r->nlayouts > 1);
+	boolean(f, measured && w->lmark[0] == '~');
 	fputs("\r\n", f);
 }
 
@@ -129,7 +131,7 @@ static const char *const compare_columns[] = {
 	"old_file", "new_file", "claim", "variant", "label", "size_bytes",
 	"build", "params", "n_old", "n_new", "old_median_ns", "new_median_ns",
 	"change_pct", "ci_low_pct", "ci_high_pct", "verdict", "why",
-	"unstable",
+	"unstable", "layout_sensitive",
 };
 
 static void compare_row(FILE *f, const struct settle_compare_section *s,
@@ -157,6 +159,7 @@ static void compare_row(FILE *f, const struct settle_compare_section *s,
 	field(f, m ? w->verdict : "undefined", 0);
 	field(f, w->why, 0);
 	boolean(f, w->mark[0] != '\0');
+	boolean(f, w->lmark && w->lmark[0] != '\0');
 	fputs("\r\n", f);
 }
 

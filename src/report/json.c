@@ -155,6 +155,11 @@ static void write_build(FILE *f, const struct settle_report *rep)
 	fputs(", \"equivalence_band\": ", f);
 	jnum(f, o->band);
 	fprintf(f, ", \"processes\": %u", o->processes ? o->processes : 1);
+	if (o->layouts > 1)
+		fprintf(f, ", \"layouts\": %u", o->layouts);
+	else if (o->layout_first)
+		fprintf(f, ", \"layouts\": 1, \"layout\": %u",
+			o->layout_first);
 	fputs(", \"order\": \"interleaved, rotating start\"},\n", f);
 }
 
@@ -290,6 +295,11 @@ static void write_result(FILE *f, const struct settle_result *r)
 		fputs(i ? ", " : "", f);
 		sample(f, r->samples_ns[i]);
 	}
+	if (r->sample_layouts) {
+		fputs("],\n     \"sample_layouts\": [", f);
+		for (size_t i = 0; i < r->nsamples; i++)
+			fprintf(f, "%s%u", i ? ", " : "", r->sample_layouts[i]);
+	}
 	fputs("],\n     \"median_ns\": ", f); jnum(f, r->sum.median);
 	fputs(", \"min_ns\": ", f); jnum(f, r->sum.min);
 	fputs(", \"mean_ns\": ", f); jnum(f, r->sum.mean);
@@ -303,6 +313,14 @@ static void write_result(FILE *f, const struct settle_result *r)
 	fprintf(f, ", \"unstable\": %s", r->unstable ? "true" : "false");
 	fprintf(f, ",\n     \"below_resolution\": %s",
 		r->below_resolution ? "true" : "false");
+	if (r->nlayouts > 1) {
+		fputs(",\n     \"layout_spread\": ", f);
+		jnum(f, r->layout_spread);
+		fputs(", \"layout_noise\": ", f); jnum(f, r->layout_noise);
+		fputs(", \"layout_p\": ", f); jnum(f, r->layout_p);
+		fprintf(f, ", \"layout_sensitive\": %s",
+			r->layout_sensitive ? "true" : "false");
+	}
 	write_evidence(f, r);
 	if (r->has_cmp)
 		write_cmp(f, &r->cmp);
@@ -482,7 +500,9 @@ static void compare_row(FILE *f, const struct settle_compare_section *s,
 		jstr(f, w->why);
 	else
 		fputs("null", f);
-	fprintf(f, ", \"unstable\": %s}", w->mark[0] ? "true" : "false");
+	fprintf(f, ", \"unstable\": %s, \"layout_sensitive\": %s}",
+		w->mark[0] ? "true" : "false",
+		w->lmark && w->lmark[0] ? "true" : "false");
 }
 
 static void names(FILE *f, const char *key, char (*v)[400], size_t n)

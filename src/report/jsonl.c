@@ -87,7 +87,10 @@ static void result(FILE *f, const struct settle_view_row *w)
 	str(f, "verdict", w->status == SETTLE_ROW_INVALID ? "invalid" :
 	    m && w->verdict[0] ? w->verdict : NULL);
 	str(f, "why", m ? w->why : NULL);
-	fprintf(f, ", \"unstable\": %s}\n", w->mark[0] ? "true" : "false");
+	fprintf(f, ", \"unstable\": %s", w->mark[0] ? "true" : "false");
+	num(f, "layout_spread", r->layout_spread, m && r->nlayouts > 1);
+	fprintf(f, ", \"layout_sensitive\": %s}\n",
+		w->lmark[0] ? "true" : "false");
 }
 
 /* {"claim": ..., "conclusion": {"status", "reason", "sentence",
@@ -142,7 +145,9 @@ static void comparison(FILE *f, const struct settle_compare_section *s,
 	num(f, "ci_high_pct", w->hi, m);
 	str(f, "verdict", m ? w->verdict : "undefined");
 	str(f, "why", w->why);
-	fprintf(f, ", \"unstable\": %s}\n", w->mark[0] ? "true" : "false");
+	fprintf(f, ", \"unstable\": %s, \"layout_sensitive\": %s}\n",
+		w->mark[0] ? "true" : "false",
+		w->lmark && w->lmark[0] ? "true" : "false");
 }
 
 static void compare(FILE *f, const struct settle_compare_view *cv)

@@ -42,6 +42,8 @@ static void mark(FILE *f, const char *m)
 {
 	if (!strcmp(m, "!"))
 		fputs("(!)", f);
+	else if (!strcmp(m, "~"))
+		fputs("(~)", f);
 	else
 		esc(f, m);
 }
@@ -117,6 +119,10 @@ static void row(FILE *f, const struct settle_view_claim *vc,
 	if (w->mark[0]) {
 		fputc(' ', f);
 		mark(f, w->mark);
+	}
+	if (w->lmark[0]) {
+		fputc(' ', f);
+		mark(f, w->lmark);
 	}
 	fputs(" |", f);
 	if (vc->show_bytes)
@@ -254,6 +260,10 @@ static void compare_section(FILE *f, const struct settle_compare_section *s)
 		if (w->mark[0]) {
 			fputc(' ', f);
 			mark(f, w->mark);
+		}
+		if (w->lmark && w->lmark[0]) {
+			fputc(' ', f);
+			mark(f, w->lmark);
 		}
 		fprintf(f, " | %s – %s | %zu/%zu | %s", w->lo_text, w->hi_text,
 			w->n_old, w->n_new, w->verdict);

@@ -46,10 +46,19 @@ static int label_width(const struct settle_view_claim *vc)
 	return w;
 }
 
+/* 2 when a row of vc is marked layout-sensitive (its marks "!~"), else 1. */
+static int mark_width(const struct settle_view_claim *vc)
+{
+	for (size_t i = 0; i < vc->nrows; i++)
+		if (vc->rows[i].lmark && vc->rows[i].lmark[0])
+			return 2;
+	return 1;
+}
+
 static void row(FILE *f, const struct settle_view_claim *vc,
 		const struct settle_view_row *w, int lw)
 {
-	char ci[40] = "";
+	char ci[40] = "", marks[8];
 
 	if (vc->sized)
 		fprintf(f, "  %-9s", w->size);
@@ -68,8 +77,9 @@ static void row(FILE *f, const struct settle_view_claim *vc,
 		fprintf(f, "  invalid: %s\n", w->status_text);
 		return;
 	}
-	fprintf(f, " %11s %11s %7s%-1s", w->median, w->best, w->mad,
-		w->mark[0] ? w->mark : " ");
+	snprintf(marks, sizeof(marks), "%s%s", w->mark, w->lmark);
+	fprintf(f, " %11s %11s %7s%-*s", w->median, w->best, w->mad,
+		mark_width(vc), marks);
 	if (vc->show_bytes)
 		fprintf(f, " %8s", w->bytes);
 	if (vc->show_cycles)
@@ -93,8 +103,9 @@ static void claim_table(FILE *f, const struct settle_view_claim *vc)
 
 	fprintf(f, "\n%s\n", vc->title);
 	snprintf(head, sizeof(head), "per %s", vc->op_name);
-	fprintf(f, "  %s%-*s %11s %11s %8s", vc->sized ? "size     " : "",
-		lw, "variant", head, "best", "+-MAD ");
+	fprintf(f, "  %s%-*s %11s %11s %*s", vc->sized ? "size     " : "",
+		lw, "variant", head, "best", 7 + mark_width(vc),
+		mark_width(vc) > 1 ? "+-MAD  " : "+-MAD ");
 	if (vc->show_bytes)
 		fprintf(f, " %8s", "B/ns");
 	if (vc->show_cycles)
@@ -169,9 +180,14 @@ static void compare_section(FILE *f, const struct settle_compare_section *s)
 	fprintf(f, "\n%s -> %s\n", s->old_name, s->new_name);
 	fprintf(f, "  %-40s %11s %11s %9s  %-19s %-9s %s\n", "claim / variant",
 		"old", "new", "change", "95% interval", "samples", "verdict");
+	int mw = 1;
+
+	for (size_t i = 0; i < s->nrows; i++)
+		if (s->rows[i].lmark && s->rows[i].lmark[0])
+			mw = 2;
 	for (size_t i = 0; i < s->nrows; i++) {
 		const struct settle_compare_row *w = &s->rows[i];
-		char counts[48], ci[48];
+		char counts[48], ci[48], marks[8];
 
 		if (w->status == SETTLE_CMP_NO_TIME) {
 			fprintf(f, "  %-40s change %s\n", w->name, w->why);
@@ -179,9 +195,11 @@ static void compare_section(FILE *f, const struct settle_compare_section *s)
 		}
 		snprintf(counts, sizeof(counts), "%zu/%zu", w->n_old, w->n_new);
 		snprintf(ci, sizeof(ci), "[%8s, %8s]", w->lo_text, w->hi_text);
-		fprintf(f, "  %-40s %11s %11s %9s%-1s %-19s  %-9s %s",
+		snprintf(marks, sizeof(marks), "%s%s", w->mark,
+			 w->lmark ? w->lmark : "");
+		fprintf(f, "  %-40s %11s %11s %9s%-*s %-19s  %-9s %s",
 			w->name, w->old_text, w->new_text, w->change_text,
-			w->mark[0] ? w->mark : " ", ci, counts, w->verdict);
+			mw, marks, ci, counts, w->verdict);
 		if (w->why)
 			fprintf(f, " (%s)", w->why);
 		fprintf(f, "\n");

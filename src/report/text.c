@@ -279,8 +279,10 @@ static void row(FILE *f, const struct settle_view_row *w, struct layout *lay)
 	}
 	free(label);
 	snprintf(cell[C_MEDIAN], sizeof(cell[0]), "%s", w->median);
-	snprintf(cell[C_MAD], sizeof(cell[0]), "%s%s", w->mad,
-		 w->mark[0] ? w->mark : " ");
+	/* "12.8%!", "12.8%~" (layout-sensitive), "12.8%!~" (both: one
+	 * character over the column) */
+	snprintf(cell[C_MAD], sizeof(cell[0]), "%s%s%s", w->mad,
+		 w->mark[0] || w->lmark[0] ? w->mark : " ", w->lmark);
 	snprintf(cell[C_BYTES], sizeof(cell[0]), "%s", w->bytes);
 	snprintf(cell[C_CYCLES], sizeof(cell[0]), "%s", w->cycles);
 	snprintf(cell[C_RATIO], sizeof(cell[0]), "%s", w->ratio);
@@ -450,8 +452,9 @@ static void compare_section(FILE *f, const struct settle_compare_section *s)
 			para(f, 4, 6, "change %s", w->why);
 			continue;
 		}
-		para(f, 4, 6, "%s -> %s  %s%s [%s, %s]  %zu/%zu  %s%s%s%s",
+		para(f, 4, 6, "%s -> %s  %s%s%s [%s, %s]  %zu/%zu  %s%s%s%s",
 		     w->old_text, w->new_text, w->change_text, w->mark,
+		     w->lmark ? w->lmark : "",
 		     w->lo_text, w->hi_text, w->n_old, w->n_new, w->verdict,
 		     w->why ? " (" : "", w->why ? w->why : "",
 		     w->why ? ")" : "");

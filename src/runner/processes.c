@@ -65,10 +65,11 @@ static int pool(struct settle_report *rep, const char *file, double band,
 }
 
 static int run_processes(const char *exe, char **argv, int last,
-			 unsigned nproc, double band, struct settle_report *rep,
-			 char *err, size_t errlen)
+			 int first_slot, unsigned nproc, unsigned layouts,
+			 double band, struct settle_report *rep, char *err,
+			 size_t errlen)
 {
-	char dir[4096], file[4200];
+	char dir[4096], file[4200], first[16];
 	int rc = -1;
 
 	memset(rep, 0, sizeof(*rep));
@@ -89,6 +90,11 @@ static int run_processes(const char *exe, char **argv, int last,
 		snprintf(file, sizeof(file), "%s/p%u.json", dir, p);
 		settle_temp_add(file, 0);
 		argv[last] = file;
+		/* process p measures its layouts from layout p on, so that
+		 * each layout comes first, second, ... equally often */
+		snprintf(first, sizeof(first), "%u", layouts > 1 ?
+			 p % layouts : 0);
+		argv[first_slot] = first;
 		st = spawn(exe, argv);
 		if (settle_interrupted()) {
 			snprintf(err, errlen, "interrupted");
@@ -126,10 +132,10 @@ out:
 static int child_drops(const char *arg, int *skip_value)
 {
 	static const char *const with_value[] = { "--processes", "--format",
-						  "--output" };
+						  "--output", "--layout-first" };
 
 	*skip_value = 0;
-	for (size_t i = 0; i < 3; i++) {
+	for (size_t i = 0; i < 4; i++) {
 		size_t n = strlen(with_value[i]);
 
 		if (!strcmp(arg, with_value[i])) {
@@ -143,10 +149,11 @@ static int child_drops(const char *arg, int *skip_value)
 }
 
 int settle_run_in_processes(int argc, char **argv, int cpu, unsigned nproc,
-			    double band, struct settle_report *rep,
-			    char *err, size_t errlen)
+			    unsigned layouts, double band,
+			    struct settle_report *rep, char *err,
+			    size_t errlen)
 {
-	char **cargv = calloc((size_t)argc + 10, sizeof(*cargv));
+	char **cargv = calloc((size_t)argc + 12, sizeof(*cargv));
 	int n = 0, skip, rc;
 
 	if (!cargv) {
@@ -169,6 +176,8 @@ int settle_run_in_processes(int argc, char **argv, int cpu, unsigned nproc,
 	cargv[n++] = "json";
 	cargv[n++] = "--output";
 	cargv[n++] = "-"; /* slot 7: replaced by a file per process */
+	cargv[n++] = "--layout-first";
+	cargv[n++] = "0"; /* slot 9: the process's first layout */
 	for (int i = 1; i < argc; i++) {
 		if (child_drops(argv[i], &skip)) {
 			i += skip;
@@ -177,8 +186,8 @@ int settle_run_in_processes(int argc, char **argv, int cpu, unsigned nproc,
 		cargv[n++] = argv[i];
 	}
 	cargv[n] = NULL;
-	rc = run_processes("/proc/self/exe", cargv, 7, nproc, band, rep, err,
-			   errlen);
+	rc = run_processes("/proc/self/exe", cargv, 7, 9, nproc, layouts,
+			   band, rep, err, errlen);
 	free(cargv);
 	return rc;
 }

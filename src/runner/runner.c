@@ -10,6 +10,7 @@
  * variant k mod n, so that slow drift (frequency, other load) hits every
  * variant alike.
  */
+#include <alloca.h>
 #include <math.h>
 #include <sched.h>
 #include <stdio.h>
@@ -22,6 +23,7 @@
 #include "model/model.h"
 #include "runner/runner.h"
 #include "timer/perf.h"
+#include "util/placement.h"
 #include "util/util.h"
 #include "settle.h"
 
@@ -38,7 +40,60 @@ void settle_options_default(struct settle_options *o, int quick)
 	o->device_mbps = 13;
 	o->band = 0.01;
 	o->processes = 1;
+	o->layouts = 1;
 }
+
+/* Layouts measured in each process (settle_options.layouts). */
+static unsigned nlayouts(const struct settle_options *o)
+{
+	return o->layouts > 1 ? o->layouts : 1;
+}
+
+/* Rounds in each layout: the samples asked for, spread evenly. */
+static unsigned rounds_per_layout(const struct settle_options *o)
+{
+	unsigned ns = o->samples ? o->samples : 1, nl = nlayouts(o);
+
+	return (ns + nl - 1) / nl;
+}
+
+/*
+ * The layouts are measured one after another in two passes, the second
+ * in the reverse order (0 1 2 3, 3 2 1 0), so that a slow drift of the
+ * machine's speed falls on every layout alike, and each layout's two
+ * visits are replicates for the noise within it. The first pass starts
+ * at layout_first, so that processes can start at different ones. With
+ * one round per layout there is one pass.
+ */
+static unsigned visits(const struct settle_options *o)
+{
+	if (o->layouts <= 1)
+		return 1;
+	return rounds_per_layout(o) > 1 ? 2 * o->layouts : o->layouts;
+}
+
+static unsigned visit_layout(const struct settle_options *o, unsigned v)
+{
+	unsigned n = o->layouts;
+
+	if (n <= 1)
+		return o->layout_first;
+	if (v >= n)
+		v = 2 * n - 1 - v; /* the second pass, backwards */
+	return (o->layout_first + v) % n;
+}
+
+/* Rounds of visit v, and the rounds before it (*k0). */
+static unsigned visit_rounds(const struct settle_options *o, unsigned v,
+			     unsigned *k0)
+{
+	unsigned per = rounds_per_layout(o), n = nlayouts(o);
+	unsigned first = visits(o) > n ? (per + 1) / 2 : per;
+
+	*k0 = v < n ? v * first : n * first + (v - n) * (per - first);
+	return v < n ? first : per - first;
+}
+
 
 static int pin(int cpu, char *err, size_t errlen)
 {
@@ -78,6 +133,8 @@ int settle_report_init(struct settle_report *rep, const struct settle_options *o
 		return -1;
 	}
 	rep->options = *o;
+	/* every layout gets the same number of rounds */
+	rep->options.samples = rounds_per_layout(o) * nlayouts(o);
 	cpu = pin(o->cpu, err, errlen);
 	if (cpu < 0) {
 		settle_report_free(rep);
@@ -326,7 +383,9 @@ static void repeat_check(const struct settle_variant *v, void *state,
 		repeat_pairs(v, state, r, 9);
 }
 
-static int collect(struct run *rn, void *state, struct progress *pg)
+/* First visit: each variant's repetitions, its sample store, warm-up and
+ * the repetition check. */
+static int prepare(struct run *rn, void *state)
 {
 	struct settle_report *rep = rn->rep;
 	const struct settle_options *o = &rep->options;
@@ -334,8 +393,7 @@ static int collect(struct run *rn, void *state, struct progress *pg)
 	struct settle_result *res = &rep->results[rn->first];
 	size_t nv = rn->claim->nvariants;
 	double target = o->min_sample_ns;
-	unsigned ns = o->samples ? o->samples : 1;
-	size_t run = 0, done = 0;
+	size_t ns = (size_t)rounds_per_layout(o) * nlayouts(o);
 
 	if (target < 1000 * rep->timer.resolution_ns)
 		target = 1000 * rep->timer.resolution_ns;
@@ -349,14 +407,46 @@ static int collect(struct run *rn, void *state, struct progress *pg)
 		res[i].iters = calibrate(&vs[i], state, target);
 		res[i].ops_per_sample = res[i].iters * per;
 		res[i].samples_ns = calloc(ns, sizeof(double));
-		if (!res[i].samples_ns)
+		res[i].sample_layouts = nlayouts(o) > 1 || o->layout_first ?
+					calloc(ns, 1) : NULL;
+		if (!res[i].samples_ns ||
+		    (!res[i].sample_layouts && (nlayouts(o) > 1 ||
+						o->layout_first)))
 			return -1;
 		time_call(&vs[i], state, res[i].iters, NULL); /* warm up */
 		repeat_check(&vs[i], state, &res[i]);
 	}
+	return 0;
+}
+
+/* One layout's visit: rounds [k0, k0 + rounds) of the claim's samples. */
+struct visit {
+	struct run *rn;
+	void *state;
+	struct progress *pg;
+	unsigned layout, first, k0, rounds, total;
+	int rc;
+};
+
+__attribute__((noinline))
+static void visit_body(struct visit *vi)
+{
+	struct run *rn = vi->rn;
+	struct settle_report *rep = rn->rep;
+	const struct settle_variant *vs = rn->claim->variants;
+	struct settle_result *res = &rep->results[rn->first];
+	size_t nv = rn->claim->nvariants, run = 0, done;
+
+	vi->rc = vi->first ? prepare(rn, vi->state) : 0;
+	for (size_t i = 0; i < nv && !vi->first && !vi->rc; i++)
+		if (!res[i].skipped) /* warm up in this layout */
+			time_call(&vs[i], vi->state, res[i].iters, NULL);
+	if (vi->rc)
+		return;
 	for (size_t i = 0; i < nv; i++)
 		run += !res[i].skipped;
-	for (unsigned k = 0; k < ns; k++) {
+	done = (size_t)vi->k0 * run;
+	for (unsigned k = vi->k0; k < vi->k0 + vi->rounds; k++) {
 		for (size_t j = 0; j < nv; j++) {
 			size_t i = (k + j) % nv;
 			struct settle_result *r = &res[i];
@@ -364,60 +454,95 @@ static int collect(struct run *rn, void *state, struct progress *pg)
 
 			if (r->skipped)
 				continue;
-			if (settle_interrupted())
-				return -2;
-			progress(rep, pg, r, k + 1, ns, done++, run * ns);
-			t = timed_sample(rn, i, state);
+			if (settle_interrupted()) {
+				vi->rc = -2;
+				return;
+			}
+			progress(rep, vi->pg, r, k + 1, vi->total, done++,
+				 run * vi->total);
+			t = timed_sample(rn, i, vi->state);
 			if (t < 1000 * rep->timer.resolution_ns)
 				r->below_resolution = 1;
+			if (r->sample_layouts)
+				r->sample_layouts[r->nsamples] =
+					(unsigned char)vi->layout;
 			r->samples_ns[r->nsamples++] =
 				settle_safe_div(t, (double)r->ops_per_sample);
 		}
 	}
-	return 0;
+}
+
+/* The visit with the stack pointer moved down by the layout's offset, so
+ * that the variants' run() starts at another place in the stack. */
+static void visit_at(struct visit *vi)
+{
+	size_t off = settle_layout_stack(vi->layout);
+	char *pad = off ? alloca(off) : NULL;
+
+	if (pad)
+		__asm__ __volatile__("" :: "r"(pad) : "memory");
+	visit_body(vi);
+}
+
+/* The claim's variants in one layout: set up, check, (first visit:
+ * prepare,) warm up, its rounds, tear down. */
+static int visit(struct run *rn, uint64_t size, struct progress *pg,
+		 unsigned v, char *err, size_t errlen)
+{
+	struct settle_report *rep = rn->rep;
+	const struct settle_options *o = &rep->options;
+	const struct settle_claim *c = rn->claim;
+	unsigned k0, rounds = visit_rounds(o, v, &k0);
+	struct settle_params p = { size, rep->cpu, o->quick, c,
+				   settle_cpu_partner(rep->cpu),
+				   visit_layout(o, v), nlayouts(o) };
+	struct visit vi = { rn, NULL, pg, p.layout, v == 0, k0, rounds,
+			    rounds_per_layout(o) * nlayouts(o), 0 };
+	int rc = -1;
+
+	settle_layout_begin();
+	if (c->setup) {
+		vi.state = c->setup(&p, err, errlen);
+		if (!vi.state)
+			return -1;
+	}
+	for (size_t i = 0; v == 0 && i < c->nvariants; i++) {
+		const struct settle_variant *var = &c->variants[i];
+		struct settle_result *r =
+			settle_report_append_variant(rep, rn->info, var, size);
+
+		if (!r) {
+			snprintf(err, errlen, "out of memory");
+			goto out;
+		}
+		r->skipped = var->unavailable ?
+			     var->unavailable(vi.state, var->arg) : NULL;
+	}
+	if (check_all(rn, vi.state, err, errlen) < 0)
+		goto out;
+	visit_at(&vi);
+	rc = vi.rc;
+	if (rc < 0)
+		snprintf(err, errlen, rc == -2 ? "interrupted" : "out of memory");
+out:
+	if (c->teardown)
+		c->teardown(vi.state);
+	return rc;
 }
 
 static int run_size(struct run *rn, uint64_t size, struct progress *pg,
 		    char *err, size_t errlen)
 {
 	struct settle_report *rep = rn->rep;
-	const struct settle_claim *c = rn->claim;
-	struct settle_params p = { size, rep->cpu, rep->options.quick, c,
-				   settle_cpu_partner(rep->cpu) };
-	void *state = NULL;
-	int rc = -1;
+	int rc = 0;
 
 	rn->first = rep->nresults;
-	if (c->setup) {
-		state = c->setup(&p, err, errlen);
-		if (!state)
-			return -1;
-	}
-	for (size_t i = 0; i < c->nvariants; i++) {
-		const struct settle_variant *v = &c->variants[i];
-		struct settle_result *r =
-			settle_report_append_variant(rep, rn->info, v, size);
-
-		if (!r) {
-			snprintf(err, errlen, "out of memory");
-			goto out;
-		}
-		r->skipped = v->unavailable ? v->unavailable(state, v->arg) : NULL;
-	}
-	if (check_all(rn, state, err, errlen) < 0)
-		goto out;
-	rc = collect(rn, state, pg);
-	if (rc < 0) {
-		snprintf(err, errlen, rc == -2 ? "interrupted" : "out of memory");
-		goto out;
-	}
-	settle_report_analyze(rep, rn->first, rep->nresults);
-	rc = 0;
-out:
+	for (unsigned v = 0; v < visits(&rep->options) && !rc; v++)
+		rc = visit(rn, size, pg, v, err, errlen);
 	if (rep->options.progress)
 		fprintf(rep->options.progress, "\r\033[K");
-	if (c->teardown)
-		c->teardown(state);
+	if (rc == 0)
+		settle_report_analyze(rep, rn->first, rep->nresults);
 	return rc;
 }
 

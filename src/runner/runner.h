@@ -28,10 +28,12 @@ int settle_conclude_claims(struct settle_report *rep,
 			   const struct settle_claim *const *claims, size_t n);
 
 /* --rigorous: the settings `settle selftest` checks against its targets:
- * 21 samples of >= 10 ms in each of 5 fresh processes. */
-#define SETTLE_RIGOROUS_SAMPLES 21
-#define SETTLE_RIGOROUS_MIN_MS 10
+ * 40 samples of >= 2 ms (10 in each of 4 layouts) in each of 5 fresh
+ * processes (docs/layouts.md). */
+#define SETTLE_RIGOROUS_SAMPLES 40
+#define SETTLE_RIGOROUS_MIN_MS 2
 #define SETTLE_RIGOROUS_PROCESSES 5
+#define SETTLE_RIGOROUS_LAYOUTS 4
 
 /* Set o's samples, sample length and processes to the --rigorous ones. */
 void settle_options_rigorous(struct settle_options *o);
@@ -76,13 +78,16 @@ int settle_check_sizes(const struct settle_claim *const *claims, size_t n,
  * fresh processes, one after another, each writing a result file into a
  * temporary directory (settle_tmpdir()), and pool them into rep: every
  * sample of every process, the process as the unit of replication.
- * The children's own --processes, --format and --output are replaced.
+ * With layouts > 1 (the run's --layouts), process p measures them from
+ * layout p mod layouts on (its --layout-first). The children's own
+ * --processes, --format, --output and --layout-first are replaced.
  * Returns 0; -1 with a message in err when the CPU asked for is not
  * allowed, a process fails or its file cannot be read; -2 when an
  * interrupt was noted (nothing pooled, the temporary files removed).
  */
 int settle_run_in_processes(int argc, char **argv, int cpu, unsigned nproc,
-			    double band, struct settle_report *rep,
-			    char *err, size_t errlen);
+			    unsigned layouts, double band,
+			    struct settle_report *rep, char *err,
+			    size_t errlen);
 
 #endif

@@ -14,6 +14,7 @@ void settle_options_rigorous(struct settle_options *o)
 	o->samples = SETTLE_RIGOROUS_SAMPLES;
 	o->min_sample_ns = SETTLE_RIGOROUS_MIN_MS * 1e6;
 	o->processes = SETTLE_RIGOROUS_PROCESSES;
+	o->layouts = SETTLE_RIGOROUS_LAYOUTS;
 }
 
 /* Does names[0..k) name v: by name ("we32") or by label ("-O2 we32")? */

@@ -11,6 +11,15 @@
  *     add), so neither figure is true by construction; published values
  *     (Agner Fog, "Instruction tables"; Intel optimization manual) are
  *     3 cycles for both on recent Intel cores.
+ * (d) Layouts (docs/layouts.md): a workload that moves with its place, a
+ *     plain popcount loop compiled into settle at the code offsets of
+ *     layouts 0-3 (src/runner/placed_popcnt.c). In layout k variant A
+ *     runs copy k and variant B copy k + 2 (mod 4): the same code two
+ *     16-byte slots away, as when an untouched function moved between
+ *     two builds. Across the layouts A and B run the same copies, so the
+ *     verdict should be "same"; with B doing 3 % more words, "slower".
+ *     The same A/A trial in one layout (trial t in layout t mod 4) shows
+ *     what a single layout says of it.
  */
 #include <math.h>
 #include <stdio.h>
@@ -19,6 +28,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "runner/placed.h"
 #include "runner/selftest.h"
 #include "stats/rules.h"
 #include "settle.h"
@@ -78,6 +88,101 @@ static const struct settle_variant plus2[] = {
 static const struct settle_claim claims[] = { CLAIM(aa), CLAIM(plus3),
 					      CLAIM(plus2) };
 
+static double rate(unsigned k, unsigned n)
+{
+	return n ? (double)k / n : 0;
+}
+
+/* ---- layouts ------------------------------------------------------------ */
+
+static const settle_placed_fn copies[SETTLE_PLACED_COPIES] = {
+	settle_placed_popcount0, settle_placed_popcount1,
+	settle_placed_popcount2, settle_placed_popcount3,
+};
+
+#define WORDS 1000 /* 8000 bytes: in the L1 data cache */
+
+struct placed_state {
+	uint64_t *w;       /* WORDS + 3 % random words, settle_alloc'ed */
+	unsigned layout;
+};
+
+static void *placed_setup(const struct settle_params *p, char *err,
+			  size_t len)
+{
+	struct placed_state *s = malloc(sizeof(*s));
+	size_t n = WORDS + WORDS * 3 / 100;
+
+	if (s)
+		s->w = settle_alloc(p, n * sizeof(uint64_t), 64);
+	if (!s || !s->w) {
+		free(s);
+		snprintf(err, len, "out of memory");
+		return NULL;
+	}
+	settle_fill_random(s->w, n * sizeof(uint64_t), 0x1a7011u);
+	s->layout = p->layout;
+	return s;
+}
+
+static void placed_teardown(void *state)
+{
+	struct placed_state *s = state;
+
+	if (s)
+		settle_free(s->w);
+	free(s);
+}
+
+/* arg: {copy offset from the layout, words}. */
+struct placed_arg {
+	unsigned shift;
+	size_t words;
+};
+
+static uint64_t placed_run(void *state, const void *arg, uint64_t n)
+{
+	const struct placed_state *s = state;
+	const struct placed_arg *a = arg;
+	uint64_t set = copies[(s->layout + a->shift) % SETTLE_PLACED_COPIES](
+		s->w, a->words, n);
+
+	settle_keep(set);
+	return n; /* the same check for every variant */
+}
+
+static const char *placed_unavailable(void *state, const void *arg)
+{
+	(void)state;
+	(void)arg;
+	return settle_cpu_has(SETTLE_CPU_POPCNT) ? NULL : "CPU lacks POPCNT";
+}
+
+static const struct placed_arg here = { 0, WORDS };
+static const struct placed_arg moved = { SETTLE_PLACED_COPIES / 2, WORDS };
+static const struct placed_arg moved3 = { SETTLE_PLACED_COPIES / 2,
+					  WORDS + WORDS * 3 / 100 };
+
+#define PLACED(n, a, d) { .name = n, .description = d, .run = placed_run, \
+	.unavailable = placed_unavailable, .arg = &a }
+
+static const struct settle_variant placed_aa[] = {
+	PLACED("loop", here, "popcount loop, copy k in layout k"),
+	PLACED("loop-moved", moved, "the same loop, copy k + 2"),
+};
+static const struct settle_variant placed_plus3[] = {
+	PLACED("loop", here, "popcount loop, copy k in layout k"),
+	PLACED("loop-moved+3%", moved3, "3% more words, copy k + 2"),
+};
+
+#define PLACED_CLAIM(v) { .name = "selftest-layouts", \
+	.description = "harness self-check: layouts", .op_name = "op", \
+	.variants = v, .nvariants = 2, .baseline = "loop", \
+	.setup = placed_setup, .teardown = placed_teardown }
+
+static const struct settle_claim layout_claims[] = { PLACED_CLAIM(placed_aa),
+						     PLACED_CLAIM(placed_plus3) };
+
 /* One process of one trial: the second variant against the first. */
 static int one_process(const struct settle_options *o,
 		       const struct settle_claim *c,
@@ -131,8 +236,11 @@ static int fork_process(const struct settle_options *o,
 }
 
 /* One trial in nproc fresh processes: with one, that process's paired
- * verdict; with more, the process-level verdict. Returns 0, or -1 when a
- * trial process failed (it ended without a verdict, e.g. killed). */
+ * verdict; with more, the process-level verdict. Each process measures
+ * o's layouts from its own first one on (process p from layout
+ * layout_first + p), as `settle run --processes` does. Returns 0, or -1
+ * when a trial process failed (it ended without a verdict, e.g.
+ * killed). */
 static int trial(const struct settle_options *o, const struct settle_claim *c,
 		 double band, enum settle_verdict *v)
 {
@@ -147,6 +255,8 @@ static int trial(const struct settle_options *o, const struct settle_claim *c,
 	if (np > 64)
 		np = 64;
 	for (unsigned p = 0; p < np; p++) {
+		if (o->layouts > 1)
+			po.layout_first = (o->layout_first + p) % o->layouts;
 		if (fork_process(&po, c, &cmp) < 0)
 			return -1;
 		est[p] = log(cmp.ratio);
@@ -255,13 +365,64 @@ static int latencies(const struct settle_options *o, struct settle_selftest *st)
 	return 0;
 }
 
-static double rate(unsigned k, unsigned n)
+/*
+ * The layout trials (d): layout_trials A/A trials with o's layouts,
+ * layout_trials / 2 with 3 % more work, layout_trials / 2 A/A trials in
+ * one layout each. Skipped (all 0) without POPCNT or with one layout.
+ */
+static void layout_trials(const struct settle_options *o, unsigned trials,
+			  struct settle_selftest *st)
 {
-	return n ? (double)k / n : 0;
+	unsigned fp = 0, same = 0, d3 = 0, fp1 = 0, n = 0, n3 = 0, n1 = 0;
+	struct settle_options one = *o;
+	enum settle_verdict v;
+
+	if (!settle_cpu_has(SETTLE_CPU_POPCNT) || o->layouts < 2)
+		return;
+	for (unsigned i = 0; i < trials && !settle_interrupted(); i++) {
+		progress(o->progress, "layout A/A", i + 1, trials);
+		if (trial(o, &layout_claims[0], o->band, &v) < 0) {
+			st->failed_trials++;
+			continue;
+		}
+		n++;
+		fp += v == SETTLE_FASTER || v == SETTLE_SLOWER;
+		same += v == SETTLE_SAME;
+	}
+	for (unsigned i = 0; i < trials / 2 && !settle_interrupted(); i++) {
+		progress(o->progress, "layouts, 3% more work", i + 1,
+			 trials / 2);
+		if (trial(o, &layout_claims[1], o->band, &v) < 0) {
+			st->failed_trials++;
+			continue;
+		}
+		n3++;
+		d3 += v == SETTLE_SLOWER;
+	}
+	one.layouts = 1;
+	for (unsigned i = 0; i < trials / 2 && !settle_interrupted(); i++) {
+		progress(o->progress, "A/A in one layout", i + 1, trials / 2);
+		one.layout_first = i % SETTLE_PLACED_COPIES;
+		if (trial(&one, &layout_claims[0], o->band, &v) < 0) {
+			st->failed_trials++;
+			continue;
+		}
+		n1++;
+		fp1 += v == SETTLE_FASTER || v == SETTLE_SLOWER;
+	}
+	st->layouts = o->layouts;
+	st->layout_aa_trials = n;
+	st->layout_detect_trials = n3;
+	st->layout_single_trials = n1;
+	st->layout_aa_false_positive_rate = rate(fp, n);
+	st->layout_aa_same_rate = rate(same, n);
+	st->layout_detect_rate_3pct = rate(d3, n3);
+	st->layout_aa_false_positive_rate_single = rate(fp1, n1);
 }
 
 int settle_selftest_run(const struct settle_options *o, unsigned aa_trials,
-			unsigned detect_trials, struct settle_selftest *st)
+			unsigned detect_trials, unsigned layout_trials_n,
+			struct settle_selftest *st)
 {
 	unsigned fp = 0, same = 0, d3 = 0, d2 = 0, n_aa = 0, n3 = 0, n2 = 0;
 	enum settle_verdict v;
@@ -296,6 +457,7 @@ int settle_selftest_run(const struct settle_options *o, unsigned aa_trials,
 		n2++;
 		d2 += v == SETTLE_SLOWER;
 	}
+	layout_trials(o, layout_trials_n, st);
 	if (o->progress)
 		fprintf(o->progress, "\r\033[K");
 	/* the rates are over the trials that gave a verdict */
@@ -306,6 +468,17 @@ int settle_selftest_run(const struct settle_options *o, unsigned aa_trials,
 	st->detect_rate_3pct = rate(d3, n3);
 	st->detect_rate_2pct = rate(d2, n2);
 	return latencies(o, st);
+}
+
+/* A layout rate, or null when its trials were not run. */
+static void layout_rate(FILE *f, const struct settle_selftest *st,
+			unsigned trials, double r)
+{
+	(void)st;
+	if (trials)
+		settle_json_number(f, r);
+	else
+		fputs("null", f);
 }
 
 int settle_write_selftest_json(const struct settle_selftest *st,
@@ -331,6 +504,22 @@ int settle_write_selftest_json(const struct settle_selftest *st,
 	fputs(",\n  \"detect_rate_2pct\": ", f); settle_json_number(f, st->detect_rate_2pct);
 	fprintf(f, ",\n  \"detect_trials\": %u", st->detect_trials);
 	fprintf(f, ",\n  \"failed_trials\": %u", st->failed_trials);
+	fputs(",\n  \"layout_aa_false_positive_rate\": ", f);
+	layout_rate(f, st, st->layout_aa_trials,
+		    st->layout_aa_false_positive_rate);
+	fputs(",\n  \"layout_aa_same_rate\": ", f);
+	layout_rate(f, st, st->layout_aa_trials, st->layout_aa_same_rate);
+	fprintf(f, ",\n  \"layout_aa_trials\": %u", st->layout_aa_trials);
+	fputs(",\n  \"layout_detect_rate_3pct\": ", f);
+	layout_rate(f, st, st->layout_detect_trials,
+		    st->layout_detect_rate_3pct);
+	fprintf(f, ",\n  \"layout_detect_trials\": %u",
+		st->layout_detect_trials);
+	fputs(",\n  \"layout_aa_false_positive_rate_single\": ", f);
+	layout_rate(f, st, st->layout_single_trials,
+		    st->layout_aa_false_positive_rate_single);
+	fprintf(f, ",\n  \"layout_single_trials\": %u",
+		st->layout_single_trials);
 	fputs(",\n  \"popcnt_latency_cycles\": ", f);
 	if (st->popcnt_latency_cycles > 0)
 		settle_json_number(f, st->popcnt_latency_cycles);
@@ -341,8 +530,9 @@ int settle_write_selftest_json(const struct settle_selftest *st,
 	fprintf(f, ",\n  \"settings\": {\"samples\": %u, \"min_sample_ns\": ",
 		o->samples);
 	settle_json_number(f, o->min_sample_ns);
-	fprintf(f, ", \"processes_per_trial\": %u, \"equivalence_band\": ",
-		o->processes ? o->processes : 1);
+	fprintf(f, ", \"processes_per_trial\": %u, \"layouts\": %u, "
+		"\"equivalence_band\": ", o->processes ? o->processes : 1,
+		o->layouts > 1 ? o->layouts : 1);
 	settle_json_number(f, o->band);
 	fprintf(f, ", \"quick\": %s}\n}\n", o->quick ? "true" : "false");
 	settle_c_locale_end(&loc);
@@ -361,10 +551,46 @@ int settle_write_selftest_json(const struct settle_selftest *st,
 #define TARGET_AA_SAME 0.80
 #define TARGET_DETECT_3PCT 0.90
 #define TARGET_DETECT_2PCT 0.80
+/* ...and with layouts (issue "verdicts that survive layout"): A/A on a
+ * workload that moves with its place, and 3 % more of it. */
+#define TARGET_LAYOUT_AA_FALSE_POSITIVES 0.05
+#define TARGET_LAYOUT_AA_SAME 0.80
+#define TARGET_LAYOUT_DETECT_3PCT 0.90
 
 static const char *met(int ok)
 {
 	return ok ? "met" : "MISSED";
+}
+
+/* The layout trials and their targets. */
+static void layout_print(FILE *f, const struct settle_selftest *st)
+{
+	int aa = st->layout_aa_false_positive_rate <=
+		 TARGET_LAYOUT_AA_FALSE_POSITIVES &&
+		 st->layout_aa_same_rate >= TARGET_LAYOUT_AA_SAME;
+	int d3 = st->layout_detect_rate_3pct >= TARGET_LAYOUT_DETECT_3PCT;
+
+	if (!st->layout_aa_trials) {
+		fprintf(f, "  layouts: not measured (%s)\n", st->layouts < 2 ?
+			"one layout per trial: --layouts" : "CPU lacks POPCNT");
+		return;
+	}
+	fprintf(f, "  a popcount loop that moves with its place, %u layouts "
+		"(copy k vs copy k+2):\n", st->layouts);
+	fprintf(f, "    A/A, %u trials: faster or slower %.1f%% (target <= "
+		"%g%%), same %.1f%% (target >= %g%%): %s\n",
+		st->layout_aa_trials, 100 * st->layout_aa_false_positive_rate,
+		100 * TARGET_LAYOUT_AA_FALSE_POSITIVES,
+		100 * st->layout_aa_same_rate, 100 * TARGET_LAYOUT_AA_SAME,
+		met(aa));
+	fprintf(f, "    3%% more work, %u trials: called slower %.1f%% "
+		"(target >= %g%%): %s\n", st->layout_detect_trials,
+		100 * st->layout_detect_rate_3pct,
+		100 * TARGET_LAYOUT_DETECT_3PCT, met(d3));
+	fprintf(f, "    the same A/A in one layout, %u trials: faster or "
+		"slower %.1f%% (what one layout says)\n",
+		st->layout_single_trials,
+		100 * st->layout_aa_false_positive_rate_single);
 }
 
 void settle_selftest_print(FILE *f, const struct settle_selftest *st,
@@ -376,8 +602,10 @@ void settle_selftest_print(FILE *f, const struct settle_selftest *st,
 	int d2 = st->detect_rate_2pct >= TARGET_DETECT_2PCT;
 
 	fprintf(f, "settle selftest: %u samples of >= %.0f ms, %u process%s per "
-		"trial, band +-%g%%\n", o->samples, o->min_sample_ns / 1e6,
-		o->processes, o->processes == 1 ? "" : "es", o->band * 100);
+		"trial, %u layout%s, band +-%g%%\n", o->samples,
+		o->min_sample_ns / 1e6, o->processes,
+		o->processes == 1 ? "" : "es", o->layouts > 1 ? o->layouts : 1,
+		o->layouts > 1 ? "s" : "", o->band * 100);
 	fprintf(f, "  A/A, %u trials: faster or slower %.1f%% (target <= %g%%), "
 		"same %.1f%% (target >= %g%%): %s\n", st->aa_trials,
 		100 * st->aa_false_positive_rate,
@@ -389,6 +617,7 @@ void settle_selftest_print(FILE *f, const struct settle_selftest *st,
 	fprintf(f, "  2%% more work, band 0.5%%, %u trials: called slower "
 		"%.1f%% (target >= %g%%): %s\n", st->detect_trials,
 		100 * st->detect_rate_2pct, 100 * TARGET_DETECT_2PCT, met(d2));
+	layout_print(f, st);
 	fprintf(f, "  dependent chains against an add chain (1 cycle each, "
 		"%.2f GHz):\n    imul %.2f cycles, popcnt ", st->core_ghz,
 		st->imul_latency_cycles);

@@ -23,23 +23,39 @@ struct settle_selftest {
 	unsigned failed_trials;        /* trials whose process failed (ended
 					  without a verdict): a failed
 					  selftest, not an unclear verdict */
+	/* layout trials (docs/layouts.md); 0 trials: not run */
+	unsigned layouts;              /* layouts per trial */
+	unsigned layout_aa_trials, layout_detect_trials, layout_single_trials;
+	double layout_aa_false_positive_rate; /* placed loop A/A: faster or
+						 slower */
+	double layout_aa_same_rate;
+	double layout_detect_rate_3pct;       /* 3 % more words: slower */
+	double layout_aa_false_positive_rate_single; /* A/A in one layout */
 };
 
 /*
  * Measure the harness with the settings o (samples, min_sample_ns,
- * processes per trial, band, cpu): aa_trials A/A trials and detect_trials
- * trials for each detection case, each trial in fresh processes when
- * o->processes > 1, then the chain latencies. Returns 0, or -1 when the
+ * processes per trial, layouts, band, cpu): aa_trials A/A trials and
+ * detect_trials trials for each detection case, each trial in fresh
+ * processes when o->processes > 1; with o->layouts > 1 and POPCNT,
+ * layout_trials A/A trials of the placed popcount loop, layout_trials / 2
+ * with 3 % more work and layout_trials / 2 in one layout; then the chain
+ * latencies. Returns 0, or -1 when the
  * latency measurement fails.
  */
 int settle_selftest_run(const struct settle_options *o, unsigned aa_trials,
-			unsigned detect_trials, struct settle_selftest *st);
+			unsigned detect_trials, unsigned layout_trials,
+			struct settle_selftest *st);
 
 /*
  * Write selftest results as JSON (schema "settle-selftest/1", keys
  * aa_false_positive_rate, aa_same_rate, aa_trials, detect_rate_3pct,
- * detect_rate_2pct, detect_trials, popcnt_latency_cycles (null without
- * POPCNT), imul_latency_cycles, settings), whole or not at all.
+ * detect_rate_2pct, detect_trials, failed_trials,
+ * layout_aa_false_positive_rate, layout_aa_same_rate, layout_aa_trials,
+ * layout_detect_rate_3pct, layout_detect_trials,
+ * layout_aa_false_positive_rate_single, layout_single_trials (the rates
+ * null when not measured), popcnt_latency_cycles (null without POPCNT),
+ * imul_latency_cycles, settings), whole or not at all.
  * Returns 0, or -1 with a message in err.
  */
 int settle_write_selftest_json(const struct settle_selftest *st,

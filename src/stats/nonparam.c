@@ -389,6 +389,70 @@ double settle_t_quantile(double p, double df)
 	return p < 0.5 ? -(lo + hi) / 2 : (lo + hi) / 2;
 }
 
+/*
+ * The continued fraction of the regularized incomplete beta function
+ * I_x(a, b) (DLMF 8.17.22), evaluated by the modified Lentz method
+ * (Lentz, Appl. Optics 15 (1976) 668; Thompson, Barnett, J. Comput.
+ * Phys. 64 (1986) 490): converges fast for x < (a + 1) / (a + b + 2).
+ */
+static double beta_fraction(double a, double b, double x)
+{
+	const double tiny = 1e-300;
+	double c = 1, d = 1 - (a + b) * x / (a + 1), h;
+
+	d = 1 / (fabs(d) < tiny ? tiny : d);
+	h = d;
+	for (int m = 1; m <= 500; m++) {
+		double e, step;
+
+		/* even term d_2m, then odd term d_2m+1 */
+		e = m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m));
+		d = 1 + e * d;
+		c = 1 + e / c;
+		d = 1 / (fabs(d) < tiny ? tiny : d);
+		c = fabs(c) < tiny ? tiny : c;
+		h *= d * c;
+		e = -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1));
+		d = 1 + e * d;
+		c = 1 + e / c;
+		d = 1 / (fabs(d) < tiny ? tiny : d);
+		c = fabs(c) < tiny ? tiny : c;
+		step = d * c;
+		h *= step;
+		if (fabs(step - 1) < 1e-15)
+			break;
+	}
+	return h;
+}
+
+/* I_x(a, b), the regularized incomplete beta function, a, b > 0. */
+static double incomplete_beta(double x, double a, double b)
+{
+	double front;
+
+	if (x <= 0)
+		return 0;
+	if (x >= 1)
+		return 1;
+	front = exp(a * log(x) + b * log1p(-x) + lgamma(a + b) - lgamma(a) -
+		    lgamma(b));
+	if (x < (a + 1) / (a + b + 2))
+		return front * beta_fraction(a, b, x) / a;
+	return 1 - front * beta_fraction(b, a, 1 - x) / b;
+}
+
+double settle_f_sf(double f, double d1, double d2)
+{
+	if (!(d1 > 0 && d2 > 0) || isnan(f))
+		return NAN;
+	if (f <= 0)
+		return 1;
+	if (isinf(f))
+		return 0;
+	/* P(F > f) = I_{d2 / (d2 + d1 f)}(d2 / 2, d1 / 2) */
+	return incomplete_beta(d2 / (d2 + d1 * f), d2 / 2, d1 / 2);
+}
+
 /* Median of a resample (with replacement) of x[0..n), drawn into t. */
 static double resampled_median(const double *x, size_t n, double *t,
 			       uint64_t *seed)

@@ -92,6 +92,11 @@ int settle_geomean_bootstrap(const double *const *x, const size_t *nx,
  * error below 1e-6). */
 double settle_t_quantile(double p, double df);
 
+/* P(F > f) for Fisher's F distribution with d1 and d2 degrees of
+ * freedom (the regularized incomplete beta function, DLMF 8.17, by its
+ * continued fraction); NaN for d1 or d2 <= 0. */
+double settle_f_sf(double f, double d1, double d2);
+
 /* Standard normal quantile: z with Phi(z) = p, found by bisection on
  * 0.5 * erfc(-z / sqrt 2) to double precision; 0 < p < 1. */
 double settle_normal_quantile(double p);

@@ -27,3 +27,8 @@ int settle_noise_drifted(double drift_pct)
 	return drift_pct > SETTLE_NOISE_DRIFT_PCT ||
 	       drift_pct < -SETTLE_NOISE_DRIFT_PCT;
 }
+
+int settle_layout_sensitive(double spread, double p, double band)
+{
+	return p < SETTLE_LAYOUT_ALPHA && spread > 2 * band;
+}

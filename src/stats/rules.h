@@ -18,6 +18,18 @@
 /* Non-zero when the samples summarised in s are too spread to trust. */
 int settle_summary_unstable(const struct settle_summary *s);
 
+/*
+ * A result measured in several layouts is layout-sensitive when its
+ * layouts' medians differ beyond the noise within a layout (an analysis
+ * of variance over its replicates, settle_result.layout_p, below this
+ * level) and their spread ((largest - smallest) / median) exceeds twice
+ * the equivalence band: a spread that moves a verdict by less than the
+ * band does not matter (docs/layouts.md).
+ */
+#define SETTLE_LAYOUT_ALPHA 0.01
+
+int settle_layout_sensitive(double spread, double p, double band);
+
 /* Noise worth a warning: a 1-minute load average above this at the
  * start, ... */
 #define SETTLE_NOISE_LOADAVG 0.5

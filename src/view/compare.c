@@ -51,6 +51,97 @@ static double *pool(const struct settle_report *rep,
 	return x;
 }
 
+/* How many layouts the results of rep with r's key were measured in (the
+ * most of any of them). */
+static unsigned layouts_of(const struct settle_report *rep,
+			   const struct settle_result *r)
+{
+	unsigned n = 0;
+
+	for (size_t i = 0; i < rep->nresults; i++)
+		if (same_key(&rep->results[i], r) &&
+		    rep->results[i].nlayouts > n)
+			n = rep->results[i].nlayouts;
+	return n;
+}
+
+/* The balanced units (settle_layout_units()) of every result of rep with
+ * r's key, each process on its own, as times (exp of the units) in a new
+ * array; *n their number. NULL when out of memory. */
+static double *units(const struct settle_report *rep,
+		     const struct settle_result *r, size_t *n)
+{
+	unsigned np = rep->options.processes > 1 ? rep->options.processes : 1;
+	size_t total = 0;
+	double *u;
+
+	*n = 0;
+	for (size_t i = 0; i < rep->nresults; i++)
+		if (same_key(&rep->results[i], r))
+			total += rep->results[i].nsamples;
+	u = malloc((total + 1) * sizeof(*u));
+	for (size_t i = 0; u && i < rep->nresults; i++) {
+		const struct settle_result *x = &rep->results[i];
+		size_t chunk = x->nsamples / np;
+
+		if (!same_key(x, r))
+			continue;
+		for (unsigned p = 0; p < np && chunk; p++)
+			*n += settle_layout_units(NULL, x, p * chunk,
+						  (p + 1) * chunk, u + *n);
+	}
+	for (size_t k = 0; u && k < *n; k++)
+		u[k] = exp(u[k]);
+	return u;
+}
+
+/*
+ * Both files measured r's key in two layouts or more: the balanced units
+ * of each (one round of every layout, averaged over the layouts), compared
+ * by the two-sample Hodges-Lehmann shift with its Mann-Whitney interval.
+ * Returns 1 (c set), 0 when not both have layouts, -1 when out of memory.
+ */
+static int by_layout(const struct settle_report *old,
+		     const struct settle_report *nw,
+		     const struct settle_result *r, double band,
+		     struct settle_comparison *c)
+{
+	double *x, *y;
+	size_t nx, ny;
+	int rc = 1;
+
+	if (layouts_of(old, r) < 2 || layouts_of(nw, r) < 2)
+		return 0;
+	x = units(old, r, &nx);
+	y = units(nw, r, &ny);
+	if (!x || !y)
+		rc = -1;
+	else if (!nx || !ny ||
+		 settle_compare_unpaired(x, nx, y, ny, band, c) < 0)
+		rc = 0;
+	else
+		c->method = "balanced units (one round of every layout, the "
+			    "mean over the layouts), two-sample "
+			    "Hodges-Lehmann, Mann-Whitney interval";
+	free(x);
+	free(y);
+	return rc;
+}
+
+/* Is a result of rep with r's key layout-sensitive? Its spread, or 0. */
+static double moves(const struct settle_report *rep,
+		    const struct settle_result *r)
+{
+	double s = 0;
+
+	for (size_t i = 0; i < rep->nresults; i++)
+		if (same_key(&rep->results[i], r) &&
+		    rep->results[i].layout_sensitive &&
+		    rep->results[i].layout_spread > s)
+			s = rep->results[i].layout_spread;
+	return s;
+}
+
 /* The first result of rep with r's key, or NULL. */
 static const struct settle_result *find(const struct settle_report *rep,
 					const struct settle_result *r)
@@ -117,10 +208,13 @@ static void pct(double ratio, char *buf, size_t len)
 static int make_row(const struct settle_report *old,
 		    const struct settle_report *nw,
 		    const struct settle_result *r, double band,
-		    struct settle_compare_row *w, double **x, double **y)
+		    struct settle_compare_row *w, double **x, double **y,
+		    int *layouts, char *why, size_t whylen)
 {
 	struct settle_comparison c;
 	struct settle_summary so, sn;
+	double spread;
+	int k;
 
 	memset(w, 0, sizeof(*w));
 	*y = pool(nw, r, &w->n_new);
@@ -141,6 +235,7 @@ static int make_row(const struct settle_report *old,
 	if (r->claim->sized)
 		settle_format_size(r->size_bytes, w->size, sizeof(w->size));
 	w->mark = "";
+	w->lmark = "";
 	w->verdict = "";
 	settle_summarize(*x, w->n_old, &so);
 	settle_summarize(*y, w->n_new, &sn);
@@ -152,9 +247,17 @@ static int make_row(const struct settle_report *old,
 			 "undefined (new median 0)";
 		return 1;
 	}
+	k = by_layout(old, nw, r, band, &c);
+	if (k < 0)
+		return -1;
+	*layouts |= k;
+	spread = fmax(moves(old, r), moves(nw, r));
+	w->lmark = spread > 0 ? "~" : "";
 	if (below_resolution(nw, r) || below_resolution(old, r)) {
 		c.verdict = SETTLE_UNCLEAR;
 		c.why = "below resolution";
+	} else if (c.verdict == SETTLE_UNCLEAR && spread > 0) {
+		c.why = settle_layout_why(spread, why, whylen);
 	}
 	w->old_median = so.median;
 	w->new_median = sn.median;
@@ -201,7 +304,8 @@ static int only_in(const struct settle_report *a, const struct settle_report *b,
 
 static int section(const struct settle_report *old,
 		   const struct settle_report *nw, double fail_pct,
-		   struct settle_compare_section *s, size_t *slower)
+		   struct settle_compare_section *s, size_t *slower,
+		   int *layouts)
 {
 	double **x = calloc(nw->nresults + 1, sizeof(*x));
 	double **y = calloc(nw->nresults + 1, sizeof(*y));
@@ -226,7 +330,8 @@ static int section(const struct settle_report *old,
 
 		if (find(nw, r) != r)
 			continue;
-		k = make_row(old, nw, r, nw->options.band, w, &px, &py);
+		k = make_row(old, nw, r, nw->options.band, w, &px, &py,
+			     layouts, w->why_buf, sizeof(w->why_buf));
 		if (k < 0)
 			goto out;
 		if (k == 0)
@@ -388,6 +493,12 @@ static void section_failures(struct settle_compare_view *cv,
 
 static void compare_notes(struct settle_compare_view *cv)
 {
+	int moved = 0;
+
+	for (size_t k = 0; k < cv->nsections; k++)
+		for (size_t i = 0; i < cv->sections[k].nrows; i++)
+			moved |= cv->sections[k].rows[i].lmark &&
+				 cv->sections[k].rows[i].lmark[0];
 	snprintf(cv->notes[0].text, sizeof(cv->notes[0].text),
 		 "change: new time / old time - 1, the Hodges-Lehmann "
 		 "estimate (the median of every new/old pair of samples, not "
@@ -401,6 +512,26 @@ static void compare_notes(struct settle_compare_view *cv)
 		 SETTLE_UNSTABLE_MAD * 100, SETTLE_UNSTABLE_BEST * 100);
 	cv->notes[1].mark = "!";
 	cv->nnotes = 2;
+	if (cv->layouts) {
+		snprintf(cv->notes[2].text, sizeof(cv->notes[2].text),
+			 "rows measured in two layouts or more in both files: "
+			 "the samples are taken in balanced units, one round of "
+			 "every layout averaged over the layouts, and the "
+			 "change and its interval are those of the units: a "
+			 "time that only moves with the layout (code that only "
+			 "moved) is the same in every unit (docs/layouts.md)");
+		cv->notes[2].mark = "";
+		cv->nnotes++;
+	}
+	if (moved) {
+		snprintf(cv->notes[cv->nnotes].text,
+			 sizeof(cv->notes[0].text), "layout-sensitive on "
+			 "either side: its time moves with where code, data "
+			 "and stack sit, beyond the noise within a layout (p < "
+			 "%g) and by more than +-%g%% (docs/layouts.md)",
+			 SETTLE_LAYOUT_ALPHA, cv->band * 100);
+		cv->notes[cv->nnotes++].mark = "~";
+	}
 }
 
 int settle_compare_build(const struct settle_report *old,
@@ -417,7 +548,7 @@ int settle_compare_build(const struct settle_report *old,
 			goto fail;
 	for (size_t k = 0; k < nnew; k++) {
 		if (section(old, news[k], fail_pct, &cv->sections[k],
-			    &cv->slower) < 0) {
+			    &cv->slower, &cv->layouts) < 0) {
 			cv->nsections = k + 1;
 			goto fail;
 		}

@@ -61,6 +61,51 @@ static void caches(const struct settle_machine *m, char *buf, size_t len)
 	}
 }
 
+/* The layouts measured (docs/layouts.md); with one, that the verdicts
+ * hold for it only (said once, when there are verdicts). */
+static void layouts_item(const struct settle_report *rep,
+			 struct settle_view *v)
+{
+	const struct settle_options *o = &rep->options;
+	struct settle_view_item *it;
+	int verdicts = 0;
+
+	for (size_t i = 0; i < rep->nresults; i++)
+		verdicts |= rep->results[i].has_cmp;
+	if (o->layouts > 1) {
+		it = item(v, "layouts", "%u: code, data and stack placed %u "
+			  "ways, %u samples in each per process "
+			  "(docs/layouts.md)", o->layouts, o->layouts,
+			  o->samples / o->layouts /
+			  (o->processes > 1 ? o->processes : 1));
+		brief(it, "%u layouts", o->layouts);
+	} else if (verdicts) {
+		if (o->layout_first)
+			it = item(v, "layouts", "1 (layout %u): the verdicts "
+				  "hold for this layout only (--layouts 4 "
+				  "varies code, data and stack placement; "
+				  "docs/layouts.md)", o->layout_first);
+		else
+			it = item(v, "layouts", "1 (settle's plain placement): "
+				  "the verdicts hold for this layout only "
+				  "(--layouts 4 varies code, data and stack "
+				  "placement; docs/layouts.md)");
+		brief(it, "1 layout: the verdicts hold for it only");
+	} else {
+		return;
+	}
+	it->info_only = -1;
+}
+
+char *settle_layout_why(double spread, char *buf, size_t len)
+{
+	double x = 50 * spread;
+
+	snprintf(buf, len, x >= 9.95 ? "layout-sensitive, +-%.0f %%" :
+		 "layout-sensitive, +-%.1f %%", x);
+	return buf;
+}
+
 static void machine_items(const struct settle_report *rep,
 			  struct settle_view *v)
 {
@@ -149,6 +194,7 @@ static void machine_items(const struct settle_report *rep,
 		  o->samples, buf, each, o->quick ? " (--quick)" : "");
 	brief(it, "%s", it->text);
 	it->info_only = -1; /* a run's, not info's */
+	layouts_item(rep, v);
 }
 
 /* An escaped copy of s owned by v ("?" when out of memory). */
@@ -196,6 +242,17 @@ static void cmp_cells(const struct settle_result *r, struct settle_view_row *w)
 	w->why = c->why;
 }
 
+/* The reason of an unclear layout-sensitive verdict, with its spread. */
+static const char *why_text(struct settle_view *v, const char *why,
+			    double spread)
+{
+	char buf[64];
+
+	if (!why || strcmp(why, "layout-sensitive"))
+		return why;
+	return keep(v, settle_layout_why(spread, buf, sizeof(buf)));
+}
+
 /* The spread in per cent: one decimal, "<0.1%" for a spread that would
  * round to 0.0 but is not 0. */
 static void mad_cell(double pct, char *buf, size_t len)
@@ -216,6 +273,7 @@ static void row(struct settle_view *v, const struct settle_result *r,
 	w->label = keep(v, r->label);
 	w->reference = r->reference;
 	w->mark = "";
+	w->lmark = "";
 	w->verdict = "";
 	if (c->sized)
 		settle_format_size(r->size_bytes, w->size, sizeof(w->size));
@@ -246,12 +304,14 @@ static void row(struct settle_view *v, const struct settle_result *r,
 	mad_cell(100 * settle_safe_div(r->sum.mad, r->sum.median), w->mad,
 		 sizeof(w->mad));
 	w->mark = r->unstable ? "!" : "";
+	w->lmark = r->layout_sensitive ? "~" : "";
 	if (c->bytes_per_op == SETTLE_BYTES_SIZE)
 		settle_format_num(r->bytes_per_ns, 2, w->bytes, sizeof(w->bytes));
 	if (c->show_cycles)
 		settle_format_num(r->cycles_per_op > 0 ? r->cycles_per_op : NAN,
 				  2, w->cycles, sizeof(w->cycles));
 	cmp_cells(r, w);
+	w->why = why_text(v, w->why, r->cmp.layout_spread);
 }
 
 /* ---- notes ------------------------------------------------------------ */
@@ -308,7 +368,8 @@ static void notes(const struct settle_report *rep, struct settle_view_claim *vc)
 {
 	const struct settle_options *o = &rep->options;
 	const struct settle_claim_info *c = vc->claim;
-	int grouped = 0, based = 0, unstable = 0;
+	int grouped = 0, based = 0, unstable = 0, moved = 0;
+	unsigned nl = 1;
 
 	for (size_t i = 0; i < vc->nrows; i++) {
 		const struct settle_view_row *w = &vc->rows[i];
@@ -316,8 +377,27 @@ static void notes(const struct settle_report *rep, struct settle_view_claim *vc)
 		grouped |= w->r->build || w->r->nparams;
 		based |= w->role != SETTLE_ROLE_NONE;
 		unstable |= w->mark[0] != '\0';
+		moved |= w->lmark[0] != '\0';
+		nl = w->r->nlayouts > nl ? w->r->nlayouts : nl;
 	}
-	if (based && o->processes > 1)
+	if (based && nl > 1 && o->processes > 1)
+		note(vc, "", "median time per %s of %u samples; ratio = time / "
+		     "time of '%s'%s in the same rounds (below 1 is faster; %u "
+		     "fresh processes, each %u layouts: one Hodges-Lehmann "
+		     "estimate per layout, their mean per process, 95%% "
+		     "Student t interval over processes; band +-%g%%)",
+		     c->op_name, o->samples, c->baseline, grouped ?
+		     " of the same build and parameters" : "", o->processes,
+		     nl, o->band * 100);
+	else if (based && nl > 1)
+		note(vc, "", "median time per %s of %u samples; ratio = time / "
+		     "time of '%s'%s in the same rounds (below 1 is faster; %u "
+		     "layouts, one Hodges-Lehmann estimate each, 95%% Student "
+		     "t interval over layouts; band +-%g%%)", c->op_name,
+		     o->samples, c->baseline, grouped ?
+		     " of the same build and parameters" : "", nl,
+		     o->band * 100);
+	else if (based && o->processes > 1)
 		note(vc, "", "median time per %s of %u samples; ratio = time / "
 		     "time of '%s'%s in the same rounds (below 1 is faster; %u "
 		     "fresh processes, one Hodges-Lehmann estimate each, 95%% "
@@ -341,6 +421,13 @@ static void notes(const struct settle_report *rep, struct settle_view_claim *vc)
 		     "or the best sample more than %g%% below it; do not "
 		     "trust that row", SETTLE_UNSTABLE_MAD * 100,
 		     SETTLE_UNSTABLE_BEST * 100);
+	if (moved)
+		note(vc, "~", "layout-sensitive: the medians of its %u "
+		     "layouts differ beyond the noise within a layout (p < "
+		     "%g) and by more than +-%g%%: its time depends on where "
+		     "code, data and stack sit, and a verdict on it is about "
+		     "the mean over layouts (docs/layouts.md)", nl,
+		     SETTLE_LAYOUT_ALPHA, o->band * 100);
 	if (c->original) {
 		char orig[sizeof(vc->notes[0].text)];
 

@@ -36,7 +36,7 @@ struct settle_view_item {
 			   `settle info` and in details only */
 };
 
-#define SETTLE_VIEW_MAX_ITEMS 12
+#define SETTLE_VIEW_MAX_ITEMS 14
 
 /* What a row can show. */
 enum settle_row_status {
@@ -62,6 +62,7 @@ struct settle_view_row {
 	const char *label;       /* the variant's table label */
 	int reference;           /* a physical limit: remark "(reference)" */
 	const char *mark;        /* "!" for an unstable row, else "" */
+	const char *lmark;       /* "~" for a layout-sensitive row, else "" */
 	char median[24], best[24]; /* times with units, "1.633 us" */
 	char mad[16];            /* "12.8%" */
 	char bytes[16];          /* "48.12" (B/ns), "" without throughput */
@@ -134,6 +135,11 @@ struct settle_view {
 	size_t nstrings;
 };
 
+/* "layout-sensitive, +-X %": the reason of an unclear verdict on a row
+ * whose time moves with its layout, spread the relative spread of its
+ * layouts' medians (X is half of it, in per cent), into buf. */
+char *settle_layout_why(double spread, char *buf, size_t len);
+
 /*
  * Build the view of rep (which must outlive it). Returns 0, or -1 when
  * out of memory. Free with settle_view_free().
@@ -161,7 +167,9 @@ struct settle_compare_row {
 	char change_text[16], lo_text[16], hi_text[16]; /* "+0.98%" */
 	size_t n_old, n_new;
 	const char *mark;      /* "!" when unstable on either side */
+	const char *lmark;     /* "~" when layout-sensitive on either side */
 	const char *verdict, *why;
+	char why_buf[64];      /* why, when it is made for the row */
 	int slower;            /* called slower */
 	int invalid_new;       /* the new file's result is invalid */
 };
@@ -187,6 +195,7 @@ struct settle_compare_view {
 	size_t nsections;
 	struct settle_view_note notes[4];
 	size_t nnotes;
+	int layouts;       /* some row compared layout by layout */
 	char warnings[2 * SETTLE_VIEW_MAX_WARNINGS][300];
 	size_t nwarnings;
 	double band;

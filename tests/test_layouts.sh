@@ -1,0 +1,193 @@
+#!/usr/bin/env bash
+# test_layouts.sh - settle run --layouts (docs/layouts.md): plumbing, not
+# rates.
+#
+#   - a claim whose cost is set by the layout it runs in (tests/
+#     layout_claim.c: "moved" costs 0.9, 1.0, 1.1, 1.0 x "steady" in
+#     layouts 0-3, shifted by one with LAYOUT_TEST_SHIFT=1, which stands
+#     for code that moved between two builds; the code is the same):
+#     with --layouts 4, compare calls "moved" same or unclear, never
+#     slower or faster (each unit of the comparison averages the four
+#     layouts, in which the move cancels); with one layout it is +11 %
+#     slower, and compare says so (or unclear, on a machine too noisy to
+#     tell: timed runs);
+#   - the same on result files whose samples are set exactly (no timing):
+#     same (marked layout-sensitive) with layouts, slower without; with
+#     layouts and 3 % more work as well, slower;
+#   - the result file: settings.layouts, one layout per sample
+#     (sample_layouts), each layout equally often, layout_spread; with
+#     --processes 2 each process starts at its own layout; show prints
+#     the layouts line and the ~ mark; one layout says its verdicts hold
+#     for it only;
+#   - FILE.c is compiled once per layout (the padding header in the
+#     cache), and the file's first function sits at another 16-byte slot
+#     of its cache line in each of the 4 objects (code after a 64-byte
+#     alignment, such as the claim's aligned loop, is realigned by it).
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+SETTLE=${SETTLE:-$ROOT/build/settle}
+case $SETTLE in /*) ;; *) SETTLE=$PWD/$SETTLE ;; esac
+CLAIM=$ROOT/tests/layout_claim.c
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "ok   $*"; }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/settle-layouts-XXXXXX") || exit 1
+trap 'rm -rf "$TMP"' EXIT
+export SETTLE_CACHE_DIR=$TMP/cache
+RUN=(--samples 16 --min-time 2)
+
+run() { # NAME SHIFT ARGS...
+	local name=$1 shift_=$2
+	shift 2
+	LAYOUT_TEST_SHIFT=$shift_ "$SETTLE" run "$CLAIM" "${RUN[@]}" "$@" \
+		--format json --output "$TMP/$name.json" \
+		>"$TMP/$name.out" 2>"$TMP/$name.err"
+}
+
+# verdict OLD NEW VARIANT: compare's verdict and reason for VARIANT
+verdict() {
+	"$SETTLE" compare "$TMP/$1.json" "$TMP/$2.json" --format json |
+	python3 -c '
+import json, sys
+for s in json.load(sys.stdin)["comparisons"]:
+    for r in s["rows"]:
+        if r["variant"] == sys.argv[1]:
+            print(r["verdict"], r["why"] or "", r["layout_sensitive"])
+' "$3"
+}
+
+# ---- real runs: the same code, moved ----------------------------------
+if run before4 0 --layouts 4 --verbose && run after4 1 --layouts 4; then
+	ok "settle run FILE.c --layouts 4 runs"
+else
+	bad "settle run FILE.c --layouts 4 failed: $(head -3 "$TMP/before4.err" "$TMP/after4.err")"
+fi
+# Timed runs on a shared machine: the verdicts below may be unclear when
+# the machine is too noisy to tell; what must never happen is a verdict
+# that contradicts the design (the exact-sample checks further down pin
+# the verdicts and their reasons without timing).
+v=$(verdict before4 after4 moved)
+case $v in
+same*|unclear*)
+	ok "--layouts 4: a +-10 % layout effect, code moved: $v" ;;
+*)	bad "--layouts 4: compare calls the moved code '$v' (want same or unclear)" ;;
+esac
+if run before1 0 && run after1 1; then
+	v=$(verdict before1 after1 moved)
+	case $v in
+	slower*) ok "one layout: the same move is called $v" ;;
+	unclear*) ok "one layout: the same move is '$v' (too noisy here to call it slower)" ;;
+	*)	bad "one layout: compare calls the moved code '$v' (want slower)" ;;
+	esac
+else
+	bad "settle run FILE.c (one layout) failed"
+fi
+
+# ---- the same on exact samples (no timing) ---------------------------
+python3 - "$TMP" <<'PY'
+import json, sys
+tmp = sys.argv[1]
+f = [0.9, 1.0, 1.1, 1.0]
+src = json.load(open(tmp + "/before4.json"))
+def make(shift, layouts, name):
+    d = json.loads(json.dumps(src))
+    for r in d["results"]:
+        n = len(r["samples_ns"])
+        order = [0, 1, 2, 3, 3, 2, 1, 0]
+        lay = [order[(j * 8) // n] for j in range(n)] if layouts else [0] * n
+        cost = (lambda l: f[(l + shift) % 4]) if r["variant"] == "moved" \
+               else (lambda l: 1.0)
+        r["samples_ns"] = [100 * cost(l) * (1 + 0.0001 * j)
+                           for j, l in enumerate(lay)]
+        if layouts:
+            r["sample_layouts"] = lay
+        else:
+            r.pop("sample_layouts", None)
+    if not layouts:
+        d["settings"].pop("layouts", None)
+    json.dump(d, open(tmp + "/" + name + ".json", "w"))
+make(0, 1, "exact-before4"); make(1, 1, "exact-after4")
+make(0, 0, "exact-before1"); make(1, 0, "exact-after1")
+PY
+v=$(verdict exact-before4 exact-after4 moved)
+if [ "$v" = "same  True" ]; then
+	ok "exact samples, layouts: same, marked layout-sensitive"
+else
+	bad "exact samples, layouts: '$v' (want same, layout-sensitive)"
+fi
+# the same moved code, and 3 % more work in the new file: slower
+python3 - "$TMP" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1] + "/exact-after4.json"))
+for r in d["results"]:
+    if r["variant"] == "moved":
+        r["samples_ns"] = [x * 1.03 for x in r["samples_ns"]]
+json.dump(d, open(sys.argv[1] + "/exact-after4-3pct.json", "w"))
+PY
+v=$(verdict exact-before4 exact-after4-3pct moved)
+case $v in
+slower*) ok "exact samples, layouts, moved and 3 % more work: $v" ;;
+*) bad "exact samples, layouts, 3 % more work: '$v' (want slower)" ;;
+esac
+v=$(verdict exact-before1 exact-after1 moved)
+case $v in
+"slower  False") ok "exact samples, one layout: slower" ;;
+*) bad "exact samples, one layout: '$v' (want slower)" ;;
+esac
+if "$SETTLE" show "$TMP/exact-before4.json" | grep -q "^  layouts: 4" &&
+   "$SETTLE" show "$TMP/exact-before4.json" | grep -q "moved .*%~ " &&
+   "$SETTLE" show "$TMP/exact-before4.json" | grep -q "^  ~ layout-sensitive"; then
+	ok "show: the layouts line, the ~ mark and its note"
+else
+	bad "show of a layouts file lacks the layouts line, the ~ mark or its note"
+fi
+if "$SETTLE" show "$TMP/before1.json" |
+   grep -q "^  layouts: 1 .*the verdicts hold for this layout only"; then
+	ok "one layout: the verdicts hold for this layout only, said once"
+else
+	bad "one layout: no word that the verdicts hold for it only"
+fi
+
+# ---- the result file ----------------------------------------------------
+if python3 - "$TMP/before4.json" <<'PY'
+import json, sys, collections
+d = json.load(open(sys.argv[1]))
+assert d["settings"]["layouts"] == 4, d["settings"]
+for r in d["results"]:
+    lay = r["sample_layouts"]
+    assert len(lay) == len(r["samples_ns"]) == 16, r["variant"]
+    c = collections.Counter(lay)
+    assert sorted(c) == [0, 1, 2, 3] and set(c.values()) == {4}, c
+    # one process: two passes, the second backwards
+    assert lay == [0, 0, 1, 1, 2, 2, 3, 3, 3, 3, 2, 2, 1, 1, 0, 0], lay
+    assert "layout_spread" in r and r["layout_spread"] >= 0
+PY
+then ok "result file: layouts 4, 4 samples in each layout, layout_spread"
+else bad "result file of --layouts 4 is not as documented"; fi
+if "$SETTLE" run "$CLAIM" --samples 4 --min-time 1 --layouts 2 \
+	--processes 2 --format json --output "$TMP/p2.json" >/dev/null 2>&1 &&
+   python3 - "$TMP/p2.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for r in d["results"]:
+    assert r["sample_layouts"] == [0, 1, 1, 0, 1, 0, 0, 1], r["sample_layouts"]
+PY
+then ok "--processes 2 --layouts 2: process 0 starts at layout 0, process 1 at layout 1"
+else bad "--processes 2 --layouts 2: layouts not rotated per process"; fi
+
+# ---- code placement -----------------------------------------------------
+if grep -q "layout-3.h" "$TMP/before4.err" && [ -f "$SETTLE_CACHE_DIR/layout-3.h" ]; then
+	slots=$(for so in "$SETTLE_CACHE_DIR"/*.so; do
+		a=$(nm "$so" | awk '$3 == "setup" { print $1 }')
+		[ -n "$a" ] && echo $(( (16#$a) % 64 ))
+	done | sort -u | tr '\n' ' ')
+	if [ "$(echo $slots | wc -w)" = 4 ]; then
+		ok "4 objects, the file's code at 4 slots of its cache line ($slots)"
+	else
+		bad "the layouts' objects put the code at slots '$slots' (want 4 different)"
+	fi
+else
+	bad "--layouts 4 did not build one object per layout"
+fi
+echo "test_layouts: $pass passed, $fail failed"
+[ "$fail" = 0 ]
