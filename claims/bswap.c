@@ -383,9 +383,9 @@ static void bswap_teardown(void *state)
 
 	if (!s)
 		return;
-	free(s->src);
-	free(s->dst);
-	free(s->ip);
+	settle_free(s->src);
+	settle_free(s->dst);
+	settle_free(s->ip);
 	free(s);
 }
 
@@ -411,9 +411,11 @@ static void *bswap_setup(const struct settle_params *prm, char *err,
 	}
 	s->size = (size_t)prm->size_bytes;
 	alloc = s->size ? (s->size + 63) / 64 * 64 : 64;
-	s->src = aligned_alloc(64, alloc);
-	s->dst = aligned_alloc(64, alloc);
-	s->ip = aligned_alloc(64, alloc);
+	/* placed by the layout being measured, each buffer at its own
+	 * place (docs/layouts.md) */
+	s->src = settle_alloc(prm, alloc, 64);
+	s->dst = settle_alloc(prm, alloc, 64);
+	s->ip = settle_alloc(prm, alloc, 64);
 	if (!s->src || !s->dst || !s->ip) {
 		snprintf(err, errlen, "bswap: cannot allocate 3 x %zu bytes",
 			 alloc);

@@ -227,7 +227,8 @@ static void *popcount_setup(const struct settle_params *prm, char *err,
 	alloc = (s->len + 63) / 64 * 64;
 	if (alloc == 0)
 		alloc = 64;
-	s->buf = aligned_alloc(64, alloc); /* alloc is a multiple of 64 */
+	/* placed by the layout being measured (docs/layouts.md) */
+	s->buf = settle_alloc(prm, alloc, 64);
 	if (!s->buf) {
 		snprintf(err, errlen, "popcount: cannot allocate %zu bytes",
 			 alloc);
@@ -245,7 +246,7 @@ static void popcount_teardown(void *state)
 
 	if (!s)
 		return;
-	free(s->buf);
+	settle_free(s->buf);
 	free(s);
 }
 

@@ -321,9 +321,8 @@ static void *seg_setup(const struct settle_params *prm, char *err, size_t len)
 {
 	struct seg_state *s = calloc(1, sizeof(*s));
 
-	(void)prm;
-	if (s)
-		s->buf = aligned_alloc(LINE, 4096);
+	if (s) /* placed by the layout being measured (docs/layouts.md) */
+		s->buf = settle_alloc(prm, 4096, LINE);
 	if (!s || !s->buf) {
 		free(s);
 		snprintf(err, len, "out of memory");
@@ -351,7 +350,7 @@ static void seg_teardown(void *p)
 	if (!s->gs0_why && !gs_get(s, &base) && base != 0)
 		gs_set(s, 0);
 	memset(seg_tls, 0, sizeof(seg_tls));
-	free(s->buf);
+	settle_free(s->buf);
 	free(s);
 }
 

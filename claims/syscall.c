@@ -313,7 +313,7 @@ static void sys_teardown(void *p)
 	if (s->loop[1] >= 0)
 		close(s->loop[1]);
 	sigaction(SIGPIPE, &s->old_pipe, NULL);
-	free(s);
+	settle_free(s);
 }
 
 /*
@@ -345,7 +345,9 @@ static int start_echoes(struct sys_state *s, int cpu, int partner, char *err,
 
 static void *sys_setup(const struct settle_params *prm, char *err, size_t len)
 {
-	struct sys_state *s = calloc(1, sizeof(*s));
+	/* the state the variants read, placed by the layout being measured
+	 * (docs/layouts.md) */
+	struct sys_state *s = settle_alloc(prm, sizeof(*s), 64);
 	struct sigaction ign = { .sa_handler = SIG_IGN };
 	int cpu = prm && prm->cpu >= 0 ? prm->cpu : sched_getcpu();
 
@@ -353,6 +355,7 @@ static void *sys_setup(const struct settle_params *prm, char *err, size_t len)
 		snprintf(err, len, "out of memory");
 		return NULL;
 	}
+	memset(s, 0, sizeof(*s));
 	s->loop[0] = s->loop[1] = -1;
 	s->same = s->cross = (struct echo){ .to = -1, .from = -1, .cpu = -1 };
 	/* A dead echo process must fail an operation, not kill the runner. */

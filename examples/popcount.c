@@ -1,5 +1,4 @@
 /* popcount.c - the bits set in a file-system bitmap: a table vs builtin. */
-#include <stdlib.h>
 #include <string.h>
 #include <settle.h>
 static const uint8_t nib[] = { 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4 };
@@ -7,7 +6,7 @@ static const uint64_t sizes[] = { 4096, 1 << 20, 128 << 20 }; /* 4 TB: 128M */
 static size_t words; /* bitmap size in 64-bit words */
 static void *setup(const struct settle_params *p, char *err, size_t len)
 {
-	void *w = malloc(p->size_bytes);
+	void *w = settle_alloc(p, p->size_bytes, 64); /* placed by layout */
 	words = p->size_bytes / 8;
 	if (!w)
 		snprintf(err, len, "out of memory");
@@ -34,6 +33,6 @@ static const struct settle_variant variants[] = {
 static const struct settle_claim claim = {
 	.name = "popcount", .op_name = "bitmap", .variants = variants,
 	.nvariants = 2, .default_sizes = sizes, .ndefault_sizes = 3,
-	.bytes_per_op = SETTLE_BYTES_SIZE, .setup = setup, .teardown = free,
+	.bytes_per_op = SETTLE_BYTES_SIZE, .setup = setup, .teardown = settle_free,
 };
 SETTLE_CLAIMS(&claim);
