@@ -5,6 +5,9 @@
 #                       preemption storm (tests/bench_preempt.sh with the
 #                       preload library tests/preempt_storm.c): within
 #                       10 % of an undisturbed run, or unknown
+#   make bench-layouts  the newcomer's sequence (run, change one variant,
+#                       run, compare) five times with --layouts 4 and with
+#                       one layout (tests/bench_layouts.sh)
 
 BENCH_LOCK ?= /tmp/settle-bench.lock
 STORM_LIB  := $(BUILD)/preempt_storm.so
@@ -18,3 +21,10 @@ bench-preempt: deps
 	@$(MAKE) --no-print-directory $(BUILD)/settle $(STORM_LIB)
 	SETTLE=$(BUILD)/settle STORM=$(STORM_LIB) \
 		flock $(BENCH_LOCK) bash tests/bench_preempt.sh
+
+# The newcomer's sequence of docs/layouts.md: run, change one variant,
+# run, compare, five times with --layouts 4 and with one layout.
+.PHONY: bench-layouts
+bench-layouts: deps
+	@$(MAKE) --no-print-directory $(BUILD)/settle
+	SETTLE=$(BUILD)/settle flock $(BENCH_LOCK) bash tests/bench_layouts.sh
