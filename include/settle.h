@@ -127,6 +127,7 @@ int settle_variant_same_group(const struct settle_variant *a,
 struct settle_result;
 struct settle_figure;
 struct settle_scale_ctx;
+struct settle_command_data;
 
 struct settle_claim {
 	const char *name;        /* e.g. "popcount" */
@@ -488,6 +489,9 @@ struct settle_result {
 	struct settle_comparison cmp; /* against the baseline, paired */
 	struct settle_figure *figures; /* scale section, nfigures of them */
 	size_t nfigures;
+	/* a whole command (settle run --command): its CPU times and perf
+	   profile (src/runner/command.h); NULL for a claim's variant */
+	struct settle_command_data *command;
 };
 
 struct settle_report {

@@ -19,6 +19,7 @@
 #include "settle.h"
 #include "claims.h"
 #include "byob/byob.h"
+#include "runner/command.h"
 
 #define SETTLE_VERSION "0.1.0"
 #define MAX_SIZES 64
@@ -53,6 +54,7 @@ static const char usage_main[] =
 static const char usage_run[] =
 "usage: settle run [CLAIM...] [options]\n"
 "       settle run FILE.c [CLAIM...] [--build \"CC FLAGS\"]... [options]\n"
+"       settle run --command 'NAME=SHELL COMMAND'... [options]\n"
 "\n"
 "Measure each CLAIM (default: popcount endian syscall segprefix): every\n"
 "variant is checked against the baseline, then timed in interleaved\n"
@@ -88,6 +90,7 @@ static const char usage_run[] =
 "                     (default \"cc -O2\"); every build must compute the\n"
 "                     same check values\n"
 "  --verbose          with FILE.c: say which cached object each build uses\n"
+SETTLE_COMMAND_USAGE
 "  -h, --help         this text\n";
 
 static const char usage_list[] =
@@ -271,11 +274,13 @@ struct run_args {
 	const char *builds[SETTLE_BYOB_MAX_BUILDS]; /* --build, FILE.c */
 	size_t nbuilds;
 	int verbose;
+	struct settle_command_set cmds; /* --command and its options */
 };
 
 enum { OPT_SIZE = 256, OPT_SAMPLES, OPT_CPU, OPT_QUICK, OPT_FULL, OPT_FORMAT,
        OPT_OUTPUT, OPT_DEVICE, OPT_VARIANT, OPT_MIN, OPT_EQUIV,
-       OPT_PROCESSES, OPT_RIGOROUS, OPT_BUILD, OPT_VERBOSE };
+       OPT_PROCESSES, OPT_RIGOROUS, OPT_BUILD, OPT_VERBOSE,
+       OPT_COMMAND0 = 512 /* + enum settle_command_opt */ };
 
 static const struct option run_opts[] = {
 	{ "size", required_argument, NULL, OPT_SIZE },
@@ -293,6 +298,7 @@ static const struct option run_opts[] = {
 	{ "rigorous", no_argument, NULL, OPT_RIGOROUS },
 	{ "build", required_argument, NULL, OPT_BUILD },
 	{ "verbose", no_argument, NULL, OPT_VERBOSE },
+	SETTLE_COMMAND_OPTIONS(OPT_COMMAND0),
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -300,7 +306,12 @@ static const struct option run_opts[] = {
 static int run_option(struct run_args *a, int c, const char *arg)
 {
 	enum settle_format fmt;
+	char err[512];
 
+	if (c >= OPT_COMMAND0 && c < OPT_COMMAND0 + SETTLE_CMDOPT_N)
+		return settle_command_option(&a->cmds, c - OPT_COMMAND0, arg,
+					     err, sizeof(err)) ?
+		       fail_usage("%s", err) : 0;
 	switch (c) {
 	case OPT_SIZE:
 		if (a->nsizes == MAX_SIZES)
@@ -401,6 +412,7 @@ static int add_claim(struct run_args *a, const char *name)
 static int parse_run(struct run_args *a, int argc, char **argv)
 {
 	int c, rc, quick = 0, rigorous = 0;
+	char err[512];
 
 	/*
 	 * --quick and --rigorous change the defaults that the other options
@@ -450,10 +462,15 @@ static int parse_run(struct run_args *a, int argc, char **argv)
 		return fail_usage("--build needs a FILE.c to compile (settle "
 				  "run FILE.c --build \"gcc -O2\")%s", "");
 	}
+	if (settle_command_check(&a->cmds, optind < argc || a->nclaims ||
+				 a->nsizes || a->nvariants || a->nbuilds ||
+				 a->opt.full || a->have_min, err,
+				 sizeof(err)) < 0)
+		return fail_usage("%s", err);
 	for (int i = optind; i < argc; i++)
 		if ((rc = add_claim(a, argv[i])))
 			return rc;
-	if (a->nclaims == 0) {
+	if (a->nclaims == 0 && !a->cmds.n) {
 		static const char *const dflt[] = { "popcount", "endian",
 						    "syscall", "segprefix" };
 		for (size_t i = 0; i < 4; i++)
@@ -707,6 +724,12 @@ static int cmd_run(int argc, char **argv)
 	if (settle_report_init(&rep, &a.opt, err, sizeof(err)) < 0) {
 		fprintf(stderr, "settle: %s\n", err);
 		return 2;
+	}
+	if (a.cmds.n && (rc = settle_run_commands(&rep, &a.cmds, err,
+						  sizeof(err)))) {
+		fprintf(stderr, "settle: %s\n", err);
+		settle_report_free(&rep);
+		return rc;
 	}
 	for (size_t i = 0; i < a.nclaims; i++) {
 		if (settle_run_claim(&rep, a.claims[i], a.sizes, a.nsizes,

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "report/report.h"
+#include "report/share.h"
 
 void settle_json_string(FILE *f, const char *s)
 {
@@ -296,6 +297,7 @@ static void write_result(FILE *f, const struct settle_report *rep,
 		r->below_resolution ? "true" : "false");
 	if (r->has_cmp)
 		write_cmp(f, &r->cmp);
+	settle_json_command(f, r);
 	fputs(", \"scale\": [", f);
 	for (size_t i = 0; i < n; i++) {
 		fputs(i ? ", " : "", f);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "report/report.h"
+#include "report/share.h"
 
 /* s with Markdown punctuation escaped; control characters as spaces. */
 static void esc(FILE *f, const char *s)
@@ -64,9 +65,13 @@ static void machine_line(FILE *f, const struct settle_report *rep)
 	esc(f, rep->compiler);
 	fputc(' ', f);
 	esc(f, rep->build_flags);
-	fprintf(f, "; %u samples per variant, each >= %.1f ms, pinned to CPU "
-		"%d%s", rep->options.samples, rep->options.min_sample_ns / 1e6,
-		rep->cpu, rep->options.quick ? " (--quick)" : "");
+	fprintf(f, "; %u samples per variant, ", rep->options.samples);
+	if (rep->options.min_sample_ns > 0) /* 0: whole commands */
+		fprintf(f, "each >= %.1f ms", rep->options.min_sample_ns / 1e6);
+	else
+		fputs("each one run of a command", f);
+	fprintf(f, ", pinned to CPU %d%s", rep->cpu,
+		rep->options.quick ? " (--quick)" : "");
 	if (rep->options.processes > 1)
 		fprintf(f, ", %u fresh processes", rep->options.processes);
 	fputs("\n\n<details><summary>ISA, primitives, mitigations</summary>"
@@ -299,6 +304,8 @@ void settle_print_md(FILE *f, const struct settle_report *rep)
 	for (size_t i = 0; i < n; i++) {
 		claim_table(f, rep, claims[i]);
 		scale_section(f, rep, claims[i]);
+		settle_print_command_section(f, rep, claims[i],
+					     SETTLE_SECTION_MD);
 	}
 	if (n)
 		noise_section(f, rep);

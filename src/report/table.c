@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "report/report.h"
+#include "report/share.h"
 
 static void caches_line(FILE *f, const struct settle_machine *m)
 {
@@ -296,9 +297,13 @@ void settle_print_table(FILE *f, const struct settle_report *rep)
 	size_t nseen = 0;
 
 	machine_head(f, rep);
-	fprintf(f, "  pinned to CPU %d; %u samples per variant, each >= %.1f ms%s\n",
-		rep->cpu, rep->options.samples, rep->options.min_sample_ns / 1e6,
-		rep->options.quick ? " (--quick)" : "");
+	fprintf(f, "  pinned to CPU %d; %u samples per variant, ", rep->cpu,
+		rep->options.samples);
+	if (rep->options.min_sample_ns > 0) /* 0: whole commands */
+		fprintf(f, "each >= %.1f ms", rep->options.min_sample_ns / 1e6);
+	else
+		fprintf(f, "each one run of a command");
+	fprintf(f, "%s\n", rep->options.quick ? " (--quick)" : "");
 	for (size_t i = 0; i < rep->nresults; i++) {
 		const struct settle_claim *c = rep->results[i].claim;
 		size_t j;
@@ -310,6 +315,7 @@ void settle_print_table(FILE *f, const struct settle_report *rep)
 		seen[nseen++] = c;
 		claim_table(f, rep, c);
 		scale_section(f, rep, c);
+		settle_print_command_section(f, rep, c, SETTLE_SECTION_TABLE);
 	}
 	if (nseen)
 		noise_section(f, rep);

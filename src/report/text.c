@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "report/report.h"
+#include "report/share.h"
 
 #define WIDTH 72
 /* In composed text: a space that wrapping never breaks ("32 MiB"). */
@@ -228,7 +229,7 @@ static void machine_line(FILE *f, const struct settle_report *rep)
 	const struct settle_machine *m = &rep->machine;
 	const struct settle_timer_info *t = &rep->timer;
 	char caches[256] = "", clock[96], rel[64] = "unknown", sz[32];
-	char cpu[160];
+	char cpu[160], each[32];
 	size_t used = 0;
 
 	for (size_t i = 0; i < m->ncaches && used < sizeof(caches); i++) {
@@ -259,15 +260,19 @@ static void machine_line(FILE *f, const struct settle_report *rep)
 	else
 		snprintf(cpu, sizeof(cpu), "%s",
 			 m->model_name[0] ? m->model_name : "unknown CPU");
+	if (rep->options.min_sample_ns > 0) /* 0: whole commands */
+		snprintf(each, sizeof(each), ">= %.1f" NBSP_S "ms",
+			 rep->options.min_sample_ns / 1e6);
+	else
+		snprintf(each, sizeof(each), "one run");
 	para(f, 0, 2, "machine: %s, %ld logical "
-	     "CPUs%s%s; caches%s; kernel %s; %s; %s %s; %u samples of >= "
-	     "%.1f" NBSP_S "ms per variant on CPU %d%s%s", cpu, m->logical_cpus,
+	     "CPUs%s%s; caches%s; kernel %s; %s; %s %s; %u samples of "
+	     "%s per variant on CPU %d%s%s", cpu, m->logical_cpus,
 	     m->hypervisor ? ", hypervisor " : "",
 	     m->hypervisor ? (m->hypervisor_vendor[0] ?
 			      m->hypervisor_vendor : "present") : "",
 	     caches[0] ? caches : " unknown", rel, clock, rep->compiler,
-	     rep->build_flags, rep->options.samples,
-	     rep->options.min_sample_ns / 1e6, rep->cpu,
+	     rep->build_flags, rep->options.samples, each, rep->cpu,
 	     rep->options.quick ? " (--quick)" : "",
 	     rep->options.processes > 1 ? ", fresh processes pooled" : "");
 }
@@ -664,6 +669,7 @@ static void claim_section(FILE *f, const struct settle_report *rep,
 	}
 	notes(f, rep, c, &lay);
 	scale_section(f, rep, c);
+	settle_print_command_section(f, rep, c, SETTLE_SECTION_TEXT);
 }
 
 static void noise_section(FILE *f, const struct settle_report *rep)

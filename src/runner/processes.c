@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "settle.h"
+#include "runner/command.h"
 
 /* Run exe argv with stdout to /dev/null; returns its exit status or -1. */
 static int spawn(const char *exe, char **argv)
@@ -58,9 +59,13 @@ static int same_layout(const struct settle_report *a,
 static int append_samples(struct settle_result *dst,
 			  const struct settle_result *src)
 {
-	double *p = realloc(dst->samples_ns, (dst->nsamples + src->nsamples + 1) *
-			    sizeof(*p));
+	double *p;
 
+	if (dst->command && src->command &&
+	    settle_command_data_pool(dst->command, src->command) < 0)
+		return -1;
+	p = realloc(dst->samples_ns, (dst->nsamples + src->nsamples + 1) *
+		    sizeof(*p));
 	if (!p)
 		return -1;
 	memcpy(p + dst->nsamples, src->samples_ns, src->nsamples * sizeof(*p));

@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include "settle.h"
+#include "runner/command.h"
 
 /* Repetitions never exceed this, even for a body that does nothing. */
 #define MAX_ITERS (1ull << 40)
@@ -111,6 +112,7 @@ void settle_report_free(struct settle_report *rep)
 	for (size_t i = 0; i < rep->nresults; i++) {
 		free(rep->results[i].samples_ns);
 		free(rep->results[i].figures);
+		settle_command_data_free(rep->results[i].command);
 	}
 	free(rep->results);
 	rep->results = NULL;

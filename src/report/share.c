@@ -1,0 +1,424 @@
+/*
+ * share.c - the section printed under the table of whole commands (see
+ * share.h): what ran, CPU time per run, the share of --share symbols and
+ * what making them faster can save; and its part of the result file.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report.h"
+#include "report/share.h"
+#include "runner/command.h"
+#include "stats/proportion.h"
+
+#define TEXT_COLS 72  /* the text format's promise */
+#define TABLE_COLS 100 /* about as wide as the tables */
+
+const double settle_amdahl_k[SETTLE_AMDAHL_NK] = { 2, 10, INFINITY };
+
+/* ---- numbers ---------------------------------------------------------- */
+
+static double median_of(const double *x, const double *y, size_t n)
+{
+	double *t = malloc((n + 1) * sizeof(*t)), m;
+
+	if (!t)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		t[i] = x[i] + (y ? y[i] : 0);
+	m = settle_median_inplace(t, n);
+	free(t);
+	return m;
+}
+
+void settle_command_cpu(const struct settle_result *r, double *user_ns,
+			double *sys_ns)
+{
+	const struct settle_command_data *d = r->command;
+
+	*user_ns = d ? median_of(d->user_ns, NULL, d->n) : 0;
+	*sys_ns = d ? median_of(d->sys_ns, NULL, d->n) : 0;
+}
+
+static int user_only(const struct settle_command_data *d)
+{
+	size_t n = strlen(d->event);
+
+	return n > 2 && !strcmp(d->event + n - 2, ":u");
+}
+
+int settle_share_of(const struct settle_result *r, size_t k,
+		    struct settle_share_stat *st)
+{
+	const struct settle_command_data *d = r->command;
+
+	memset(st, 0, sizeof(*st));
+	if (!d || !d->event[0] || k >= d->nshare)
+		return -1;
+	st->samples = d->samples;
+	st->self_n = d->share[k].self;
+	st->with_n = d->share[k].children;
+	if (st->with_n == 0 || st->with_n > st->samples ||
+	    st->self_n > st->with_n)
+		return -1;
+	st->self = (double)st->self_n / (double)st->samples;
+	st->with = (double)st->with_n / (double)st->samples;
+	settle_wilson_interval(st->self_n, st->samples, SETTLE_Z95,
+			       &st->self_lo, &st->self_hi);
+	settle_wilson_interval(st->with_n, st->samples, SETTLE_Z95,
+			       &st->with_lo, &st->with_hi);
+	st->cpu_ns = median_of(d->user_ns, user_only(d) ? NULL : d->sys_ns,
+			       d->n);
+	st->wall_ns = r->sum.median;
+	for (size_t j = 0; j < SETTLE_AMDAHL_NK; j++) {
+		double kk = settle_amdahl_k[j];
+
+		st->saved_ns[j] = settle_amdahl_saved(st->with, kk) * st->cpu_ns;
+		st->saved_lo_ns[j] = settle_amdahl_saved(st->with_lo, kk) *
+				     st->cpu_ns;
+		st->saved_hi_ns[j] = settle_amdahl_saved(st->with_hi, kk) *
+				     st->cpu_ns;
+		st->saved_pct[j] = 100 * settle_safe_div(st->saved_ns[j],
+							 st->wall_ns);
+	}
+	return 0;
+}
+
+/* ---- laying a paragraph out ------------------------------------------- */
+
+struct out {
+	FILE *f;
+	enum settle_section_style st;
+	int in_list; /* md: a list is open */
+};
+
+/* Markdown: escape what could be read as markup. */
+static void md_text(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c < 0x20 || c == 0x7f)
+			fputc(' ', f);
+		else if (strchr("\\`*_|<>[]~#", c)) /* as md.c does */
+			fprintf(f, "\\%c", c);
+		else
+			fputc(c, f);
+	}
+}
+
+/* s wrapped at cols, later lines at hang; ascii: other bytes as '?'. */
+static void wrapped(FILE *f, const char *s, int indent, int hang, int cols,
+		    int ascii)
+{
+	int col = indent, start = 1;
+
+	fprintf(f, "%*s", indent, "");
+	while (*s) {
+		size_t w = strcspn(s, " ");
+
+		if (w == 0) {
+			s++;
+			continue;
+		}
+		if (!start && col + 1 + (int)w > cols) {
+			fprintf(f, "\n%*s", hang, "");
+			col = hang;
+			start = 1;
+		}
+		if (!start) {
+			fputc(' ', f);
+			col++;
+		}
+		for (size_t i = 0; i < w; i++) {
+			unsigned char c = (unsigned char)s[i];
+
+			if (col == cols) { /* a word longer than a line */
+				fprintf(f, "\n%*s", hang, "");
+				col = hang;
+			}
+			fputc(c < 0x20 || c == 0x7f || (ascii && c > 0x7f) ?
+			      '?' : c, f);
+			col++;
+		}
+		start = 0;
+		s += w;
+	}
+	fputc('\n', f);
+}
+
+/*
+ * One paragraph: level 0 a heading or note, 1 an item, 2 a line under an
+ * item.
+ */
+static void say(struct out *o, int level, const char *fmt, ...)
+{
+	static const int indent[] = { 2, 4, 6 };
+	char buf[2048];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	switch (o->st) {
+	case SETTLE_SECTION_TABLE:
+		wrapped(o->f, buf, indent[level], indent[level] + 2,
+			TABLE_COLS, 0);
+		break;
+	case SETTLE_SECTION_TEXT:
+		wrapped(o->f, buf, indent[level], indent[level] + 2,
+			TEXT_COLS, 1);
+		break;
+	case SETTLE_SECTION_MD:
+		if (level == 0) {
+			fputs(o->in_list ? "\n" : "", o->f);
+			md_text(o->f, buf);
+			fputs("\n\n", o->f);
+			o->in_list = 0;
+			break;
+		}
+		fputs(level == 1 ? "- " : "  - ", o->f);
+		md_text(o->f, buf);
+		fputc('\n', o->f);
+		o->in_list = 1;
+		break;
+	}
+}
+
+/* ---- the section ------------------------------------------------------ */
+
+static const struct settle_command_data *first_data(
+	const struct settle_report *rep, const struct settle_claim *c)
+{
+	for (size_t i = 0; i < rep->nresults; i++)
+		if (rep->results[i].claim == c && rep->results[i].command)
+			return rep->results[i].command;
+	return NULL;
+}
+
+/* A time, "0" when none was measured (wait4 counts in microseconds). */
+static const char *time_of(double ns, char *buf, size_t len)
+{
+	if (ns <= 0) {
+		snprintf(buf, len, "0");
+		return buf;
+	}
+	return settle_format_ns(ns, buf, len);
+}
+
+static void commands_part(struct out *o, const struct settle_report *rep,
+			  const struct settle_claim *c,
+			  const struct settle_command_data *d0)
+{
+	char u[32], s[32];
+
+	say(o, 0, "commands: each run a fresh process (/bin/sh -c, standard "
+	    "input /dev/null, output discarded, not pinned), %u warm-up "
+	    "run%s each%s; CPU time per run: median, from wait4:", d0->warmup,
+	    d0->warmup == 1 ? "" : "s", d0->prepare ? ", --prepare before "
+	    "every run" : "");
+	for (size_t i = 0; i < rep->nresults; i++) {
+		const struct settle_result *r = &rep->results[i];
+		const struct settle_command_data *d = r->command;
+		double user, sys;
+		char failed[96] = "";
+
+		if (r->claim != c || !d)
+			continue;
+		settle_command_cpu(r, &user, &sys);
+		if (d->failed)
+			snprintf(failed, sizeof(failed), "; %zu of %zu runs "
+				 "exited non-zero (--ignore-failure)", d->failed,
+				 d->n);
+		say(o, 1, "%s (%s): user %s, system %s%s", r->variant->name,
+		    d->shell, time_of(user, u, sizeof(u)),
+		    time_of(sys, s, sizeof(s)), failed);
+	}
+	if (d0->prepare)
+		say(o, 1, "--prepare: %s", d0->prepare);
+}
+
+static void amdahl_line(struct out *o, const char *sym,
+			const struct settle_share_stat *st)
+{
+	char a[SETTLE_AMDAHL_NK][32], lo[32], hi[32];
+
+	for (size_t j = 0; j < SETTLE_AMDAHL_NK; j++)
+		settle_format_ns(st->saved_ns[j], a[j], sizeof(a[j]));
+	settle_format_ns(st->saved_lo_ns[2], lo, sizeof(lo));
+	settle_format_ns(st->saved_hi_ns[2], hi, sizeof(hi));
+	say(o, 2, "Amdahl: making %s k times faster saves at most %s "
+	    "(%.2f%%) for k = 2, %s (%.2f%%) for k = 10, %s (%.2f%%, 95%% "
+	    "[%s, %s]) for k = infinity", sym, a[0], st->saved_pct[0], a[1],
+	    st->saved_pct[1], a[2], st->saved_pct[2], lo, hi);
+}
+
+static void share_lines(struct out *o, const struct settle_result *r)
+{
+	const struct settle_command_data *d = r->command;
+	struct settle_share_stat st;
+
+	if (d->samples == 0) {
+		say(o, 1, "%s: no samples in %u profiled runs: it ran for less "
+		    "than perf's period (%.0f us of CPU time) each time",
+		    r->variant->name, d->profiled_runs, (double)d->period_ns / 1e3);
+		return;
+	}
+	for (size_t k = 0; k < d->nshare; k++) {
+		const char *sym = d->share[k].symbol;
+
+		if (settle_share_of(r, k, &st) < 0) {
+			say(o, 1, "%s: %s is in none of its %llu samples (is "
+			    "the name right? perf report --stdio lists the "
+			    "symbols perf saw)", r->variant->name, sym,
+			    (unsigned long long)d->samples);
+			continue;
+		}
+		say(o, 1, "%s: %s %.2f%% self [%.2f%%, %.2f%%], %.2f%% with "
+		    "callees [%.2f%%, %.2f%%] of %llu samples", r->variant->name,
+		    sym,
+		    100 * st.self, 100 * st.self_lo, 100 * st.self_hi,
+		    100 * st.with, 100 * st.with_lo, 100 * st.with_hi,
+		    (unsigned long long)st.samples);
+		amdahl_line(o, sym, &st);
+	}
+}
+
+static void share_part(struct out *o, const struct settle_report *rep,
+		       const struct settle_claim *c,
+		       const struct settle_command_data *d0)
+{
+	say(o, 0, "share of perf samples (perf record -e %s -c %llu -g: one "
+	    "sample per %.0f us of CPU time; %u profiled runs of each command, "
+	    "apart from the timed runs)%s:", d0->event,
+	    (unsigned long long)d0->period_ns, (double)d0->period_ns / 1e3,
+	    d0->profiled_runs, user_only(d0) ? "; user space only, as "
+	    "perf_event_paranoid allows: kernel time is not in the samples "
+	    "nor in the CPU time below" : "");
+	for (size_t i = 0; i < rep->nresults; i++)
+		if (rep->results[i].claim == c && rep->results[i].command)
+			share_lines(o, &rep->results[i]);
+	say(o, 0, "(95%% Wilson score intervals, which take the samples as "
+	    "independent: read them as the least uncertainty; with callees "
+	    "comes from frame-pointer call chains and misses callees built "
+	    "without frame pointers; Amdahl: saved = share with callees x "
+	    "median CPU time of a timed run%s x (1 - 1/k), in %% of its "
+	    "median wall time)", user_only(d0) ? " (user)" : "");
+}
+
+void settle_print_command_section(FILE *f, const struct settle_report *rep,
+				  const struct settle_claim *c,
+				  enum settle_section_style style)
+{
+	const struct settle_command_data *d0 = first_data(rep, c);
+	struct out o = { f, style, 0 };
+
+	if (!d0)
+		return;
+	if (style == SETTLE_SECTION_MD)
+		fputc('\n', f);
+	commands_part(&o, rep, c, d0);
+	if (d0->event[0])
+		share_part(&o, rep, c, d0);
+}
+
+/* ---- the result file -------------------------------------------------- */
+
+static void jnum(FILE *f, double v)
+{
+	if (!isfinite(v))
+		fputs("null", f);
+	else
+		fprintf(f, "%.12g", v);
+}
+
+static void jarray(FILE *f, const double *x, size_t n)
+{
+	fputc('[', f);
+	for (size_t i = 0; i < n; i++) {
+		fputs(i ? ", " : "", f);
+		jnum(f, x[i]);
+	}
+	fputc(']', f);
+}
+
+static void json_symbol(FILE *f, const struct settle_result *r, size_t k)
+{
+	static const char *const kname[SETTLE_AMDAHL_NK] = { "2", "10",
+							     "infinity" };
+	const struct settle_share_count *s = &r->command->share[k];
+	struct settle_share_stat st;
+
+	fputs("{\"symbol\": ", f);
+	settle_json_string(f, s->symbol);
+	fprintf(f, ", \"self\": %llu, \"children\": %llu",
+		(unsigned long long)s->self, (unsigned long long)s->children);
+	if (settle_share_of(r, k, &st) < 0) {
+		fputs("}", f);
+		return;
+	}
+	fputs(", \"self_share\": ", f); jnum(f, st.self);
+	fputs(", \"self_ci\": [", f); jnum(f, st.self_lo);
+	fputs(", ", f); jnum(f, st.self_hi);
+	fputs("], \"with_callees_share\": ", f); jnum(f, st.with);
+	fputs(", \"with_callees_ci\": [", f); jnum(f, st.with_lo);
+	fputs(", ", f); jnum(f, st.with_hi);
+	fputs("], \"cpu_ns\": ", f); jnum(f, st.cpu_ns);
+	fputs(", \"amdahl_saved_ns\": {", f);
+	for (size_t j = 0; j < SETTLE_AMDAHL_NK; j++) {
+		fprintf(f, "%s\"%s\": ", j ? ", " : "", kname[j]);
+		jnum(f, st.saved_ns[j]);
+	}
+	fputs("}, \"amdahl_saved_pct\": {", f);
+	for (size_t j = 0; j < SETTLE_AMDAHL_NK; j++) {
+		fprintf(f, "%s\"%s\": ", j ? ", " : "", kname[j]);
+		jnum(f, st.saved_pct[j]);
+	}
+	fputs("}}", f);
+}
+
+static void json_profile(FILE *f, const struct settle_result *r)
+{
+	const struct settle_command_data *d = r->command;
+
+	fputs(",\n       \"profile\": {\"event\": ", f);
+	settle_json_string(f, d->event);
+	fprintf(f, ", \"period_ns\": %llu, \"call_chains\": %s, \"runs\": %u, "
+		"\"samples\": %llu, \"symbols\": [", (unsigned long long)d->period_ns,
+		d->call_chains ? "true" : "false", d->profiled_runs,
+		(unsigned long long)d->samples);
+	for (size_t k = 0; k < d->nshare; k++) {
+		fputs(k ? ",\n         " : "\n         ", f);
+		json_symbol(f, r, k);
+	}
+	fputs("]}", f);
+}
+
+void settle_json_command(FILE *f, const struct settle_result *r)
+{
+	const struct settle_command_data *d = r->command;
+	double user, sys;
+
+	if (!d)
+		return;
+	settle_command_cpu(r, &user, &sys);
+	fputs(",\n     \"command\": {\"shell\": ", f);
+	settle_json_string(f, d->shell);
+	fputs(", \"prepare\": ", f);
+	if (d->prepare)
+		settle_json_string(f, d->prepare);
+	else
+		fputs("null", f);
+	fprintf(f, ", \"warmup\": %u, \"failed_runs\": %zu,\n       "
+		"\"user_ns\": ", d->warmup, d->failed);
+	jarray(f, d->user_ns, d->n);
+	fputs(",\n       \"sys_ns\": ", f);
+	jarray(f, d->sys_ns, d->n);
+	fputs(",\n       \"user_median_ns\": ", f); jnum(f, user);
+	fputs(", \"sys_median_ns\": ", f); jnum(f, sys);
+	if (d->event[0])
+		json_profile(f, r);
+	fputs("}", f);
+}
