@@ -21,7 +21,7 @@ else
 NOVEC := -fno-tree-vectorize -fno-tree-slp-vectorize
 endif
 
-LIB_SRC   := $(wildcard src/util/*.c src/stats/*.c src/cpu/*.c src/prim/*.c \
+LIB_SRC   := $(wildcard src/util/*.c src/stats/*.c src/cpu/*.c src/prim/*.c src/model/*.c \
                         src/timer/*.c src/env/*.c src/runner/*.c src/report/*.c)
 CLAIM_SRC := $(filter-out claims/endian_loops.c claims/popcount_generic.c, \
                           $(wildcard claims/*.c))

@@ -52,11 +52,14 @@ extern "C" {
 #define settle_keep(x) __asm__ __volatile__("" : "+r"(x))
 #define settle_clobber_memory() __asm__ __volatile__("" ::: "memory")
 
+struct settle_claim;
+
 /* Parameters of one measurement, passed to a claim's setup callback. */
 struct settle_params {
 	uint64_t size_bytes; /* buffer size; 0 when the claim takes no size */
 	int cpu;             /* CPU the runner is pinned to */
 	int quick;           /* non-zero under --quick: keep set-up cheap */
+	const struct settle_claim *claim; /* the claim being set up */
 };
 
 /* One extra parameter of a variant, stored in the result's params. */
@@ -83,19 +86,24 @@ struct settle_variant {
 	const char *description; /* one line for `settle list` */
 	/*
 	 * Perform exactly iters repetitions of the operation on state and
-	 * return the check value. Each repetition performs ops_per_iter
-	 * operations (loads, increments, system calls, buffer passes).
-	 * The check value must not depend on which variant ran: the runner
-	 * compares it with the baseline's for the same iters.
+	 * return the check value. arg is the variant's own .arg (below), so
+	 * that one function can serve several variants (a kernel per
+	 * variant, a table of parameters). Each repetition performs
+	 * ops_per_iter operations (loads, increments, system calls, buffer
+	 * passes). The check value must not depend on which variant ran: the
+	 * runner compares it with the baseline's for the same iters.
 	 */
-	uint64_t (*run)(void *state, uint64_t iters);
+	uint64_t (*run)(void *state, const void *arg, uint64_t iters);
 	/*
 	 * NULL when the variant can always run. Otherwise returns NULL when
-	 * it can run on this machine with this state, or a short static
-	 * reason ("CPU lacks POPCNT") when it cannot; the variant is then
-	 * listed as skipped.
+	 * it can run on this machine with this state and arg, or a short
+	 * static reason ("CPU lacks POPCNT") when it cannot; the variant is
+	 * then listed as skipped.
 	 */
-	const char *(*unavailable)(void *state);
+	const char *(*unavailable)(void *state, const void *arg);
+	/* Passed as is to run() and unavailable(); settle never reads it.
+	 * NULL when the variant needs none. */
+	const void *arg;
 	uint32_t ops_per_iter;   /* operations per repetition; 0 means 1 */
 	unsigned flags;          /* SETTLE_REFERENCE */
 	/*
@@ -109,11 +117,16 @@ struct settle_variant {
 };
 
 /*
- * The table label of a variant: build, parameter labels, then the name
- * ("-O2 long", "32-bit copy avx2"), written to buf (len bytes); returns buf.
+ * The table label of a variant: its .label if set, else build, parameter
+ * labels, then the name ("-O2 long", "32-bit copy avx2"), written to buf
+ * (len bytes, cut to fit); returns buf.
  */
 char *settle_variant_label(const struct settle_variant *v, char *buf,
 			   size_t len);
+
+/* The same label from its parts (build NULL: none). */
+char *settle_label(const char *build, const struct settle_param *params,
+		   size_t nparams, const char *name, char *buf, size_t len);
 
 /* Non-zero when a and b have the same build and the same parameters, so
  * that one can be the other's baseline. */
@@ -182,6 +195,8 @@ struct settle_scale_ctx {
 	uint64_t largest_size; /* largest size measured for this claim */
 	double device_mbps;    /* --device-mbps, MB/s (10^6 bytes/s) */
 	int full;              /* --full given */
+	const struct settle_claim *claim;     /* the claim scaling */
+	const struct settle_variant *variant; /* the variant of the result */
 };
 
 /* ------------------------------------------------------------------ */
@@ -461,9 +476,38 @@ struct settle_options {
 /* Defaults: 15 samples of >= 10 ms, band 1 %; quick: 5 of >= 2 ms. */
 void settle_options_default(struct settle_options *o, int quick);
 
+/*
+ * What the results of one claim say about it: everything a report needs
+ * to print the claim's table, whether the results were just measured or
+ * loaded from a file. Shared by the claim's results; owned by the report.
+ */
+struct settle_claim_info {
+	const char *name;        /* e.g. "popcount" */
+	const char *title;       /* table heading; the name when none */
+	const char *description; /* one line; "" when none */
+	const char *op_name;     /* what one operation is; "op" when none */
+	const char *original;    /* the original post's figures, or NULL */
+	const char *baseline;    /* name of the baseline variant; "" when the
+				    claim has none (a Google Benchmark file) */
+	int sized;               /* takes a buffer size (size_bytes) */
+	uint64_t bytes_per_op;   /* 0, SETTLE_BYTES_SIZE or bytes */
+	int show_cycles;         /* show core cycles per operation */
+};
+
+/*
+ * One variant of one claim at one size: the variant as it was measured
+ * (its name, build and parameters, copied), every sample, and what the
+ * analysis made of them. Strings are owned by the report.
+ */
 struct settle_result {
-	const struct settle_claim *claim;
-	const struct settle_variant *variant;
+	const struct settle_claim_info *claim;
+	const char *variant;        /* the variant's name */
+	const char *build;          /* params.build, or NULL */
+	const char *label;          /* table label: build, parameter labels,
+				       name ("-O2 long", "32-bit copy avx2") */
+	const struct settle_param *params; /* the other parameters */
+	size_t nparams;
+	int reference;              /* SETTLE_REFERENCE: a physical limit */
 	uint64_t size_bytes;        /* 0 for a claim without sizes */
 	const char *skipped;        /* reason when not run, else NULL */
 	uint64_t iters;             /* repetitions per sample */
@@ -472,7 +516,11 @@ struct settle_result {
 	size_t nsamples;
 	double *samples_ns;         /* ns per operation, every sample */
 	struct settle_summary sum;  /* of samples_ns */
-	double ratio;               /* median / baseline's median (0: none) */
+	int is_baseline;            /* the baseline of its group */
+	int has_baseline;           /* its group (claim, size, build,
+				       parameters) has a measured baseline,
+				       so ratio is meaningful */
+	double ratio;               /* median / the baseline's median */
 	double bytes_per_ns;        /* 0 when the claim has no bytes */
 	double cycles_per_op;       /* core cycles per operation; 0 if unknown */
 	const char *cycles_source;  /* "perf_event_open" (counted, mean over
@@ -480,9 +528,8 @@ struct settle_result {
 				       (median x estimated core clock) */
 	double instructions_per_op; /* counted; 0 without counters */
 	uint64_t cycles_total, instructions_total, counted_ops;
-	int unstable;               /* spread too high to trust: MAD > 5 %
-				       of the median, or the best sample
-				       > 20 % below it */
+	int unstable;               /* spread too high to trust (see
+				       settle_summary_unstable()) */
 	int below_resolution;       /* a sample lasted under 1000x the
 				       clock's resolution: no time to report */
 	int has_cmp;                /* cmp is valid (not the baseline) */
@@ -494,6 +541,11 @@ struct settle_result {
 	struct settle_command_data *command;
 };
 
+/* Non-zero when a and b have the same build and the same parameters, so
+ * that one can be the other's baseline. */
+int settle_result_same_group(const struct settle_result *a,
+			     const struct settle_result *b);
+
 struct settle_report {
 	struct settle_machine machine;
 	struct settle_timer_info timer;
@@ -502,11 +554,11 @@ struct settle_report {
 	struct settle_result *results;
 	size_t nresults, cap;
 	struct settle_noise noise;
-	struct settle_counters counters; /* open when ok */
 	char compiler[96];          /* build of the measuring program */
 	char build_flags[256];
-	void *owned;                /* memory of a loaded result file */
 	char source[256];           /* the file it was loaded from, or "" */
+	void *owned;                /* memory of the report's strings and
+				       claim descriptions */
 };
 
 /*
@@ -531,24 +583,7 @@ int settle_run_claim(struct settle_report *rep, const struct settle_claim *c,
 		     const uint64_t *sizes, size_t nsizes,
 		     char *err, size_t errlen);
 
-/*
- * Summarise res[0..n) (the results of one claim at one size), compute
- * throughput, cycles (median x core_ghz) and each result's ratio to its
- * baseline with the paired comparison and verdict (band: equivalence band
- * as a fraction). Used by the runner and when a result file is loaded.
- */
-void settle_analyze(struct settle_result *res, size_t n, double core_ghz,
-		    double band);
 
-/*
- * Replace the comparisons of res[0..n) (analysed already, samples pooled
- * from nproc processes in equal consecutive chunks, each chunk one
- * process's rounds) by the process-level comparison: one Hodges-Lehmann
- * log-ratio estimate per process, and a Student t interval over them
- * (settle_compare_processes): the process is the unit of replication.
- */
-void settle_analyze_processes(struct settle_result *res, size_t n,
-			      unsigned nproc, double band);
 
 /*
  * Run exe with child_argv (a `settle run ... --format json --output X`
@@ -590,9 +625,6 @@ struct settle_selftest {
 int settle_selftest_run(const struct settle_options *o, unsigned aa_trials,
 			unsigned detect_trials, struct settle_selftest *st);
 
-/* Index of the baseline of variant v among res[0..n), or -1. */
-long settle_find_baseline(const struct settle_result *res, size_t n,
-			  const struct settle_variant *v);
 
 /* End a run: the core clock again (drift), noise deltas, counters closed. */
 void settle_report_finish(struct settle_report *rep);
@@ -721,8 +753,6 @@ int settle_write_report(const struct settle_report *rep,
 int settle_load_json(const char *path, double band, struct settle_report *rep,
 		     char *err, size_t errlen);
 
-/* Free the memory of a loaded result file (settle_report_free does). */
-void settle_arena_free(void *owned);
 
 /*
  * Compare result files: for each claim/variant/params of news[k] that

@@ -19,6 +19,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
+#include "model/model.h"
 #include "settle.h"
 
 static char dir[] = "/tmp/settle-formats-XXXXXX";
@@ -48,7 +49,10 @@ static double samples[4][5] = {
 static void make_report(struct settle_report *rep, const char *cname,
 			const char *title, const char *vname)
 {
-	memset(rep, 0, sizeof(*rep));
+	struct settle_claim_info info;
+	const struct settle_claim_info *ci;
+
+	assert_int_equal(settle_report_open(rep), 0);
 	memset(variants, 0, sizeof(variants));
 	variants[0].name = "base";
 	variants[1].name = vname;
@@ -94,15 +98,13 @@ static void make_report(struct settle_report *rep, const char *cname,
 	rep->options.min_sample_ns = 1.5e6;
 	rep->options.band = 0.01;
 	rep->options.processes = 1;
-	rep->results = calloc(4, sizeof(*rep->results));
-	assert_non_null(rep->results);
-	rep->nresults = rep->cap = 4;
+	settle_claim_describe(&claim, &info);
+	assert_non_null(ci = settle_report_claim(rep, &info));
 	for (size_t i = 0; i < 4; i++) {
-		struct settle_result *r = &rep->results[i];
+		struct settle_result *r =
+			settle_report_append_variant(rep, ci, &variants[i], 4096);
 
-		r->claim = &claim;
-		r->variant = &variants[i];
-		r->size_bytes = 4096;
+		assert_non_null(r);
 		r->iters = 1000;
 		r->ops_per_sample = 1000;
 		if (i == 3) {
@@ -110,12 +112,9 @@ static void make_report(struct settle_report *rep, const char *cname,
 				     "long reason to print on one line";
 			continue;
 		}
-		r->samples_ns = malloc(sizeof(samples[i]));
-		assert_non_null(r->samples_ns);
-		memcpy(r->samples_ns, samples[i], sizeof(samples[i]));
-		r->nsamples = 5;
+		assert_int_equal(settle_result_add_samples(r, samples[i], 5), 0);
 	}
-	settle_analyze(rep->results, 4, rep->timer.core_ghz, 0.01);
+	settle_report_analyze(rep, 0, rep->nresults);
 }
 
 /* The format printed into memory (NUL-terminated; free it). */
@@ -664,17 +663,17 @@ static void test_load_gbench(void **st)
 	assert_int_equal(settle_load_json(f, 0.01, &rep, err, sizeof(err)), 0);
 	assert_int_equal(rep.nresults, 3);
 	assert_string_equal(rep.results[0].claim->name, "BM_a");
-	assert_string_equal(rep.results[0].variant->name, "8");
+	assert_string_equal(rep.results[0].variant, "8");
 	assert_int_equal(rep.results[0].nsamples, 3);
 	assert_true(rep.results[0].samples_ns[0] == 1000);
 	assert_true(rep.results[0].samples_ns[2] == 3000);
 	assert_true(rep.results[0].sum.median == 2000);
 	assert_int_equal(rep.results[0].iters, 100);
 	assert_true(rep.results[1].claim == rep.results[0].claim);
-	assert_string_equal(rep.results[1].variant->name, "64");
+	assert_string_equal(rep.results[1].variant, "64");
 	assert_true(rep.results[1].samples_ns[0] == 250000);
 	assert_string_equal(rep.results[2].claim->name, "BM_b");
-	assert_string_equal(rep.results[2].variant->name, "BM_b");
+	assert_string_equal(rep.results[2].variant, "BM_b");
 	assert_int_equal(rep.results[2].nsamples, 1);
 	assert_int_equal(rep.machine.logical_cpus, 8);
 	assert_int_equal(rep.machine.caches[0].size_bytes, 49152);
@@ -708,7 +707,7 @@ static void test_gbench_roundtrip(void **st)
 		for (size_t k = 0; k < 5; k++)
 			assert_true(back.results[r].samples_ns[k] == samples[r][k]);
 	}
-	assert_string_equal(back.results[1].variant->name, "v/size:4096");
+	assert_string_equal(back.results[1].variant, "v/size:4096");
 	assert_string_equal(back.machine.model_name, "Test CPU 1.5 GHz");
 	settle_report_free(&back);
 	settle_report_free(&rep);

@@ -23,7 +23,7 @@
 
 #define SETTLE_VERSION "0.1.0"
 #define MAX_SIZES 64
-#define MAX_CLAIMS 16
+#define MAX_CLAIMS 64
 #define MAX_VARIANTS 64
 
 /* --rigorous: the settings `settle selftest` checks against its targets. */

@@ -54,12 +54,12 @@ void settle_c_locale_end(struct settle_c_locale *l)
 }
 
 size_t settle_report_claims(const struct settle_report *rep,
-			    const struct settle_claim **out, size_t max)
+			    const struct settle_claim_info **out, size_t max)
 {
 	size_t n = 0;
 
 	for (size_t i = 0; i < rep->nresults; i++) {
-		const struct settle_claim *c = rep->results[i].claim;
+		const struct settle_claim_info *c = rep->results[i].claim;
 		size_t j;
 
 		for (j = 0; j < n && out[j] != c; j++)
@@ -71,19 +71,19 @@ size_t settle_report_claims(const struct settle_report *rep,
 }
 
 int settle_claim_grouped(const struct settle_report *rep,
-			 const struct settle_claim *c)
+			 const struct settle_claim_info *c)
 {
 	for (size_t i = 0; i < rep->nresults; i++) {
-		const struct settle_variant *v = rep->results[i].variant;
+		const struct settle_result *v = &rep->results[i];
 
-		if (rep->results[i].claim == c && (v->build || v->nparams))
+		if (v->claim == c && (v->build || v->nparams))
 			return 1;
 	}
 	return 0;
 }
 
 int settle_claim_unstable(const struct settle_report *rep,
-			  const struct settle_claim *c)
+			  const struct settle_claim_info *c)
 {
 	for (size_t i = 0; i < rep->nresults; i++)
 		if (rep->results[i].claim == c && rep->results[i].unstable &&
@@ -93,7 +93,7 @@ int settle_claim_unstable(const struct settle_report *rep,
 }
 
 const char *settle_cycles_note(const struct settle_report *rep,
-			       const struct settle_claim *c)
+			       const struct settle_claim_info *c)
 {
 	for (size_t i = 0; i < rep->nresults; i++)
 		if (rep->results[i].claim == c && rep->results[i].cycles_source &&

@@ -18,9 +18,9 @@
 static int same_key(const struct settle_result *a, const struct settle_result *b)
 {
 	return strcmp(a->claim->name, b->claim->name) == 0 &&
-	       strcmp(a->variant->name, b->variant->name) == 0 &&
+	       strcmp(a->variant, b->variant) == 0 &&
 	       a->size_bytes == b->size_bytes &&
-	       settle_variant_same_group(a->variant, b->variant);
+	       settle_result_same_group(a, b);
 }
 
 /* Every sample of every result of rep with r's key, pooled. */
@@ -84,7 +84,7 @@ static int unstable(const double *x, size_t n)
 static void only_in(FILE *f, const struct settle_report *a,
 		    const struct settle_report *b, const char *side)
 {
-	char lb[128], sz[32];
+	char sz[32];
 
 	for (size_t i = 0; i < a->nresults; i++) {
 		const struct settle_result *r = &a->results[i];
@@ -100,7 +100,7 @@ static void only_in(FILE *f, const struct settle_report *a,
 			r->claim->name, r->size_bytes ?
 			settle_format_size(r->size_bytes, sz, sizeof(sz)) : "",
 			r->size_bytes ? " " : "",
-			settle_variant_label(r->variant, lb, sizeof(lb)));
+			r->label);
 		fputc('\n', f);
 	}
 }
@@ -207,7 +207,7 @@ static size_t compare_one(FILE *f, const struct settle_report *old,
 	struct row *rows = calloc(nw->nresults + 1, sizeof(*rows));
 	struct settle_summary so, sn;
 	size_t nrows = 0, slower = 0;
-	char lb[128], name[160], a[32], b[32], sz[32], counts[48];
+	char name[160], a[32], b[32], sz[32], counts[48];
 	double est, lo, hi;
 
 	if (!rows)
@@ -234,7 +234,7 @@ static size_t compare_one(FILE *f, const struct settle_report *old,
 			 r->size_bytes ? settle_format_size(r->size_bytes, sz,
 							    sizeof(sz)) : "",
 			 r->size_bytes ? " " : "",
-			 settle_variant_label(r->variant, lb, sizeof(lb)));
+			 r->label);
 		if (settle_compare_unpaired(w->x, w->n, w->y, w->m,
 					    nw->options.band, &c) < 0) {
 			fprintf(f, "  %-40s no time measured (every sample 0)\n",

@@ -50,7 +50,7 @@ static void boolean(FILE *f, int v)
 }
 
 /* The parameters other than size and build, "key=value;key=value". */
-static void params(FILE *f, const struct settle_variant *v)
+static void params(FILE *f, const struct settle_result *v)
 {
 	char buf[1024];
 	size_t used = 0;
@@ -72,15 +72,15 @@ static void row(FILE *f, const struct settle_result *r)
 	const struct settle_comparison *c = &r->cmp;
 	int measured = !r->skipped && r->nsamples > 0;
 	int cmp = measured && r->has_cmp && c->ratio > 0;
-	char lb[256], sz[24];
+	char sz[24];
 
 	field(f, r->claim->name, 1);
-	field(f, r->variant->name, 0);
-	field(f, settle_variant_label(r->variant, lb, sizeof(lb)), 0);
+	field(f, r->variant, 0);
+	field(f, r->label, 0);
 	snprintf(sz, sizeof(sz), "%llu", (unsigned long long)r->size_bytes);
-	field(f, r->claim->default_sizes ? sz : NULL, 0);
-	field(f, r->variant->build, 0);
-	params(f, r->variant);
+	field(f, r->claim->sized ? sz : NULL, 0);
+	field(f, r->build, 0);
+	params(f, r);
 	fprintf(f, ",%zu", measured ? r->nsamples : (size_t)0);
 	number(f, r->sum.median, measured);
 	number(f, r->sum.min, measured);
@@ -99,7 +99,7 @@ static void row(FILE *f, const struct settle_result *r)
 	      settle_verdict_name(c->verdict) :
 	      r->ratio > 0 ? "baseline" : NULL, 0);
 	field(f, measured && r->has_cmp ? c->why : NULL, 0);
-	boolean(f, r->variant->flags & SETTLE_REFERENCE);
+	boolean(f, r->reference);
 	boolean(f, measured && r->unstable);
 	boolean(f, measured && r->below_resolution);
 	field(f, r->skipped, 0);

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "report/report.h"
+#include "model/command.h"
 #include "report/share.h"
 
 void settle_json_string(FILE *f, const char *s)
@@ -220,18 +221,18 @@ static void write_params(FILE *f, const struct settle_result *r)
 	int any = 0;
 
 	fputs("\"params\": {", f);
-	if (r->claim->default_sizes) {
+	if (r->claim->sized) {
 		fprintf(f, "\"size_bytes\": %llu", (unsigned long long)r->size_bytes);
 		any = 1;
 	}
-	if (r->variant->build) {
+	if (r->build) {
 		fputs(any ? ", " : "", f);
 		jkey(f, "build");
-		jstr(f, r->variant->build);
+		jstr(f, r->build);
 		any = 1;
 	}
-	for (size_t i = 0; i < r->variant->nparams; i++) {
-		const struct settle_param *p = &r->variant->params[i];
+	for (size_t i = 0; i < r->nparams; i++) {
+		const struct settle_param *p = &r->params[i];
 
 		fputs(any ? ", " : "", f);
 		jkey(f, p->key);
@@ -259,22 +260,115 @@ static void write_cmp(FILE *f, const struct settle_comparison *c)
 	fputs("}", f);
 }
 
+/* ---- whole commands (settle run --command) ---- */
+
+static void jarray(FILE *f, const double *x, size_t n)
+{
+	fputc('[', f);
+	for (size_t i = 0; i < n; i++) {
+		fputs(i ? ", " : "", f);
+		jnum(f, x[i]);
+	}
+	fputc(']', f);
+}
+
+/* One --share symbol: the counts (read back) and what follows from them
+ * (recomputed on reading). */
+static void write_symbol(FILE *f, const struct settle_result *r, size_t k)
+{
+	static const char *const kname[SETTLE_AMDAHL_NK] = { "2", "10",
+							     "infinity" };
+	const struct settle_share_count *s = &r->command->share[k];
+	struct settle_share_stat st;
+
+	fputs("{", f); jkey(f, "symbol"); jstr(f, s->symbol);
+	fprintf(f, ", \"self\": %llu, \"children\": %llu",
+		(unsigned long long)s->self, (unsigned long long)s->children);
+	if (settle_share_of(r, k, &st) < 0) {
+		fputs("}", f);
+		return;
+	}
+	fputs(", \"self_share\": ", f); jnum(f, st.self);
+	fputs(", \"self_ci\": [", f); jnum(f, st.self_lo);
+	fputs(", ", f); jnum(f, st.self_hi);
+	fputs("], \"with_callees_share\": ", f); jnum(f, st.with);
+	fputs(", \"with_callees_ci\": [", f); jnum(f, st.with_lo);
+	fputs(", ", f); jnum(f, st.with_hi);
+	fputs("], \"cpu_ns\": ", f); jnum(f, st.cpu_ns);
+	fputs(", \"amdahl_saved_ns\": {", f);
+	for (size_t j = 0; j < SETTLE_AMDAHL_NK; j++) {
+		fputs(j ? ", " : "", f); jkey(f, kname[j]);
+		jnum(f, st.saved_ns[j]);
+	}
+	fputs("}, \"amdahl_saved_pct\": {", f);
+	for (size_t j = 0; j < SETTLE_AMDAHL_NK; j++) {
+		fputs(j ? ", " : "", f); jkey(f, kname[j]);
+		jnum(f, st.saved_pct[j]);
+	}
+	fputs("}}", f);
+}
+
+static void write_profile(FILE *f, const struct settle_result *r)
+{
+	const struct settle_command_data *d = r->command;
+
+	fputs(",\n       \"profile\": {", f);
+	jkey(f, "event"); jstr(f, d->event);
+	fprintf(f, ", \"period_ns\": %llu, \"call_chains\": %s, \"runs\": %u, "
+		"\"samples\": %llu, \"symbols\": [",
+		(unsigned long long)d->period_ns,
+		d->call_chains ? "true" : "false", d->profiled_runs,
+		(unsigned long long)d->samples);
+	for (size_t k = 0; k < d->nshare; k++) {
+		fputs(k ? ",\n         " : "\n         ", f);
+		write_symbol(f, r, k);
+	}
+	fputs("]}", f);
+}
+
+/* The "command" object of a whole command's result (nothing otherwise). */
+static void write_command(FILE *f, const struct settle_result *r)
+{
+	const struct settle_command_data *d = r->command;
+	double user, sys;
+
+	if (!d)
+		return;
+	settle_command_cpu(r, &user, &sys);
+	fputs(",\n     \"command\": {", f);
+	jkey(f, "shell"); jstr(f, d->shell);
+	fputs(", \"prepare\": ", f);
+	if (d->prepare)
+		jstr(f, d->prepare);
+	else
+		fputs("null", f);
+	fprintf(f, ", \"warmup\": %u, \"failed_runs\": %zu,\n       "
+		"\"user_ns\": ", d->warmup, d->failed);
+	jarray(f, d->user_ns, d->n);
+	fputs(",\n       \"sys_ns\": ", f);
+	jarray(f, d->sys_ns, d->n);
+	fputs(",\n       \"user_median_ns\": ", f); jnum(f, user);
+	fputs(", \"sys_median_ns\": ", f); jnum(f, sys);
+	if (d->event[0])
+		write_profile(f, r);
+	fputs("}", f);
+}
+
 static void write_result(FILE *f, const struct settle_report *rep,
 			 const struct settle_result *r)
 {
 	struct settle_figure fig[SETTLE_MAX_FIGURES];
 	size_t n = settle_scale_of(rep, r, fig, SETTLE_MAX_FIGURES);
-	char lb[128];
 
 	fputs("    {", f);
 	jkey(f, "claim"); jstr(f, r->claim->name);
-	fputs(", ", f); jkey(f, "variant"); jstr(f, r->variant->name);
+	fputs(", ", f); jkey(f, "variant"); jstr(f, r->variant);
 	fputs(", ", f); jkey(f, "label");
-	jstr(f, settle_variant_label(r->variant, lb, sizeof(lb)));
+	jstr(f, r->label);
 	fputs(", ", f); write_params(f, r);
 	fprintf(f, ",\n     \"reference\": %s, \"iterations\": %llu, "
 		"\"ops_per_sample\": %llu, \"check\": \"%llu\",\n     \"samples_ns\": [",
-		(r->variant->flags & SETTLE_REFERENCE) ? "true" : "false",
+		r->reference ? "true" : "false",
 		(unsigned long long)r->iters,
 		(unsigned long long)r->ops_per_sample,
 		(unsigned long long)r->check);
@@ -297,7 +391,7 @@ static void write_result(FILE *f, const struct settle_report *rep,
 		r->below_resolution ? "true" : "false");
 	if (r->has_cmp)
 		write_cmp(f, &r->cmp);
-	settle_json_command(f, r);
+	write_command(f, r);
 	fputs(", \"scale\": [", f);
 	for (size_t i = 0; i < n; i++) {
 		fputs(i ? ", " : "", f);
@@ -322,7 +416,7 @@ static void write_skipped(FILE *f, const struct settle_report *rep)
 			continue;
 		fputs(first ? "\n    {" : ",\n    {", f);
 		jkey(f, "claim"); jstr(f, r->claim->name);
-		fputs(", ", f); jkey(f, "variant"); jstr(f, r->variant->name);
+		fputs(", ", f); jkey(f, "variant"); jstr(f, r->variant);
 		fputs(", ", f); write_params(f, r);
 		fputs(", ", f); jkey(f, "reason"); jstr(f, r->skipped);
 		fputs("}", f);
@@ -334,12 +428,12 @@ static void write_skipped(FILE *f, const struct settle_report *rep)
 /* What a reader needs to print a claim's table again. */
 static void write_claims(FILE *f, const struct settle_report *rep)
 {
-	const struct settle_claim *seen[64];
+	const struct settle_claim_info *seen[64];
 	size_t nseen = 0;
 
 	fputs("  \"claims\": {", f);
 	for (size_t i = 0; i < rep->nresults; i++) {
-		const struct settle_claim *c = rep->results[i].claim;
+		const struct settle_claim_info *c = rep->results[i].claim;
 		size_t j;
 
 		for (j = 0; j < nseen && seen[j] != c; j++)
@@ -355,7 +449,7 @@ static void write_claims(FILE *f, const struct settle_report *rep)
 		fputs(", ", f); jkey(f, "op_name"); jstr(f, c->op_name ? c->op_name : "op");
 		fputs(", ", f); jkey(f, "baseline"); jstr(f, c->baseline);
 		fprintf(f, ", \"sizes\": %s, \"bytes_per_op\": ",
-			c->default_sizes ? "true" : "false");
+			c->sized ? "true" : "false");
 		if (c->bytes_per_op == SETTLE_BYTES_SIZE)
 			fputs("\"size\"", f);
 		else

@@ -108,17 +108,17 @@ static void verdict_cells(FILE *f, const struct settle_result *r)
 
 static void row(FILE *f, const struct settle_result *r, int bytes)
 {
-	const struct settle_claim *c = r->claim;
-	char sz[32], med[32], min[32], lb[256];
+	const struct settle_claim_info *c = r->claim;
+	char sz[32], med[32], min[32];
 	int ncells = 5 + !!bytes + !!c->show_cycles; /* blank before verdict */
 
 	fputc('|', f);
-	if (c->default_sizes)
+	if (c->sized)
 		fprintf(f, " %s |", settle_format_size(r->size_bytes, sz,
 							sizeof(sz)));
 	fputc(' ', f);
-	esc(f, settle_variant_label(r->variant, lb, sizeof(lb)));
-	if (r->variant->flags & SETTLE_REFERENCE)
+	esc(f, r->label);
+	if (r->reference)
 		fputs(" (reference)", f);
 	fputs(" |", f);
 	if (r->skipped || r->below_resolution) {
@@ -148,14 +148,14 @@ static void row(FILE *f, const struct settle_result *r, int bytes)
 }
 
 static void claim_table(FILE *f, const struct settle_report *rep,
-			const struct settle_claim *c)
+			const struct settle_claim_info *c)
 {
 	int bytes = c->bytes_per_op == SETTLE_BYTES_SIZE;
 
 	fputs("\n### ", f);
 	esc(f, c->title ? c->title : c->name);
 	fputs("\n\n|", f);
-	if (c->default_sizes)
+	if (c->sized)
 		fputs(" size |", f);
 	fputs(" variant | per ", f);
 	esc(f, c->op_name ? c->op_name : "op");
@@ -165,7 +165,7 @@ static void claim_table(FILE *f, const struct settle_report *rep,
 	if (c->show_cycles)
 		fputs(" cycles |", f);
 	fputs(" ratio | 95% interval | verdict |\n|", f);
-	if (c->default_sizes)
+	if (c->sized)
 		fputs("---:|", f);
 	fputs(":---|---:|---:|---:|", f);
 	if (bytes)
@@ -203,10 +203,10 @@ static void claim_table(FILE *f, const struct settle_report *rep,
 }
 
 static void scale_section(FILE *f, const struct settle_report *rep,
-			  const struct settle_claim *c)
+			  const struct settle_claim_info *c)
 {
 	struct settle_figure fig[SETTLE_MAX_FIGURES];
-	char notes[4][48], lb[256];
+	char notes[4][48];
 	size_t nnotes = 0, n, ncols = 0;
 
 	for (size_t i = 0; i < rep->nresults; i++) {
@@ -229,8 +229,8 @@ static void scale_section(FILE *f, const struct settle_report *rep,
 			ncols = n;
 		}
 		fputs("| ", f);
-		esc(f, settle_variant_label(r->variant, lb, sizeof(lb)));
-		if (c->default_sizes && r->size_bytes) {
+		esc(f, r->label);
+		if (c->sized && r->size_bytes) {
 			char sz[32];
 
 			fprintf(f, " (%s)", settle_format_size(r->size_bytes,
@@ -295,7 +295,7 @@ static void noise_section(FILE *f, const struct settle_report *rep)
 
 void settle_print_md(FILE *f, const struct settle_report *rep)
 {
-	const struct settle_claim *claims[64];
+	const struct settle_claim_info *claims[64];
 	size_t n = settle_report_claims(rep, claims, 64);
 	struct settle_c_locale loc;
 

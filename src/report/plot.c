@@ -63,7 +63,7 @@ struct plot {
 	FILE *gp;          /* the script */
 	FILE *dat;         /* the data, one block per index */
 	unsigned block;    /* next data block */
-	const struct settle_claim *claims[MAX_CLAIMS];
+	const struct settle_claim_info *claims[MAX_CLAIMS];
 	size_t nclaims;
 };
 
@@ -116,7 +116,8 @@ static void data_comment(struct plot *p, const char *label)
 
 static const char *label_of(const struct settle_result *r, char *buf)
 {
-	return settle_variant_label(r->variant, buf, LABEL_LEN);
+	snprintf(buf, LABEL_LEN, "%s", r->label);
+	return buf;
 }
 
 static size_t series_index(struct series *s, const char *label)
@@ -131,7 +132,7 @@ static size_t series_index(struct series *s, const char *label)
 }
 
 static void series_of(const struct settle_report *rep,
-		      const struct settle_claim *c, struct series *s)
+		      const struct settle_claim_info *c, struct series *s)
 {
 	char lb[LABEL_LEN];
 
@@ -143,9 +144,9 @@ static void series_of(const struct settle_report *rep,
 		if (r->claim != c)
 			continue;
 		v = series_index(s, label_of(r, lb));
-		s->reference[v] = !!(r->variant->flags & SETTLE_REFERENCE);
-		s->baseline[v] = c->baseline && r->variant->name &&
-				 !strcmp(r->variant->name, c->baseline);
+		s->reference[v] = !!r->reference;
+		s->baseline[v] = c->baseline && r->variant &&
+				 !strcmp(r->variant, c->baseline);
 	}
 }
 
@@ -157,12 +158,12 @@ static int drawable(const struct settle_result *r)
 
 /* Sizes at which claim c has a throughput, ascending, distinct. */
 static size_t sweep_sizes(const struct settle_report *rep,
-			  const struct settle_claim *c, uint64_t *out,
+			  const struct settle_claim_info *c, uint64_t *out,
 			  size_t max)
 {
 	size_t n = 0;
 
-	if (!c->default_sizes || !c->bytes_per_op)
+	if (!c->sized || !c->bytes_per_op)
 		return 0;
 	for (size_t i = 0; i < rep->nresults; i++) {
 		const struct settle_result *r = &rep->results[i];
@@ -295,7 +296,7 @@ static void panel_reset(FILE *gp)
 
 /* The result of claim c at size with throughput, labelled label, or NULL. */
 static const struct settle_result *sweep_point(const struct settle_report *rep,
-					       const struct settle_claim *c,
+					       const struct settle_claim_info *c,
 					       uint64_t size, const char *label)
 {
 	char lb[LABEL_LEN];
@@ -311,7 +312,7 @@ static const struct settle_result *sweep_point(const struct settle_report *rep,
 }
 
 /* The throughput panel of claim c at screen (0, y) height h. */
-static int plot_sweep(struct plot *p, const struct settle_claim *c,
+static int plot_sweep(struct plot *p, const struct settle_claim_info *c,
 		      const uint64_t *sizes, size_t nsizes, double y, double h)
 {
 	const struct settle_report *rep = p->rep;
@@ -437,7 +438,7 @@ static double jitter(size_t k)
 }
 
 /* One distribution panel: claim c at size (0: none) at (x, y), w x h. */
-static int plot_dist(struct plot *p, const struct settle_claim *c,
+static int plot_dist(struct plot *p, const struct settle_claim_info *c,
 		     uint64_t size, double x, double y, double w, double h)
 {
 	const struct settle_report *rep = p->rep;
@@ -482,7 +483,7 @@ static int plot_dist(struct plot *p, const struct settle_claim *c,
 	fprintf(p->gp, "set origin %.6f, %.6f\nset size %.6f, %.6f\n", x, y,
 		w, h);
 	fputs("set title ", p->gp);
-	if (c->default_sizes)
+	if (c->sized)
 		snprintf(lb, sizeof(lb), "%s, %s: every sample", c->name,
 			 settle_format_size(size, sz, sizeof(sz)));
 	else
@@ -570,7 +571,7 @@ static int plot_dist(struct plot *p, const struct settle_claim *c,
 
 /* Distinct sizes of claim c with something to draw, in order of results. */
 static size_t dist_sizes(const struct settle_report *rep,
-			 const struct settle_claim *c, uint64_t *out,
+			 const struct settle_claim_info *c, uint64_t *out,
 			 size_t max)
 {
 	size_t n = 0;
@@ -623,7 +624,7 @@ static void distinct_claims(struct plot *p)
 {
 	p->nclaims = 0;
 	for (size_t i = 0; i < p->rep->nresults; i++) {
-		const struct settle_claim *c = p->rep->results[i].claim;
+		const struct settle_claim_info *c = p->rep->results[i].claim;
 		size_t k;
 
 		for (k = 0; k < p->nclaims && p->claims[k] != c; k++)

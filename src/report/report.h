@@ -28,19 +28,19 @@ void settle_c_locale_end(struct settle_c_locale *l);
 
 /* The distinct claims of rep in order of first result, at most max. */
 size_t settle_report_claims(const struct settle_report *rep,
-			    const struct settle_claim **out, size_t max);
+			    const struct settle_claim_info **out, size_t max);
 
 /* Do c's variants in rep come in builds or parameter sets? */
 int settle_claim_grouped(const struct settle_report *rep,
-			 const struct settle_claim *c);
+			 const struct settle_claim_info *c);
 
 /* Is any measured result of c in rep unstable? */
 int settle_claim_unstable(const struct settle_report *rep,
-			  const struct settle_claim *c);
+			  const struct settle_claim_info *c);
 
 /* How the cycles column of c was obtained, one line. */
 const char *settle_cycles_note(const struct settle_report *rep,
-			       const struct settle_claim *c);
+			       const struct settle_claim_info *c);
 
 /*
  * Decode the UTF-8 sequence at p (NUL-terminated): returns the code point

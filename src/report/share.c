@@ -10,7 +10,7 @@
 
 #include "report/report.h"
 #include "report/share.h"
-#include "runner/command.h"
+#include "model/command.h"
 #include "stats/proportion.h"
 
 #define TEXT_COLS 72  /* the text format's promise */
@@ -190,7 +190,7 @@ static void say(struct out *o, int level, const char *fmt, ...)
 /* ---- the section ------------------------------------------------------ */
 
 static const struct settle_command_data *first_data(
-	const struct settle_report *rep, const struct settle_claim *c)
+	const struct settle_report *rep, const struct settle_claim_info *c)
 {
 	for (size_t i = 0; i < rep->nresults; i++)
 		if (rep->results[i].claim == c && rep->results[i].command)
@@ -209,7 +209,7 @@ static const char *time_of(double ns, char *buf, size_t len)
 }
 
 static void commands_part(struct out *o, const struct settle_report *rep,
-			  const struct settle_claim *c,
+			  const struct settle_claim_info *c,
 			  const struct settle_command_data *d0)
 {
 	char u[32], s[32];
@@ -232,7 +232,7 @@ static void commands_part(struct out *o, const struct settle_report *rep,
 			snprintf(failed, sizeof(failed), "; %zu of %zu runs "
 				 "exited non-zero (--ignore-failure)", d->failed,
 				 d->n);
-		say(o, 1, "%s (%s): user %s, system %s%s", r->variant->name,
+		say(o, 1, "%s (%s): user %s, system %s%s", r->variant,
 		    d->shell, time_of(user, u, sizeof(u)),
 		    time_of(sys, s, sizeof(s)), failed);
 	}
@@ -263,7 +263,7 @@ static void share_lines(struct out *o, const struct settle_result *r)
 	if (d->samples == 0) {
 		say(o, 1, "%s: no samples in %u profiled runs: it ran for less "
 		    "than perf's period (%.0f us of CPU time) each time",
-		    r->variant->name, d->profiled_runs, (double)d->period_ns / 1e3);
+		    r->variant, d->profiled_runs, (double)d->period_ns / 1e3);
 		return;
 	}
 	for (size_t k = 0; k < d->nshare; k++) {
@@ -272,12 +272,12 @@ static void share_lines(struct out *o, const struct settle_result *r)
 		if (settle_share_of(r, k, &st) < 0) {
 			say(o, 1, "%s: %s is in none of its %llu samples (is "
 			    "the name right? perf report --stdio lists the "
-			    "symbols perf saw)", r->variant->name, sym,
+			    "symbols perf saw)", r->variant, sym,
 			    (unsigned long long)d->samples);
 			continue;
 		}
 		say(o, 1, "%s: %s %.2f%% self [%.2f%%, %.2f%%], %.2f%% with "
-		    "callees [%.2f%%, %.2f%%] of %llu samples", r->variant->name,
+		    "callees [%.2f%%, %.2f%%] of %llu samples", r->variant,
 		    sym,
 		    100 * st.self, 100 * st.self_lo, 100 * st.self_hi,
 		    100 * st.with, 100 * st.with_lo, 100 * st.with_hi,
@@ -287,7 +287,7 @@ static void share_lines(struct out *o, const struct settle_result *r)
 }
 
 static void share_part(struct out *o, const struct settle_report *rep,
-		       const struct settle_claim *c,
+		       const struct settle_claim_info *c,
 		       const struct settle_command_data *d0)
 {
 	say(o, 0, "share of perf samples (perf record -e %s -c %llu -g: one "
@@ -309,7 +309,7 @@ static void share_part(struct out *o, const struct settle_report *rep,
 }
 
 void settle_print_command_section(FILE *f, const struct settle_report *rep,
-				  const struct settle_claim *c,
+				  const struct settle_claim_info *c,
 				  enum settle_section_style style)
 {
 	const struct settle_command_data *d0 = first_data(rep, c);
@@ -322,103 +322,4 @@ void settle_print_command_section(FILE *f, const struct settle_report *rep,
 	commands_part(&o, rep, c, d0);
 	if (d0->event[0])
 		share_part(&o, rep, c, d0);
-}
-
-/* ---- the result file -------------------------------------------------- */
-
-static void jnum(FILE *f, double v)
-{
-	if (!isfinite(v))
-		fputs("null", f);
-	else
-		fprintf(f, "%.12g", v);
-}
-
-static void jarray(FILE *f, const double *x, size_t n)
-{
-	fputc('[', f);
-	for (size_t i = 0; i < n; i++) {
-		fputs(i ? ", " : "", f);
-		jnum(f, x[i]);
-	}
-	fputc(']', f);
-}
-
-static void json_symbol(FILE *f, const struct settle_result *r, size_t k)
-{
-	static const char *const kname[SETTLE_AMDAHL_NK] = { "2", "10",
-							     "infinity" };
-	const struct settle_share_count *s = &r->command->share[k];
-	struct settle_share_stat st;
-
-	fputs("{\"symbol\": ", f);
-	settle_json_string(f, s->symbol);
-	fprintf(f, ", \"self\": %llu, \"children\": %llu",
-		(unsigned long long)s->self, (unsigned long long)s->children);
-	if (settle_share_of(r, k, &st) < 0) {
-		fputs("}", f);
-		return;
-	}
-	fputs(", \"self_share\": ", f); jnum(f, st.self);
-	fputs(", \"self_ci\": [", f); jnum(f, st.self_lo);
-	fputs(", ", f); jnum(f, st.self_hi);
-	fputs("], \"with_callees_share\": ", f); jnum(f, st.with);
-	fputs(", \"with_callees_ci\": [", f); jnum(f, st.with_lo);
-	fputs(", ", f); jnum(f, st.with_hi);
-	fputs("], \"cpu_ns\": ", f); jnum(f, st.cpu_ns);
-	fputs(", \"amdahl_saved_ns\": {", f);
-	for (size_t j = 0; j < SETTLE_AMDAHL_NK; j++) {
-		fprintf(f, "%s\"%s\": ", j ? ", " : "", kname[j]);
-		jnum(f, st.saved_ns[j]);
-	}
-	fputs("}, \"amdahl_saved_pct\": {", f);
-	for (size_t j = 0; j < SETTLE_AMDAHL_NK; j++) {
-		fprintf(f, "%s\"%s\": ", j ? ", " : "", kname[j]);
-		jnum(f, st.saved_pct[j]);
-	}
-	fputs("}}", f);
-}
-
-static void json_profile(FILE *f, const struct settle_result *r)
-{
-	const struct settle_command_data *d = r->command;
-
-	fputs(",\n       \"profile\": {\"event\": ", f);
-	settle_json_string(f, d->event);
-	fprintf(f, ", \"period_ns\": %llu, \"call_chains\": %s, \"runs\": %u, "
-		"\"samples\": %llu, \"symbols\": [", (unsigned long long)d->period_ns,
-		d->call_chains ? "true" : "false", d->profiled_runs,
-		(unsigned long long)d->samples);
-	for (size_t k = 0; k < d->nshare; k++) {
-		fputs(k ? ",\n         " : "\n         ", f);
-		json_symbol(f, r, k);
-	}
-	fputs("]}", f);
-}
-
-void settle_json_command(FILE *f, const struct settle_result *r)
-{
-	const struct settle_command_data *d = r->command;
-	double user, sys;
-
-	if (!d)
-		return;
-	settle_command_cpu(r, &user, &sys);
-	fputs(",\n     \"command\": {\"shell\": ", f);
-	settle_json_string(f, d->shell);
-	fputs(", \"prepare\": ", f);
-	if (d->prepare)
-		settle_json_string(f, d->prepare);
-	else
-		fputs("null", f);
-	fprintf(f, ", \"warmup\": %u, \"failed_runs\": %zu,\n       "
-		"\"user_ns\": ", d->warmup, d->failed);
-	jarray(f, d->user_ns, d->n);
-	fputs(",\n       \"sys_ns\": ", f);
-	jarray(f, d->sys_ns, d->n);
-	fputs(",\n       \"user_median_ns\": ", f); jnum(f, user);
-	fputs(", \"sys_median_ns\": ", f); jnum(f, sys);
-	if (d->event[0])
-		json_profile(f, r);
-	fputs("}", f);
 }

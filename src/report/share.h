@@ -62,15 +62,7 @@ void settle_command_cpu(const struct settle_result *r, double *user_ns,
  * its 95 % interval and Amdahl's bound for k = 2, 10 and infinity.
  */
 void settle_print_command_section(FILE *f, const struct settle_report *rep,
-				  const struct settle_claim *c,
+				  const struct settle_claim_info *c,
 				  enum settle_section_style style);
-
-/*
- * The "command" object of result r in the result file (nothing when r is
- * not a whole command), preceded by ", ": the runs' CPU times and the
- * profile counts, which settle_load_json reads back, and the derived
- * shares and bounds, which it recomputes. docs/result-format.md.
- */
-void settle_json_command(FILE *f, const struct settle_result *r);
 
 #endif

@@ -74,11 +74,12 @@ void settle_print_machine(FILE *f, const struct settle_report *rep)
 static const char *label(const struct settle_result *r, char *buf,
 			 size_t len)
 {
-	return settle_variant_label(r->variant, buf, len);
+	snprintf(buf, len, "%s", r->label);
+	return buf;
 }
 
 static int label_width(const struct settle_report *rep,
-		       const struct settle_claim *c)
+		       const struct settle_claim_info *c)
 {
 	char b[96];
 	int w = 7;
@@ -113,10 +114,10 @@ static void print_verdict(FILE *f, const struct settle_result *r)
 
 static void row(FILE *f, const struct settle_result *r, int w, int bytes)
 {
-	const struct settle_claim *c = r->claim;
+	const struct settle_claim_info *c = r->claim;
 	char sz[32], med[32], min[32], lb[96];
 
-	if (c->default_sizes)
+	if (c->sized)
 		fprintf(f, "  %-9s", settle_format_size(r->size_bytes, sz,
 							sizeof(sz)));
 	else
@@ -141,25 +142,25 @@ static void row(FILE *f, const struct settle_result *r, int w, int bytes)
 	if (c->show_cycles)
 		fprintf(f, " %8.2f", r->cycles_per_op);
 	print_verdict(f, r);
-	if (r->variant->flags & SETTLE_REFERENCE)
+	if (r->reference)
 		fprintf(f, "  (reference)");
 	fprintf(f, "\n");
 }
 
 /* Do c's variants come in builds or parameter sets? */
-static int grouped(const struct settle_report *rep, const struct settle_claim *c)
+static int grouped(const struct settle_report *rep, const struct settle_claim_info *c)
 {
 	for (size_t i = 0; i < rep->nresults; i++) {
-		const struct settle_variant *v = rep->results[i].variant;
+		const struct settle_result *v = &rep->results[i];
 
-		if (rep->results[i].claim == c && (v->build || v->nparams))
+		if (v->claim == c && (v->build || v->nparams))
 			return 1;
 	}
 	return 0;
 }
 
 static const char *cycles_note(const struct settle_report *rep,
-			       const struct settle_claim *c)
+			       const struct settle_claim_info *c)
 {
 	for (size_t i = 0; i < rep->nresults; i++)
 		if (rep->results[i].claim == c && rep->results[i].cycles_source &&
@@ -170,7 +171,7 @@ static const char *cycles_note(const struct settle_report *rep,
 }
 
 static int any_unstable(const struct settle_report *rep,
-			const struct settle_claim *c)
+			const struct settle_claim_info *c)
 {
 	for (size_t i = 0; i < rep->nresults; i++)
 		if (rep->results[i].claim == c && rep->results[i].unstable &&
@@ -180,7 +181,7 @@ static int any_unstable(const struct settle_report *rep,
 }
 
 static void claim_table(FILE *f, const struct settle_report *rep,
-			const struct settle_claim *c)
+			const struct settle_claim_info *c)
 {
 	int w = label_width(rep, c);
 	int bytes = c->bytes_per_op == SETTLE_BYTES_SIZE;
@@ -188,7 +189,7 @@ static void claim_table(FILE *f, const struct settle_report *rep,
 
 	fprintf(f, "\n%s\n", c->title ? c->title : c->name);
 	snprintf(head, sizeof(head), "per %s", c->op_name ? c->op_name : "op");
-	fprintf(f, "  %s%-*s %11s %11s %8s", c->default_sizes ? "size     " : "",
+	fprintf(f, "  %s%-*s %11s %11s %8s", c->sized ? "size     " : "",
 		w, "variant", head, "best", "+-MAD ");
 	if (bytes)
 		fprintf(f, " %8s", "B/ns");
@@ -221,7 +222,7 @@ static void claim_table(FILE *f, const struct settle_report *rep,
 }
 
 static void scale_section(FILE *f, const struct settle_report *rep,
-			  const struct settle_claim *c)
+			  const struct settle_claim_info *c)
 {
 	struct settle_figure fig[SETTLE_MAX_FIGURES];
 	char notes[4][48], lb[96];
@@ -293,7 +294,7 @@ static void noise_section(FILE *f, const struct settle_report *rep)
 
 void settle_print_table(FILE *f, const struct settle_report *rep)
 {
-	const struct settle_claim *seen[64];
+	const struct settle_claim_info *seen[64];
 	size_t nseen = 0;
 
 	machine_head(f, rep);
@@ -305,7 +306,7 @@ void settle_print_table(FILE *f, const struct settle_report *rep)
 		fprintf(f, "each one run of a command");
 	fprintf(f, "%s\n", rep->options.quick ? " (--quick)" : "");
 	for (size_t i = 0; i < rep->nresults; i++) {
-		const struct settle_claim *c = rep->results[i].claim;
+		const struct settle_claim_info *c = rep->results[i].claim;
 		size_t j;
 
 		for (j = 0; j < nseen && seen[j] != c; j++)

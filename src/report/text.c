@@ -306,10 +306,10 @@ struct layout {
 
 static int label_w(const struct settle_result *r)
 {
-	char lb[256], *c;
+	char *c;
 	int w;
 
-	c = clean(settle_variant_label(r->variant, lb, sizeof(lb)));
+	c = clean(r->label);
 	w = c ? width(c) : 0;
 	free(c);
 	return w;
@@ -330,7 +330,7 @@ static int used_width(const struct layout *lay)
  * throughput; then the longest label if single spacing makes room for it.
  * Labels longer than the column get a line of their own.
  */
-static void plan(const struct settle_report *rep, const struct settle_claim *c,
+static void plan(const struct settle_report *rep, const struct settle_claim_info *c,
 		 struct layout *lay)
 {
 	int longest = 7, want;
@@ -442,10 +442,10 @@ static void verdict(FILE *f, struct line *l, struct layout *lay,
 static void row(FILE *f, const struct settle_result *r, struct layout *lay)
 {
 	const struct settle_comparison *c = &r->cmp;
-	char lb[256], cell[NCOLS][48], *label;
+	char cell[NCOLS][48], *label;
 	struct line l = { .len = 0 };
 
-	label = clean(settle_variant_label(r->variant, lb, sizeof(lb)));
+	label = clean(r->label);
 	if (!label)
 		return;
 	if (r->skipped || r->below_resolution) {
@@ -453,7 +453,7 @@ static void row(FILE *f, const struct settle_result *r, struct layout *lay)
 		     r->skipped ? "skipped: " : "below resolution: a sample "
 		     "lasted under 1000x the clock's resolution",
 		     r->skipped ? r->skipped : "",
-		     r->variant->flags & SETTLE_REFERENCE ? " (reference)" : "");
+		     r->reference ? " (reference)" : "");
 		free(label);
 		return;
 	}
@@ -488,11 +488,11 @@ static void row(FILE *f, const struct settle_result *r, struct layout *lay)
 		}
 	verdict(f, &l, lay, r->has_cmp ? settle_verdict_name(c->verdict) :
 		r->ratio > 0 ? "baseline" : "-", r->has_cmp ? c->why : NULL,
-		r->variant->flags & SETTLE_REFERENCE ? "(reference)" : "");
+		r->reference ? "(reference)" : "");
 }
 
 static void notes(FILE *f, const struct settle_report *rep,
-		  const struct settle_claim *c, const struct layout *lay)
+		  const struct settle_claim_info *c, const struct layout *lay)
 {
 	char how[160];
 
@@ -534,7 +534,7 @@ static void figure(const struct settle_figure *fg, char *buf, size_t len)
  * wrapped line per variant ("label: title value unit; ...").
  */
 static void scale_section(FILE *f, const struct settle_report *rep,
-			  const struct settle_claim *c)
+			  const struct settle_claim_info *c)
 {
 	struct settle_figure fig[SETTLE_MAX_FIGURES];
 	char notes_[4][48], lb[256], val[64];
@@ -557,7 +557,7 @@ static void scale_section(FILE *f, const struct settle_report *rep,
 				free(cl);
 			}
 		}
-		cl = clean(settle_variant_label(r->variant, lb, sizeof(lb)));
+		cl = clean(r->label);
 		lw = cl && width(cl) > lw ? width(cl) : lw;
 		free(cl);
 		for (size_t k = 0; k < n && k < ncols; k++) {
@@ -609,7 +609,7 @@ static void scale_section(FILE *f, const struct settle_report *rep,
 			if (fig[k].note[0] && j == nnotes && nnotes < 4)
 				snprintf(notes_[nnotes++], 48, "%s", fig[k].note);
 		}
-		settle_variant_label(r->variant, lb, sizeof(lb));
+		snprintf(lb, sizeof(lb), "%s", r->label);
 		if (total <= WIDTH) {
 			struct line l = { .len = 0 };
 			char *cl = clean(lb);
@@ -644,7 +644,7 @@ static void scale_section(FILE *f, const struct settle_report *rep,
 }
 
 static void claim_section(FILE *f, const struct settle_report *rep,
-			  const struct settle_claim *c)
+			  const struct settle_claim_info *c)
 {
 	struct layout lay;
 	uint64_t size = 0;
@@ -660,7 +660,7 @@ static void claim_section(FILE *f, const struct settle_report *rep,
 
 		if (r->claim != c)
 			continue;
-		if (c->default_sizes && (first || r->size_bytes != size))
+		if (c->sized && (first || r->size_bytes != size))
 			fprintf(f, "  size %s:\n", settle_format_size(r->size_bytes,
 								      sz, sizeof(sz)));
 		size = r->size_bytes;
@@ -700,7 +700,7 @@ static void noise_section(FILE *f, const struct settle_report *rep)
 
 void settle_print_text(FILE *f, const struct settle_report *rep)
 {
-	const struct settle_claim *claims[64];
+	const struct settle_claim_info *claims[64];
 	size_t n = settle_report_claims(rep, claims, 64);
 	struct settle_c_locale loc;
 

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "model/model.h"
 #include "runner/command.h"
 #include "runner/perf_script.h"
 
@@ -190,135 +191,26 @@ int settle_command_check(const struct settle_command_set *s, int claims_too,
 	return 0;
 }
 
-/* ---- the claim whose variants the commands are ------------------------ */
+/* ---- the claim whose results the commands are ----------------------- */
 
 /*
- * THE ONE PLACE that makes claim and variant metadata for commands: the
- * results of a run point to them, the formats print them, the result file
- * stores them under "claims" and each result's "variant". (When results
- * describe themselves, this becomes the metadata of each result.) The
- * variants are never run by the claim runner: run is NULL.
+ * THE ONE PLACE that describes the claim of whole commands: its results
+ * (one per command, named by the command's NAME, the first the baseline)
+ * carry this description, the formats print it, the result file stores it
+ * under "claims".
  */
-static const struct settle_claim *command_claim(const struct settle_command_set *s)
+static const struct settle_claim_info *
+command_claim(struct settle_report *rep, const struct settle_command_set *s)
 {
-	static struct settle_variant v[SETTLE_CMD_MAX];
-	static struct settle_claim c;
+	struct settle_claim_info c;
 
-	memset(v, 0, sizeof(v));
-	for (size_t i = 0; i < s->n; i++) {
-		v[i].name = s->cmd[i].name;
-		v[i].description = s->cmd[i].shell;
-	}
 	memset(&c, 0, sizeof(c));
 	c.name = "command";
 	c.description = "whole commands, each run a fresh process";
 	c.title = "command: whole commands, wall time per run";
 	c.op_name = "run";
-	c.variants = v;
-	c.nvariants = s->n;
 	c.baseline = s->cmd[0].name;
-	return &c;
-}
-
-/* ---- the data of a command's result ----------------------------------- */
-
-struct settle_command_data *settle_command_data_new(const char *shell,
-						    const char *prepare)
-{
-	struct settle_command_data *d = calloc(1, sizeof(*d));
-
-	if (!d)
-		return NULL;
-	d->shell = strdup(shell ? shell : "");
-	d->prepare = prepare ? strdup(prepare) : NULL;
-	if (!d->shell || (prepare && !d->prepare)) {
-		settle_command_data_free(d);
-		return NULL;
-	}
-	return d;
-}
-
-long settle_command_data_add_symbol(struct settle_command_data *d,
-				    const char *symbol)
-{
-	char *s;
-
-	if (d->nshare == SETTLE_SHARE_MAX || !(s = strdup(symbol)))
-		return -1;
-	d->share[d->nshare].symbol = s;
-	d->share[d->nshare].self = d->share[d->nshare].children = 0;
-	return (long)d->nshare++;
-}
-
-void settle_command_data_free(struct settle_command_data *d)
-{
-	if (!d)
-		return;
-	for (size_t i = 0; i < d->nshare; i++)
-		free(d->share[i].symbol);
-	free(d->shell);
-	free(d->prepare);
-	free(d->user_ns);
-	free(d->sys_ns);
-	free(d);
-}
-
-/* Room for n more runs. */
-static int grow(struct settle_command_data *d, size_t more)
-{
-	double *u = realloc(d->user_ns, (d->n + more + 1) * sizeof(*u));
-
-	if (!u)
-		return -1;
-	d->user_ns = u;
-	u = realloc(d->sys_ns, (d->n + more + 1) * sizeof(*u));
-	if (!u)
-		return -1;
-	d->sys_ns = u;
-	return 0;
-}
-
-static int same_profile(const struct settle_command_data *a,
-			const struct settle_command_data *b)
-{
-	if (strcmp(a->event, b->event) || a->period_ns != b->period_ns ||
-	    a->call_chains != b->call_chains || a->nshare != b->nshare)
-		return 0;
-	for (size_t i = 0; i < a->nshare; i++)
-		if (strcmp(a->share[i].symbol, b->share[i].symbol))
-			return 0;
-	return 1;
-}
-
-int settle_command_data_pool(struct settle_command_data *dst,
-			     const struct settle_command_data *src)
-{
-	if (src->event[0] && dst->event[0] && !same_profile(dst, src))
-		return -1;
-	if (grow(dst, src->n) < 0)
-		return -1;
-	memcpy(dst->user_ns + dst->n, src->user_ns, src->n * sizeof(double));
-	memcpy(dst->sys_ns + dst->n, src->sys_ns, src->n * sizeof(double));
-	dst->n += src->n;
-	dst->failed += src->failed;
-	if (!src->event[0])
-		return 0;
-	if (!dst->event[0]) {
-		memcpy(dst->event, src->event, sizeof(dst->event));
-		dst->period_ns = src->period_ns;
-		dst->call_chains = src->call_chains;
-		for (size_t i = 0; i < src->nshare; i++)
-			if (settle_command_data_add_symbol(dst,
-					src->share[i].symbol) < 0)
-				return -1;
-	}
-	dst->profiled_runs += src->profiled_runs;
-	dst->samples += src->samples;
-	for (size_t i = 0; i < src->nshare; i++) {
-		dst->share[i].self += src->share[i].self;
-		dst->share[i].children += src->share[i].children;
-	}
-	return 0;
+	return settle_report_claim(rep, &c);
 }
 
 /* ---- running a process ------------------------------------------------ */
@@ -467,7 +359,8 @@ static void err_tail(const struct io *io, char *buf, size_t len)
 struct cmdrun {
 	struct settle_report *rep;
 	const struct settle_command_set *s;
-	struct settle_result *res;   /* s->n results */
+	struct settle_result *res;   /* s->n results, once all appended */
+	size_t first, added;         /* where they start in rep, how many */
 	struct io io;
 	char *err;
 	size_t errlen;
@@ -870,33 +763,27 @@ static int profile(struct cmdrun *m, unsigned np)
 
 /* ---- the whole measurement -------------------------------------------- */
 
-static int add_results(struct cmdrun *m, const struct settle_claim *c,
-		       unsigned ns)
+static int add_results(struct cmdrun *m, unsigned ns)
 {
 	struct settle_report *rep = m->rep;
-	size_t need = rep->nresults + m->s->n;
+	const struct settle_claim_info *c = command_claim(rep, m->s);
 
-	if (need > rep->cap) {
-		void *p = realloc(rep->results, need * sizeof(*rep->results));
+	m->first = rep->nresults;
+	for (size_t i = 0; c && i < m->s->n; i++) {
+		/* earlier result pointers may move while appending */
+		struct settle_result *r = settle_report_append(rep, c,
+					m->s->cmd[i].name, NULL, NULL, 0,
+					NULL, 0, 0);
 
-		if (!p)
+		if (!r)
 			return -1;
-		rep->results = p;
-		rep->cap = need;
-	}
-	m->res = &rep->results[rep->nresults];
-	memset(m->res, 0, m->s->n * sizeof(*m->res));
-	rep->nresults = need;
-	for (size_t i = 0; i < m->s->n; i++) {
-		struct settle_result *r = &m->res[i];
-
-		r->claim = c;
-		r->variant = &c->variants[i];
+		m->added++;
 		r->iters = r->ops_per_sample = 1;
 		r->samples_ns = calloc(ns, sizeof(double));
 		r->command = settle_command_data_new(m->s->cmd[i].shell,
 						     m->s->prepare);
-		if (!r->samples_ns || !r->command || grow(r->command, ns) < 0)
+		if (!r->samples_ns || !r->command ||
+		    settle_command_data_reserve(r->command, ns) < 0)
 			return -1;
 		r->command->warmup = m->s->have_warmup ? m->s->warmup :
 				     SETTLE_WARMUP_DEFAULT;
@@ -905,20 +792,24 @@ static int add_results(struct cmdrun *m, const struct settle_claim *c,
 							   m->s->share[k]) < 0)
 				return -1;
 	}
+	if (!c)
+		return -1;
+	m->res = &rep->results[m->first];
 	return 0;
 }
 
 /* Take the results of the commands out of rep again (a failed run). */
 static void drop_results(struct cmdrun *m)
 {
-	if (!m->res)
-		return;
-	for (size_t i = 0; i < m->s->n; i++) {
-		free(m->res[i].samples_ns);
-		settle_command_data_free(m->res[i].command);
+	struct settle_report *rep = m->rep;
+
+	for (size_t i = m->first; i < m->first + m->added; i++) {
+		free(rep->results[i].samples_ns);
+		settle_command_data_free(rep->results[i].command);
 	}
-	m->rep->nresults -= m->s->n;
+	rep->nresults = m->first;
 	m->res = NULL;
+	m->added = 0;
 }
 
 static int open_io(struct cmdrun *m)
@@ -955,8 +846,8 @@ int settle_run_commands(struct settle_report *rep,
 			const struct settle_command_set *s, char *err,
 			size_t errlen)
 {
-	struct cmdrun m = { rep, s, NULL, { -1, -1, 0, -1 }, err, errlen,
-			    "", NULL, "", 0 };
+	struct cmdrun m = { rep, s, NULL, 0, 0, { -1, -1, 0, -1 }, err,
+			    errlen, "", NULL, "", 0 };
 	unsigned ns = rep->options.samples ? rep->options.samples : 1;
 	int rc = 1;
 
@@ -975,14 +866,14 @@ int settle_run_commands(struct settle_report *rep,
 	if (s->nshare && (rc = perf_probe(&m)))
 		goto out;
 	rc = 1;
-	if (add_results(&m, command_claim(s), ns) < 0) {
+	if (add_results(&m, ns) < 0) {
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
 	if ((rc = warm_up(&m)) || (rc = rounds(&m, ns)) ||
 	    (s->nshare && (rc = profile(&m, ns))))
 		goto out;
-	settle_analyze(m.res, s->n, rep->timer.core_ghz, rep->options.band);
+	settle_report_analyze(rep, m.first, m.first + s->n);
 	rc = 0;
 out:
 	if (rep->options.progress)

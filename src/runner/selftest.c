@@ -51,9 +51,9 @@ static uint64_t chain(uint64_t blocks)
 }
 
 /* 100 blocks (1600 adds) per operation; 3 % and 2 % more. */
-static uint64_t work(void *s, uint64_t n) { (void)s; chain(n * 100); return n; }
-static uint64_t work3(void *s, uint64_t n) { (void)s; chain(n * 103); return n; }
-static uint64_t work2(void *s, uint64_t n) { (void)s; chain(n * 102); return n; }
+static uint64_t work(void *s, const void *a, uint64_t n) { (void)s; (void)a; chain(n * 100); return n; }
+static uint64_t work3(void *s, const void *a, uint64_t n) { (void)s; (void)a; chain(n * 103); return n; }
+static uint64_t work2(void *s, const void *a, uint64_t n) { (void)s; (void)a; chain(n * 102); return n; }
 
 static const struct settle_variant aa[] = {
 	{ .name = "work", .description = "1600 dependent adds", .run = work },
@@ -170,11 +170,12 @@ static void progress(FILE *f, const char *what, unsigned k, unsigned n)
 	".rept 64\n\t" insn "\n\t" ".endr\n\t" \
 	"dec %[n]\n\t" "jnz 2b\n\t"
 
-static uint64_t add_chain(void *s, uint64_t n)
+static uint64_t add_chain(void *s, const void *arg, uint64_t n)
 {
 	uint64_t x = 1, y = 1, k = n;
 
 	(void)s;
+	(void)arg;
 	if (n)
 		__asm__ __volatile__(CHAIN("add %[y], %[x]")
 				     : [x] "+r"(x), [n] "+r"(k) : [y] "r"(y)
@@ -182,11 +183,12 @@ static uint64_t add_chain(void *s, uint64_t n)
 	return n + (x & 0);
 }
 
-static uint64_t imul_chain(void *s, uint64_t n)
+static uint64_t imul_chain(void *s, const void *arg, uint64_t n)
 {
 	uint64_t x = 3, k = n;
 
 	(void)s;
+	(void)arg;
 	if (n)
 		__asm__ __volatile__(CHAIN("imul %[x], %[x]")
 				     : [x] "+r"(x), [n] "+r"(k) :: "cc");
@@ -194,20 +196,22 @@ static uint64_t imul_chain(void *s, uint64_t n)
 }
 
 __attribute__((target("popcnt")))
-static uint64_t popcnt_chain(void *s, uint64_t n)
+static uint64_t popcnt_chain(void *s, const void *arg, uint64_t n)
 {
 	uint64_t x = 0xff, k = n;
 
 	(void)s;
+	(void)arg;
 	if (n)
 		__asm__ __volatile__(CHAIN("popcnt %[x], %[x]")
 				     : [x] "+r"(x), [n] "+r"(k) :: "cc");
 	return n + (x & 0);
 }
 
-static const char *no_popcnt(void *s)
+static const char *no_popcnt(void *s, const void *arg)
 {
 	(void)s;
+	(void)arg;
 	return settle_cpu_has(SETTLE_CPU_POPCNT) ? NULL : "CPU lacks POPCNT";
 }
 
