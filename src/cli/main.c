@@ -773,6 +773,7 @@ static int cmd_info(int argc, char **argv)
 		return 2;
 	}
 	settle_print_machine(stdout, &rep);
+	settle_report_free(&rep);
 	return 0;
 }
 

@@ -66,10 +66,10 @@ static void machine_line(FILE *f, const struct settle_report *rep)
 	fputc(' ', f);
 	esc(f, rep->build_flags);
 	fprintf(f, "; %u samples per variant, ", rep->options.samples);
-	if (rep->options.min_sample_ns > 0) /* 0: whole commands */
-		fprintf(f, "each >= %.1f ms", rep->options.min_sample_ns / 1e6);
-	else
+	if (settle_report_has_commands(rep))
 		fputs("each one run of a command", f);
+	else
+		fprintf(f, "each >= %.1f ms", rep->options.min_sample_ns / 1e6);
 	fprintf(f, ", pinned to CPU %d%s", rep->cpu,
 		rep->options.quick ? " (--quick)" : "");
 	if (rep->options.processes > 1)

@@ -18,6 +18,14 @@
 
 const double settle_amdahl_k[SETTLE_AMDAHL_NK] = { 2, 10, INFINITY };
 
+int settle_report_has_commands(const struct settle_report *rep)
+{
+	for (size_t i = 0; i < rep->nresults; i++)
+		if (rep->results[i].command)
+			return 1;
+	return 0;
+}
+
 /* ---- numbers ---------------------------------------------------------- */
 
 static double median_of(const double *x, const double *y, size_t n)
@@ -302,8 +310,9 @@ static void share_part(struct out *o, const struct settle_report *rep,
 			share_lines(o, &rep->results[i]);
 	say(o, 0, "(95%% Wilson score intervals, which take the samples as "
 	    "independent: read them as the least uncertainty; with callees "
-	    "comes from frame-pointer call chains and misses callees built "
-	    "without frame pointers; Amdahl: saved = share with callees x "
+	    "comes from frame-pointer call chains, in which a function built "
+	    "without frame pointers hides its caller, so it can be too low; "
+	    "Amdahl: saved = share with callees x "
 	    "median CPU time of a timed run%s x (1 - 1/k), in %% of its "
 	    "median wall time)", user_only(d0) ? " (user)" : "");
 }

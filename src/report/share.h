@@ -19,6 +19,9 @@ enum settle_section_style {
 	SETTLE_SECTION_TEXT,  /* plain text, wrapped to 72 columns, ASCII */
 };
 
+/* Non-zero when rep holds whole commands (their samples are runs). */
+int settle_report_has_commands(const struct settle_report *rep);
+
 /* The speed-ups Amdahl's bound is given for: 2, 10 and infinity. */
 #define SETTLE_AMDAHL_NK 3
 extern const double settle_amdahl_k[SETTLE_AMDAHL_NK];

@@ -300,10 +300,10 @@ void settle_print_table(FILE *f, const struct settle_report *rep)
 	machine_head(f, rep);
 	fprintf(f, "  pinned to CPU %d; %u samples per variant, ", rep->cpu,
 		rep->options.samples);
-	if (rep->options.min_sample_ns > 0) /* 0: whole commands */
-		fprintf(f, "each >= %.1f ms", rep->options.min_sample_ns / 1e6);
-	else
+	if (settle_report_has_commands(rep))
 		fprintf(f, "each one run of a command");
+	else
+		fprintf(f, "each >= %.1f ms", rep->options.min_sample_ns / 1e6);
 	fprintf(f, "%s\n", rep->options.quick ? " (--quick)" : "");
 	for (size_t i = 0; i < rep->nresults; i++) {
 		const struct settle_claim_info *c = rep->results[i].claim;

@@ -260,11 +260,11 @@ static void machine_line(FILE *f, const struct settle_report *rep)
 	else
 		snprintf(cpu, sizeof(cpu), "%s",
 			 m->model_name[0] ? m->model_name : "unknown CPU");
-	if (rep->options.min_sample_ns > 0) /* 0: whole commands */
+	if (settle_report_has_commands(rep))
+		snprintf(each, sizeof(each), "one run");
+	else
 		snprintf(each, sizeof(each), ">= %.1f" NBSP_S "ms",
 			 rep->options.min_sample_ns / 1e6);
-	else
-		snprintf(each, sizeof(each), "one run");
 	para(f, 0, 2, "machine: %s, %ld logical "
 	     "CPUs%s%s; caches%s; kernel %s; %s; %s %s; %u samples of "
 	     "%s per variant on CPU %d%s%s", cpu, m->logical_cpus,
