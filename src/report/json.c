@@ -285,6 +285,12 @@ static void write_symbol(FILE *f, const struct settle_result *r, size_t k)
 	fprintf(f, ", \"self\": %llu, \"children\": %llu",
 		(unsigned long long)s->self, (unsigned long long)s->children);
 	if (settle_share_of(r, k, &st) < 0) {
+		if (st.samples && s->children == 0) {
+			/* in no sample: its upper bound, never a 0 % share */
+			fputs(", \"with_callees_ci\": [0, ", f);
+			jnum(f, st.with_hi);
+			fputs("]", f);
+		}
 		fputs("}", f);
 		return;
 	}

@@ -68,7 +68,7 @@ int settle_share_of(const struct settle_result *r, size_t k,
 	st->samples = d->samples;
 	st->self_n = d->share[k].self;
 	st->with_n = d->share[k].children;
-	if (st->with_n == 0 || st->with_n > st->samples ||
+	if (st->samples == 0 || st->with_n > st->samples ||
 	    st->self_n > st->with_n)
 		return -1;
 	st->self = (double)st->self_n / (double)st->samples;
@@ -91,7 +91,7 @@ int settle_share_of(const struct settle_result *r, size_t k,
 		st->saved_pct[j] = 100 * settle_safe_div(st->saved_ns[j],
 							 st->wall_ns);
 	}
-	return 0;
+	return st->with_n ? 0 : -1; /* in no sample: only the upper bounds */
 }
 
 /* ---- laying a paragraph out ------------------------------------------- */
@@ -278,10 +278,16 @@ static void share_lines(struct out *o, const struct settle_result *r)
 		const char *sym = d->share[k].symbol;
 
 		if (settle_share_of(r, k, &st) < 0) {
-			say(o, 1, "%s: %s is in none of its %llu samples (is "
-			    "the name right? perf report --stdio lists the "
-			    "symbols perf saw)", r->variant, sym,
-			    (unsigned long long)d->samples);
+			char hi[32];
+
+			settle_format_ns(st.saved_hi_ns[2], hi, sizeof(hi));
+			say(o, 1, "%s: %s is in none of its %llu samples: "
+			    "either it takes under %.2f%% of the CPU time (95%% "
+			    "upper bound; even infinitely fast it saves at most "
+			    "%s), or perf knows it by another name (perf report "
+			    "--stdio lists the symbols perf saw)", r->variant,
+			    sym, (unsigned long long)d->samples,
+			    100 * st.with_hi, hi);
 			continue;
 		}
 		say(o, 1, "%s: %s %.2f%% self [%.2f%%, %.2f%%], %.2f%% with "

@@ -46,8 +46,9 @@ struct settle_share_stat {
 
 /*
  * The share of symbol k (index into r->command->share) in result r.
- * Returns 0; -1 when r was not profiled, has no samples, or the symbol is
- * in none of them (st->samples is still set; the rest is 0), so that no
+ * Returns 0; -1 when r was not profiled or has no samples (st all 0), or
+ * when the symbol is in none of them: then only the upper bounds are set
+ * (self_hi, with_hi, saved_hi_ns, cpu_ns, wall_ns, samples), so that no
  * share is ever given as 0 %.
  */
 int settle_share_of(const struct settle_result *r, size_t k,
