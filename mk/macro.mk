@@ -7,7 +7,8 @@
 #                      against hyperfine's, its share of a symbol against
 #                      perf report's, and the A/A rate of two identical
 #                      commands (100 trials; long)
-#   make e2fsck-shim   build $(BUILD)/e2fsck-popcount-shim.so only
+#   make e2fsck-shim   build $(BUILD)/e2fsck-popcount-shim.so and the
+#                      placebo, $(BUILD)/e2fsck-popcount-placebo.so
 #
 # --share runs perf (Debian linux-perf): make test installs it with the
 # test packages, as root; bench-macro needs hyperfine too.
@@ -18,15 +19,18 @@ TEST_HEADERS += /usr/bin/perf
 MACRO_PKGS := linux-perf e2fsprogs libext2fs-dev hyperfine
 
 # The shim: ext2fs_bitcount() over settle_popcount(), with the popcount
-# primitives compiled in (position-independent, every function with a
-# frame pointer so that perf's call chains see ext2fs_bitcount above the
-# kernels) and nothing but ext2fs_bitcount exported.
+# primitives compiled in (position-independent) and nothing but
+# ext2fs_bitcount exported. Frame pointers, and no tail calls, so that
+# perf's call chains see ext2fs_bitcount above the kernels: gcc 12 gives
+# a leaf function no frame pointer even with -fno-omit-frame-pointer, so
+# a sample in a kernel hides the kernel's caller, which must then be
+# settle_popcount() (a real call, not a jump) and not ext2fs_bitcount.
 SHIM       := $(BUILD)/e2fsck-popcount-shim.so
 SHIM_SRC   := src/prim/popcount.c src/prim/popcount_popcnt.c \
               src/prim/popcount_avx2.c src/prim/popcount_avx512.c \
               src/prim/dispatch_popcount.c src/cpu/cpu.c
 SHIM_OBJ   := $(SHIM_SRC:%.c=$(BUILD)/shim/%.o)
-SHIM_FLAGS := -fPIC -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer
+SHIM_FLAGS := -fPIC -fno-omit-frame-pointer -fno-optimize-sibling-calls
 
 $(BUILD)/shim/%.o: %.c | $(BUILD)/config.h
 	@mkdir -p $(@D)
@@ -40,11 +44,22 @@ $(SHIM): $(BUILD)/shim/shim.o $(SHIM_OBJ) examples/e2fsck-popcount/shim.map
 	$(CC) $(CFLAGS) -shared -Wl,--version-script=examples/e2fsck-popcount/shim.map \
 		-Wl,-z,defs -o $@ $(BUILD)/shim/shim.o $(SHIM_OBJ)
 
-TEST_DEPS += $(SHIM)
+# The control: the same shim counting with libext2fs's own function.
+PLACEBO := $(BUILD)/e2fsck-popcount-placebo.so
+
+$(BUILD)/shim/placebo.o: examples/e2fsck-popcount/shim.c | $(BUILD)/config.h
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(SHIM_FLAGS) -DSETTLE_SHIM_PLACEBO -c $< -o $@
+
+$(PLACEBO): $(BUILD)/shim/placebo.o examples/e2fsck-popcount/shim.map
+	$(CC) $(CFLAGS) -shared -Wl,--version-script=examples/e2fsck-popcount/shim.map \
+		-Wl,-z,defs -o $@ $(BUILD)/shim/placebo.o -ldl
+
+TEST_DEPS += $(SHIM) $(PLACEBO)
 
 .PHONY: run-macro bench-macro e2fsck-shim deps-macro
 e2fsck-shim: deps
-	@$(MAKE) --no-print-directory $(SHIM)
+	@$(MAKE) --no-print-directory $(SHIM) $(PLACEBO)
 
 deps-macro:
 	@missing=; for p in /usr/bin/perf /usr/sbin/e2fsck /usr/sbin/mke2fs \
@@ -61,8 +76,8 @@ deps-macro:
 	fi
 
 run-macro: deps deps-macro
-	@$(MAKE) --no-print-directory $(BUILD)/settle $(SHIM)
-	SETTLE=$(BUILD)/settle SHIM=$(SHIM) BUILD=$(BUILD) \
+	@$(MAKE) --no-print-directory $(BUILD)/settle $(SHIM) $(PLACEBO)
+	SETTLE=$(BUILD)/settle SHIM=$(SHIM) PLACEBO=$(PLACEBO) BUILD=$(BUILD) \
 		examples/e2fsck-popcount/run.sh
 
 bench-macro: deps deps-macro

@@ -4,11 +4,14 @@
 #
 # The founding popcount argument was about a whole program: e2fsck counts
 # the set bits of block bitmaps with ext2fs_bitcount(). This script builds
-# a sparse ext4 image, then measures `e2fsck -fn IMAGE` as it is and with
-# an LD_PRELOAD shim that replaces ext2fs_bitcount() with settle_popcount()
-# (shim.c), as two --command's of settle, with --share ext2fs_bitcount:
-# the share of e2fsck's CPU samples in that function, Amdahl's bound on
-# what a faster one can save, and the measured difference with the shim.
+# a sparse ext4 image, then measures `e2fsck -fn IMAGE` with an LD_PRELOAD
+# shim that replaces ext2fs_bitcount() with settle_popcount() (shim.c),
+# against the same e2fsck with a placebo shim (the same interposition, but
+# counting with libext2fs's own function: the baseline, so that the two
+# differ in the bit count alone) and against e2fsck as it is, as three
+# --command's of settle with --share ext2fs_bitcount: the share of
+# e2fsck's CPU samples in that function, Amdahl's bound on what a faster
+# one can save, and the measured difference.
 #
 # Settings (environment):
 #   SIZE=2T        size of the file system (sparse: nothing that large on
@@ -20,8 +23,9 @@
 #   SAMPLES=15     timed runs of each command (and as many profiled ones)
 #   WORKDIR=DIR    where the image goes (default: a new directory under
 #                  $TMPDIR or /tmp, removed at the end); KEEP=1 keeps it
-#   SETTLE, SHIM   the settle program and the shim (make run-macro sets
-#                  them)
+#   SETTLE, SHIM, PLACEBO
+#                  the settle program and the two shims (make run-macro
+#                  sets them)
 # Measure on a quiet machine; where others measure too, take the common
 # lock: flock /tmp/settle-bench.lock make run-macro
 set -eu
@@ -31,6 +35,7 @@ SAMPLES=${SAMPLES:-15}
 BUILD=${BUILD:-build}
 SETTLE=${SETTLE:-$BUILD/settle}
 SHIM=${SHIM:-$BUILD/e2fsck-popcount-shim.so}
+PLACEBO=${PLACEBO:-$BUILD/e2fsck-popcount-placebo.so}
 KEEP=${KEEP:-}
 PATH=$PATH:/sbin:/usr/sbin
 
@@ -42,7 +47,9 @@ for t in mke2fs e2fsck perf truncate dd awk; do
 done
 [ -x "$SETTLE" ] || die "no settle program at $SETTLE (make)"
 [ -f "$SHIM" ] || die "no shim at $SHIM (make e2fsck-shim)"
+[ -f "$PLACEBO" ] || die "no placebo shim at $PLACEBO (make e2fsck-shim)"
 case "$SHIM" in /*) ;; *) SHIM=$PWD/$SHIM ;; esac
+case "$PLACEBO" in /*) ;; *) PLACEBO=$PWD/$PLACEBO ;; esac
 
 bytes() { # 2T, 512G, 2G -> bytes
 	local n=${1%[KMGTkmgt]} u=${1#"${1%[KMGTkmgt]}"}
@@ -96,26 +103,30 @@ rm -rf "$src" "$work/pattern"
 echo "   image: $(du -h --apparent-size "$img" | cut -f1) apparent," \
      "$(du -h "$img" | cut -f1) on disk"
 
-echo "== is the shim the ext2fs_bitcount that e2fsck calls?"
+echo "== are the shims the ext2fs_bitcount that e2fsck calls?"
 e2fsck -fn "$img" >"$work/plain.out" 2>&1 ||
 	die "e2fsck -fn $img failed: $(tail -3 "$work/plain.out")"
-rm -f "$work/shim.txt"
-SETTLE_SHIM_REPORT=$work/shim.txt LD_PRELOAD=$SHIM e2fsck -fn "$img" \
-	>"$work/shim.out" 2>&1 ||
-	die "e2fsck -fn with the shim failed: $(tail -3 "$work/shim.out")"
-cat "$work/shim.txt" 2>/dev/null || true
-calls=$(sed -n 's/.* called \([0-9]*\) times.*/\1/p' "$work/shim.txt" 2>/dev/null)
-[ "${calls:-0}" -gt 0 ] || die "the shim was not called: e2fsck does not" \
-	"reach ext2fs_bitcount through the dynamic linker here"
-if cmp -s <(tail -1 "$work/plain.out") <(tail -1 "$work/shim.out"); then
-	echo "   same summary with and without the shim: $(tail -1 "$work/plain.out")"
-else
-	die "e2fsck's summary differs with the shim: a wrong count"
-fi
+for s in shim placebo; do
+	so=$SHIM
+	[ $s = shim ] || so=$PLACEBO
+	rm -f "$work/$s.txt"
+	SETTLE_SHIM_REPORT=$work/$s.txt LD_PRELOAD=$so e2fsck -fn "$img" \
+		>"$work/$s.out" 2>&1 ||
+		die "e2fsck -fn with the $s failed: $(tail -3 "$work/$s.out")"
+	cat "$work/$s.txt" 2>/dev/null || true
+	calls=$(sed -n 's/.* called \([0-9]*\) times.*/\1/p' "$work/$s.txt" 2>/dev/null)
+	[ "${calls:-0}" -gt 0 ] || die "the $s was not called: e2fsck does" \
+		"not reach ext2fs_bitcount through the dynamic linker here"
+	cmp -s <(tail -1 "$work/plain.out") <(tail -1 "$work/$s.out") ||
+		die "e2fsck's summary differs with the $s: a wrong count"
+done
+echo "   the same summary with either shim and without: $(tail -1 "$work/plain.out")"
 
-echo "== settle: e2fsck -fn as it is (ext2fs) and with settle_popcount (shim)"
-"$SETTLE" run --command "ext2fs=e2fsck -fn $img" \
+echo "== settle: e2fsck -fn with the placebo shim (the baseline), with"
+echo "   settle_popcount (shim), and as it is (ext2fs)"
+"$SETTLE" run --command "placebo=LD_PRELOAD=$PLACEBO e2fsck -fn $img" \
 	--command "shim=LD_PRELOAD=$SHIM e2fsck -fn $img" \
+	--command "ext2fs=e2fsck -fn $img" \
 	--share ext2fs_bitcount --samples "$SAMPLES" --warmup 1 \
 	--format json --output "$work/result.json"
 
@@ -148,13 +159,19 @@ function ci(s, key,    i, t) {
 	return t
 }
 function ms(ns) { return sprintf("%.1f ms", ns / 1e6) }
+function pc(f) { return (100 * f >= 0.1) ? sprintf("%.2f%%", 100 * f) : sprintf("%.2g%%", 100 * f) }
 /^    \{"claim": "command"/ { v = sval($0, "variant") }
 /"median_ns": / { med[v] = val($0, "median_ns") }
 /"vs_baseline": / {
-	ratio = val($0, "ratio"); lo = val($0, "ci_low"); hi = val($0, "ci_high")
-	verdict = sval($0, "verdict"); why = sval($0, "why")
+	i = index($0, "\"vs_baseline\": "); b = substr($0, i)
+	ratio[v] = val(b, "ratio"); lo[v] = val(b, "ci_low"); hi[v] = val(b, "ci_high")
+	verdict[v] = sval(b, "verdict"); why[v] = sval(b, "why")
 }
 /"user_median_ns": / { cpu[v] = val($0, "user_median_ns") + val($0, "sys_median_ns") }
+/"cpu_vs_baseline": / {
+	cratio[v] = val($0, "ratio"); clo[v] = val($0, "ci_low"); chi[v] = val($0, "ci_high")
+	cverdict[v] = sval($0, "verdict")
+}
 /\{"symbol": "ext2fs_bitcount"/ {
 	share[v] = val($0, "with_callees_share")
 	sym[v] = $0
@@ -167,27 +184,34 @@ function ms(ns) { return sprintf("%.1f ms", ns / 1e6) }
 	a = substr($0, i); sub(/\}.*/, "", a)
 	p2[v] = val(a, "2"); p10[v] = val(a, "10"); pinf[v] = val(a, "infinity")
 }
+function diff(v, what,    w) {
+	w = (why[v] != "") ? " (" why[v] ")" : ""
+	printf "  %s: %.3fx [%.3f, %.3f] the time of the placebo,\n", what, ratio[v], lo[v], hi[v]
+	printf "    %+.1f ms [%+.1f, %+.1f]: %s%s\n", (ratio[v] - 1) * base / 1e6, \
+		(lo[v] - 1) * base / 1e6, (hi[v] - 1) * base / 1e6, verdict[v], w
+	if (cratio[v] != "")
+		printf "    CPU time (user + system) %.3fx [%.3f, %.3f]: %s\n", \
+			cratio[v], clo[v], chi[v], cverdict[v]
+}
 END {
-	base = med["ext2fs"]
+	base = med["placebo"]
 	split(sci["ext2fs"], c, ",")
 	printf "\n== the answer (e2fsck -fn, a %s ext4 image with %s of files)\n", size, data
 	if (share["ext2fs"] == "") {
 		print "  ext2fs_bitcount is in none of e2fsck'"'"'s samples"
 	} else {
-		printf "  share: ext2fs_bitcount and its callees are %.2f%% [%.2f%%, %.2f%%] of e2fsck'"'"'s\n", \
-			100 * share["ext2fs"], 100 * c[1], 100 * c[2]
-		printf "    CPU samples (self %.2f%%); the check takes %s, %s of CPU time\n", \
-			100 * self["ext2fs"], ms(base), ms(cpu["ext2fs"])
+		printf "  share: ext2fs_bitcount and its callees are %s [%s, %s] of e2fsck'"'"'s\n", \
+			pc(share["ext2fs"]), pc(c[1]), pc(c[2])
+		printf "    CPU samples (self %s); the check takes %s, %s of CPU time\n", \
+			pc(self["ext2fs"]), ms(med["ext2fs"]), ms(cpu["ext2fs"])
 		printf "  Amdahl: a popcount 2x as fast saves at most %s (%.2f%%), 10x %s (%.2f%%),\n", \
 			ms(k2["ext2fs"]), p2["ext2fs"], ms(k10["ext2fs"]), p10["ext2fs"]
 		printf "    infinitely fast %s (%.2f%%) of the check\n", ms(kinf["ext2fs"]), pinf["ext2fs"]
 	}
-	printf "  measured: with settle_popcount e2fsck takes %.3fx [%.3f, %.3f] the time,\n", ratio, lo, hi
-	printf "    %+.1f ms [%+.1f, %+.1f]: %s%s\n", (ratio - 1) * base / 1e6, \
-		(lo - 1) * base / 1e6, (hi - 1) * base / 1e6, verdict, \
-		why != "" ? " (" why ")" : ""
-	if (share["ext2fs"] != "" && ratio != "") {
-		slo = (1 - hi) * base; shi = (1 - lo) * base
+	diff("shim", "measured: e2fsck with settle_popcount takes")
+	diff("ext2fs", "control: e2fsck without any shim takes")
+	if (share["ext2fs"] != "" && ratio["shim"] != "") {
+		slo = (1 - hi["shim"]) * base; shi = (1 - lo["shim"]) * base
 		if (slo <= kinf["ext2fs"] + 0)
 			printf "  so the measured saving [%.1f, %.1f] ms is within Amdahl'"'"'s bound of %.1f ms\n", \
 				slo / 1e6, shi / 1e6, kinf["ext2fs"] / 1e6
@@ -196,12 +220,12 @@ END {
 				slo / 1e6, shi / 1e6, kinf["ext2fs"] / 1e6
 	}
 	if (share["shim"] != "") {
-		printf "  with the shim, ext2fs_bitcount and its callees are %.2f%% of the samples\n", \
-			100 * share["shim"]
+		printf "  with the shim, ext2fs_bitcount and its callees are %s of the samples\n", \
+			pc(share["shim"])
 	} else if (sym["shim"] != "") {
 		split(ci(sym["shim"], "with_callees_ci"), u, ",")
 		printf "  with the shim, ext2fs_bitcount and its callees are in none of the samples:\n"
-		printf "    under %.2f%% (95%% upper bound)\n", 100 * u[2]
+		printf "    under %s (95%% upper bound)\n", pc(u[2])
 	}
 }' "$work/result.json"
 [ -z "$KEEP" ] || echo "(kept: $work)"

@@ -333,9 +333,11 @@ static void write_profile(FILE *f, const struct settle_result *r)
 }
 
 /* The "command" object of a whole command's result (nothing otherwise). */
-static void write_command(FILE *f, const struct settle_result *r)
+static void write_command(FILE *f, const struct settle_report *rep,
+			  const struct settle_result *r)
 {
 	const struct settle_command_data *d = r->command;
+	struct settle_comparison c;
 	double user, sys;
 
 	if (!d)
@@ -355,6 +357,15 @@ static void write_command(FILE *f, const struct settle_result *r)
 	jarray(f, d->sys_ns, d->n);
 	fputs(",\n       \"user_median_ns\": ", f); jnum(f, user);
 	fputs(", \"sys_median_ns\": ", f); jnum(f, sys);
+	if (settle_command_cpu_cmp(rep, (size_t)(r - rep->results), &c) == 0) {
+		fputs(",\n       \"cpu_vs_baseline\": {\"ratio\": ", f);
+		jnum(f, c.ratio);
+		fputs(", \"ci_low\": ", f); jnum(f, c.lo);
+		fputs(", \"ci_high\": ", f); jnum(f, c.hi);
+		fputs(", ", f); jkey(f, "verdict");
+		jstr(f, settle_verdict_name(c.verdict));
+		fputs("}", f);
+	}
 	if (d->event[0])
 		write_profile(f, r);
 	fputs("}", f);
@@ -397,7 +408,7 @@ static void write_result(FILE *f, const struct settle_report *rep,
 		r->below_resolution ? "true" : "false");
 	if (r->has_cmp)
 		write_cmp(f, &r->cmp);
-	write_command(f, r);
+	write_command(f, rep, r);
 	fputs(", \"scale\": [", f);
 	for (size_t i = 0; i < n; i++) {
 		fputs(i ? ", " : "", f);

@@ -11,6 +11,7 @@
 #include "report/report.h"
 #include "report/share.h"
 #include "model/command.h"
+#include "model/model.h"
 #include "stats/proportion.h"
 
 #define TEXT_COLS 72  /* the text format's promise */
@@ -24,6 +25,35 @@ int settle_report_has_commands(const struct settle_report *rep)
 		if (rep->results[i].command)
 			return 1;
 	return 0;
+}
+
+int settle_command_cpu_cmp(const struct settle_report *rep, size_t i,
+			   struct settle_comparison *c)
+{
+	const struct settle_result *r = &rep->results[i], *b;
+	long bi = settle_report_baseline(rep, i);
+	double *x, *y;
+	size_t n;
+	int rc;
+
+	memset(c, 0, sizeof(*c));
+	if (bi < 0 || (size_t)bi == i || !r->command ||
+	    !rep->results[bi].command)
+		return -1;
+	b = &rep->results[bi];
+	n = r->command->n < b->command->n ? r->command->n : b->command->n;
+	x = malloc((n + 1) * sizeof(*x));
+	y = malloc((n + 1) * sizeof(*y));
+	rc = x && y ? 0 : -1;
+	for (size_t k = 0; !rc && k < n; k++) {
+		x[k] = r->command->user_ns[k] + r->command->sys_ns[k];
+		y[k] = b->command->user_ns[k] + b->command->sys_ns[k];
+	}
+	if (!rc)
+		rc = settle_compare_paired(y, x, n, rep->options.band, c);
+	free(x);
+	free(y);
+	return rc;
 }
 
 /* ---- numbers ---------------------------------------------------------- */
@@ -224,49 +254,72 @@ static void commands_part(struct out *o, const struct settle_report *rep,
 
 	say(o, 0, "commands: each run a fresh process (/bin/sh -c, standard "
 	    "input /dev/null, output discarded, not pinned), %u warm-up "
-	    "run%s each%s; CPU time per run: median, from wait4:", d0->warmup,
+	    "run%s each%s; CPU time per run: median, from wait4, and its "
+	    "ratio to the baseline's, paired by round as above:", d0->warmup,
 	    d0->warmup == 1 ? "" : "s", d0->prepare ? ", --prepare before "
 	    "every run" : "");
 	for (size_t i = 0; i < rep->nresults; i++) {
 		const struct settle_result *r = &rep->results[i];
 		const struct settle_command_data *d = r->command;
+		struct settle_comparison cmp;
 		double user, sys;
-		char failed[96] = "";
+		char failed[96] = "", ratio[160] = "";
 
 		if (r->claim != c || !d)
 			continue;
 		settle_command_cpu(r, &user, &sys);
+		if (settle_command_cpu_cmp(rep, i, &cmp) == 0)
+			snprintf(ratio, sizeof(ratio), "; CPU time %.3fx [%.3f, "
+				 "%.3f] %s%s%s%s", cmp.ratio, cmp.lo, cmp.hi,
+				 settle_verdict_name(cmp.verdict),
+				 cmp.why ? " (" : "", cmp.why ? cmp.why : "",
+				 cmp.why ? ")" : "");
 		if (d->failed)
 			snprintf(failed, sizeof(failed), "; %zu of %zu runs "
 				 "exited non-zero (--ignore-failure)", d->failed,
 				 d->n);
-		say(o, 1, "%s (%s): user %s, system %s%s", r->variant,
+		say(o, 1, "%s (%s): user %s, system %s%s%s", r->variant,
 		    d->shell, time_of(user, u, sizeof(u)),
-		    time_of(sys, s, sizeof(s)), failed);
+		    time_of(sys, s, sizeof(s)), ratio, failed);
 	}
 	if (d0->prepare)
 		say(o, 1, "--prepare: %s", d0->prepare);
 }
 
+/* A percentage with 2 decimals, or 2 significant digits below 0.1 %, so
+ * that a small share never reads as 0.00 %. frac is a fraction. */
+static const char *pct(double frac, char *buf, size_t len)
+{
+	double p = 100 * frac;
+
+	if (p >= 0.1 || p <= 0)
+		snprintf(buf, len, "%.2f%%", p);
+	else
+		snprintf(buf, len, "%.2g%%", p);
+	return buf;
+}
+
 static void amdahl_line(struct out *o, const char *sym,
 			const struct settle_share_stat *st)
 {
-	char a[SETTLE_AMDAHL_NK][32], lo[32], hi[32];
+	char a[SETTLE_AMDAHL_NK][32], p[SETTLE_AMDAHL_NK][32], lo[32], hi[32];
 
-	for (size_t j = 0; j < SETTLE_AMDAHL_NK; j++)
+	for (size_t j = 0; j < SETTLE_AMDAHL_NK; j++) {
 		settle_format_ns(st->saved_ns[j], a[j], sizeof(a[j]));
+		pct(st->saved_pct[j] / 100, p[j], sizeof(p[j]));
+	}
 	settle_format_ns(st->saved_lo_ns[2], lo, sizeof(lo));
 	settle_format_ns(st->saved_hi_ns[2], hi, sizeof(hi));
-	say(o, 2, "Amdahl: making %s k times faster saves at most %s "
-	    "(%.2f%%) for k = 2, %s (%.2f%%) for k = 10, %s (%.2f%%, 95%% "
-	    "[%s, %s]) for k = infinity", sym, a[0], st->saved_pct[0], a[1],
-	    st->saved_pct[1], a[2], st->saved_pct[2], lo, hi);
+	say(o, 2, "Amdahl: making %s k times faster saves at most %s (%s) "
+	    "for k = 2, %s (%s) for k = 10, %s (%s, 95%% [%s, %s]) for k = "
+	    "infinity", sym, a[0], p[0], a[1], p[1], a[2], p[2], lo, hi);
 }
 
 static void share_lines(struct out *o, const struct settle_result *r)
 {
 	const struct settle_command_data *d = r->command;
 	struct settle_share_stat st;
+	char v[6][32];
 
 	if (d->samples == 0) {
 		say(o, 1, "%s: no samples in %u profiled runs: it ran for less "
@@ -282,19 +335,19 @@ static void share_lines(struct out *o, const struct settle_result *r)
 
 			settle_format_ns(st.saved_hi_ns[2], hi, sizeof(hi));
 			say(o, 1, "%s: %s is in none of its %llu samples: "
-			    "either it takes under %.2f%% of the CPU time (95%% "
+			    "either it takes under %s of the CPU time (95%% "
 			    "upper bound; even infinitely fast it saves at most "
 			    "%s), or perf knows it by another name (perf report "
 			    "--stdio lists the symbols perf saw)", r->variant,
 			    sym, (unsigned long long)d->samples,
-			    100 * st.with_hi, hi);
+			    pct(st.with_hi, v[0], sizeof(v[0])), hi);
 			continue;
 		}
-		say(o, 1, "%s: %s %.2f%% self [%.2f%%, %.2f%%], %.2f%% with "
-		    "callees [%.2f%%, %.2f%%] of %llu samples", r->variant,
-		    sym,
-		    100 * st.self, 100 * st.self_lo, 100 * st.self_hi,
-		    100 * st.with, 100 * st.with_lo, 100 * st.with_hi,
+		say(o, 1, "%s: %s %s self [%s, %s], %s with callees [%s, %s] "
+		    "of %llu samples", r->variant, sym,
+		    pct(st.self, v[0], 32), pct(st.self_lo, v[1], 32),
+		    pct(st.self_hi, v[2], 32), pct(st.with, v[3], 32),
+		    pct(st.with_lo, v[4], 32), pct(st.with_hi, v[5], 32),
 		    (unsigned long long)st.samples);
 		amdahl_line(o, sym, &st);
 	}

@@ -54,6 +54,15 @@ struct settle_share_stat {
 int settle_share_of(const struct settle_result *r, size_t k,
 		    struct settle_share_stat *st);
 
+/*
+ * The CPU time (user + system) of result i of rep against its baseline's,
+ * paired by round like the wall time (settle_compare_paired, the report's
+ * band). Returns 0; -1 for a baseline, a result that is not a whole
+ * command, or when no CPU time was measured (c->why says so).
+ */
+int settle_command_cpu_cmp(const struct settle_report *rep, size_t i,
+			   struct settle_comparison *c);
+
 /* Median user and system CPU time per run of r, ns (0 without command
  * data). */
 void settle_command_cpu(const struct settle_result *r, double *user_ns,
