@@ -33,6 +33,6 @@ for t in $(seq "$TRIALS"); do
 done
 echo >&2
 ok=$((same + unclear))
-echo "A/A, $TRIALS trials of two identical commands ($(basename "$cmd") 20, ~20 ms," \
+echo "A/A, $TRIALS trials of two identical commands (bench/peer-work.c 20, ~20 ms," \
      "$SAMPLES samples): same $same, unclear $unclear, faster $faster, slower $slower"
 echo "same or unclear: $ok of $TRIALS (target >= 95%): $([ $((ok * 100)) -ge $((95 * TRIALS)) ] && echo met || echo MISSED)"
