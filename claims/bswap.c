@@ -1,8 +1,8 @@
 /*
  * bswap.c - claim "bswap": bulk byte swap of arrays of 16, 32 and 64-bit
  * elements, the conversion a file system with a fixed on-media byte order
- * really does (DESIGN.md, "endian": the bulk conversion is its own claim),
- * with memcpy of the same bytes as the limit.
+ * really does (docs/founding-experiments.md, "endian": the bulk conversion
+ * is its own claim), with memcpy of the same bytes as the limit.
  *
  * Variants, each for elem_bits 16, 32, 64 (param "elem_bits") and for a
  * copy from a source to a destination buffer or in place (param
@@ -452,7 +452,8 @@ static size_t bswap_scale(const struct settle_result *r,
 
 /* In the L1/L2 caches, and well beyond the last-level cache. */
 static const uint64_t default_sizes[] = { 32ull << 10, 128ull << 20 };
-/* --full adds the 1 GiB of the measured facts in DESIGN.md. */
+/* --full adds the 1 GiB of the facts measured on the first machine
+ * (docs/founding-experiments.md). */
 static const uint64_t full_sizes[] = { 1ull << 30 };
 
 const struct settle_claim settle_claim_bswap = {
@@ -471,9 +472,9 @@ const struct settle_claim settle_claim_bswap = {
 	.buffers = 3,
 	.bytes_per_op = SETTLE_BYTES_SIZE,
 	.original = "no posted figure; on a Sapphire Rapids guest, stand-alone "
-		    "programs measured\n            memcpy 40.9 B/ns at 32 "
-		    "KiB, 11.6 at 1 GiB; AVX-512 shuffle 39 / 6.7, with\n"
-		    "            non-temporal stores 10.5 at 1 GiB",
+		    "programs measured memcpy 40.9 B/ns at 32 KiB, 11.6 "
+		    "at 1 GiB; AVX-512 shuffle 39 / 6.7, with non-temporal "
+		    "stores 10.5 at 1 GiB",
 	.check_iters = 1,
 	.setup = bswap_setup,
 	.teardown = bswap_teardown,

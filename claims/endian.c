@@ -2,12 +2,13 @@
  * endian.c - claim "endian": what keeping a value in a fixed, non-native
  * byte order costs when every update swaps it in and out.
  *
- * The four loops of the 2009 argument (DESIGN.md, "endian"): a native
- * long, a 32-bit value stored wrong-endian, a native u64 and a u64 stored
- * wrong-endian, each incremented iters times. Each loop is built twice
- * (claims/endian_loops.c): at -O0, as the original was measured, and at
- * -O2 with the value kept in a register. One operation is one increment;
- * throughput counts 8 bytes per conversion, as the original did.
+ * The four loops of the 2009 argument (docs/founding-experiments.md,
+ * "endian"): a native long, a 32-bit value stored wrong-endian, a native
+ * u64 and a u64 stored wrong-endian, each incremented iters times. Each
+ * loop is built twice (claims/endian_loops.c): at -O0, as the original was
+ * measured, and at -O2 with the value kept in a register. One operation is
+ * one increment; throughput counts 8 bytes per conversion, as the original
+ * did.
  *
  * The scale section gives, per variant, the seconds per 100 million
  * increments (the original loop count), the conversion rate in MB/s

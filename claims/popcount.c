@@ -7,7 +7,7 @@
  * scale section turns the cost per byte into seconds to count the bitmaps
  * of a 4 TB and a 128 TB file system (4 KiB blocks: 2^30 blocks, 128 MiB
  * of bitmap; 2^35 blocks, 4 GiB), the terms of the original argument (see
- * DESIGN.md, "popcount").
+ * docs/founding-experiments.md, "popcount").
  *
  * Sources of the counting methods:
  *   - table8: byte table built as in Sean Eron Anderson, "Bit Twiddling
@@ -470,7 +470,7 @@ const struct settle_claim settle_claim_popcount = {
 	.nfull_sizes = 1,
 	.bytes_per_op = SETTLE_BYTES_SIZE,
 	.original = "slow 0.2623 s, fast 0.0700 s for 4 TB; slow 8.0185 s, "
-		    "fast 2.2066 s for 128 TB;\n            a whole check of an "
+		    "fast 2.2066 s for 128 TB; a whole check of an "
 		    "empty 128 TB file system: 202 CPU s",
 	.check_iters = 1,
 	.show_cycles = 0,

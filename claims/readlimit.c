@@ -13,22 +13,6 @@
 #include "cpu/cpu.h"
 #include "readlimit.h"
 
-uint64_t settle_readlimit_tail(const unsigned char *p, size_t len)
-{
-	uint64_t s = 0, w;
-
-	for (; len >= 8; p += 8, len -= 8) {
-		memcpy(&w, p, 8);
-		s += w;
-	}
-	if (len) {
-		w = 0;
-		memcpy(&w, p, len);
-		s += w;
-	}
-	return s;
-}
-
 static inline __m128i load(const unsigned char *p)
 {
 	return _mm_loadu_si128((const __m128i *)p);

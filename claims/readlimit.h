@@ -32,7 +32,23 @@ uint64_t settle_readlimit_avx512(const void *buf, size_t len);
 settle_readlimit_fn settle_readlimit_choose(const char **width);
 
 /* Sum of the 8-byte words of the len < 8 + 8k bytes at p, scalar: the
- * kernels' tail. */
-uint64_t settle_readlimit_tail(const unsigned char *p, size_t len);
+ * kernels' tail (inline, so that no kernel calls back into the file that
+ * chooses it). */
+static inline uint64_t settle_readlimit_tail(const unsigned char *p,
+					     size_t len)
+{
+	uint64_t s = 0, w;
+
+	for (; len >= 8; p += 8, len -= 8) {
+		__builtin_memcpy(&w, p, 8);
+		s += w;
+	}
+	if (len) {
+		w = 0;
+		__builtin_memcpy(&w, p, len);
+		s += w;
+	}
+	return s;
+}
 
 #endif

@@ -2,14 +2,15 @@
  * segprefix.c - the user-space cost of a segment-prefixed load (%fs:, %gs:)
  * against a plain load, dependent and independent.
  *
- * The syscall argument (DESIGN.md, "syscall") was about one more
- * segment-prefixed access on a hot path. On x86-64 the prefix only adds the
- * segment base to the address (Intel SDM vol. 1, 3.3.4 "Segmentation in
- * 64-bit mode"; AMD APM vol. 2, 4.5.3): with a base of 0 the load is a plain
- * load, with a non-zero base the address needs one more addition. Measured
- * on the design machine (DESIGN.md, facts table): a dependent load takes
- * 5.05 core cycles plain or through %gs: with base 0, 7.07 through %fs: or
- * %gs: with a non-zero base; independent loads run 3 per cycle either way.
+ * The syscall argument (docs/founding-experiments.md, "syscall") was about
+ * one more segment-prefixed access on a hot path. On x86-64 the prefix
+ * only adds the segment base to the address (Intel SDM vol. 1, 3.3.4
+ * "Segmentation in 64-bit mode"; AMD APM vol. 2, 4.5.3): with a base of 0
+ * the load is a plain load, with a non-zero base the address needs one
+ * more addition. Measured on the first machine (docs/founding-experiments.md,
+ * "Facts measured on the first machine"): a dependent load takes 5.05 core
+ * cycles plain or through %gs: with base 0, 7.07 through %fs: or %gs: with
+ * a non-zero base; independent loads run 3 per cycle either way.
  *
  * Every variant runs the same loop, written in assembly so that only the
  * eight loads differ: for a base b in the segment, slot i at b + 8 i (one

@@ -2,11 +2,11 @@
  * syscall.c - what entering the kernel costs: the founding pipe loop, a null
  * system call and a two-process pipe ping-pong.
  *
- * The founding experiment (DESIGN.md, "syscall") is one process doing
- * 10 000 000 iterations of a 1-byte write() to a pipe and a 1-byte read()
- * back, errno set to 0 each time; its best of 10 runs was 12.811 s before a
- * kernel change and 12.212 s after it. settle times the same loop and
- * reports it per 10 M iterations, beside:
+ * The founding experiment (docs/founding-experiments.md, "syscall") is one
+ * process doing 10 000 000 iterations of a 1-byte write() to a pipe and a
+ * 1-byte read() back, errno set to 0 each time; its best of 10 runs was
+ * 12.811 s before a kernel change and 12.212 s after it. settle times the
+ * same loop and reports it per 10 M iterations, beside:
  *
  *   null            syscall(SYS_getppid): the kernel is entered every time
  *                   (glibc may answer getpid() from a cache; getppid() has
@@ -441,7 +441,7 @@ const struct settle_claim settle_claim_syscall = {
 		       "pipe ping-pong",
 	.title = "syscall: 1-byte pipe loop, null call, ping-pong",
 	.original = "10 M iterations of the pipe loop, best of 10 runs: "
-		    "12.811 s before the kernel change,\n            12.212 s "
+		    "12.811 s before the kernel change, 12.212 s "
 		    "after it",
 	.op_name = "call",
 	.variants = sys_variants,

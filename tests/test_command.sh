@@ -53,7 +53,7 @@ else
 	bad "sleep 0.05 against sleep 0.01 (exit $rc)"
 	cat "$tmp/ab" "$tmp/ab.err"
 fi
-if grep -q "each one run of a command" "$tmp/ab" &&
+if grep -q "commands: each run a fresh process" "$tmp/ab" &&
    grep -q "a (sleep 0.01): user" "$tmp/ab"; then
 	ok "the table says what a sample is and gives the CPU time"
 else

@@ -118,7 +118,7 @@ static void make_report(struct settle_report *rep, const char *cname,
 }
 
 /* The format printed into memory (NUL-terminated; free it). */
-static char *render(const struct settle_report *rep, enum settle_format fmt)
+static char *render(const struct settle_report *rep, const char *fmt)
 {
 	char path[64], *buf;
 	FILE *f;
@@ -181,7 +181,7 @@ static void test_json_escapes(void **st)
 
 	(void)st;
 	make_report(&rep, nasty, "title", nasty);
-	text = render(&rep, SETTLE_FORMAT_JSON);
+	text = render(&rep, "json");
 	ascii_only(text);
 	assert_non_null(strstr(text, "\\ud83d\\ude00")); /* U+1F600 */
 	assert_non_null(strstr(text, "\\u20ac"));
@@ -197,7 +197,7 @@ static void test_json_escapes(void **st)
 	json_decref(j);
 	free(text);
 
-	text = render(&rep, SETTLE_FORMAT_GBENCH_JSON);
+	text = render(&rep, "gbench-json");
 	ascii_only(text);
 	j = strict(text);
 	r = json_array_get(json_object_get(j, "benchmarks"), 9); /* 2nd result */
@@ -287,12 +287,12 @@ static void test_csv_quoting(void **st)
 
 	(void)st;
 	make_report(&rep, "we,ird \"q\"", "t", "multi\nline, \"v\"");
-	text = render(&rep, SETTLE_FORMAT_CSV);
+	text = render(&rep, "csv");
 	assert_non_null(strstr(text, "\"we,ird \"\"q\"\"\","));
 	assert_non_null(strstr(text, ",\"multi\nline, \"\"v\"\"\","));
 	p = text;
 	assert_int_equal(csv_record(&p, &head), 0);
-	assert_int_equal(head.n, 23);
+	assert_int_equal(head.n, 24);
 	assert_string_equal(head.field[0], "claim");
 	assert_string_equal(head.field[7], "median_ns");
 	while (csv_record(&p, &rec) == 0) {
@@ -352,7 +352,7 @@ static void test_text_width(void **st)
 	/* a name longer than a line, without a space to break at */
 	variants[3].name = "skipped-variant-whose-name-is-longer-than-a-whole-"
 			   "line-of-seventy-two-columns";
-	text = render(&rep, SETTLE_FORMAT_TEXT);
+	text = render(&rep, "text");
 	assert_non_null(strstr(text, "machine: Test CPU"));
 	assert_non_null(strstr(text, long_label)); /* whole, on its own line */
 	assert_non_null(strstr(text, "1.500 ns"));
@@ -408,7 +408,7 @@ static void test_md_tables(void **st)
 
 	(void)st;
 	make_report(&rep, "c", "pipes | in the title", "a|b *c* _d_");
-	text = render(&rep, SETTLE_FORMAT_MD);
+	text = render(&rep, "md");
 	assert_non_null(strstr(text, "**machine:** Test CPU"));
 	assert_non_null(strstr(text, "a\\|b \\*c\\* \\_d\\_"));
 	assert_non_null(strstr(text, "### pipes \\| in the title"));
@@ -460,22 +460,22 @@ static void test_german_locale(void **st)
 	assert_string_equal(probe, "1,5"); /* the locale is in force */
 	make_report(&rep, "c", "t", "v");
 
-	text = render(&rep, SETTLE_FORMAT_TEXT);
+	text = render(&rep, "text");
 	assert_non_null(strstr(text, "1.500 ns"));
 	assert_null(strstr(text, "1,500"));
 	assert_non_null(strstr(text, "2.500 GHz"));
 	free(text);
 
-	text = render(&rep, SETTLE_FORMAT_MD);
+	text = render(&rep, "md");
 	assert_non_null(strstr(text, "1.500 ns"));
 	assert_null(strstr(text, "1,500"));
 	free(text);
 
-	text = render(&rep, SETTLE_FORMAT_TABLE);
+	text = render(&rep, "table");
 	assert_non_null(strstr(text, "1.500 ns"));
 	free(text);
 
-	text = render(&rep, SETTLE_FORMAT_CSV);
+	text = render(&rep, "csv");
 	p = text;
 	assert_int_equal(csv_record(&p, &head), 0);
 	for (i = 0; csv_record(&p, &rec) == 0; i++) {
@@ -487,14 +487,14 @@ static void test_german_locale(void **st)
 	record_free(&head);
 	free(text);
 
-	text = render(&rep, SETTLE_FORMAT_JSON);
+	text = render(&rep, "json");
 	j = strict(text);
 	b = json_array_get(json_object_get(j, "results"), 1);
 	assert_true(json_real_value(json_object_get(b, "median_ns")) == 1.5);
 	json_decref(j);
 	free(text);
 
-	text = render(&rep, SETTLE_FORMAT_GBENCH_JSON);
+	text = render(&rep, "gbench-json");
 	j = strict(text);
 	json_array_foreach(json_object_get(j, "benchmarks"), i, b)
 		if (!strcmp(json_string_value(json_object_get(b, "name")),
@@ -521,7 +521,7 @@ static void test_gbench_layout(void **st)
 
 	(void)st;
 	make_report(&rep, "c", "t", "v");
-	text = render(&rep, SETTLE_FORMAT_GBENCH_JSON);
+	text = render(&rep, "gbench-json");
 	j = strict(text);
 	ctx = json_object_get(j, "context");
 	assert_true(json_is_string(json_object_get(ctx, "date")));
@@ -697,7 +697,7 @@ static void test_gbench_roundtrip(void **st)
 	(void)st;
 	make_report(&rep, "c", "t", "v");
 	snprintf(path, sizeof(path), "%s/rt.json", dir);
-	assert_int_equal(settle_write_report(&rep, SETTLE_FORMAT_GBENCH_JSON,
+	assert_int_equal(settle_write_report(&rep, "gbench-json",
 					     path, err, sizeof(err)), 0);
 	assert_int_equal(settle_load_json(path, 0.01, &back, err, sizeof(err)), 0);
 	assert_int_equal(back.nresults, 3);
@@ -717,19 +717,28 @@ static void test_gbench_roundtrip(void **st)
 static void test_format_names(void **st)
 {
 	static const char *const names[] = { "table", "json", "md", "text",
-					     "csv", "gbench-json" };
-	enum settle_format f = SETTLE_FORMAT_TABLE;
+					     "csv", "json-lines" };
+	char list[256];
 
 	(void)st;
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		assert_int_equal(settle_format_parse(names[i], &f), 0);
-		assert_int_equal(f, (enum settle_format)i);
-		assert_non_null(strstr(SETTLE_FORMAT_NAMES, names[i]));
+		assert_true(settle_format_known(names[i], 0));
+		assert_true(settle_format_known(names[i], 1));
+		assert_non_null(strstr(settle_format_names(0, list,
+							   sizeof(list)),
+				       names[i]));
+		assert_non_null(strstr(settle_format_names(1, list,
+							   sizeof(list)),
+				       names[i]));
 	}
-	assert_int_equal(settle_format_parse("markdown", &f), -1);
-	assert_int_equal(settle_format_parse("JSON", &f), -1);
-	assert_int_equal(settle_format_parse(NULL, &f), -1);
-	assert_int_equal(f, SETTLE_FORMAT_GBENCH_JSON); /* unchanged */
+	/* gbench-json is a layout of results, not of comparisons */
+	assert_true(settle_format_known("gbench-json", 0));
+	assert_false(settle_format_known("gbench-json", 1));
+	assert_null(strstr(settle_format_names(1, list, sizeof(list)),
+			   "gbench"));
+	assert_false(settle_format_known("markdown", 0));
+	assert_false(settle_format_known("JSON", 0));
+	assert_false(settle_format_known(NULL, 0));
 }
 
 static int setup(void **st)

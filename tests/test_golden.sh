@@ -46,14 +46,20 @@ check() {
 }
 
 S=$(cd "$(dirname "$SETTLE")" && pwd)/$(basename "$SETTLE")
-FORMATS="table md text csv json gbench-json"
+FORMATS="table md text csv json json-lines gbench-json"
 for f in founding bswap proc byob old gbench; do
 	for fmt in $FORMATS; do
 		check "show-$f.$fmt" "$S" show "$f.json" --format "$fmt"
 	done
 done
-check "compare-old-new.table" "$S" compare old.json new.json
+for fmt in table md text csv json json-lines; do
+	check "compare-old-new.$fmt" "$S" compare old.json new.json --format "$fmt"
+	check "compare-three.$fmt" "$S" compare old.json new.json founding.json \
+		--format "$fmt"
+done
 check "compare-gbench.table" "$S" compare gbench.json gbench.json
 check "compare-old-new-fail.table" "$S" compare old.json new.json --fail-on 0.5
+check "compare-gbench-json-refused" "$S" compare old.json new.json \
+	--format gbench-json
 echo "test_golden: $pass passed, $fail failed"
 [ "$fail" = 0 ]

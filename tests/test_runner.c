@@ -193,7 +193,8 @@ static void test_json_file(void **st)
 					  sizeof(err)), 0);
 	assert_int_equal(settle_run_claim(&rep, &zero_claim, NULL, 0, err,
 					  sizeof(err)), 0);
-	assert_int_equal(settle_write_json(&rep, file, err, sizeof(err)), 0);
+	assert_int_equal(settle_write_report(&rep, "json", file, err,
+					     sizeof(err)), 0);
 	j = load(file);
 	assert_string_equal(json_string_value(json_object_get(j, "schema")),
 			    SETTLE_SCHEMA);
@@ -238,8 +239,9 @@ static void test_json_unwritable(void **st)
 
 	(void)st;
 	quick_report(&rep, 1);
-	assert_int_equal(settle_write_json(&rep, "/nonexistent-dir/r.json",
-					   err, sizeof(err)), -1);
+	assert_int_equal(settle_write_report(&rep, "json",
+					     "/nonexistent-dir/r.json", err,
+					     sizeof(err)), -1);
 	assert_non_null(strstr(err, "/nonexistent-dir/r.json"));
 	settle_report_free(&rep);
 }
@@ -266,11 +268,25 @@ static void test_below_resolution(void **st)
 			assert_string_equal(r->cmp.why, "below resolution");
 		}
 	}
-	char *buf = NULL;
-	size_t n = 0;
-	FILE *f = open_memstream(&buf, &n);
-	settle_print_table(f, &rep);
+	char *buf = NULL, file[] = "/tmp/settle-table-XXXXXX";
+	int fd = mkstemp(file);
+	FILE *f;
+	long n;
+
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(settle_write_report(&rep, "table", file, err,
+					     sizeof(err)), 0);
+	f = fopen(file, "r");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = calloc(1, (size_t)n + 1);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
 	fclose(f);
+	unlink(file);
 	assert_non_null(strstr(buf, "below resolution"));
 	assert_null(strstr(buf, "nan"));
 	assert_null(strstr(buf, "inf"));

@@ -13,7 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "report/report.h"
+#include "report/format.h"
+#include "util/util.h"
 
 static void num(FILE *f, double v)
 {
@@ -179,14 +180,13 @@ static void aggregate(FILE *f, const struct entry *e, const char *name,
 	fputs(",\n      \"time_unit\": \"ns\"\n    }", f);
 }
 
-void settle_print_gbench_json(FILE *f, const struct settle_report *rep)
+static void report(FILE *f, const struct settle_view *v)
 {
-	struct settle_c_locale loc;
+	const struct settle_report *rep = v->rep;
 	size_t nfamilies = 0;
 	size_t *family = calloc(rep->nresults + 1, sizeof(*family));
 	int first = 1;
 
-	settle_c_locale_begin(&loc);
 	context(f, rep);
 	fputs("  \"benchmarks\": [", f);
 	for (size_t i = 0; i < rep->nresults && family; i++) {
@@ -226,5 +226,10 @@ void settle_print_gbench_json(FILE *f, const struct settle_report *rep)
 	}
 	fputs(first ? "]\n}\n" : "\n  ]\n}\n", f);
 	free(family);
-	settle_c_locale_end(&loc);
 }
+
+const struct settle_format settle_format_gbench = {
+	.name = "gbench-json",
+	.report = report,
+	.compare = NULL,
+};

@@ -5,9 +5,8 @@
  * recomputed later. Numbers are printed in the C locale (switched to for
  * the writer's thread, whatever the program's locale), non-finite values as
  * null, strings as pure ASCII with \u escapes (surrogate pairs beyond the
- * BMP, U+FFFD for invalid UTF-8). The file is written whole or not
- * at all: built in memory, written to a temporary file in the target's
- * directory, fsync'ed, renamed over the target, and the directory fsync'ed.
+ * BMP, U+FFFD for invalid UTF-8). For settle compare, one JSON document
+ * with every comparison (schema "settle-compare/1").
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -20,51 +19,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "report/report.h"
-#include "model/command.h"
+#include "report/format.h"
 #include "report/share.h"
-
-void settle_json_string(FILE *f, const char *s)
-{
-	static const char hex[] = "0123456789abcdef";
-	const unsigned char *p = (const unsigned char *)(s ? s : "");
-
-	fputc('"', f);
-	while (*p) {
-		size_t len;
-		unsigned long c = settle_utf8_next(p, &len);
-
-		p += len;
-		if (c == '"' || c == '\\') {
-			fputc('\\', f);
-			fputc((int)c, f);
-		} else if (c == '\n') {
-			fputs("\\n", f);
-		} else if (c == '\t') {
-			fputs("\\t", f);
-		} else if (c == '\r') {
-			fputs("\\r", f);
-		} else if (c >= 0x20 && c < 0x7f) {
-			fputc((int)c, f);
-		} else {
-			/* control, DEL and every non-ASCII character */
-			unsigned long u[2] = { c, 0 };
-			int n = 1;
-
-			if (c > 0xffff) {
-				c -= 0x10000;
-				u[0] = 0xd800 | (c >> 10);
-				u[1] = 0xdc00 | (c & 0x3ff);
-				n = 2;
-			}
-			for (int i = 0; i < n; i++)
-				fprintf(f, "\\u%c%c%c%c", hex[u[i] >> 12 & 15],
-					hex[u[i] >> 8 & 15], hex[u[i] >> 4 & 15],
-					hex[u[i] & 15]);
-		}
-	}
-	fputc('"', f);
-}
+#include "stats/rules.h"
+#include "util/util.h"
 
 static void jstr(FILE *f, const char *s)
 {
@@ -73,10 +31,23 @@ static void jstr(FILE *f, const char *s)
 
 static void jnum(FILE *f, double v)
 {
+	settle_json_number(f, v);
+}
+
+/* A sample: every digit it has (%.17g), so that a file read back gives
+ * the same samples, bit for bit, and the same statistics. */
+static void sample(FILE *f, double v)
+{
 	if (!isfinite(v))
 		fputs("null", f);
 	else
-		fprintf(f, "%.12g", v);
+		fprintf(f, "%.17g", v);
+}
+
+/* A calibrated value: 0 is unknown, written as null. */
+static void jknown(FILE *f, double v)
+{
+	jnum(f, v > 0 ? v : NAN);
 }
 
 static void jkey(FILE *f, const char *k)
@@ -102,15 +73,20 @@ static void write_isa(FILE *f, const char *isa)
 
 static void write_noise(FILE *f, const struct settle_noise *n)
 {
+	if (!n->known) {
+		fputs("  \"noise\": null,\n", f);
+		return;
+	}
 	fputs("  \"noise\": {\"loadavg\": ", f); jnum(f, n->loadavg);
 	fputs(", \"steal_pct\": ", f); jnum(f, n->steal_pct);
 	fprintf(f, ", \"voluntary_switches\": %ld, \"involuntary_switches\": "
 		"%ld, \"migrations\": %ld, ", n->nvcsw, n->nivcsw,
 		n->migrations);
 	jkey(f, "frequency_governor"); jstr(f, n->governor);
-	fputs(", \"core_ghz_before\": ", f); jnum(f, n->core_ghz_before);
-	fputs(", \"core_ghz_after\": ", f); jnum(f, n->core_ghz_after);
-	fputs(", \"core_clock_drift_pct\": ", f); jnum(f, n->drift_pct);
+	fputs(", \"core_ghz_before\": ", f); jknown(f, n->core_ghz_before);
+	fputs(", \"core_ghz_after\": ", f); jknown(f, n->core_ghz_after);
+	fputs(", \"core_clock_drift_pct\": ", f);
+	jnum(f, settle_noise_drift_known(n) ? n->drift_pct : NAN);
 	fputs("},\n", f);
 }
 
@@ -135,7 +111,8 @@ static void write_machine(FILE *f, const struct settle_report *rep)
 	}
 	fprintf(f, "],\n    \"logical_cpus\": %ld", m->logical_cpus);
 	fputs(",\n    ", f); jkey(f, "kernel"); jstr(f, m->kernel);
-	fprintf(f, ",\n    \"hypervisor\": %s", m->hypervisor ? "true" : "false");
+	fprintf(f, ",\n    \"hypervisor\": %s", m->hypervisor < 0 ? "null" :
+		m->hypervisor ? "true" : "false");
 	fputs(",\n    ", f); jkey(f, "hypervisor_vendor"); jstr(f, m->hypervisor_vendor);
 	fputs(",\n    ", f); jkey(f, "seccomp"); jstr(f, m->seccomp);
 	fputs(",\n    ", f); jkey(f, "mitigations"); jstr(f, m->mitigations);
@@ -145,14 +122,14 @@ static void write_machine(FILE *f, const struct settle_report *rep)
 	jkey(f, "popcount"); jstr(f, m->popcount_impl);
 	fputs(", ", f); jkey(f, "bswap"); jstr(f, m->bswap_impl);
 	fputs("}", f);
-	fputs(",\n    \"tsc_ghz\": ", f); jnum(f, t->tsc_ghz);
-	fputs(",\n    \"core_ghz_estimate\": ", f); jnum(f, t->core_ghz);
+	fputs(",\n    \"tsc_ghz\": ", f); jknown(f, t->tsc_ghz);
+	fputs(",\n    \"core_ghz_estimate\": ", f); jknown(f, t->core_ghz);
 	fputs(",\n    \"core_ghz_source\": \"dependent add reg,reg chain\"", f);
 	fputs("\n  },\n  \"timer\": {", f);
 	jkey(f, "clock");
 	jstr(f, t->clock == SETTLE_CLOCK_TSC ? "tsc" : "clock_monotonic_raw");
 	fputs(", ", f); jkey(f, "why"); jstr(f, t->why);
-	fputs(", \"overhead_ns\": ", f); jnum(f, t->overhead_ns);
+	fputs(", \"overhead_ns\": ", f); jknown(f, t->overhead_ns);
 	fputs(", \"resolution_ns\": ", f); jnum(f, t->resolution_ns);
 	fputs("},\n", f);
 	write_noise(f, &rep->noise);
@@ -165,13 +142,16 @@ static void write_build(FILE *f, const struct settle_report *rep)
 	fputs("  \"build\": {", f);
 	jkey(f, "compiler"); jstr(f, rep->compiler);
 	fputs(", ", f); jkey(f, "flags"); jstr(f, rep->build_flags);
-	fputs(", ", f); jkey(f, "novec_flags"); jstr(f, settle_build_novec_flags());
+	fputs(", ", f); jkey(f, "novec_flags"); jstr(f, rep->novec_flags);
 	fputs("},\n  \"settings\": {", f);
 	fprintf(f, "\"samples\": %u, \"min_sample_ns\": ", o->samples);
 	jnum(f, o->min_sample_ns);
-	fprintf(f, ", \"cpu\": %d, \"quick\": %s, \"full\": %s, "
-		"\"device_mbps\": ", rep->cpu, o->quick ? "true" : "false",
-		o->full ? "true" : "false");
+	if (rep->cpu >= 0)
+		fprintf(f, ", \"cpu\": %d", rep->cpu);
+	else
+		fputs(", \"cpu\": null", f);
+	fprintf(f, ", \"quick\": %s, \"full\": %s, \"device_mbps\": ",
+		o->quick ? "true" : "false", o->full ? "true" : "false");
 	jnum(f, o->device_mbps);
 	fputs(", \"equivalence_band\": ", f);
 	jnum(f, o->band);
@@ -260,122 +240,41 @@ static void write_cmp(FILE *f, const struct settle_comparison *c)
 	fputs("}", f);
 }
 
-/* ---- whole commands (settle run --command) ---- */
-
-static void jarray(FILE *f, const double *x, size_t n)
+/* Why a result may be invalid, so that a reader decides again. */
+static void write_evidence(FILE *f, const struct settle_result *r)
 {
-	fputc('[', f);
-	for (size_t i = 0; i < n; i++) {
-		fputs(i ? ", " : "", f);
-		jnum(f, x[i]);
+	if (r->invalid[0]) {
+		fputs(",\n     ", f);
+		jkey(f, "invalid");
+		jstr(f, r->invalid);
 	}
-	fputc(']', f);
-}
-
-/* One --share symbol: the counts (read back) and what follows from them
- * (recomputed on reading). */
-static void write_symbol(FILE *f, const struct settle_result *r, size_t k)
-{
-	static const char *const kname[SETTLE_AMDAHL_NK] = { "2", "10",
-							     "infinity" };
-	const struct settle_share_count *s = &r->command->share[k];
-	struct settle_share_stat st;
-
-	fputs("{", f); jkey(f, "symbol"); jstr(f, s->symbol);
-	fprintf(f, ", \"self\": %llu, \"children\": %llu",
-		(unsigned long long)s->self, (unsigned long long)s->children);
-	if (settle_share_of(r, k, &st) < 0) {
-		if (st.samples && s->children == 0) {
-			/* in no sample: its upper bound, never a 0 % share */
-			fputs(", \"with_callees_ci\": [0, ", f);
-			jnum(f, st.with_hi);
-			fputs("]", f);
+	if (r->nrepeat) {
+		fprintf(f, ",\n     \"repetition_check\": {\"iterations\": "
+			"%llu, \"iterations_2x\": %llu, \"ns_1x\": [",
+			(unsigned long long)r->iters,
+			(unsigned long long)r->repeat_iters);
+		for (size_t i = 0; i < r->nrepeat; i++) {
+			fputs(i ? ", " : "", f);
+			sample(f, r->repeat1_ns[i]);
 		}
-		fputs("}", f);
-		return;
+		fputs("], \"ns_2x\": [", f);
+		for (size_t i = 0; i < r->nrepeat; i++) {
+			fputs(i ? ", " : "", f);
+			sample(f, r->repeat2_ns[i]);
+		}
+		fputs("]}", f);
 	}
-	fputs(", \"self_share\": ", f); jnum(f, st.self);
-	fputs(", \"self_ci\": [", f); jnum(f, st.self_lo);
-	fputs(", ", f); jnum(f, st.self_hi);
-	fputs("], \"with_callees_share\": ", f); jnum(f, st.with);
-	fputs(", \"with_callees_ci\": [", f); jnum(f, st.with_lo);
-	fputs(", ", f); jnum(f, st.with_hi);
-	fputs("], \"cpu_ns\": ", f); jnum(f, st.cpu_ns);
-	fputs(", \"amdahl_saved_ns\": {", f);
-	for (size_t j = 0; j < SETTLE_AMDAHL_NK; j++) {
-		fputs(j ? ", " : "", f); jkey(f, kname[j]);
-		jnum(f, st.saved_ns[j]);
+	if (r->read_limit_bpns > 0) {
+		fputs(", \"read_limit_bytes_per_ns\": ", f);
+		jnum(f, r->read_limit_bpns);
 	}
-	fputs("}, \"amdahl_saved_pct\": {", f);
-	for (size_t j = 0; j < SETTLE_AMDAHL_NK; j++) {
-		fputs(j ? ", " : "", f); jkey(f, kname[j]);
-		jnum(f, st.saved_pct[j]);
-	}
-	fputs("}}", f);
-}
-
-static void write_profile(FILE *f, const struct settle_result *r)
-{
-	const struct settle_command_data *d = r->command;
-
-	fputs(",\n       \"profile\": {", f);
-	jkey(f, "event"); jstr(f, d->event);
-	fprintf(f, ", \"period_ns\": %llu, \"call_chains\": %s, \"runs\": %u, "
-		"\"samples\": %llu, \"symbols\": [",
-		(unsigned long long)d->period_ns,
-		d->call_chains ? "true" : "false", d->profiled_runs,
-		(unsigned long long)d->samples);
-	for (size_t k = 0; k < d->nshare; k++) {
-		fputs(k ? ",\n         " : "\n         ", f);
-		write_symbol(f, r, k);
-	}
-	fputs("]}", f);
-}
-
-/* The "command" object of a whole command's result (nothing otherwise). */
-static void write_command(FILE *f, const struct settle_report *rep,
-			  const struct settle_result *r)
-{
-	const struct settle_command_data *d = r->command;
-	struct settle_comparison c;
-	double user, sys;
-
-	if (!d)
-		return;
-	settle_command_cpu(r, &user, &sys);
-	fputs(",\n     \"command\": {", f);
-	jkey(f, "shell"); jstr(f, d->shell);
-	fputs(", \"prepare\": ", f);
-	if (d->prepare)
-		jstr(f, d->prepare);
-	else
-		fputs("null", f);
-	fprintf(f, ", \"warmup\": %u, \"failed_runs\": %zu,\n       "
-		"\"user_ns\": ", d->warmup, d->failed);
-	jarray(f, d->user_ns, d->n);
-	fputs(",\n       \"sys_ns\": ", f);
-	jarray(f, d->sys_ns, d->n);
-	fputs(",\n       \"user_median_ns\": ", f); jnum(f, user);
-	fputs(", \"sys_median_ns\": ", f); jnum(f, sys);
-	if (settle_command_cpu_cmp(rep, (size_t)(r - rep->results), &c) == 0) {
-		fputs(",\n       \"cpu_vs_baseline\": {\"ratio\": ", f);
-		jnum(f, c.ratio);
-		fputs(", \"ci_low\": ", f); jnum(f, c.lo);
-		fputs(", \"ci_high\": ", f); jnum(f, c.hi);
-		fputs(", ", f); jkey(f, "verdict");
-		jstr(f, settle_verdict_name(c.verdict));
-		fputs("}", f);
-	}
-	if (d->event[0])
-		write_profile(f, r);
-	fputs("}", f);
 }
 
 static void write_result(FILE *f, const struct settle_report *rep,
 			 const struct settle_result *r)
 {
-	struct settle_figure fig[SETTLE_MAX_FIGURES];
-	size_t n = settle_scale_of(rep, r, fig, SETTLE_MAX_FIGURES);
+	const struct settle_figure *fig = r->figures;
+	size_t n = r->nfigures;
 
 	fputs("    {", f);
 	jkey(f, "claim"); jstr(f, r->claim->name);
@@ -391,7 +290,7 @@ static void write_result(FILE *f, const struct settle_report *rep,
 		(unsigned long long)r->check);
 	for (size_t i = 0; i < r->nsamples; i++) {
 		fputs(i ? ", " : "", f);
-		jnum(f, r->samples_ns[i]);
+		sample(f, r->samples_ns[i]);
 	}
 	fputs("],\n     \"median_ns\": ", f); jnum(f, r->sum.median);
 	fputs(", \"min_ns\": ", f); jnum(f, r->sum.min);
@@ -400,15 +299,16 @@ static void write_result(FILE *f, const struct settle_report *rep,
 	fputs(", \"cv\": ", f); jnum(f, r->sum.cv);
 	fputs(",\n     \"ratio\": ", f); jnum(f, r->ratio);
 	fputs(", \"bytes_per_ns\": ", f); jnum(f, r->bytes_per_ns);
-	fputs(", \"cycles_per_op\": ", f); jnum(f, r->cycles_per_op);
+	fputs(", \"cycles_per_op\": ", f); jknown(f, r->cycles_per_op);
 	fputs(", ", f); jkey(f, "cycles_source"); jstr(f, r->cycles_source);
 	fputs(", \"instructions_per_op\": ", f); jnum(f, r->instructions_per_op);
 	fprintf(f, ", \"unstable\": %s", r->unstable ? "true" : "false");
 	fprintf(f, ",\n     \"below_resolution\": %s",
 		r->below_resolution ? "true" : "false");
+	write_evidence(f, r);
 	if (r->has_cmp)
 		write_cmp(f, &r->cmp);
-	write_command(f, rep, r);
+	settle_json_command(f, rep, r, 0);
 	fputs(", \"scale\": [", f);
 	for (size_t i = 0; i < n; i++) {
 		fputs(i ? ", " : "", f);
@@ -480,7 +380,7 @@ static void write_claims(FILE *f, const struct settle_report *rep)
 	fputs("\n  },\n", f);
 }
 
-void settle_json_doc(FILE *f, const struct settle_report *rep)
+static void result_file(FILE *f, const struct settle_report *rep)
 {
 	char when[32];
 	time_t now = time(NULL);
@@ -505,137 +405,98 @@ void settle_json_doc(FILE *f, const struct settle_report *rep)
 	fputs("}\n", f);
 }
 
-static int write_all(int fd, const char *p, size_t n)
+static void report(FILE *f, const struct settle_view *v)
 {
-	while (n) {
-		ssize_t k = write(fd, p, n);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return -1;
-		p += k;
-		n -= (size_t)k;
-	}
-	return 0;
+	result_file(f, v->rep);
 }
 
-static int fsync_dir(const char *path)
+/* ---- compare ----------------------------------------------------------- */
+
+/* One comparison as a JSON object. */
+static void compare_row(FILE *f, const struct settle_compare_section *s,
+			const struct settle_compare_row *w)
 {
-	char *copy = strdup(path);
-	int fd, rc;
+	const struct settle_result *r = w->new_r;
+	int m = w->status == SETTLE_CMP_MEASURED;
 
-	if (!copy)
-		return -1;
-	fd = open(dirname(copy), O_RDONLY | O_DIRECTORY);
-	free(copy);
-	if (fd < 0)
-		return -1;
-	rc = fsync(fd);
-	close(fd);
-	return rc;
-}
-
-/* Write buf to path atomically: temporary file, fsync, rename. */
-int settle_replace_file(const char *path, const char *buf, size_t n,
-			char *err, size_t errlen)
-{
-	char target[4096];
-	size_t len;
-	char *tmp;
-	int fd;
-
-	if (strcmp(path, "-") == 0) {
-		if (fwrite(buf, 1, n, stdout) == n && fflush(stdout) == 0)
-			return 0;
-		snprintf(err, errlen, "cannot write to standard output: %s",
-			 strerror(errno));
-		return -1;
-	}
-	if (settle_output_target(path, target, sizeof(target), err, errlen) < 0)
-		return -1;
-	path = target;
-	len = strlen(path) + 16;
-	tmp = malloc(len);
-	if (!tmp) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	snprintf(tmp, len, "%s.tmp.XXXXXX", path);
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-		free(tmp);
-		return -1;
-	}
-	if (write_all(fd, buf, n) < 0 || fchmod(fd, 0644) < 0 ||
-	    fsync(fd) < 0 || close(fd) < 0) {
-		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-		close(fd);
-		unlink(tmp);
-		free(tmp);
-		return -1;
-	}
-	if (rename(tmp, path) < 0) {
-		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-		unlink(tmp);
-		free(tmp);
-		return -1;
-	}
-	free(tmp);
-	fsync_dir(path);
-	return 0;
-}
-
-int settle_write_json(const struct settle_report *rep, const char *path,
-		      char *err, size_t errlen)
-{
-	return settle_write_report(rep, SETTLE_FORMAT_JSON, path, err, errlen);
-}
-
-int settle_write_selftest_json(const struct settle_selftest *st,
-			       const struct settle_options *o,
-			       const char *path, char *err, size_t errlen)
-{
-	struct settle_c_locale loc;
-	char *buf = NULL;
-	size_t n = 0;
-	FILE *f = open_memstream(&buf, &n);
-	int rc;
-
-	if (!f) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	settle_c_locale_begin(&loc);
-	fprintf(f, "{\n  \"schema\": \"settle-selftest/1\",\n");
-	fputs("  \"aa_false_positive_rate\": ", f); jnum(f, st->aa_false_positive_rate);
-	fputs(",\n  \"aa_same_rate\": ", f); jnum(f, st->aa_same_rate);
-	fprintf(f, ",\n  \"aa_trials\": %u", st->aa_trials);
-	fputs(",\n  \"detect_rate_3pct\": ", f); jnum(f, st->detect_rate_3pct);
-	fputs(",\n  \"detect_rate_2pct\": ", f); jnum(f, st->detect_rate_2pct);
-	fprintf(f, ",\n  \"detect_trials\": %u", st->detect_trials);
-	fputs(",\n  \"popcnt_latency_cycles\": ", f);
-	if (st->popcnt_latency_cycles > 0)
-		jnum(f, st->popcnt_latency_cycles);
+	fputs("{", f); jkey(f, "old_file"); jstr(f, s->old->source);
+	fputs(", ", f); jkey(f, "new_file"); jstr(f, s->nw->source);
+	fputs(", ", f); jkey(f, "claim"); jstr(f, r->claim->name);
+	fputs(", ", f); jkey(f, "variant"); jstr(f, r->variant);
+	fputs(", ", f); jkey(f, "label"); jstr(f, r->label);
+	fputs(", ", f); write_params(f, r);
+	fprintf(f, ", \"n_old\": %zu, \"n_new\": %zu", w->n_old, w->n_new);
+	fputs(", \"old_median_ns\": ", f); jnum(f, m ? w->old_median : NAN);
+	fputs(", \"new_median_ns\": ", f); jnum(f, m ? w->new_median : NAN);
+	fputs(", \"change_pct\": ", f); jnum(f, m ? w->change : NAN);
+	fputs(", \"ci_low_pct\": ", f); jnum(f, m ? w->lo : NAN);
+	fputs(", \"ci_high_pct\": ", f); jnum(f, m ? w->hi : NAN);
+	fputs(", ", f); jkey(f, "verdict");
+	jstr(f, m ? w->verdict : "undefined");
+	fputs(", \"why\": ", f);
+	if (w->why)
+		jstr(f, w->why);
 	else
 		fputs("null", f);
-	fputs(",\n  \"imul_latency_cycles\": ", f); jnum(f, st->imul_latency_cycles);
-	fputs(",\n  \"core_ghz\": ", f); jnum(f, st->core_ghz);
-	fprintf(f, ",\n  \"settings\": {\"samples\": %u, \"min_sample_ns\": ",
-		o->samples);
-	jnum(f, o->min_sample_ns);
-	fprintf(f, ", \"processes_per_trial\": %u, \"equivalence_band\": ",
-		o->processes ? o->processes : 1);
-	jnum(f, o->band);
-	fprintf(f, ", \"quick\": %s}\n}\n", o->quick ? "true" : "false");
-	settle_c_locale_end(&loc);
-	if (fclose(f) != 0) {
-		free(buf);
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	rc = settle_replace_file(path, buf, n, err, errlen);
-	free(buf);
-	return rc;
+	fprintf(f, ", \"unstable\": %s}", w->mark[0] ? "true" : "false");
 }
+
+static void names(FILE *f, const char *key, char (*v)[400], size_t n)
+{
+	fputs(", ", f);
+	jkey(f, key);
+	fputs("[", f);
+	for (size_t i = 0; i < n; i++) {
+		fputs(i ? ", " : "", f);
+		jstr(f, v[i]);
+	}
+	fputs("]", f);
+}
+
+static void compare(FILE *f, const struct settle_compare_view *cv)
+{
+	fputs("{\n  \"schema\": \"settle-compare/1\",\n  \"equivalence_band\": ", f);
+	jnum(f, cv->band);
+	fputs(",\n  \"comparisons\": [", f);
+	for (size_t k = 0; k < cv->nsections; k++) {
+		const struct settle_compare_section *s = &cv->sections[k];
+
+		fputs(k ? ",\n    {" : "\n    {", f);
+		jkey(f, "old_file"); jstr(f, s->old->source);
+		fputs(", ", f); jkey(f, "new_file"); jstr(f, s->nw->source);
+		fputs(",\n     \"rows\": [", f);
+		for (size_t i = 0; i < s->nrows; i++) {
+			fputs(i ? ",\n      " : "\n      ", f);
+			compare_row(f, s, &s->rows[i]);
+		}
+		fputs("],\n     \"geometric_mean\": ", f);
+		if (s->has_geomean) {
+			fputs("{\"change_pct\": ", f); jnum(f, s->gm);
+			fputs(", \"ci_low_pct\": ", f); jnum(f, s->gm_lo);
+			fputs(", \"ci_high_pct\": ", f); jnum(f, s->gm_hi);
+			fputs(", \"method\": \"bootstrap\"}", f);
+		} else {
+			fputs("null", f);
+		}
+		names(f, "only_in_old", s->only_old, s->nonly_old);
+		names(f, "only_in_new", s->only_new, s->nonly_new);
+		fputs("}", f);
+	}
+	fputs("\n  ],\n  \"differences\": [", f);
+	for (size_t i = 0; i < cv->ndifferences; i++) {
+		fputs(i ? ", " : "", f);
+		jstr(f, cv->differences[i]);
+	}
+	fputs("],\n  \"warnings\": [", f);
+	for (size_t i = 0; i < cv->nwarnings; i++) {
+		fputs(i ? ", " : "", f);
+		jstr(f, cv->warnings[i]);
+	}
+	fprintf(f, "],\n  \"slower\": %zu\n}\n", cv->slower);
+}
+
+const struct settle_format settle_format_json = {
+	.name = "json",
+	.report = report,
+	.compare = compare,
+};

@@ -28,7 +28,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "report/report.h"
+#include "report/plot.h"
+#include "util/util.h"
 
 #define GNUPLOT_APT "sudo apt-get install -y gnuplot-nox"
 
@@ -756,39 +757,34 @@ static int find_gnuplot(char *out, size_t len)
 static int run_gnuplot(const char *gnuplot, const char *dir, char *err,
 		       size_t errlen)
 {
+	static const char *const set[] = { "LC_NUMERIC=C", NULL };
+	static const char *const unset[] = { "LC_ALL", "DISPLAY", "GNUTERM",
+					     NULL };
+	char *argv[] = { (char *)gnuplot, "plot.gp", NULL };
+	struct settle_spawn_opts o = {
+		SETTLE_SPAWN_NULL, SETTLE_SPAWN_NULL, -1, -1, dir, set, unset,
+	};
 	char log[4096], first[200] = "";
 	int status;
 	pid_t pid;
 	FILE *f;
 
 	snprintf(log, sizeof(log), "%s/gnuplot.log", dir);
-	fflush(NULL);
-	pid = fork();
+	o.err = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (o.err < 0)
+		return fail(err, errlen, "cannot run gnuplot: %s",
+			    strerror(errno));
+	pid = settle_spawn(argv, &o);
+	close(o.err);
 	if (pid < 0)
 		return fail(err, errlen, "cannot run gnuplot: %s",
 			    strerror(errno));
-	if (pid == 0) {
-		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-		int nul = open("/dev/null", O_RDWR);
-
-		if (fd < 0 || nul < 0 || chdir(dir) < 0)
-			_exit(126);
-		dup2(nul, STDIN_FILENO);
-		dup2(nul, STDOUT_FILENO);
-		dup2(fd, STDERR_FILENO);
-		setenv("LC_NUMERIC", "C", 1);
-		unsetenv("LC_ALL");
-		unsetenv("DISPLAY");
-		unsetenv("GNUTERM");
-		execl(gnuplot, gnuplot, "plot.gp", (char *)NULL);
-		_exit(127);
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return fail(err, errlen, "cannot wait for gnuplot: %s",
-				    strerror(errno));
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+	status = settle_wait(pid, NULL);
+	if (status == 0)
 		return 0;
+	if (status < 0)
+		return fail(err, errlen, "cannot wait for gnuplot: %s",
+			    strerror(errno));
 	f = fopen(log, "r");
 	if (f) {
 		/* the first line that says something */
@@ -799,76 +795,43 @@ static int run_gnuplot(const char *gnuplot, const char *dir, char *err,
 		first[strcspn(first, "\n")] = '\0';
 	}
 	return fail(err, errlen, "gnuplot failed (%s %d)%s%s",
-		    WIFEXITED(status) ? "exit status" : "signal",
-		    WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
+		    status < 128 ? "exit status" : "signal",
+		    status < 128 ? status : status - 128,
 		    first[0] ? ": " : "", first);
 }
 
-/* Copy src to a temporary file next to path, fsync, rename over path. */
+/* The picture gnuplot wrote (src) written to path whole or not at all. */
 static int install_file(const char *src, const char *path, char *err,
 			size_t errlen)
 {
-	char *copy = strdup(path), *tmp = NULL;
-	const char *dir, *base;
-	char buf[65536];
-	int in = -1, dfd, out = -1, rc = -1;
-	mode_t mask;
-	ssize_t k;
+	FILE *in = fopen(src, "r");
+	char *buf = NULL;
+	size_t n = 0, cap = 0, k;
+	int rc;
 
-	if (!copy)
-		return fail(err, errlen, "out of memory");
-	dir = dirname(copy);
-	base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-	if (asprintf(&tmp, "%s/.%s.XXXXXX", dir, base) < 0) {
-		tmp = NULL;
-		fail(err, errlen, "out of memory");
-		goto out;
-	}
-	out = mkstemp(tmp);
-	if (out < 0) {
-		fail(err, errlen, "cannot write %s: %s", path, strerror(errno));
-		goto out;
-	}
-	mask = umask(0);
-	umask(mask);
-	in = open(src, O_RDONLY);
-	if (in < 0) {
-		fail(err, errlen, "gnuplot wrote no picture");
-		goto out;
-	}
-	while ((k = read(in, buf, sizeof(buf))) > 0)
-		if (write(out, buf, (size_t)k) != k)
-			break;
-	if (k != 0 || fchmod(out, 0666 & ~mask) < 0 || fsync(out) < 0) {
-		fail(err, errlen, "cannot write %s: %s", path, strerror(errno));
-		goto out;
-	}
-	if (close(out) < 0) {
-		out = -1;
-		fail(err, errlen, "cannot write %s: %s", path, strerror(errno));
-		goto out;
-	}
-	out = -1;
-	if (rename(tmp, path) < 0) {
-		fail(err, errlen, "cannot write %s: %s", path, strerror(errno));
-		goto out;
-	}
-	/* the rename itself on disk, as for result files */
-	dfd = open(dir, O_RDONLY | O_DIRECTORY);
-	if (dfd >= 0) {
-		fsync(dfd);
-		close(dfd);
-	}
-	rc = 0;
-out:
-	if (in >= 0)
-		close(in);
-	if (out >= 0)
-		close(out);
-	if (rc < 0 && tmp)
-		unlink(tmp);
-	free(tmp);
-	free(copy);
+	if (!in)
+		return fail(err, errlen, "gnuplot wrote no picture");
+	do {
+		char *more;
+
+		if (n == cap) {
+			cap = cap ? 2 * cap : 1 << 16;
+			more = realloc(buf, cap);
+			if (!more) {
+				free(buf);
+				fclose(in);
+				return fail(err, errlen, "out of memory");
+			}
+			buf = more;
+		}
+		k = fread(buf + n, 1, cap - n, in);
+		n += k;
+	} while (k > 0);
+	rc = ferror(in) ? fail(err, errlen, "cannot read the picture gnuplot "
+			       "wrote: %s", strerror(errno)) :
+	     settle_replace_file(path, buf, n, err, errlen);
+	fclose(in);
+	free(buf);
 	return rc;
 }
 
@@ -920,7 +883,7 @@ int settle_plot(const struct settle_report *rep, const char *path,
 		enum settle_plot_kind kind, char *err, size_t errlen)
 {
 	const char *format = settle_plot_format(path);
-	const char *tmpdir = getenv("TMPDIR");
+	const char *tmpdir = settle_tmpdir();
 	struct plot p = { .rep = rep };
 	char gnuplot[4096], dir[2048], pic[4096], target[4096];
 	struct layout l;
@@ -945,8 +908,6 @@ int settle_plot(const struct settle_report *rep, const char *path,
 	if (!l.nsweeps && !l.npanels)
 		return fail(err, errlen, "%s has no samples to plot",
 			    rep->source[0] ? rep->source : "the result");
-	if (!tmpdir || !*tmpdir)
-		tmpdir = "/tmp";
 	if ((size_t)snprintf(dir, sizeof(dir), "%s/settle-plot-XXXXXX",
 			     tmpdir) >= sizeof(dir))
 		return fail(err, errlen, "TMPDIR is too long");

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "settle.h"
+#include "view/view.h"
 
 /* How a format lays the section out. */
 enum settle_section_style {
@@ -18,9 +19,6 @@ enum settle_section_style {
 	SETTLE_SECTION_MD,    /* GitHub Markdown: paragraphs and lists */
 	SETTLE_SECTION_TEXT,  /* plain text, wrapped to 72 columns, ASCII */
 };
-
-/* Non-zero when rep holds whole commands (their samples are runs). */
-int settle_report_has_commands(const struct settle_report *rep);
 
 /* The speed-ups Amdahl's bound is given for: 2, 10 and infinity. */
 #define SETTLE_AMDAHL_NK 3
@@ -69,13 +67,24 @@ void settle_command_cpu(const struct settle_result *r, double *user_ns,
 			double *sys_ns);
 
 /*
- * The section under claim c's table when its results are whole commands
- * (nothing otherwise): the commands and how they ran, CPU time per run,
+ * The section under the table of claim vc of view v when its results are
+ * whole commands (nothing otherwise): the commands and how they ran, CPU time per run,
  * and for --share the share of each symbol, self and with callees, with
  * its 95 % interval and Amdahl's bound for k = 2, 10 and infinity.
  */
-void settle_print_command_section(FILE *f, const struct settle_report *rep,
-				  const struct settle_claim_info *c,
+void settle_print_command_section(FILE *f, const struct settle_view *v,
+				  const struct settle_view_claim *vc,
 				  enum settle_section_style style);
+
+/*
+ * The "command" object of result r of rep (nothing when r is not a whole
+ * command), preceded by ", ": the runs' CPU times and the profile
+ * counts, which settle_load_json reads back, and what follows from them
+ * (medians, the CPU time against the baseline's, shares, intervals,
+ * Amdahl's bounds), which it recomputes (docs/result-format.md). one_line:
+ * no line breaks (json-lines); else indented as the result file.
+ */
+void settle_json_command(FILE *f, const struct settle_report *rep,
+			 const struct settle_result *r, int one_line);
 
 #endif

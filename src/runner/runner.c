@@ -18,7 +18,10 @@
 #include <sys/ioctl.h>
 #include <time.h>
 
+#include "env/env.h"
 #include "model/model.h"
+#include "runner/runner.h"
+#include "timer/perf.h"
 #include "settle.h"
 
 /* Repetitions never exceed this, even for a body that does nothing. */
@@ -94,12 +97,20 @@ int settle_report_init(struct settle_report *rep, const struct settle_options *o
 	rep->timer = *settle_timer_init(o->quick ? 10 : 50);
 	rep->timer.core_ghz = settle_estimate_core_ghz(o->quick ? 5 : 20);
 	settle_machine_describe(&rep->machine);
-	settle_noise_begin(&rep->noise);
+	rep->run = calloc(1, sizeof(struct settle_noise_start));
+	if (!rep->run) {
+		settle_report_free(rep);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	settle_noise_begin(&rep->noise, rep->run);
 	rep->noise.core_ghz_before = rep->timer.core_ghz;
 	snprintf(rep->compiler, sizeof(rep->compiler), "%s",
 		 settle_build_compiler());
 	snprintf(rep->build_flags, sizeof(rep->build_flags), "%s",
 		 settle_build_flags());
+	snprintf(rep->novec_flags, sizeof(rep->novec_flags), "%s",
+		 settle_build_novec_flags());
 	return 0;
 }
 
@@ -107,7 +118,10 @@ void settle_report_finish(struct settle_report *rep)
 {
 	rep->noise.core_ghz_after =
 		settle_estimate_core_ghz(rep->options.quick ? 5 : 20);
-	settle_noise_end(&rep->noise);
+	if (rep->run)
+		settle_noise_end(&rep->noise, rep->run);
+	free(rep->run);
+	rep->run = NULL;
 }
 
 /* A claim being measured: its live variants beside the report's results
@@ -292,6 +306,36 @@ static double timed_sample(struct run *rn, size_t k, void *state)
 	return t;
 }
 
+/*
+ * The evidence that the body's work is really repeated: pairs of
+ * adjacent calls of the calibrated n and of 2n repetitions, 3 of them,
+ * and 6 more when the first 3 fall under the rule (a noisy body, such as
+ * a ping-pong between processes, or a busy machine, gets the benefit of
+ * the doubt). The analysis decides (settle_result.invalid): a body
+ * whose time does not grow with its repetitions had its work hoisted or
+ * removed.
+ */
+static void repeat_pairs(const struct settle_variant *v, void *state,
+			 struct settle_result *r, size_t upto)
+{
+	for (; r->nrepeat < upto; r->nrepeat++) {
+		r->repeat1_ns[r->nrepeat] = time_call(v, state, r->iters, NULL);
+		r->repeat2_ns[r->nrepeat] = time_call(v, state, r->repeat_iters,
+						      NULL);
+	}
+}
+
+static void repeat_check(const struct settle_variant *v, void *state,
+			 struct settle_result *r)
+{
+	if (r->iters > UINT64_MAX / 2)
+		return;
+	r->repeat_iters = 2 * r->iters;
+	repeat_pairs(v, state, r, 3);
+	if (settle_repeat_ratio(r) < SETTLE_REPEAT_GROWTH)
+		repeat_pairs(v, state, r, 9);
+}
+
 static int collect(struct run *rn, void *state, struct progress *pg)
 {
 	struct settle_report *rep = rn->rep;
@@ -316,6 +360,7 @@ static int collect(struct run *rn, void *state, struct progress *pg)
 		if (!res[i].samples_ns)
 			return -1;
 		time_call(&vs[i], state, res[i].iters, NULL); /* warm up */
+		repeat_check(&vs[i], state, &res[i]);
 	}
 	for (size_t i = 0; i < nv; i++)
 		run += !res[i].skipped;

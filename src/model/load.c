@@ -13,9 +13,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "model/command.h"
 #include "model/model.h"
 #include "settle.h"
-#include "model/command.h"
 
 struct loader {
 	struct settle_report *rep;
@@ -57,12 +57,24 @@ static double num(json_t *o, const char *key)
 	return isfinite(d) && d >= 0 && d <= 1e12 ? d : 0;
 }
 
-/* A sample in ns: 0 (no time), or from 1e-6 ns to about 11 days. */
+/* A count (repetitions, operations): a non-negative integer, 0 otherwise. */
+static uint64_t count(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_integer(v) && json_integer_value(v) > 0 ?
+	       (uint64_t)json_integer_value(v) : 0;
+}
+
+/* A sample in ns: from 1e-15 ns to about 11 days. Zero, negative and
+ * non-finite times are no measurement settle makes; the shortest it can
+ * make is a clock tick over 2^40 repetitions of a body whose work was
+ * removed (about 1e-12 ns). */
 static int is_time(json_t *s)
 {
 	double d = json_is_number(s) ? json_number_value(s) : -1;
 
-	return d == 0 || (d >= 1e-6 && d <= 1e15);
+	return d >= 1e-15 && d <= 1e15;
 }
 
 static void copy(char *dst, size_t len, json_t *o, const char *key)
@@ -105,7 +117,8 @@ static void load_machine(struct loader *l, struct settle_report *rep,
 	}
 	m->logical_cpus = (long)num(jm, "logical_cpus");
 	copy(m->kernel, sizeof(m->kernel), jm, "kernel");
-	m->hypervisor = json_is_true(json_object_get(jm, "hypervisor"));
+	v = json_object_get(jm, "hypervisor");
+	m->hypervisor = json_is_boolean(v) ? json_is_true(v) : -1;
 	copy(m->hypervisor_vendor, sizeof(m->hypervisor_vendor), jm,
 	     "hypervisor_vendor");
 	copy(m->seccomp, sizeof(m->seccomp), jm, "seccomp");
@@ -130,9 +143,10 @@ static void load_machine(struct loader *l, struct settle_report *rep,
 
 static void load_noise(struct settle_report *rep, json_t *doc)
 {
-	json_t *j = json_object_get(doc, "noise");
+	json_t *j = json_object_get(doc, "noise"), *v;
 	struct settle_noise *n = &rep->noise;
 
+	n->known = json_is_object(j);
 	n->loadavg = num(j, "loadavg");
 	n->steal_pct = num(j, "steal_pct");
 	n->nvcsw = (long)num(j, "voluntary_switches");
@@ -141,7 +155,11 @@ static void load_noise(struct settle_report *rep, json_t *doc)
 	copy(n->governor, sizeof(n->governor), j, "frequency_governor");
 	n->core_ghz_before = num(j, "core_ghz_before");
 	n->core_ghz_after = num(j, "core_ghz_after");
-	n->drift_pct = num(j, "core_clock_drift_pct");
+	v = json_object_get(j, "core_clock_drift_pct");
+	/* signed: a clock that slowed drifted by a negative per cent */
+	n->drift_pct = json_is_number(v) && isfinite(json_number_value(v)) &&
+		       fabs(json_number_value(v)) < 1e6 ?
+		       json_number_value(v) : 0;
 }
 
 static void load_settings(struct settle_report *rep, json_t *doc)
@@ -152,9 +170,11 @@ static void load_settings(struct settle_report *rep, json_t *doc)
 
 	copy(rep->compiler, sizeof(rep->compiler), b, "compiler");
 	copy(rep->build_flags, sizeof(rep->build_flags), b, "flags");
+	copy(rep->novec_flags, sizeof(rep->novec_flags), b, "novec_flags");
 	o->samples = (unsigned)num(s, "samples");
 	o->min_sample_ns = num(s, "min_sample_ns");
-	o->cpu = rep->cpu = (int)num(s, "cpu");
+	o->cpu = rep->cpu = json_is_integer(json_object_get(s, "cpu")) ?
+			    (int)num(s, "cpu") : -1;
 	o->quick = json_is_true(json_object_get(s, "quick"));
 	o->full = json_is_true(json_object_get(s, "full"));
 	o->device_mbps = num(s, "device_mbps");
@@ -272,8 +292,33 @@ static int load_figures(struct loader *l, json_t *arr, struct settle_result *r)
 	return 0;
 }
 
-/* n times in ns from arr into a new array (the runs of a command). */
-static double *times(json_t *arr, size_t n)
+/* The evidence for invalid results; the analysis decides again from it. */
+static void load_evidence(json_t *jr, struct settle_result *r)
+{
+	json_t *rc = json_object_get(jr, "repetition_check");
+	json_t *t1 = json_object_get(rc, "ns_1x"), *t2 = json_object_get(rc, "ns_2x");
+	size_t n = json_array_size(t1);
+
+	if (json_is_object(rc) && n == json_array_size(t2) && n <= 9 &&
+	    count(rc, "iterations_2x") > 0) {
+		r->repeat_iters = count(rc, "iterations_2x");
+		for (size_t i = 0; i < n; i++) {
+			json_t *a = json_array_get(t1, i), *b = json_array_get(t2, i);
+
+			if (!is_time(a) || !is_time(b))
+				break;
+			r->repeat1_ns[r->nrepeat] = json_number_value(a);
+			r->repeat2_ns[r->nrepeat++] = json_number_value(b);
+		}
+	}
+	r->read_limit_bpns = num(jr, "read_limit_bytes_per_ns");
+}
+
+/* ---- whole commands (settle run --command) ---- */
+
+/* n CPU times in ns from arr into a new array: 0 (under wait4's
+ * resolution) to about 11 days each; NULL when one is not. */
+static double *cpu_times(json_t *arr, size_t n)
 {
 	double *x;
 	json_t *v;
@@ -285,17 +330,19 @@ static double *times(json_t *arr, size_t n)
 	if (!x)
 		return NULL;
 	json_array_foreach(arr, i, v) {
-		if (!is_time(v)) {
+		double d = json_is_number(v) ? json_number_value(v) : -1;
+
+		if (!(d >= 0 && d <= 1e15)) {
 			free(x);
 			return NULL;
 		}
-		x[i] = json_number_value(v);
+		x[i] = d;
 	}
 	return x;
 }
 
-/* A count of the profile: a non-negative integer. */
-static int count(json_t *o, const char *key, uint64_t *v)
+/* A count of a profile: a non-negative integer, -1 otherwise. */
+static int profile_count(json_t *o, const char *key, uint64_t *v)
 {
 	json_t *j = json_object_get(o, key);
 
@@ -314,9 +361,9 @@ static int load_profile(json_t *p, struct settle_command_data *d)
 	size_t i;
 
 	if (!ev || !*ev || strlen(ev) >= sizeof(d->event) ||
-	    count(p, "period_ns", &d->period_ns) || d->period_ns == 0 ||
-	    count(p, "runs", &runs) || runs > UINT32_MAX ||
-	    count(p, "samples", &d->samples) || !json_is_array(syms) ||
+	    profile_count(p, "period_ns", &d->period_ns) || !d->period_ns ||
+	    profile_count(p, "runs", &runs) || runs > UINT32_MAX ||
+	    profile_count(p, "samples", &d->samples) || !json_is_array(syms) ||
 	    json_array_size(syms) > SETTLE_SHARE_MAX)
 		return -1;
 	snprintf(d->event, sizeof(d->event), "%s", ev);
@@ -327,8 +374,8 @@ static int load_profile(json_t *p, struct settle_command_data *d)
 		uint64_t self, children;
 		long k;
 
-		if (!name || count(e, "self", &self) ||
-		    count(e, "children", &children) || self > children ||
+		if (!name || profile_count(e, "self", &self) ||
+		    profile_count(e, "children", &children) || self > children ||
 		    children > d->samples ||
 		    (k = settle_command_data_add_symbol(d, name)) < 0)
 			return -1;
@@ -338,14 +385,15 @@ static int load_profile(json_t *p, struct settle_command_data *d)
 	return 0;
 }
 
-/* What a whole command's result adds (settle run --command), if any. */
+/* What a whole command's result adds, if anything: its runs' CPU times
+ * and its profile (docs/result-format.md, results[].command). */
 static int load_command(struct loader *l, json_t *jr, size_t idx,
 			struct settle_result *r)
 {
 	json_t *c = json_object_get(jr, "command"), *p;
-	struct settle_command_data *d;
 	const char *shell = json_string_value(json_object_get(c, "shell"));
 	json_t *prep = json_object_get(c, "prepare");
+	struct settle_command_data *d;
 	uint64_t failed;
 
 	if (!c)
@@ -359,14 +407,14 @@ static int load_command(struct loader *l, json_t *jr, size_t idx,
 		return fail(l, "out of memory");
 	r->command = d;
 	d->warmup = (unsigned)num(c, "warmup");
-	d->user_ns = times(json_object_get(c, "user_ns"), r->nsamples);
-	d->sys_ns = times(json_object_get(c, "sys_ns"), r->nsamples);
+	d->user_ns = cpu_times(json_object_get(c, "user_ns"), r->nsamples);
+	d->sys_ns = cpu_times(json_object_get(c, "sys_ns"), r->nsamples);
 	if (!d->user_ns || !d->sys_ns)
 		return fail(l, "malformed: results[%zu].command needs user_ns "
-			    "and sys_ns, a time in ns for each sample", idx);
+			    "and sys_ns, a CPU time in ns for each sample", idx);
 	d->n = r->nsamples;
 	if (json_object_get(c, "failed_runs")) {
-		if (count(c, "failed_runs", &failed) || failed > d->n)
+		if (profile_count(c, "failed_runs", &failed) || failed > d->n)
 			return fail(l, "malformed: results[%zu].command."
 				    "failed_runs", idx);
 		d->failed = (size_t)failed;
@@ -395,12 +443,13 @@ static int load_result(struct loader *l, json_t *doc, json_t *jr, size_t idx,
 	r = add_result(l, doc, jr, cname, vname);
 	if (!r)
 		return -1;
-	r->iters = (uint64_t)num(jr, "iterations");
-	r->ops_per_sample = (uint64_t)num(jr, "ops_per_sample");
+	r->iters = count(jr, "iterations");
+	r->ops_per_sample = count(jr, "ops_per_sample");
 	if (json_is_string(json_object_get(jr, "check")))
 		r->check = strtoull(json_string_value(json_object_get(jr, "check")),
 				    NULL, 10);
 	r->below_resolution = json_is_true(json_object_get(jr, "below_resolution"));
+	load_evidence(jr, r);
 	r->cycles_source = str(l, jr, "cycles_source");
 	if (r->cycles_source && !strcmp(r->cycles_source, "perf_event_open")) {
 		/* counted: keep the stored means (the counts are not stored) */
@@ -414,8 +463,10 @@ static int load_result(struct loader *l, json_t *doc, json_t *jr, size_t idx,
 		return fail(l, "out of memory");
 	json_array_foreach(samples, i, s) {
 		if (!is_time(s))
-			return fail(l, "malformed: results[%zu].samples_ns[%zu] "
-				    "is not a time in ns", idx, i);
+			return fail(l, "malformed: results[%zu] (%s %s) "
+				    "samples_ns[%zu] is not a time in ns (zero, "
+				    "negative or not finite)", idx, cname, vname,
+				    i);
 		r->samples_ns[r->nsamples++] = json_number_value(s);
 	}
 	if (load_figures(l, json_object_get(jr, "scale"), r) < 0)
@@ -462,11 +513,12 @@ static double unit_ns(const char *u)
 	return 0;
 }
 
-/* An aggregate in a file written before run_type existed? */
+/* A statistic over repetitions (mean, median, ...) or a complexity fit
+ * (_BigO, _RMS), by its name: files before run_type, and any layout. */
 static int aggregate_name(const char *name)
 {
 	static const char *const suffix[] = { "_mean", "_median", "_stddev",
-					      "_cv" };
+					      "_cv", "_BigO", "_RMS" };
 	size_t n = strlen(name);
 
 	for (size_t i = 0; i < sizeof(suffix) / sizeof(suffix[0]); i++) {
@@ -526,8 +578,12 @@ static int load_gbench_entry(struct loader *l, json_t *b, size_t idx,
 
 	if (!json_is_object(b) || !name)
 		return fail(l, "malformed: benchmarks[%zu] has no name", idx);
-	if (rt ? strcmp(rt, "iteration") != 0 : aggregate_name(name))
-		return 0; /* an aggregate of repetitions, not a sample */
+	/* an aggregate of repetitions or a complexity fit, not a sample,
+	 * whatever the file's layout version says of it */
+	if ((rt && strcmp(rt, "iteration") != 0) || aggregate_name(name) ||
+	    json_object_get(b, "aggregate_name") || json_object_get(b, "big_o") ||
+	    json_object_get(b, "rms"))
+		return 0;
 	if (json_is_true(json_object_get(b, "error_occurred")))
 		return 0;
 	if (!json_is_number(t))
@@ -538,9 +594,10 @@ static int load_gbench_entry(struct loader *l, json_t *b, size_t idx,
 		return fail(l, "malformed: benchmarks[%zu] (%s) has time_unit "
 			    "'%s'", idx, name, unit);
 	ns *= json_number_value(t);
-	if (!isfinite(ns) || ns < 0)
+	if (!isfinite(ns) || ns <= 0)
 		return fail(l, "malformed: benchmarks[%zu] (%s) real_time is "
-			    "not a time", idx, name);
+			    "not a time (zero, negative or not finite)", idx,
+			    name);
 	r = gbench_result(l, rep, name);
 	if (!r)
 		return fail(l, "out of memory");
@@ -582,6 +639,9 @@ static int load_gbench(struct loader *l, json_t *doc, struct settle_report *rep)
 	copy(rep->build_flags, sizeof(rep->build_flags), ctx, "executable");
 	rep->timer.clock = SETTLE_CLOCK_MONOTONIC;
 	rep->timer.why = "Google Benchmark file";
+	m->hypervisor = -1;  /* Google Benchmark does not say */
+	rep->cpu = -1;
+	rep->noise.known = 0;
 	snprintf(rep->noise.governor, sizeof(rep->noise.governor), "unknown");
 	rep->options.processes = 1;
 	json_array_foreach(json_object_get(doc, "benchmarks"), i, v)
