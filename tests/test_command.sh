@@ -190,6 +190,44 @@ else
 	head -20 "$tmp/p.table"
 fi
 
+# ---- an interrupted --share leaves no perf data behind ---------------------------
+# A stand-in perf: "record" says it started, then runs the command, which
+# writes its process id and waits to be killed. settle, killed then, must
+# remove its directory of perf data.
+mkdir -p "$tmp/t"
+{
+	echo '#!/bin/sh'
+	echo 'case "$1" in'
+	echo 'record)'
+	echo '	while [ $# -gt 0 ]; do'
+	echo '		case "$1" in -o) out=$2; shift ;; --) shift; break ;; esac'
+	echo '		shift'
+	echo '	done'
+	echo "	: > \"\$out\"; : > '$tmp/t/recording'; exec \"\$@\" ;;"
+	echo '*) exit 1 ;;'
+	echo 'esac'
+} >"$tmp/slowperf"
+chmod +x "$tmp/slowperf"
+TMPDIR=$tmp/t SETTLE_PERF=$tmp/slowperf "$SETTLE" run --warmup 0 \
+	--command "w=if [ -e $tmp/t/recording ]; then echo \$\$ > $tmp/t/pid; exec sleep 30; fi" \
+	--samples 1 --share main >/dev/null 2>&1 &
+pid=$!
+for i in $(seq 100); do
+	[ -s "$tmp/t/pid" ] && break
+	sleep 0.1
+done
+had=$(ls -d "$tmp"/t/settle-perf-* 2>/dev/null | wc -l)
+kill -TERM $pid 2>/dev/null
+wait $pid 2>/dev/null
+rc=$?
+[ -s "$tmp/t/pid" ] && kill "$(cat "$tmp/t/pid")" 2>/dev/null
+left=$(ls -d "$tmp"/t/settle-perf-* 2>/dev/null | wc -l)
+if [ "$had" = 1 ] && [ "$left" = 0 ] && [ $rc = 143 ]; then
+	ok "settle killed while profiling removes its perf data"
+else
+	bad "interrupted --share: $had perf directories before, $left after (exit $rc)"
+fi
+
 # ---- --share with the real perf ------------------------------------------------
 cat >"$tmp/spin.c" <<'EOF'
 /* Nearly all of its CPU time in spin(), called from work(). */

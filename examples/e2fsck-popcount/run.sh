@@ -186,7 +186,7 @@ function pc(f) { return (100 * f >= 0.1) ? sprintf("%.2f%%", 100 * f) : sprintf(
 }
 function diff(v, what,    w) {
 	w = (why[v] != "") ? " (" why[v] ")" : ""
-	printf "  %s: %.3fx [%.3f, %.3f] the time of the placebo,\n", what, ratio[v], lo[v], hi[v]
+	printf "  %s %.3fx [%.3f, %.3f] the time of the placebo,\n", what, ratio[v], lo[v], hi[v]
 	printf "    %+.1f ms [%+.1f, %+.1f]: %s%s\n", (ratio[v] - 1) * base / 1e6, \
 		(lo[v] - 1) * base / 1e6, (hi[v] - 1) * base / 1e6, verdict[v], w
 	if (cratio[v] != "")
@@ -213,7 +213,7 @@ END {
 	if (share["ext2fs"] != "" && ratio["shim"] != "") {
 		slo = (1 - hi["shim"]) * base; shi = (1 - lo["shim"]) * base
 		if (slo <= kinf["ext2fs"] + 0)
-			printf "  so the measured saving [%.1f, %.1f] ms is within Amdahl'"'"'s bound of %.1f ms\n", \
+			printf "  so the measured saving, [%.1f, %.1f] ms, agrees with Amdahl'"'"'s bound of %.1f ms\n", \
 				slo / 1e6, shi / 1e6, kinf["ext2fs"] / 1e6
 		else
 			printf "  the measured saving [%.1f, %.1f] ms exceeds Amdahl'"'"'s bound of %.1f ms:\n    more changed than the bit count (noise, code layout)\n", \

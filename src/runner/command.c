@@ -558,6 +558,49 @@ static int paranoid(void)
 	return v;
 }
 
+/*
+ * perf's files are removed when settle is interrupted (SIGINT, SIGTERM,
+ * SIGHUP) while they exist: the handler only unlinks and rmdirs paths
+ * made beforehand (both async-signal-safe), then dies of the signal.
+ */
+static char sig_files[2][128], sig_dir[96];
+static struct sigaction old_action[3];
+static const int guarded[3] = { SIGINT, SIGTERM, SIGHUP };
+
+static void on_signal(int sig)
+{
+	for (int i = 0; i < 2; i++)
+		if (sig_files[i][0])
+			unlink(sig_files[i]);
+	if (sig_dir[0])
+		rmdir(sig_dir);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void guard(const char *dir)
+{
+	struct sigaction sa;
+
+	snprintf(sig_dir, sizeof(sig_dir), "%s", dir);
+	snprintf(sig_files[0], sizeof(sig_files[0]), "%s/probe.data", dir);
+	snprintf(sig_files[1], sizeof(sig_files[1]), "%s/run.data", dir);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (int i = 0; i < 3; i++)
+		sigaction(guarded[i], &sa, &old_action[i]);
+}
+
+static void unguard(void)
+{
+	if (!sig_dir[0])
+		return;
+	for (int i = 0; i < 3; i++)
+		sigaction(guarded[i], &old_action[i], NULL);
+	sig_dir[0] = sig_files[0][0] = sig_files[1][0] = '\0';
+}
+
 /* perf record's arguments for a run of shell into file. */
 static void record_argv(const struct cmdrun *m, const char *shell,
 			const char *file, char *period, size_t plen,
@@ -614,6 +657,7 @@ static int perf_probe(struct cmdrun *m)
 		m->tmpdir[0] = '\0';
 		return 2;
 	}
+	guard(m->tmpdir);
 	snprintf(file, sizeof(file), "%s/probe.data", m->tmpdir);
 	record_argv(m, "true", file, period, sizeof(period), argv);
 	if (spawn(argv, &m->io, &r) == 0 && WIFEXITED(r.status) &&
@@ -840,6 +884,7 @@ static void close_io(struct cmdrun *m)
 		close(m->io.err_fd);
 	if (m->tmpdir[0])
 		rmdir(m->tmpdir);
+	unguard();
 }
 
 int settle_run_commands(struct settle_report *rep,
