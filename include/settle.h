@@ -60,6 +60,9 @@ struct settle_params {
 	int cpu;             /* CPU the runner is pinned to */
 	int quick;           /* non-zero under --quick: keep set-up cheap */
 	const struct settle_claim *claim; /* the claim being set up */
+	int partner_cpu;     /* another CPU the user allowed settle (its
+				affinity at start), for a second process;
+				-1 when cpu is the only one */
 };
 
 /* One extra parameter of a variant, stored in the result's params. */
@@ -607,7 +610,9 @@ int settle_report_init(struct settle_report *rep, const struct settle_options *o
  * times every variant once, starting at variant k mod n.
  * Returns 0; -1 with a message in err when set-up fails, memory runs out,
  * or a variant's check value differs from the baseline's (the message
- * names the variant and both values).
+ * names the variant and both values); -2 when an interrupt was noted
+ * (SIGINT, SIGTERM: see the settle command): the claim's results are
+ * dropped, those of claims run before stay.
  */
 int settle_run_claim(struct settle_report *rep, const struct settle_claim *c,
 		     const uint64_t *sizes, size_t nsizes,

@@ -220,12 +220,20 @@ had=$(ls -d "$tmp"/t/settle-perf-* 2>/dev/null | wc -l)
 kill -TERM $pid 2>/dev/null
 wait $pid 2>/dev/null
 rc=$?
-[ -s "$tmp/t/pid" ] && kill "$(cat "$tmp/t/pid")" 2>/dev/null
+sleep 0.2
+alive=no
+if [ -s "$tmp/t/pid" ] && kill -0 "$(cat "$tmp/t/pid")" 2>/dev/null &&
+   ! grep -q '^Z' "/proc/$(cat "$tmp/t/pid")/stat" 2>/dev/null &&
+   [ "$(awk '{ print $3 }' "/proc/$(cat "$tmp/t/pid")/stat" 2>/dev/null)" != Z ]; then
+	alive=yes
+	kill "$(cat "$tmp/t/pid")" 2>/dev/null
+fi
 left=$(ls -d "$tmp"/t/settle-perf-* 2>/dev/null | wc -l)
-if [ "$had" = 1 ] && [ "$left" = 0 ] && [ $rc = 143 ]; then
-	ok "settle killed while profiling removes its perf data"
+if [ "$had" = 1 ] && [ "$left" = 0 ] && [ $rc = 143 ] && [ $alive = no ]; then
+	ok "settle stopped while profiling ends the command, removes perf's data"
 else
-	bad "interrupted --share: $had perf directories before, $left after (exit $rc)"
+	bad "interrupted --share: $had perf directories before, $left after," \
+	    "exit $rc, the command still running: $alive"
 fi
 
 # ---- --share with the real perf ------------------------------------------------

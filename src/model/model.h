@@ -97,6 +97,9 @@ int settle_report_pool(struct settle_report *rep,
 		       const struct settle_report *more, char *err,
 		       size_t errlen);
 
+/* Drop the results of rep from the n-th on (an interrupted claim's). */
+void settle_report_truncate(struct settle_report *rep, size_t n);
+
 /* 2 x the repetitions must take at least this many times as long, or a
  * result is invalid. */
 #define SETTLE_REPEAT_GROWTH 1.5

@@ -469,6 +469,16 @@ int settle_report_pool(struct settle_report *rep,
 	return 0;
 }
 
+void settle_report_truncate(struct settle_report *rep, size_t n)
+{
+	while (rep->nresults > n) {
+		struct settle_result *r = &rep->results[--rep->nresults];
+
+		free(r->samples_ns);
+		free(r->figures);
+	}
+}
+
 void settle_report_free(struct settle_report *rep)
 {
 	struct store *s = rep->owned;

@@ -22,6 +22,7 @@
 #include "model/model.h"
 #include "runner/command.h"
 #include "runner/perf_script.h"
+#include "util/util.h"
 
 #define SHELL "/bin/sh"
 #define TAIL_LINES 4           /* of standard error, in a failure */
@@ -241,11 +242,16 @@ static double tv_ns(struct timeval tv)
 	return (double)tv.tv_sec * 1e9 + (double)tv.tv_usec * 1e3;
 }
 
-/* In the child: the files, every CPU (settle pins itself), then exec. */
+/*
+ * In the child: a process group of its own (so that settle, asked to stop,
+ * ends the command and everything it started), the files, every CPU
+ * (settle pins itself), then exec.
+ */
 static void child(char *const argv[], const struct io *io)
 {
 	cpu_set_t all;
 
+	setpgid(0, 0);
 	CPU_ZERO(&all);
 	for (int i = 0; i < CPU_SETSIZE; i++)
 		CPU_SET(i, &all);
@@ -285,11 +291,16 @@ static pid_t start(char *const argv[], const struct io *io)
 static int finish(pid_t pid, struct run *r)
 {
 	struct rusage ru;
+	int killed = 0;
 	pid_t w;
 
-	do
+	do {
 		w = wait4(pid, &r->status, 0, &ru);
-	while (w < 0 && errno == EINTR);
+		/* asked to stop (settle_interrupted): end the run now */
+		if (w < 0 && errno == EINTR && settle_interrupted() && !killed)
+			killed = kill(-pid, SIGTERM) == 0 ||
+				 kill(pid, SIGTERM) == 0;
+	} while (w < 0 && errno == EINTR);
 	if (w != pid)
 		return -1;
 	r->user_ns = tv_ns(ru.ru_utime);
@@ -443,6 +454,8 @@ static int prepare(struct cmdrun *m, size_t i)
 	char tail[TAIL_LINES * 170];
 	struct run r;
 
+	if (settle_interrupted())
+		return -2;
 	if (!m->s->prepare)
 		return 0;
 	if (spawn(argv, &m->io, &r) < 0) {
@@ -450,6 +463,8 @@ static int prepare(struct cmdrun *m, size_t i)
 			 strerror(errno));
 		return 1;
 	}
+	if (settle_interrupted())
+		return -2;
 	if (WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0)
 		return 0;
 	err_tail(&m->io, tail, sizeof(tail));
@@ -476,6 +491,8 @@ static int run_once(struct cmdrun *m, size_t i, enum phase ph, struct run *r)
 			 strerror(errno));
 		return 1;
 	}
+	if (settle_interrupted()) /* the run was cut short: not a sample */
+		return -2;
 	if ((rc = judge(m, i, r, ph, &failed)))
 		return rc;
 	m->res[i].command->failed += failed;
@@ -558,49 +575,6 @@ static int paranoid(void)
 	return v;
 }
 
-/*
- * perf's files are removed when settle is interrupted (SIGINT, SIGTERM,
- * SIGHUP) while they exist: the handler only unlinks and rmdirs paths
- * made beforehand (both async-signal-safe), then dies of the signal.
- */
-static char sig_files[2][128], sig_dir[96];
-static struct sigaction old_action[3];
-static const int guarded[3] = { SIGINT, SIGTERM, SIGHUP };
-
-static void on_signal(int sig)
-{
-	for (int i = 0; i < 2; i++)
-		if (sig_files[i][0])
-			unlink(sig_files[i]);
-	if (sig_dir[0])
-		rmdir(sig_dir);
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-static void guard(const char *dir)
-{
-	struct sigaction sa;
-
-	snprintf(sig_dir, sizeof(sig_dir), "%s", dir);
-	snprintf(sig_files[0], sizeof(sig_files[0]), "%s/probe.data", dir);
-	snprintf(sig_files[1], sizeof(sig_files[1]), "%s/run.data", dir);
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	for (int i = 0; i < 3; i++)
-		sigaction(guarded[i], &sa, &old_action[i]);
-}
-
-static void unguard(void)
-{
-	if (!sig_dir[0])
-		return;
-	for (int i = 0; i < 3; i++)
-		sigaction(guarded[i], &old_action[i], NULL);
-	sig_dir[0] = sig_files[0][0] = sig_files[1][0] = '\0';
-}
-
 /* perf record's arguments for a run of shell into file. */
 static void record_argv(const struct cmdrun *m, const char *shell,
 			const char *file, char *period, size_t plen,
@@ -657,15 +631,20 @@ static int perf_probe(struct cmdrun *m)
 		m->tmpdir[0] = '\0';
 		return 2;
 	}
-	guard(m->tmpdir);
+	settle_temp_add(m->tmpdir, 1);
 	snprintf(file, sizeof(file), "%s/probe.data", m->tmpdir);
+	settle_temp_add(file, 0);
 	record_argv(m, "true", file, period, sizeof(period), argv);
 	if (spawn(argv, &m->io, &r) == 0 && WIFEXITED(r.status) &&
 	    WEXITSTATUS(r.status) == 0 && access(file, R_OK) == 0) {
 		unlink(file);
+		settle_temp_forget(file);
 		return 0;
 	}
 	unlink(file);
+	settle_temp_forget(file);
+	if (settle_interrupted())
+		return -2;
 	err_tail(&m->io, tail, sizeof(tail));
 	snprintf(m->err, m->errlen, "--share: perf cannot sample here "
 		 "(kernel.perf_event_paranoid is %d%s); perf record %s%s%s",
@@ -704,12 +683,12 @@ static int count_samples(struct cmdrun *m, size_t i, const char *file)
 	struct settle_perf_parser p;
 	struct io io = m->io;
 	struct run r;
-	int fds[2];
+	int fds[2], waited;
 	pid_t pid;
 
 	settle_perf_parser_init(&p, m->s->share, m->s->nshare);
 	if (pipe(fds) < 0)
-		return -1;
+		return 1;
 	io.out_fd = fds[1];
 	io.show = 0;
 	reset_err(&io);
@@ -717,10 +696,15 @@ static int count_samples(struct cmdrun *m, size_t i, const char *file)
 	close(fds[1]);
 	if (pid < 0) {
 		close(fds[0]);
-		return -1;
+		snprintf(m->err, m->errlen, "cannot start %s: %s", m->perf,
+			 strerror(errno));
+		return 1;
 	}
 	read_script(fds[0], &p);
-	if (finish(pid, &r) < 0 || !WIFEXITED(r.status) ||
+	waited = finish(pid, &r);
+	if (settle_interrupted())
+		return -2;
+	if (waited < 0 || !WIFEXITED(r.status) ||
 	    WEXITSTATUS(r.status) != 0 || (p.count.samples == 0 &&
 					   p.count.malformed > 0)) {
 		err_tail(&io, tail, sizeof(tail));
@@ -789,17 +773,20 @@ static int profile(struct cmdrun *m, unsigned np)
 				return rc;
 			record_argv(m, m->s->cmd[i].shell, file, period,
 				    sizeof(period), argv);
+			settle_temp_add(file, 0);
 			if (spawn(argv, &m->io, &r) < 0) {
 				snprintf(m->err, m->errlen, "cannot start %s: "
 					 "%s", m->perf, strerror(errno));
-				return 1;
+				rc = 1;
+			} else if (settle_interrupted()) {
+				rc = -2;
+			} else if (!(rc = judge(m, i, &r, PROFILED, &failed))) {
+				rc = count_samples(m, i, file);
 			}
-			if ((rc = judge(m, i, &r, PROFILED, &failed)))
-				return rc;
-			rc = count_samples(m, i, file);
 			unlink(file);
+			settle_temp_forget(file);
 			if (rc)
-				return rc < 0 ? 1 : rc;
+				return rc;
 			m->res[i].command->profiled_runs++;
 		}
 	return 0;
@@ -882,9 +869,10 @@ static void close_io(struct cmdrun *m)
 		close(m->io.null_fd);
 	if (m->io.err_fd >= 0)
 		close(m->io.err_fd);
-	if (m->tmpdir[0])
+	if (m->tmpdir[0]) {
 		rmdir(m->tmpdir);
-	unguard();
+		settle_temp_forget(m->tmpdir);
+	}
 }
 
 int settle_run_commands(struct settle_report *rep,
@@ -923,6 +911,8 @@ int settle_run_commands(struct settle_report *rep,
 out:
 	if (rep->options.progress)
 		fprintf(rep->options.progress, "\r\033[K");
+	if (rc == -2)
+		snprintf(err, errlen, "interrupted");
 	if (rc)
 		drop_results(&m);
 	close_io(&m);

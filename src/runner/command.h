@@ -131,9 +131,13 @@ int settle_command_check(const struct settle_command_set *s, int claims_too,
  * command exits non-zero or is killed (without --ignore-failure) or
  * settle runs out of memory; 2 when a command is not found or cannot be
  * executed (sh's status 127 or 126), --prepare fails, or --share cannot
- * work (perf missing, not permitted, or failing). On 1 or 2, err holds a
- * message naming the command, its status and the last lines of its
- * standard error, and rep holds no result of the commands.
+ * work (perf missing, not permitted, or failing); -2 when
+ * settle_interrupted() asked to stop (the command running is sent
+ * SIGTERM, perf's files are removed, err says "interrupted"). On 1, 2 or
+ * -2, err holds a message (for 1 and 2 naming the command, its status
+ * and the last lines of its standard error) and rep holds no result of
+ * the commands. Perf's temporary files are registered with
+ * settle_temp_add() while they exist.
  */
 int settle_run_commands(struct settle_report *rep,
 			const struct settle_command_set *s, char *err,
