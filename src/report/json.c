@@ -536,7 +536,11 @@ static void compare(FILE *f, const struct settle_compare_view *cv)
 		fputs(i ? ", " : "", f);
 		jstr(f, cv->warnings[i]);
 	}
-	fprintf(f, "],\n  \"slower\": %zu\n}\n", cv->slower);
+	fprintf(f, "],\n  \"slower\": %zu,\n  \"summary\": {\"status\": \"%s\", "
+		"\"sentence\": ", cv->slower, cv->settled ? "settled" :
+		"not settled");
+	jstr(f, cv->summary + (cv->settled ? 9 : 13));
+	fputs("}\n}\n", f);
 }
 
 const struct settle_format settle_format_json = {

@@ -151,6 +151,11 @@ static void compare(FILE *f, const struct settle_compare_view *cv)
 		for (size_t i = 0; i < cv->sections[k].nrows; i++)
 			comparison(f, &cv->sections[k],
 				   &cv->sections[k].rows[i]);
+	fputs("{\"summary\": {\"status\": ", f);
+	settle_json_string(f, cv->settled ? "settled" : "not settled");
+	fputs(", \"sentence\": ", f);
+	settle_json_string(f, cv->summary + (cv->settled ? 9 : 13));
+	fputs("}}\n", f);
 }
 
 const struct settle_format settle_format_jsonl = {

@@ -302,6 +302,9 @@ static void compare(FILE *f, const struct settle_compare_view *cv)
 		esc(f, cv->warnings[i]);
 		fputc('\n', f);
 	}
+	fputs(cv->settled ? "\n**settled:** " : "\n**not settled:** ", f);
+	esc(f, cv->summary + (cv->settled ? 9 : 13));
+	fputc('\n', f);
 }
 
 const struct settle_format settle_format_md = {

@@ -221,6 +221,7 @@ static void compare(FILE *f, const struct settle_compare_view *cv)
 		note(f, &cv->notes[i]);
 	for (size_t i = 0; i < cv->nwarnings; i++)
 		settle_para(f, 0, 2, WIDTH, "warning: %s", cv->warnings[i]);
+	settle_para(f, 0, 2, WIDTH, "%s", cv->summary);
 }
 
 const struct settle_format settle_format_table = {

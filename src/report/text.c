@@ -478,6 +478,7 @@ static void compare(FILE *f, const struct settle_compare_view *cv)
 		note(f, &cv->notes[i]);
 	for (size_t i = 0; i < cv->nwarnings; i++)
 		para(f, 0, 2, "warning: %s", cv->warnings[i]);
+	para(f, 0, 2, "%s", cv->summary);
 }
 
 const struct settle_format settle_format_text = {

@@ -196,6 +196,9 @@ struct settle_compare_view {
 	 * one, invalid rows in a new file */
 	char failures[8][300];
 	size_t nfailures;
+	/* what changed, in one line: "settled: ..." or "not settled: ..." */
+	int settled;
+	char summary[900];
 };
 
 /*
