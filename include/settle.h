@@ -647,6 +647,9 @@ struct settle_report {
 	char build_flags[256];
 	char novec_flags[256];      /* its objects built with the vectoriser
 				       off (popcount's builtin-generic) */
+	char claims_built[256];     /* "" or the builds of the claims measured
+				       (settle run FILE.c: "gcc -O0, gcc -O2"),
+				       when they are not settle's own */
 	char source[256];           /* the file it was loaded from, or "" */
 	void *owned;                /* memory of the report's strings and
 				       claim descriptions */

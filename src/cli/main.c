@@ -379,6 +379,7 @@ struct run_args {
 	const char *builds[SETTLE_BYOB_MAX_BUILDS]; /* --build, FILE.c */
 	size_t nbuilds;
 	int verbose;
+	const char *file;  /* FILE.c, or NULL */
 };
 
 enum { OPT_SIZE = 256, OPT_SAMPLES, OPT_CPU, OPT_QUICK, OPT_FULL, OPT_FORMAT,
@@ -418,6 +419,19 @@ static int run_preset(void *ctx, int c, const char *arg)
 	return 0;
 }
 
+/* A well-formed size of zero bytes ("0", "0K", "00M")? */
+static int zero_size(const char *s)
+{
+	size_t z = strspn(s, "0");
+	char one[64];
+	uint64_t b;
+
+	if (!z || strlen(s + z) + 2 > sizeof(one))
+		return 0;
+	snprintf(one, sizeof(one), "1%s", s + z);
+	return settle_parse_size(one, &b) == 0;
+}
+
 static int run_option(void *ctx, int c, const char *arg)
 {
 	struct run_args *a = ctx;
@@ -427,6 +441,9 @@ static int run_option(void *ctx, int c, const char *arg)
 	case OPT_SIZE:
 		if (a->nsizes == MAX_SIZES)
 			return fail_usage("too many --size options (at most 64)");
+		if (zero_size(arg))
+			return fail_usage("--size %s: a size must be at least "
+					  "1 byte", arg);
 		if (settle_parse_size(arg, &a->sizes[a->nsizes]) < 0)
 			return fail_usage("malformed size '%s' (expected e.g. "
 					  "4096, 4K, 128M, 4G, 128T)", arg);
@@ -518,6 +535,7 @@ static int run_claims(struct run_args *a, int argc, char **argv, int first)
 	int rc;
 
 	if (first < argc && settle_byob_is_file(argv[first])) {
+		a->file = argv[first];
 		rc = settle_byob_claims(argv[first], a->builds, a->nbuilds,
 					argv + first + 1, argc - first - 1,
 					a->verbose, buf, 256, &n);
@@ -654,6 +672,13 @@ static int measure(struct run_args *a, int argc, char **argv,
 		fprintf(stderr, "settle: %s\n", err);
 		return 2;
 	}
+	if (a->file) /* the claims were built by the user's compiler */
+		for (size_t i = 0; i < (a->nbuilds ? a->nbuilds : 1); i++)
+			snprintf(rep.claims_built + strlen(rep.claims_built),
+				 sizeof(rep.claims_built) -
+				 strlen(rep.claims_built), "%s%s",
+				 i ? ", " : "", a->nbuilds ? a->builds[i] :
+				 SETTLE_BYOB_DEFAULT_BUILD);
 	for (size_t i = 0; i < sel->nclaims && !rc; i++) {
 		rc = settle_run_claim(&rep, sel->claims[i], a->sizes,
 				      a->nsizes, err, sizeof(err));

@@ -142,6 +142,10 @@ static void write_build(FILE *f, const struct settle_report *rep)
 	jkey(f, "compiler"); jstr(f, rep->compiler);
 	fputs(", ", f); jkey(f, "flags"); jstr(f, rep->build_flags);
 	fputs(", ", f); jkey(f, "novec_flags"); jstr(f, rep->novec_flags);
+	if (rep->claims_built[0]) {
+		fputs(", ", f); jkey(f, "claims_built_with");
+		jstr(f, rep->claims_built);
+	}
 	fputs("},\n  \"settings\": {", f);
 	fprintf(f, "\"samples\": %u, \"min_sample_ns\": ", o->samples);
 	jnum(f, o->min_sample_ns);

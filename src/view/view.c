@@ -129,8 +129,17 @@ static void machine_items(const struct settle_report *rep,
 		it = item(v, "core clock", "unknown");
 		brief(it, "core clock unknown");
 	}
-	it = item(v, "build", "%s, %s", rep->compiler, rep->build_flags);
-	brief(it, "build %s %s", rep->compiler, rep->build_flags);
+	if (rep->claims_built[0]) {
+		/* FILE.c: the user's builds measured, settle only timed */
+		it = item(v, "build", "claims built with %s (settle itself: "
+			  "%s, %s)", rep->claims_built, rep->compiler,
+			  rep->build_flags);
+		brief(it, "claims built with %s", rep->claims_built);
+	} else {
+		it = item(v, "build", "%s, %s", rep->compiler,
+			  rep->build_flags);
+		brief(it, "build %s %s", rep->compiler, rep->build_flags);
+	}
 	it = item(v, "mitigations", "%s", m->mitigations[0] ?
 		  m->mitigations : "unknown");
 	it->detail = 1;
