@@ -110,7 +110,7 @@ if ! command -v gnuplot >/dev/null; then
 fi
 
 # ---- SVG ------------------------------------------------------------------
-if "$SETTLE" plot known.json -o sweep.svg 2>"$tmp/err"; then
+if "$SETTLE" plot known.json -o sweep.svg --kind all 2>"$tmp/err"; then
 	ok "settle plot known.json -o sweep.svg"
 else
 	bad "settle plot -o sweep.svg: $(head -3 "$tmp/err")"
@@ -243,5 +243,37 @@ check "no temporary picture left beside the target" \
 	test -z "$(ls -A | grep '^\.')"
 check "settle plot removed its temporary directories" \
 	test -z "$(ls -A "$tmp/t")"
+
+# ---- fit to post: the default picture ---------------------------------------
+python3 - <<'EOF'
+import json
+d = json.load(open("known.json"))
+d["machine"]["hypervisor"] = True
+d["machine"]["model_name"] = "Model X CPU"
+json.dump(d, open("hv.json", "w"))
+EOF
+if "$SETTLE" plot hv.json -o default.svg 2>"$tmp/err"; then
+	python3 - >def.txt <<'EOF'
+import xml.etree.ElementTree as ET
+for t in ET.parse("default.svg").getroot().iter():
+    if t.tag.endswith("}text"):
+        print("".join(t.itertext()).strip())
+EOF
+	check "by default a sweep is drawn without the sample panels" \
+		test "$(grep -c 'every sample' def.txt)" = 0
+	check "the throughput axis is logarithmic" grep -q "log scale" def.txt
+	check "the title names the claim and the machine, not the file" \
+		sh -c 'grep -q "^settle: popcount" def.txt && grep -q "Model X CPU" def.txt && ! grep -q "hv.json" def.txt'
+	check "the cache lines say the hypervisor reports them" \
+		grep -q "reported by the hypervisor" def.txt
+	for v in builtin-generic popcnt swar64; do
+		check "the default picture names $v" grep -q "$v" def.txt
+	done
+	h=$(python3 -c 'import xml.etree.ElementTree as E; r=E.parse("default.svg").getroot(); print(int(float(r.get("viewBox").split()[3])))')
+	check "a picture of sensible size (height $h px, at most 1000)" \
+		test "$h" -le 1000
+else
+	bad "settle plot hv.json: $(cat "$tmp/err")"
+fi
 
 finish

@@ -151,21 +151,23 @@ static const char usage_info[] =
 "resolution), the estimated core clock, and the build.\n";
 
 static const char usage_plot[] =
-"usage: settle plot FILE -o OUT.svg|OUT.png [--kind all|throughput|samples]\n"
+"usage: settle plot FILE -o OUT.svg|OUT.png [--kind KIND]\n"
 "\n"
 "Draw a result file (settle run --format json) with gnuplot. For a claim\n"
 "measured at two or more sizes (settle run popcount --size 1K --size 1M\n"
 "...): throughput in B/ns against the buffer size, one line per variant,\n"
-"log size axis, with this machine's L1d, L2 and last-level cache sizes\n"
-"(from the file) as dashed lines. For every claim and size: each\n"
+"both axes logarithmic so that every variant shows, with the machine's\n"
+"L1d, L2 and last-level cache sizes (from the file; under a hypervisor,\n"
+"as it reports them) as dashed lines. For every claim and size: each\n"
 "variant's samples, a box plot with every sample drawn over it.\n"
 "The extension chooses SVG or PNG; the picture is written whole or not\n"
 "at all. Needs gnuplot: sudo apt-get install -y gnuplot-nox.\n"
 "\n"
 "options:\n"
 "  -o, --output OUT   the picture to write: a name ending in .svg or .png\n"
-"  --kind KIND        all (default), throughput (only the size sweeps) or\n"
-"                     samples (only the distributions)\n"
+"  --kind KIND        auto (default: the size sweeps when the file has\n"
+"                     any, else the distributions), throughput (only the\n"
+"                     sweeps), samples (only the distributions), or all\n"
 "  -h, --help         this text\n";
 
 __attribute__((format(printf, 1, 2)))
@@ -1043,14 +1045,16 @@ static int plot_option(void *ctx, int c, const char *arg)
 		a->out = arg;
 		return 0;
 	case OPT_KIND:
-		if (!strcmp(arg, "all"))
+		if (!strcmp(arg, "auto"))
+			a->kind = SETTLE_PLOT_AUTO;
+		else if (!strcmp(arg, "all"))
 			a->kind = SETTLE_PLOT_ALL;
 		else if (!strcmp(arg, "throughput"))
 			a->kind = SETTLE_PLOT_THROUGHPUT;
 		else if (!strcmp(arg, "samples"))
 			a->kind = SETTLE_PLOT_SAMPLES;
 		else
-			return fail_usage("unknown --kind '%s' (all, "
+			return fail_usage("unknown --kind '%s' (auto, all, "
 					  "throughput or samples)", arg);
 		return 0;
 	}
@@ -1065,7 +1069,7 @@ static int cmd_plot(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct plot_args a = { SETTLE_PLOT_ALL, NULL };
+	struct plot_args a = { SETTLE_PLOT_AUTO, NULL };
 	struct settle_report rep;
 	char err[512];
 	int first, rc;
