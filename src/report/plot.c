@@ -380,12 +380,18 @@ static int plot_sweep(struct plot *p, const struct settle_claim_info *c,
 			"nohead dt 2 lw 1.5 lc rgb '#555555' back\n",
 			(unsigned long long)marks[k].size,
 			(unsigned long long)marks[k].size);
+		/* near the right edge the label goes left of its line, so
+		 * that it never runs into the key */
+		int left = log2((double)marks[k].size / lo) >
+			   0.75 * log2(hi / lo);
+
 		fputs("set label ", p->gp);
 		quote(p->gp, marks[k].text);
-		fprintf(p->gp, " at %llu, graph %.2f offset char 0.5, 0 left "
+		fprintf(p->gp, " at %llu, graph %.2f offset char %s, 0 %s "
 			"tc rgb '#333333' front\n",
 			(unsigned long long)marks[k].size,
-			0.96 - 0.05 * (double)k);
+			0.96 - 0.05 * (double)k, left ? "-0.5" : "0.5",
+			left ? "right" : "left");
 	}
 	if (nmarks && sizes[nsizes - 1] > marks[nmarks - 1].size)
 		fprintf(p->gp, "set label 'beyond the LLC: DRAM' at %llu, "
