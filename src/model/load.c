@@ -171,6 +171,8 @@ static void load_settings(struct settle_report *rep, json_t *doc)
 	copy(rep->compiler, sizeof(rep->compiler), b, "compiler");
 	copy(rep->build_flags, sizeof(rep->build_flags), b, "flags");
 	copy(rep->novec_flags, sizeof(rep->novec_flags), b, "novec_flags");
+	copy(rep->claims_built, sizeof(rep->claims_built), b,
+	     "claims_built_with");
 	o->samples = (unsigned)num(s, "samples");
 	o->min_sample_ns = num(s, "min_sample_ns");
 	o->cpu = rep->cpu = json_is_integer(json_object_get(s, "cpu")) ?
@@ -181,11 +183,45 @@ static void load_settings(struct settle_report *rep, json_t *doc)
 	o->processes = (unsigned)num(s, "processes");
 }
 
+/* A claim's conclusion as the file states it; 0 when it has none. */
+static int load_conclusion(json_t *j, struct settle_conclusion *k)
+{
+	json_t *v;
+	size_t i;
+
+	memset(k, 0, sizeof(*k));
+	if (!json_is_object(j) || !json_is_string(json_object_get(j, "sentence")))
+		return 0;
+	snprintf(k->sentence, sizeof(k->sentence), "%s",
+		 json_string_value(json_object_get(j, "sentence")));
+	json_array_foreach(json_object_get(j, "numbers"), i, v) {
+		json_t *x = json_object_get(v, "value");
+
+		if (json_is_string(json_object_get(v, "name")) &&
+		    json_is_number(x))
+			settle_conclusion_number(k, json_string_value(
+				json_object_get(v, "name")),
+				json_number_value(x),
+				json_string_value(json_object_get(v, "unit")));
+	}
+	json_array_foreach(json_object_get(j, "rows"), i, v) {
+		if (k->nrows == SETTLE_MAX_NAMED ||
+		    !json_is_string(json_object_get(v, "label")))
+			continue;
+		snprintf(k->rows[k->nrows].label, sizeof(k->rows[0].label),
+			 "%s", json_string_value(json_object_get(v, "label")));
+		k->rows[k->nrows++].size_bytes = count(v, "size_bytes");
+	}
+	return 1;
+}
+
 /* The claim called name, described by doc's "claims". */
 static const struct settle_claim_info *claim_of(struct loader *l, json_t *doc,
 						const char *name)
 {
 	json_t *c = json_object_get(json_object_get(doc, "claims"), name), *b;
+	const struct settle_claim_info *info;
+	struct settle_conclusion conc;
 	struct settle_claim_info k;
 
 	if (!json_is_object(c) || !json_is_string(json_object_get(c, "baseline")))
@@ -202,7 +238,11 @@ static const struct settle_claim_info *claim_of(struct loader *l, json_t *doc,
 	k.bytes_per_op = json_is_string(b) ? SETTLE_BYTES_SIZE :
 			 (uint64_t)json_integer_value(b);
 	k.sized = json_is_true(json_object_get(c, "sizes"));
-	return settle_report_claim(l->rep, &k);
+	info = settle_report_claim(l->rep, &k);
+	if (info && !info->conclusion &&
+	    load_conclusion(json_object_get(c, "conclusion"), &conc))
+		settle_report_conclude(l->rep, info, &conc);
+	return info;
 }
 
 /*

@@ -96,6 +96,7 @@ settle_report_claim(struct settle_report *rep,
 		return NULL;
 	s->claims = more;
 	*k = *c;
+	k->conclusion = NULL;
 	k->name = settle_report_strdup(rep, c->name);
 	k->title = settle_report_strdup(rep, or(c->title, c->name));
 	k->description = settle_report_strdup(rep, or(c->description, ""));
@@ -107,6 +108,21 @@ settle_report_claim(struct settle_report *rep,
 		return NULL;
 	s->claims[s->nclaims++] = k;
 	return k;
+}
+
+int settle_report_conclude(struct settle_report *rep,
+			   const struct settle_claim_info *claim,
+			   const struct settle_conclusion *c)
+{
+	struct settle_conclusion *k = keep(rep, malloc(sizeof(*k)));
+
+	if (!k)
+		return -1;
+	*k = *c;
+	/* the description is the report's own: claim came from
+	 * settle_report_claim() */
+	((struct settle_claim_info *)claim)->conclusion = k;
+	return 0;
 }
 
 /* Copies of params[0..n) and their strings, owned by rep. */

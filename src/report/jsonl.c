@@ -94,11 +94,39 @@ static void result(FILE *f, const struct settle_view *v,
 	fputs("}\n", f);
 }
 
+/* {"claim": ..., "conclusion": {"status", "reason", "sentence",
+ * "numbers": {name: value}}} */
+static void conclusion_line(FILE *f, const struct settle_view_claim *vc)
+{
+	const struct settle_conclusion *k = vc->numbers;
+
+	key(f, "claim", 1);
+	settle_json_string(f, vc->claim->name);
+	fputs(", \"conclusion\": {", f);
+	key(f, "status", 1);
+	settle_json_string(f, vc->settled ? "settled" : "not settled");
+	str(f, "reason", vc->reason);
+	str(f, "sentence", k ? k->sentence : vc->sentence);
+	key(f, "numbers", 0);
+	fputc('{', f);
+	for (size_t i = 0; k && i < k->nnumbers; i++) {
+		key(f, k->numbers[i].name, i == 0);
+		settle_json_number(f, k->numbers[i].value);
+	}
+	fputs("}}", f);
+}
+
 static void report(FILE *f, const struct settle_view *v)
 {
-	for (size_t k = 0; k < v->nclaims; k++)
+	for (size_t k = 0; k < v->nclaims; k++) {
 		for (size_t i = 0; i < v->claims[k].nrows; i++)
 			result(f, v, &v->claims[k].rows[i]);
+		if (v->claims[k].has_conclusion) {
+			fputc('{', f);
+			conclusion_line(f, &v->claims[k]);
+			fputs("}\n", f);
+		}
+	}
 }
 
 static void comparison(FILE *f, const struct settle_compare_section *s,
@@ -127,6 +155,11 @@ static void compare(FILE *f, const struct settle_compare_view *cv)
 		for (size_t i = 0; i < cv->sections[k].nrows; i++)
 			comparison(f, &cv->sections[k],
 				   &cv->sections[k].rows[i]);
+	fputs("{\"summary\": {\"status\": ", f);
+	settle_json_string(f, cv->settled ? "settled" : "not settled");
+	fputs(", \"sentence\": ", f);
+	settle_json_string(f, cv->summary + (cv->settled ? 9 : 13));
+	fputs("}}\n", f);
 }
 
 const struct settle_format settle_format_jsonl = {

@@ -157,6 +157,9 @@ static void report(FILE *f, const struct settle_view *v)
 		scale_section(f, &v->claims[i]);
 		settle_print_command_section(f, v, &v->claims[i],
 					     SETTLE_SECTION_TABLE);
+		if (v->claims[i].has_conclusion)
+			settle_para(f, 2, 4, WIDTH, "%s",
+				    v->claims[i].conclusion);
 	}
 	if (v->nclaims)
 		noise(f, v);
@@ -221,6 +224,7 @@ static void compare(FILE *f, const struct settle_compare_view *cv)
 		note(f, &cv->notes[i]);
 	for (size_t i = 0; i < cv->nwarnings; i++)
 		settle_para(f, 0, 2, WIDTH, "warning: %s", cv->warnings[i]);
+	settle_para(f, 0, 2, WIDTH, "%s", cv->summary);
 }
 
 const struct settle_format settle_format_table = {
