@@ -6,7 +6,7 @@ static const uint64_t sizes[] = { 4096, 1 << 20, 128 << 20 }; /* 4 TB: 128M */
 static size_t words; /* bitmap size in 64-bit words */
 static void *setup(const struct settle_params *p, char *err, size_t len)
 {
-	void *w = settle_alloc(p, p->size_bytes, 64); /* placed by layout */
+	void *w = settle_alloc(p, p->size_bytes, 64); /* layout */
 	words = p->size_bytes / 8;
 	if (!w)
 		snprintf(err, len, "out of memory");
@@ -33,6 +33,7 @@ static const struct settle_variant variants[] = {
 static const struct settle_claim claim = {
 	.name = "popcount", .op_name = "bitmap", .variants = variants,
 	.nvariants = 2, .default_sizes = sizes, .ndefault_sizes = 3,
-	.bytes_per_op = SETTLE_BYTES_SIZE, .setup = setup, .teardown = settle_free,
+	.bytes_per_op = SETTLE_BYTES_SIZE, .setup = setup,
+	.teardown = settle_free,
 };
 SETTLE_CLAIMS(&claim);
