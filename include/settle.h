@@ -637,6 +637,10 @@ struct settle_result {
 	unsigned nlayouts;
 	double layout_spread, layout_noise, layout_p;
 	int layout_sensitive;
+	double layout_mad;          /* the MAD within the layouts (ns): of
+				       the samples each scaled by the median
+				       / its layout's median; unstable is
+				       decided from it */
 	struct settle_summary sum;  /* of samples_ns */
 	int is_baseline;            /* the baseline of its group */
 	int has_baseline;           /* its group (claim, size, build,
@@ -651,7 +655,8 @@ struct settle_result {
 	double instructions_per_op; /* counted; 0 without counters */
 	uint64_t cycles_total, instructions_total, counted_ops;
 	int unstable;               /* spread too high to trust (see
-				       settle_summary_unstable()) */
+				       settle_summary_unstable()); with
+				       layouts, the spread within them */
 	int below_resolution;       /* a sample lasted under 1000x the
 				       clock's resolution: no time to report */
 	/*

@@ -477,6 +477,32 @@ static void layout_test(const struct settle_result *r, const unsigned *ls,
 	free(y);
 }
 
+/*
+ * The spread of r within its layouts: every sample divided by its
+ * layout's median and multiplied by the median of all, summarised. The
+ * MAD and the best sample of that say how noisy a layout's samples are,
+ * without what the layouts add; r->unstable is decided from them.
+ */
+static void within_layouts(struct settle_result *r, const unsigned *ls,
+			   unsigned nl)
+{
+	double *x = malloc((r->nsamples + 1) * sizeof(*x)), m[256] = { 0 };
+	struct settle_summary w;
+
+	if (!x)
+		return;
+	for (unsigned i = 0; i < nl; i++)
+		m[ls[i]] = layout_median(r, 0, r->nsamples, ls[i], x);
+	for (size_t j = 0; j < r->nsamples; j++)
+		x[j] = r->samples_ns[j] * settle_safe_div(r->sum.median,
+							  m[layout_of(r, j)]);
+	settle_summarize(x, r->nsamples, &w);
+	free(x);
+	w.median = r->sum.median;
+	r->layout_mad = w.mad;
+	r->unstable = settle_summary_unstable(&w);
+}
+
 /* r's spread across layouts, the noise within a layout, and whether the
  * one exceeds the other (settle_layout_sensitive()). */
 static void layout_spread(struct settle_result *r, unsigned nproc,
@@ -487,7 +513,7 @@ static void layout_spread(struct settle_result *r, unsigned nproc,
 	unsigned nl = layouts_in(r, 0, r->nsamples, seen), ls[256], k = 0;
 
 	r->nlayouts = r->nsamples ? nl : 0;
-	r->layout_spread = r->layout_noise = 0;
+	r->layout_spread = r->layout_noise = r->layout_mad = 0;
 	r->layout_p = NAN;
 	r->layout_sensitive = 0;
 	if (nl < 2 || !(r->sum.median > 0))
@@ -508,6 +534,7 @@ static void layout_spread(struct settle_result *r, unsigned nproc,
 	free(buf);
 	r->layout_spread = (hi - lo) / r->sum.median;
 	layout_test(r, ls, nl, nproc, &r->layout_p, &r->layout_noise);
+	within_layouts(r, ls, nl);
 	r->layout_sensitive = settle_layout_sensitive(r->layout_spread,
 						      r->layout_p, band);
 }

@@ -367,13 +367,17 @@ static int latencies(const struct settle_options *o, struct settle_selftest *st)
 
 /*
  * The layout trials (d): layout_trials A/A trials with o's layouts,
- * layout_trials / 2 with 3 % more work, layout_trials / 2 A/A trials in
- * one layout each. Skipped (all 0) without POPCNT or with one layout.
+ * layout_trials / 2 with 3 % more work, layout_trials / 5 (at least 4)
+ * A/A trials in one layout each, the layouts in turn (what one layout
+ * says is plain after a few). Skipped (all 0) without POPCNT or with one
+ * layout.
  */
 static void layout_trials(const struct settle_options *o, unsigned trials,
 			  struct settle_selftest *st)
 {
 	unsigned fp = 0, same = 0, d3 = 0, fp1 = 0, n = 0, n3 = 0, n1 = 0;
+	unsigned singles = trials / 5 < 4 ? (trials < 4 ? trials : 4) :
+			   trials / 5;
 	struct settle_options one = *o;
 	enum settle_verdict v;
 
@@ -400,8 +404,8 @@ static void layout_trials(const struct settle_options *o, unsigned trials,
 		d3 += v == SETTLE_SLOWER;
 	}
 	one.layouts = 1;
-	for (unsigned i = 0; i < trials / 2 && !settle_interrupted(); i++) {
-		progress(o->progress, "A/A in one layout", i + 1, trials / 2);
+	for (unsigned i = 0; i < singles && !settle_interrupted(); i++) {
+		progress(o->progress, "A/A in one layout", i + 1, singles);
 		one.layout_first = i % SETTLE_PLACED_COPIES;
 		if (trial(&one, &layout_claims[0], o->band, &v) < 0) {
 			st->failed_trials++;

@@ -39,8 +39,8 @@ struct settle_selftest {
  * detect_trials trials for each detection case, each trial in fresh
  * processes when o->processes > 1; with o->layouts > 1 and POPCNT,
  * layout_trials A/A trials of the placed popcount loop, layout_trials / 2
- * with 3 % more work and layout_trials / 2 in one layout; then the chain
- * latencies. Returns 0, or -1 when the
+ * with 3 % more work and layout_trials / 5 (at least 4) in one layout;
+ * then the chain latencies. Returns 0, or -1 when the
  * latency measurement fails.
  */
 int settle_selftest_run(const struct settle_options *o, unsigned aa_trials,

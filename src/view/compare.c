@@ -269,7 +269,11 @@ static int make_row(const struct settle_report *old,
 	pct(c.ratio, w->change_text, sizeof(w->change_text));
 	pct(c.lo, w->lo_text, sizeof(w->lo_text));
 	pct(c.hi, w->hi_text, sizeof(w->hi_text));
-	w->mark = unstable(*x, w->n_old) || unstable(*y, w->n_new) ? "!" : "";
+	if (k) /* with layouts, the spread within them (the results') */
+		w->mark = w->old_r->unstable || r->unstable ? "!" : "";
+	else
+		w->mark = unstable(*x, w->n_old) || unstable(*y, w->n_new) ?
+			  "!" : "";
 	w->verdict = settle_verdict_name(c.verdict);
 	w->why = c.why;
 	if (invalid(nw, r) || invalid(old, r)) {

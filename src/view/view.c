@@ -311,7 +311,10 @@ static void row(struct settle_view *v, const struct settle_result *r,
 	}
 	settle_format_ns(r->sum.median, w->median, sizeof(w->median));
 	settle_format_ns(r->sum.min, w->best, sizeof(w->best));
-	mad_cell(100 * settle_safe_div(r->sum.mad, r->sum.median), w->mad,
+	/* with layouts, the spread within them: what the layouts add is
+	 * the ~ mark's */
+	mad_cell(100 * settle_safe_div(r->nlayouts > 1 ? r->layout_mad :
+				       r->sum.mad, r->sum.median), w->mad,
 		 sizeof(w->mad));
 	w->mark = r->unstable ? "!" : "";
 	w->lmark = r->layout_sensitive ? "~" : "";
@@ -428,9 +431,11 @@ static void notes(const struct settle_report *rep, struct settle_view_claim *vc)
 		note(vc, "", "cycles: %s", cycles_source(vc));
 	if (unstable)
 		note(vc, "!", "unstable: spread (MAD) above %g%% of the median, "
-		     "or the best sample more than %g%% below it; do not "
+		     "or the best sample more than %g%% below it%s; do not "
 		     "trust that row", SETTLE_UNSTABLE_MAD * 100,
-		     SETTLE_UNSTABLE_BEST * 100);
+		     SETTLE_UNSTABLE_BEST * 100, nl > 1 ?
+		     " (within its layouts: each sample scaled by its "
+		     "layout's median)" : "");
 	if (moved)
 		note(vc, "~", "layout-sensitive: the medians of its %u "
 		     "layouts differ beyond the noise within a layout (p < "
