@@ -6,10 +6,10 @@
  *
  * Variants, each for elem_bits 16, 32, 64 (param "elem_bits") and for a
  * copy from a source to a destination buffer or in place (param
- * "in_place"): scalar (one bswap per element; the baseline), ssse3, avx2,
- * avx512 (the implementations of src/prim, called through
- * settle_bswap_impl_fn(); skipped with a reason where the CPU or the OS
- * lacks them), auto (the dispatched settle_bswap16/32/64), and, for the
+ * "in_place"): scalar (one bswap per element; the baseline), the
+ * architecture's implementations (x86-64: ssse3, avx2, avx512; AArch64:
+ * neon; called through settle_bswap_impl_fn(); skipped with a reason
+ * where the CPU or the OS lacks them), auto (the dispatched settle_bswap16/32/64), and, for the
  * copies only, the reference row memcpy: the same bytes copied, unswapped,
  * the bandwidth limit of the copy. In place has no reference row: a copy of
  * a buffer onto itself is no work, and memmove would measure something
@@ -51,6 +51,7 @@
 
 #include "bswap.h"
 #include "claims.h"
+#include "cpu/cpu.h"
 #include "settle.h"
 #include "settle_byteorder.h"
 
@@ -261,6 +262,7 @@ static void memcpy64(void *dst, const void *src, size_t n)
 RUN_BOTH(scalar16, IMPL(SCALAR, 16), 2)
 RUN_BOTH(scalar32, IMPL(SCALAR, 32), 4)
 RUN_BOTH(scalar64, IMPL(SCALAR, 64), 8)
+#if SETTLE_ARCH_X86_64
 RUN_BOTH(ssse316, IMPL(SSSE3, 16), 2)
 RUN_BOTH(ssse332, IMPL(SSSE3, 32), 4)
 RUN_BOTH(ssse364, IMPL(SSSE3, 64), 8)
@@ -270,6 +272,12 @@ RUN_BOTH(avx264, IMPL(AVX2, 64), 8)
 RUN_BOTH(avx51216, IMPL(AVX512, 16), 2)
 RUN_BOTH(avx51232, IMPL(AVX512, 32), 4)
 RUN_BOTH(avx51264, IMPL(AVX512, 64), 8)
+#endif
+#if SETTLE_ARCH_AARCH64
+RUN_BOTH(neon16, IMPL(NEON, 16), 2)
+RUN_BOTH(neon32, IMPL(NEON, 32), 4)
+RUN_BOTH(neon64, IMPL(NEON, 64), 8)
+#endif
 RUN_BOTH(auto16, settle_bswap16, 2)
 RUN_BOTH(auto32, settle_bswap32, 4)
 RUN_BOTH(auto64, settle_bswap64, 8)
@@ -277,6 +285,7 @@ RUN_COPY(memcpy16, memcpy16, 2)
 RUN_COPY(memcpy32, memcpy32, 4)
 RUN_COPY(memcpy64, memcpy64, 8)
 
+#if SETTLE_ARCH_X86_64
 static const char *ssse3_unavailable(void *state)
 {
 	(void)state;
@@ -297,6 +306,16 @@ static const char *avx512_unavailable(void *state)
 	return settle_bswap_usable(SETTLE_BSWAP_AVX512) ? NULL :
 	       "CPU or OS lacks AVX-512BW";
 }
+#endif
+
+#if SETTLE_ARCH_AARCH64
+static const char *neon_unavailable(void *state)
+{
+	(void)state;
+	return settle_bswap_usable(SETTLE_BSWAP_NEON) ? NULL :
+	       "CPU lacks AdvSIMD";
+}
+#endif
 
 #define PARAMS(bits, ip, iplabel)					\
 	static const struct settle_param params_##bits##_##ip[] = {	\
@@ -317,6 +336,8 @@ PARAMS(64, true, "in-place");
 	       "above the last-level cache size"
 #define D_AVX512 "AVX-512BW VPSHUFB on 512 bits, masked head and tail; " \
 		 "non-temporal stores above the last-level cache size"
+#define D_NEON "AdvSIMD REV16/REV32/REV64, 16 bytes per instruction; " \
+	       "non-temporal stores (STNP) above the last-level cache size"
 #define D_AUTO "settle_bswapNN: the implementation dispatched at run time"
 #define D_MEMCPY "memcpy of the same bytes, unswapped: the copy's limit"
 
@@ -331,15 +352,28 @@ PARAMS(64, true, "in-place");
 		.nparams = 2,						\
 	}
 
-#define GROUP(bits, ip, kind)						\
-	VARIANT("scalar", run_scalar##bits##_##kind, bits, ip,		\
-		D_SCALAR, NULL, 0),					\
+/* The rows of this architecture's implementations (none in the generic
+ * build). */
+#if SETTLE_ARCH_X86_64
+#define ARCH_ROWS(bits, ip, kind)					\
 	VARIANT("ssse3", run_ssse3##bits##_##kind, bits, ip,		\
 		D_SSSE3, ssse3_unavailable, 0),				\
 	VARIANT("avx2", run_avx2##bits##_##kind, bits, ip,		\
 		D_AVX2, avx2_unavailable, 0),				\
 	VARIANT("avx512", run_avx512##bits##_##kind, bits, ip,		\
-		D_AVX512, avx512_unavailable, 0),			\
+		D_AVX512, avx512_unavailable, 0),
+#elif SETTLE_ARCH_AARCH64
+#define ARCH_ROWS(bits, ip, kind)					\
+	VARIANT("neon", run_neon##bits##_##kind, bits, ip,		\
+		D_NEON, neon_unavailable, 0),
+#else
+#define ARCH_ROWS(bits, ip, kind)
+#endif
+
+#define GROUP(bits, ip, kind)						\
+	VARIANT("scalar", run_scalar##bits##_##kind, bits, ip,		\
+		D_SCALAR, NULL, 0),					\
+	ARCH_ROWS(bits, ip, kind)					\
 	VARIANT("auto", run_auto##bits##_##kind, bits, ip,		\
 		D_AUTO, NULL, 0)
 

@@ -16,12 +16,14 @@
  *     figure 5-2 (non-looping population count of a 32-bit word).
  *   - swar64: the same in 64 bits with the byte sums added by a multiply,
  *     "Bit Twiddling Hacks", "Counting bits set, in parallel".
- *   - popcnt: Intel SDM vol. 2B, POPCNT.
+ *   - popcnt (x86-64): Intel SDM vol. 2B, POPCNT.
  *   - builtin-generic: claims/popcount_generic.c.
- *   - avx2, avx512, auto: settle's own primitives (include/settle_bits.h,
- *     src/prim/popcount*.c): Harley-Seal over AVX2 (Mula, Kurz, Lemire,
- *     "Faster Population Counts Using AVX2 Instructions", 2018), AVX-512
- *     VPOPCNTQ, and the dispatched settle_popcount().
+ *   - avx2, avx512 (x86-64), neon, sve (AArch64), auto: settle's own
+ *     primitives (include/settle_bits.h, src/prim, src/arch): Harley-Seal
+ *     over AVX2 (Mula, Kurz, Lemire, "Faster Population Counts Using AVX2
+ *     Instructions", 2018), AVX-512 VPOPCNTQ, AdvSIMD CNT, SVE CNT, and
+ *     the dispatched settle_popcount(). Each architecture lists only its
+ *     own.
  *   - gmp: GMP's mpn_popcount (the GMP manual, "Low-level Functions").
  *   - ext2fs: e2fsprogs' ext2fs_bitcount (lib/ext2fs/bitops.h), the
  *     file-system checker's own count.
@@ -136,6 +138,7 @@ uint64_t settle_popcount_swar64(const void *buf, size_t len)
 	return n;
 }
 
+#if SETTLE_ARCH_X86_64
 __attribute__((target("popcnt")))
 uint64_t settle_popcount_popcnt(const void *buf, size_t len)
 {
@@ -153,6 +156,7 @@ uint64_t settle_popcount_popcnt(const void *buf, size_t len)
 		n += (uint64_t)__builtin_popcountll(p[i]);
 	return n;
 }
+#endif
 
 /* ---- peers ------------------------------------------------------------- */
 
@@ -291,6 +295,7 @@ static uint64_t run_swar64(void *state, uint64_t iters)
 	return passes(state, iters, settle_popcount_swar64);
 }
 
+#if SETTLE_ARCH_X86_64
 static uint64_t run_popcnt(void *state, uint64_t iters)
 {
 	return passes(state, iters, settle_popcount_popcnt);
@@ -303,7 +308,9 @@ static const char *popcnt_unavailable(void *state)
 		return "CPU lacks POPCNT";
 	return NULL;
 }
+#endif
 
+#if SETTLE_ARCH_X86_64
 static uint64_t run_avx2(void *state, uint64_t iters)
 {
 	return passes(state, iters,
@@ -331,6 +338,38 @@ static const char *avx512_unavailable(void *state)
 		return "CPU or OS lacks AVX-512 VPOPCNTDQ (with F, BW, VL)";
 	return NULL;
 }
+
+#endif
+
+#if SETTLE_ARCH_AARCH64
+static uint64_t run_neon(void *state, uint64_t iters)
+{
+	return passes(state, iters,
+		      settle_popcount_impl_fn(SETTLE_POPCOUNT_NEON));
+}
+
+static const char *neon_unavailable(void *state)
+{
+	(void)state;
+	if (!settle_popcount_usable(SETTLE_POPCOUNT_NEON))
+		return "CPU lacks AdvSIMD";
+	return NULL;
+}
+
+static uint64_t run_sve(void *state, uint64_t iters)
+{
+	return passes(state, iters,
+		      settle_popcount_impl_fn(SETTLE_POPCOUNT_SVE));
+}
+
+static const char *sve_unavailable(void *state)
+{
+	(void)state;
+	if (!settle_popcount_usable(SETTLE_POPCOUNT_SVE))
+		return "CPU or kernel lacks SVE";
+	return NULL;
+}
+#endif
 
 static uint64_t run_auto(void *state, uint64_t iters)
 {
@@ -380,6 +419,7 @@ static const struct settle_variant variants[] = {
 		.description = "64-bit SWAR count, bytes summed by a multiply",
 		.run = run_swar64,
 	},
+#if SETTLE_ARCH_X86_64
 	{
 		.name = "popcnt",
 		.description = "POPCNT instruction per 64-bit word",
@@ -400,16 +440,33 @@ static const struct settle_variant variants[] = {
 		.run = run_avx512,
 		.unavailable = avx512_unavailable,
 	},
+#endif
+#if SETTLE_ARCH_AARCH64
+	{
+		.name = "neon",
+		.description = "AdvSIMD CNT per byte, widening pairwise adds "
+			       "into 64-bit lanes (settle primitive)",
+		.run = run_neon,
+		.unavailable = neon_unavailable,
+	},
+	{
+		.name = "sve",
+		.description = "SVE CNT on 64-bit lanes, any vector length, "
+			       "predicated tail (settle primitive)",
+		.run = run_sve,
+		.unavailable = sve_unavailable,
+	},
+#endif
 	{
 		.name = "auto",
 		.description = "settle_popcount(): the implementation chosen "
-			       "at run time (cpuid, XCR0)",
+			       "at run time (" SETTLE_ARCH_NAME ")",
 		.run = run_auto,
 	},
 	{
 		.name = "read-limit",
 		.description = "reference: plain streaming read, widest vector "
-			       "loads (AVX-512/AVX2/SSE2), summed",
+			       "loads of this CPU, summed",
 		.run = run_read_limit,
 		.flags = SETTLE_REFERENCE,
 	},

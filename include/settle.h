@@ -321,11 +321,14 @@ void settle_decide(struct settle_comparison *c, double band);
 /* ------------------------------------------------------------------ */
 /* Timer (src/timer).                                                  */
 
-enum settle_clock { SETTLE_CLOCK_TSC, SETTLE_CLOCK_MONOTONIC };
+/* The clock: an architecture's counter, or clock_gettime. */
+enum settle_clock { SETTLE_CLOCK_TSC, SETTLE_CLOCK_MONOTONIC,
+		    SETTLE_CLOCK_CNTVCT };
 
 struct settle_timer_info {
 	enum settle_clock clock;
-	double tsc_ghz;         /* TSC ticks per ns (0 without TSC) */
+	double tsc_ghz;         /* counter ticks per ns, TSC or CNTVCT_EL0
+				   (0 for CLOCK_MONOTONIC_RAW) */
 	double overhead_ns;     /* cost of one start/stop pair, min */
 	double resolution_ns;   /* smallest non-zero step seen */
 	double core_ghz;        /* core clock estimated from an add chain;
@@ -334,27 +337,45 @@ struct settle_timer_info {
 };
 
 /*
- * Choose and calibrate the clock: the TSC when cpuid reports an invariant
- * TSC (leaf 0x80000007 EDX bit 8) and RDTSCP (leaf 0x80000001 EDX bit 27),
- * its rate calibrated against CLOCK_MONOTONIC_RAW over calib_ms
- * milliseconds; clock_gettime(CLOCK_MONOTONIC_RAW) otherwise. Measures
- * overhead and resolution. Idempotent: later calls return the first
- * calibration. Returns the info (never NULL).
+ * Choose and calibrate the clock: the architecture's counter where it runs
+ * at a fixed rate and user space may read it - the TSC on x86-64 when
+ * cpuid reports an invariant TSC (leaf 0x80000007 EDX bit 8) and RDTSCP
+ * (leaf 0x80000001 EDX bit 27), the virtual counter CNTVCT_EL0 on AArch64
+ * (its stated rate CNTFRQ_EL0 is used when the calibration agrees with it
+ * within 2 %) - its rate calibrated against CLOCK_MONOTONIC_RAW over
+ * calib_ms milliseconds; clock_gettime(CLOCK_MONOTONIC_RAW) otherwise (and
+ * on other architectures). Measures overhead and resolution. Idempotent:
+ * later calls return the first calibration. Returns the info (never NULL).
  */
 const struct settle_timer_info *settle_timer_init(unsigned calib_ms);
 
-/* Raw timestamps of the chosen clock (TSC ticks or ns). start orders with
- * lfence before the read, stop with rdtscp then lfence. */
+/*
+ * Raw timestamps of the chosen clock (counter ticks or ns). x86-64: start
+ * orders with lfence before rdtsc, stop with rdtscp then lfence. AArch64:
+ * isb before the counter read, and after it for stop.
+ */
 uint64_t settle_timer_start(void);
 uint64_t settle_timer_stop(void);
+
+/* The clock's name in result files ("tsc", "cntvct",
+ * "clock_monotonic_raw") and for people ("TSC", "CNTVCT_EL0",
+ * "clock_gettime(CLOCK_MONOTONIC_RAW)"). */
+const char *settle_clock_name(enum settle_clock clock);
+const char *settle_clock_label(enum settle_clock clock);
+
+/* The clock of a result file's name; an unknown name (or NULL) gives
+ * SETTLE_CLOCK_MONOTONIC. */
+enum settle_clock settle_clock_parse(const char *name);
 
 /* Convert a difference of two timestamps to ns. */
 double settle_timer_ns(uint64_t delta);
 
 /*
- * Estimate the core clock in GHz from a dependent chain of `add reg, reg`
- * (latency 1 cycle on every x86-64 core; Intel SDM optimisation manual,
- * Agner Fog's instruction tables), timed with the chosen clock. Takes about
+ * Estimate the core clock in GHz from a dependent chain of register
+ * additions (`add reg, reg` on x86-64, `add xd, xd, xm` on AArch64:
+ * latency 1 cycle on every core of either; Intel SDM optimisation manual,
+ * Agner Fog's instruction tables, the Arm Cortex software optimization
+ * guides), timed with the chosen clock. Takes about
  * ms milliseconds. Returns 0 when the measurement failed.
  */
 double settle_estimate_core_ghz(unsigned ms);
@@ -392,11 +413,17 @@ struct settle_cache {
 };
 
 struct settle_machine {
-	char vendor[16];       /* cpuid leaf 0 */
-	char model_name[64];   /* cpuid brand string */
-	unsigned family, model, stepping;
+	char vendor[16];       /* x86-64: cpuid leaf 0; AArch64: the MIDR_EL1
+				  implementer ("Arm") */
+	char model_name[64];   /* x86-64: cpuid brand string; AArch64: the
+				  MIDR_EL1 implementer, part and revision
+				  ("Arm Cortex-A53 r0p4") */
+	unsigned family, model, stepping; /* x86-64: cpuid leaf 1; AArch64:
+				  MIDR_EL1 implementer, part number,
+				  revision */
 	char isa[512];         /* usable ISA extensions, space-separated:
-				  cpuid bit and, for AVX state, XCR0 */
+				  cpuid bit and, for AVX state, XCR0;
+				  AArch64: AT_HWCAP/AT_HWCAP2 bits */
 	struct settle_cache caches[SETTLE_MAX_CACHES];
 	size_t ncaches;
 	long logical_cpus;
@@ -408,10 +435,14 @@ struct settle_machine {
 	uint64_t mem_available;/* bytes, /proc/meminfo MemAvailable */
 	char popcount_impl[16];/* the dispatched primitives' choice: */
 	char bswap_impl[16];   /* settle_popcount_active() and _bswap_ */
+	char emulator[32];     /* "qemu-user (qemu-aarch64)" when this CPU is
+				  emulated (timings then describe no real
+				  CPU), else "" */
 };
 
-/* Fill m from cpuid, xgetbv, uname, sysfs and /proc. Fields that cannot be
- * read are left empty or 0. Never fails. */
+/* Fill m from the architecture (cpuid and xgetbv; MIDR_EL1 and the
+ * auxiliary vector), uname, sysfs and /proc. Fields that cannot be read are
+ * left empty or 0. Never fails. */
 void settle_machine_describe(struct settle_machine *m);
 
 /* Noise during a run (src/env/noise.c). */
@@ -568,8 +599,15 @@ struct settle_selftest {
 	double aa_same_rate;           /* A/A trials called same */
 	double detect_rate_3pct;       /* 3 % more work called slower */
 	double detect_rate_2pct;       /* 2 % more work, band 0.5 %, slower */
-	double popcnt_latency_cycles;  /* 0 without POPCNT */
-	double imul_latency_cycles;
+	double popcnt_latency_cycles;  /* the bit count's latency in cycles
+					  (x86-64 popcnt, AArch64 cnt); 0:
+					  not measured */
+	double imul_latency_cycles;    /* the multiply's (imul, mul); 0: not
+					  measured */
+	const char *mul_name, *count_name; /* the instructions timed ("imul",
+					  "popcnt"; "mul", "cnt") */
+	const char *mul_why, *count_why; /* why one was not measured
+					  ("CPU lacks POPCNT"), or NULL */
 	double core_ghz;               /* from the add chain */
 	double reference_ghz;          /* the core clock estimated at the
 					  start, for a sanity check */
@@ -813,8 +851,9 @@ int settle_parse_size(const char *s, uint64_t *bytes);
  */
 uint64_t settle_random_next(uint64_t *state);
 
-/* Fill len bytes at buf with the splitmix64 stream of seed (any alignment;
- * the same bytes on every little-endian machine). */
+/* Fill len bytes at buf with the splitmix64 stream of seed, each value
+ * stored little-endian (any alignment; the same bytes on every machine,
+ * big-endian ones included). */
 void settle_fill_random(void *buf, size_t len, uint64_t seed);
 
 /* Set every field of a scale figure (note NULL or "" for none); strings

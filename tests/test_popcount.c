@@ -3,8 +3,9 @@
  * against bit-by-bit references.
  *
  * Every implementation this CPU can run (taken directly with
- * settle_popcount_impl_fn()), the private AVX2+POPCNT kernel that
- * settle_popcount() uses for long buffers, and the dispatched
+ * settle_popcount_impl_fn(); x86-64: popcnt, avx2, avx512; AArch64: neon,
+ * sve), on x86-64 the private AVX2+POPCNT kernel that settle_popcount()
+ * uses for long buffers, and the dispatched
  * settle_popcount() are checked on:
  *   - every length 0..1024 at every alignment 0..63 (random bytes), and
  *     the lengths up to 2700 (several steps of every unrolled loop);
@@ -38,6 +39,7 @@
 
 #include "helpers.h"
 
+#include "cpu/cpu.h"
 #include "prim/popcount_kernels.h"
 #include "settle_bits.h"
 
@@ -71,11 +73,19 @@ static const struct subject s_avx512 = {
 static const struct subject s_auto = {
 	.name = "settle_popcount", .impl = SETTLE_POPCOUNT_NIMPL
 };
+static const struct subject s_neon = {
+	.name = "neon", .impl = SETTLE_POPCOUNT_NEON
+};
+static const struct subject s_sve = {
+	.name = "sve", .impl = SETTLE_POPCOUNT_SVE
+};
+#if SETTLE_ARCH_X86_64
 static const struct subject s_avx2_popcnt = {
 	.name = "avx2+popcnt", .impl = SETTLE_POPCOUNT_AVX2,
 	.fn = settle_popcount_kernel_avx2_popcnt,
 	.impl2 = SETTLE_POPCOUNT_POPCNT
 };
+#endif
 
 static int sampled(void)
 {
@@ -518,9 +528,25 @@ static void test_names(void **state)
 			    "avx2");
 	assert_string_equal(settle_popcount_impl_name(SETTLE_POPCOUNT_AVX512),
 			    "avx512");
+	assert_string_equal(settle_popcount_impl_name(SETTLE_POPCOUNT_NEON),
+			    "neon");
+	assert_string_equal(settle_popcount_impl_name(SETTLE_POPCOUNT_SVE),
+			    "sve");
 	assert_string_equal(settle_popcount_impl_name(SETTLE_POPCOUNT_NIMPL),
 			    "?");
 	assert_null(settle_popcount_impl_fn(SETTLE_POPCOUNT_NIMPL));
+	/* this architecture's implementations have a kernel; the others
+	 * none, and are never usable */
+	for (int i = 0; i < SETTLE_POPCOUNT_NIMPL; i++) {
+		int mine = i == SETTLE_POPCOUNT_SWAR ||
+			   (SETTLE_ARCH_X86_64 && i >= SETTLE_POPCOUNT_POPCNT &&
+			    i <= SETTLE_POPCOUNT_AVX512) ||
+			   (SETTLE_ARCH_AARCH64 && i >= SETTLE_POPCOUNT_NEON);
+
+		assert_int_equal(settle_popcount_impl_fn(i) != NULL, mine);
+		if (!mine)
+			assert_false(settle_popcount_usable(i));
+	}
 	assert_true(settle_popcount_usable(SETTLE_POPCOUNT_SWAR));
 	assert_false(settle_popcount_usable(SETTLE_POPCOUNT_NIMPL));
 	/* the active implementation is one this CPU can run */
@@ -545,8 +571,12 @@ int main(void)
 		SUBJECT_TESTS(s_popcnt),
 		SUBJECT_TESTS(s_avx2),
 		SUBJECT_TESTS(s_avx512),
+		SUBJECT_TESTS(s_neon),
+		SUBJECT_TESTS(s_sve),
 		SUBJECT_TESTS(s_auto),
+#if SETTLE_ARCH_X86_64
 		SUBJECT_TESTS(s_avx2_popcnt),
+#endif
 		cmocka_unit_test(test_popcount64),
 		cmocka_unit_test(test_range),
 		cmocka_unit_test(test_range_empty),

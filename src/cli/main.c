@@ -869,6 +869,17 @@ static const char *met(int ok)
 	return ok ? "met" : "MISSED";
 }
 
+/* "imul 3.00 cycles", or "cnt n/a (not measured on generic)". */
+static void print_latency(FILE *f, const char *insn, double cycles,
+			  const char *why)
+{
+	fprintf(f, "%s ", insn ? insn : "?");
+	if (cycles > 0)
+		fprintf(f, "%.2f cycles", cycles);
+	else
+		fprintf(f, "n/a (%s)", why ? why : "not measured");
+}
+
 static void print_selftest(FILE *f, const struct settle_selftest *st,
 			   const struct settle_options *o)
 {
@@ -889,12 +900,12 @@ static void print_selftest(FILE *f, const struct settle_selftest *st,
 		"%.1f%% (target >= 80%%): %s\n", st->detect_trials,
 		100 * st->detect_rate_2pct, met(d2));
 	fprintf(f, "  dependent chains against an add chain (1 cycle each, "
-		"%.2f GHz):\n    imul %.2f cycles, popcnt ", st->core_ghz,
-		st->imul_latency_cycles);
-	if (st->popcnt_latency_cycles > 0)
-		fprintf(f, "%.2f cycles\n", st->popcnt_latency_cycles);
-	else
-		fprintf(f, "not measured (CPU lacks POPCNT)\n");
+		"%.2f GHz):\n    ", st->core_ghz);
+	print_latency(f, st->mul_name, st->imul_latency_cycles, st->mul_why);
+	fputs(", ", f);
+	print_latency(f, st->count_name, st->popcnt_latency_cycles,
+		      st->count_why);
+	fputs("\n", f);
 	if (st->loadavg > 0.5)
 		fprintf(f, "  warning: other load on the machine (load average "
 			"%.2f): the rates describe\n  this machine's noise as "

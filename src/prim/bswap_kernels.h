@@ -18,8 +18,8 @@
  * read into the cache) and otherwise with ordinary stores.
  *
  * The helper below is static inline, so each file compiles it with its own
- * flags; it uses no instruction beyond baseline x86-64 (BSWAP, or ROL for
- * 16 bits).
+ * flags; it uses no instruction beyond the baseline (x86-64 BSWAP, or ROL
+ * for 16 bits; AArch64 REV, REV16).
  */
 #ifndef SETTLE_BSWAP_KERNELS_H
 #define SETTLE_BSWAP_KERNELS_H
@@ -50,6 +50,12 @@ void settle_bswap64_avx2(void *dst, const void *src, size_t n);
 void settle_bswap16_avx512(void *dst, const void *src, size_t n);
 void settle_bswap32_avx512(void *dst, const void *src, size_t n);
 void settle_bswap64_avx512(void *dst, const void *src, size_t n);
+
+/* AArch64 AdvSIMD REV16/REV32/REV64 on 128-bit vectors, STNP beyond the
+ * last-level cache (src/arch/aarch64/bswap_neon.c); needs HWCAP_ASIMD. */
+void settle_bswap16_neon(void *dst, const void *src, size_t n);
+void settle_bswap32_neon(void *dst, const void *src, size_t n);
+void settle_bswap64_neon(void *dst, const void *src, size_t n);
 
 /*
  * Buffer size in bytes above which the vector kernels use non-temporal

@@ -135,6 +135,7 @@ static void write_machine(FILE *f, const struct settle_report *rep)
 	fputs(",\n    ", f); jkey(f, "kernel"); jstr(f, m->kernel);
 	fprintf(f, ",\n    \"hypervisor\": %s", m->hypervisor ? "true" : "false");
 	fputs(",\n    ", f); jkey(f, "hypervisor_vendor"); jstr(f, m->hypervisor_vendor);
+	fputs(",\n    ", f); jkey(f, "emulator"); jstr(f, m->emulator);
 	fputs(",\n    ", f); jkey(f, "seccomp"); jstr(f, m->seccomp);
 	fputs(",\n    ", f); jkey(f, "mitigations"); jstr(f, m->mitigations);
 	fprintf(f, ",\n    \"mem_available_bytes\": %llu",
@@ -148,7 +149,7 @@ static void write_machine(FILE *f, const struct settle_report *rep)
 	fputs(",\n    \"core_ghz_source\": \"dependent add reg,reg chain\"", f);
 	fputs("\n  },\n  \"timer\": {", f);
 	jkey(f, "clock");
-	jstr(f, t->clock == SETTLE_CLOCK_TSC ? "tsc" : "clock_monotonic_raw");
+	jstr(f, settle_clock_name(t->clock));
 	fputs(", ", f); jkey(f, "why"); jstr(f, t->why);
 	fputs(", \"overhead_ns\": ", f); jnum(f, t->overhead_ns);
 	fputs(", \"resolution_ns\": ", f); jnum(f, t->resolution_ns);
@@ -507,7 +508,15 @@ int settle_write_selftest_json(const struct settle_selftest *st,
 		jnum(f, st->popcnt_latency_cycles);
 	else
 		fputs("null", f);
-	fputs(",\n  \"imul_latency_cycles\": ", f); jnum(f, st->imul_latency_cycles);
+	fputs(",\n  \"imul_latency_cycles\": ", f);
+	if (st->imul_latency_cycles > 0)
+		jnum(f, st->imul_latency_cycles);
+	else
+		fputs("null", f);
+	fputs(",\n  ", f); jkey(f, "mul_instruction");
+	jstr(f, st->mul_name ? st->mul_name : "");
+	fputs(",\n  ", f); jkey(f, "count_instruction");
+	jstr(f, st->count_name ? st->count_name : "");
 	fputs(",\n  \"core_ghz\": ", f); jnum(f, st->core_ghz);
 	fprintf(f, ",\n  \"settings\": {\"samples\": %u, \"min_sample_ns\": ",
 		o->samples);

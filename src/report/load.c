@@ -142,6 +142,7 @@ static void load_machine(struct loader *l, struct settle_report *rep,
 	m->hypervisor = json_is_true(json_object_get(jm, "hypervisor"));
 	copy(m->hypervisor_vendor, sizeof(m->hypervisor_vendor), jm,
 	     "hypervisor_vendor");
+	copy(m->emulator, sizeof(m->emulator), jm, "emulator");
 	copy(m->seccomp, sizeof(m->seccomp), jm, "seccomp");
 	copy(m->mitigations, sizeof(m->mitigations), jm, "mitigations");
 	m->mem_available = (uint64_t)num(jm, "mem_available_bytes");
@@ -152,9 +153,8 @@ static void load_machine(struct loader *l, struct settle_report *rep,
 	rep->timer.tsc_ghz = num(jm, "tsc_ghz");
 	rep->timer.core_ghz = num(jm, "core_ghz_estimate");
 	v = json_object_get(t, "clock");
-	rep->timer.clock = json_is_string(v) &&
-		strcmp(json_string_value(v), "tsc") == 0 ?
-		SETTLE_CLOCK_TSC : SETTLE_CLOCK_MONOTONIC;
+	rep->timer.clock = settle_clock_parse(json_is_string(v) ?
+					      json_string_value(v) : NULL);
 	rep->timer.why = str(l, t, "why");
 	if (!rep->timer.why)
 		rep->timer.why = "unknown";

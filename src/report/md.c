@@ -54,8 +54,11 @@ static void machine_line(FILE *f, const struct settle_report *rep)
 	sscanf(m->kernel, "%63s", rel);
 	fputs("; kernel ", f);
 	esc(f, m->kernel[0] ? rel : "unknown");
-	if (t->clock == SETTLE_CLOCK_TSC)
-		fprintf(f, "; clock TSC %.3f GHz", t->tsc_ghz);
+	if (t->clock != SETTLE_CLOCK_MONOTONIC) {
+		fputs("; clock ", f);
+		esc(f, settle_clock_label(t->clock));
+		fprintf(f, " %.3f GHz", t->tsc_ghz);
+	}
 	else
 		fputs("; clock CLOCK\\_MONOTONIC\\_RAW", f);
 	if (t->core_ghz > 0)

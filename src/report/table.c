@@ -29,8 +29,9 @@ static void clock_line(FILE *f, const struct settle_report *rep)
 {
 	const struct settle_timer_info *t = &rep->timer;
 
-	if (t->clock == SETTLE_CLOCK_TSC)
-		fprintf(f, "  clock: TSC at %.3f GHz (%s)", t->tsc_ghz, t->why);
+	if (t->clock != SETTLE_CLOCK_MONOTONIC)
+		fprintf(f, "  clock: %s at %.3f GHz (%s)",
+			settle_clock_label(t->clock), t->tsc_ghz, t->why);
 	else
 		fprintf(f, "  clock: clock_gettime(CLOCK_MONOTONIC_RAW) (%s)",
 			t->why);
@@ -52,6 +53,9 @@ static void machine_head(FILE *f, const struct settle_report *rep)
 		m->hypervisor ? ", hypervisor " : "",
 		m->hypervisor ? (m->hypervisor_vendor[0] ?
 				 m->hypervisor_vendor : "present") : "");
+	if (m->emulator[0])
+		fprintf(f, "  warning: this CPU is emulated by %s: the times "
+			"below are not measurements\n", m->emulator);
 	fprintf(f, "  ISA: %s\n", m->isa);
 	caches_line(f, m);
 	fprintf(f, "  kernel: %s; seccomp %s\n", m->kernel, m->seccomp);

@@ -244,9 +244,9 @@ static void machine_line(FILE *f, const struct settle_report *rep)
 			used += (size_t)k;
 	}
 	sscanf(m->kernel, "%63s", rel);
-	if (t->clock == SETTLE_CLOCK_TSC)
-		snprintf(clock, sizeof(clock), "TSC %.3f" NBSP_S "GHz",
-			 t->tsc_ghz);
+	if (t->clock != SETTLE_CLOCK_MONOTONIC)
+		snprintf(clock, sizeof(clock), "%s %.3f" NBSP_S "GHz",
+			 settle_clock_label(t->clock), t->tsc_ghz);
 	else
 		snprintf(clock, sizeof(clock), "CLOCK_MONOTONIC_RAW");
 	if (t->core_ghz > 0)

@@ -6,11 +6,14 @@
  *     "faster"/"slower" at most at the nominal rate.
  * (b) Detection: a variant doing a known 3 % (2 %) more work must be
  *     called "slower".
- * (c) Latencies: dependent chains of popcnt and imul timed against a
- *     dependent chain of `add reg, reg` in the same process (1 cycle per
- *     add), so neither figure is true by construction; published values
- *     (Agner Fog, "Instruction tables"; Intel optimization manual) are
- *     3 cycles for both on recent Intel cores.
+ * (c) Latencies: dependent chains of a multiply and a bit count (x86-64:
+ *     imul, popcnt; AArch64: mul, cnt) timed against a dependent chain of
+ *     register additions in the same process (1 cycle per add), so
+ *     neither figure is true by construction; published values (Agner
+ *     Fog, "Instruction tables"; Intel optimization manual) are 3 cycles
+ *     for imul and popcnt on recent Intel cores. The chains are the
+ *     architecture's (src/arch/<arch>/chains.c); where it has none, the
+ *     row is not measured.
  */
 #include <math.h>
 #include <stdio.h>
@@ -23,31 +26,13 @@
 #include "cpu/cpu.h"
 
 /*
- * Work: blocks of 16 dependent `add reg, reg`, one cycle each, all
- * variants through this one loop. It is written in asm, unrolled so that
- * the loop's own branch is not the bottleneck, and aligned to 64 bytes:
- * on some cores a tight loop runs at one or two cycles per iteration
- * depending on where it sits, and variants with their own copies of the
- * loop would differ by their placement, not by their work.
+ * Work: blocks of 16 dependent register additions, one cycle each, all
+ * variants through this one loop (settle_arch_work_chain(), aligned so
+ * that its placement does not change its speed).
  */
-__attribute__((noinline))
 static uint64_t chain(uint64_t blocks)
 {
-	uint64_t x = 0;
-
-	if (blocks == 0)
-		return 0;
-	__asm__ __volatile__(
-		"jmp 2f\n\t"
-		".p2align 6\n"
-		"2:\n\t"
-		".rept 16\n\t"
-		"add %[n], %[x]\n\t"
-		".endr\n\t"
-		"dec %[n]\n\t"
-		"jnz 2b\n\t"
-		: [x] "+r"(x), [n] "+r"(blocks) :: "cc");
-	return x;
+	return settle_arch_work_chain(blocks);
 }
 
 /* 100 blocks (1600 adds) per operation; 3 % and 2 % more. */
@@ -162,62 +147,43 @@ static void progress(FILE *f, const char *what, unsigned k, unsigned n)
 }
 
 /*
- * Dependent chains of 64 instructions per repetition, aligned like chain()
- * above so that no loop pays for its placement.
+ * Dependent chains of 64 instructions per repetition, the architecture's
+ * (settle_arch_latency_chains()): an add chain, a multiply and a bit
+ * count. lat[i].run NULL: not measured on this architecture.
  */
-#define CHAIN(insn) \
-	"jmp 2f\n\t" ".p2align 6\n" "2:\n\t" \
-	".rept 64\n\t" insn "\n\t" ".endr\n\t" \
-	"dec %[n]\n\t" "jnz 2b\n\t"
+static struct settle_arch_chain lat[3];
 
-static uint64_t add_chain(void *s, uint64_t n)
+static uint64_t run_chain(int i, uint64_t n)
 {
-	uint64_t x = 1, y = 1, k = n;
+	uint64_t x = lat[i].run(n);
 
-	(void)s;
-	if (n)
-		__asm__ __volatile__(CHAIN("add %[y], %[x]")
-				     : [x] "+r"(x), [n] "+r"(k) : [y] "r"(y)
-				     : "cc");
-	return n + (x & 0);
+	settle_keep(x);
+	return n;
 }
 
-static uint64_t imul_chain(void *s, uint64_t n)
-{
-	uint64_t x = 3, k = n;
+static uint64_t add_chain(void *s, uint64_t n) { (void)s; return run_chain(0, n); }
+static uint64_t mul_chain(void *s, uint64_t n) { (void)s; return run_chain(1, n); }
+static uint64_t count_chain(void *s, uint64_t n) { (void)s; return run_chain(2, n); }
 
-	(void)s;
-	if (n)
-		__asm__ __volatile__(CHAIN("imul %[x], %[x]")
-				     : [x] "+r"(x), [n] "+r"(k) :: "cc");
-	return n + (x & 0);
+static const char *chain_unavailable(int i)
+{
+	if (!lat[i].run)
+		return "not measured on " SETTLE_ARCH_NAME;
+	return lat[i].unavailable ? lat[i].unavailable() : NULL;
 }
 
-__attribute__((target("popcnt")))
-static uint64_t popcnt_chain(void *s, uint64_t n)
-{
-	uint64_t x = 0xff, k = n;
+static const char *mul_unavailable(void *s) { (void)s; return chain_unavailable(1); }
+static const char *count_unavailable(void *s) { (void)s; return chain_unavailable(2); }
 
-	(void)s;
-	if (n)
-		__asm__ __volatile__(CHAIN("popcnt %[x], %[x]")
-				     : [x] "+r"(x), [n] "+r"(k) :: "cc");
-	return n + (x & 0);
-}
-
-static const char *no_popcnt(void *s)
-{
-	(void)s;
-	return settle_cpu_has(SETTLE_CPU_POPCNT) ? NULL : "CPU lacks POPCNT";
-}
-
-static const struct settle_variant chains[] = {
-	{ .name = "add", .description = "dependent add reg, reg",
+static struct settle_variant chains[] = {
+	{ .name = "add", .description = "dependent register additions",
 	  .run = add_chain, .ops_per_iter = 64 },
-	{ .name = "imul", .description = "dependent imul reg, reg",
-	  .run = imul_chain, .ops_per_iter = 64 },
-	{ .name = "popcnt", .description = "dependent popcnt reg, reg",
-	  .run = popcnt_chain, .unavailable = no_popcnt, .ops_per_iter = 64 },
+	{ .name = "mul", .description = "dependent multiplies",
+	  .run = mul_chain, .unavailable = mul_unavailable,
+	  .ops_per_iter = 64 },
+	{ .name = "count", .description = "dependent bit counts",
+	  .run = count_chain, .unavailable = count_unavailable,
+	  .ops_per_iter = 64 },
 };
 
 static const struct settle_claim latency = {
@@ -234,12 +200,20 @@ static int latencies(const struct settle_options *o, struct settle_selftest *st)
 
 	lo.samples = 21;
 	lo.progress = NULL;
+	settle_arch_latency_chains(&lat[0], &lat[1], &lat[2]);
+	for (int i = 1; i < 3; i++)
+		chains[i].name = lat[i].insn;
+	st->mul_name = lat[1].insn;
+	st->count_name = lat[2].insn;
 	if (settle_report_init(&rep, &lo, err, sizeof(err)) < 0 ||
 	    settle_run_claim(&rep, &latency, NULL, 0, err, sizeof(err)) < 0)
 		return -1;
-	st->imul_latency_cycles = rep.results[1].ratio;
+	st->imul_latency_cycles = rep.results[1].skipped ? 0 :
+				  rep.results[1].ratio;
 	st->popcnt_latency_cycles = rep.results[2].skipped ? 0 :
 				    rep.results[2].ratio;
+	st->mul_why = rep.results[1].skipped;
+	st->count_why = rep.results[2].skipped;
 	st->core_ghz = settle_safe_div(1, rep.results[0].sum.median);
 	st->reference_ghz = rep.timer.core_ghz;
 	st->loadavg = rep.noise.loadavg;

@@ -1,15 +1,16 @@
 /*
  * timer.c - the clock samples are taken with.
  *
- * The TSC is used when cpuid says it is invariant (constant rate in every
- * P-/C-state: leaf 0x80000007 EDX bit 8) and RDTSCP exists (leaf 0x80000001
- * EDX bit 27). Reads are ordered as the Intel white paper "How to Benchmark
- * Code Execution Times on Intel IA-32 and IA-64 Instruction Set
- * Architectures" (Paoloni, 2010) recommends, with lfence in place of cpuid:
- * start = lfence; rdtsc, stop = rdtscp; lfence. Its rate is calibrated
- * against CLOCK_MONOTONIC_RAW. Elsewhere clock_gettime(CLOCK_MONOTONIC_RAW)
- * is the clock. SETTLE_CLOCK=monotonic forces the fallback (for tests).
+ * The architecture's counter (src/arch/<arch>: the TSC on x86-64 when it
+ * is invariant and RDTSCP exists, the virtual counter CNTVCT_EL0 on
+ * AArch64) is used when settle_arch_counter_probe() says it can be; its
+ * rate is calibrated against CLOCK_MONOTONIC_RAW. When the architecture
+ * states a rate (CNTFRQ_EL0), that rate is used if the calibration agrees
+ * with it within NOMINAL_TOLERANCE, and the calibrated one, said so, if
+ * not. Elsewhere clock_gettime(CLOCK_MONOTONIC_RAW) is the clock.
+ * SETTLE_CLOCK=monotonic forces the fallback (for tests).
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,9 +19,13 @@
 #include "settle.h"
 #include "cpu/cpu.h"
 
+/* A stated counter rate is used when calibration is within 2 % of it. */
+#define NOMINAL_TOLERANCE 0.02
+
 static struct settle_timer_info info;
 static int use_tsc;
 static int ready;
+static char why_buf[200];
 
 static uint64_t mono_ns(void)
 {
@@ -30,31 +35,14 @@ static uint64_t mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static inline uint64_t tsc_start(void)
-{
-	uint32_t lo, hi;
-
-	__asm__ __volatile__("lfence\n\trdtsc" : "=a"(lo), "=d"(hi) :: "memory");
-	return ((uint64_t)hi << 32) | lo;
-}
-
-static inline uint64_t tsc_stop(void)
-{
-	uint32_t lo, hi, aux;
-
-	__asm__ __volatile__("rdtscp\n\tlfence"
-			     : "=a"(lo), "=d"(hi), "=c"(aux) :: "memory");
-	return ((uint64_t)hi << 32) | lo;
-}
-
 uint64_t settle_timer_start(void)
 {
-	return use_tsc ? tsc_start() : mono_ns();
+	return use_tsc ? settle_arch_counter_start() : mono_ns();
 }
 
 uint64_t settle_timer_stop(void)
 {
-	return use_tsc ? tsc_stop() : mono_ns();
+	return use_tsc ? settle_arch_counter_stop() : mono_ns();
 }
 
 double settle_timer_ns(uint64_t delta)
@@ -70,12 +58,29 @@ static double calibrate_tsc(unsigned ms)
 	uint64_t t0, c0, t1, c1;
 
 	t0 = mono_ns();
-	c0 = tsc_stop();
+	c0 = settle_arch_counter_stop();
 	do {
 		t1 = mono_ns();
-		c1 = tsc_stop();
+		c1 = settle_arch_counter_stop();
 	} while (t1 - t0 < (uint64_t)ms * 1000000u);
 	return (double)(c1 - c0) / (double)(t1 - t0);
+}
+
+/* Rate of the counter c in ticks per ns: the calibrated one, or the stated
+ * one when calibration agrees with it. 0 when calibration failed. */
+static double counter_ghz(const struct settle_arch_counter *c, unsigned ms)
+{
+	double ghz = calibrate_tsc(ms ? ms : 20);
+
+	if (!(ghz > 0) || !(c->nominal_ghz > 0))
+		return ghz;
+	if (fabs(ghz / c->nominal_ghz - 1) <= NOMINAL_TOLERANCE)
+		return c->nominal_ghz;
+	snprintf(why_buf, sizeof(why_buf), "%s; stated rate %.6g GHz, "
+		 "calibrated %.6g GHz: the calibrated rate is used", c->why,
+		 c->nominal_ghz, ghz);
+	info.why = why_buf;
+	return ghz;
 }
 
 static void measure_overhead(void)
@@ -107,55 +112,67 @@ static void measure_overhead(void)
 const struct settle_timer_info *settle_timer_init(unsigned calib_ms)
 {
 	const char *force = getenv("SETTLE_CLOCK");
+	struct settle_arch_counter c;
 
 	if (ready)
 		return &info;
-	use_tsc = settle_cpu_has(SETTLE_CPU_INVARIANT_TSC) &&
-		  settle_cpu_has(SETTLE_CPU_RDTSCP);
 	if (force && *force && strcmp(force, "monotonic") != 0 &&
 	    strcmp(force, "auto") != 0) {
 		fprintf(stderr, "settle: SETTLE_CLOCK=%s refused: unknown clock "
 			"(monotonic or auto)\n", force);
 		exit(2);
 	}
+	use_tsc = settle_arch_counter_probe(&c) == 0;
+	info.why = c.why;
 	if (force && strcmp(force, "monotonic") == 0) {
 		use_tsc = 0;
 		info.why = "SETTLE_CLOCK=monotonic";
-	} else if (use_tsc) {
-		info.why = "invariant TSC with RDTSCP";
-	} else if (!settle_cpu_has(SETTLE_CPU_RDTSCP)) {
-		info.why = "CPU lacks RDTSCP";
-	} else {
-		info.why = "TSC not invariant";
 	}
-	info.clock = use_tsc ? SETTLE_CLOCK_TSC : SETTLE_CLOCK_MONOTONIC;
+	info.clock = use_tsc ? c.clock : SETTLE_CLOCK_MONOTONIC;
 	if (use_tsc)
-		info.tsc_ghz = calibrate_tsc(calib_ms ? calib_ms : 20);
+		info.tsc_ghz = counter_ghz(&c, calib_ms);
 	if (use_tsc && !(info.tsc_ghz > 0)) {
 		use_tsc = 0;
 		info.clock = SETTLE_CLOCK_MONOTONIC;
 		info.tsc_ghz = 0;
-		info.why = "TSC calibration failed";
+		info.why = "counter calibration failed";
 	}
 	measure_overhead();
 	ready = 1;
 	return &info;
 }
 
-/* 64 dependent `add reg, reg`: each needs the previous result. */
-static uint64_t add_chain(uint64_t n)
+const char *settle_clock_name(enum settle_clock clock)
 {
-	uint64_t x = 1, y = 3;
-
-	for (uint64_t i = 0; i < n; i++) {
-		__asm__ __volatile__(
-#define A8 "add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\t" \
-	   "add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\t"
-			A8 A8 A8 A8 A8 A8 A8 A8
-#undef A8
-			: "+r"(x) : "r"(y));
+	switch (clock) {
+	case SETTLE_CLOCK_TSC:
+		return "tsc";
+	case SETTLE_CLOCK_CNTVCT:
+		return "cntvct";
+	default:
+		return "clock_monotonic_raw";
 	}
-	return x;
+}
+
+const char *settle_clock_label(enum settle_clock clock)
+{
+	switch (clock) {
+	case SETTLE_CLOCK_TSC:
+		return "TSC";
+	case SETTLE_CLOCK_CNTVCT:
+		return "CNTVCT_EL0";
+	default:
+		return "clock_gettime(CLOCK_MONOTONIC_RAW)";
+	}
+}
+
+enum settle_clock settle_clock_parse(const char *name)
+{
+	if (name && strcmp(name, "tsc") == 0)
+		return SETTLE_CLOCK_TSC;
+	if (name && strcmp(name, "cntvct") == 0)
+		return SETTLE_CLOCK_CNTVCT;
+	return SETTLE_CLOCK_MONOTONIC;
 }
 
 double settle_estimate_core_ghz(unsigned ms)
@@ -168,7 +185,7 @@ double settle_estimate_core_ghz(unsigned ms)
 		uint64_t t0 = settle_timer_start();
 		double ns;
 
-		sink += add_chain(n);
+		sink += settle_arch_add_chain(n);
 		ns = settle_timer_ns(settle_timer_stop() - t0);
 		spent += ns;
 		if (ns < 200000) { /* too short to trust: lengthen */

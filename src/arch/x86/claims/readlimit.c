@@ -1,33 +1,17 @@
 /*
- * readlimit.c - the SSE2 read-limit kernel (baseline x86-64) and the
- * choice of the widest one; see readlimit.h. The AVX2 and AVX-512 kernels
- * are in readlimit_avx2.c and readlimit_avx512.c, compiled for their ISA.
+ * readlimit.c - x86-64: the SSE2 read-limit kernel (baseline x86-64) and
+ * the choice of the widest one; see claims/readlimit.h. The AVX2 and
+ * AVX-512 kernels are in readlimit_avx2.c and readlimit_avx512.c,
+ * compiled for their ISA.
  *
  * Eight 16-byte loads per step into four accumulators of 64-bit lanes
  * (PADDQ, Intel SDM vol. 2B): one addition per load, so the loop is
  * bounded by the loads, not by the additions.
  */
 #include <emmintrin.h>
-#include <string.h>
 
 #include "cpu/cpu.h"
 #include "readlimit.h"
-
-uint64_t settle_readlimit_tail(const unsigned char *p, size_t len)
-{
-	uint64_t s = 0, w;
-
-	for (; len >= 8; p += 8, len -= 8) {
-		memcpy(&w, p, 8);
-		s += w;
-	}
-	if (len) {
-		w = 0;
-		memcpy(&w, p, len);
-		s += w;
-	}
-	return s;
-}
 
 static inline __m128i load(const unsigned char *p)
 {

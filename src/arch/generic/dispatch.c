@@ -1,0 +1,73 @@
+/*
+ * dispatch.c - generic: the portable implementations only, SWAR popcount
+ * and scalar byte swap (src/prim), on every CPU.
+ */
+#include <stdio.h>
+
+#include "cpu/cpu.h"
+#include "prim/dispatch.h"
+
+enum settle_popcount_impl settle_popcount_choose(const struct settle_cpuid *id)
+{
+	(void)id;
+	return SETTLE_POPCOUNT_SWAR;
+}
+
+int settle_popcount_runs_on(enum settle_popcount_impl which,
+			    const struct settle_cpuid *id)
+{
+	(void)id;
+	return which == SETTLE_POPCOUNT_SWAR;
+}
+
+settle_popcount_fn settle_arch_popcount_kernel(enum settle_popcount_impl which)
+{
+	(void)which;
+	return NULL;
+}
+
+settle_popcount_fn settle_arch_popcount_auto(enum settle_popcount_impl which,
+					     const struct settle_cpuid *id)
+{
+	(void)id;
+	return settle_popcount_impl_fn(which);
+}
+
+void settle_arch_popcount_refusal(enum settle_popcount_impl which,
+				  const struct settle_cpuid *id, char *buf,
+				  size_t len)
+{
+	(void)which;
+	(void)id;
+	snprintf(buf, len, "not in the generic build");
+}
+
+enum settle_bswap_impl settle_bswap_choose(const struct settle_cpuid *id)
+{
+	(void)id;
+	return SETTLE_BSWAP_SCALAR;
+}
+
+int settle_bswap_runs_on(enum settle_bswap_impl which,
+			 const struct settle_cpuid *id)
+{
+	(void)id;
+	return which == SETTLE_BSWAP_SCALAR;
+}
+
+settle_bswap_fn settle_arch_bswap_kernel(enum settle_bswap_impl which,
+					 unsigned elem_bits)
+{
+	(void)which;
+	(void)elem_bits;
+	return NULL;
+}
+
+void settle_arch_bswap_refusal(enum settle_bswap_impl which,
+			       const struct settle_cpuid *id, char *buf,
+			       size_t len)
+{
+	(void)which;
+	(void)id;
+	snprintf(buf, len, "not in the generic build");
+}
