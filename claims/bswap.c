@@ -1,8 +1,8 @@
 /*
  * bswap.c - claim "bswap": bulk byte swap of arrays of 16, 32 and 64-bit
  * elements, the conversion a file system with a fixed on-media byte order
- * really does (DESIGN.md, "endian": the bulk conversion is its own claim),
- * with memcpy of the same bytes as the limit.
+ * really does (docs/founding-experiments.md, "endian": the bulk conversion
+ * is its own claim), with memcpy of the same bytes as the limit.
  *
  * Variants, each for elem_bits 16, 32, 64 (param "elem_bits") and for a
  * copy from a source to a destination buffer or in place (param
@@ -245,77 +245,92 @@ static void memcpy64(void *dst, const void *src, size_t n)
 	memcpy(dst, src, n * 8);
 }
 
-#define IMPL(which, bits) settle_bswap_impl_fn(SETTLE_BSWAP_##which, bits)
+/* What a variant swaps with, and how: one of settle's implementations
+ * (fn NULL) or a function of its own, on elements of esz bytes. */
+struct kernel {
+	settle_bswap_fn fn;
+	enum settle_bswap_impl impl;
+	unsigned esz;
+	int in_place;
+};
 
-#define RUN_COPY(name, fn, esz)						\
-	static uint64_t run_##name##_copy(void *st, uint64_t iters)	\
-	{								\
-		return copy_passes(st, iters, fn, esz);			\
+static uint64_t run_kernel(void *st, const void *arg, uint64_t iters)
+{
+	const struct kernel *k = arg;
+	settle_bswap_fn fn = k->fn ? k->fn :
+			     settle_bswap_impl_fn(k->impl, k->esz * 8);
+
+	if (k->in_place)
+		return inplace_passes(st, iters, fn, k->esz);
+	return copy_passes(st, iters, fn, k->esz);
+}
+
+/* Unused in the generic build, which has no implementation that may be
+ * unavailable. */
+__attribute__((unused))
+static const char *impl_unavailable(void *state, const void *arg)
+{
+	const struct kernel *k = arg;
+
+	(void)state;
+	if (settle_bswap_usable(k->impl))
+		return NULL;
+	switch (k->impl) {
+	case SETTLE_BSWAP_SSSE3:
+		return "CPU lacks SSSE3";
+	case SETTLE_BSWAP_AVX2:
+		return "CPU or OS lacks AVX2";
+	case SETTLE_BSWAP_NEON:
+		return "CPU lacks AdvSIMD";
+	default:
+		return "CPU or OS lacks AVX-512BW";
 	}
-#define RUN_BOTH(name, fn, esz)						\
-	RUN_COPY(name, fn, esz)						\
-	static uint64_t run_##name##_inplace(void *st, uint64_t iters)	\
-	{								\
-		return inplace_passes(st, iters, fn, esz);		\
-	}
+}
 
-RUN_BOTH(scalar16, IMPL(SCALAR, 16), 2)
-RUN_BOTH(scalar32, IMPL(SCALAR, 32), 4)
-RUN_BOTH(scalar64, IMPL(SCALAR, 64), 8)
+#define KERNEL(name, impl, bits, ip, kind)				\
+	static const struct kernel name##bits##_##kind = {		\
+		NULL, SETTLE_BSWAP_##impl, bits / 8, ip };
+
+/* The kernels and rows of this architecture's implementations (none in
+ * the generic build). */
 #if SETTLE_ARCH_X86_64
-RUN_BOTH(ssse316, IMPL(SSSE3, 16), 2)
-RUN_BOTH(ssse332, IMPL(SSSE3, 32), 4)
-RUN_BOTH(ssse364, IMPL(SSSE3, 64), 8)
-RUN_BOTH(avx216, IMPL(AVX2, 16), 2)
-RUN_BOTH(avx232, IMPL(AVX2, 32), 4)
-RUN_BOTH(avx264, IMPL(AVX2, 64), 8)
-RUN_BOTH(avx51216, IMPL(AVX512, 16), 2)
-RUN_BOTH(avx51232, IMPL(AVX512, 32), 4)
-RUN_BOTH(avx51264, IMPL(AVX512, 64), 8)
-#endif
-#if SETTLE_ARCH_AARCH64
-RUN_BOTH(neon16, IMPL(NEON, 16), 2)
-RUN_BOTH(neon32, IMPL(NEON, 32), 4)
-RUN_BOTH(neon64, IMPL(NEON, 64), 8)
-#endif
-RUN_BOTH(auto16, settle_bswap16, 2)
-RUN_BOTH(auto32, settle_bswap32, 4)
-RUN_BOTH(auto64, settle_bswap64, 8)
-RUN_COPY(memcpy16, memcpy16, 2)
-RUN_COPY(memcpy32, memcpy32, 4)
-RUN_COPY(memcpy64, memcpy64, 8)
-
-#if SETTLE_ARCH_X86_64
-static const char *ssse3_unavailable(void *state)
-{
-	(void)state;
-	return settle_bswap_usable(SETTLE_BSWAP_SSSE3) ? NULL :
-	       "CPU lacks SSSE3";
-}
-
-static const char *avx2_unavailable(void *state)
-{
-	(void)state;
-	return settle_bswap_usable(SETTLE_BSWAP_AVX2) ? NULL :
-	       "CPU or OS lacks AVX2";
-}
-
-static const char *avx512_unavailable(void *state)
-{
-	(void)state;
-	return settle_bswap_usable(SETTLE_BSWAP_AVX512) ? NULL :
-	       "CPU or OS lacks AVX-512BW";
-}
+#define ARCH_KERNELS(bits, ip, kind)					\
+	KERNEL(ssse3, SSSE3, bits, ip, kind)				\
+	KERNEL(avx2, AVX2, bits, ip, kind)				\
+	KERNEL(avx512, AVX512, bits, ip, kind)
+#define ARCH_ROWS(bits, ip, kind)					\
+	VARIANT("ssse3", ssse3##bits##_##kind, bits, ip,		\
+		D_SSSE3, impl_unavailable, 0),				\
+	VARIANT("avx2", avx2##bits##_##kind, bits, ip,			\
+		D_AVX2, impl_unavailable, 0),				\
+	VARIANT("avx512", avx512##bits##_##kind, bits, ip,		\
+		D_AVX512, impl_unavailable, 0),
+#elif SETTLE_ARCH_AARCH64
+#define ARCH_KERNELS(bits, ip, kind)					\
+	KERNEL(neon, NEON, bits, ip, kind)
+#define ARCH_ROWS(bits, ip, kind)					\
+	VARIANT("neon", neon##bits##_##kind, bits, ip,			\
+		D_NEON, impl_unavailable, 0),
+#else
+#define ARCH_KERNELS(bits, ip, kind)
+#define ARCH_ROWS(bits, ip, kind)
 #endif
 
-#if SETTLE_ARCH_AARCH64
-static const char *neon_unavailable(void *state)
-{
-	(void)state;
-	return settle_bswap_usable(SETTLE_BSWAP_NEON) ? NULL :
-	       "CPU lacks AdvSIMD";
-}
-#endif
+#define KERNELS(bits, ip, kind)						\
+	KERNEL(scalar, SCALAR, bits, ip, kind)				\
+	ARCH_KERNELS(bits, ip, kind)					\
+	static const struct kernel auto##bits##_##kind = {		\
+		settle_bswap##bits, SETTLE_BSWAP_SCALAR, bits / 8, ip };
+
+KERNELS(16, 0, copy)
+KERNELS(16, 1, inplace)
+KERNELS(32, 0, copy)
+KERNELS(32, 1, inplace)
+KERNELS(64, 0, copy)
+KERNELS(64, 1, inplace)
+static const struct kernel memcpy16_copy = { memcpy16, 0, 2, 0 };
+static const struct kernel memcpy32_copy = { memcpy32, 0, 4, 0 };
+static const struct kernel memcpy64_copy = { memcpy64, 0, 8, 0 };
 
 #define PARAMS(bits, ip, iplabel)					\
 	static const struct settle_param params_##bits##_##ip[] = {	\
@@ -345,40 +360,23 @@ PARAMS(64, true, "in-place");
 	{								\
 		.name = vname,						\
 		.description = desc,					\
-		.run = fn,						\
+		.run = run_kernel,					\
+		.arg = &fn,						\
 		.unavailable = unav,					\
 		.flags = fl,						\
 		.params = params_##bits##_##ip,				\
 		.nparams = 2,						\
 	}
 
-/* The rows of this architecture's implementations (none in the generic
- * build). */
-#if SETTLE_ARCH_X86_64
-#define ARCH_ROWS(bits, ip, kind)					\
-	VARIANT("ssse3", run_ssse3##bits##_##kind, bits, ip,		\
-		D_SSSE3, ssse3_unavailable, 0),				\
-	VARIANT("avx2", run_avx2##bits##_##kind, bits, ip,		\
-		D_AVX2, avx2_unavailable, 0),				\
-	VARIANT("avx512", run_avx512##bits##_##kind, bits, ip,		\
-		D_AVX512, avx512_unavailable, 0),
-#elif SETTLE_ARCH_AARCH64
-#define ARCH_ROWS(bits, ip, kind)					\
-	VARIANT("neon", run_neon##bits##_##kind, bits, ip,		\
-		D_NEON, neon_unavailable, 0),
-#else
-#define ARCH_ROWS(bits, ip, kind)
-#endif
-
 #define GROUP(bits, ip, kind)						\
-	VARIANT("scalar", run_scalar##bits##_##kind, bits, ip,		\
+	VARIANT("scalar", scalar##bits##_##kind, bits, ip,		\
 		D_SCALAR, NULL, 0),					\
 	ARCH_ROWS(bits, ip, kind)					\
-	VARIANT("auto", run_auto##bits##_##kind, bits, ip,		\
+	VARIANT("auto", auto##bits##_##kind, bits, ip,			\
 		D_AUTO, NULL, 0)
 
 #define MEMCPY(bits)							\
-	VARIANT("memcpy", run_memcpy##bits##_copy, bits, false,	\
+	VARIANT("memcpy", memcpy##bits##_copy, bits, false,	\
 		D_MEMCPY, NULL, SETTLE_REFERENCE)
 
 static const struct settle_variant variants[] = {
@@ -480,7 +478,8 @@ static size_t bswap_scale(const struct settle_result *r,
 
 /* In the L1/L2 caches, and well beyond the last-level cache. */
 static const uint64_t default_sizes[] = { 32ull << 10, 128ull << 20 };
-/* --full adds the 1 GiB of the measured facts in DESIGN.md. */
+/* --full adds the 1 GiB of the facts measured on the first machine
+ * (docs/founding-experiments.md). */
 static const uint64_t full_sizes[] = { 1ull << 30 };
 
 const struct settle_claim settle_claim_bswap = {
@@ -499,9 +498,9 @@ const struct settle_claim settle_claim_bswap = {
 	.buffers = 3,
 	.bytes_per_op = SETTLE_BYTES_SIZE,
 	.original = "no posted figure; on a Sapphire Rapids guest, stand-alone "
-		    "programs measured\n            memcpy 40.9 B/ns at 32 "
-		    "KiB, 11.6 at 1 GiB; AVX-512 shuffle 39 / 6.7, with\n"
-		    "            non-temporal stores 10.5 at 1 GiB",
+		    "programs measured memcpy 40.9 B/ns at 32 KiB, 11.6 "
+		    "at 1 GiB; AVX-512 shuffle 39 / 6.7, with non-temporal "
+		    "stores 10.5 at 1 GiB",
 	.check_iters = 1,
 	.setup = bswap_setup,
 	.teardown = bswap_teardown,

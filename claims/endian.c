@@ -2,12 +2,13 @@
  * endian.c - claim "endian": what keeping a value in a fixed, non-native
  * byte order costs when every update swaps it in and out.
  *
- * The four loops of the 2009 argument (DESIGN.md, "endian"): a native
- * long, a 32-bit value stored wrong-endian, a native u64 and a u64 stored
- * wrong-endian, each incremented iters times. "Wrong" is the byte order
- * that is not the host's: big-endian on x86-64 and AArch64 (the original
- * case, a little-endian host and a big-endian format), little-endian on
- * s390x (a big-endian host and a little-endian format such as ext4's). Each loop is built twice
+ * The four loops of the 2009 argument (docs/founding-experiments.md,
+ * "endian"): a native long, a 32-bit value stored wrong-endian, a native
+ * u64 and a u64 stored wrong-endian, each incremented iters times.
+ * "Wrong" is the byte order that is not the host's: big-endian on x86-64
+ * and AArch64 (the original case, a little-endian host and a big-endian
+ * format), little-endian on s390x (a big-endian host and a little-endian
+ * format such as ext4's). Each loop is built twice
  * (claims/endian_loops.c): at -O0, as the original was measured, and at
  * -O2 with the value kept in a register. One operation is one increment;
  * throughput counts 8 bytes per conversion, as the original did.
@@ -28,21 +29,28 @@
 #define ENDIAN_BYTES_PER_OP 8
 #define DEFAULT_DEVICE_MBPS 13.0
 
-#define ENDIAN_RUN(loop, b)						\
-	static uint64_t run_##loop##_##b(void *state, uint64_t iters)	\
-	{								\
-		(void)state;						\
-		return settle_endian_##loop##_##b(iters);		\
-	}
+/* A loop of claims/endian_loops.c, the variant's arg. */
+struct endian_loop {
+	uint64_t (*fn)(uint64_t iters);
+};
 
-ENDIAN_RUN(long, O0)
-ENDIAN_RUN(we32, O0)
-ENDIAN_RUN(u64, O0)
-ENDIAN_RUN(we64, O0)
-ENDIAN_RUN(long, O2)
-ENDIAN_RUN(we32, O2)
-ENDIAN_RUN(u64, O2)
-ENDIAN_RUN(we64, O2)
+static uint64_t run_loop(void *state, const void *arg, uint64_t iters)
+{
+	(void)state;
+	return ((const struct endian_loop *)arg)->fn(iters);
+}
+
+#define ENDIAN_LOOP(l, b)						\
+	static const struct endian_loop l##_##b = { settle_endian_##l##_##b }
+
+ENDIAN_LOOP(long, O0);
+ENDIAN_LOOP(we32, O0);
+ENDIAN_LOOP(u64, O0);
+ENDIAN_LOOP(we64, O0);
+ENDIAN_LOOP(long, O2);
+ENDIAN_LOOP(we32, O2);
+ENDIAN_LOOP(u64, O2);
+ENDIAN_LOOP(we64, O2);
 
 #define D_LONG "native unsigned long, x++"
 #define D_WE32 "u32 stored wrong-endian (the other byte order): " \
@@ -56,7 +64,8 @@ ENDIAN_RUN(we64, O2)
 		.name = #loop,						\
 		.build = "-" #b,					\
 		.description = desc,					\
-		.run = run_##loop##_##b,				\
+		.run = run_loop,					\
+		.arg = &loop##_##b,					\
 	}
 
 static const struct settle_variant variants[] = {

@@ -69,18 +69,14 @@ deps-cross:
 	@missing=; for f in $(CROSS_FILES) /usr/include/cmocka.h \
 	  /usr/include/jansson.h; do [ -e $$f ] || missing="$$missing $$f"; done; \
 	if [ -n "$$missing" ]; then \
-	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	    echo "installing $(CROSS_PKGS)"; \
+	  echo "make test-cross lacks$$missing"; \
+	  if [ "$$(id -u)" = 0 ] && command -v dpkg >/dev/null; then \
 	    for a in $(foreach t,$(CROSS_TARGETS),$(CROSS_DEB_$(t))); do \
 	      dpkg --add-architecture $$a || exit 1; done; \
-	    (apt-get update && apt-get install -y $(CROSS_PKGS)) >/dev/null \
-	      || exit 1; \
 	  else \
-	    echo "make test-cross needs (missing:$$missing), as root:" >&2; \
-	    echo "  dpkg --add-architecture arm64 && dpkg --add-architecture s390x &&" >&2; \
-	    echo "  apt-get update && apt-get install -y $(CROSS_PKGS)" >&2; \
-	    exit 1; \
+	    echo "as root, first: dpkg --add-architecture arm64 && dpkg --add-architecture s390x && apt-get update" >&2; \
 	  fi; \
+	  $(APT_INSTALL) required "make test-cross" $(CROSS_PKGS) || exit 1; \
 	fi
 
 # One target's build: settle, the test programs, digest.

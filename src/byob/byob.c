@@ -5,14 +5,19 @@
  * SETTLE_CLAIMS(). For each build (a compiler command and its flags),
  * settle compiles it into a shared object:
  *
- *   CMD... -shared -fPIC -I<include dir> -o <cache>/<hash>.so.tmp.<pid> FILE.c
+ *   CMD... -shared -fPIC -I<include dir> -MD -MF <cache>/<key>.d.tmp.<pid>
+ *          -o <cache>/<key>.so.tmp.<pid> FILE.c
  *
- * renamed to <cache>/<hash>.so once the compiler succeeded, so that the
- * cache never holds a partial object. The hash is 64-bit FNV-1a over the
- * file's contents and real path, every settle*.h of the include directory,
- * the compile command, the compiler's `--version` output and, for a
- * command that mentions "native", the CPU (-march=native depends on it).
- * An object whose name is already in the cache is loaded as is.
+ * renamed to <cache>/<object>.so once the compiler succeeded, so that the
+ * cache never holds a partial object. <key> is 64-bit FNV-1a over the
+ * file's contents and real path, the compile command, the compiler's
+ * identity (real path, contents, `--version` output) and, for a command
+ * that mentions "native", the CPU (-march=native depends on it); <object>
+ * adds every file the compiler read, listed by the compiler (-MD), with
+ * their contents. The list is kept in <cache>/<key>.manifest, so that a
+ * later run finds the object by hashing the listed files as they are then
+ * (ccache's direct mode): a changed header never loads stale code. An
+ * object whose name is already in the cache is loaded as is.
  *
  * Each object is loaded with dlopen(RTLD_NOW | RTLD_LOCAL), so one build's
  * symbols never bind another's, and an undefined symbol is reported at
@@ -21,53 +26,50 @@
  *
  * The builds are merged into one claim per claim name: its variants are
  * every build's variants, in build order, with .build set to the build
- * string. The runner passes one state pointer to every variant of a claim
- * and does not say which variant runs, so each merged variant's run() and
- * unavailable() is a small trampoline bound to one slot (the original
- * variant and its build), and each merged claim's setup() one bound to
- * the claim: it runs every build's setup() into one combined state, then
- * checks the variants, each build against its own baseline and every
- * build against the others, before anything is timed. One extra indirect
- * call per timed call of run() is the cost; a sample lasts milliseconds.
+ * string. Each merged variant's arg is its slot (the original variant and
+ * its build), and its run() calls the original run() with that build's
+ * state and the original arg; the merged claim's setup() (which finds its
+ * merged claim through params.claim) runs every build's setup() into one
+ * combined state, then checks the variants, each build against its own
+ * baseline and every build against the others, before anything is timed.
+ * One extra indirect call per timed call of run() is the cost; a sample
+ * lasts milliseconds.
  */
-#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "byob/byob.h"
 #include "settle.h"
+#include "util/util.h"
 
 #define MAX_WORDS 64    /* words of one build string */
-#define MAX_MCLAIMS 16  /* merged claims (claim names) per process */
-#define MAX_SLOTS 128   /* merged variants per process */
 #define MAX_FILE_CLAIMS 64
 
 #define FNV_OFFSET 0xcbf29ce484222325ull
 #define FNV_PRIME 0x100000001b3ull
 
-/* One variant of one build in a merged claim. */
+/* One variant of one build in a merged claim: a merged variant's arg. */
 struct slot {
 	const struct settle_variant *orig; /* in the build's shared object */
 	size_t build;                      /* index into the claim's builds */
-	size_t mclaim;
 };
 
 /* One claim name with its builds. */
 struct mclaim {
-	struct settle_claim claim;   /* what the runner measures */
+	struct settle_claim claim;   /* what the runner measures (first) */
 	const struct settle_claim *per_build[SETTLE_BYOB_MAX_BUILDS];
 	const char *build_names[SETTLE_BYOB_MAX_BUILDS];
 	size_t nbuilds;
-	size_t first_slot, nslots;
+	struct slot *slots;          /* one per variant of claim */
 };
 
 /* State of a merged claim: every build's state. */
@@ -77,76 +79,33 @@ struct mstate {
 	int up[SETTLE_BYOB_MAX_BUILDS]; /* set up: tear down at the end */
 };
 
-static struct slot slots[MAX_SLOTS];
-static size_t nslots;
-static struct mclaim mclaims[MAX_MCLAIMS];
+/* The merged claims of this process (one file's). */
+static struct mclaim **mclaims;
 static size_t nmclaims;
 
-/* ------------------------------------------------------------------ */
-/* Trampolines.                                                        */
-
-static uint64_t slot_run(size_t k, void *state, uint64_t iters)
+static uint64_t slot_run(void *state, const void *arg, uint64_t iters)
 {
 	const struct mstate *s = state;
+	const struct slot *sl = arg;
 
-	return slots[k].orig->run(s->st[slots[k].build], iters);
+	return sl->orig->run(s->st[sl->build], sl->orig->arg, iters);
 }
 
-static const char *slot_unavailable(size_t k, void *state)
+static const char *slot_unavailable(void *state, const void *arg)
 {
 	const struct mstate *s = state;
+	const struct slot *sl = arg;
 
-	return slots[k].orig->unavailable(s->st[slots[k].build]);
+	return sl->orig->unavailable(s->st[sl->build], sl->orig->arg);
 }
 
-#define SLOT(r, c)							\
-	static uint64_t run_##r##_##c(void *s, uint64_t n)		\
-	{ return slot_run(8 * (r) + (c), s, n); }			\
-	static const char *unav_##r##_##c(void *s)			\
-	{ return slot_unavailable(8 * (r) + (c), s); }
-#define SLOTS(r) SLOT(r, 0) SLOT(r, 1) SLOT(r, 2) SLOT(r, 3)		\
-		 SLOT(r, 4) SLOT(r, 5) SLOT(r, 6) SLOT(r, 7)
-#define TRAMP(r, c) { run_##r##_##c, unav_##r##_##c }
-#define TRAMPS(r) TRAMP(r, 0), TRAMP(r, 1), TRAMP(r, 2), TRAMP(r, 3),	\
-		  TRAMP(r, 4), TRAMP(r, 5), TRAMP(r, 6), TRAMP(r, 7)
-
-SLOTS(0) SLOTS(1) SLOTS(2) SLOTS(3) SLOTS(4) SLOTS(5) SLOTS(6) SLOTS(7)
-SLOTS(8) SLOTS(9) SLOTS(10) SLOTS(11) SLOTS(12) SLOTS(13) SLOTS(14) SLOTS(15)
-
-static const struct {
-	uint64_t (*run)(void *state, uint64_t iters);
-	const char *(*unavailable)(void *state);
-} tramp[MAX_SLOTS] = {
-	TRAMPS(0), TRAMPS(1), TRAMPS(2), TRAMPS(3),
-	TRAMPS(4), TRAMPS(5), TRAMPS(6), TRAMPS(7),
-	TRAMPS(8), TRAMPS(9), TRAMPS(10), TRAMPS(11),
-	TRAMPS(12), TRAMPS(13), TRAMPS(14), TRAMPS(15),
-};
-
-static void *mclaim_setup(size_t k, const struct settle_params *p,
-			  char *err, size_t len);
-
-#define SETUP(k)							\
-	static void *setup_##k(const struct settle_params *p, char *e,	\
-			       size_t n)				\
-	{ return mclaim_setup(k, p, e, n); }
-SETUP(0) SETUP(1) SETUP(2) SETUP(3) SETUP(4) SETUP(5) SETUP(6) SETUP(7)
-SETUP(8) SETUP(9) SETUP(10) SETUP(11) SETUP(12) SETUP(13) SETUP(14) SETUP(15)
-
-static void *(*const setups[MAX_MCLAIMS])(const struct settle_params *,
-					   char *, size_t) = {
-	setup_0, setup_1, setup_2, setup_3, setup_4, setup_5, setup_6,
-	setup_7, setup_8, setup_9, setup_10, setup_11, setup_12, setup_13,
-	setup_14, setup_15,
-};
-
-/* The slot of a merged variant (also of a copy of it), or -1. */
-static long slot_of(const struct settle_variant *v)
+/* The merged claim that c is (the runner passes it to setup). */
+static const struct mclaim *mclaim_of(const struct settle_claim *c)
 {
-	for (size_t k = 0; k < nslots; k++)
-		if (v->run == tramp[k].run)
-			return (long)k;
-	return -1;
+	for (size_t k = 0; k < nmclaims; k++)
+		if (&mclaims[k]->claim == c)
+			return mclaims[k];
+	return NULL;
 }
 
 /* ------------------------------------------------------------------ */
@@ -173,12 +132,13 @@ static size_t mclaim_scale(const struct settle_result *r,
 			   const struct settle_scale_ctx *ctx,
 			   struct settle_figure *out, size_t max)
 {
-	long k = slot_of(r->variant);
+	const struct mclaim *mc = mclaim_of(ctx->claim);
+	const struct slot *sl = ctx->variant ? ctx->variant->arg : NULL;
 	const struct settle_claim *c;
 
-	if (k < 0)
+	if (!mc || !sl)
 		return 0;
-	c = mclaims[slots[k].mclaim].per_build[slots[k].build];
+	c = mc->per_build[sl->build];
 	return c->scale ? c->scale(r, ctx, out, max) : 0;
 }
 
@@ -202,24 +162,30 @@ static int check_builds(const struct mclaim *mc, struct mstate *s,
 			uint64_t size, char *err, size_t len)
 {
 	uint64_t it = mc->claim.check_iters ? mc->claim.check_iters : 1;
-	uint64_t val[MAX_SLOTS];
-	int have[MAX_SLOTS];
+	size_t n = mc->claim.nvariants;
+	uint64_t *val = calloc(n + 1, sizeof(*val));
+	int *have = calloc(n + 1, sizeof(*have));
 	char a[96], b[96], at[48];
-	const struct slot *sl = &slots[mc->first_slot];
+	const struct slot *sl = mc->slots;
 	const struct settle_variant *mv = mc->claim.variants;
+	int rc = -1;
 
+	if (!val || !have) {
+		snprintf(err, len, "out of memory");
+		goto out;
+	}
 	size_note(size, at, sizeof(at));
-	for (size_t i = 0; i < mc->nslots; i++) {
+	for (size_t i = 0; i < n; i++) {
 		const struct settle_variant *v = sl[i].orig;
 		void *st = s->st[sl[i].build];
 
 		have[i] = !(v->flags & SETTLE_REFERENCE) &&
-			  !(v->unavailable && v->unavailable(st));
+			  !(v->unavailable && v->unavailable(st, v->arg));
 		if (have[i])
-			val[i] = v->run(st, it);
+			val[i] = v->run(st, v->arg, it);
 	}
-	for (size_t i = 0; i < mc->nslots; i++) {
-		for (size_t j = 0; j < mc->nslots && have[i]; j++) {
+	for (size_t i = 0; i < n; i++) {
+		for (size_t j = 0; j < n && have[i]; j++) {
 			if (!have[j] || sl[j].build != sl[i].build ||
 			    strcmp(sl[j].orig->name, mc->claim.baseline) ||
 			    !settle_variant_same_group(sl[i].orig, sl[j].orig))
@@ -233,10 +199,10 @@ static int check_builds(const struct mclaim *mc, struct mstate *s,
 				 (unsigned long long)val[i],
 				 settle_variant_label(&mv[j], b, sizeof(b)),
 				 (unsigned long long)val[j], at);
-			return -1;
+			goto out;
 		}
 	}
-	for (size_t i = 0; i < mc->nslots; i++) {
+	for (size_t i = 0; i < n; i++) {
 		for (size_t j = 0; j < i && have[i]; j++) {
 			if (!have[j] || sl[j].build == sl[i].build ||
 			    strcmp(sl[j].orig->name, sl[i].orig->name) ||
@@ -255,17 +221,21 @@ static int check_builds(const struct mclaim *mc, struct mstate *s,
 				 (unsigned long long)val[i],
 				 mc->build_names[sl[i].build],
 				 (unsigned long long)it, at);
-			return -1;
+			goto out;
 		}
 	}
-	return 0;
+	rc = 0;
+out:
+	free(val);
+	free(have);
+	return rc;
 }
 
-static void *mclaim_setup(size_t k, const struct settle_params *p,
-			  char *err, size_t len)
+static void *mclaim_setup(const struct settle_params *p, char *err,
+			  size_t len)
 {
-	const struct mclaim *mc = &mclaims[k];
-	struct mstate *s = calloc(1, sizeof(*s));
+	const struct mclaim *mc = mclaim_of(p->claim);
+	struct mstate *s = mc ? calloc(1, sizeof(*s)) : NULL;
 
 	if (!s) {
 		snprintf(err, len, "out of memory");
@@ -324,7 +294,8 @@ static void fnv_str(uint64_t *h, const char *s)
 	fnv_field(h, s, strlen(s));
 }
 
-/* Read a whole file into a new buffer; -1 with errno set. */
+/* Read a whole file into a new buffer, with room for one more byte after
+ * its *len bytes; -1 with errno set. */
 static int slurp(const char *path, char **buf, size_t *len)
 {
 	size_t cap = 65536, n = 0;
@@ -416,41 +387,6 @@ static int find_include(char *dir, size_t len)
 	return -1;
 }
 
-static int header_file(const struct dirent *d)
-{
-	size_t n = strlen(d->d_name);
-
-	return !strncmp(d->d_name, "settle", 6) && n > 2 &&
-	       !strcmp(d->d_name + n - 2, ".h");
-}
-
-/* Hash every settle*.h of dir, in name order; -1 when one is unreadable. */
-static int hash_headers(uint64_t *h, const char *dir)
-{
-	struct dirent **list;
-	int n = scandir(dir, &list, header_file, alphasort), rc = 0;
-
-	if (n < 0)
-		return -1;
-	for (int i = 0; i < n; i++) {
-		char path[PATH_MAX], *buf;
-		size_t len;
-
-		if (!rc && snprintf(path, sizeof(path), "%s/%s", dir,
-				    list[i]->d_name) < (int)sizeof(path) &&
-		    slurp(path, &buf, &len) == 0) {
-			fnv_str(h, list[i]->d_name);
-			fnv_field(h, buf, len);
-			free(buf);
-		} else {
-			rc = -1;
-		}
-		free(list[i]);
-	}
-	free(list);
-	return rc;
-}
-
 /* mkdir -p, the directories created with mode. */
 static int mkdir_p(const char *path, mode_t mode)
 {
@@ -508,39 +444,16 @@ static int cache_dir(char *dir, size_t len)
  */
 static pid_t spawn(char *const *argv, int out_fd, int close_fd, int quiet)
 {
-	extern char **environ;
-	posix_spawn_file_actions_t fa;
-	pid_t pid;
-	int rc;
+	struct settle_spawn_opts o = {
+		SETTLE_SPAWN_INHERIT, out_fd, quiet ? SETTLE_SPAWN_NULL :
+		SETTLE_SPAWN_INHERIT, close_fd, NULL, NULL, NULL,
+	};
+	pid_t pid = settle_spawn(argv, &o);
 
-	posix_spawn_file_actions_init(&fa);
-	if (out_fd >= 0)
-		posix_spawn_file_actions_adddup2(&fa, out_fd, STDOUT_FILENO);
-	if (close_fd >= 0)
-		posix_spawn_file_actions_addclose(&fa, close_fd);
-	if (quiet)
-		posix_spawn_file_actions_addopen(&fa, STDERR_FILENO,
-						 "/dev/null", O_WRONLY, 0);
-	rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	if (rc) {
+	if (pid < 0)
 		fprintf(stderr, "settle: cannot run '%s': %s\n", argv[0],
-			strerror(rc));
-		return -1;
-	}
+			strerror(errno));
 	return pid;
-}
-
-static int wait_status(pid_t pid)
-{
-	int st;
-
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	if (WIFEXITED(st))
-		return WEXITSTATUS(st);
-	return 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
 }
 
 /* Hash the output of `compiler --version`; -1 after a message. */
@@ -570,13 +483,70 @@ static int hash_version(uint64_t *h, const char *compiler)
 		fnv(h, buf, (size_t)n);
 	}
 	close(fd[0]);
-	st = wait_status(pid);
+	st = settle_wait(pid, NULL);
 	if (st != 0) {
 		fprintf(stderr, "settle: '%s --version' failed (status %d): "
 			"is '%s' a C compiler?\n", compiler, st, compiler);
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * The program that `cmd` runs, as posix_spawnp() finds it: cmd itself if
+ * it holds a '/', else the first executable cmd in $PATH. Its real path
+ * in out; -1 when there is none (spawn() then says so).
+ */
+static int which(const char *cmd, char *out)
+{
+	const char *path = getenv("PATH");
+	char cand[PATH_MAX];
+
+	if (strchr(cmd, '/'))
+		return realpath(cmd, out) ? 0 : -1;
+	if (!path || !*path)
+		path = "/bin:/usr/bin";
+	while (*path) {
+		size_t n = strcspn(path, ":");
+		int len = snprintf(cand, sizeof(cand), "%.*s%s%s", (int)n,
+				   n ? path : ".", "/", cmd);
+
+		path += n + (path[n] == ':');
+		if (len < (int)sizeof(cand) && access(cand, X_OK) == 0 &&
+		    !is_dir(cand) && realpath(cand, out))
+			return 0;
+	}
+	return -1;
+}
+
+#define IDENTITY_MAX_BYTES (64u << 20)
+
+/*
+ * The compiler's identity: the real path of the program the build string
+ * runs, its contents (or, above IDENTITY_MAX_BYTES, its size, inode and
+ * modification time), and its `--version` output. A wrapper script that
+ * changes, another compiler of the same name earlier in PATH, or an
+ * upgrade changes the hash. -1 after a message.
+ */
+static int hash_compiler(uint64_t *h, const char *cmd)
+{
+	char real[PATH_MAX], *buf;
+	struct stat st;
+	size_t len;
+
+	if (which(cmd, real) == 0 && stat(real, &st) == 0) {
+		fnv_str(h, real);
+		if (st.st_size <= (off_t)IDENTITY_MAX_BYTES &&
+		    slurp(real, &buf, &len) == 0) {
+			fnv_field(h, buf, len);
+			free(buf);
+		} else {
+			fnv(h, &st.st_size, sizeof(st.st_size));
+			fnv(h, &st.st_ino, sizeof(st.st_ino));
+			fnv(h, &st.st_mtim, sizeof(st.st_mtim));
+		}
+	}
+	return hash_version(h, cmd);
 }
 
 /* The CPU, for builds that compile for the machine at hand. */
@@ -591,6 +561,234 @@ static void hash_cpu(uint64_t *h)
 }
 
 /* ------------------------------------------------------------------ */
+/* Dependencies and manifests (the cache's direct mode).               */
+
+/*
+ * A build's object is named by the hash of its command key (the file's
+ * real path and contents, the compile command, the compiler's identity,
+ * the CPU for -march=native) and of every file the compiler read, each
+ * path with its contents. The compiler lists those files itself (-MD -MF:
+ * the source, every header, system headers included); the list goes into
+ * <cache>/<command key>.manifest with each file's content hash, so that a
+ * later run can name the object without compiling: it hashes the listed
+ * files as they are now. A changed header gives another name, so stale
+ * code is never loaded. As in ccache's direct mode, a header that did not
+ * exist at compile time and would now be found first on the include path
+ * is not noticed.
+ */
+struct dep {
+	char *path;     /* real path */
+	uint64_t hash;  /* of its contents */
+};
+
+struct deps {
+	struct dep *d;
+	size_t n, cap;
+};
+
+static void deps_free(struct deps *ds)
+{
+	for (size_t i = 0; i < ds->n; i++)
+		free(ds->d[i].path);
+	free(ds->d);
+	memset(ds, 0, sizeof(*ds));
+}
+
+/* FNV-1a of a file's contents; -1 when it cannot be read. */
+static int hash_file(const char *path, uint64_t *out)
+{
+	char *buf;
+	size_t len;
+
+	if (slurp(path, &buf, &len) < 0)
+		return -1;
+	*out = FNV_OFFSET;
+	fnv_field(out, buf, len);
+	free(buf);
+	return 0;
+}
+
+static int deps_add(struct deps *ds, const char *path, uint64_t hash)
+{
+	if (ds->n == ds->cap) {
+		size_t cap = ds->cap ? 2 * ds->cap : 64;
+		struct dep *d = realloc(ds->d, cap * sizeof(*d));
+
+		if (!d)
+			return -1;
+		ds->d = d;
+		ds->cap = cap;
+	}
+	ds->d[ds->n].path = strdup(path);
+	if (!ds->d[ds->n].path)
+		return -1;
+	ds->d[ds->n++].hash = hash;
+	return 0;
+}
+
+/* The object's name: the command key and every dependency's content. */
+static uint64_t object_key(uint64_t key, const struct deps *ds)
+{
+	uint64_t h = key;
+
+	fnv_str(&h, "deps");
+	for (size_t i = 0; i < ds->n; i++) {
+		fnv_str(&h, ds->d[i].path);
+		fnv(&h, &ds->d[i].hash, sizeof(ds->d[i].hash));
+	}
+	return h;
+}
+
+/*
+ * One path of a make-style dependency file (gcc and clang -MD): tokens
+ * separated by blanks and backslash-newlines, "\ " and "\#" for a space
+ * and '#', "$$" for '$'. Returns the next token's length in out (0 at the
+ * end); *p advances past it.
+ */
+static size_t dep_token(const char **p, char *out, size_t len)
+{
+	const char *s = *p;
+	size_t n = 0;
+
+	while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r' ||
+	       (s[0] == '\\' && (s[1] == '\n' || s[1] == '\r')))
+		s += s[0] == '\\' ? 2 : 1;
+	while (*s && *s != ' ' && *s != '\t' && *s != '\n' && *s != '\r') {
+		char c = *s++;
+
+		if (c == '\\' && (*s == ' ' || *s == '#'))
+			c = *s++;
+		else if (c == '\\' && *s == '\n')
+			break;
+		else if (c == '$' && *s == '$')
+			s++;
+		if (n + 1 < len)
+			out[n++] = c;
+	}
+	out[n] = '\0';
+	*p = s;
+	return n;
+}
+
+/*
+ * The files a dependency file lists after its target, each with its real
+ * path and content hash, into ds. -1 when it cannot be read or a listed
+ * file cannot.
+ */
+static int parse_depfile(const char *dfile, struct deps *ds)
+{
+	char *text, tok[PATH_MAX], real[PATH_MAX];
+	const char *p;
+	size_t len;
+	int target = 1;
+
+	if (slurp(dfile, &text, &len) < 0)
+		return -1;
+	text[len] = '\0'; /* slurp() leaves room */
+	p = text;
+	while (dep_token(&p, tok, sizeof(tok))) {
+		uint64_t h;
+
+		if (target) { /* "target:" or "target :" */
+			target = tok[strlen(tok) - 1] != ':';
+			continue;
+		}
+		if (!realpath(tok, real) || hash_file(real, &h) < 0 ||
+		    deps_add(ds, real, h) < 0) {
+			free(text);
+			return -1;
+		}
+	}
+	free(text);
+	return ds->n ? 0 : -1;
+}
+
+/*
+ * Read manifest mf (lines "<16 hex digits> <path length> <path>") and hash
+ * the listed files as they are now into ds. -1 when there is none, it is
+ * malformed or a listed file is gone. With verbose, say which changed.
+ */
+static int read_manifest(const char *mf, struct deps *ds, int verbose)
+{
+	FILE *f = fopen(mf, "re");
+	char path[PATH_MAX];
+	unsigned long long was;
+	size_t n;
+	int rc = 0;
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "settle-byob-manifest/1\n") != 0)
+		rc = -1;
+	while (!rc && fscanf(f, "%16llx %zu ", &was, &n) == 2) {
+		uint64_t now;
+
+		if (n == 0 || n >= sizeof(path) || fread(path, 1, n, f) != n ||
+		    fgetc(f) != '\n') {
+			rc = -1;
+			break;
+		}
+		path[n] = '\0';
+		if (hash_file(path, &now) < 0 || deps_add(ds, path, now) < 0) {
+			rc = -1;
+			break;
+		}
+		if (verbose && now != was)
+			fprintf(stderr, "settle: %s changed\n", path);
+	}
+	if (!rc && (!feof(f) || ds->n == 0))
+		rc = -1;
+	fclose(f);
+	if (rc)
+		deps_free(ds);
+	return rc;
+}
+
+/* Write manifest mf for ds, whole or not at all. -1 when it cannot. */
+static int write_manifest(const char *mf, const struct deps *ds)
+{
+	char tmp[PATH_MAX + 32];
+	FILE *f;
+	int ok;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", mf, (long)getpid());
+	f = fopen(tmp, "we");
+	if (!f)
+		return -1;
+	fprintf(f, "settle-byob-manifest/1\n");
+	for (size_t i = 0; i < ds->n; i++)
+		fprintf(f, "%016llx %zu %s\n",
+			(unsigned long long)ds->d[i].hash,
+			strlen(ds->d[i].path), ds->d[i].path);
+	ok = fflush(f) == 0 && fsync(fileno(f)) == 0;
+	ok &= fclose(f) == 0;
+	if (!ok || rename(tmp, mf)) {
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+/* Non-zero when one of ds was modified at or after *t: the compiler may
+ * have read another version than the one hashed. */
+static int changed_since(const struct deps *ds, const struct timespec *t)
+{
+	for (size_t i = 0; i < ds->n; i++) {
+		struct stat st;
+
+		if (stat(ds->d[i].path, &st) ||
+		    st.st_mtim.tv_sec > t->tv_sec ||
+		    (st.st_mtim.tv_sec == t->tv_sec &&
+		     st.st_mtim.tv_nsec >= t->tv_nsec) ||
+		    st.st_ctim.tv_sec > t->tv_sec ||
+		    (st.st_ctim.tv_sec == t->tv_sec &&
+		     st.st_ctim.tv_nsec >= t->tv_nsec))
+			return 1;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
 /* One build.                                                          */
 
 struct build {
@@ -598,7 +796,8 @@ struct build {
 	char *buf;                /* cmd split in place */
 	char *words[MAX_WORDS];
 	size_t nwords;
-	char so[PATH_MAX];
+	char so[PATH_MAX + 64];
+	int transient;            /* so is not kept in the cache */
 	const struct settle_claim *const *claims; /* NULL-terminated */
 	size_t nclaims;
 };
@@ -628,35 +827,123 @@ static int split_build(struct build *b)
 	return 0;
 }
 
-/* Compile file into b->so (through a temporary name); -1 after a message. */
-static int compile(struct build *b, char **argv, size_t argc_out,
-		   const char *file)
+/* The argv slots of a build's command that name settle's own files. */
+struct slots {
+	size_t dfile, out;
+};
+
+/*
+ * The build's command key: the file's real path and contents, the compile
+ * command (without the temporary names), the compiler's identity and, for
+ * a command that mentions "native", the CPU (-march=native depends on
+ * it). -1 after a message.
+ */
+static int command_key(const struct build *b, char *const *argv,
+		       const struct slots *sl, const char *real,
+		       const char *src, size_t len, uint64_t *key)
 {
-	char tmp[PATH_MAX + 32];
+	uint64_t h = FNV_OFFSET;
+
+	fnv_str(&h, "settle-byob/2");
+	fnv_str(&h, real);
+	fnv_field(&h, src, len);
+	for (size_t i = 0; argv[i]; i++)
+		if (i != sl->dfile && i != sl->out)
+			fnv_str(&h, argv[i]);
+	if (hash_compiler(&h, b->words[0]) < 0)
+		return -1;
+	if (strstr(b->cmd, "native"))
+		hash_cpu(&h);
+	*key = h;
+	return 0;
+}
+
+/* <cache>/<16 hex digits><suffix>; -1 after a message when too long. */
+static int cache_path(char *out, size_t len, const char *cache, uint64_t h,
+		      const char *suffix)
+{
+	if (snprintf(out, len, "%s/%016llx%s", cache, (unsigned long long)h,
+		     suffix) < (int)len)
+		return 0;
+	fprintf(stderr, "settle: cache path too long: %s\n", cache);
+	return -1;
+}
+
+/*
+ * Compile file, with the command key key, into the cache: the object
+ * under the name of the key and of every file the compiler read (-MD),
+ * and the manifest of those files. When they cannot all be hashed, or one
+ * changed while the compiler ran, the object is loaded from its temporary
+ * name and not kept (b->transient). -1 after a message.
+ */
+static int compile(struct build *b, char **argv, const struct slots *sl,
+		   const char *file, const char *cache, uint64_t key)
+{
+	char tmp[PATH_MAX + 64], dtmp[PATH_MAX + 64], mf[PATH_MAX];
+	struct deps ds = { 0 };
+	struct timespec t0;
 	pid_t pid;
 	int st;
 
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", b->so, (long)getpid());
-	argv[argc_out] = tmp;
+	if (cache_path(mf, sizeof(mf), cache, key, ".manifest") < 0)
+		return -1;
+	snprintf(tmp, sizeof(tmp), "%s/%016llx.so.tmp.%ld", cache,
+		 (unsigned long long)key, (long)getpid());
+	snprintf(dtmp, sizeof(dtmp), "%s/%016llx.d.tmp.%ld", cache,
+		 (unsigned long long)key, (long)getpid());
+	argv[sl->out] = tmp;
+	argv[sl->dfile] = dtmp;
+	clock_gettime(CLOCK_REALTIME, &t0);
 	pid = spawn(argv, STDERR_FILENO, -1, 0);
 	if (pid < 0)
 		return -1;
-	st = wait_status(pid);
+	st = settle_wait(pid, NULL);
 	if (st != 0) {
 		unlink(tmp);
+		unlink(dtmp);
 		fprintf(stderr, "settle: %s: build '%s' failed (%s %d); the "
 			"compiler's messages are above\n", file, b->cmd,
 			st > 128 ? "signal" : "exit status",
 			st > 128 ? st - 128 : st);
 		return -1;
 	}
-	if (rename(tmp, b->so)) {
-		fprintf(stderr, "settle: cannot write %s: %s\n", b->so,
-			strerror(errno));
-		unlink(tmp);
-		return -1;
+	b->transient = parse_depfile(dtmp, &ds) < 0 ||
+		       changed_since(&ds, &t0);
+	unlink(dtmp);
+	if (!b->transient &&
+	    cache_path(b->so, sizeof(b->so), cache, object_key(key, &ds),
+		       ".so") == 0 && rename(tmp, b->so) == 0) {
+		write_manifest(mf, &ds); /* without it: compiled again */
+		deps_free(&ds);
+		return 0;
 	}
+	deps_free(&ds);
+	b->transient = 1;
+	snprintf(b->so, sizeof(b->so), "%s", tmp);
 	return 0;
+}
+
+/*
+ * The cached object of the build with command key key, if the files its
+ * manifest lists are as they were: its path in b->so, 1. 0 when there is
+ * none.
+ */
+static int find_cached(struct build *b, const char *cache, uint64_t key,
+		       int verbose)
+{
+	char mf[PATH_MAX];
+	struct deps ds = { 0 };
+	struct stat st;
+	int found;
+
+	if (cache_path(mf, sizeof(mf), cache, key, ".manifest") < 0 ||
+	    read_manifest(mf, &ds, verbose) < 0)
+		return 0;
+	found = cache_path(b->so, sizeof(b->so), cache, object_key(key, &ds),
+			   ".so") == 0 &&
+		stat(b->so, &st) == 0 && S_ISREG(st.st_mode);
+	deps_free(&ds);
+	return found;
 }
 
 /*
@@ -668,10 +955,10 @@ static int make_build(struct build *b, const char *file, const char *real,
 		      const char *cache, int verbose)
 {
 	char *argv[MAX_WORDS];
-	size_t argc = 0, out;
-	uint64_t h = FNV_OFFSET;
+	struct slots sl;
+	size_t argc = 0;
+	uint64_t key;
 	void *dl;
-	struct stat st;
 	int cached;
 
 	if (split_build(b) < 0)
@@ -682,39 +969,29 @@ static int make_build(struct build *b, const char *file, const char *real,
 	argv[argc++] = "-fPIC";
 	argv[argc++] = "-I";
 	argv[argc++] = (char *)inc;
+	argv[argc++] = "-MD";
+	argv[argc++] = "-MF";
+	sl.dfile = argc++;
 	argv[argc++] = "-o";
-	out = argc++;
+	sl.out = argc++;
 	argv[argc++] = (char *)file;
 	argv[argc] = NULL;
+	argv[sl.dfile] = argv[sl.out] = "";
 
-	fnv_str(&h, "settle-byob/1");
-	fnv_str(&h, real);
-	fnv_field(&h, src, len);
-	if (hash_headers(&h, inc) < 0) {
-		fprintf(stderr, "settle: cannot read the headers in %s\n", inc);
+	if (command_key(b, argv, &sl, real, src, len, &key) < 0)
 		return -1;
-	}
-	for (size_t i = 0; i < argc; i++)
-		if (i != out)
-			fnv_str(&h, argv[i]);
-	if (hash_version(&h, b->words[0]) < 0)
-		return -1;
-	if (strstr(b->cmd, "native"))
-		hash_cpu(&h);
-	if (snprintf(b->so, sizeof(b->so), "%s/%016llx.so", cache,
-		     (unsigned long long)h) >= (int)sizeof(b->so)) {
-		fprintf(stderr, "settle: cache path too long: %s\n", cache);
-		return -1;
-	}
-
-	cached = stat(b->so, &st) == 0 && S_ISREG(st.st_mode);
-	if (!cached && compile(b, argv, out, file) < 0)
+	cached = find_cached(b, cache, key, verbose);
+	if (!cached && compile(b, argv, &sl, file, cache, key) < 0)
 		return -1;
 	if (verbose)
 		fprintf(stderr, "settle: %s, build '%s': %s %s\n", file,
-			b->cmd, cached ? "cached" : "compiled", b->so);
+			b->cmd, cached ? "cached" : b->transient ?
+			"compiled (not cached: a file it read changed during "
+			"the build)" : "compiled", b->so);
 
 	dl = dlopen(b->so, RTLD_NOW | RTLD_LOCAL);
+	if (b->transient)
+		unlink(b->so);
 	if (!dl) {
 		fprintf(stderr, "settle: %s, build '%s': cannot load: %s\n",
 			file, b->cmd, dlerror());
@@ -800,18 +1077,23 @@ static char *join(const char *a, const char *b)
 static int merge_claim(const char *file, const struct settle_claim *c,
 		       size_t bi)
 {
-	struct mclaim *mc = NULL;
+	struct mclaim *mc = NULL, **more;
 
 	for (size_t k = 0; k < nmclaims && !mc; k++)
-		if (!strcmp(mclaims[k].claim.name, c->name))
-			mc = &mclaims[k];
+		if (!strcmp(mclaims[k]->claim.name, c->name))
+			mc = mclaims[k];
 	if (!mc) {
-		if (nmclaims == MAX_MCLAIMS) {
-			fprintf(stderr, "settle: %s: too many claims (at most "
-				"%d)\n", file, MAX_MCLAIMS);
+		more = realloc(mclaims, (nmclaims + 1) * sizeof(*more));
+		mc = calloc(1, sizeof(*mc));
+		if (!more || !mc) {
+			free(mc);
+			if (more)
+				mclaims = more;
+			fprintf(stderr, "settle: out of memory\n");
 			return -1;
 		}
-		mc = &mclaims[nmclaims++];
+		mclaims = more;
+		mclaims[nmclaims++] = mc;
 		mc->claim = *c;
 	}
 	if (mc->per_build[bi]) {
@@ -823,10 +1105,10 @@ static int merge_claim(const char *file, const struct settle_claim *c,
 	return 0;
 }
 
-/* Give merged claim k its variants, one slot each; -1 after a message. */
-static int make_variants(size_t k, const struct build *builds, size_t nb)
+/* Give merged claim mc its variants, one slot each; -1 after a message. */
+static int make_variants(struct mclaim *mc, const struct build *builds,
+			 size_t nb)
 {
-	struct mclaim *mc = &mclaims[k];
 	struct settle_claim *cl = &mc->claim;
 	struct settle_variant *mv;
 	size_t n = 0;
@@ -844,39 +1126,33 @@ static int make_variants(size_t k, const struct build *builds, size_t nb)
 		}
 		n += mc->per_build[b]->nvariants;
 	}
-	if (nslots + n > MAX_SLOTS) {
-		fprintf(stderr, "settle: too many variants over all builds "
-			"(at most %d)\n", MAX_SLOTS);
-		return -1;
-	}
 	mv = calloc(n, sizeof(*mv));
-	if (!mv)
+	mc->slots = calloc(n, sizeof(*mc->slots));
+	if (!mv || !mc->slots)
 		goto nomem;
-	mc->first_slot = nslots;
-	mc->nslots = n;
 	for (size_t b = 0, i = 0; b < nb; b++) {
 		const struct settle_claim *c = mc->per_build[b];
 
 		for (size_t j = 0; j < c->nvariants; j++, i++) {
 			const struct settle_variant *v = &c->variants[j];
-			size_t s = nslots++;
 
-			slots[s] = (struct slot){ v, b, k };
+			mc->slots[i] = (struct slot){ v, b };
 			mv[i] = *v;
 			mv[i].build = v->build ? join(builds[b].cmd, v->build)
 					       : builds[b].cmd;
 			mv[i].label = v->label ? join(builds[b].cmd, v->label)
 					       : NULL;
-			mv[i].run = tramp[s].run;
-			mv[i].unavailable = v->unavailable ?
-					    tramp[s].unavailable : NULL;
+			mv[i].run = slot_run;
+			mv[i].arg = &mc->slots[i];
+			mv[i].unavailable = v->unavailable ? slot_unavailable
+							   : NULL;
 			if (!mv[i].build || (v->label && !mv[i].label))
 				goto nomem;
 		}
 	}
 	cl->variants = mv;
 	cl->nvariants = n;
-	cl->setup = setups[k];
+	cl->setup = mclaim_setup;
 	cl->teardown = mclaim_teardown;
 	cl->scale = mclaim_scale;
 	if (!cl->baseline)
@@ -984,7 +1260,7 @@ int settle_byob_claims(const char *file, const char *const *builds,
 		size_t k;
 
 		for (k = 0; k < nmclaims; k++)
-			if (!strcmp(mclaims[k].claim.name, names[i]))
+			if (!strcmp(mclaims[k]->claim.name, names[i]))
 				break;
 		if (k < nmclaims)
 			continue;
@@ -1002,9 +1278,9 @@ int settle_byob_claims(const char *file, const char *const *builds,
 		return 2;
 	}
 	for (size_t k = 0; k < nmclaims; k++) {
-		if (make_variants(k, b, nbuilds) < 0)
+		if (make_variants(mclaims[k], b, nbuilds) < 0)
 			return 2;
-		out[k] = &mclaims[k].claim;
+		out[k] = &mclaims[k]->claim;
 	}
 	*nout = nmclaims;
 	return 0;

@@ -1,31 +1,28 @@
 /* cpu.c - this CPU's identification words and features, read once; see
  * cpu.h. */
+#include <pthread.h>
+
 #include "cpu/cpu.h"
 
 static struct settle_cpuid this_id;
 static uint64_t this_features;
-static int done;
+static pthread_once_t once = PTHREAD_ONCE_INIT;
 
+/* Under pthread_once: every thread sees the words after it returns. */
 static void read_once(void)
 {
-	struct settle_cpuid id;
-
-	if (__atomic_load_n(&done, __ATOMIC_ACQUIRE))
-		return;
-	settle_cpuid_read(&id);
-	this_id = id;
-	this_features = settle_cpu_features_of(&id);
-	__atomic_store_n(&done, 1, __ATOMIC_RELEASE);
+	settle_cpuid_read(&this_id);
+	this_features = settle_cpu_features_of(&this_id);
 }
 
 const struct settle_cpuid *settle_cpuid_this(void)
 {
-	read_once();
+	pthread_once(&once, read_once);
 	return &this_id;
 }
 
 uint64_t settle_cpu_features(void)
 {
-	read_once();
+	pthread_once(&once, read_once);
 	return this_features;
 }

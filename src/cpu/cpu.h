@@ -18,11 +18,12 @@
 
 #include "arch/interface.h"
 
-/* This CPU's identification words, read once (the same every call). */
+/* This CPU's identification words, read once (the same every call);
+ * safe to call from any thread. */
 const struct settle_cpuid *settle_cpuid_this(void);
 
 /* Features of this CPU (settle_cpu_features_of() of this CPU's words),
- * detected once. */
+ * detected once; safe to call from any thread. */
 uint64_t settle_cpu_features(void);
 
 static inline int settle_cpu_has(enum settle_cpu_feature f)

@@ -10,17 +10,24 @@
  * implementation with settle_popcount_choose() or takes the one forced by
  * the environment variable SETTLE_POPCOUNT, stores the chosen kernel in
  * the pointer with an atomic release store and calls it. Later calls jump
- * straight to the kernel. Two threads racing through the first call both
- * compute and store the same choice. An automatic choice may call a blend
- * of kernels (settle_arch_popcount_auto(): on x86-64, POPCNT for short
- * buffers when AVX2 is chosen); a forced one and
- * settle_popcount_impl_fn() give the kernel alone.
+ * straight to the kernel. The decision is taken under a mutex, once:
+ * threads racing through the first call wait for it. A forced
+ * implementation this CPU cannot run, one of another architecture, or an
+ * unknown name, is ignored (the automatic choice is used) and reported by
+ * settle_popcount_env_refusal(); the library never exits.
+ *
+ * An automatic choice may call a blend of kernels
+ * (settle_arch_popcount_auto(): on x86-64, when AVX2 is chosen and the
+ * CPU also has POPCNT, POPCNT for short buffers and AVX2 with a share of
+ * scalar POPCNT for long ones; still reported as avx2). A forced
+ * implementation and settle_popcount_impl_fn() give the kernel alone.
  *
  * The portable kernel is 64-bit SWAR (Henry S. Warren, "Hacker's
  * Delight", 2nd ed., section 5-1, figure 5-2) with the per-byte counts of
  * up to SWAR_BLOCK words summed before one horizontal add (the same
  * section, "counting 1-bits in an array").
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +35,7 @@
 #include "cpu/cpu.h"
 #include "prim/dispatch.h"
 #include "prim/popcount_kernels.h"
+#include "util/env_value.h"
 #include "settle_bits.h"
 
 /* ---- portable SWAR ------------------------------------------------------ */
@@ -114,8 +122,15 @@ int settle_popcount_usable(enum settle_popcount_impl which)
 
 static uint64_t popcount_resolve(const void *buf, size_t len);
 
+/*
+ * The decision, made once under decide_lock: refusal is written before
+ * popcount_active is published (release), and read only after it is seen
+ * (acquire), so every thread sees one decision.
+ */
 static settle_popcount_fn popcount_ptr = popcount_resolve;
 static int popcount_active = -1; /* enum settle_popcount_impl once known */
+static pthread_mutex_t decide_lock = PTHREAD_MUTEX_INITIALIZER;
+static char refusal[320]; /* why SETTLE_POPCOUNT was ignored, or "" */
 
 /* "swar, neon or sve": the implementations built for this architecture. */
 static void list_names(char *buf, size_t len)
@@ -136,29 +151,37 @@ static void list_names(char *buf, size_t len)
 	}
 }
 
-/* Refuse a forced implementation: one line on stderr, exit status 2. */
-static _Noreturn void refuse(const char *forced, int which,
-			    const struct settle_cpuid *id)
+/*
+ * Why a forced implementation cannot be used, as one line without the
+ * newline: an unknown name, one of another architecture, or the
+ * architecture's reason (on x86-64, when cpuid has the instructions but
+ * XCR0 lacks their state, it says so).
+ */
+static void refuse(const char *forced, int which,
+		   const struct settle_cpuid *id)
 {
-	char why[160];
+	char value[68], why[128];
 
+	settle_env_value(value, sizeof(value), forced);
 	if (which < 0) {
 		list_names(why, sizeof(why));
-		fprintf(stderr, "settle: SETTLE_POPCOUNT=%s refused: unknown "
-			"implementation (%s)\n", forced, why);
-		exit(2);
+		snprintf(refusal, sizeof(refusal), "SETTLE_POPCOUNT=%s "
+			 "refused: unknown implementation (%s)", value, why);
+		return;
 	}
 	if (!settle_popcount_impl_fn(which))
 		snprintf(why, sizeof(why), "%s only, this build is for %s",
 			 home[which], SETTLE_ARCH_NAME);
 	else
 		settle_arch_popcount_refusal(which, id, why, sizeof(why));
-	fprintf(stderr, "settle: SETTLE_POPCOUNT=%s refused: %s\n", forced,
-		why);
-	exit(2);
+	snprintf(refusal, sizeof(refusal), "SETTLE_POPCOUNT=%s refused: %s",
+		 value, why);
 }
 
-/* The implementation named by SETTLE_POPCOUNT, or -1 when it is unset. */
+/*
+ * The implementation named by SETTLE_POPCOUNT, or -1 when it is unset,
+ * empty or unusable here (then refusal says why).
+ */
 static int forced_impl(const struct settle_cpuid *id)
 {
 	const char *env = getenv("SETTLE_POPCOUNT");
@@ -170,8 +193,10 @@ static int forced_impl(const struct settle_cpuid *id)
 		if (strcmp(env, names[i]) == 0)
 			which = i;
 	if (which < 0 || !settle_popcount_impl_fn(which) ||
-	    !settle_popcount_runs_on(which, id))
+	    !settle_popcount_runs_on(which, id)) {
 		refuse(env, which, id);
+		return -1;
+	}
 	return which;
 }
 
@@ -182,6 +207,12 @@ static settle_popcount_fn popcount_decide(void)
 	settle_popcount_fn fn;
 	int which;
 
+	pthread_mutex_lock(&decide_lock);
+	if (__atomic_load_n(&popcount_active, __ATOMIC_ACQUIRE) >= 0) {
+		fn = __atomic_load_n(&popcount_ptr, __ATOMIC_ACQUIRE);
+		pthread_mutex_unlock(&decide_lock);
+		return fn;
+	}
 	settle_cpuid_read(&id);
 	which = forced_impl(&id);
 	if (which >= 0) {
@@ -192,8 +223,9 @@ static settle_popcount_fn popcount_decide(void)
 		     settle_popcount_kernel_swar :
 		     settle_arch_popcount_auto(which, &id);
 	}
-	__atomic_store_n(&popcount_active, which, __ATOMIC_RELAXED);
 	__atomic_store_n(&popcount_ptr, fn, __ATOMIC_RELEASE);
+	__atomic_store_n(&popcount_active, which, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&decide_lock);
 	return fn;
 }
 
@@ -209,13 +241,19 @@ uint64_t settle_popcount(const void *buf, size_t len)
 
 enum settle_popcount_impl settle_popcount_active(void)
 {
-	int which = __atomic_load_n(&popcount_active, __ATOMIC_RELAXED);
+	int which = __atomic_load_n(&popcount_active, __ATOMIC_ACQUIRE);
 
 	if (which < 0) {
 		popcount_decide();
-		which = __atomic_load_n(&popcount_active, __ATOMIC_RELAXED);
+		which = __atomic_load_n(&popcount_active, __ATOMIC_ACQUIRE);
 	}
 	return which;
+}
+
+const char *settle_popcount_env_refusal(void)
+{
+	settle_popcount_active();
+	return refusal[0] ? refusal : NULL;
 }
 
 /* ---- bitmap ranges ----------------------------------------------------- */

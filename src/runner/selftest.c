@@ -13,7 +13,7 @@
  *     Fog, "Instruction tables"; Intel optimization manual) are 3 cycles
  *     for imul and popcnt on recent Intel cores. The chains are the
  *     architecture's (src/arch/<arch>/chains.c); where it has none, the
- *     row is not measured.
+ *     row is not measured (n/a).
  */
 #include <math.h>
 #include <stdio.h>
@@ -22,13 +22,17 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "runner/selftest.h"
+#include "stats/rules.h"
 #include "settle.h"
+#include "util/util.h"
 #include "cpu/cpu.h"
 
 /*
  * Work: blocks of 16 dependent register additions, one cycle each, all
- * variants through this one loop (settle_arch_work_chain(), aligned so
- * that its placement does not change its speed).
+ * variants through this one loop (settle_arch_work_chain(): in asm,
+ * unrolled and aligned, so that its placement does not change its speed
+ * and variants differ by their work only).
  */
 static uint64_t chain(uint64_t blocks)
 {
@@ -36,9 +40,9 @@ static uint64_t chain(uint64_t blocks)
 }
 
 /* 100 blocks (1600 adds) per operation; 3 % and 2 % more. */
-static uint64_t work(void *s, uint64_t n) { (void)s; chain(n * 100); return n; }
-static uint64_t work3(void *s, uint64_t n) { (void)s; chain(n * 103); return n; }
-static uint64_t work2(void *s, uint64_t n) { (void)s; chain(n * 102); return n; }
+static uint64_t work(void *s, const void *a, uint64_t n) { (void)s; (void)a; chain(n * 100); return n; }
+static uint64_t work3(void *s, const void *a, uint64_t n) { (void)s; (void)a; chain(n * 103); return n; }
+static uint64_t work2(void *s, const void *a, uint64_t n) { (void)s; (void)a; chain(n * 102); return n; }
 
 static const struct settle_variant aa[] = {
 	{ .name = "work", .description = "1600 dependent adds", .run = work },
@@ -149,41 +153,39 @@ static void progress(FILE *f, const char *what, unsigned k, unsigned n)
 /*
  * Dependent chains of 64 instructions per repetition, the architecture's
  * (settle_arch_latency_chains()): an add chain, a multiply and a bit
- * count. lat[i].run NULL: not measured on this architecture.
+ * count; arg is the index into lat. lat[i].run NULL: not measured here.
  */
 static struct settle_arch_chain lat[3];
+static const int lat_index[3] = { 0, 1, 2 };
 
-static uint64_t run_chain(int i, uint64_t n)
+static uint64_t run_chain(void *s, const void *arg, uint64_t n)
 {
-	uint64_t x = lat[i].run(n);
+	uint64_t x = lat[*(const int *)arg].run(n);
 
+	(void)s;
 	settle_keep(x);
 	return n;
 }
 
-static uint64_t add_chain(void *s, uint64_t n) { (void)s; return run_chain(0, n); }
-static uint64_t mul_chain(void *s, uint64_t n) { (void)s; return run_chain(1, n); }
-static uint64_t count_chain(void *s, uint64_t n) { (void)s; return run_chain(2, n); }
-
-static const char *chain_unavailable(int i)
+static const char *chain_unavailable(void *s, const void *arg)
 {
-	if (!lat[i].run)
-		return "not measured on " SETTLE_ARCH_NAME;
-	return lat[i].unavailable ? lat[i].unavailable() : NULL;
-}
+	const struct settle_arch_chain *c = &lat[*(const int *)arg];
 
-static const char *mul_unavailable(void *s) { (void)s; return chain_unavailable(1); }
-static const char *count_unavailable(void *s) { (void)s; return chain_unavailable(2); }
+	(void)s;
+	if (!c->run)
+		return "not measured on " SETTLE_ARCH_NAME;
+	return c->unavailable ? c->unavailable() : NULL;
+}
 
 static struct settle_variant chains[] = {
 	{ .name = "add", .description = "dependent register additions",
-	  .run = add_chain, .ops_per_iter = 64 },
+	  .run = run_chain, .arg = &lat_index[0], .ops_per_iter = 64 },
 	{ .name = "mul", .description = "dependent multiplies",
-	  .run = mul_chain, .unavailable = mul_unavailable,
-	  .ops_per_iter = 64 },
+	  .run = run_chain, .arg = &lat_index[1],
+	  .unavailable = chain_unavailable, .ops_per_iter = 64 },
 	{ .name = "count", .description = "dependent bit counts",
-	  .run = count_chain, .unavailable = count_unavailable,
-	  .ops_per_iter = 64 },
+	  .run = run_chain, .arg = &lat_index[2],
+	  .unavailable = chain_unavailable, .ops_per_iter = 64 },
 };
 
 static const struct settle_claim latency = {
@@ -257,4 +259,125 @@ int settle_selftest_run(const struct settle_options *o, unsigned aa_trials,
 	st->detect_rate_3pct = rate(d3, detect_trials);
 	st->detect_rate_2pct = rate(d2, detect_trials);
 	return latencies(o, st);
+}
+
+int settle_write_selftest_json(const struct settle_selftest *st,
+			       const struct settle_options *o,
+			       const char *path, char *err, size_t errlen)
+{
+	struct settle_c_locale loc;
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+	int rc;
+
+	if (!f) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	settle_c_locale_begin(&loc);
+	fprintf(f, "{\n  \"schema\": \"settle-selftest/1\",\n");
+	fputs("  \"aa_false_positive_rate\": ", f); settle_json_number(f, st->aa_false_positive_rate);
+	fputs(",\n  \"aa_same_rate\": ", f); settle_json_number(f, st->aa_same_rate);
+	fprintf(f, ",\n  \"aa_trials\": %u", st->aa_trials);
+	fputs(",\n  \"detect_rate_3pct\": ", f); settle_json_number(f, st->detect_rate_3pct);
+	fputs(",\n  \"detect_rate_2pct\": ", f); settle_json_number(f, st->detect_rate_2pct);
+	fprintf(f, ",\n  \"detect_trials\": %u", st->detect_trials);
+	fputs(",\n  \"popcnt_latency_cycles\": ", f);
+	if (st->popcnt_latency_cycles > 0)
+		settle_json_number(f, st->popcnt_latency_cycles);
+	else
+		fputs("null", f);
+	fputs(",\n  \"imul_latency_cycles\": ", f);
+	if (st->imul_latency_cycles > 0)
+		settle_json_number(f, st->imul_latency_cycles);
+	else
+		fputs("null", f);
+	fputs(",\n  \"mul_instruction\": ", f);
+	settle_json_string(f, st->mul_name ? st->mul_name : "");
+	fputs(",\n  \"count_instruction\": ", f);
+	settle_json_string(f, st->count_name ? st->count_name : "");
+	fputs(",\n  \"core_ghz\": ", f); settle_json_number(f, st->core_ghz);
+	fprintf(f, ",\n  \"settings\": {\"samples\": %u, \"min_sample_ns\": ",
+		o->samples);
+	settle_json_number(f, o->min_sample_ns);
+	fprintf(f, ", \"processes_per_trial\": %u, \"equivalence_band\": ",
+		o->processes ? o->processes : 1);
+	settle_json_number(f, o->band);
+	fprintf(f, ", \"quick\": %s}\n}\n", o->quick ? "true" : "false");
+	settle_c_locale_end(&loc);
+	if (fclose(f) != 0) {
+		free(buf);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	rc = settle_replace_file(path, buf, n, err, errlen);
+	free(buf);
+	return rc;
+}
+
+/* The targets of the harness (README, "How far to trust a verdict"). */
+#define TARGET_AA_FALSE_POSITIVES 0.05
+#define TARGET_AA_SAME 0.80
+#define TARGET_DETECT_3PCT 0.90
+#define TARGET_DETECT_2PCT 0.80
+
+static const char *met(int ok)
+{
+	return ok ? "met" : "MISSED";
+}
+
+/* "imul 3.00 cycles", or "mul n/a (not measured on generic)". */
+static void print_latency(FILE *f, const char *insn, double cycles,
+			  const char *why)
+{
+	fprintf(f, "%s ", insn ? insn : "?");
+	if (cycles > 0)
+		fprintf(f, "%.2f cycles", cycles);
+	else
+		fprintf(f, "n/a (%s)", why ? why : "not measured");
+}
+
+void settle_selftest_print(FILE *f, const struct settle_selftest *st,
+			   const struct settle_options *o)
+{
+	int aa = st->aa_false_positive_rate <= TARGET_AA_FALSE_POSITIVES &&
+		 st->aa_same_rate >= TARGET_AA_SAME;
+	int d3 = st->detect_rate_3pct >= TARGET_DETECT_3PCT;
+	int d2 = st->detect_rate_2pct >= TARGET_DETECT_2PCT;
+
+	fprintf(f, "settle selftest: %u samples of >= %.0f ms, %u process%s per "
+		"trial, band +-%g%%\n", o->samples, o->min_sample_ns / 1e6,
+		o->processes, o->processes == 1 ? "" : "es", o->band * 100);
+	fprintf(f, "  A/A, %u trials: faster or slower %.1f%% (target <= %g%%), "
+		"same %.1f%% (target >= %g%%): %s\n", st->aa_trials,
+		100 * st->aa_false_positive_rate,
+		100 * TARGET_AA_FALSE_POSITIVES, 100 * st->aa_same_rate,
+		100 * TARGET_AA_SAME, met(aa));
+	fprintf(f, "  3%% more work, %u trials: called slower %.1f%% (target "
+		">= %g%%): %s\n", st->detect_trials,
+		100 * st->detect_rate_3pct, 100 * TARGET_DETECT_3PCT, met(d3));
+	fprintf(f, "  2%% more work, band 0.5%%, %u trials: called slower "
+		"%.1f%% (target >= %g%%): %s\n", st->detect_trials,
+		100 * st->detect_rate_2pct, 100 * TARGET_DETECT_2PCT, met(d2));
+	fprintf(f, "  dependent chains against an add chain (1 cycle each, "
+		"%.2f GHz):\n    ", st->core_ghz);
+	print_latency(f, st->mul_name, st->imul_latency_cycles, st->mul_why);
+	fputs(", ", f);
+	print_latency(f, st->count_name, st->popcnt_latency_cycles,
+		      st->count_why);
+	fputs("\n", f);
+	if (settle_noise_loaded(st->loadavg))
+		fprintf(f, "  warning: other load on the machine (load average "
+			"%.2f): the rates describe\n  this machine's noise as "
+			"much as settle\n", st->loadavg);
+	if (st->reference_ghz > 0 &&
+	    fabs(st->core_ghz / st->reference_ghz - 1) > 0.10)
+		fprintf(f, "  warning: the add chain ran at %.2f GHz here but "
+			"%.2f GHz at the start:\n  the reference was slowed, "
+			"the latencies are unreliable\n", st->core_ghz,
+			st->reference_ghz);
+	if (o->quick)
+		fprintf(f, "  (--quick checks the plumbing; the targets need "
+			"the default settings)\n");
 }

@@ -30,7 +30,7 @@ settle_popcount_fn settle_arch_popcount_auto(enum settle_popcount_impl which,
 					     const struct settle_cpuid *id)
 {
 	(void)id;
-	return settle_popcount_impl_fn(which);
+	return settle_arch_popcount_kernel(which);
 }
 
 void settle_arch_popcount_refusal(enum settle_popcount_impl which,

@@ -9,16 +9,18 @@
 
 #include "claims.h"
 
-static uint64_t not_run(void *state, uint64_t iters)
+static uint64_t not_run(void *state, const void *arg, uint64_t iters)
 {
 	(void)state;
+	(void)arg;
 	(void)iters;
 	return 0;
 }
 
-static const char *x86_only(void *state)
+static const char *x86_only(void *state, const void *arg)
 {
 	(void)state;
+	(void)arg;
 	return "x86-64 only";
 }
 

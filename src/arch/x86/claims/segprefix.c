@@ -2,14 +2,15 @@
  * segprefix.c - the user-space cost of a segment-prefixed load (%fs:, %gs:)
  * against a plain load, dependent and independent.
  *
- * The syscall argument (DESIGN.md, "syscall") was about one more
- * segment-prefixed access on a hot path. On x86-64 the prefix only adds the
- * segment base to the address (Intel SDM vol. 1, 3.3.4 "Segmentation in
- * 64-bit mode"; AMD APM vol. 2, 4.5.3): with a base of 0 the load is a plain
- * load, with a non-zero base the address needs one more addition. Measured
- * on the design machine (DESIGN.md, facts table): a dependent load takes
- * 5.05 core cycles plain or through %gs: with base 0, 7.07 through %fs: or
- * %gs: with a non-zero base; independent loads run 3 per cycle either way.
+ * The syscall argument (docs/founding-experiments.md, "syscall") was about
+ * one more segment-prefixed access on a hot path. On x86-64 the prefix
+ * only adds the segment base to the address (Intel SDM vol. 1, 3.3.4
+ * "Segmentation in 64-bit mode"; AMD APM vol. 2, 4.5.3): with a base of 0
+ * the load is a plain load, with a non-zero base the address needs one
+ * more addition. Measured on the first machine (docs/founding-experiments.md,
+ * "Facts measured on the first machine"): a dependent load takes 5.05 core
+ * cycles plain or through %gs: with base 0, 7.07 through %fs: or %gs: with
+ * a non-zero base; independent loads run 3 per cycle either way.
  *
  * Every variant runs the same loop, written in assembly so that only the
  * eight loads differ: for a base b in the segment, slot i at b + 8 i (one
@@ -211,30 +212,34 @@ static uint64_t tls_b(const struct seg_state *s)
 	return (uintptr_t)&seg_tls[0] - s->fs_base;
 }
 
-static uint64_t run_plain_dep(void *p, uint64_t iters)
+static uint64_t run_plain_dep(void *p, const void *arg, uint64_t iters)
 {
 	uint64_t b = abs_b(p);
+	(void)arg;
 
 	return dep_plain(b, iters) == b ? iters : 0;
 }
 
-static uint64_t run_plain_ind(void *p, uint64_t iters)
+static uint64_t run_plain_ind(void *p, const void *arg, uint64_t iters)
 {
+	(void)arg;
 	return ind_plain(abs_b(p), iters) ? iters : 0;
 }
 
-static uint64_t run_fs_dep(void *p, uint64_t iters)
+static uint64_t run_fs_dep(void *p, const void *arg, uint64_t iters)
 {
 	uint64_t b = tls_b(p);
+	(void)arg;
 
 	if (b == 0)
 		return 0;
 	return dep_fs(b, iters) == b ? iters : 0;
 }
 
-static uint64_t run_fs_ind(void *p, uint64_t iters)
+static uint64_t run_fs_ind(void *p, const void *arg, uint64_t iters)
 {
 	uint64_t b = tls_b(p);
+	(void)arg;
 
 	if (b == 0)
 		return 0;
@@ -254,13 +259,15 @@ static uint64_t run_gs0(void *p, uint64_t iters, int dep)
 	return ind_gs(b, iters) ? iters : 0;
 }
 
-static uint64_t run_gs0_dep(void *p, uint64_t iters)
+static uint64_t run_gs0_dep(void *p, const void *arg, uint64_t iters)
 {
+	(void)arg;
 	return run_gs0(p, iters, 1);
 }
 
-static uint64_t run_gs0_ind(void *p, uint64_t iters)
+static uint64_t run_gs0_ind(void *p, const void *arg, uint64_t iters)
 {
+	(void)arg;
 	return run_gs0(p, iters, 0);
 }
 
@@ -282,23 +289,27 @@ static uint64_t run_gs(void *p, uint64_t iters, int dep)
 	return ok ? iters : 0;
 }
 
-static uint64_t run_gs_dep(void *p, uint64_t iters)
+static uint64_t run_gs_dep(void *p, const void *arg, uint64_t iters)
 {
+	(void)arg;
 	return run_gs(p, iters, 1);
 }
 
-static uint64_t run_gs_ind(void *p, uint64_t iters)
+static uint64_t run_gs_ind(void *p, const void *arg, uint64_t iters)
 {
+	(void)arg;
 	return run_gs(p, iters, 0);
 }
 
-static const char *gs0_unavailable(void *p)
+static const char *gs0_unavailable(void *p, const void *arg)
 {
+	(void)arg;
 	return ((struct seg_state *)p)->gs0_why;
 }
 
-static const char *gs_unavailable(void *p)
+static const char *gs_unavailable(void *p, const void *arg)
 {
+	(void)arg;
 	return ((struct seg_state *)p)->gs_why;
 }
 

@@ -1,0 +1,548 @@
+/*
+ * view.c - a report's view (see view.h): the machine's facts, the rows,
+ * notes and scale section of each claim, the noise.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats/rules.h"
+#include "util/util.h"
+#include "view/view.h"
+
+/* ---- the machine ------------------------------------------------------- */
+
+__attribute__((format(printf, 3, 4)))
+static struct settle_view_item *item(struct settle_view *v, const char *key,
+				     const char *fmt, ...)
+{
+	struct settle_view_item *it = &v->items[v->nitems++];
+	va_list ap;
+
+	memset(it, 0, sizeof(*it));
+	it->key = key;
+	va_start(ap, fmt);
+	vsnprintf(it->text, sizeof(it->text), fmt, ap);
+	va_end(ap);
+	settle_escape_in(it->text, sizeof(it->text));
+	return it;
+}
+
+__attribute__((format(printf, 2, 3)))
+static void brief(struct settle_view_item *it, const char *fmt, ...)
+{
+	va_list ap;
+
+	it->in_brief = 1;
+	va_start(ap, fmt);
+	vsnprintf(it->brief, sizeof(it->brief), fmt, ap);
+	va_end(ap);
+	settle_escape_in(it->brief, sizeof(it->brief));
+}
+
+static void caches(const struct settle_machine *m, char *buf, size_t len)
+{
+	size_t used = 0;
+	char sz[32];
+
+	snprintf(buf, len, "unknown");
+	for (size_t i = 0; i < m->ncaches && used < len; i++) {
+		const struct settle_cache *c = &m->caches[i];
+		int k = snprintf(buf + used, len - used, "%sL%d%s %s",
+				 i ? ", " : "", c->level,
+				 !strcmp(c->type, "Data") ? "d" :
+				 !strcmp(c->type, "Instruction") ? "i" : "",
+				 settle_format_size(c->size_bytes, sz, sizeof(sz)));
+
+		if (k > 0)
+			used += (size_t)k;
+	}
+}
+
+static void machine_items(const struct settle_report *rep,
+			  struct settle_view *v)
+{
+	const struct settle_machine *m = &rep->machine;
+	const struct settle_timer_info *t = &rep->timer;
+	const struct settle_options *o = &rep->options;
+	struct settle_view_item *it;
+	char cpu[200], buf[256], rel[64] = "unknown", cpus[48] = "";
+	char pinned[48] = "CPU unknown", each[48] = "", cost[32], res[32];
+
+	if (m->vendor[0])
+		snprintf(cpu, sizeof(cpu), "%s (%s family %u model %u "
+			 "stepping %u)", m->model_name[0] ? m->model_name :
+			 "unknown CPU", m->vendor, m->family, m->model,
+			 m->stepping);
+	else
+		snprintf(cpu, sizeof(cpu), "%s", m->model_name[0] ?
+			 m->model_name : "unknown CPU");
+	if (m->logical_cpus > 0)
+		snprintf(cpus, sizeof(cpus), ", %ld logical CPUs",
+			 m->logical_cpus);
+	it = item(v, "machine", "%s%s%s%s%s%s%s", cpu, cpus,
+		  m->hypervisor > 0 ? ", hypervisor " : "",
+		  m->hypervisor > 0 ? (m->hypervisor_vendor[0] ?
+				       m->hypervisor_vendor : "present") : "",
+		  m->emulator[0] ? ", emulated by " : "", m->emulator,
+		  m->emulator[0] ? " (times under emulation are not "
+		  "measurements)" : "");
+	brief(it, "%s", it->text);
+	item(v, "ISA", "%s", m->isa[0] ? m->isa : "unknown");
+	caches(m, buf, sizeof(buf));
+	it = item(v, "caches", "%s", buf);
+	brief(it, "caches %s", buf);
+	sscanf(m->kernel, "%63s", rel);
+	it = item(v, "kernel", "%s; seccomp %s", m->kernel[0] ? m->kernel :
+		  "unknown", m->seccomp[0] ? m->seccomp : "unknown");
+	brief(it, "kernel %s", rel);
+	item(v, "primitives", "popcount %s, bswap %s",
+	     m->popcount_impl[0] ? m->popcount_impl : "unknown",
+	     m->bswap_impl[0] ? m->bswap_impl : "unknown");
+	/* a calibrated value of 0 is unknown (settle_timer_info) */
+	if (t->overhead_ns > 0)
+		snprintf(cost, sizeof(cost), "%.1f ns", t->overhead_ns);
+	else
+		snprintf(cost, sizeof(cost), "unknown");
+	if (t->resolution_ns > 0)
+		snprintf(res, sizeof(res), "%.1f ns", t->resolution_ns);
+	else
+		snprintf(res, sizeof(res), "unknown");
+	if (t->clock != SETTLE_CLOCK_MONOTONIC && t->tsc_ghz > 0) {
+		it = item(v, "clock", "%s at %.3f GHz (%s), read cost %s, "
+			  "resolution %s", settle_clock_label(t->clock),
+			  t->tsc_ghz, t->why, cost, res);
+		brief(it, "clock %s %.3f GHz", settle_clock_label(t->clock),
+		      t->tsc_ghz);
+	} else if (t->clock != SETTLE_CLOCK_MONOTONIC) {
+		it = item(v, "clock", "%s at an unknown rate (%s), read cost "
+			  "%s, resolution %s", settle_clock_label(t->clock),
+			  t->why, cost, res);
+		brief(it, "clock %s", settle_clock_label(t->clock));
+	} else {
+		it = item(v, "clock", "clock_gettime(CLOCK_MONOTONIC_RAW) (%s), "
+			  "read cost %s, resolution %s",
+			  t->why ? t->why : "unknown", cost, res);
+		brief(it, "clock CLOCK_MONOTONIC_RAW");
+	}
+	if (t->core_ghz > 0) {
+		it = item(v, "core clock", "~%.2f GHz (estimated from a "
+			  "dependent add chain, 1 cycle per add)", t->core_ghz);
+		brief(it, "core ~%.2f GHz", t->core_ghz);
+	} else {
+		it = item(v, "core clock", "unknown");
+		brief(it, "core clock unknown");
+	}
+	it = item(v, "build", "%s, %s", rep->compiler, rep->build_flags);
+	brief(it, "build %s %s", rep->compiler, rep->build_flags);
+	it = item(v, "mitigations", "%s", m->mitigations[0] ?
+		  m->mitigations : "unknown");
+	it->detail = 1;
+	if (rep->cpu >= 0)
+		snprintf(pinned, sizeof(pinned), "pinned to CPU %d", rep->cpu);
+	it = item(v, NULL, "%s", pinned);
+	it->info_only = 1;
+	if (o->processes > 1)
+		snprintf(buf, sizeof(buf), " (%u fresh processes)", o->processes);
+	else
+		buf[0] = '\0';
+	if (o->min_sample_ns > 0)
+		snprintf(each, sizeof(each), ", each >= %.1f ms",
+			 o->min_sample_ns / 1e6);
+	it = item(v, NULL, "%s; %u samples per variant%s%s%s", pinned,
+		  o->samples, buf, each, o->quick ? " (--quick)" : "");
+	brief(it, "%s", it->text);
+	it->info_only = -1; /* a run's, not info's */
+}
+
+/* An escaped copy of s owned by v ("?" when out of memory). */
+static const char *keep(struct settle_view *v, const char *s)
+{
+	char **more, *e;
+
+	if (!s)
+		return NULL;
+	e = settle_escape(s);
+	more = e ? realloc(v->strings, (v->nstrings + 1) * sizeof(*more)) : NULL;
+	if (!more) {
+		free(e);
+		return "?";
+	}
+	v->strings = more;
+	v->strings[v->nstrings++] = e;
+	return e;
+}
+
+/* ---- rows ------------------------------------------------------------- */
+
+static void cmp_cells(const struct settle_result *r, struct settle_view_row *w)
+{
+	const struct settle_comparison *c = &r->cmp;
+
+	w->verdict = "";
+	snprintf(w->ratio, sizeof(w->ratio), "-");
+	if (r->is_baseline) {
+		w->role = SETTLE_ROLE_BASELINE;
+		snprintf(w->ratio, sizeof(w->ratio), "1.000x");
+		w->verdict = "baseline";
+		return;
+	}
+	if (!r->has_cmp)
+		return;
+	w->role = SETTLE_ROLE_COMPARED;
+	if (c->ratio > 0) {
+		settle_format_num(c->ratio, 3, w->ratio, sizeof(w->ratio) - 1);
+		strcat(w->ratio, "x");
+		settle_format_num(c->lo, 3, w->lo, sizeof(w->lo));
+		settle_format_num(c->hi, 3, w->hi, sizeof(w->hi));
+	}
+	w->verdict = settle_verdict_name(c->verdict);
+	w->why = c->why;
+}
+
+/* The spread in per cent: one decimal, "<0.1%" for a spread that would
+ * round to 0.0 but is not 0. */
+static void mad_cell(double pct, char *buf, size_t len)
+{
+	if (pct > 0 && pct < 0.05)
+		snprintf(buf, len, "<0.1%%");
+	else
+		snprintf(buf, len, "%.1f%%", pct);
+}
+
+static void row(struct settle_view *v, const struct settle_result *r,
+		struct settle_view_row *w)
+{
+	const struct settle_claim_info *c = r->claim;
+
+	memset(w, 0, sizeof(*w));
+	w->r = r;
+	w->label = keep(v, r->label);
+	w->reference = r->reference;
+	w->mark = "";
+	w->verdict = "";
+	if (c->sized)
+		settle_format_size(r->size_bytes, w->size, sizeof(w->size));
+	if (r->skipped) {
+		w->status = SETTLE_ROW_SKIPPED;
+		w->status_text = keep(v, r->skipped);
+		return;
+	}
+	if (r->below_resolution) {
+		w->status = SETTLE_ROW_BELOW_RES;
+		w->status_text = "a sample lasted under 1000x the clock's "
+				 "resolution";
+		return;
+	}
+	settle_format_ns(r->sum.median, w->median, sizeof(w->median));
+	settle_format_ns(r->sum.min, w->best, sizeof(w->best));
+	mad_cell(100 * settle_safe_div(r->sum.mad, r->sum.median), w->mad,
+		 sizeof(w->mad));
+	w->mark = r->unstable ? "!" : "";
+	if (c->bytes_per_op == SETTLE_BYTES_SIZE)
+		settle_format_num(r->bytes_per_ns, 2, w->bytes, sizeof(w->bytes));
+	if (c->show_cycles)
+		settle_format_num(r->cycles_per_op > 0 ? r->cycles_per_op : NAN,
+				  2, w->cycles, sizeof(w->cycles));
+	cmp_cells(r, w);
+}
+
+/* ---- notes ------------------------------------------------------------ */
+
+__attribute__((format(printf, 3, 4)))
+static void note(struct settle_view_claim *vc, const char *mark,
+		 const char *fmt, ...)
+{
+	struct settle_view_note *n;
+	va_list ap;
+
+	if (vc->nnotes == SETTLE_VIEW_MAX_NOTES)
+		return;
+	n = &vc->notes[vc->nnotes++];
+	n->mark = mark;
+	va_start(ap, fmt);
+	vsnprintf(n->text, sizeof(n->text), fmt, ap);
+	va_end(ap);
+	settle_escape_in(n->text, sizeof(n->text));
+}
+
+/* Runs of blanks and line ends in s made one space (a claim's text is
+ * laid out by the formats, not by its author). */
+static void squeeze(char *s)
+{
+	char *o = s;
+
+	for (const char *p = s; *p; p++) {
+		int blank = *p == ' ' || *p == '\t' || *p == '\n' || *p == '\r';
+
+		if (blank && (o == s || o[-1] == ' '))
+			continue;
+		*o++ = blank ? ' ' : *p;
+	}
+	while (o > s && o[-1] == ' ')
+		o--;
+	*o = '\0';
+}
+
+static const char *cycles_source(const struct settle_view_claim *vc)
+{
+	for (size_t i = 0; i < vc->nrows; i++) {
+		const char *s = vc->rows[i].r->cycles_source;
+
+		if (s && !strcmp(s, "perf_event_open"))
+			return "counted with perf_event_open (mean per "
+			       "operation)";
+	}
+	return "median x core clock estimated from an add chain (no "
+	       "hardware counters)";
+}
+
+static void notes(const struct settle_report *rep, struct settle_view_claim *vc)
+{
+	const struct settle_options *o = &rep->options;
+	const struct settle_claim_info *c = vc->claim;
+	int grouped = 0, based = 0, unstable = 0;
+
+	for (size_t i = 0; i < vc->nrows; i++) {
+		const struct settle_view_row *w = &vc->rows[i];
+
+		grouped |= w->r->build || w->r->nparams;
+		based |= w->role != SETTLE_ROLE_NONE;
+		unstable |= w->mark[0] != '\0';
+	}
+	if (based && o->processes > 1)
+		note(vc, "", "median time per %s of %u samples; ratio = time / "
+		     "time of '%s'%s in the same rounds (below 1 is faster; %u "
+		     "fresh processes, one Hodges-Lehmann estimate each, 95%% "
+		     "Student t interval over processes; band +-%g%%)",
+		     c->op_name, o->samples, c->baseline, grouped ?
+		     " of the same build and parameters" : "", o->processes,
+		     o->band * 100);
+	else if (based)
+		note(vc, "", "median time per %s of %u samples; ratio = time / "
+		     "time of '%s'%s in the same rounds (below 1 is faster; "
+		     "Hodges-Lehmann estimate, 95%% signed-rank interval; band "
+		     "+-%g%%)", c->op_name, o->samples, c->baseline, grouped ?
+		     " of the same build and parameters" : "", o->band * 100);
+	else
+		note(vc, "", "median time per %s of %u samples; no baseline, "
+		     "so no ratios", c->op_name, o->samples);
+	if (c->show_cycles)
+		note(vc, "", "cycles: %s", cycles_source(vc));
+	if (unstable)
+		note(vc, "!", "unstable: spread (MAD) above %g%% of the median, "
+		     "or the best sample more than %g%% below it; do not "
+		     "trust that row", SETTLE_UNSTABLE_MAD * 100,
+		     SETTLE_UNSTABLE_BEST * 100);
+	if (c->original) {
+		char orig[sizeof(vc->notes[0].text)];
+
+		snprintf(orig, sizeof(orig), "%s", c->original);
+		squeeze(orig);
+		note(vc, "", "original: %s", orig);
+	}
+}
+
+/* ---- the claim's own terms ---------------------------------------------- */
+
+static const char *const stars[] = { "*", "**", "***", "****" };
+
+/* The mark of footnote text, numbered in order of first use ("" for none). */
+static const char *scale_mark(struct settle_view_claim *vc, const char *text)
+{
+	size_t j;
+
+	if (!text[0])
+		return "";
+	for (j = 0; j < vc->nscale_notes; j++)
+		if (!strcmp(vc->scale_notes[j].text, text))
+			return stars[j];
+	if (j == 4)
+		return "";
+	vc->scale_notes[j].mark = stars[j];
+	snprintf(vc->scale_notes[j].text, sizeof(vc->scale_notes[j].text),
+		 "%s", text);
+	settle_escape_in(vc->scale_notes[j].text,
+			 sizeof(vc->scale_notes[j].text));
+	vc->nscale_notes++;
+	return stars[j];
+}
+
+static int scale(struct settle_view *v, struct settle_view_claim *vc)
+{
+	vc->scale = calloc(vc->nrows + 1, sizeof(*vc->scale));
+	if (!vc->scale)
+		return -1;
+	for (size_t i = 0; i < vc->nrows; i++) {
+		const struct settle_result *r = vc->rows[i].r;
+		struct settle_view_scale_row *s = &vc->scale[vc->nscale];
+
+		if (r->nfigures == 0)
+			continue;
+		if (vc->ncols == 0) {
+			vc->ncols = r->nfigures;
+			for (size_t k = 0; k < r->nfigures; k++)
+				vc->cols[k] = keep(v, r->figures[k].label);
+		}
+		s->label = vc->rows[i].label;
+		snprintf(s->size, sizeof(s->size), "%s", vc->rows[i].size);
+		s->n = r->nfigures < vc->ncols ? r->nfigures : vc->ncols;
+		for (size_t k = 0; k < s->n; k++) {
+			const struct settle_figure *f = &r->figures[k];
+
+			snprintf(s->cell[k].value, sizeof(s->cell[k].value),
+				 f->value >= 1000 ? "%.0f %s" : "%.4g %s",
+				 f->value, f->unit);
+			settle_escape_in(s->cell[k].value,
+					 sizeof(s->cell[k].value));
+			s->cell[k].mark = scale_mark(vc, f->note);
+		}
+		vc->nscale++;
+	}
+	return 0;
+}
+
+/* ---- claims ----------------------------------------------------------- */
+
+static int claim(struct settle_view *v, const struct settle_report *rep,
+		 const struct settle_claim_info *c, struct settle_view_claim *vc)
+{
+	size_t n = 0;
+
+	memset(vc, 0, sizeof(*vc));
+	vc->claim = c;
+	vc->title = keep(v, c->title);
+	vc->op_name = keep(v, c->op_name);
+	vc->sized = c->sized;
+	vc->show_bytes = c->bytes_per_op == SETTLE_BYTES_SIZE;
+	vc->show_cycles = c->show_cycles;
+	for (size_t i = 0; i < rep->nresults; i++)
+		n += rep->results[i].claim == c;
+	vc->rows = calloc(n + 1, sizeof(*vc->rows));
+	if (!vc->rows)
+		return -1;
+	for (size_t i = 0; i < rep->nresults; i++)
+		if (rep->results[i].claim == c)
+			row(v, &rep->results[i], &vc->rows[vc->nrows++]);
+	notes(rep, vc);
+	return scale(v, vc);
+}
+
+/* ---- noise ------------------------------------------------------------ */
+
+__attribute__((format(printf, 2, 3)))
+static void warn(struct settle_view *v, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (v->nwarnings == SETTLE_VIEW_MAX_WARNINGS)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(v->warnings[v->nwarnings], sizeof(v->warnings[0]), fmt, ap);
+	va_end(ap);
+	settle_escape_in(v->warnings[v->nwarnings], sizeof(v->warnings[0]));
+	v->nwarnings++;
+}
+
+/*
+ * The core clock before -> after: "3.69 -> 3.70 GHz (+0.3%)", or with an
+ * unknown estimate (0) "unknown -> 3.70 GHz", "3.69 GHz -> unknown",
+ * "unknown": no drift is computed from an unknown clock.
+ */
+static void drift_text(const struct settle_noise *n, char *buf, size_t len)
+{
+	double b = n->core_ghz_before, a = n->core_ghz_after;
+
+	if (settle_noise_drift_known(n))
+		snprintf(buf, len, "%.2f -> %.2f GHz (%+.1f%%)", b, a,
+			 n->drift_pct);
+	else if (b > 0)
+		snprintf(buf, len, "%.2f GHz -> unknown", b);
+	else if (a > 0)
+		snprintf(buf, len, "unknown -> %.2f GHz", a);
+	else
+		snprintf(buf, len, "unknown");
+}
+
+static void noise(const struct settle_report *rep, struct settle_view *v)
+{
+	const struct settle_noise *n = &rep->noise;
+	int unknown = !n->governor[0] || !strcmp(n->governor, "unknown");
+	int hv = rep->machine.hypervisor;
+	char drift[96];
+
+	if (!n->known) {
+		snprintf(v->noise, sizeof(v->noise), "unknown (%s does not "
+			 "record it)", rep->source[0] ? rep->source :
+			 "the result");
+		settle_escape_in(v->noise, sizeof(v->noise));
+		return;
+	}
+	drift_text(n, drift, sizeof(drift));
+	snprintf(v->noise, sizeof(v->noise), "load %.2f at the start, %.1f%% "
+		 "steal, %ld+%ld (voluntary+involuntary) context switches, "
+		 "%ld migrations, frequency scaling %s%s, %score clock %s",
+		 n->loadavg, n->steal_pct, n->nvcsw, n->nivcsw, n->migrations,
+		 unknown ? "unknown" : n->governor,
+		 unknown ? " (no cpufreq in sysfs)" : "",
+		 hv > 0 ? "under a hypervisor, " : hv == 0 ? "bare metal, " :
+		 "", drift);
+	settle_escape_in(v->noise, sizeof(v->noise));
+	if (settle_noise_drift_known(n) && settle_noise_drifted(n->drift_pct))
+		warn(v, "the core clock drifted by %+.1f%% during the run",
+		     n->drift_pct);
+	if (settle_noise_stolen(n->steal_pct))
+		warn(v, "the hypervisor stole %.1f%% of the CPU time",
+		     n->steal_pct);
+	if (settle_noise_loaded(n->loadavg))
+		warn(v, "other load on the machine (load average %.2f)",
+		     n->loadavg);
+	if (n->migrations)
+		warn(v, "%ld samples ran on another CPU", n->migrations);
+	if (rep->machine.emulator[0])
+		warn(v, "this CPU was emulated by %s: the times are not "
+		     "measurements", rep->machine.emulator);
+}
+
+int settle_view_build(const struct settle_report *rep, struct settle_view *v)
+{
+	memset(v, 0, sizeof(*v));
+	v->rep = rep;
+	machine_items(rep, v);
+	v->claims = calloc(rep->nresults + 1, sizeof(*v->claims));
+	if (!v->claims)
+		return -1;
+	for (size_t i = 0; i < rep->nresults; i++) {
+		const struct settle_claim_info *c = rep->results[i].claim;
+		size_t k;
+
+		for (k = 0; k < v->nclaims && v->claims[k].claim != c; k++)
+			;
+		if (k < v->nclaims)
+			continue;
+		if (claim(v, rep, c, &v->claims[v->nclaims++]) < 0) {
+			settle_view_free(v);
+			return -1;
+		}
+	}
+	noise(rep, v);
+	return 0;
+}
+
+void settle_view_free(struct settle_view *v)
+{
+	for (size_t i = 0; v->claims && i < v->nclaims; i++) {
+		free(v->claims[i].rows);
+		free(v->claims[i].scale);
+	}
+	free(v->claims);
+	v->claims = NULL;
+	v->nclaims = 0;
+	for (size_t i = 0; i < v->nstrings; i++)
+		free(v->strings[i]);
+	free(v->strings);
+	v->strings = NULL;
+	v->nstrings = 0;
+}
