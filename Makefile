@@ -50,12 +50,8 @@ else
 NOVEC := -fno-tree-vectorize -fno-tree-slp-vectorize
 endif
 
-# x86-64 kernels not yet under src/arch/x86/ (built for x86 only).
-X86_PRIM_SRC := src/prim/dispatch_popcount.c $(wildcard src/prim/*_popcnt.c \
-                src/prim/*_ssse3.c src/prim/*_avx2.c src/prim/*_avx512.c)
 LIB_SRC   := $(wildcard src/util/*.c src/stats/*.c src/cpu/*.c src/prim/*.c src/model/*.c src/view/*.c \
-                        src/timer/*.c src/env/*.c src/runner/*.c src/report/*.c)
-LIB_SRC   := $(if $(filter x86,$(ARCH)),$(LIB_SRC),$(filter-out $(X86_PRIM_SRC),$(LIB_SRC))) \
+                        src/timer/*.c src/env/*.c src/runner/*.c src/report/*.c) \
              $(ARCH_LIB_SRC)
 CLAIM_SRC := $(filter-out claims/endian_loops.c claims/popcount_generic.c, \
                           $(wildcard claims/*.c)) $(ARCH_CLAIM_SRC)

@@ -7,7 +7,7 @@
  * elements (n counts elements, not bytes) read at src and writes them to
  * dst; any alignment of dst and of src, each on its own; dst == src swaps
  * in place; no other overlap. Each ISA's kernels live in their own object
- * (src/prim/bswap_ssse3.c, bswap_avx2.c, bswap_avx512.c), compiled for
+ * (src/arch/x86/bswap_ssse3.c, bswap_avx2.c, bswap_avx512.c), compiled for
  * that ISA only (see the Makefile); the caller guarantees that the CPU and
  * the OS support it (settle_bswap_usable(), src/prim/dispatch.h).
  *
@@ -33,19 +33,19 @@ void settle_bswap16_scalar(void *dst, const void *src, size_t n);
 void settle_bswap32_scalar(void *dst, const void *src, size_t n);
 void settle_bswap64_scalar(void *dst, const void *src, size_t n);
 
-/* PSHUFB, 16 bytes per instruction (src/prim/bswap_ssse3.c); needs SSSE3. */
+/* PSHUFB, 16 bytes per instruction (src/arch/x86/bswap_ssse3.c); needs SSSE3. */
 void settle_bswap16_ssse3(void *dst, const void *src, size_t n);
 void settle_bswap32_ssse3(void *dst, const void *src, size_t n);
 void settle_bswap64_ssse3(void *dst, const void *src, size_t n);
 
-/* VPSHUFB on 256-bit vectors (src/prim/bswap_avx2.c); needs AVX and AVX2
+/* VPSHUFB on 256-bit vectors (src/arch/x86/bswap_avx2.c); needs AVX and AVX2
  * with OS support for AVX state. */
 void settle_bswap16_avx2(void *dst, const void *src, size_t n);
 void settle_bswap32_avx2(void *dst, const void *src, size_t n);
 void settle_bswap64_avx2(void *dst, const void *src, size_t n);
 
 /* AVX-512BW VPSHUFB on 512-bit vectors, byte-masked head and tail
- * (src/prim/bswap_avx512.c); needs AVX512F, BW and VL with OS support for
+ * (src/arch/x86/bswap_avx512.c); needs AVX512F, BW and VL with OS support for
  * opmask and ZMM state. */
 void settle_bswap16_avx512(void *dst, const void *src, size_t n);
 void settle_bswap32_avx512(void *dst, const void *src, size_t n);

@@ -25,19 +25,19 @@
 /* Portable 64-bit SWAR (src/prim/popcount.c); any CPU. */
 uint64_t settle_popcount_kernel_swar(const void *buf, size_t len);
 
-/* POPCNT, four accumulators (src/prim/popcount_popcnt.c); needs POPCNT. */
+/* POPCNT, four accumulators (src/arch/x86/popcount_popcnt.c); needs POPCNT. */
 uint64_t settle_popcount_kernel_popcnt(const void *buf, size_t len);
 
 /*
  * Harley-Seal carry-save adders over 256-bit vectors
- * (src/prim/popcount_avx2.c); needs AVX2 with OS support for AVX state.
+ * (src/arch/x86/popcount_avx2.c); needs AVX2 with OS support for AVX state.
  * Tails are counted with SWAR, so it does not need POPCNT.
  */
 uint64_t settle_popcount_kernel_avx2(const void *buf, size_t len);
 
 /*
  * The same with scalar POPCNT counting a share of each step's bytes
- * beside the vectors (src/prim/popcount_avx2.c); needs AVX2 and POPCNT.
+ * beside the vectors (src/arch/x86/popcount_avx2.c); needs AVX2 and POPCNT.
  * What settle_popcount() uses for long buffers when AVX2 is chosen
  * automatically and the CPU has POPCNT (src/prim/popcount.c).
  */
@@ -45,7 +45,7 @@ uint64_t settle_popcount_kernel_avx2_popcnt(const void *buf, size_t len);
 
 /*
  * VPOPCNTQ over 512-bit vectors with masked tail loads
- * (src/prim/popcount_avx512.c); needs AVX512F, AVX512BW, AVX512VL and
+ * (src/arch/x86/popcount_avx512.c); needs AVX512F, AVX512BW, AVX512VL and
  * AVX512_VPOPCNTDQ with OS support for opmask and ZMM state.
  */
 uint64_t settle_popcount_kernel_avx512(const void *buf, size_t len);

@@ -3,7 +3,7 @@
  * blend settle_popcount() uses when AVX2 is chosen, the byte-swap choice,
  * and the reasons a forced implementation is refused (see
  * src/arch/interface.h and src/prim/dispatch.h; the popcount choice is in
- * src/prim/dispatch_popcount.c).
+ * src/arch/x86/dispatch_popcount.c).
  *
  * What each byte-swap implementation needs (Intel SDM vol. 2A, CPUID;
  * vol. 1, 13.2 "Enumerating processor extended state support", 14.3

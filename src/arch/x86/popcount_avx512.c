@@ -10,7 +10,7 @@
  *
  * Compiled with -mavx512f -mavx512bw -mavx512vl -mavx512vpopcntdq
  * (Makefile: *_avx512.c); called only when all four are usable and XCR0
- * enables opmask and ZMM state (src/prim/dispatch_popcount.c). Four
+ * enables opmask and ZMM state (src/arch/x86/dispatch_popcount.c). Four
  * vectors per step into four accumulators of 64-bit lane counts; the
  * fewer than 64 bytes left are read with one byte-masked load (AVX512BW).
  */

@@ -13,7 +13,7 @@
  * SDM vol. 2, VPSHUFB, VPSADBW.
  *
  * Compiled with -mavx2 (Makefile: *_avx2.c); called only when AVX2 and the
- * OS's AVX state are usable (src/prim/dispatch_popcount.c). The fewer than
+ * OS's AVX state are usable (src/arch/x86/dispatch_popcount.c). The fewer than
  * 32 bytes left at the end are counted with portable SWAR, not POPCNT, so
  * settle_popcount_kernel_avx2() needs nothing beyond AVX2. The second
  * kernel, settle_popcount_kernel_avx2_popcnt(), also uses POPCNT (a
