@@ -219,6 +219,8 @@ static int latencies(const struct settle_options *o, struct settle_selftest *st)
 	st->core_ghz = settle_safe_div(1, rep.results[0].sum.median);
 	st->reference_ghz = rep.timer.core_ghz;
 	st->loadavg = rep.noise.loadavg;
+	snprintf(st->emulator, sizeof(st->emulator), "%s",
+		 rep.machine.emulator);
 	settle_report_free(&rep);
 	return 0;
 }
@@ -367,6 +369,9 @@ void settle_selftest_print(FILE *f, const struct settle_selftest *st,
 	print_latency(f, st->count_name, st->popcnt_latency_cycles,
 		      st->count_why);
 	fputs("\n", f);
+	if (st->emulator[0])
+		fprintf(f, "  warning: this CPU is emulated by %s: the rates "
+			"and latencies are not\n  measurements\n", st->emulator);
 	if (settle_noise_loaded(st->loadavg))
 		fprintf(f, "  warning: other load on the machine (load average "
 			"%.2f): the rates describe\n  this machine's noise as "
