@@ -306,27 +306,6 @@ fail:
 	return -1;
 }
 
-/* CPUs other than self for the cross-CPU echo, preferred first: those in
- * the current mask, then every other configured CPU. Returns the count. */
-static int cross_candidates(int self, int *want, int max)
-{
-	cpu_set_t set;
-	int n = 0;
-	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
-
-	if (ncpu < 1 || ncpu > CPU_SETSIZE)
-		ncpu = CPU_SETSIZE;
-	if (sched_getaffinity(0, sizeof(set), &set))
-		CPU_ZERO(&set);
-	for (int cpu = 0; cpu < CPU_SETSIZE && n < max; cpu++)
-		if (cpu != self && CPU_ISSET(cpu, &set))
-			want[n++] = cpu;
-	for (int cpu = 0; cpu < ncpu && n < max; cpu++)
-		if (cpu != self && !CPU_ISSET(cpu, &set))
-			want[n++] = cpu;
-	return n;
-}
-
 /* ------------------------------------------------------------------ */
 /* Set-up and tear-down.                                               */
 
@@ -346,11 +325,15 @@ static void sys_teardown(void *p)
 	free(s);
 }
 
-/* Start both echo processes; -1 with a message in err on failure. */
-static int start_echoes(struct sys_state *s, int cpu, char *err, size_t len)
+/*
+ * Start both echo processes, the cross-CPU one on partner (another CPU
+ * the user allowed; -1 or cpu itself: none, and pingpong-cross is
+ * skipped); -1 with a message in err on failure.
+ */
+static int start_echoes(struct sys_state *s, int cpu, int partner, char *err,
+			size_t len)
 {
-	int want[CPU_SETSIZE];
-	int n, rc;
+	int rc;
 
 	rc = echo_start(&s->same, &cpu, 1);
 	if (rc) {
@@ -358,8 +341,8 @@ static int start_echoes(struct sys_state *s, int cpu, char *err, size_t len)
 			 cpu, rc > 0 ? "cannot pin it there" : strerror(errno));
 		return -1;
 	}
-	n = cross_candidates(cpu, want, CPU_SETSIZE);
-	rc = n > 0 ? echo_start(&s->cross, want, n) : 1;
+	rc = partner >= 0 && partner != cpu ?
+	     echo_start(&s->cross, &partner, 1) : 1;
 	if (rc > 0)
 		s->cross_why = "only one CPU allowed";
 	if (rc >= 0)
@@ -388,7 +371,7 @@ static void *sys_setup(const struct settle_params *prm, char *err, size_t len)
 		sys_teardown(s);
 		return NULL;
 	}
-	if (start_echoes(s, cpu, err, len)) {
+	if (start_echoes(s, cpu, prm ? prm->partner_cpu : -1, err, len)) {
 		sys_teardown(s);
 		return NULL;
 	}

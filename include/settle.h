@@ -60,6 +60,9 @@ struct settle_params {
 	int cpu;             /* CPU the runner is pinned to */
 	int quick;           /* non-zero under --quick: keep set-up cheap */
 	const struct settle_claim *claim; /* the claim being set up */
+	int partner_cpu;     /* another CPU the user allowed settle (its
+				affinity at start), for a second process;
+				-1 when cpu is the only one */
 };
 
 /* One extra parameter of a variant, stored in the result's params. */
@@ -272,6 +275,8 @@ enum settle_verdict {
 	SETTLE_SAME,    /* the whole interval inside the equivalence band */
 	SETTLE_FASTER,  /* the whole interval below the band */
 	SETTLE_SLOWER,  /* the whole interval above the band */
+	SETTLE_INVALID, /* the result is invalid (settle_result.invalid):
+			   no time to compare */
 };
 
 /* A time ratio (new / old, or variant / baseline) with its interval. */
@@ -287,7 +292,7 @@ struct settle_comparison {
 	const char *method;/* how the interval was computed */
 };
 
-/* "faster", "slower", "same", "unclear". */
+/* "faster", "slower", "same", "unclear", "invalid". */
 const char *settle_verdict_name(enum settle_verdict v);
 
 /*
@@ -568,6 +573,25 @@ struct settle_result {
 				       settle_summary_unstable()) */
 	int below_resolution;       /* a sample lasted under 1000x the
 				       clock's resolution: no time to report */
+	/*
+	 * Evidence that the work was really repeated: nrepeat pairs of
+	 * adjacent calls, one of iters repetitions (repeat1_ns[k], ns) and
+	 * one of repeat_iters = 2 x iters (repeat2_ns[k]): 3 pairs, 9 when
+	 * the first 3 look suspicious. read_limit_bpns: a plain read of a
+	 * buffer of size_bytes in the same run, bytes per ns (0: not
+	 * measured).
+	 */
+	uint64_t repeat_iters;
+	double repeat1_ns[9], repeat2_ns[9];
+	size_t nrepeat;
+	double read_limit_bpns;
+	/*
+	 * "" or why the result is invalid (work hoisted or removed): 2 x the
+	 * repetitions took under 1.5 x the time (the fastest of the 2n calls
+	 * against the fastest of the n calls), or the throughput exceeds 2 x
+	 * the read limit. Decided by the analysis from the evidence.
+	 */
+	char invalid[200];
 	int has_cmp;                /* cmp is valid (not the baseline) */
 	struct settle_comparison cmp; /* against the baseline, paired */
 	struct settle_figure *figures; /* scale section, nfigures of them */
@@ -614,19 +638,23 @@ int settle_report_init(struct settle_report *rep, const struct settle_options *o
  * times every variant once, starting at variant k mod n.
  * Returns 0; -1 with a message in err when set-up fails, memory runs out,
  * or a variant's check value differs from the baseline's (the message
- * names the variant and both values).
+ * names the variant and both values); -2 when an interrupt was noted
+ * (SIGINT, SIGTERM: see the settle command): the claim's results are
+ * dropped, those of claims run before stay.
  */
 int settle_run_claim(struct settle_report *rep, const struct settle_claim *c,
 		     const uint64_t *sizes, size_t nsizes,
 		     char *err, size_t errlen);
-
-
 
 /* End a run: the core clock again (drift), noise deltas, counters closed. */
 void settle_report_finish(struct settle_report *rep);
 
 /* Free every result of rep (not rep itself). */
 void settle_report_free(struct settle_report *rep);
+
+/* The number of results of rep that are invalid (settle_result.invalid):
+ * a run that reports one has failed. */
+size_t settle_report_invalid(const struct settle_report *rep);
 
 /* ------------------------------------------------------------------ */
 /* Output (src/view, src/report) and result files (src/model).        */

@@ -23,6 +23,7 @@ for procs in 1 2; do
 		ok "run --output prints what show prints ($procs process(es))"
 	else
 		bad "run and show differ ($procs process(es)):"
+		grep "invalid" "$TMP/run$procs.txt"
 		diff "$TMP/run$procs.txt" "$TMP/show$procs.txt" | head -10
 		head -3 "$TMP/err"
 	fi

@@ -99,11 +99,13 @@ static const char *slot_unavailable(void *state, const void *arg)
 	return sl->orig->unavailable(s->st[sl->build], sl->orig->arg);
 }
 
-/* The merged claim that c is (the runner passes it to setup). */
+/* The merged claim that c is, or a copy of (settle run --variant runs a
+ * copy with fewer variants): claim names are unique in a run. */
 static const struct mclaim *mclaim_of(const struct settle_claim *c)
 {
-	for (size_t k = 0; k < nmclaims; k++)
-		if (&mclaims[k]->claim == c)
+	for (size_t k = 0; c && k < nmclaims; k++)
+		if (&mclaims[k]->claim == c ||
+		    !strcmp(mclaims[k]->claim.name, c->name))
 			return mclaims[k];
 	return NULL;
 }
@@ -893,12 +895,27 @@ static int compile(struct build *b, char **argv, const struct slots *sl,
 		 (unsigned long long)key, (long)getpid());
 	argv[sl->out] = tmp;
 	argv[sl->dfile] = dtmp;
+	settle_temp_add(tmp, 0);  /* a second Ctrl-C removes them */
+	settle_temp_add(dtmp, 0);
 	clock_gettime(CLOCK_REALTIME, &t0);
 	pid = spawn(argv, STDERR_FILENO, -1, 0);
-	if (pid < 0)
+	if (pid < 0) {
+		settle_temp_forget(tmp);
+		settle_temp_forget(dtmp);
 		return -1;
+	}
 	st = settle_wait(pid, NULL);
+	settle_temp_forget(dtmp);
+	if (settle_interrupted()) {
+		unlink(tmp);
+		unlink(dtmp);
+		settle_temp_forget(tmp);
+		fprintf(stderr, "settle: %s: build '%s' interrupted\n", file,
+			b->cmd);
+		return -2;
+	}
 	if (st != 0) {
+		settle_temp_forget(tmp);
 		unlink(tmp);
 		unlink(dtmp);
 		fprintf(stderr, "settle: %s: build '%s' failed (%s %d); the "
@@ -915,9 +932,11 @@ static int compile(struct build *b, char **argv, const struct slots *sl,
 		       ".so") == 0 && rename(tmp, b->so) == 0) {
 		write_manifest(mf, &ds); /* without it: compiled again */
 		deps_free(&ds);
+		settle_temp_forget(tmp);
 		return 0;
 	}
 	deps_free(&ds);
+	settle_temp_forget(tmp);
 	b->transient = 1;
 	snprintf(b->so, sizeof(b->so), "%s", tmp);
 	return 0;
@@ -959,7 +978,7 @@ static int make_build(struct build *b, const char *file, const char *real,
 	size_t argc = 0;
 	uint64_t key;
 	void *dl;
-	int cached;
+	int cached, rc;
 
 	if (split_build(b) < 0)
 		return -1;
@@ -981,8 +1000,8 @@ static int make_build(struct build *b, const char *file, const char *real,
 	if (command_key(b, argv, &sl, real, src, len, &key) < 0)
 		return -1;
 	cached = find_cached(b, cache, key, verbose);
-	if (!cached && compile(b, argv, &sl, file, cache, key) < 0)
-		return -1;
+	if (!cached && (rc = compile(b, argv, &sl, file, cache, key)) < 0)
+		return rc;
 	if (verbose)
 		fprintf(stderr, "settle: %s, build '%s': %s %s\n", file,
 			b->cmd, cached ? "cached" : b->transient ?
@@ -1239,10 +1258,13 @@ int settle_byob_claims(const char *file, const char *const *builds,
 	}
 	for (size_t i = 0; i < nbuilds; i++) {
 		b[i].cmd = builds[i];
-		if (make_build(&b[i], file, real, src, len, inc, cache,
-			       verbose) < 0) {
+		int rc = make_build(&b[i], file, real, src, len, inc, cache,
+				    verbose);
+
+		if (rc < 0) {
 			free(src);
-			return 2;
+			/* interrupted: 128 + the signal, as the shell says */
+			return rc == -2 ? 128 + settle_interrupted() : 2;
 		}
 	}
 	free(src);

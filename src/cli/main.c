@@ -9,6 +9,7 @@
  * usage, unreadable or foreign result file, or unwritable output.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <getopt.h>
 #include <math.h>
@@ -587,15 +588,41 @@ static int parse_run(struct run_args *a, int argc, char **argv)
 }
 
 /* The result in the chosen format; a result file written, the table
- * still goes to standard output. */
+ * still goes to standard output. A run that reports an invalid result
+ * has failed (exit status 1). */
 static int run_output(const struct run_args *a, const struct settle_report *rep)
 {
 	int rc = emit(rep, a->format, a->output ? a->output : "-");
+	size_t bad = settle_report_invalid(rep);
 
 	if (!rc && a->output && strcmp(a->output, "-") &&
 	    (!strcmp(a->format, "json") || !strcmp(a->format, "gbench-json")))
 		rc = emit(rep, "table", "-");
+	if (!rc && bad) {
+		fprintf(stderr, "settle: %zu result%s invalid: the work was "
+			"not repeated (see the table)\n", bad,
+			bad > 1 ? "s are" : " is");
+		rc = 1;
+	}
 	return rc;
+}
+
+/*
+ * An interrupted run: the tables of the claims that finished, then
+ * "interrupted" on standard error; --output is not written (nothing is
+ * lost: no half-measured file), the exit status is 128 + the signal.
+ */
+static int interrupted(const struct settle_report *rep)
+{
+	int sig = settle_interrupted();
+
+	if (rep && rep->nresults)
+		emit(rep, "table", "-");
+	fprintf(stderr, "settle: interrupted (%s)%s\n", sig == SIGTERM ?
+		"SIGTERM" : "SIGINT", rep && rep->nresults ? ": the claims "
+		"above finished, the rest was not measured, no --output "
+		"written" : "");
+	return 128 + sig;
 }
 
 static int measure(struct run_args *a, int argc, char **argv,
@@ -606,9 +633,12 @@ static int measure(struct run_args *a, int argc, char **argv,
 	int rc = 0;
 
 	if (a->opt.processes > 1) {
-		if (settle_run_in_processes(argc, argv, a->opt.cpu,
-					    a->opt.processes, a->opt.band, &rep,
-					    err, sizeof(err)) < 0) {
+		rc = settle_run_in_processes(argc, argv, a->opt.cpu,
+					     a->opt.processes, a->opt.band,
+					     &rep, err, sizeof(err));
+		if (rc == -2)
+			return interrupted(NULL);
+		if (rc < 0) {
 			fprintf(stderr, "settle: %s\n", err);
 			return strstr(err, "cannot pin") ? 2 : 1;
 		}
@@ -622,12 +652,20 @@ static int measure(struct run_args *a, int argc, char **argv,
 		fprintf(stderr, "settle: %s\n", err);
 		return 2;
 	}
-	for (size_t i = 0; i < sel->nclaims && !rc; i++)
-		if (settle_run_claim(&rep, sel->claims[i], a->sizes, a->nsizes,
-				     err, sizeof(err)) < 0) {
+	for (size_t i = 0; i < sel->nclaims && !rc; i++) {
+		rc = settle_run_claim(&rep, sel->claims[i], a->sizes,
+				      a->nsizes, err, sizeof(err));
+		if (rc == -2) {
+			settle_report_finish(&rep);
+			rc = interrupted(&rep);
+			settle_report_free(&rep);
+			return rc;
+		}
+		if (rc < 0) {
 			fprintf(stderr, "settle: %s\n", err);
 			rc = 1;
 		}
+	}
 	if (!rc) {
 		settle_report_finish(&rep);
 		rc = run_output(a, &rep);
@@ -872,6 +910,16 @@ static int selftest_option(void *ctx, int c, const char *arg)
 	return 2;
 }
 
+/* A selftest whose trial processes failed has failed (exit status 1). */
+static int selftest_status(const struct settle_selftest *st)
+{
+	if (!st->failed_trials)
+		return 0;
+	fprintf(stderr, "settle: selftest: %u trial process%s failed\n",
+		st->failed_trials, st->failed_trials > 1 ? "es" : "");
+	return 1;
+}
+
 static int cmd_selftest(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -920,8 +968,9 @@ static int cmd_selftest(int argc, char **argv)
 		return fail_usage("selftest --output writes the JSON file: add "
 				  "--format json");
 	if (!settle_cpu_allowed(a.o.cpu))
-		return fail_usage("cannot pin to CPU %d: not a CPU this process "
-				  "may run on", a.o.cpu);
+		return fail_usage("cannot pin to CPU %d: not one of the CPUs "
+				  "settle was allowed (its affinity at start)",
+				  a.o.cpu);
 	if (isatty(STDERR_FILENO))
 		a.o.progress = stderr;
 	if (settle_selftest_run(&a.o, (unsigned)a.aa, (unsigned)a.det, &st) < 0) {
@@ -937,10 +986,10 @@ static int cmd_selftest(int argc, char **argv)
 		}
 		if (a.output)
 			settle_selftest_print(stdout, &st, &a.o);
-		return 0;
+		return selftest_status(&st);
 	}
 	settle_selftest_print(stdout, &st, &a.o);
-	return 0;
+	return selftest_status(&st);
 }
 
 /* ---- plot --------------------------------------------------------------- */
@@ -1096,9 +1145,40 @@ static int env_refused(void)
 	return 0;
 }
 
+/*
+ * SIGINT, SIGTERM: the first asks the layers to stop at their next step
+ * (they keep what finished); the second ends settle at once, removing the
+ * temporary files the layers registered.
+ */
+static void on_signal(int sig)
+{
+	if (settle_interrupted()) {
+		settle_temp_cleanup();
+		signal(sig, SIG_DFL);
+		_exit(128 + sig);
+	}
+	settle_interrupt_note(sig);
+}
+
+static void catch_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal; /* no SA_RESTART: waits return EINTR */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
 int main(int argc, char **argv)
 {
-	int rc = env_refused() ? 2 : dispatch(argc, argv);
+	int rc;
+
+	catch_signals();
+	rc = env_refused() ? 2 : dispatch(argc, argv);
+	if (settle_interrupted() && rc < 128)
+		rc = 128 + settle_interrupted();
 
 	/* output lost (a full disk, a closed pipe) is a failure, said once:
 	 * not again when the command failed saying so */

@@ -56,13 +56,24 @@ static double num(json_t *o, const char *key)
 	return isfinite(d) && d >= 0 && d <= 1e12 ? d : 0;
 }
 
-/* A sample in ns: from 1e-6 ns to about 11 days (zero, negative and
- * non-finite times are no measurement settle makes). */
+/* A count (repetitions, operations): a non-negative integer, 0 otherwise. */
+static uint64_t count(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_integer(v) && json_integer_value(v) > 0 ?
+	       (uint64_t)json_integer_value(v) : 0;
+}
+
+/* A sample in ns: from 1e-15 ns to about 11 days. Zero, negative and
+ * non-finite times are no measurement settle makes; the shortest it can
+ * make is a clock tick over 2^40 repetitions of a body whose work was
+ * removed (about 1e-12 ns). */
 static int is_time(json_t *s)
 {
 	double d = json_is_number(s) ? json_number_value(s) : -1;
 
-	return d >= 1e-6 && d <= 1e15;
+	return d >= 1e-15 && d <= 1e15;
 }
 
 static void copy(char *dst, size_t len, json_t *o, const char *key)
@@ -280,6 +291,28 @@ static int load_figures(struct loader *l, json_t *arr, struct settle_result *r)
 	return 0;
 }
 
+/* The evidence for invalid results; the analysis decides again from it. */
+static void load_evidence(json_t *jr, struct settle_result *r)
+{
+	json_t *rc = json_object_get(jr, "repetition_check");
+	json_t *t1 = json_object_get(rc, "ns_1x"), *t2 = json_object_get(rc, "ns_2x");
+	size_t n = json_array_size(t1);
+
+	if (json_is_object(rc) && n == json_array_size(t2) && n <= 9 &&
+	    count(rc, "iterations_2x") > 0) {
+		r->repeat_iters = count(rc, "iterations_2x");
+		for (size_t i = 0; i < n; i++) {
+			json_t *a = json_array_get(t1, i), *b = json_array_get(t2, i);
+
+			if (!is_time(a) || !is_time(b))
+				break;
+			r->repeat1_ns[r->nrepeat] = json_number_value(a);
+			r->repeat2_ns[r->nrepeat++] = json_number_value(b);
+		}
+	}
+	r->read_limit_bpns = num(jr, "read_limit_bytes_per_ns");
+}
+
 static int load_result(struct loader *l, json_t *doc, json_t *jr, size_t idx,
 		       struct settle_report *rep)
 {
@@ -296,12 +329,13 @@ static int load_result(struct loader *l, json_t *doc, json_t *jr, size_t idx,
 	r = add_result(l, doc, jr, cname, vname);
 	if (!r)
 		return -1;
-	r->iters = (uint64_t)num(jr, "iterations");
-	r->ops_per_sample = (uint64_t)num(jr, "ops_per_sample");
+	r->iters = count(jr, "iterations");
+	r->ops_per_sample = count(jr, "ops_per_sample");
 	if (json_is_string(json_object_get(jr, "check")))
 		r->check = strtoull(json_string_value(json_object_get(jr, "check")),
 				    NULL, 10);
 	r->below_resolution = json_is_true(json_object_get(jr, "below_resolution"));
+	load_evidence(jr, r);
 	r->cycles_source = str(l, jr, "cycles_source");
 	if (r->cycles_source && !strcmp(r->cycles_source, "perf_event_open")) {
 		/* counted: keep the stored means (the counts are not stored) */

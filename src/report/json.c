@@ -242,6 +242,36 @@ static void write_cmp(FILE *f, const struct settle_comparison *c)
 	fputs("}", f);
 }
 
+/* Why a result may be invalid, so that a reader decides again. */
+static void write_evidence(FILE *f, const struct settle_result *r)
+{
+	if (r->invalid[0]) {
+		fputs(",\n     ", f);
+		jkey(f, "invalid");
+		jstr(f, r->invalid);
+	}
+	if (r->nrepeat) {
+		fprintf(f, ",\n     \"repetition_check\": {\"iterations\": "
+			"%llu, \"iterations_2x\": %llu, \"ns_1x\": [",
+			(unsigned long long)r->iters,
+			(unsigned long long)r->repeat_iters);
+		for (size_t i = 0; i < r->nrepeat; i++) {
+			fputs(i ? ", " : "", f);
+			sample(f, r->repeat1_ns[i]);
+		}
+		fputs("], \"ns_2x\": [", f);
+		for (size_t i = 0; i < r->nrepeat; i++) {
+			fputs(i ? ", " : "", f);
+			sample(f, r->repeat2_ns[i]);
+		}
+		fputs("]}", f);
+	}
+	if (r->read_limit_bpns > 0) {
+		fputs(", \"read_limit_bytes_per_ns\": ", f);
+		jnum(f, r->read_limit_bpns);
+	}
+}
+
 static void write_result(FILE *f, const struct settle_result *r)
 {
 	const struct settle_figure *fig = r->figures;
@@ -276,6 +306,7 @@ static void write_result(FILE *f, const struct settle_result *r)
 	fprintf(f, ", \"unstable\": %s", r->unstable ? "true" : "false");
 	fprintf(f, ",\n     \"below_resolution\": %s",
 		r->below_resolution ? "true" : "false");
+	write_evidence(f, r);
 	if (r->has_cmp)
 		write_cmp(f, &r->cmp);
 	fputs(", \"scale\": [", f);

@@ -70,7 +70,7 @@ static void result(FILE *f, const struct settle_view_row *w)
 	identity(f, r);
 	str(f, "status", w->status == SETTLE_ROW_SKIPPED ? "skipped" :
 	    w->status == SETTLE_ROW_BELOW_RES ? "below resolution" :
-	    "measured");
+	    w->status == SETTLE_ROW_INVALID ? "invalid" : "measured");
 	str(f, "reason", w->status_text);
 	fprintf(f, ", \"reference\": %s", w->reference ? "true" : "false");
 	fprintf(f, ", \"samples\": %zu", m ? r->nsamples : (size_t)0);
@@ -84,7 +84,8 @@ static void result(FILE *f, const struct settle_view_row *w)
 	    m && w->role != SETTLE_ROLE_NONE);
 	num(f, "ci_low", r->cmp.lo, cmp);
 	num(f, "ci_high", r->cmp.hi, cmp);
-	str(f, "verdict", m && w->verdict[0] ? w->verdict : NULL);
+	str(f, "verdict", w->status == SETTLE_ROW_INVALID ? "invalid" :
+	    m && w->verdict[0] ? w->verdict : NULL);
 	str(f, "why", m ? w->why : NULL);
 	fprintf(f, ", \"unstable\": %s}\n", w->mark[0] ? "true" : "false");
 }

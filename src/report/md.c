@@ -107,6 +107,7 @@ static void row(FILE *f, const struct settle_view_claim *vc,
 		for (int i = 0; i < ncells; i++)
 			fputs(" |", f);
 		fputs(w->status == SETTLE_ROW_SKIPPED ? " skipped: " :
+		      w->status == SETTLE_ROW_INVALID ? " **invalid**: " :
 		      " below resolution: ", f);
 		esc(f, w->status_text);
 		fputs(" |\n", f);

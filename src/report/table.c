@@ -64,6 +64,10 @@ static void row(FILE *f, const struct settle_view_claim *vc,
 		fprintf(f, "  below resolution: %s\n", w->status_text);
 		return;
 	}
+	if (w->status == SETTLE_ROW_INVALID) {
+		fprintf(f, "  invalid: %s\n", w->status_text);
+		return;
+	}
 	fprintf(f, " %11s %11s %7s%-1s", w->median, w->best, w->mad,
 		w->mark[0] ? w->mark : " ");
 	if (vc->show_bytes)

@@ -262,6 +262,7 @@ static void row(FILE *f, const struct settle_view_row *w, struct layout *lay)
 	if (w->status != SETTLE_ROW_MEASURED) {
 		para(f, 2, 6, "%s  %s: %s%s", label,
 		     w->status == SETTLE_ROW_SKIPPED ? "skipped" :
+		     w->status == SETTLE_ROW_INVALID ? "invalid" :
 		     "below resolution", w->status_text,
 		     w->reference ? " (reference)" : "");
 		free(label);

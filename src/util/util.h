@@ -37,6 +37,23 @@ int settle_replace_file(const char *path, const char *buf, size_t n,
  * else /tmp. */
 const char *settle_tmpdir(void);
 
+/*
+ * Interrupts. The settle command's SIGINT and SIGTERM handler calls
+ * settle_interrupt_note(sig) for the first signal; the layers ask
+ * settle_interrupted() between steps (samples, processes, builds) and
+ * stop, keeping what was finished. Temporary files and directories are
+ * registered while they exist (settle_temp_add, up to 64, paths below
+ * 4096 bytes; returns -1 when full) and forgotten once removed;
+ * settle_temp_cleanup() removes every registered one, files first, and
+ * is async-signal-safe: the handler calls it before ending the process on
+ * a second signal.
+ */
+void settle_interrupt_note(int sig);
+int settle_interrupted(void);   /* 0, or the signal that asked to stop */
+int settle_temp_add(const char *path, int is_dir);
+void settle_temp_forget(const char *path);
+void settle_temp_cleanup(void);
+
 /* A standard stream of a spawned program: inherited, /dev/null, or a
  * file descriptor (>= 0). */
 #define SETTLE_SPAWN_INHERIT (-1)
@@ -61,9 +78,11 @@ struct settle_spawn_opts {
 pid_t settle_spawn(char *const *argv, const struct settle_spawn_opts *o);
 
 /*
- * Wait for pid (retrying on EINTR). Returns its exit status, 128 + the
- * signal that ended it, or -1 with errno set. ru (NULL: not wanted)
- * receives its resource usage (wait4).
+ * Wait for pid (retrying on EINTR; when an interrupt was noted, the
+ * signal is passed on to pid once, so that a SIGTERM sent to settle
+ * alone ends the program it waits for too). Returns its exit status,
+ * 128 + the signal that ended it, or -1 with errno set. ru (NULL: not
+ * wanted) receives its resource usage (wait4).
  */
 int settle_wait(pid_t pid, struct rusage *ru);
 

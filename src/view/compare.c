@@ -61,6 +61,17 @@ static const struct settle_result *find(const struct settle_report *rep,
 	return NULL;
 }
 
+/* The first invalid result of rep with r's key, or NULL. */
+static const struct settle_result *invalid(const struct settle_report *rep,
+					   const struct settle_result *r)
+{
+	for (size_t i = 0; i < rep->nresults; i++)
+		if (same_key(&rep->results[i], r) &&
+		    rep->results[i].invalid[0])
+			return &rep->results[i];
+	return NULL;
+}
+
 static int below_resolution(const struct settle_report *rep,
 			    const struct settle_result *r)
 {
@@ -158,6 +169,14 @@ static int make_row(const struct settle_report *old,
 	w->mark = unstable(*x, w->n_old) || unstable(*y, w->n_new) ? "!" : "";
 	w->verdict = settle_verdict_name(c.verdict);
 	w->why = c.why;
+	if (invalid(nw, r) || invalid(old, r)) {
+		/* work that was not repeated is never a change */
+		w->verdict = "invalid";
+		w->why = invalid(nw, r) ? "invalid in the new file" :
+			 "invalid in the old file";
+		w->invalid_new = invalid(nw, r) != NULL;
+		return 1;
+	}
 	w->slower = c.verdict == SETTLE_SLOWER;
 	return 1;
 }
@@ -356,6 +375,10 @@ static void section_failures(struct settle_compare_view *cv,
 	else if (s->nmeasured == 0)
 		failure(cv, "%s and %s have no row in common", s->old->source,
 			s->nw->source);
+	for (size_t i = 0; i < s->nrows; i++)
+		if (s->rows[i].invalid_new)
+			failure(cv, "%s: %s is invalid", s->nw->source,
+				s->rows[i].name);
 	if (s->nonly_old)
 		failure(cv, "%zu row%s of %s %s missing from %s (first: %s)",
 			s->nonly_old, s->nonly_old > 1 ? "s" : "",

@@ -233,7 +233,18 @@ static void row(struct settle_view *v, const struct settle_result *r,
 	if (r->below_resolution) {
 		w->status = SETTLE_ROW_BELOW_RES;
 		w->status_text = "a sample lasted under 1000x the clock's "
-				 "resolution";
+				 "resolution (did the compiler remove the work? "
+				 "settle_keep(), docs/writing-a-claim.md)";
+		return;
+	}
+	if (r->invalid[0]) {
+		char why[sizeof(r->invalid) + 96];
+
+		snprintf(why, sizeof(why), "%s; keep it with settle_keep() "
+			 "(docs/writing-a-claim.md)", r->invalid);
+		w->status = SETTLE_ROW_INVALID;
+		w->status_text = keep(v, why);
+		w->verdict = "invalid";
 		return;
 	}
 	settle_format_ns(r->sum.median, w->median, sizeof(w->median));

@@ -43,6 +43,8 @@ enum settle_row_status {
 	SETTLE_ROW_MEASURED,  /* times, ratio and verdict */
 	SETTLE_ROW_SKIPPED,   /* not run here; status_text says why */
 	SETTLE_ROW_BELOW_RES, /* no time: a sample was below the resolution */
+	SETTLE_ROW_INVALID,   /* the work was not repeated: no time to show;
+				 status_text says why, with a hint */
 };
 
 /* How a row stands against its baseline. */
@@ -155,6 +157,7 @@ struct settle_compare_row {
 	const char *mark;      /* "!" when unstable on either side */
 	const char *verdict, *why;
 	int slower;            /* called slower */
+	int invalid_new;       /* the new file's result is invalid */
 };
 
 struct settle_compare_section {
