@@ -482,6 +482,53 @@ static const uint64_t default_sizes[] = { 32ull << 10, 128ull << 20 };
  * (docs/founding-experiments.md). */
 static const uint64_t full_sizes[] = { 1ull << 30 };
 
+/*
+ * At the largest size, the fastest swapping copy of each element size as
+ * a share of memcpy's throughput for the same bytes.
+ */
+static int bswap_conclude(const struct settle_result *res, size_t n,
+			  const struct settle_conclude_ctx *ctx,
+			  struct settle_conclusion *out)
+{
+	static const char *const kinds[] = { "scalar", "ssse3", "avx2",
+					     "avx512", "auto" };
+	double share[3];
+	char size[24], lb[64], name[24];
+	const struct settle_result *best[3];
+
+	(void)ctx;
+	for (int e = 0; e < 3; e++) {
+		unsigned bits = 16u << e;
+		const struct settle_result *m;
+
+		snprintf(lb, sizeof(lb), "%u-bit copy memcpy", bits);
+		m = settle_result_find(res, n, lb, UINT64_MAX);
+		best[e] = NULL;
+		for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+			const struct settle_result *r;
+
+			snprintf(lb, sizeof(lb), "%u-bit copy %s", bits, kinds[k]);
+			r = settle_result_find(res, n, lb, UINT64_MAX);
+			if (r && !r->invalid[0] &&
+			    (!best[e] || r->sum.median < best[e]->sum.median))
+				best[e] = r;
+		}
+		if (!m || !best[e])
+			return 0;
+		share[e] = m->sum.median / best[e]->sum.median;
+		snprintf(name, sizeof(name), "share_%u", bits);
+		settle_conclusion_number(out, name, share[e], "");
+		settle_conclusion_row(out, best[e]);
+	}
+	settle_format_size(best[0]->size_bytes, size, sizeof(size));
+	snprintf(out->sentence, sizeof(out->sentence), "at %s the fastest "
+		 "swapping copies reach %.2f (%s), %.2f (%s) and %.2f (%s) of "
+		 "memcpy's throughput for the same bytes", size, share[0],
+		 best[0]->label, share[1], best[1]->label, share[2],
+		 best[2]->label);
+	return 1;
+}
+
 const struct settle_claim settle_claim_bswap = {
 	.name = "bswap",
 	.description = "bulk byte swap of arrays, the file-system's real "
@@ -505,4 +552,5 @@ const struct settle_claim settle_claim_bswap = {
 	.setup = bswap_setup,
 	.teardown = bswap_teardown,
 	.scale = bswap_scale,
+	.conclude = bswap_conclude,
 };

@@ -143,6 +143,9 @@ int settle_variant_same_group(const struct settle_variant *a,
 struct settle_result;
 struct settle_figure;
 struct settle_scale_ctx;
+struct settle_command_data;
+struct settle_conclusion;
+struct settle_conclude_ctx;
 
 struct settle_claim {
 	const char *name;        /* e.g. "popcount" */
@@ -180,7 +183,68 @@ struct settle_claim {
 	size_t (*scale)(const struct settle_result *r,
 			const struct settle_scale_ctx *ctx,
 			struct settle_figure *out, size_t max);
+	/*
+	 * Optional. What the claim's results settle, in the argument's own
+	 * terms: res[0..n) are the claim's results (every size, skipped ones
+	 * included, analysed, with their scale figures). Write the sentence,
+	 * its numbers and the results it rests on to out and return 1; 0 for
+	 * none (settle then says which variant was fastest and slowest, per
+	 * build). Whether the conclusion is settled is not the claim's to
+	 * say: settle decides it from the rows it names (see struct
+	 * settle_conclusion).
+	 */
+	int (*conclude)(const struct settle_result *res, size_t n,
+			const struct settle_conclude_ctx *ctx,
+			struct settle_conclusion *out);
 };
+
+/* Most numbers and rows one conclusion may name. */
+#define SETTLE_MAX_NAMED 8
+
+/*
+ * A claim's conclusion: one sentence ("avx512 counts the 4 GiB of bitmaps
+ * of a 128 TB file system 0.73 s faster than builtin-generic, 0.36 % of
+ * the original 202 s check"), the numbers in it, and the results it rests
+ * on (by label and size). It is settled when every row it names has a
+ * verdict other than unclear and no row of the claim is invalid; else
+ * not settled, with the reason (too noisy, layout-sensitive, an interval
+ * across the band's edge, invalid rows, not measured).
+ */
+struct settle_conclusion {
+	char sentence[480];
+	struct {
+		char name[32];  /* "ratio", "saved_s", ... */
+		double value;
+		char unit[12];  /* "x", "s", "%", "MB/s" */
+	} numbers[SETTLE_MAX_NAMED];
+	size_t nnumbers;
+	struct {
+		char label[128]; /* the result's label */
+		uint64_t size_bytes;
+	} rows[SETTLE_MAX_NAMED];
+	size_t nrows;
+};
+
+struct settle_conclude_ctx {
+	double device_mbps; /* --device-mbps, MB/s */
+	double band;        /* equivalence band, a fraction */
+};
+
+/*
+ * The measured result of res[0..n) with this table label at size_bytes
+ * (UINT64_MAX: the largest size among res), or NULL when there is none
+ * or it was skipped or below resolution. For a claim's conclude().
+ */
+const struct settle_result *settle_result_find(const struct settle_result *res,
+					       size_t n, const char *label,
+					       uint64_t size_bytes);
+
+/* Add number name = value unit to c (ignored beyond SETTLE_MAX_NAMED);
+ * and name the result r as one c rests on. */
+void settle_conclusion_number(struct settle_conclusion *c, const char *name,
+			      double value, const char *unit);
+void settle_conclusion_row(struct settle_conclusion *c,
+			   const struct settle_result *r);
 
 /* Most figures one result's scale section may have. */
 #define SETTLE_MAX_FIGURES 8
@@ -523,6 +587,7 @@ void settle_options_default(struct settle_options *o, int quick);
  * loaded from a file. Shared by the claim's results; owned by the report.
  */
 struct settle_claim_info {
+	const struct settle_conclusion *conclusion; /* the claim's, or NULL */
 	const char *name;        /* e.g. "popcount" */
 	const char *title;       /* table heading; the name when none */
 	const char *description; /* one line; "" when none */
@@ -596,6 +661,9 @@ struct settle_result {
 	struct settle_comparison cmp; /* against the baseline, paired */
 	struct settle_figure *figures; /* scale section, nfigures of them */
 	size_t nfigures;
+	/* a whole command (settle run --command): its CPU times and perf
+	   profile (src/runner/command.h); NULL for a claim's variant */
+	struct settle_command_data *command;
 };
 
 /* Non-zero when a and b have the same build and the same parameters, so
@@ -615,6 +683,9 @@ struct settle_report {
 	char build_flags[256];
 	char novec_flags[256];      /* its objects built with the vectoriser
 				       off (popcount's builtin-generic) */
+	char claims_built[256];     /* "" or the builds of the claims measured
+				       (settle run FILE.c: "gcc -O0, gcc -O2"),
+				       when they are not settle's own */
 	char source[256];           /* the file it was loaded from, or "" */
 	void *owned;                /* memory of the report's strings and
 				       claim descriptions */

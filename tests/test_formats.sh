@@ -73,7 +73,7 @@ LOC=${DE:-C}
 
 # ---- checkers -------------------------------------------------------------
 cat > "$TMP/checks.py" <<'EOF'
-import csv, json, sys, unicodedata
+import csv, io, json, sys, unicodedata
 
 def strict_json(path):
     def no_const(name):
@@ -149,7 +149,14 @@ NUMERIC = ["n", "median_ns", "min_ns", "mean_ns", "mad_ns", "bytes_per_ns",
 
 def csv_rows(path):
     with open(path, newline="", encoding="utf-8") as f:
-        rows = list(csv.reader(f, strict=True))
+        text = f.read()
+    # the conclusions close the file as "# claim: settled: ..." lines,
+    # after the last record; nothing of them may come before
+    body, _, tail = text.partition("\r\n# ")
+    for line in ("# " + tail).split("\r\n") if tail else []:
+        if line and not line.startswith("# "):
+            raise ValueError("a record after the conclusions: %r" % line)
+    rows = list(csv.reader(io.StringIO(body + "\r\n"), strict=True))
     head = rows[0]
     for r in rows[1:]:
         if len(r) != len(head):

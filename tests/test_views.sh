@@ -40,8 +40,12 @@ import csv, json, re, sys
 base = sys.argv[1]
 out = {f: open(base + "." + f, encoding="utf-8").read()
        for f in ("table", "md", "text", "csv", "json-lines")}
-rows = list(csv.DictReader(out["csv"].splitlines()))
-lines = [json.loads(l) for l in out["json-lines"].splitlines()]
+csv_lines = out["csv"].splitlines()
+rows = list(csv.DictReader(l for l in csv_lines if not l.startswith("# ")))
+concl = [l for l in csv_lines if l.startswith("# ")]
+alljl = [json.loads(l) for l in out["json-lines"].splitlines()]
+lines = [j for j in alljl if "conclusion" not in j]
+jc = [j for j in alljl if "conclusion" in j]
 problems = []
 if len(rows) != len(lines):
     problems.append("csv has %d rows, json-lines %d" % (len(rows), len(lines)))
@@ -69,6 +73,16 @@ for f in ("table", "md", "text"):
     if marks != n_unstable:
         problems.append("%s marks %d rows unstable, csv %d" %
                         (f, marks, n_unstable))
+# the conclusions: one per claim, the same status everywhere
+status = ["not settled" if ": not settled:" in c else "settled" for c in concl]
+if [j["conclusion"]["status"] for j in jc] != status:
+    problems.append("csv and json-lines conclude differently")
+for f, pat in (("table", r"^  (not settled|settled):"),
+               ("text", r"^  (not settled|settled):"),
+               ("md", r"^\*\*(not settled|settled):\*\*")):
+    got = re.findall(pat, out[f], re.M)
+    if got != status:
+        problems.append("%s concludes %s, csv %s" % (f, got, status))
 warn = lambda s: sorted(norm(w) for w in re.findall(r"warning:\**\s*(.+?)(?:\n(?! )|$)", s, re.S))
 w_table = warn(out["table"])
 for f in ("md", "text"):
@@ -84,6 +98,39 @@ for f in founding bswap proc byob; do
 		ok "$f.json: the same rows, verdicts, marks and warnings in table, md, text, csv, json-lines"
 	else
 		bad "$f.json: the formats disagree"
+	fi
+done
+# compare, ready to paste: text within 72 columns even with long labels,
+# md and text ending with the summary
+python3 - "$GOLDEN/old.json" "$TMP/long.json" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+for r in doc["results"]:
+    r["label"] = r["variant"] = r["variant"] + "-with-a-name-much-longer-than-any-column-is-wide"
+json.dump(doc, open(sys.argv[2], "w"))
+PY
+for fmt in text md table; do
+	"$SETTLE" compare "$TMP/long.json" "$TMP/long.json" --format $fmt \
+		>"$TMP/cmp.$fmt" 2>&1
+done
+if python3 - "$TMP/cmp.text" <<'PY'
+import sys, unicodedata
+lines = open(sys.argv[1], encoding="utf-8").read().splitlines()
+w = max(sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in l)
+        for l in lines)
+sys.exit(0 if w <= 72 and "much-longer-than-any-column-is-wide" in
+         "".join(lines).replace(" ", "") else 1)
+PY
+then
+	ok "compare --format text: long labels wrapped, not cut, within 72 columns"
+else
+	bad "compare --format text is wider than 72 columns or cuts a label"
+fi
+for fmt in text md table; do
+	if tail -3 "$TMP/cmp.$fmt" | grep -q "^\(\*\*\)\?\(not \)\?settled:"; then
+		ok "compare --format $fmt ends with the settled/not settled summary"
+	else
+		bad "compare --format $fmt does not end with the summary"
 	fi
 done
 echo "test_views: $pass passed, $fail failed"

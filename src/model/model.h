@@ -31,6 +31,12 @@ const struct settle_claim_info *
 settle_report_claim(struct settle_report *rep,
 		    const struct settle_claim_info *c);
 
+/* Give claim (a description rep owns) the conclusion c (copied).
+ * Returns 0, or -1 when out of memory. */
+int settle_report_conclude(struct settle_report *rep,
+			   const struct settle_claim_info *claim,
+			   const struct settle_conclusion *c);
+
 /* The description of a claim of the harness (what a run reports). */
 void settle_claim_describe(const struct settle_claim *c,
 			   struct settle_claim_info *out);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/command.h"
 #include "model/model.h"
 #include "stats/rules.h"
 
@@ -95,6 +96,7 @@ settle_report_claim(struct settle_report *rep,
 		return NULL;
 	s->claims = more;
 	*k = *c;
+	k->conclusion = NULL;
 	k->name = settle_report_strdup(rep, c->name);
 	k->title = settle_report_strdup(rep, or(c->title, c->name));
 	k->description = settle_report_strdup(rep, or(c->description, ""));
@@ -106,6 +108,21 @@ settle_report_claim(struct settle_report *rep,
 		return NULL;
 	s->claims[s->nclaims++] = k;
 	return k;
+}
+
+int settle_report_conclude(struct settle_report *rep,
+			   const struct settle_claim_info *claim,
+			   const struct settle_conclusion *c)
+{
+	struct settle_conclusion *k = keep(rep, malloc(sizeof(*k)));
+
+	if (!k)
+		return -1;
+	*k = *c;
+	/* the description is the report's own: claim came from
+	 * settle_report_claim() */
+	((struct settle_claim_info *)claim)->conclusion = k;
+	return 0;
 }
 
 /* Copies of params[0..n) and their strings, owned by rep. */
@@ -454,6 +471,13 @@ int settle_report_pool(struct settle_report *rep,
 		}
 		d->below_resolution |= s->below_resolution;
 		d->cycles_total += s->cycles_total;
+		if (d->command && s->command &&
+		    settle_command_data_pool(d->command, s->command)) {
+			snprintf(err, errlen, "cannot pool the runs of command "
+				 "'%s' (out of memory, or profiles differ)",
+				 d->variant);
+			return -1;
+		}
 	}
 	rep->noise.migrations += more->noise.migrations;
 	rep->noise.nvcsw += more->noise.nvcsw;
@@ -478,6 +502,7 @@ void settle_report_free(struct settle_report *rep)
 	for (size_t i = 0; i < rep->nresults; i++) {
 		free(rep->results[i].samples_ns);
 		free(rep->results[i].figures);
+		settle_command_data_free(rep->results[i].command);
 	}
 	free(rep->results);
 	rep->results = NULL;

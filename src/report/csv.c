@@ -118,6 +118,11 @@ static void report(FILE *f, const struct settle_view *v)
 	for (size_t k = 0; k < v->nclaims; k++)
 		for (size_t i = 0; i < v->claims[k].nrows; i++)
 			row(f, &v->claims[k].rows[i]);
+	/* the conclusions last, as comment lines a reader can skip */
+	for (size_t k = 0; k < v->nclaims; k++)
+		if (v->claims[k].has_conclusion)
+			fprintf(f, "# %s: %s\r\n", v->claims[k].claim->name,
+				v->claims[k].conclusion);
 }
 
 static const char *const compare_columns[] = {
@@ -164,6 +169,7 @@ static void compare(FILE *f, const struct settle_compare_view *cv)
 		for (size_t i = 0; i < cv->sections[k].nrows; i++)
 			compare_row(f, &cv->sections[k],
 				    &cv->sections[k].rows[i]);
+	fprintf(f, "# %s\r\n", cv->summary);
 }
 
 const struct settle_format settle_format_csv = {

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "report/format.h"
+#include "report/share.h"
 #include "stats/rules.h"
 #include "util/util.h"
 
@@ -145,6 +146,10 @@ static void write_build(FILE *f, const struct settle_report *rep)
 	jkey(f, "compiler"); jstr(f, rep->compiler);
 	fputs(", ", f); jkey(f, "flags"); jstr(f, rep->build_flags);
 	fputs(", ", f); jkey(f, "novec_flags"); jstr(f, rep->novec_flags);
+	if (rep->claims_built[0]) {
+		fputs(", ", f); jkey(f, "claims_built_with");
+		jstr(f, rep->claims_built);
+	}
 	fputs("},\n  \"settings\": {", f);
 	fprintf(f, "\"samples\": %u, \"min_sample_ns\": ", o->samples);
 	jnum(f, o->min_sample_ns);
@@ -272,7 +277,8 @@ static void write_evidence(FILE *f, const struct settle_result *r)
 	}
 }
 
-static void write_result(FILE *f, const struct settle_result *r)
+static void write_result(FILE *f, const struct settle_report *rep,
+			 const struct settle_result *r)
 {
 	const struct settle_figure *fig = r->figures;
 	size_t n = r->nfigures;
@@ -309,6 +315,7 @@ static void write_result(FILE *f, const struct settle_result *r)
 	write_evidence(f, r);
 	if (r->has_cmp)
 		write_cmp(f, &r->cmp);
+	settle_json_command(f, rep, r, 0);
 	fputs(", \"scale\": [", f);
 	for (size_t i = 0; i < n; i++) {
 		fputs(i ? ", " : "", f);
@@ -342,8 +349,52 @@ static void write_skipped(FILE *f, const struct settle_report *rep)
 	fputs("]\n", f);
 }
 
+/* The view of claim c, or NULL. */
+static const struct settle_view_claim *view_of(const struct settle_view *v,
+					       const struct settle_claim_info *c)
+{
+	for (size_t i = 0; v && i < v->nclaims; i++)
+		if (v->claims[i].claim == c)
+			return &v->claims[i];
+	return NULL;
+}
+
+/* A claim's conclusion: the sentence, its numbers, the rows it rests on
+ * (whether it is settled is decided again by every reader). */
+static void write_conclusion(FILE *f, const struct settle_conclusion *k,
+			     const struct settle_view_claim *vc)
+{
+	fputs(",\n      \"conclusion\": {", f);
+	if (vc && vc->has_conclusion) {
+		jkey(f, "status");
+		jstr(f, vc->settled ? "settled" : "not settled");
+		if (vc->reason) {
+			fputs(", ", f); jkey(f, "reason"); jstr(f, vc->reason);
+		}
+		fputs(", ", f);
+	}
+	jkey(f, "sentence"); jstr(f, k->sentence);
+	fputs(", \"numbers\": [", f);
+	for (size_t i = 0; i < k->nnumbers; i++) {
+		fputs(i ? ", {" : "{", f);
+		jkey(f, "name"); jstr(f, k->numbers[i].name);
+		fputs(", \"value\": ", f); jnum(f, k->numbers[i].value);
+		fputs(", ", f); jkey(f, "unit"); jstr(f, k->numbers[i].unit);
+		fputs("}", f);
+	}
+	fputs("], \"rows\": [", f);
+	for (size_t i = 0; i < k->nrows; i++) {
+		fputs(i ? ", {" : "{", f);
+		jkey(f, "label"); jstr(f, k->rows[i].label);
+		fprintf(f, ", \"size_bytes\": %llu}",
+			(unsigned long long)k->rows[i].size_bytes);
+	}
+	fputs("]}", f);
+}
+
 /* What a reader needs to print a claim's table again. */
-static void write_claims(FILE *f, const struct settle_report *rep)
+static void write_claims(FILE *f, const struct settle_report *rep,
+			 const struct settle_view *v)
 {
 	const struct settle_claim_info *seen[64];
 	size_t nseen = 0;
@@ -375,12 +426,15 @@ static void write_claims(FILE *f, const struct settle_report *rep)
 		if (c->original) {
 			fputs(", ", f); jkey(f, "original"); jstr(f, c->original);
 		}
+		if (c->conclusion)
+			write_conclusion(f, c->conclusion, view_of(v, c));
 		fputs("}", f);
 	}
 	fputs("\n  },\n", f);
 }
 
-static void result_file(FILE *f, const struct settle_report *rep)
+static void result_file(FILE *f, const struct settle_report *rep,
+			const struct settle_view *v)
 {
 	char when[32];
 	time_t now = time(NULL);
@@ -391,13 +445,13 @@ static void result_file(FILE *f, const struct settle_report *rep)
 		SETTLE_SCHEMA, when);
 	write_machine(f, rep);
 	write_build(f, rep);
-	write_claims(f, rep);
+	write_claims(f, rep, v);
 	fputs("  \"results\": [", f);
 	for (size_t i = 0; i < rep->nresults; i++) {
 		if (rep->results[i].skipped)
 			continue;
 		fputs(first ? "\n" : ",\n", f);
-		write_result(f, &rep->results[i]);
+		write_result(f, rep, &rep->results[i]);
 		first = 0;
 	}
 	fputs("\n  ],\n", f);
@@ -407,7 +461,7 @@ static void result_file(FILE *f, const struct settle_report *rep)
 
 static void report(FILE *f, const struct settle_view *v)
 {
-	result_file(f, v->rep);
+	result_file(f, v->rep, v);
 }
 
 /* ---- compare ----------------------------------------------------------- */
@@ -492,7 +546,11 @@ static void compare(FILE *f, const struct settle_compare_view *cv)
 		fputs(i ? ", " : "", f);
 		jstr(f, cv->warnings[i]);
 	}
-	fprintf(f, "],\n  \"slower\": %zu\n}\n", cv->slower);
+	fprintf(f, "],\n  \"slower\": %zu,\n  \"summary\": {\"status\": \"%s\", "
+		"\"sentence\": ", cv->slower, cv->settled ? "settled" :
+		"not settled");
+	jstr(f, cv->summary + (cv->settled ? 9 : 13));
+	fputs("}\n}\n", f);
 }
 
 const struct settle_format settle_format_json = {

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "report/format.h"
+#include "report/share.h"
 
 /* s with Markdown punctuation escaped; control characters as spaces. */
 static void esc(FILE *f, const char *s)
@@ -213,8 +214,17 @@ static void report(FILE *f, const struct settle_view *v)
 {
 	machine(f, v);
 	for (size_t i = 0; i < v->nclaims; i++) {
-		claim_table(f, &v->claims[i]);
-		scale_section(f, &v->claims[i]);
+		const struct settle_view_claim *vc = &v->claims[i];
+
+		claim_table(f, vc);
+		scale_section(f, vc);
+		settle_print_command_section(f, v, vc, SETTLE_SECTION_MD);
+		if (vc->has_conclusion) {
+			fputs(vc->settled ? "\n**settled:** " :
+			      "\n**not settled:** ", f);
+			esc(f, vc->conclusion + (vc->settled ? 9 : 13));
+			fputc('\n', f);
+		}
 	}
 	if (v->nclaims)
 		noise(f, v);
@@ -294,6 +304,9 @@ static void compare(FILE *f, const struct settle_compare_view *cv)
 		esc(f, cv->warnings[i]);
 		fputc('\n', f);
 	}
+	fputs(cv->settled ? "\n**settled:** " : "\n**not settled:** ", f);
+	esc(f, cv->summary + (cv->settled ? 9 : 13));
+	fputc('\n', f);
 }
 
 const struct settle_format settle_format_md = {

@@ -9,6 +9,7 @@
 
 #include "report/format.h"
 #include "report/layout.h"
+#include "report/share.h"
 
 #define WIDTH 100
 
@@ -154,6 +155,11 @@ static void report(FILE *f, const struct settle_view *v)
 	for (size_t i = 0; i < v->nclaims; i++) {
 		claim_table(f, &v->claims[i]);
 		scale_section(f, &v->claims[i]);
+		settle_print_command_section(f, v, &v->claims[i],
+					     SETTLE_SECTION_TABLE);
+		if (v->claims[i].has_conclusion)
+			settle_para(f, 2, 4, WIDTH, "%s",
+				    v->claims[i].conclusion);
 	}
 	if (v->nclaims)
 		noise(f, v);
@@ -218,6 +224,7 @@ static void compare(FILE *f, const struct settle_compare_view *cv)
 		note(f, &cv->notes[i]);
 	for (size_t i = 0; i < cv->nwarnings; i++)
 		settle_para(f, 0, 2, WIDTH, "warning: %s", cv->warnings[i]);
+	settle_para(f, 0, 2, WIDTH, "%s", cv->summary);
 }
 
 const struct settle_format settle_format_table = {

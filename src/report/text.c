@@ -14,6 +14,7 @@
 
 #include "report/format.h"
 #include "report/layout.h"
+#include "report/share.h"
 
 #define WIDTH 72
 /* A variant column narrower than this loses the optional columns first. */
@@ -387,7 +388,8 @@ static void scale_section(FILE *f, const struct settle_view_claim *vc)
 		note(f, &vc->scale_notes[j]);
 }
 
-static void claim_section(FILE *f, const struct settle_view_claim *vc)
+static void claim_section(FILE *f, const struct settle_view *v,
+			  const struct settle_view_claim *vc)
 {
 	struct layout lay;
 	const char *size = NULL;
@@ -409,6 +411,9 @@ static void claim_section(FILE *f, const struct settle_view_claim *vc)
 	for (size_t i = 0; i < vc->nnotes; i++)
 		note(f, &vc->notes[i]);
 	scale_section(f, vc);
+	settle_print_command_section(f, v, vc, SETTLE_SECTION_TEXT);
+	if (vc->has_conclusion)
+		para(f, 2, 4, "%s", vc->conclusion);
 }
 
 static void noise(FILE *f, const struct settle_view *v)
@@ -423,7 +428,7 @@ static void report(FILE *f, const struct settle_view *v)
 {
 	machine_line(f, v);
 	for (size_t i = 0; i < v->nclaims; i++)
-		claim_section(f, &v->claims[i]);
+		claim_section(f, v, &v->claims[i]);
 	if (v->nclaims)
 		noise(f, v);
 }
@@ -476,6 +481,7 @@ static void compare(FILE *f, const struct settle_compare_view *cv)
 		note(f, &cv->notes[i]);
 	for (size_t i = 0; i < cv->nwarnings; i++)
 		para(f, 0, 2, "warning: %s", cv->warnings[i]);
+	para(f, 0, 2, "%s", cv->summary);
 }
 
 const struct settle_format settle_format_text = {

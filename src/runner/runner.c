@@ -463,6 +463,59 @@ static int add_figures(struct settle_report *rep, const struct settle_claim *c,
 	return 0;
 }
 
+/* The claim's own conclusion from its results first.., if it has one. */
+static int conclude(struct settle_report *rep, const struct settle_claim *c,
+		    const struct settle_claim_info *info, size_t first,
+		    char *err, size_t errlen)
+{
+	struct settle_conclude_ctx ctx = { rep->options.device_mbps,
+					   rep->options.band };
+	struct settle_conclusion k;
+
+	memset(&k, 0, sizeof(k));
+	if (!c->conclude || !c->conclude(&rep->results[first],
+					 rep->nresults - first, &ctx, &k))
+		return 0;
+	if (settle_report_conclude(rep, info, &k) < 0) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+int settle_conclude_claims(struct settle_report *rep,
+			   const struct settle_claim *const *claims, size_t n)
+{
+	char err[64];
+
+	for (size_t i = 0; i < n; i++) {
+		const struct settle_claim *c = claims[i];
+		size_t first, end;
+
+		if (!c->conclude)
+			continue;
+		for (first = 0; first < rep->nresults &&
+		     strcmp(rep->results[first].claim->name, c->name); first++)
+			;
+		for (end = first; end < rep->nresults &&
+		     !strcmp(rep->results[end].claim->name, c->name); end++)
+			;
+		if (first == end)
+			continue;
+		struct settle_conclude_ctx ctx = { rep->options.device_mbps,
+						   rep->options.band };
+		struct settle_conclusion k;
+
+		memset(&k, 0, sizeof(k));
+		if (c->conclude(&rep->results[first], end - first, &ctx, &k) &&
+		    settle_report_conclude(rep, rep->results[first].claim,
+					   &k) < 0)
+			return -1;
+	}
+	(void)err;
+	return 0;
+}
+
 int settle_run_claim(struct settle_report *rep, const struct settle_claim *c,
 		     const uint64_t *sizes, size_t nsizes,
 		     char *err, size_t errlen)
@@ -508,5 +561,7 @@ int settle_run_claim(struct settle_report *rep, const struct settle_claim *c,
 	}
 	if (rc < 0)
 		return -1;
-	return add_figures(rep, c, first, err, errlen);
+	if (add_figures(rep, c, first, err, errlen) < 0)
+		return -1;
+	return conclude(rep, c, rn.info, first, err, errlen);
 }

@@ -18,6 +18,15 @@
 int settle_cpu_allowed(int cpu);
 int settle_cpu_partner(int cpu);
 
+/*
+ * Conclude again, from rep's results (pooled from fresh processes, or
+ * read from a file), for each of claims[0..n) that rep has results of and
+ * that has a conclude callback (see struct settle_claim). Returns 0, or
+ * -1 when out of memory.
+ */
+int settle_conclude_claims(struct settle_report *rep,
+			   const struct settle_claim *const *claims, size_t n);
+
 /* --rigorous: the settings `settle selftest` checks against its targets:
  * 21 samples of >= 10 ms in each of 5 fresh processes. */
 #define SETTLE_RIGOROUS_SAMPLES 21

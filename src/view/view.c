@@ -135,8 +135,17 @@ static void machine_items(const struct settle_report *rep,
 		it = item(v, "core clock", "unknown");
 		brief(it, "core clock unknown");
 	}
-	it = item(v, "build", "%s, %s", rep->compiler, rep->build_flags);
-	brief(it, "build %s %s", rep->compiler, rep->build_flags);
+	if (rep->claims_built[0]) {
+		/* FILE.c: the user's builds measured, settle only timed */
+		it = item(v, "build", "claims built with %s (settle itself: "
+			  "%s, %s)", rep->claims_built, rep->compiler,
+			  rep->build_flags);
+		brief(it, "claims built with %s", rep->claims_built);
+	} else {
+		it = item(v, "build", "%s, %s", rep->compiler,
+			  rep->build_flags);
+		brief(it, "build %s %s", rep->compiler, rep->build_flags);
+	}
 	it = item(v, "mitigations", "%s", m->mitigations[0] ?
 		  m->mitigations : "unknown");
 	it->detail = 1;
@@ -415,6 +424,172 @@ static int scale(struct settle_view *v, struct settle_view_claim *vc)
 	return 0;
 }
 
+/* ---- the conclusion ------------------------------------------------------ */
+
+/* The row of vc with this label and size, or NULL. */
+static const struct settle_view_row *named(const struct settle_view_claim *vc,
+					   const char *label, uint64_t size)
+{
+	for (size_t i = 0; i < vc->nrows; i++)
+		if (!strcmp(vc->rows[i].r->label, label) &&
+		    vc->rows[i].r->size_bytes == size)
+			return &vc->rows[i];
+	return NULL;
+}
+
+/*
+ * Why a conclusion resting on these rows is not settled, or NULL: a row
+ * of the claim invalid; a named row not measured; a named row's verdict
+ * unclear (said with the verdict's own reason).
+ */
+static const char *unsettled(const struct settle_view_claim *vc,
+			     const struct settle_view_row *const *rows,
+			     size_t n)
+{
+	for (size_t i = 0; i < vc->nrows; i++)
+		if (vc->rows[i].status == SETTLE_ROW_INVALID)
+			return "invalid rows";
+	for (size_t i = 0; i < n; i++) {
+		const struct settle_view_row *w = rows[i];
+
+		if (!w || w->status != SETTLE_ROW_MEASURED)
+			return "a row it rests on was not measured";
+		if (w->role == SETTLE_ROLE_COMPARED &&
+		    !strcmp(w->verdict, "unclear")) {
+			if (!w->why || !strcmp(w->why, "too few samples") ||
+			    !strcmp(w->why, "interval too wide"))
+				return "too noisy (an interval too wide)";
+			return w->why;
+		}
+	}
+	return NULL;
+}
+
+/* Fastest and slowest measured row of build b at the largest size. */
+static void extremes(const struct settle_view_claim *vc, const char *b,
+		     const struct settle_view_row **fast,
+		     const struct settle_view_row **slow, size_t *nsame,
+		     char *same, size_t len)
+{
+	uint64_t size = 0;
+
+	*fast = *slow = NULL;
+	*nsame = 0;
+	same[0] = '\0';
+	for (size_t i = 0; i < vc->nrows; i++)
+		if (vc->rows[i].r->size_bytes > size)
+			size = vc->rows[i].r->size_bytes;
+	for (size_t i = 0; i < vc->nrows; i++) {
+		const struct settle_view_row *w = &vc->rows[i];
+		const struct settle_result *r = w->r;
+
+		if (w->status != SETTLE_ROW_MEASURED || r->reference ||
+		    r->size_bytes != size ||
+		    strcmp(r->build ? r->build : "", b ? b : ""))
+			continue;
+		if (!*fast || r->sum.median < (*fast)->r->sum.median)
+			*fast = w;
+		if (!*slow || r->sum.median > (*slow)->r->sum.median)
+			*slow = w;
+		if (!strcmp(w->verdict, "same") && strlen(same) + 40 < len) {
+			strcat(same, *nsame ? ", " : "");
+			strncat(same, r->variant, len - strlen(same) - 1);
+			(*nsame)++;
+		}
+	}
+}
+
+/*
+ * Without a conclusion of the claim's own: per build, the fastest and the
+ * slowest variant at the largest size and which are the same as the
+ * baseline.
+ */
+static void generic_conclusion(const struct settle_view_claim *vc, char *buf,
+			       size_t len, const struct settle_view_row **rows,
+			       size_t *nrows)
+{
+	const char *builds[16];
+	size_t nb = 0, used = 0;
+
+	*nrows = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < vc->nrows && nb < 16; i++) {
+		const char *b = vc->rows[i].r->build;
+		size_t k;
+
+		for (k = 0; k < nb && strcmp(builds[k] ? builds[k] : "",
+					     b ? b : ""); k++)
+			;
+		if (k == nb)
+			builds[nb++] = b;
+	}
+	for (size_t k = 0; k < nb && used < len; k++) {
+		const struct settle_view_row *f, *s;
+		char same[256];
+		size_t nsame;
+		int w;
+
+		extremes(vc, builds[k], &f, &s, &nsame, same, sizeof(same));
+		if (!f)
+			continue;
+		w = snprintf(buf + used, len - used, "%s%s%sfastest %s (%s), "
+			     "slowest %s (%s)%s%s%s", used ? "; " : "",
+			     builds[k] ? builds[k] : "", builds[k] ? ": " : "",
+			     f->r->variant, f->median, s->r->variant, s->median,
+			     nsame ? "; the same as the baseline: " : "",
+			     nsame ? same : "", "");
+		if (w > 0)
+			used += (size_t)w;
+		if (*nrows + 2 <= SETTLE_MAX_NAMED) {
+			rows[(*nrows)++] = f;
+			rows[(*nrows)++] = s;
+		}
+	}
+}
+
+static void conclusion(struct settle_view_claim *vc)
+{
+	const struct settle_conclusion *k = vc->claim->conclusion;
+	const struct settle_view_row *rows[SETTLE_MAX_NAMED];
+	size_t n = 0;
+	int based = 0;
+
+	for (size_t i = 0; i < vc->nrows; i++)
+		based |= vc->rows[i].role != SETTLE_ROLE_NONE;
+	if (!vc->nrows)
+		return;
+	vc->has_conclusion = 1;
+	vc->numbers = k;
+	if (k) {
+		snprintf(vc->sentence, sizeof(vc->sentence), "%s", k->sentence);
+		for (size_t i = 0; i < k->nrows; i++)
+			rows[n++] = named(vc, k->rows[i].label,
+					  k->rows[i].size_bytes);
+	} else if (based) {
+		generic_conclusion(vc, vc->sentence, sizeof(vc->sentence),
+				   rows, &n);
+	}
+	if (!vc->sentence[0]) {
+		vc->reason = based ? "nothing was measured" :
+			     "there is no baseline to compare with";
+		snprintf(vc->sentence, sizeof(vc->sentence), "%s", vc->reason);
+	} else {
+		vc->reason = unsettled(vc, rows, n);
+	}
+	settle_escape_in(vc->sentence, sizeof(vc->sentence));
+	vc->settled = !vc->reason;
+	if (vc->settled)
+		snprintf(vc->conclusion, sizeof(vc->conclusion), "settled: %s",
+			 vc->sentence);
+	else if (!strcmp(vc->sentence, vc->reason))
+		snprintf(vc->conclusion, sizeof(vc->conclusion),
+			 "not settled: %s", vc->reason);
+	else
+		snprintf(vc->conclusion, sizeof(vc->conclusion),
+			 "not settled: %s; measured: %s", vc->reason,
+			 vc->sentence);
+}
+
 /* ---- claims ----------------------------------------------------------- */
 
 static int claim(struct settle_view *v, const struct settle_report *rep,
@@ -438,6 +613,7 @@ static int claim(struct settle_view *v, const struct settle_report *rep,
 		if (rep->results[i].claim == c)
 			row(v, &rep->results[i], &vc->rows[vc->nrows++]);
 	notes(rep, vc);
+	conclusion(vc);
 	return scale(v, vc);
 }
 

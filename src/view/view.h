@@ -110,6 +110,12 @@ struct settle_view_claim {
 	size_t nscale;
 	struct settle_view_note scale_notes[4];
 	size_t nscale_notes;
+	/* the conclusion: "settled: ..." or "not settled: why; ..." */
+	int has_conclusion, settled;
+	const char *reason;      /* why not settled, or NULL */
+	char conclusion[800];    /* the whole line, escaped */
+	char sentence[600];      /* the sentence alone, escaped */
+	const struct settle_conclusion *numbers; /* the claim's, or NULL */
 };
 
 #define SETTLE_VIEW_MAX_WARNINGS 8
@@ -190,6 +196,9 @@ struct settle_compare_view {
 	 * one, invalid rows in a new file */
 	char failures[8][300];
 	size_t nfailures;
+	/* what changed, in one line: "settled: ..." or "not settled: ..." */
+	int settled;
+	char summary[900];
 };
 
 /*
