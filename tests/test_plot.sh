@@ -267,7 +267,7 @@ EOF
 		sh -c 'grep -q "^settle: popcount" def.txt && grep -q "Model X CPU" def.txt && ! grep -q "hv.json" def.txt'
 	check "the cache lines say the hypervisor reports them" \
 		grep -q "reported by the hypervisor" def.txt
-	for v in builtin-generic popcnt swar64; do
+	for v in builtin-generic swar32 swar64; do
 		check "the default picture names $v" grep -q "$v" def.txt
 	done
 	h=$(python3 -c 'import xml.etree.ElementTree as E; r=E.parse("default.svg").getroot(); print(int(float(r.get("viewBox").split()[3])))')

@@ -130,7 +130,7 @@ void settle_arch_latency_chains(struct settle_arch_chain *add,
 				struct settle_arch_chain *mul,
 				struct settle_arch_chain *count);
 
-/* ---- dispatch of the primitives (arch dispatch.c) ------------------------ */
+/* ---- dispatch (arch dispatch_popcount.c, dispatch_bswap.c) -------------- */
 
 /*
  * Pure decisions (see src/prim/dispatch.h): settle_popcount_choose(),

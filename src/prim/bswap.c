@@ -16,7 +16,7 @@
  * unknown name, is ignored (the automatic choice is used) and reported by
  * settle_bswap_env_refusal(); the library never exits. What each
  * implementation needs is the architecture's
- * (src/arch/<arch>/dispatch.c).
+ * (src/arch/<arch>/dispatch_bswap.c).
  */
 #include <pthread.h>
 #include <stdio.h>

@@ -21,7 +21,7 @@
  * (XCR0 has SSE and AVX state; POPCNT is not needed), else POPCNT when
  * cpuid leaf 1 ECX bit 23 is set (no OS state needed, so also with OSXSAVE
  * clear), else SWAR. Leaf-7 words count only when leaf 0 reports a
- * maximum leaf of 7 or more. AArch64 (src/arch/aarch64/dispatch.c): SVE
+ * maximum leaf of 7 or more. AArch64 (src/arch/aarch64/dispatch_popcount.c): SVE
  * when HWCAP_SVE is set, else NEON when HWCAP_ASIMD is, else SWAR.
  */
 enum settle_popcount_impl settle_popcount_choose(const struct settle_cpuid *id);

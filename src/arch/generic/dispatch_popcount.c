@@ -1,6 +1,6 @@
 /*
- * dispatch.c - generic: the portable implementations only, SWAR popcount
- * and scalar byte swap (src/prim), on every CPU.
+ * dispatch_popcount.c - generic: the portable popcount only (SWAR,
+ * src/prim/popcount.c), on every CPU.
  */
 #include <stdio.h>
 
@@ -36,36 +36,6 @@ settle_popcount_fn settle_arch_popcount_auto(enum settle_popcount_impl which,
 void settle_arch_popcount_refusal(enum settle_popcount_impl which,
 				  const struct settle_cpuid *id, char *buf,
 				  size_t len)
-{
-	(void)which;
-	(void)id;
-	snprintf(buf, len, "not in the generic build");
-}
-
-enum settle_bswap_impl settle_bswap_choose(const struct settle_cpuid *id)
-{
-	(void)id;
-	return SETTLE_BSWAP_SCALAR;
-}
-
-int settle_bswap_runs_on(enum settle_bswap_impl which,
-			 const struct settle_cpuid *id)
-{
-	(void)id;
-	return which == SETTLE_BSWAP_SCALAR;
-}
-
-settle_bswap_fn settle_arch_bswap_kernel(enum settle_bswap_impl which,
-					 unsigned elem_bits)
-{
-	(void)which;
-	(void)elem_bits;
-	return NULL;
-}
-
-void settle_arch_bswap_refusal(enum settle_bswap_impl which,
-			       const struct settle_cpuid *id, char *buf,
-			       size_t len)
 {
 	(void)which;
 	(void)id;

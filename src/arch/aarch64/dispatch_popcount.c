@@ -1,9 +1,9 @@
 /*
- * dispatch.c - AArch64: which popcount and byte-swap implementations a
- * CPU can run, as pure functions of its hardware capability words
- * (struct settle_cpuid: AT_HWCAP, AT_HWCAP2), their kernels and the
- * reasons a forced one is refused (see src/arch/interface.h and
- * src/prim/dispatch.h).
+ * dispatch_popcount.c - AArch64: which popcount implementation a CPU can
+ * run, as a pure function of its hardware capability words (struct
+ * settle_cpuid: AT_HWCAP, AT_HWCAP2), the kernels and the reasons a
+ * forced one is refused (see src/arch/interface.h and
+ * src/prim/dispatch.h; byte swap's are in dispatch_bswap.c).
  *
  * neon needs AdvSIMD (HWCAP_ASIMD), which every Linux AArch64 CPU has
  * (the ABI assumes it) but which the word still decides; sve needs
@@ -13,7 +13,6 @@
 #include <stdio.h>
 
 #include "cpu/cpu.h"
-#include "prim/bswap_kernels.h"
 #include "prim/dispatch.h"
 #include "prim/popcount_kernels.h"
 
@@ -78,47 +77,4 @@ void settle_arch_popcount_refusal(enum settle_popcount_impl which,
 	snprintf(buf, len, "this CPU or kernel lacks %s",
 		 which == SETTLE_POPCOUNT_SVE ? "SVE (HWCAP_SVE)" :
 		 "AdvSIMD (HWCAP_ASIMD)");
-}
-
-int settle_bswap_runs_on(enum settle_bswap_impl which,
-			 const struct settle_cpuid *id)
-{
-	if (which == SETTLE_BSWAP_SCALAR)
-		return 1;
-	if (which == SETTLE_BSWAP_NEON)
-		return (id->hwcap & SETTLE_HWCAP_ASIMD) != 0;
-	return 0;
-}
-
-enum settle_bswap_impl settle_bswap_choose(const struct settle_cpuid *id)
-{
-	if (settle_bswap_runs_on(SETTLE_BSWAP_NEON, id))
-		return SETTLE_BSWAP_NEON;
-	return SETTLE_BSWAP_SCALAR;
-}
-
-settle_bswap_fn settle_arch_bswap_kernel(enum settle_bswap_impl which,
-					 unsigned elem_bits)
-{
-	if (which != SETTLE_BSWAP_NEON)
-		return NULL;
-	switch (elem_bits) {
-	case 16:
-		return settle_bswap16_neon;
-	case 32:
-		return settle_bswap32_neon;
-	case 64:
-		return settle_bswap64_neon;
-	default:
-		return NULL;
-	}
-}
-
-void settle_arch_bswap_refusal(enum settle_bswap_impl which,
-			       const struct settle_cpuid *id, char *buf,
-			       size_t len)
-{
-	(void)which;
-	(void)id;
-	snprintf(buf, len, "this CPU or kernel lacks AdvSIMD (HWCAP_ASIMD)");
 }
