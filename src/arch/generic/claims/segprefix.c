@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "claims.h"
+#include "segprefix.h"
 
 static uint64_t not_run(void *state, const void *arg, uint64_t iters)
 {
@@ -49,6 +50,7 @@ const struct settle_claim settle_claim_segprefix = {
 	.variants = seg_variants,
 	.nvariants = sizeof(seg_variants) / sizeof(seg_variants[0]),
 	.baseline = "plain-dep",
+	.conclude = settle_segprefix_conclude,
 	.check_iters = 64,
 	.show_cycles = 1,
 };
