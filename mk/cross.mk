@@ -23,7 +23,8 @@
 # /usr/<triplet> (the cross toolchain's libc): the s390x loader aborts
 # under this qemu that way. Programs that run settle themselves get
 # $(BUILD)/cross-<arch>/settle-qemu, a script that runs settle under the
-# same emulator. glibc's compiled locales are in the host's byte order,
+# same emulator, and those that run themselves again get the emulator's
+# command in SETTLE_TEST_EMULATOR. glibc's compiled locales are in the host's byte order,
 # so the s390x runs get big-endian C.UTF-8 and de_DE.UTF-8 locales made
 # with localedef --big-endian (LOCPATH). Shell tests are not run: they
 # test the host's tools (compilers, mke2fs, gnuplot, pkg-config), except
@@ -85,6 +86,7 @@ $(BUILD)/cross-$(1)/digest: tests/digest.c FORCE
 	@$(MAKE) --no-print-directory CC=$(CROSS_CC_$(1)) \
 	  ARCH=$(or $(ARCH_$(1)),generic) BUILD=$(BUILD)/cross-$(1) \
 	  $(BUILD)/cross-$(1)/settle $(BUILD)/cross-$(1)/libsettle.a \
+	  $(BUILD)/cross-$(1)/e2fsck-popcount-shim.so \
 	  $(CROSS_TEST_NAMES:%=$(BUILD)/cross-$(1)/tests/%)
 	$(CROSS_CC_$(1)) -std=c11 -D_GNU_SOURCE $(WARN) -O2 -Iinclude \
 	  -o $$@ $$< $(BUILD)/cross-$(1)/libsettle.a -ljansson -lm
@@ -121,6 +123,7 @@ cross_tests = d=$(BUILD)/cross-$(1); q=$(CROSS_QEMU_$(1)); \
 	  log=$$d/qemu-$$cpu-$$p.log; n=$$((n + 1)); \
 	  if env $(CROSS_ENV_$(1)) SETTLE_TEST_SAMPLE=0 \
 	     SETTLE_QEMU_CPU=$(filter-out -,$(2)) \
+	     SETTLE_TEST_EMULATOR="$$q $$opt" \
 	     SETTLE=$(CURDIR)/$$d/settle-qemu $$q $$opt $$d/tests/$$p \
 	     > $$log 2>&1; then \
 	    if grep -q '^skipped: ' $$log; then \
