@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "report/format.h"
-#include "report/share.h"
 
 /* s with Markdown punctuation escaped; control characters as spaces. */
 static void esc(FILE *f, const char *s)
@@ -210,6 +209,30 @@ static void noise(FILE *f, const struct settle_view *v)
 	}
 }
 
+/* The lines under a claim's table (whole commands): level 0 a paragraph,
+ * 1 a list item, 2 an item under it. */
+static void lines(FILE *f, const struct settle_view_claim *vc)
+{
+	int in_list = 0;
+
+	for (size_t i = 0; i < vc->nlines; i++) {
+		const struct settle_view_line *l = &vc->lines[i];
+
+		if (l->level == 0) {
+			fputc('\n', f);
+			esc(f, l->text);
+			fputc('\n', f);
+			in_list = 0;
+			continue;
+		}
+		fputs(in_list ? "" : "\n", f);
+		fputs(l->level == 1 ? "- " : "  - ", f);
+		esc(f, l->text);
+		fputc('\n', f);
+		in_list = 1;
+	}
+}
+
 static void report(FILE *f, const struct settle_view *v)
 {
 	machine(f, v);
@@ -218,7 +241,7 @@ static void report(FILE *f, const struct settle_view *v)
 
 		claim_table(f, vc);
 		scale_section(f, vc);
-		settle_print_command_section(f, v, vc, SETTLE_SECTION_MD);
+		lines(f, vc);
 		if (vc->has_conclusion) {
 			fputs(vc->settled ? "\n**settled:** " :
 			      "\n**not settled:** ", f);

@@ -9,7 +9,6 @@
 
 #include "report/format.h"
 #include "report/layout.h"
-#include "report/share.h"
 
 #define WIDTH 100
 
@@ -145,6 +144,16 @@ static void noise(FILE *f, const struct settle_view *v)
 		settle_para(f, 2, 4, WIDTH, "warning: %s", v->warnings[i]);
 }
 
+/* The lines under a claim's table (whole commands), indented by level. */
+static void lines(FILE *f, const struct settle_view_claim *vc)
+{
+	for (size_t i = 0; i < vc->nlines; i++) {
+		int in = 2 + 2 * vc->lines[i].level;
+
+		settle_para(f, in, in + 2, WIDTH, "%s", vc->lines[i].text);
+	}
+}
+
 static void report(FILE *f, const struct settle_view *v)
 {
 	if (v->info) {
@@ -155,8 +164,7 @@ static void report(FILE *f, const struct settle_view *v)
 	for (size_t i = 0; i < v->nclaims; i++) {
 		claim_table(f, &v->claims[i]);
 		scale_section(f, &v->claims[i]);
-		settle_print_command_section(f, v, &v->claims[i],
-					     SETTLE_SECTION_TABLE);
+		lines(f, &v->claims[i]);
 		if (v->claims[i].has_conclusion)
 			settle_para(f, 2, 4, WIDTH, "%s",
 				    v->claims[i].conclusion);

@@ -14,7 +14,6 @@
 
 #include "report/format.h"
 #include "report/layout.h"
-#include "report/share.h"
 
 #define WIDTH 72
 /* A variant column narrower than this loses the optional columns first. */
@@ -388,8 +387,7 @@ static void scale_section(FILE *f, const struct settle_view_claim *vc)
 		note(f, &vc->scale_notes[j]);
 }
 
-static void claim_section(FILE *f, const struct settle_view *v,
-			  const struct settle_view_claim *vc)
+static void claim_section(FILE *f, const struct settle_view_claim *vc)
 {
 	struct layout lay;
 	const char *size = NULL;
@@ -411,7 +409,11 @@ static void claim_section(FILE *f, const struct settle_view *v,
 	for (size_t i = 0; i < vc->nnotes; i++)
 		note(f, &vc->notes[i]);
 	scale_section(f, vc);
-	settle_print_command_section(f, v, vc, SETTLE_SECTION_TEXT);
+	for (size_t i = 0; i < vc->nlines; i++) {
+		int in = 2 + 2 * vc->lines[i].level;
+
+		para(f, in, in + 2, "%s", vc->lines[i].text);
+	}
 	if (vc->has_conclusion)
 		para(f, 2, 4, "%s", vc->conclusion);
 }
@@ -428,7 +430,7 @@ static void report(FILE *f, const struct settle_view *v)
 {
 	machine_line(f, v);
 	for (size_t i = 0; i < v->nclaims; i++)
-		claim_section(f, v, &v->claims[i]);
+		claim_section(f, &v->claims[i]);
 	if (v->nclaims)
 		noise(f, v);
 }
