@@ -26,7 +26,8 @@
  *   - ext2fs: e2fsprogs' ext2fs_bitcount (lib/ext2fs/bitops.h), the
  *     file-system checker's own count.
  *   - read-limit: not a count but a plain streaming read of the buffer
- *     (claims/readlimit*.c), the bound every count is measured against.
+ *     with the widest loads (settle_read_limit(), src/prim/readlimit.h),
+ *     the bound every count is measured against.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -38,7 +39,7 @@
 #include "config.h"
 #include "cpu/cpu.h"
 #include "popcount_variants.h"
-#include "readlimit.h"
+#include "prim/readlimit.h"
 #include "settle.h"
 #include "settle_bits.h"
 
@@ -337,11 +338,11 @@ static uint64_t run_auto(void *state, uint64_t iters)
 	return passes(state, iters, settle_popcount);
 }
 
-/* The widest loads of this CPU, chosen on every run (cpu features are
- * detected once, so the choice costs a few loads). */
+/* The widest loads of this CPU: the library's read limit, dispatched
+ * once. */
 static uint64_t run_read_limit(void *state, uint64_t iters)
 {
-	return passes(state, iters, settle_readlimit_choose(NULL));
+	return passes(state, iters, settle_read_limit);
 }
 
 #if SETTLE_HAVE_GMP

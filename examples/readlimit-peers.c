@@ -1,0 +1,232 @@
+/*
+ * readlimit-peers.c - is settle's read limit the limit? Plain reads of a
+ * 64-byte aligned buffer with the widest aligned loads the build allows
+ * (AVX-512, AVX2, SSE2 or 64-bit words: build with -march=native), the
+ * 64-bit lanes added into 2, 4 or 8 accumulators, against settle's
+ * read-limit kernel (the popcount claim's `read-limit` row).
+ *
+ *   settle run examples/readlimit-peers.c --build "cc -O3 -march=native"
+ *
+ * Every variant returns the same sum of the buffer's 64-bit words, so the
+ * run checks them against each other. The baseline is settle's
+ * read-limit: a plain read with a ratio below 1 is faster than it.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <settle.h>
+#if defined(__AVX512F__) || defined(__AVX2__) || defined(__SSE2__)
+#include <immintrin.h>
+#endif
+
+/* settle's read-limit kernel (src/prim/readlimit.h), which the settle
+ * command exports to the claims it loads. */
+uint64_t settle_read_limit(const void *buf, size_t len);
+
+#if defined(__AVX512F__)
+#define WIDTH "512-bit"
+typedef __m512i vec;
+#define LOAD(p) _mm512_load_si512((const void *)(p))
+#define ADD(a, b) _mm512_add_epi64(a, b)
+#define ZERO() _mm512_setzero_si512()
+static uint64_t lanes(vec v) { return (uint64_t)_mm512_reduce_add_epi64(v); }
+#elif defined(__AVX2__)
+#define WIDTH "256-bit"
+typedef __m256i vec;
+#define LOAD(p) _mm256_load_si256((const __m256i *)(p))
+#define ADD(a, b) _mm256_add_epi64(a, b)
+#define ZERO() _mm256_setzero_si256()
+static uint64_t lanes(vec v)
+{
+	__m128i h = _mm_add_epi64(_mm256_castsi256_si128(v),
+				  _mm256_extracti128_si256(v, 1));
+
+	return (uint64_t)_mm_cvtsi128_si64(_mm_add_epi64(h,
+					   _mm_unpackhi_epi64(h, h)));
+}
+#elif defined(__SSE2__)
+#define WIDTH "128-bit"
+typedef __m128i vec;
+#define LOAD(p) _mm_load_si128((const __m128i *)(p))
+#define ADD(a, b) _mm_add_epi64(a, b)
+#define ZERO() _mm_setzero_si128()
+static uint64_t lanes(vec v)
+{
+	return (uint64_t)_mm_cvtsi128_si64(_mm_add_epi64(v,
+					   _mm_unpackhi_epi64(v, v)));
+}
+#else
+#define WIDTH "64-bit"
+typedef uint64_t vec;
+#define LOAD(p) (*(const uint64_t *)(p))
+#define ADD(a, b) ((a) + (b))
+#define ZERO() 0
+static uint64_t lanes(vec v) { return v; }
+#endif
+
+static const uint64_t sizes[] = { 1 << 10, 32 << 10, 1 << 20, 32 << 20,
+				  1 << 30 };
+
+struct buf {
+	unsigned char *p; /* 64-byte aligned */
+	size_t len;       /* bytes, a multiple of 64 */
+};
+
+static void *setup(const struct settle_params *prm, char *err, size_t n)
+{
+	struct buf *b = malloc(sizeof(*b));
+
+	if (prm->size_bytes % 64 || !b) {
+		snprintf(err, n, "size must be a multiple of 64 bytes");
+		free(b);
+		return NULL;
+	}
+	b->len = prm->size_bytes;
+	b->p = aligned_alloc(64, b->len ? b->len : 64);
+	if (!b->p) {
+		snprintf(err, n, "out of memory");
+		free(b);
+		return NULL;
+	}
+	settle_fill_random(b->p, b->len, 42);
+	return b;
+}
+
+static void teardown(void *state)
+{
+	struct buf *b = state;
+
+	free(b->p);
+	free(b);
+}
+
+/*
+ * read_K_U: U aligned loads per loop step into K accumulators (round
+ * robin), then one vector at a time, then the accumulators added into one
+ * vector whose lanes are summed. Each is inlined into its run.
+ */
+static inline uint64_t read_2_4(const unsigned char *p, size_t len)
+{
+	vec a0 = ZERO(), a1 = ZERO();
+	size_t i = 0;
+
+	for (; len - i >= 4 * sizeof(vec); i += 4 * sizeof(vec)) {
+		a0 = ADD(a0, LOAD(p + i));
+		a1 = ADD(a1, LOAD(p + i + sizeof(vec)));
+		a0 = ADD(a0, LOAD(p + i + 2 * sizeof(vec)));
+		a1 = ADD(a1, LOAD(p + i + 3 * sizeof(vec)));
+	}
+	for (; i < len; i += sizeof(vec))
+		a0 = ADD(a0, LOAD(p + i));
+	return lanes(ADD(a0, a1));
+}
+
+static inline uint64_t read_4_4(const unsigned char *p, size_t len)
+{
+	vec a0 = ZERO(), a1 = ZERO(), a2 = ZERO(), a3 = ZERO();
+	size_t i = 0;
+
+	for (; len - i >= 4 * sizeof(vec); i += 4 * sizeof(vec)) {
+		a0 = ADD(a0, LOAD(p + i));
+		a1 = ADD(a1, LOAD(p + i + sizeof(vec)));
+		a2 = ADD(a2, LOAD(p + i + 2 * sizeof(vec)));
+		a3 = ADD(a3, LOAD(p + i + 3 * sizeof(vec)));
+	}
+	for (; i < len; i += sizeof(vec))
+		a0 = ADD(a0, LOAD(p + i));
+	return lanes(ADD(ADD(a0, a1), ADD(a2, a3)));
+}
+
+static inline uint64_t read_4_8(const unsigned char *p, size_t len)
+{
+	vec a0 = ZERO(), a1 = ZERO(), a2 = ZERO(), a3 = ZERO();
+	size_t i = 0;
+
+	for (; len - i >= 8 * sizeof(vec); i += 8 * sizeof(vec)) {
+		a0 = ADD(a0, LOAD(p + i));
+		a1 = ADD(a1, LOAD(p + i + sizeof(vec)));
+		a2 = ADD(a2, LOAD(p + i + 2 * sizeof(vec)));
+		a3 = ADD(a3, LOAD(p + i + 3 * sizeof(vec)));
+		a0 = ADD(a0, LOAD(p + i + 4 * sizeof(vec)));
+		a1 = ADD(a1, LOAD(p + i + 5 * sizeof(vec)));
+		a2 = ADD(a2, LOAD(p + i + 6 * sizeof(vec)));
+		a3 = ADD(a3, LOAD(p + i + 7 * sizeof(vec)));
+	}
+	for (; i < len; i += sizeof(vec))
+		a0 = ADD(a0, LOAD(p + i));
+	return lanes(ADD(ADD(a0, a1), ADD(a2, a3)));
+}
+
+static inline uint64_t read_8_8(const unsigned char *p, size_t len)
+{
+	vec a0 = ZERO(), a1 = ZERO(), a2 = ZERO(), a3 = ZERO();
+	vec a4 = ZERO(), a5 = ZERO(), a6 = ZERO(), a7 = ZERO();
+	size_t i = 0;
+
+	for (; len - i >= 8 * sizeof(vec); i += 8 * sizeof(vec)) {
+		a0 = ADD(a0, LOAD(p + i));
+		a1 = ADD(a1, LOAD(p + i + sizeof(vec)));
+		a2 = ADD(a2, LOAD(p + i + 2 * sizeof(vec)));
+		a3 = ADD(a3, LOAD(p + i + 3 * sizeof(vec)));
+		a4 = ADD(a4, LOAD(p + i + 4 * sizeof(vec)));
+		a5 = ADD(a5, LOAD(p + i + 5 * sizeof(vec)));
+		a6 = ADD(a6, LOAD(p + i + 6 * sizeof(vec)));
+		a7 = ADD(a7, LOAD(p + i + 7 * sizeof(vec)));
+	}
+	for (; i < len; i += sizeof(vec))
+		a0 = ADD(a0, LOAD(p + i));
+	a0 = ADD(ADD(a0, a1), ADD(a2, a3));
+	return lanes(ADD(a0, ADD(ADD(a4, a5), ADD(a6, a7))));
+}
+
+static uint64_t read_settle(const unsigned char *p, size_t len)
+{
+	return settle_read_limit(p, len);
+}
+
+/* iters passes; the pointer is laundered so that no pass is hoisted. */
+#define RUN(name, fn)							\
+	static uint64_t name(void *state, uint64_t iters)		\
+	{								\
+		const struct buf *b = state;				\
+		uint64_t s = 0;						\
+		while (iters--) {					\
+			const unsigned char *p = b->p;			\
+			settle_keep(p);					\
+			s = fn(p, b->len);				\
+			settle_keep(s);					\
+		}							\
+		return s;						\
+	}
+RUN(run_settle, read_settle)
+RUN(run_2_4, read_2_4)
+RUN(run_4_4, read_4_4)
+RUN(run_4_8, read_4_8)
+RUN(run_8_8, read_8_8)
+
+static const struct settle_variant variants[] = {
+	{ .name = "read-limit", .run = run_settle,
+	  .description = "settle_read_limit(): settle's read-limit kernel" },
+	{ .name = "plain-2acc", .run = run_2_4,
+	  .description = WIDTH " aligned loads, 4 per step, 2 accumulators" },
+	{ .name = "plain-4acc", .run = run_4_4,
+	  .description = WIDTH " aligned loads, 4 per step, 4 accumulators" },
+	{ .name = "plain-4acc-x8", .run = run_4_8,
+	  .description = WIDTH " aligned loads, 8 per step, 4 accumulators" },
+	{ .name = "plain-8acc", .run = run_8_8,
+	  .description = WIDTH " aligned loads, 8 per step, 8 accumulators" },
+};
+
+static const struct settle_claim claim = {
+	.name = "readlimit-peers",
+	.title = "read-limit: settle's kernel against plain " WIDTH " reads",
+	.op_name = "buffer",
+	.variants = variants,
+	.nvariants = sizeof(variants) / sizeof(variants[0]),
+	.baseline = "read-limit",
+	.default_sizes = sizes,
+	.ndefault_sizes = sizeof(sizes) / sizeof(sizes[0]),
+	.bytes_per_op = SETTLE_BYTES_SIZE,
+	.setup = setup,
+	.teardown = teardown,
+};
+SETTLE_CLAIMS(&claim);
