@@ -3,12 +3,12 @@
  * against bit-by-bit references.
  *
  * Every implementation this CPU can run (taken directly with
- * settle_popcount_impl_fn()), the private AVX2+POPCNT kernel that
- * settle_popcount() uses for long buffers, and the dispatched
- * settle_popcount() are checked on:
+ * settle_popcount_impl_fn()), the private AVX2+POPCNT kernel, the AVX2
+ * path of settle_popcount_path_fn() and the dispatched settle_popcount()
+ * are checked on:
  *   - every length 0..1024 at every alignment 0..63 (random bytes), and
  *     the lengths up to 2700 (several steps of every unrolled loop);
- *   - every length 0..1024 placed right after and right before a
+ *   - every length 0..2700 placed right after and right before a
  *     PROT_NONE page, so that a read outside the buffer crashes;
  *   - random buffers of 1 MiB and more, at odd lengths and alignments;
  *   - buffers of the words 0, ~0, 0x10, 0xF0, 0xFFFFFFFF00000000;
@@ -77,6 +77,13 @@ static const struct subject s_avx2_popcnt = {
 	.impl2 = SETTLE_POPCOUNT_POPCNT
 };
 
+/* settle_popcount_path_fn(SETTLE_POPCOUNT_AVX2): what settle_popcount()
+ * runs when it chooses AVX2 on a CPU with POPCNT. */
+static const struct subject s_avx2_path = {
+	.name = "avx2 path", .impl = SETTLE_POPCOUNT_AVX2,
+	.impl2 = SETTLE_POPCOUNT_POPCNT
+};
+
 static int sampled(void)
 {
 	const char *e = getenv("SETTLE_TEST_SAMPLE");
@@ -112,11 +119,14 @@ static settle_popcount_fn subject_fn(void **state, const char **name)
 	if (s->impl == SETTLE_POPCOUNT_NIMPL)
 		return settle_popcount;
 	if (!settle_popcount_usable(s->impl) ||
-	    (s->fn && !settle_popcount_usable(s->impl2))) {
+	    ((s->fn || s == &s_avx2_path) &&
+	     !settle_popcount_usable(s->impl2))) {
 		print_message("this CPU or OS cannot run %s: skipped\n",
 			      s->name);
 		skip();
 	}
+	if (s == &s_avx2_path)
+		return settle_popcount_path_fn(s->impl);
 	return s->fn ? s->fn : settle_popcount_impl_fn(s->impl);
 }
 
@@ -231,8 +241,9 @@ static void test_sweep_long(void **state)
 	free(buf);
 }
 
-/* Every length with the buffer's first byte just after a PROT_NONE page
- * and with its last byte just before one. */
+/* Every length up to LONG_LEN (the long paths: Harley-Seal, the hybrid,
+ * the AVX-512 alignment prologue) with the buffer's first byte just after
+ * a PROT_NONE page and with its last byte just before one. */
 static void test_guard_pages(void **state)
 {
 	const char *name;
@@ -240,9 +251,9 @@ static void test_guard_pages(void **state)
 	long pg = sysconf(_SC_PAGESIZE);
 	unsigned char *page = guarded_page();
 
-	assert_true(pg >= MAX_LEN);
+	assert_true(pg >= LONG_LEN);
 	fill_random(page, (size_t)pg, 7);
-	for (size_t len = 0; len <= MAX_LEN; len++) {
+	for (size_t len = 0; len <= LONG_LEN; len++) {
 		const unsigned char *end = page + pg - len;
 
 		if (!len_wanted(len))
@@ -547,6 +558,7 @@ int main(void)
 		SUBJECT_TESTS(s_avx512),
 		SUBJECT_TESTS(s_auto),
 		SUBJECT_TESTS(s_avx2_popcnt),
+		SUBJECT_TESTS(s_avx2_path),
 		cmocka_unit_test(test_popcount64),
 		cmocka_unit_test(test_range),
 		cmocka_unit_test(test_range_empty),

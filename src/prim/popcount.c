@@ -12,15 +12,14 @@
  * calls jump straight to the kernel. Two threads racing through the first
  * call both compute and store the same choice.
  *
- * When AVX2 is chosen automatically and the CPU also has POPCNT (every
- * AVX2 CPU made so far does), buffers shorter than POPCOUNT_AVX2_MIN bytes
- * go to the POPCNT kernel, which beats the vector code there, and those
- * of POPCOUNT_HYBRID_MIN bytes and more to the AVX2 kernel that also
- * counts a share of the words with scalar POPCNT (popcount_avx2.c), in
- * between to the AVX2 kernel alone; the active implementation is still
- * reported as avx2. A forced avx2 (SETTLE_POPCOUNT=avx2) and
- * settle_popcount_impl_fn(SETTLE_POPCOUNT_AVX2) run the plain AVX2 kernel
- * at every length, which needs no POPCNT.
+ * When AVX2 is chosen (automatically or forced) and the CPU also has
+ * POPCNT (every AVX2 CPU made so far does), buffers shorter than
+ * POPCOUNT_AVX2_MIN bytes go to the POPCNT kernel, which beats the vector
+ * code there, and longer ones to the AVX2 kernel that also uses POPCNT
+ * (popcount_avx2.c): the same path as settle_popcount_path_fn(); the
+ * active implementation is still reported as avx2.
+ * settle_popcount_impl_fn(SETTLE_POPCOUNT_AVX2) runs the plain AVX2
+ * kernel at every length, which needs no POPCNT.
  *
  * The portable kernel is 64-bit SWAR (Henry S. Warren, "Hacker's
  * Delight", 2nd ed., section 5-1, figure 5-2) with the per-byte counts of
@@ -121,20 +120,26 @@ int settle_popcount_usable(enum settle_popcount_impl which)
 
 /*
  * The automatic AVX2 choice, when the CPU also has POPCNT: POPCNT alone
- * below POPCOUNT_AVX2_MIN bytes, the AVX2 kernel up to POPCOUNT_HYBRID_MIN,
- * the AVX2 kernel with a share of scalar POPCNT above. The lengths are
- * where one overtook the other on the Zen 4 guest settle is developed on.
+ * below POPCOUNT_AVX2_MIN bytes, above it the AVX2 kernel that also uses
+ * POPCNT (for its last words, and side by side with the vectors for long
+ * buffers: popcount_avx2.c). The length is where one overtook the other on
+ * the Zen 4 guest settle is developed on (5.95 ns each at 192 bytes).
  */
-#define POPCOUNT_AVX2_MIN 320
-#define POPCOUNT_HYBRID_MIN 2048
+#define POPCOUNT_AVX2_MIN 192
 
 static uint64_t popcount_avx2_auto(const void *buf, size_t len)
 {
 	if (len < POPCOUNT_AVX2_MIN)
 		return settle_popcount_kernel_popcnt(buf, len);
-	if (len < POPCOUNT_HYBRID_MIN)
-		return settle_popcount_kernel_avx2(buf, len);
 	return settle_popcount_kernel_avx2_popcnt(buf, len);
+}
+
+settle_popcount_fn settle_popcount_path_fn(enum settle_popcount_impl which)
+{
+	if (which == SETTLE_POPCOUNT_AVX2 &&
+	    settle_popcount_usable(SETTLE_POPCOUNT_POPCNT))
+		return popcount_avx2_auto;
+	return settle_popcount_impl_fn(which);
 }
 
 static uint64_t popcount_resolve(const void *buf, size_t len);
@@ -195,15 +200,12 @@ static settle_popcount_fn popcount_decide(void)
 
 	settle_cpuid_read(&id);
 	which = forced_impl(&id);
-	if (which >= 0) {
-		fn = kernels[which];
-	} else {
+	if (which < 0)
 		which = settle_popcount_choose(&id);
-		fn = kernels[which];
-		if (which == SETTLE_POPCOUNT_AVX2 &&
-		    settle_popcount_runs_on(SETTLE_POPCOUNT_POPCNT, &id))
-			fn = popcount_avx2_auto;
-	}
+	fn = kernels[which];
+	if (which == SETTLE_POPCOUNT_AVX2 &&
+	    settle_popcount_runs_on(SETTLE_POPCOUNT_POPCNT, &id))
+		fn = popcount_avx2_auto;
 	__atomic_store_n(&popcount_active, which, __ATOMIC_RELAXED);
 	__atomic_store_n(&popcount_ptr, fn, __ATOMIC_RELEASE);
 	return fn;
