@@ -9,11 +9,13 @@
  * "in_place"): scalar (one bswap per element; the baseline), ssse3, avx2,
  * avx512 (the implementations of src/prim, called through
  * settle_bswap_impl_fn(); skipped with a reason where the CPU or the OS
- * lacks them), auto (the dispatched settle_bswap16/32/64), and, for the
- * copies only, the reference row memcpy: the same bytes copied, unswapped,
- * the bandwidth limit of the copy. In place has no reference row: a copy of
- * a buffer onto itself is no work, and memmove would measure something
- * else.
+ * lacks them), auto (the dispatched settle_bswap16/32/64), and the
+ * reference rows: for the copies, memcpy (the same bytes copied,
+ * unswapped, the bandwidth limit of the copy); in place, load-store (the
+ * dispatched implementation's in-place loop with the shuffle removed:
+ * every vector loaded and stored back unchanged, the same unroll;
+ * src/prim/bswap_kernels.h), since a copy of a buffer onto itself is no
+ * work and memmove would measure something else.
  *
  * One operation is one pass over the buffer of params.size_bytes bytes.
  * A pass swaps size / (elem_bits / 8) whole elements; the trailing
@@ -51,6 +53,7 @@
 
 #include "bswap.h"
 #include "claims.h"
+#include "prim/bswap_kernels.h"
 #include "settle.h"
 #include "settle_byteorder.h"
 
@@ -216,6 +219,27 @@ static uint64_t inplace_passes(struct bswap_state *s, uint64_t iters,
 	return checksum(s->ip, s->size, s->size, s->mask);
 }
 
+/*
+ * The in-place reference: iters passes of the active implementation's
+ * loop without the shuffle (settle_bswap_touch_impl_fn()), which leaves
+ * the buffer as it was. Not checked (a reference row); returns 0.
+ */
+static uint64_t touch_passes(struct bswap_state *s, uint64_t iters, size_t esz)
+{
+	settle_bswap_touch_fn fn =
+		settle_bswap_touch_impl_fn(settle_bswap_active());
+	size_t nb = s->size / esz * esz;
+
+	for (uint64_t i = 0; i < iters; i++) {
+		unsigned char *p = s->ip;
+
+		settle_keep(p);
+		fn(p, nb);
+	}
+	settle_clobber_memory();
+	return 0;
+}
+
 uint64_t settle_bswap_claim_passes(void *state, uint64_t iters,
 				   settle_bswap_fn fn, unsigned elem_bits,
 				   int in_place)
@@ -273,6 +297,14 @@ RUN_BOTH(avx51264, IMPL(AVX512, 64), 8)
 RUN_BOTH(auto16, settle_bswap16, 2)
 RUN_BOTH(auto32, settle_bswap32, 4)
 RUN_BOTH(auto64, settle_bswap64, 8)
+#define RUN_TOUCH(bits, esz)						\
+	static uint64_t run_touch##bits##_inplace(void *st, uint64_t iters) \
+	{								\
+		return touch_passes(st, iters, esz);			\
+	}
+RUN_TOUCH(16, 2)
+RUN_TOUCH(32, 4)
+RUN_TOUCH(64, 8)
 RUN_COPY(memcpy16, memcpy16, 2)
 RUN_COPY(memcpy32, memcpy32, 4)
 RUN_COPY(memcpy64, memcpy64, 8)
@@ -319,6 +351,8 @@ PARAMS(64, true, "in-place");
 		 "non-temporal stores above the last-level cache size"
 #define D_AUTO "settle_bswapNN: the implementation dispatched at run time"
 #define D_MEMCPY "memcpy of the same bytes, unswapped: the copy's limit"
+#define D_TOUCH "the dispatched kernel's in-place loop without the shuffle: " \
+		"each vector loaded and stored back, the in-place limit"
 
 #define VARIANT(vname, fn, bits, ip, desc, unav, fl)			\
 	{								\
@@ -347,10 +381,14 @@ PARAMS(64, true, "in-place");
 	VARIANT("memcpy", run_memcpy##bits##_copy, bits, false,	\
 		D_MEMCPY, NULL, SETTLE_REFERENCE)
 
+#define TOUCH(bits)							\
+	VARIANT("load-store", run_touch##bits##_inplace, bits, true,	\
+		D_TOUCH, NULL, SETTLE_REFERENCE)
+
 static const struct settle_variant variants[] = {
-	GROUP(16, false, copy), MEMCPY(16), GROUP(16, true, inplace),
-	GROUP(32, false, copy), MEMCPY(32), GROUP(32, true, inplace),
-	GROUP(64, false, copy), MEMCPY(64), GROUP(64, true, inplace),
+	GROUP(16, false, copy), MEMCPY(16), GROUP(16, true, inplace), TOUCH(16),
+	GROUP(32, false, copy), MEMCPY(32), GROUP(32, true, inplace), TOUCH(32),
+	GROUP(64, false, copy), MEMCPY(64), GROUP(64, true, inplace), TOUCH(64),
 };
 
 /* ---- set-up ------------------------------------------------------------- */

@@ -11,7 +11,7 @@ SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
              -fno-omit-frame-pointer
 # Programs whose checks do not depend on the run-time environment.
 SAN_TESTS := test_stats test_size test_verdict test_files test_popcount \
-             test_readlimit \
+             test_readlimit test_bswap_nt \
              test_popcount_variants test_dispatch test_byteorder \
              test_bswap_claim test_endian_loops test_runner
 
@@ -31,6 +31,7 @@ test-sanitize:
 # expected choice follows this CPU's own flags.
 QEMU       := qemu-x86_64
 QEMU_TESTS := test_stats test_size test_verdict test_popcount test_readlimit \
+              test_bswap_nt \
               test_popcount_variants test_dispatch test_byteorder \
               test_bswap_claim test_endian_loops
 CPU_EXPECT := core2duo:swar Nehalem:popcnt Haswell:avx2

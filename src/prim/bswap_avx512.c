@@ -46,19 +46,35 @@ static inline __mmask64 first_bytes(size_t len)
 	return (__mmask64)((1ull << len) - 1);
 }
 
+/*
+ * The shuffle of the byte-swap loops, or with touch (a constant, so each
+ * use compiles to one of the two) none: the value passes through an empty
+ * asm, so the compiler cannot tell that the store writes back what was
+ * loaded and must keep both (settle_bswap_touch_avx512()).
+ */
+static inline __attribute__((always_inline)) __m512i
+shuf(__m512i v, __m512i m, int touch)
+{
+	if (!touch)
+		return _mm512_shuffle_epi8(v, m);
+	__asm__("" : "+v"(v));
+	return v;
+}
+
 /* The len bytes at s (0 <= len < 64), swapped, to d. */
-static inline void swap_part(unsigned char *d, const unsigned char *s,
-			     size_t len, __m512i m)
+static inline __attribute__((always_inline)) void
+swap_part(unsigned char *d, const unsigned char *s, size_t len, __m512i m,
+	  int touch)
 {
 	__mmask64 k = first_bytes(len);
 	__m512i v = _mm512_maskz_loadu_epi8(k, s);
 
-	_mm512_mask_storeu_epi8(d, k, _mm512_shuffle_epi8(v, m));
+	_mm512_mask_storeu_epi8(d, k, shuf(v, m, touch));
 }
 
 /* Whole vectors with ordinary stores; returns the offset after the last. */
-static inline size_t body(unsigned char *d, const unsigned char *s,
-			  size_t nb, __m512i m)
+static inline __attribute__((always_inline)) size_t
+body(unsigned char *d, const unsigned char *s, size_t nb, __m512i m, int touch)
 {
 	size_t i = 0;
 
@@ -66,13 +82,13 @@ static inline size_t body(unsigned char *d, const unsigned char *s,
 		__m512i a = loadu(s + i), b = loadu(s + i + VEC);
 		__m512i c = loadu(s + i + 2 * VEC), e = loadu(s + i + 3 * VEC);
 
-		storeu(d + i, _mm512_shuffle_epi8(a, m));
-		storeu(d + i + VEC, _mm512_shuffle_epi8(b, m));
-		storeu(d + i + 2 * VEC, _mm512_shuffle_epi8(c, m));
-		storeu(d + i + 3 * VEC, _mm512_shuffle_epi8(e, m));
+		storeu(d + i, shuf(a, m, touch));
+		storeu(d + i + VEC, shuf(b, m, touch));
+		storeu(d + i + 2 * VEC, shuf(c, m, touch));
+		storeu(d + i + 3 * VEC, shuf(e, m, touch));
 	}
 	for (; nb - i >= VEC; i += VEC)
-		storeu(d + i, _mm512_shuffle_epi8(loadu(s + i), m));
+		storeu(d + i, shuf(loadu(s + i), m, touch));
 	return i;
 }
 
@@ -87,7 +103,7 @@ static inline size_t body_nt(unsigned char *d, const unsigned char *s,
 {
 	size_t i = (size_t)(-(uintptr_t)d & 63);
 
-	swap_part(d, s, i, m);
+	swap_part(d, s, i, m, 0);
 	for (; nb - i >= UNROLL * VEC; i += UNROLL * VEC) {
 		__m512i a = loadu(s + i), b = loadu(s + i + VEC);
 		__m512i c = loadu(s + i + 2 * VEC), e = loadu(s + i + 3 * VEC);
@@ -109,13 +125,14 @@ static inline size_t body_nt(unsigned char *d, const unsigned char *s,
 }
 
 /* Whole vectors with ordinary stores, then the masked rest. */
-static inline void swap_plain(unsigned char *d, const unsigned char *s,
-			      size_t nb, __m512i m)
+static inline __attribute__((always_inline)) void
+swap_plain(unsigned char *d, const unsigned char *s, size_t nb, __m512i m,
+	   int touch)
 {
-	size_t i = body(d, s, nb, m);
+	size_t i = body(d, s, nb, m, touch);
 
 	if (i != nb)
-		swap_part(d + i, s + i, nb - i, m);
+		swap_part(d + i, s + i, nb - i, m, touch);
 }
 
 /*
@@ -135,12 +152,12 @@ swap_large(unsigned char *d, const unsigned char *s, size_t nb, size_t esz,
 
 	if (d == s || nb <= settle_bswap_nt_bytes() ||
 	    (uintptr_t)d % esz != 0) {
-		swap_plain(d, s, nb, m);
+		swap_plain(d, s, nb, m, 0);
 		return;
 	}
 	i = body_nt(d, s, nb, m);
 	if (i != nb)
-		swap_part(d + i, s + i, nb - i, m);
+		swap_part(d + i, s + i, nb - i, m, 0);
 }
 
 static inline __attribute__((always_inline)) void
@@ -151,7 +168,7 @@ swap_all(void *dst, const void *src, size_t nb, size_t esz, __m128i lane)
 	if (nb >= NT_MIN)
 		swap_large(dst, src, nb, esz, m);
 	else
-		swap_plain(dst, src, nb, m);
+		swap_plain(dst, src, nb, m, 0);
 }
 
 void settle_bswap16_avx512(void *dst, const void *src, size_t n)
@@ -176,4 +193,11 @@ void settle_bswap64_avx512(void *dst, const void *src, size_t n)
 					   15, 14, 13, 12, 11, 10, 9, 8);
 
 	swap_all(dst, src, n * 8, 8, lane);
+}
+
+/* The in-place loop of settle_bswap*_avx512() without the shuffle: whole
+ * vectors loaded and stored back, four per step, then the masked rest. */
+void settle_bswap_touch_avx512(void *buf, size_t nb)
+{
+	swap_plain(buf, buf, nb, _mm512_setzero_si512(), 1);
 }
