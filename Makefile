@@ -21,7 +21,7 @@ else
 NOVEC := -fno-tree-vectorize -fno-tree-slp-vectorize
 endif
 
-LIB_SRC   := $(wildcard src/util/*.c src/stats/*.c src/cpu/*.c src/prim/*.c \
+LIB_SRC   := $(wildcard src/util/*.c src/stats/*.c src/cpu/*.c src/prim/*.c src/model/*.c src/view/*.c \
                         src/timer/*.c src/env/*.c src/runner/*.c src/report/*.c)
 CLAIM_SRC := $(filter-out claims/endian_loops.c claims/popcount_generic.c, \
                           $(wildcard claims/*.c))
@@ -183,7 +183,8 @@ test-run: $(BUILD)/settle $(TEST_BIN) $(TEST_DEPS)
 	  echo "== $$t"; SETTLE=$(BUILD)/settle $$t || fail=1; \
 	done; \
 	for t in $(TEST_SH); do \
-	  echo "== $$t"; SETTLE=$(BUILD)/settle BUILD=$(BUILD) bash $$t || fail=1; \
+	  echo "== $$t"; SETTLE=$(BUILD)/settle BUILD=$(BUILD) \
+	    SETTLE_OBJS="$(LIB_OBJ) $(CLAIM_OBJ) $(CLI_OBJ)" bash $$t || fail=1; \
 	done; \
 	echo "== $(BUILD)/tests/test_runner with the clock_gettime fallback"; \
 	SETTLE_CLOCK=monotonic $(BUILD)/tests/test_runner || fail=1; \

@@ -268,67 +268,70 @@ static void memcpy64(void *dst, const void *src, size_t n)
 	memcpy(dst, src, n * 8);
 }
 
-#define IMPL(which, bits) settle_bswap_impl_fn(SETTLE_BSWAP_##which, bits)
+/* What a variant swaps with, and how: one of settle's implementations
+ * (fn NULL) or a function of its own, on elements of esz bytes; in_place
+ * 2 is the load-store reference (touch_passes). */
+struct kernel {
+	settle_bswap_fn fn;
+	enum settle_bswap_impl impl;
+	unsigned esz;
+	int in_place;
+};
 
-#define RUN_COPY(name, fn, esz)						\
-	static uint64_t run_##name##_copy(void *st, uint64_t iters)	\
-	{								\
-		return copy_passes(st, iters, fn, esz);			\
-	}
-#define RUN_BOTH(name, fn, esz)						\
-	RUN_COPY(name, fn, esz)						\
-	static uint64_t run_##name##_inplace(void *st, uint64_t iters)	\
-	{								\
-		return inplace_passes(st, iters, fn, esz);		\
-	}
-
-RUN_BOTH(scalar16, IMPL(SCALAR, 16), 2)
-RUN_BOTH(scalar32, IMPL(SCALAR, 32), 4)
-RUN_BOTH(scalar64, IMPL(SCALAR, 64), 8)
-RUN_BOTH(ssse316, IMPL(SSSE3, 16), 2)
-RUN_BOTH(ssse332, IMPL(SSSE3, 32), 4)
-RUN_BOTH(ssse364, IMPL(SSSE3, 64), 8)
-RUN_BOTH(avx216, IMPL(AVX2, 16), 2)
-RUN_BOTH(avx232, IMPL(AVX2, 32), 4)
-RUN_BOTH(avx264, IMPL(AVX2, 64), 8)
-RUN_BOTH(avx51216, IMPL(AVX512, 16), 2)
-RUN_BOTH(avx51232, IMPL(AVX512, 32), 4)
-RUN_BOTH(avx51264, IMPL(AVX512, 64), 8)
-RUN_BOTH(auto16, settle_bswap16, 2)
-RUN_BOTH(auto32, settle_bswap32, 4)
-RUN_BOTH(auto64, settle_bswap64, 8)
-#define RUN_TOUCH(bits, esz)						\
-	static uint64_t run_touch##bits##_inplace(void *st, uint64_t iters) \
-	{								\
-		return touch_passes(st, iters, esz);			\
-	}
-RUN_TOUCH(16, 2)
-RUN_TOUCH(32, 4)
-RUN_TOUCH(64, 8)
-RUN_COPY(memcpy16, memcpy16, 2)
-RUN_COPY(memcpy32, memcpy32, 4)
-RUN_COPY(memcpy64, memcpy64, 8)
-
-static const char *ssse3_unavailable(void *state)
+static uint64_t run_kernel(void *st, const void *arg, uint64_t iters)
 {
-	(void)state;
-	return settle_bswap_usable(SETTLE_BSWAP_SSSE3) ? NULL :
-	       "CPU lacks SSSE3";
+	const struct kernel *k = arg;
+	settle_bswap_fn fn = k->fn ? k->fn :
+			     settle_bswap_impl_fn(k->impl, k->esz * 8);
+
+	if (k->in_place == 2)
+		return touch_passes(st, iters, k->esz);
+	if (k->in_place)
+		return inplace_passes(st, iters, fn, k->esz);
+	return copy_passes(st, iters, fn, k->esz);
 }
 
-static const char *avx2_unavailable(void *state)
+static const char *impl_unavailable(void *state, const void *arg)
 {
+	const struct kernel *k = arg;
+
 	(void)state;
-	return settle_bswap_usable(SETTLE_BSWAP_AVX2) ? NULL :
-	       "CPU or OS lacks AVX2";
+	if (settle_bswap_usable(k->impl))
+		return NULL;
+	switch (k->impl) {
+	case SETTLE_BSWAP_SSSE3:
+		return "CPU lacks SSSE3";
+	case SETTLE_BSWAP_AVX2:
+		return "CPU or OS lacks AVX2";
+	default:
+		return "CPU or OS lacks AVX-512BW";
+	}
 }
 
-static const char *avx512_unavailable(void *state)
-{
-	(void)state;
-	return settle_bswap_usable(SETTLE_BSWAP_AVX512) ? NULL :
-	       "CPU or OS lacks AVX-512BW";
-}
+#define KERNELS(bits, ip, kind)						\
+	static const struct kernel scalar##bits##_##kind = {		\
+		NULL, SETTLE_BSWAP_SCALAR, bits / 8, ip };		\
+	static const struct kernel ssse3##bits##_##kind = {		\
+		NULL, SETTLE_BSWAP_SSSE3, bits / 8, ip };		\
+	static const struct kernel avx2##bits##_##kind = {		\
+		NULL, SETTLE_BSWAP_AVX2, bits / 8, ip };		\
+	static const struct kernel avx512##bits##_##kind = {		\
+		NULL, SETTLE_BSWAP_AVX512, bits / 8, ip };		\
+	static const struct kernel auto##bits##_##kind = {		\
+		settle_bswap##bits, SETTLE_BSWAP_SCALAR, bits / 8, ip }
+
+KERNELS(16, 0, copy);
+KERNELS(16, 1, inplace);
+KERNELS(32, 0, copy);
+KERNELS(32, 1, inplace);
+KERNELS(64, 0, copy);
+KERNELS(64, 1, inplace);
+static const struct kernel memcpy16_copy = { memcpy16, 0, 2, 0 };
+static const struct kernel memcpy32_copy = { memcpy32, 0, 4, 0 };
+static const struct kernel memcpy64_copy = { memcpy64, 0, 8, 0 };
+static const struct kernel touch16_inplace = { NULL, 0, 2, 2 };
+static const struct kernel touch32_inplace = { NULL, 0, 4, 2 };
+static const struct kernel touch64_inplace = { NULL, 0, 8, 2 };
 
 #define PARAMS(bits, ip, iplabel)					\
 	static const struct settle_param params_##bits##_##ip[] = {	\
@@ -358,7 +361,8 @@ PARAMS(64, true, "in-place");
 	{								\
 		.name = vname,						\
 		.description = desc,					\
-		.run = fn,						\
+		.run = run_kernel,					\
+		.arg = &fn,						\
 		.unavailable = unav,					\
 		.flags = fl,						\
 		.params = params_##bits##_##ip,				\
@@ -366,23 +370,23 @@ PARAMS(64, true, "in-place");
 	}
 
 #define GROUP(bits, ip, kind)						\
-	VARIANT("scalar", run_scalar##bits##_##kind, bits, ip,		\
+	VARIANT("scalar", scalar##bits##_##kind, bits, ip,		\
 		D_SCALAR, NULL, 0),					\
-	VARIANT("ssse3", run_ssse3##bits##_##kind, bits, ip,		\
-		D_SSSE3, ssse3_unavailable, 0),				\
-	VARIANT("avx2", run_avx2##bits##_##kind, bits, ip,		\
-		D_AVX2, avx2_unavailable, 0),				\
-	VARIANT("avx512", run_avx512##bits##_##kind, bits, ip,		\
-		D_AVX512, avx512_unavailable, 0),			\
-	VARIANT("auto", run_auto##bits##_##kind, bits, ip,		\
+	VARIANT("ssse3", ssse3##bits##_##kind, bits, ip,		\
+		D_SSSE3, impl_unavailable, 0),				\
+	VARIANT("avx2", avx2##bits##_##kind, bits, ip,			\
+		D_AVX2, impl_unavailable, 0),				\
+	VARIANT("avx512", avx512##bits##_##kind, bits, ip,		\
+		D_AVX512, impl_unavailable, 0),				\
+	VARIANT("auto", auto##bits##_##kind, bits, ip,			\
 		D_AUTO, NULL, 0)
 
 #define MEMCPY(bits)							\
-	VARIANT("memcpy", run_memcpy##bits##_copy, bits, false,	\
+	VARIANT("memcpy", memcpy##bits##_copy, bits, false,	\
 		D_MEMCPY, NULL, SETTLE_REFERENCE)
 
 #define TOUCH(bits)							\
-	VARIANT("load-store", run_touch##bits##_inplace, bits, true,	\
+	VARIANT("load-store", touch##bits##_inplace, bits, true,	\
 		D_TOUCH, NULL, SETTLE_REFERENCE)
 
 static const struct settle_variant variants[] = {
@@ -503,9 +507,9 @@ const struct settle_claim settle_claim_bswap = {
 	.buffers = 3,
 	.bytes_per_op = SETTLE_BYTES_SIZE,
 	.original = "no posted figure; on a Sapphire Rapids guest, stand-alone "
-		    "programs measured\n            memcpy 40.9 B/ns at 32 "
-		    "KiB, 11.6 at 1 GiB; AVX-512 shuffle 39 / 6.7, with\n"
-		    "            non-temporal stores 10.5 at 1 GiB",
+		    "programs measured memcpy 40.9 B/ns at 32 KiB, 11.6 "
+		    "at 1 GiB; AVX-512 shuffle 39 / 6.7, with non-temporal "
+		    "stores 10.5 at 1 GiB",
 	.check_iters = 1,
 	.setup = bswap_setup,
 	.teardown = bswap_teardown,

@@ -20,6 +20,10 @@ extern const struct settle_claim settle_claim_bswap;
 /* Every built-in claim, in display order; *n receives the count. */
 const struct settle_claim *const *settle_claims(size_t *n);
 
+/* The claims `settle run` measures when none is named (the founding
+ * experiments); *n receives the count. */
+const struct settle_claim *const *settle_default_claims(size_t *n);
+
 /* The claim called name, or NULL. */
 const struct settle_claim *settle_claim_find(const char *name);
 

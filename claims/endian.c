@@ -25,21 +25,28 @@
 #define ENDIAN_BYTES_PER_OP 8
 #define DEFAULT_DEVICE_MBPS 13.0
 
-#define ENDIAN_RUN(loop, b)						\
-	static uint64_t run_##loop##_##b(void *state, uint64_t iters)	\
-	{								\
-		(void)state;						\
-		return settle_endian_##loop##_##b(iters);		\
-	}
+/* A loop of claims/endian_loops.c, the variant's arg. */
+struct endian_loop {
+	uint64_t (*fn)(uint64_t iters);
+};
 
-ENDIAN_RUN(long, O0)
-ENDIAN_RUN(we32, O0)
-ENDIAN_RUN(u64, O0)
-ENDIAN_RUN(we64, O0)
-ENDIAN_RUN(long, O2)
-ENDIAN_RUN(we32, O2)
-ENDIAN_RUN(u64, O2)
-ENDIAN_RUN(we64, O2)
+static uint64_t run_loop(void *state, const void *arg, uint64_t iters)
+{
+	(void)state;
+	return ((const struct endian_loop *)arg)->fn(iters);
+}
+
+#define ENDIAN_LOOP(l, b)						\
+	static const struct endian_loop l##_##b = { settle_endian_##l##_##b }
+
+ENDIAN_LOOP(long, O0);
+ENDIAN_LOOP(we32, O0);
+ENDIAN_LOOP(u64, O0);
+ENDIAN_LOOP(we64, O0);
+ENDIAN_LOOP(long, O2);
+ENDIAN_LOOP(we32, O2);
+ENDIAN_LOOP(u64, O2);
+ENDIAN_LOOP(we64, O2);
 
 #define D_LONG "native unsigned long, x++"
 #define D_WE32 "u32 stored wrong-endian: x = bswap32(bswap32(x) + 1)"
@@ -51,7 +58,8 @@ ENDIAN_RUN(we64, O2)
 		.name = #loop,						\
 		.build = "-" #b,					\
 		.description = desc,					\
-		.run = run_##loop##_##b,				\
+		.run = run_loop,					\
+		.arg = &loop##_##b,					\
 	}
 
 static const struct settle_variant variants[] = {

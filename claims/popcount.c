@@ -272,140 +272,115 @@ static inline uint64_t passes(const struct popcount_state *s, uint64_t iters,
 	return n;
 }
 
-static uint64_t run_table8(void *state, uint64_t iters)
+/* What a variant counts with: a kernel, or one of settle's primitives. */
+struct kernel {
+	popcount_fn fn; /* NULL: the primitive impl */
+	enum settle_popcount_impl impl;
+};
+
+static uint64_t run_kernel(void *state, const void *arg, uint64_t iters)
 {
-	return passes(state, iters, settle_popcount_table8);
+	const struct kernel *k = arg;
+
+	return passes(state, iters, k->fn ? k->fn : settle_popcount_impl_fn(k->impl));
 }
 
-static uint64_t run_builtin_generic(void *state, uint64_t iters)
+static const char *primitive_unavailable(void *state, const void *arg)
 {
-	return passes(state, iters, settle_popcount_builtin_generic);
-}
+	const struct kernel *k = arg;
 
-static uint64_t run_swar32(void *state, uint64_t iters)
-{
-	return passes(state, iters, settle_popcount_swar32);
-}
-
-static uint64_t run_swar64(void *state, uint64_t iters)
-{
-	return passes(state, iters, settle_popcount_swar64);
-}
-
-static uint64_t run_popcnt(void *state, uint64_t iters)
-{
-	return passes(state, iters, settle_popcount_popcnt);
-}
-
-static const char *popcnt_unavailable(void *state)
-{
 	(void)state;
-	if (!settle_cpu_has(SETTLE_CPU_POPCNT))
+	if (settle_popcount_usable(k->impl))
+		return NULL;
+	switch (k->impl) {
+	case SETTLE_POPCOUNT_POPCNT:
 		return "CPU lacks POPCNT";
-	return NULL;
-}
-
-static uint64_t run_avx2(void *state, uint64_t iters)
-{
-	return passes(state, iters,
-		      settle_popcount_impl_fn(SETTLE_POPCOUNT_AVX2));
-}
-
-static const char *avx2_unavailable(void *state)
-{
-	(void)state;
-	if (!settle_popcount_usable(SETTLE_POPCOUNT_AVX2))
+	case SETTLE_POPCOUNT_AVX2:
 		return "CPU or OS lacks AVX2";
-	return NULL;
-}
-
-static uint64_t run_avx512(void *state, uint64_t iters)
-{
-	return passes(state, iters,
-		      settle_popcount_impl_fn(SETTLE_POPCOUNT_AVX512));
-}
-
-static const char *avx512_unavailable(void *state)
-{
-	(void)state;
-	if (!settle_popcount_usable(SETTLE_POPCOUNT_AVX512))
+	default:
 		return "CPU or OS lacks AVX-512 VPOPCNTDQ (with F, BW, VL)";
-	return NULL;
-}
-
-static uint64_t run_auto(void *state, uint64_t iters)
-{
-	return passes(state, iters, settle_popcount);
+	}
 }
 
 /* The widest loads of this CPU: the library's read limit, dispatched
  * once. */
-static uint64_t run_read_limit(void *state, uint64_t iters)
+static uint64_t run_read_limit(void *state, const void *arg, uint64_t iters)
 {
+	(void)arg;
 	return passes(state, iters, settle_read_limit);
 }
 
+static const struct kernel k_table8 = { settle_popcount_table8, 0 };
+static const struct kernel k_generic = { settle_popcount_builtin_generic, 0 };
+static const struct kernel k_swar32 = { settle_popcount_swar32, 0 };
+static const struct kernel k_swar64 = { settle_popcount_swar64, 0 };
+static const struct kernel k_popcnt = { settle_popcount_popcnt,
+					SETTLE_POPCOUNT_POPCNT };
+static const struct kernel k_avx2 = { NULL, SETTLE_POPCOUNT_AVX2 };
+static const struct kernel k_avx512 = { NULL, SETTLE_POPCOUNT_AVX512 };
+static const struct kernel k_auto = { settle_popcount, 0 };
 #if SETTLE_HAVE_GMP
-static uint64_t run_gmp(void *state, uint64_t iters)
-{
-	return passes(state, iters, popcount_gmp);
-}
+static const struct kernel k_gmp = { popcount_gmp, 0 };
 #endif
-
 #if SETTLE_HAVE_EXT2FS
-static uint64_t run_ext2fs(void *state, uint64_t iters)
-{
-	return passes(state, iters, popcount_ext2fs);
-}
+static const struct kernel k_ext2fs = { popcount_ext2fs, 0 };
 #endif
 
 static const struct settle_variant variants[] = {
 	{
 		.name = "table8",
 		.description = "256-entry byte lookup table, one load per byte",
-		.run = run_table8,
+		.run = run_kernel,
+		.arg = &k_table8,
 	},
 	{
 		.name = "builtin-generic",
 		.description = "__builtin_popcountll without -mpopcnt "
 			       "(gcc: libgcc __popcountdi2 per word)",
-		.run = run_builtin_generic,
+		.run = run_kernel,
+		.arg = &k_generic,
 	},
 	{
 		.name = "swar32",
 		.description = "non-looping 32-bit SWAR count per 32-bit word",
-		.run = run_swar32,
+		.run = run_kernel,
+		.arg = &k_swar32,
 	},
 	{
 		.name = "swar64",
 		.description = "64-bit SWAR count, bytes summed by a multiply",
-		.run = run_swar64,
+		.run = run_kernel,
+		.arg = &k_swar64,
 	},
 	{
 		.name = "popcnt",
 		.description = "POPCNT instruction per 64-bit word",
-		.run = run_popcnt,
-		.unavailable = popcnt_unavailable,
+		.run = run_kernel,
+		.arg = &k_popcnt,
+		.unavailable = primitive_unavailable,
 	},
 	{
 		.name = "avx2",
 		.description = "Harley-Seal carry-save adders over AVX2, "
 			       "VPSHUFB nibble count (settle primitive)",
-		.run = run_avx2,
-		.unavailable = avx2_unavailable,
+		.run = run_kernel,
+		.arg = &k_avx2,
+		.unavailable = primitive_unavailable,
 	},
 	{
 		.name = "avx512",
 		.description = "AVX-512 VPOPCNTQ, 4 accumulators, masked tail "
 			       "(settle primitive)",
-		.run = run_avx512,
-		.unavailable = avx512_unavailable,
+		.run = run_kernel,
+		.arg = &k_avx512,
+		.unavailable = primitive_unavailable,
 	},
 	{
 		.name = "auto",
 		.description = "settle_popcount(): the implementation chosen "
 			       "at run time (cpuid, XCR0)",
-		.run = run_auto,
+		.run = run_kernel,
+		.arg = &k_auto,
 	},
 	{
 		.name = "read-limit",
@@ -418,7 +393,8 @@ static const struct settle_variant variants[] = {
 	{
 		.name = "gmp",
 		.description = "GMP mpn_popcount over 64-bit limbs (peer)",
-		.run = run_gmp,
+		.run = run_kernel,
+		.arg = &k_gmp,
 	},
 #endif
 #if SETTLE_HAVE_EXT2FS
@@ -426,7 +402,8 @@ static const struct settle_variant variants[] = {
 		.name = "ext2fs",
 		.description = "e2fsprogs ext2fs_bitcount, per chunk of at "
 			       "most 256 MiB (peer)",
-		.run = run_ext2fs,
+		.run = run_kernel,
+		.arg = &k_ext2fs,
 	},
 #endif
 };
@@ -494,7 +471,7 @@ const struct settle_claim settle_claim_popcount = {
 	.nfull_sizes = 1,
 	.bytes_per_op = SETTLE_BYTES_SIZE,
 	.original = "slow 0.2623 s, fast 0.0700 s for 4 TB; slow 8.0185 s, "
-		    "fast 2.2066 s for 128 TB;\n            a whole check of an "
+		    "fast 2.2066 s for 128 TB; a whole check of an "
 		    "empty 128 TB file system: 202 CPU s",
 	.check_iters = 1,
 	.show_cycles = 0,

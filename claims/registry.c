@@ -24,3 +24,18 @@ const struct settle_claim *settle_claim_find(const char *name)
 			return all[i];
 	return NULL;
 }
+
+/* What `settle run` measures when no claim is named: the founding
+ * experiments. */
+static const struct settle_claim *const founding[] = {
+	&settle_claim_popcount,
+	&settle_claim_endian,
+	&settle_claim_syscall,
+	&settle_claim_segprefix,
+};
+
+const struct settle_claim *const *settle_default_claims(size_t *n)
+{
+	*n = sizeof(founding) / sizeof(founding[0]);
+	return founding;
+}

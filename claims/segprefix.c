@@ -211,30 +211,34 @@ static uint64_t tls_b(const struct seg_state *s)
 	return (uintptr_t)&seg_tls[0] - s->fs_base;
 }
 
-static uint64_t run_plain_dep(void *p, uint64_t iters)
+static uint64_t run_plain_dep(void *p, const void *arg, uint64_t iters)
 {
 	uint64_t b = abs_b(p);
+	(void)arg;
 
 	return dep_plain(b, iters) == b ? iters : 0;
 }
 
-static uint64_t run_plain_ind(void *p, uint64_t iters)
+static uint64_t run_plain_ind(void *p, const void *arg, uint64_t iters)
 {
+	(void)arg;
 	return ind_plain(abs_b(p), iters) ? iters : 0;
 }
 
-static uint64_t run_fs_dep(void *p, uint64_t iters)
+static uint64_t run_fs_dep(void *p, const void *arg, uint64_t iters)
 {
 	uint64_t b = tls_b(p);
+	(void)arg;
 
 	if (b == 0)
 		return 0;
 	return dep_fs(b, iters) == b ? iters : 0;
 }
 
-static uint64_t run_fs_ind(void *p, uint64_t iters)
+static uint64_t run_fs_ind(void *p, const void *arg, uint64_t iters)
 {
 	uint64_t b = tls_b(p);
+	(void)arg;
 
 	if (b == 0)
 		return 0;
@@ -254,13 +258,15 @@ static uint64_t run_gs0(void *p, uint64_t iters, int dep)
 	return ind_gs(b, iters) ? iters : 0;
 }
 
-static uint64_t run_gs0_dep(void *p, uint64_t iters)
+static uint64_t run_gs0_dep(void *p, const void *arg, uint64_t iters)
 {
+	(void)arg;
 	return run_gs0(p, iters, 1);
 }
 
-static uint64_t run_gs0_ind(void *p, uint64_t iters)
+static uint64_t run_gs0_ind(void *p, const void *arg, uint64_t iters)
 {
+	(void)arg;
 	return run_gs0(p, iters, 0);
 }
 
@@ -282,23 +288,27 @@ static uint64_t run_gs(void *p, uint64_t iters, int dep)
 	return ok ? iters : 0;
 }
 
-static uint64_t run_gs_dep(void *p, uint64_t iters)
+static uint64_t run_gs_dep(void *p, const void *arg, uint64_t iters)
 {
+	(void)arg;
 	return run_gs(p, iters, 1);
 }
 
-static uint64_t run_gs_ind(void *p, uint64_t iters)
+static uint64_t run_gs_ind(void *p, const void *arg, uint64_t iters)
 {
+	(void)arg;
 	return run_gs(p, iters, 0);
 }
 
-static const char *gs0_unavailable(void *p)
+static const char *gs0_unavailable(void *p, const void *arg)
 {
+	(void)arg;
 	return ((struct seg_state *)p)->gs0_why;
 }
 
-static const char *gs_unavailable(void *p)
+static const char *gs_unavailable(void *p, const void *arg)
 {
+	(void)arg;
 	return ((struct seg_state *)p)->gs_why;
 }
 

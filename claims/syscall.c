@@ -89,11 +89,12 @@ static int get1(int fd, char *c)
 }
 
 /* The founding loop: errno = 0, write 1 byte, read it back. */
-static uint64_t run_pipe_loop(void *p, uint64_t iters)
+static uint64_t run_pipe_loop(void *p, const void *arg, uint64_t iters)
 {
 	struct sys_state *s = p;
 	uint64_t ok = 0;
 	char c = 'x';
+	(void)arg;
 
 	for (uint64_t i = 0; i < iters; i++) {
 		errno = 0;
@@ -106,11 +107,12 @@ static uint64_t run_pipe_loop(void *p, uint64_t iters)
 }
 
 /* A raw getppid system call: no library cache can answer it. */
-static uint64_t run_null(void *p, uint64_t iters)
+static uint64_t run_null(void *p, const void *arg, uint64_t iters)
 {
 	uint64_t ok = 0;
 
 	(void)p;
+	(void)arg;
 	for (uint64_t i = 0; i < iters; i++)
 		if (syscall(SYS_getppid) >= 0)
 			ok++;
@@ -133,18 +135,21 @@ static uint64_t pingpong(const struct echo *e, uint64_t iters)
 	return ok;
 }
 
-static uint64_t run_pingpong_same(void *p, uint64_t iters)
+static uint64_t run_pingpong_same(void *p, const void *arg, uint64_t iters)
 {
+	(void)arg;
 	return pingpong(&((struct sys_state *)p)->same, iters);
 }
 
-static uint64_t run_pingpong_cross(void *p, uint64_t iters)
+static uint64_t run_pingpong_cross(void *p, const void *arg, uint64_t iters)
 {
+	(void)arg;
 	return pingpong(&((struct sys_state *)p)->cross, iters);
 }
 
-static const char *cross_unavailable(void *p)
+static const char *cross_unavailable(void *p, const void *arg)
 {
+	(void)arg;
 	return ((struct sys_state *)p)->cross_why;
 }
 
@@ -436,7 +441,7 @@ const struct settle_claim settle_claim_syscall = {
 		       "pipe ping-pong",
 	.title = "syscall: 1-byte pipe loop, null call, ping-pong",
 	.original = "10 M iterations of the pipe loop, best of 10 runs: "
-		    "12.811 s before the kernel change,\n            12.212 s "
+		    "12.811 s before the kernel change, 12.212 s "
 		    "after it",
 	.op_name = "call",
 	.variants = sys_variants,

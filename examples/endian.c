@@ -8,10 +8,10 @@
 #define KEEP(x) ((void)0)      /* -O0: the loop exactly as posted */
 #endif
 #define LOOP(fn, type, step, answer)					\
-	static uint64_t fn(void *state, uint64_t iters)			\
+	static uint64_t fn(void *state, const void *arg, uint64_t iters) \
 	{								\
 		type x = 0;						\
-		(void)state;						\
+		(void)state, (void)arg;					\
 		for (uint64_t i = 0; i < iters; i++) {			\
 			x = step;					\
 			KEEP(x);					\

@@ -83,10 +83,11 @@ static void teardown(void *state)
 /* iters passes over buf; the pointer is laundered so that no pass is
  * hoisted, and each count is kept. */
 #define RUN(name, buf, count)						\
-	static uint64_t name(void *state, uint64_t iters)		\
+	static uint64_t name(void *state, const void *arg, uint64_t iters) \
 	{								\
 		const struct bufs *b = state;				\
 		uint64_t n = 0;						\
+		(void)arg;						\
 		while (iters--) {					\
 			const unsigned char *p = b->buf;		\
 			settle_keep(p);					\
@@ -106,8 +107,9 @@ static settle_popcount_fn settle_avx2, settle_avx512;
 RUN(run_settle_avx2, al, SETTLE_AVX2)
 RUN(run_settle_avx512, al, SETTLE_AVX512)
 
-static const char *no_settle_avx2(void *state)
+static const char *no_settle_avx2(void *state, const void *arg)
 {
+	(void)arg;
 	(void)state;
 	if (!settle_popcount_usable(SETTLE_POPCOUNT_AVX2))
 		return "CPU or OS lacks AVX2";
@@ -115,8 +117,9 @@ static const char *no_settle_avx2(void *state)
 	return NULL;
 }
 
-static const char *no_settle_avx512(void *state)
+static const char *no_settle_avx512(void *state, const void *arg)
 {
+	(void)arg;
 	(void)state;
 	if (!settle_popcount_usable(SETTLE_POPCOUNT_AVX512))
 		return "CPU or OS lacks AVX-512 VPOPCNTDQ";
@@ -137,8 +140,9 @@ static uint64_t gmp_count(const struct bufs *b, const unsigned char *p,
 }
 RUN(run_gmp, al, gmp_count)
 
-static const char *no_gmp(void *state)
+static const char *no_gmp(void *state, const void *arg)
 {
+	(void)arg;
 	const struct bufs *b = state;
 
 	return b && b->gmp ? NULL : "libgmp.so.10 not found";
@@ -182,15 +186,17 @@ RUN(run_lib_avx512, al, LIB_AVX512)
 #endif
 #endif /* HAVE_LIBPOPCNT */
 
-static const char *no_avx2(void *state)
+static const char *no_avx2(void *state, const void *arg)
 {
+	(void)arg;
 	(void)state;
 	return settle_popcount_usable(SETTLE_POPCOUNT_AVX2) ? NULL :
 	       "CPU or OS lacks AVX2";
 }
 
-static const char *no_avx512(void *state)
+static const char *no_avx512(void *state, const void *arg)
 {
+	(void)arg;
 	(void)state;
 	return settle_popcount_usable(SETTLE_POPCOUNT_AVX512) ? NULL :
 	       "CPU or OS lacks AVX-512 VPOPCNTDQ";

@@ -8,16 +8,16 @@ static size_t words; /* bitmap size in 64-bit words */
 static void *setup(const struct settle_params *p, char *err, size_t len)
 {
 	void *w = malloc(p->size_bytes);
-
 	words = p->size_bytes / 8;
 	if (!w)
 		snprintf(err, len, "out of memory");
 	return w ? memset(w, 0x5a, p->size_bytes) : NULL; /* 4 bits a byte */
 }
 #define COUNT(fn, type, n, add)					\
-	static uint64_t fn(void *state, uint64_t iters)			\
+	static uint64_t fn(void *state, const void *arg, uint64_t iters) \
 	{								\
 		uint64_t set = 0;					\
+		(void)arg;						\
 		for (const type *w = state; iters--;) {			\
 			settle_keep(w); /* every pass is made */	\
 			for (size_t j = 0; j < (n); j++)		\

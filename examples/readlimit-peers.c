@@ -185,10 +185,11 @@ static uint64_t read_settle(const unsigned char *p, size_t len)
 
 /* iters passes; the pointer is laundered so that no pass is hoisted. */
 #define RUN(name, fn)							\
-	static uint64_t name(void *state, uint64_t iters)		\
+	static uint64_t name(void *state, const void *arg, uint64_t iters) \
 	{								\
 		const struct buf *b = state;				\
 		uint64_t s = 0;						\
+		(void)arg;						\
 		while (iters--) {					\
 			const unsigned char *p = b->p;			\
 			settle_keep(p);					\

@@ -4,12 +4,12 @@
 #include <settle.h>
 /* 1-byte write() to a pipe, read() back, errno = 0; pipe made once. */
 static int fd[2] = { -1, -1 };
-static uint64_t run_pipe(void *state, uint64_t iters)
+static uint64_t run_pipe(void *state, const void *arg, uint64_t iters)
 {
 	uint64_t ok = 0;
 	char c = 'x';
 
-	(void)state;
+	(void)state, (void)arg;
 	if (fd[0] < 0 && pipe(fd))
 		return 0;
 	for (uint64_t i = 0; i < iters; i++) {
@@ -18,11 +18,11 @@ static uint64_t run_pipe(void *state, uint64_t iters)
 	}
 	return ok;
 }
-static uint64_t run_null(void *state, uint64_t iters)
+static uint64_t run_null(void *state, const void *arg, uint64_t iters)
 {
 	uint64_t ok = 0;
 
-	(void)state;
+	(void)state, (void)arg;
 	for (uint64_t i = 0; i < iters; i++)
 		ok += getppid() > 0; /* no libc cache */
 	return ok;

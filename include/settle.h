@@ -52,11 +52,14 @@ extern "C" {
 #define settle_keep(x) __asm__ __volatile__("" : "+r"(x))
 #define settle_clobber_memory() __asm__ __volatile__("" ::: "memory")
 
+struct settle_claim;
+
 /* Parameters of one measurement, passed to a claim's setup callback. */
 struct settle_params {
 	uint64_t size_bytes; /* buffer size; 0 when the claim takes no size */
 	int cpu;             /* CPU the runner is pinned to */
 	int quick;           /* non-zero under --quick: keep set-up cheap */
+	const struct settle_claim *claim; /* the claim being set up */
 };
 
 /* One extra parameter of a variant, stored in the result's params. */
@@ -83,19 +86,24 @@ struct settle_variant {
 	const char *description; /* one line for `settle list` */
 	/*
 	 * Perform exactly iters repetitions of the operation on state and
-	 * return the check value. Each repetition performs ops_per_iter
-	 * operations (loads, increments, system calls, buffer passes).
-	 * The check value must not depend on which variant ran: the runner
-	 * compares it with the baseline's for the same iters.
+	 * return the check value. arg is the variant's own .arg (below), so
+	 * that one function can serve several variants (a kernel per
+	 * variant, a table of parameters). Each repetition performs
+	 * ops_per_iter operations (loads, increments, system calls, buffer
+	 * passes). The check value must not depend on which variant ran: the
+	 * runner compares it with the baseline's for the same iters.
 	 */
-	uint64_t (*run)(void *state, uint64_t iters);
+	uint64_t (*run)(void *state, const void *arg, uint64_t iters);
 	/*
 	 * NULL when the variant can always run. Otherwise returns NULL when
-	 * it can run on this machine with this state, or a short static
-	 * reason ("CPU lacks POPCNT") when it cannot; the variant is then
-	 * listed as skipped.
+	 * it can run on this machine with this state and arg, or a short
+	 * static reason ("CPU lacks POPCNT") when it cannot; the variant is
+	 * then listed as skipped.
 	 */
-	const char *(*unavailable)(void *state);
+	const char *(*unavailable)(void *state, const void *arg);
+	/* Passed as is to run() and unavailable(); settle never reads it.
+	 * NULL when the variant needs none. */
+	const void *arg;
 	uint32_t ops_per_iter;   /* operations per repetition; 0 means 1 */
 	unsigned flags;          /* SETTLE_REFERENCE */
 	/*
@@ -109,11 +117,16 @@ struct settle_variant {
 };
 
 /*
- * The table label of a variant: build, parameter labels, then the name
- * ("-O2 long", "32-bit copy avx2"), written to buf (len bytes); returns buf.
+ * The table label of a variant: its .label if set, else build, parameter
+ * labels, then the name ("-O2 long", "32-bit copy avx2"), written to buf
+ * (len bytes, cut to fit); returns buf.
  */
 char *settle_variant_label(const struct settle_variant *v, char *buf,
 			   size_t len);
+
+/* The same label from its parts (build NULL: none). */
+char *settle_label(const char *build, const struct settle_param *params,
+		   size_t nparams, const char *name, char *buf, size_t len);
 
 /* Non-zero when a and b have the same build and the same parameters, so
  * that one can be the other's baseline. */
@@ -181,6 +194,8 @@ struct settle_scale_ctx {
 	uint64_t largest_size; /* largest size measured for this claim */
 	double device_mbps;    /* --device-mbps, MB/s (10^6 bytes/s) */
 	int full;              /* --full given */
+	const struct settle_claim *claim;     /* the claim scaling */
+	const struct settle_variant *variant; /* the variant of the result */
 };
 
 /* ------------------------------------------------------------------ */
@@ -359,27 +374,6 @@ double settle_timer_ns(uint64_t delta);
  */
 double settle_estimate_core_ghz(unsigned ms);
 
-/* Hardware counters of the calling thread (src/timer/perf.c). */
-struct settle_counters {
-	int leader, instr; /* perf event fds, -1 when closed */
-	int user_only;     /* kernel cycles not counted (not permitted) */
-	int ok;
-};
-
-/*
- * Open core-cycle and instruction counters for this thread with
- * perf_event_open(2) (PERF_COUNT_HW_CPU_CYCLES, _INSTRUCTIONS), counting
- * kernel mode too where permitted. Returns 0, or -1 when the kernel or
- * hypervisor provides no such counters.
- */
-int settle_counters_open(struct settle_counters *c);
-
-/* Current counts (cycles, instructions since open). Returns 0 or -1. */
-int settle_counters_read(const struct settle_counters *c, uint64_t *cycles,
-			 uint64_t *instructions);
-
-void settle_counters_close(struct settle_counters *c);
-
 /* ------------------------------------------------------------------ */
 /* Machine and build description (src/env).                            */
 
@@ -426,20 +420,7 @@ struct settle_noise {
 	char governor[32];         /* cpufreq governor, or "unknown" */
 	double core_ghz_before, core_ghz_after; /* add-chain estimates */
 	double drift_pct;          /* after / before - 1, in % */
-	unsigned long long steal0, total0; /* /proc/stat at the start */
 };
-
-/* Record the state at the start of a run. */
-void settle_noise_begin(struct settle_noise *n);
-
-/* Compute the deltas at the end (core_ghz_after set by the caller first). */
-void settle_noise_end(struct settle_noise *n);
-
-/* Compiler and flags settle itself was built with (static strings). */
-const char *settle_build_compiler(void);
-const char *settle_build_flags(void);
-/* Flags of the objects built with the vectoriser off (builtin-generic). */
-const char *settle_build_novec_flags(void);
 
 /* ------------------------------------------------------------------ */
 /* Runner (src/runner).                                                */
@@ -460,9 +441,38 @@ struct settle_options {
 /* Defaults: 15 samples of >= 10 ms, band 1 %; quick: 5 of >= 2 ms. */
 void settle_options_default(struct settle_options *o, int quick);
 
+/*
+ * What the results of one claim say about it: everything a report needs
+ * to print the claim's table, whether the results were just measured or
+ * loaded from a file. Shared by the claim's results; owned by the report.
+ */
+struct settle_claim_info {
+	const char *name;        /* e.g. "popcount" */
+	const char *title;       /* table heading; the name when none */
+	const char *description; /* one line; "" when none */
+	const char *op_name;     /* what one operation is; "op" when none */
+	const char *original;    /* the original post's figures, or NULL */
+	const char *baseline;    /* name of the baseline variant; "" when the
+				    claim has none (a Google Benchmark file) */
+	int sized;               /* takes a buffer size (size_bytes) */
+	uint64_t bytes_per_op;   /* 0, SETTLE_BYTES_SIZE or bytes */
+	int show_cycles;         /* show core cycles per operation */
+};
+
+/*
+ * One variant of one claim at one size: the variant as it was measured
+ * (its name, build and parameters, copied), every sample, and what the
+ * analysis made of them. Strings are owned by the report.
+ */
 struct settle_result {
-	const struct settle_claim *claim;
-	const struct settle_variant *variant;
+	const struct settle_claim_info *claim;
+	const char *variant;        /* the variant's name */
+	const char *build;          /* params.build, or NULL */
+	const char *label;          /* table label: build, parameter labels,
+				       name ("-O2 long", "32-bit copy avx2") */
+	const struct settle_param *params; /* the other parameters */
+	size_t nparams;
+	int reference;              /* SETTLE_REFERENCE: a physical limit */
 	uint64_t size_bytes;        /* 0 for a claim without sizes */
 	const char *skipped;        /* reason when not run, else NULL */
 	uint64_t iters;             /* repetitions per sample */
@@ -471,7 +481,11 @@ struct settle_result {
 	size_t nsamples;
 	double *samples_ns;         /* ns per operation, every sample */
 	struct settle_summary sum;  /* of samples_ns */
-	double ratio;               /* median / baseline's median (0: none) */
+	int is_baseline;            /* the baseline of its group */
+	int has_baseline;           /* its group (claim, size, build,
+				       parameters) has a measured baseline,
+				       so ratio is meaningful */
+	double ratio;               /* median / the baseline's median */
 	double bytes_per_ns;        /* 0 when the claim has no bytes */
 	double cycles_per_op;       /* core cycles per operation; 0 if unknown */
 	const char *cycles_source;  /* "perf_event_open" (counted, mean over
@@ -479,9 +493,8 @@ struct settle_result {
 				       (median x estimated core clock) */
 	double instructions_per_op; /* counted; 0 without counters */
 	uint64_t cycles_total, instructions_total, counted_ops;
-	int unstable;               /* spread too high to trust: MAD > 5 %
-				       of the median, or the best sample
-				       > 20 % below it */
+	int unstable;               /* spread too high to trust (see
+				       settle_summary_unstable()) */
 	int below_resolution;       /* a sample lasted under 1000x the
 				       clock's resolution: no time to report */
 	int has_cmp;                /* cmp is valid (not the baseline) */
@@ -489,6 +502,11 @@ struct settle_result {
 	struct settle_figure *figures; /* scale section, nfigures of them */
 	size_t nfigures;
 };
+
+/* Non-zero when a and b have the same build and the same parameters, so
+ * that one can be the other's baseline. */
+int settle_result_same_group(const struct settle_result *a,
+			     const struct settle_result *b);
 
 struct settle_report {
 	struct settle_machine machine;
@@ -498,11 +516,15 @@ struct settle_report {
 	struct settle_result *results;
 	size_t nresults, cap;
 	struct settle_noise noise;
-	struct settle_counters counters; /* open when ok */
 	char compiler[96];          /* build of the measuring program */
 	char build_flags[256];
-	void *owned;                /* memory of a loaded result file */
+	char novec_flags[256];      /* its objects built with the vectoriser
+				       off (popcount's builtin-generic) */
 	char source[256];           /* the file it was loaded from, or "" */
+	void *owned;                /* memory of the report's strings and
+				       claim descriptions */
+	void *run;                  /* the runner's state between
+				       settle_report_init() and _finish() */
 };
 
 /*
@@ -527,68 +549,7 @@ int settle_run_claim(struct settle_report *rep, const struct settle_claim *c,
 		     const uint64_t *sizes, size_t nsizes,
 		     char *err, size_t errlen);
 
-/*
- * Summarise res[0..n) (the results of one claim at one size), compute
- * throughput, cycles (median x core_ghz) and each result's ratio to its
- * baseline with the paired comparison and verdict (band: equivalence band
- * as a fraction). Used by the runner and when a result file is loaded.
- */
-void settle_analyze(struct settle_result *res, size_t n, double core_ghz,
-		    double band);
 
-/*
- * Replace the comparisons of res[0..n) (analysed already, samples pooled
- * from nproc processes in equal consecutive chunks, each chunk one
- * process's rounds) by the process-level comparison: one Hodges-Lehmann
- * log-ratio estimate per process, and a Student t interval over them
- * (settle_compare_processes): the process is the unit of replication.
- */
-void settle_analyze_processes(struct settle_result *res, size_t n,
-			      unsigned nproc, double band);
-
-/*
- * Run exe with child_argv (a `settle run ... --format json --output X`
- * command whose argument file_slot, X, is replaced by a file per process) in nproc
- * fresh processes, one after another, and pool their result files into
- * rep: every sample of every process, and comparisons with the process as
- * the unit of replication. Returns 0; -1 with a message in err when a
- * process fails or its file cannot be read.
- */
-int settle_run_processes(const char *exe, char **child_argv, int file_slot,
-			 unsigned nproc, double band, struct settle_report *rep,
-			 char *err, size_t errlen);
-
-/* Non-zero when this thread may be pinned to cpu (-1: any, always). */
-int settle_cpu_allowed(int cpu);
-
-/* What `settle selftest` measures (src/runner/selftest.c). */
-struct settle_selftest {
-	unsigned aa_trials, detect_trials;
-	double aa_false_positive_rate; /* A/A trials called faster or slower */
-	double aa_same_rate;           /* A/A trials called same */
-	double detect_rate_3pct;       /* 3 % more work called slower */
-	double detect_rate_2pct;       /* 2 % more work, band 0.5 %, slower */
-	double popcnt_latency_cycles;  /* 0 without POPCNT */
-	double imul_latency_cycles;
-	double core_ghz;               /* from the add chain */
-	double reference_ghz;          /* the core clock estimated at the
-					  start, for a sanity check */
-	double loadavg;                /* 1-minute load average at the start */
-};
-
-/*
- * Measure the harness with the settings o (samples, min_sample_ns,
- * processes per trial, band, cpu): aa_trials A/A trials and detect_trials
- * trials for each detection case, each trial in fresh processes when
- * o->processes > 1, then the chain latencies. Returns 0, or -1 when the
- * latency measurement fails.
- */
-int settle_selftest_run(const struct settle_options *o, unsigned aa_trials,
-			unsigned detect_trials, struct settle_selftest *st);
-
-/* Index of the baseline of variant v among res[0..n), or -1. */
-long settle_find_baseline(const struct settle_result *res, size_t n,
-			  const struct settle_variant *v);
 
 /* End a run: the core clock again (drift), noise deltas, counters closed. */
 void settle_report_finish(struct settle_report *rep);
@@ -597,110 +558,65 @@ void settle_report_finish(struct settle_report *rep);
 void settle_report_free(struct settle_report *rep);
 
 /* ------------------------------------------------------------------ */
-/* Output (src/report).                                                */
-
-/* Print rep as terminal tables, one per claim, with scale sections. */
-void settle_print_table(FILE *f, const struct settle_report *rep);
-
-/* Print the machine description (settle info). */
-void settle_print_machine(FILE *f, const struct settle_report *rep);
+/* Output (src/view, src/report) and result files (src/model).        */
 
 /*
- * Write rep as a result file (schema SETTLE_SCHEMA) to path, whole or not
- * at all: written to a temporary file in the same directory, fsync'ed and
- * renamed over path. path "-" writes to stdout. Returns 0, or -1 with a
- * message in err.
+ * Write rep in the format named format to path, whole or not at all (a
+ * temporary file in the same directory, fsync'ed and renamed over path);
+ * path "-" writes to standard output. Every format says the same thing
+ * about the report (it lays out one view of it) and prints numbers with
+ * '.' as the decimal point whatever the program's locale. The formats:
+ * "table" (terminal tables), "json" (the result file, schema
+ * SETTLE_SCHEMA, docs/result-format.md), "md" (GitHub Markdown), "text"
+ * (at most 72 columns, for a mailing list), "csv" (RFC 4180), "json-lines"
+ * (one JSON object per result), "gbench-json" (Google Benchmark's
+ * layout); docs/output-formats.md describes each. Returns 0, or -1 with
+ * a message in err (an unknown format, out of memory, path not
+ * writable).
  */
-int settle_write_json(const struct settle_report *rep, const char *path,
-		      char *err, size_t errlen);
+int settle_write_report(const struct settle_report *rep, const char *format,
+			const char *path, char *err, size_t errlen);
 
 /*
- * Output formats (settle run/show --format). Every format prints numbers
- * with '.' as the decimal point whatever the program's locale (the
- * writer switches its thread to the C locale with uselocale()).
- * docs/output-formats.md describes each.
+ * Write what `settle info` says of rep's machine (its facts, the clock,
+ * the primitives chosen, the mitigations, the CPU pinned to) as lines of
+ * text to path ("-": standard output). Returns 0, or -1 with a message
+ * in err.
  */
-enum settle_format {
-	SETTLE_FORMAT_TABLE,       /* "table": settle_print_table() */
-	SETTLE_FORMAT_JSON,        /* "json": the result file */
-	SETTLE_FORMAT_MD,          /* "md": settle_print_md() */
-	SETTLE_FORMAT_TEXT,        /* "text": settle_print_text() */
-	SETTLE_FORMAT_CSV,         /* "csv": settle_print_csv() */
-	SETTLE_FORMAT_GBENCH_JSON, /* "gbench-json": settle_print_gbench_json() */
-};
-
-/* The names --format accepts, for messages: "table, json, md, ...". */
-#define SETTLE_FORMAT_NAMES "table, json, md, text, csv or gbench-json"
-
-/* Parse a format name (one of SETTLE_FORMAT_NAMES). Returns 0, or -1 for
- * an unknown or NULL name (*fmt unchanged). */
-int settle_format_parse(const char *name, enum settle_format *fmt);
+int settle_write_machine(const struct settle_report *rep, const char *path,
+			 char *err, size_t errlen);
 
 /*
- * GitHub Markdown: the machine on one line (ISA, primitives and
- * mitigations in a <details> block), then per claim a "###" heading, a
- * table (size, variant, median, best, +-MAD, B/ns, cycles, ratio, 95 %
- * interval, verdict; B/ns and cycles where the claim has them), its notes
- * and the scale section as a second table; then the noise. Cell text is
- * escaped (\| and the other Markdown punctuation; control characters
- * become spaces).
+ * Compare result files and write the comparison in format (as above;
+ * "gbench-json" has none): for each claim/variant/params of news[k] that
+ * old also has, every repetition pooled on each side (counts may differ),
+ * the old and new median, the change in % with its 95 % interval
+ * (settle_compare_unpaired) and the verdict; a geometric-mean row
+ * (bootstrap interval, fixed seed); the rows one file lacks; warnings when
+ * the machines or builds differ (CPU model, ISA, kernel, compiler) and
+ * each file's recorded noise. *slower receives the number of rows called
+ * slower with a change of at least fail_pct percent (any, when fail_pct
+ * <= 0). Returns 0, or -1 with a message in err.
  */
-void settle_print_md(FILE *f, const struct settle_report *rep);
+int settle_write_compare(const struct settle_report *old,
+			 const struct settle_report *const *news, size_t nnew,
+			 double fail_pct, const char *format, const char *path,
+			 size_t *slower, char *err, size_t errlen);
+
+/* Non-zero when format names an output format of settle run and show
+ * (for_compare 0) or of settle compare (for_compare 1). */
+int settle_format_known(const char *format, int for_compare);
+
+/* The names of those formats, "table, json, md, ...", into buf; returns
+ * buf. */
+char *settle_format_names(int for_compare, char *buf, size_t len);
 
 /*
- * Plain text for a mailing-list post: no line exceeds 72 columns (UTF-8
- * aware; wide characters count two). The machine line first, wrapped; per
- * claim its title, one row per variant (median, +-MAD, ratio, 95 %
- * interval, verdict; B/ns and cycles only where they fit), a line per
- * size, a label too long for its column on a line of its own, notes and
- * scale figures wrapped; then the noise. ASCII except for the names, in
- * which tabs and line ends become spaces, other control characters and
- * invalid UTF-8 '?'.
- */
-void settle_print_text(FILE *f, const struct settle_report *rep);
-
-/*
- * CSV (RFC 4180: CRLF line ends; a field with a comma, a double quote,
- * CR or LF is quoted, its quotes doubled). A header row, then one row per
- * result, skipped ones included: claim, variant, label, size_bytes,
- * build, params ("key=value;key=value" of the other parameters), n,
- * median_ns, min_ns, mean_ns, mad_ns, bytes_per_ns, cycles_per_op, ratio,
- * ci_low, ci_high, ci_level, verdict ("baseline" for a baseline), why,
- * reference, unstable, below_resolution, skipped (the reason). Empty
- * where a value does not apply.
- */
-void settle_print_csv(FILE *f, const struct settle_report *rep);
-
-/*
- * Google Benchmark's JSON layout (as written by --benchmark_format=json,
- * version 1.7), so that its tools (compare.py) read settle's results:
- * "context" {date, host_name, executable, num_cpus, mhz_per_cpu,
- * cpu_scaling_enabled, caches, library_build_type, settle_*} and
- * "benchmarks": per result, one "iteration" entry per sample (run_type
- * "iteration", repetitions = samples, repetition_index k, iterations =
- * operations in the sample, real_time = cpu_time = the sample in ns per
- * operation, time_unit "ns", label, bytes_per_second where the claim has
- * a throughput), then the aggregates mean, median, stddev and cv as
- * Google Benchmark writes them. The name is
- * claim/variant[/build:B][/key:value...][/size:BYTES]. cpu_time repeats
- * real_time: settle measures elapsed time on a pinned CPU.
- */
-void settle_print_gbench_json(FILE *f, const struct settle_report *rep);
-
-/*
- * Write rep in format fmt to path, whole or not at all (a temporary file
- * in the same directory, fsync'ed and renamed over path); path "-"
- * writes to stdout. Returns 0, or -1 with a message in err.
- */
-int settle_write_report(const struct settle_report *rep,
-			enum settle_format fmt, const char *path, char *err,
-			size_t errlen);
-
-/*
- * Load a result file into rep: a settle result file written by
- * settle_write_json(), or a Google Benchmark JSON file (an object with
- * "context" and "benchmarks"). Claims and variants are rebuilt from the
- * file, statistics and verdicts recomputed from the samples with band.
+ * Load a result file into rep: a settle result file (written with the
+ * "json" format), or a Google Benchmark JSON file (an object with
+ * "context" and "benchmarks"). Claims and variants are described from
+ * the file, statistics and verdicts recomputed from the samples with
+ * band.
  *
  * A Google Benchmark entry becomes a result of claim = its name up to the
  * first '/', variant = the rest (or the whole name); its repetitions are
@@ -709,91 +625,13 @@ int settle_write_report(const struct settle_report *rep,
  * _stddev, _cv in files without run_type) and entries with
  * error_occurred are left out. Such claims have no baseline.
  *
- * Returns 0, or -1 with a one-line message
- * in err: unreadable, not JSON or truncated, not a settle result (schema
- * missing or different), or malformed (a required key missing or of the
- * wrong type). Free with settle_report_free().
+ * Returns 0, or -1 with a one-line message in err: unreadable, not JSON
+ * or truncated, not a settle result (schema missing or different), or
+ * malformed (a required key missing or of the wrong type). Free with
+ * settle_report_free().
  */
 int settle_load_json(const char *path, double band, struct settle_report *rep,
 		     char *err, size_t errlen);
-
-/* Free the memory of a loaded result file (settle_report_free does). */
-void settle_arena_free(void *owned);
-
-/*
- * Compare result files: for each claim/variant/params of news[k] that
- * old also has, pool every repetition on each side (counts may differ)
- * and print old and new median, the change in % with its 95 % interval
- * (settle_compare_unpaired) and the verdict, then a geometric-mean row
- * whose interval comes from a bootstrap with a fixed seed. Warns first
- * when the machines or builds differ (CPU model, ISA, kernel, compiler).
- * Returns the number of rows judged slower (with a change of at least
- * fail_pct percent, when fail_pct > 0).
- */
-size_t settle_print_compare(FILE *f, const struct settle_report *old,
-			    const struct settle_report *const *news,
-			    size_t nnew, double fail_pct);
-
-/*
- * Write selftest results as JSON (schema "settle-selftest/1", keys
- * aa_false_positive_rate, aa_same_rate, aa_trials, detect_rate_3pct,
- * detect_rate_2pct, detect_trials, popcnt_latency_cycles (null without
- * POPCNT), imul_latency_cycles, settings), whole or not at all.
- * Returns 0, or -1 with a message in err.
- */
-struct settle_selftest;
-int settle_write_selftest_json(const struct settle_selftest *st,
-			       const struct settle_options *o,
-			       const char *path, char *err, size_t errlen);
-
-/* ------------------------------------------------------------------ */
-/* Plots (src/report/plot.c), drawn by gnuplot.                        */
-
-enum settle_plot_kind {
-	SETTLE_PLOT_ALL,        /* the sweeps, then every distribution */
-	SETTLE_PLOT_THROUGHPUT, /* only the sweeps (error if there is none) */
-	SETTLE_PLOT_SAMPLES,    /* only the distributions */
-};
-
-/*
- * The picture format settle_plot() writes for path, from its extension
- * (case-insensitive): "svg" for .svg, "png" for .png, NULL otherwise.
- */
-const char *settle_plot_format(const char *path);
-
-/*
- * Draw rep (a run, or a result file loaded with settle_load_json) into
- * path, an SVG or PNG picture chosen by its extension:
- *  - for each claim with throughput measured at two or more buffer sizes
- *    (a sweep): throughput in bytes per ns (= GB/s) against the buffer
- *    size on a log2 axis, one line per variant through the medians, bars
- *    over the middle half of the samples (quartiles), and dashed vertical
- *    lines at the machine's L1d, L2 and last-level cache sizes
- *    (rep->machine.caches) labelled L1d, L2, LLC;
- *  - for each claim and size: every sample of each variant (time per
- *    operation) as a box plot with the samples drawn over it.
- * Results below the clock's resolution and skipped variants are left out.
- * gnuplot (the environment variable SETTLE_GNUPLOT names another program
- * or path) runs on a script and data written to a temporary directory
- * under $TMPDIR (default /tmp), removed afterwards; the picture is written
- * whole or not at all (temporary file beside path, fsync, rename).
- * Returns 0, or -1 with a one-line message in err: an extension other
- * than .svg or .png, gnuplot missing (the message gives the apt-get
- * command), nothing to plot, gnuplot failing, or path not writable.
- */
-int settle_plot(const struct settle_report *rep, const char *path,
-		enum settle_plot_kind kind, char *err, size_t errlen);
-
-/*
- * Check an output path before writing it and resolve it: "-" stays
- * standard output; a symbolic link resolves to the file it names (the link
- * is kept); a directory, device or FIFO is refused; the directory must
- * take a temporary file (it is created and removed). Writes the path to
- * rename onto into resolved (len bytes). Returns 0, or -1 with a one-line
- * message in err.
- */
-int settle_output_target(const char *path, char *resolved, size_t len,
-			 char *err, size_t errlen);
 
 /* ------------------------------------------------------------------ */
 /* Parsing helpers (src/util).                                         */

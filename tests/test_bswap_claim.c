@@ -81,7 +81,7 @@ static const struct settle_variant *find(const char *name, unsigned bits,
 
 static int runs_here(const struct settle_variant *v, void *s)
 {
-	return !v->unavailable || !v->unavailable(s);
+	return !v->unavailable || !v->unavailable(s, v->arg);
 }
 
 /* ---- shape -------------------------------------------------------------- */
@@ -142,8 +142,8 @@ static void agree_at(void *s, uint64_t size, uint64_t iters)
 
 		if ((v->flags & SETTLE_REFERENCE) || !runs_here(v, s))
 			continue;
-		want = b->run(s, iters);
-		got = v->run(s, iters);
+		want = b->run(s, b->arg, iters);
+		got = v->run(s, v->arg, iters);
 		if (got != want)
 			fail_msg("%llu bytes, %llu passes: %s %u-bit %s gave "
 				 "%llu, scalar %llu", (unsigned long long)size,
@@ -178,14 +178,15 @@ static void test_checks_see_the_source(void **unused)
 	(void)unused;
 	for (size_t k = 0; k < sizeof(at) / sizeof(at[0]); k++) {
 		void *s = setup_size(at[k]);
-		uint64_t want = find("scalar", 64, 1)->run(s, 1);
+		const struct settle_variant *sc = find("scalar", 64, 1);
+		uint64_t want = sc->run(s, sc->arg, 1);
 
 		for (size_t i = 0; i < claim->nvariants; i++) {
 			const struct settle_variant *v = &claim->variants[i];
 
 			if ((v->flags & SETTLE_REFERENCE) || !runs_here(v, s))
 				continue;
-			assert_int_equal(v->run(s, 1), want);
+			assert_int_equal(v->run(s, v->arg, 1), want);
 		}
 		claim->teardown(s);
 	}
@@ -205,7 +206,8 @@ static void test_inplace_interleaved(void **unused)
 	(void)unused;
 	for (size_t k = 0; k < sizeof(odd) / sizeof(odd[0]); k++) {
 		void *s = setup_size(odd[k]);
-		uint64_t want = find("scalar", 16, 1)->run(s, 2);
+		const struct settle_variant *sc = find("scalar", 16, 1);
+		uint64_t want = sc->run(s, sc->arg, 2);
 
 		for (size_t round = 0; round < 7; round++)
 			for (size_t j = 0; j < claim->nvariants; j++) {
@@ -216,10 +218,10 @@ static void test_inplace_interleaved(void **unused)
 				if (!in_place(v) || !runs_here(v, s))
 					continue;
 				if (v->flags & SETTLE_REFERENCE) {
-					v->run(s, 1 + round % 3);
+					v->run(s, v->arg, 1 + round % 3);
 					continue;
 				}
-				assert_int_equal(v->run(s, 1 + round % 3),
+				assert_int_equal(v->run(s, v->arg, 1 + round % 3),
 						 want);
 			}
 		claim->teardown(s);
@@ -332,10 +334,12 @@ static void broken_case(uint64_t size, unsigned bits, int ip,
 			const struct broken *w)
 {
 	void *s = setup_size(size);
+	const struct settle_variant *sc;
 	uint64_t want, got;
 
 	cur_bits = bits;
-	want = find("scalar", bits, ip)->run(s, 1);
+	sc = find("scalar", bits, ip);
+	want = sc->run(s, sc->arg, 1);
 	got = settle_bswap_claim_passes(s, 1, w->fn, bits, ip);
 	claim->teardown(s);
 	if (got == want)
@@ -366,8 +370,9 @@ static void test_broken_caught(void **unused)
 
 /* ---- the runner refuses a wrong variant --------------------------------- */
 
-static uint64_t run_no_swap(void *s, uint64_t iters)
+static uint64_t run_no_swap(void *s, const void *arg, uint64_t iters)
 {
+	(void)arg;
 	cur_bits = 32;
 	return settle_bswap_claim_passes(s, iters, no_swap, 32, 0);
 }
@@ -421,8 +426,8 @@ static void test_scale(void **unused)
 
 	(void)unused;
 	memset(&r, 0, sizeof(r));
-	r.claim = claim;
-	r.variant = find("auto", 32, 0);
+	ctx.claim = claim;
+	ctx.variant = find("auto", 32, 0);
 	r.size_bytes = 1u << 20;
 	r.bytes_per_ns = 10;
 	assert_int_equal(claim->scale(&r, &ctx, f, 8), 2);

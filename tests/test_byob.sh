@@ -84,9 +84,10 @@ fi
 cat >"$TMP/optdiff.c" <<'EOF'
 #include <settle.h>
 
-static uint64_t run_count(void *state, uint64_t iters)
+static uint64_t run_count(void *state, const void *arg, uint64_t iters)
 {
 	(void)state;
+	(void)arg;
 #ifdef __OPTIMIZE__
 	return iters + 1; /* the optimised build gets it wrong */
 #else
@@ -125,14 +126,16 @@ fi
 cat >"$TMP/within.c" <<'EOF'
 #include <settle.h>
 
-static uint64_t run_count(void *state, uint64_t iters)
+static uint64_t run_count(void *state, const void *arg, uint64_t iters)
 {
 	(void)state;
+	(void)arg;
 	return iters;
 }
-static uint64_t run_twice(void *state, uint64_t iters)
+static uint64_t run_twice(void *state, const void *arg, uint64_t iters)
 {
-	return 2 * run_count(state, iters);
+	(void)arg;
+	return 2 * run_count(state, arg, iters);
 }
 static const struct settle_variant variants[] = {
 	{ .name = "count", .run = run_count },
@@ -249,12 +252,13 @@ cat >"$TMP/calls.c" <<'EOF'
 #include <string.h>
 #include <settle.h>
 
-static uint64_t run_format(void *state, uint64_t iters)
+static uint64_t run_format(void *state, const void *arg, uint64_t iters)
 {
 	char buf[32];
 	uint64_t n = 0;
 
 	(void)state;
+	(void)arg;
 	for (uint64_t i = 0; i < iters; i++)
 		n += strlen(settle_format_size(4096, buf, sizeof(buf)));
 	return n;
@@ -323,6 +327,48 @@ if [ $rc = 0 ] && grep -q "cc -O2 pipe-loop" "$TMP/exsys.out"; then
 else
 	bad "examples/syscall.c: status $rc"
 	cat "$TMP/exsys.err"
+fi
+
+# ---- many variants and claims: no fixed caps -------------------------------
+# A claim of 200 variants and 19 more claims of 2, one run() for all of
+# them through .arg, built twice: 476 variants in one run, past the old
+# limits of 16 claims and 128 variants.
+{
+	echo '#include <settle.h>'
+	echo 'static uint64_t run(void *s, const void *arg, uint64_t n)'
+	echo '{ (void)s; return n * *(const uint64_t *)arg / *(const uint64_t *)arg; }'
+	echo 'static const uint64_t k[200] = { 1'
+	for v in $(seq 2 200); do echo ", $v"; done
+	echo '};'
+	echo "static const struct settle_variant big[] = {"
+	for v in $(seq 0 199); do
+		echo "	{ .name = \"v$v\", .run = run, .arg = &k[$v] },"
+	done
+	echo "};"
+	echo "static const struct settle_claim c0 = { .name = \"c0\","
+	echo "	.variants = big, .nvariants = 200 };"
+	echo "static const struct settle_variant two[] = {"
+	echo "	{ .name = \"v0\", .run = run, .arg = &k[0] },"
+	echo "	{ .name = \"v1\", .run = run, .arg = &k[1] },"
+	echo "};"
+	for c in $(seq 1 19); do
+		echo "static const struct settle_claim c$c = { .name = \"c$c\","
+		echo "	.variants = two, .nvariants = 2 };"
+	done
+	printf 'SETTLE_CLAIMS(&c0'
+	for c in $(seq 1 19); do printf ', &c%s' "$c"; done
+	echo ');'
+} >"$TMP/many.c"
+run many "$TMP/many.c" --build "gcc -O1" --build "gcc -O2" --samples 1 \
+	--min-time 1 --format csv
+rows=$(grep -c '^c[0-9]*,v[0-9]*,' "$TMP/many.out")
+if [ $rc = 0 ] && [ "$rows" = 476 ] &&
+   grep -q '^c0,v199,gcc -O2 v199,' "$TMP/many.out" &&
+   grep -q '^c19,v1,gcc -O2 v1,' "$TMP/many.out"; then
+	ok "a claim of 200 variants and 19 more claims in 2 builds: 476 results"
+else
+	bad "many variants: status $rc, $rows result rows (want 476)"
+	head -5 "$TMP/many.err"
 fi
 
 echo "$pass passed, $fail failed"

@@ -70,7 +70,7 @@ static void test_variants(void **state)
 		assert_null(v->unavailable);
 		for (size_t j = 0; j < ncounts; j++) {
 			uint64_t want = counts[j] & 0xffffffffu;
-			uint64_t got = v->run(NULL, counts[j]);
+			uint64_t got = v->run(NULL, v->arg, counts[j]);
 
 			if (got != want)
 				print_error("%s %s, %llu iters: got %llu\n",
@@ -79,7 +79,7 @@ static void test_variants(void **state)
 					    (unsigned long long)got);
 			assert_int_equal(got, want);
 		}
-		assert_int_equal(v->run(NULL, c->check_iters),
+		assert_int_equal(v->run(NULL, v->arg, c->check_iters),
 				 c->check_iters & 0xffffffffu);
 	}
 }
@@ -87,8 +87,9 @@ static void test_variants(void **state)
 static void test_scale(void **state)
 {
 	const struct settle_claim *c = &settle_claim_endian;
-	struct settle_result r = { .claim = c, .variant = find("we64", "-O0") };
-	struct settle_scale_ctx ctx = { .device_mbps = 13 };
+	struct settle_result r = { .size_bytes = 0 };
+	struct settle_scale_ctx ctx = { .device_mbps = 13, .claim = c,
+					.variant = find("we64", "-O0") };
 	struct settle_figure f[4];
 
 	(void)state;

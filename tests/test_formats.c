@@ -19,6 +19,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
+#include "model/model.h"
 #include "settle.h"
 
 static char dir[] = "/tmp/settle-formats-XXXXXX";
@@ -48,7 +49,10 @@ static double samples[4][5] = {
 static void make_report(struct settle_report *rep, const char *cname,
 			const char *title, const char *vname)
 {
-	memset(rep, 0, sizeof(*rep));
+	struct settle_claim_info info;
+	const struct settle_claim_info *ci;
+
+	assert_int_equal(settle_report_open(rep), 0);
 	memset(variants, 0, sizeof(variants));
 	variants[0].name = "base";
 	variants[1].name = vname;
@@ -94,15 +98,13 @@ static void make_report(struct settle_report *rep, const char *cname,
 	rep->options.min_sample_ns = 1.5e6;
 	rep->options.band = 0.01;
 	rep->options.processes = 1;
-	rep->results = calloc(4, sizeof(*rep->results));
-	assert_non_null(rep->results);
-	rep->nresults = rep->cap = 4;
+	settle_claim_describe(&claim, &info);
+	assert_non_null(ci = settle_report_claim(rep, &info));
 	for (size_t i = 0; i < 4; i++) {
-		struct settle_result *r = &rep->results[i];
+		struct settle_result *r =
+			settle_report_append_variant(rep, ci, &variants[i], 4096);
 
-		r->claim = &claim;
-		r->variant = &variants[i];
-		r->size_bytes = 4096;
+		assert_non_null(r);
 		r->iters = 1000;
 		r->ops_per_sample = 1000;
 		if (i == 3) {
@@ -110,16 +112,13 @@ static void make_report(struct settle_report *rep, const char *cname,
 				     "long reason to print on one line";
 			continue;
 		}
-		r->samples_ns = malloc(sizeof(samples[i]));
-		assert_non_null(r->samples_ns);
-		memcpy(r->samples_ns, samples[i], sizeof(samples[i]));
-		r->nsamples = 5;
+		assert_int_equal(settle_result_add_samples(r, samples[i], 5), 0);
 	}
-	settle_analyze(rep->results, 4, rep->timer.core_ghz, 0.01);
+	settle_report_analyze(rep, 0, rep->nresults);
 }
 
 /* The format printed into memory (NUL-terminated; free it). */
-static char *render(const struct settle_report *rep, enum settle_format fmt)
+static char *render(const struct settle_report *rep, const char *fmt)
 {
 	char path[64], *buf;
 	FILE *f;
@@ -182,7 +181,7 @@ static void test_json_escapes(void **st)
 
 	(void)st;
 	make_report(&rep, nasty, "title", nasty);
-	text = render(&rep, SETTLE_FORMAT_JSON);
+	text = render(&rep, "json");
 	ascii_only(text);
 	assert_non_null(strstr(text, "\\ud83d\\ude00")); /* U+1F600 */
 	assert_non_null(strstr(text, "\\u20ac"));
@@ -198,7 +197,7 @@ static void test_json_escapes(void **st)
 	json_decref(j);
 	free(text);
 
-	text = render(&rep, SETTLE_FORMAT_GBENCH_JSON);
+	text = render(&rep, "gbench-json");
 	ascii_only(text);
 	j = strict(text);
 	r = json_array_get(json_object_get(j, "benchmarks"), 9); /* 2nd result */
@@ -288,7 +287,7 @@ static void test_csv_quoting(void **st)
 
 	(void)st;
 	make_report(&rep, "we,ird \"q\"", "t", "multi\nline, \"v\"");
-	text = render(&rep, SETTLE_FORMAT_CSV);
+	text = render(&rep, "csv");
 	assert_non_null(strstr(text, "\"we,ird \"\"q\"\"\","));
 	assert_non_null(strstr(text, ",\"multi\nline, \"\"v\"\"\","));
 	p = text;
@@ -353,7 +352,7 @@ static void test_text_width(void **st)
 	/* a name longer than a line, without a space to break at */
 	variants[3].name = "skipped-variant-whose-name-is-longer-than-a-whole-"
 			   "line-of-seventy-two-columns";
-	text = render(&rep, SETTLE_FORMAT_TEXT);
+	text = render(&rep, "text");
 	assert_non_null(strstr(text, "machine: Test CPU"));
 	assert_non_null(strstr(text, long_label)); /* whole, on its own line */
 	assert_non_null(strstr(text, "1.500 ns"));
@@ -409,7 +408,7 @@ static void test_md_tables(void **st)
 
 	(void)st;
 	make_report(&rep, "c", "pipes | in the title", "a|b *c* _d_");
-	text = render(&rep, SETTLE_FORMAT_MD);
+	text = render(&rep, "md");
 	assert_non_null(strstr(text, "**machine:** Test CPU"));
 	assert_non_null(strstr(text, "a\\|b \\*c\\* \\_d\\_"));
 	assert_non_null(strstr(text, "### pipes \\| in the title"));
@@ -461,22 +460,22 @@ static void test_german_locale(void **st)
 	assert_string_equal(probe, "1,5"); /* the locale is in force */
 	make_report(&rep, "c", "t", "v");
 
-	text = render(&rep, SETTLE_FORMAT_TEXT);
+	text = render(&rep, "text");
 	assert_non_null(strstr(text, "1.500 ns"));
 	assert_null(strstr(text, "1,500"));
 	assert_non_null(strstr(text, "2.500 GHz"));
 	free(text);
 
-	text = render(&rep, SETTLE_FORMAT_MD);
+	text = render(&rep, "md");
 	assert_non_null(strstr(text, "1.500 ns"));
 	assert_null(strstr(text, "1,500"));
 	free(text);
 
-	text = render(&rep, SETTLE_FORMAT_TABLE);
+	text = render(&rep, "table");
 	assert_non_null(strstr(text, "1.500 ns"));
 	free(text);
 
-	text = render(&rep, SETTLE_FORMAT_CSV);
+	text = render(&rep, "csv");
 	p = text;
 	assert_int_equal(csv_record(&p, &head), 0);
 	for (i = 0; csv_record(&p, &rec) == 0; i++) {
@@ -488,14 +487,14 @@ static void test_german_locale(void **st)
 	record_free(&head);
 	free(text);
 
-	text = render(&rep, SETTLE_FORMAT_JSON);
+	text = render(&rep, "json");
 	j = strict(text);
 	b = json_array_get(json_object_get(j, "results"), 1);
 	assert_true(json_real_value(json_object_get(b, "median_ns")) == 1.5);
 	json_decref(j);
 	free(text);
 
-	text = render(&rep, SETTLE_FORMAT_GBENCH_JSON);
+	text = render(&rep, "gbench-json");
 	j = strict(text);
 	json_array_foreach(json_object_get(j, "benchmarks"), i, b)
 		if (!strcmp(json_string_value(json_object_get(b, "name")),
@@ -522,7 +521,7 @@ static void test_gbench_layout(void **st)
 
 	(void)st;
 	make_report(&rep, "c", "t", "v");
-	text = render(&rep, SETTLE_FORMAT_GBENCH_JSON);
+	text = render(&rep, "gbench-json");
 	j = strict(text);
 	ctx = json_object_get(j, "context");
 	assert_true(json_is_string(json_object_get(ctx, "date")));
@@ -664,17 +663,17 @@ static void test_load_gbench(void **st)
 	assert_int_equal(settle_load_json(f, 0.01, &rep, err, sizeof(err)), 0);
 	assert_int_equal(rep.nresults, 3);
 	assert_string_equal(rep.results[0].claim->name, "BM_a");
-	assert_string_equal(rep.results[0].variant->name, "8");
+	assert_string_equal(rep.results[0].variant, "8");
 	assert_int_equal(rep.results[0].nsamples, 3);
 	assert_true(rep.results[0].samples_ns[0] == 1000);
 	assert_true(rep.results[0].samples_ns[2] == 3000);
 	assert_true(rep.results[0].sum.median == 2000);
 	assert_int_equal(rep.results[0].iters, 100);
 	assert_true(rep.results[1].claim == rep.results[0].claim);
-	assert_string_equal(rep.results[1].variant->name, "64");
+	assert_string_equal(rep.results[1].variant, "64");
 	assert_true(rep.results[1].samples_ns[0] == 250000);
 	assert_string_equal(rep.results[2].claim->name, "BM_b");
-	assert_string_equal(rep.results[2].variant->name, "BM_b");
+	assert_string_equal(rep.results[2].variant, "BM_b");
 	assert_int_equal(rep.results[2].nsamples, 1);
 	assert_int_equal(rep.machine.logical_cpus, 8);
 	assert_int_equal(rep.machine.caches[0].size_bytes, 49152);
@@ -698,7 +697,7 @@ static void test_gbench_roundtrip(void **st)
 	(void)st;
 	make_report(&rep, "c", "t", "v");
 	snprintf(path, sizeof(path), "%s/rt.json", dir);
-	assert_int_equal(settle_write_report(&rep, SETTLE_FORMAT_GBENCH_JSON,
+	assert_int_equal(settle_write_report(&rep, "gbench-json",
 					     path, err, sizeof(err)), 0);
 	assert_int_equal(settle_load_json(path, 0.01, &back, err, sizeof(err)), 0);
 	assert_int_equal(back.nresults, 3);
@@ -708,7 +707,7 @@ static void test_gbench_roundtrip(void **st)
 		for (size_t k = 0; k < 5; k++)
 			assert_true(back.results[r].samples_ns[k] == samples[r][k]);
 	}
-	assert_string_equal(back.results[1].variant->name, "v/size:4096");
+	assert_string_equal(back.results[1].variant, "v/size:4096");
 	assert_string_equal(back.machine.model_name, "Test CPU 1.5 GHz");
 	settle_report_free(&back);
 	settle_report_free(&rep);
@@ -718,19 +717,28 @@ static void test_gbench_roundtrip(void **st)
 static void test_format_names(void **st)
 {
 	static const char *const names[] = { "table", "json", "md", "text",
-					     "csv", "gbench-json" };
-	enum settle_format f = SETTLE_FORMAT_TABLE;
+					     "csv", "json-lines" };
+	char list[256];
 
 	(void)st;
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		assert_int_equal(settle_format_parse(names[i], &f), 0);
-		assert_int_equal(f, (enum settle_format)i);
-		assert_non_null(strstr(SETTLE_FORMAT_NAMES, names[i]));
+		assert_true(settle_format_known(names[i], 0));
+		assert_true(settle_format_known(names[i], 1));
+		assert_non_null(strstr(settle_format_names(0, list,
+							   sizeof(list)),
+				       names[i]));
+		assert_non_null(strstr(settle_format_names(1, list,
+							   sizeof(list)),
+				       names[i]));
 	}
-	assert_int_equal(settle_format_parse("markdown", &f), -1);
-	assert_int_equal(settle_format_parse("JSON", &f), -1);
-	assert_int_equal(settle_format_parse(NULL, &f), -1);
-	assert_int_equal(f, SETTLE_FORMAT_GBENCH_JSON); /* unchanged */
+	/* gbench-json is a layout of results, not of comparisons */
+	assert_true(settle_format_known("gbench-json", 0));
+	assert_false(settle_format_known("gbench-json", 1));
+	assert_null(strstr(settle_format_names(1, list, sizeof(list)),
+			   "gbench"));
+	assert_false(settle_format_known("markdown", 0));
+	assert_false(settle_format_known("JSON", 0));
+	assert_false(settle_format_known(NULL, 0));
 }
 
 static int setup(void **st)

@@ -203,9 +203,9 @@ static void test_claim_shape(void **state)
 	assert_non_null(c->scale);
 	/* popcnt's availability follows the CPU */
 	if (settle_cpu_has(SETTLE_CPU_POPCNT))
-		assert_null(variant("popcnt")->unavailable(NULL));
+		assert_null(variant("popcnt")->unavailable(NULL, variant("popcnt")->arg));
 	else
-		assert_non_null(variant("popcnt")->unavailable(NULL));
+		assert_non_null(variant("popcnt")->unavailable(NULL, variant("popcnt")->arg));
 }
 
 static uint64_t run_size(const struct settle_variant *v, uint64_t size,
@@ -220,7 +220,7 @@ static uint64_t run_size(const struct settle_variant *v, uint64_t size,
 	if (!s)
 		print_error("setup(%llu): %s\n", (unsigned long long)size, err);
 	assert_non_null(s);
-	n = v->run(s, iters);
+	n = v->run(s, v->arg, iters);
 	c->teardown(s);
 	return n;
 }
@@ -262,7 +262,7 @@ static void test_claim_variants_agree(void **state)
 		for (size_t j = 0; j < c->nvariants; j++) {
 			const struct settle_variant *v = &c->variants[j];
 
-			if (v->unavailable && v->unavailable(NULL))
+			if (v->unavailable && v->unavailable(NULL, v->arg))
 				continue;
 			if (v->flags & SETTLE_REFERENCE)
 				continue; /* read-limit: not a count */
@@ -276,8 +276,9 @@ static void test_claim_variants_agree(void **state)
 static void test_scale(void **state)
 {
 	const struct settle_claim *c = &settle_claim_popcount;
-	struct settle_result r = { .claim = c, .variant = variant("swar64") };
-	struct settle_scale_ctx ctx = { .largest_size = 128u << 20 };
+	struct settle_result r = { .size_bytes = 0 };
+	struct settle_scale_ctx ctx = { .largest_size = 128u << 20, .claim = c,
+					.variant = variant("swar64") };
 	struct settle_figure f[4];
 
 	(void)state;

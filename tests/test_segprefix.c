@@ -34,7 +34,7 @@ static const struct settle_variant *variant(const char *name)
 
 static const char *reason(const struct settle_variant *v, void *s)
 {
-	return v->unavailable ? v->unavailable(s) : NULL;
+	return v->unavailable ? v->unavailable(s, v->arg) : NULL;
 }
 
 static uint64_t gs_base(void)
@@ -119,7 +119,7 @@ static void test_every_variant_checks(void **state)
 		if (reason(v, *state))
 			continue;
 		for (size_t k = 0; k < sizeof(iters) / sizeof(iters[0]); k++) {
-			assert_int_equal(v->run(*state, iters[k]), iters[k]);
+			assert_int_equal(v->run(*state, v->arg, iters[k]), iters[k]);
 			assert_int_equal(gs_base(), 0);
 			assert_int_equal(fs_base(), fs);
 		}
@@ -136,7 +136,7 @@ static void test_interleaved(void **state)
 						 claim->nvariants];
 
 			if (!reason(v, *state))
-				assert_int_equal(v->run(*state, 64), 64);
+				assert_int_equal(v->run(*state, v->arg, 64), 64);
 		}
 }
 
@@ -150,7 +150,7 @@ static void *run_on_thread(void *p)
 {
 	struct on_thread *t = p;
 
-	t->check = t->v->run(t->state, 100);
+	t->check = t->v->run(t->state, t->v->arg, 100);
 	return NULL;
 }
 
@@ -170,7 +170,7 @@ static void test_fs_refused_on_other_thread(void **state)
 	assert_int_equal(check_on_thread("fs-dep", *state), 0);
 	assert_int_equal(check_on_thread("fs-ind", *state), 0);
 	assert_int_equal(check_on_thread("plain-dep", *state), 100);
-	assert_int_equal(variant("fs-dep")->run(*state, 100), 100);
+	assert_int_equal(variant("fs-dep")->run(*state, variant("fs-dep")->arg, 100), 100);
 }
 
 static void test_teardown_restores_gs(void **unused)
@@ -182,7 +182,7 @@ static void test_teardown_restores_gs(void **unused)
 	(void)unused;
 	assert_non_null(s);
 	if (!reason(variant("gs-dep"), s))
-		assert_int_equal(variant("gs-dep")->run(s, 10), 10);
+		assert_int_equal(variant("gs-dep")->run(s, variant("gs-dep")->arg, 10), 10);
 	claim->teardown(s);
 	assert_int_equal(gs_base(), 0);
 }

@@ -21,21 +21,20 @@
  *
  * The builds are merged into one claim per claim name: its variants are
  * every build's variants, in build order, with .build set to the build
- * string. The runner passes one state pointer to every variant of a claim
- * and does not say which variant runs, so each merged variant's run() and
- * unavailable() is a small trampoline bound to one slot (the original
- * variant and its build), and each merged claim's setup() one bound to
- * the claim: it runs every build's setup() into one combined state, then
- * checks the variants, each build against its own baseline and every
- * build against the others, before anything is timed. One extra indirect
- * call per timed call of run() is the cost; a sample lasts milliseconds.
+ * string. Each merged variant's arg is its slot (the original variant and
+ * its build), and its run() calls the original run() with that build's
+ * state and the original arg; the merged claim's setup() (which finds its
+ * merged claim through params.claim) runs every build's setup() into one
+ * combined state, then checks the variants, each build against its own
+ * baseline and every build against the others, before anything is timed.
+ * One extra indirect call per timed call of run() is the cost; a sample
+ * lasts milliseconds.
  */
 #include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,29 +44,27 @@
 
 #include "byob/byob.h"
 #include "settle.h"
+#include "util/util.h"
 
 #define MAX_WORDS 64    /* words of one build string */
-#define MAX_MCLAIMS 16  /* merged claims (claim names) per process */
-#define MAX_SLOTS 128   /* merged variants per process */
 #define MAX_FILE_CLAIMS 64
 
 #define FNV_OFFSET 0xcbf29ce484222325ull
 #define FNV_PRIME 0x100000001b3ull
 
-/* One variant of one build in a merged claim. */
+/* One variant of one build in a merged claim: a merged variant's arg. */
 struct slot {
 	const struct settle_variant *orig; /* in the build's shared object */
 	size_t build;                      /* index into the claim's builds */
-	size_t mclaim;
 };
 
 /* One claim name with its builds. */
 struct mclaim {
-	struct settle_claim claim;   /* what the runner measures */
+	struct settle_claim claim;   /* what the runner measures (first) */
 	const struct settle_claim *per_build[SETTLE_BYOB_MAX_BUILDS];
 	const char *build_names[SETTLE_BYOB_MAX_BUILDS];
 	size_t nbuilds;
-	size_t first_slot, nslots;
+	struct slot *slots;          /* one per variant of claim */
 };
 
 /* State of a merged claim: every build's state. */
@@ -77,76 +74,33 @@ struct mstate {
 	int up[SETTLE_BYOB_MAX_BUILDS]; /* set up: tear down at the end */
 };
 
-static struct slot slots[MAX_SLOTS];
-static size_t nslots;
-static struct mclaim mclaims[MAX_MCLAIMS];
+/* The merged claims of this process (one file's). */
+static struct mclaim **mclaims;
 static size_t nmclaims;
 
-/* ------------------------------------------------------------------ */
-/* Trampolines.                                                        */
-
-static uint64_t slot_run(size_t k, void *state, uint64_t iters)
+static uint64_t slot_run(void *state, const void *arg, uint64_t iters)
 {
 	const struct mstate *s = state;
+	const struct slot *sl = arg;
 
-	return slots[k].orig->run(s->st[slots[k].build], iters);
+	return sl->orig->run(s->st[sl->build], sl->orig->arg, iters);
 }
 
-static const char *slot_unavailable(size_t k, void *state)
+static const char *slot_unavailable(void *state, const void *arg)
 {
 	const struct mstate *s = state;
+	const struct slot *sl = arg;
 
-	return slots[k].orig->unavailable(s->st[slots[k].build]);
+	return sl->orig->unavailable(s->st[sl->build], sl->orig->arg);
 }
 
-#define SLOT(r, c)							\
-	static uint64_t run_##r##_##c(void *s, uint64_t n)		\
-	{ return slot_run(8 * (r) + (c), s, n); }			\
-	static const char *unav_##r##_##c(void *s)			\
-	{ return slot_unavailable(8 * (r) + (c), s); }
-#define SLOTS(r) SLOT(r, 0) SLOT(r, 1) SLOT(r, 2) SLOT(r, 3)		\
-		 SLOT(r, 4) SLOT(r, 5) SLOT(r, 6) SLOT(r, 7)
-#define TRAMP(r, c) { run_##r##_##c, unav_##r##_##c }
-#define TRAMPS(r) TRAMP(r, 0), TRAMP(r, 1), TRAMP(r, 2), TRAMP(r, 3),	\
-		  TRAMP(r, 4), TRAMP(r, 5), TRAMP(r, 6), TRAMP(r, 7)
-
-SLOTS(0) SLOTS(1) SLOTS(2) SLOTS(3) SLOTS(4) SLOTS(5) SLOTS(6) SLOTS(7)
-SLOTS(8) SLOTS(9) SLOTS(10) SLOTS(11) SLOTS(12) SLOTS(13) SLOTS(14) SLOTS(15)
-
-static const struct {
-	uint64_t (*run)(void *state, uint64_t iters);
-	const char *(*unavailable)(void *state);
-} tramp[MAX_SLOTS] = {
-	TRAMPS(0), TRAMPS(1), TRAMPS(2), TRAMPS(3),
-	TRAMPS(4), TRAMPS(5), TRAMPS(6), TRAMPS(7),
-	TRAMPS(8), TRAMPS(9), TRAMPS(10), TRAMPS(11),
-	TRAMPS(12), TRAMPS(13), TRAMPS(14), TRAMPS(15),
-};
-
-static void *mclaim_setup(size_t k, const struct settle_params *p,
-			  char *err, size_t len);
-
-#define SETUP(k)							\
-	static void *setup_##k(const struct settle_params *p, char *e,	\
-			       size_t n)				\
-	{ return mclaim_setup(k, p, e, n); }
-SETUP(0) SETUP(1) SETUP(2) SETUP(3) SETUP(4) SETUP(5) SETUP(6) SETUP(7)
-SETUP(8) SETUP(9) SETUP(10) SETUP(11) SETUP(12) SETUP(13) SETUP(14) SETUP(15)
-
-static void *(*const setups[MAX_MCLAIMS])(const struct settle_params *,
-					   char *, size_t) = {
-	setup_0, setup_1, setup_2, setup_3, setup_4, setup_5, setup_6,
-	setup_7, setup_8, setup_9, setup_10, setup_11, setup_12, setup_13,
-	setup_14, setup_15,
-};
-
-/* The slot of a merged variant (also of a copy of it), or -1. */
-static long slot_of(const struct settle_variant *v)
+/* The merged claim that c is (the runner passes it to setup). */
+static const struct mclaim *mclaim_of(const struct settle_claim *c)
 {
-	for (size_t k = 0; k < nslots; k++)
-		if (v->run == tramp[k].run)
-			return (long)k;
-	return -1;
+	for (size_t k = 0; k < nmclaims; k++)
+		if (&mclaims[k]->claim == c)
+			return mclaims[k];
+	return NULL;
 }
 
 /* ------------------------------------------------------------------ */
@@ -173,12 +127,13 @@ static size_t mclaim_scale(const struct settle_result *r,
 			   const struct settle_scale_ctx *ctx,
 			   struct settle_figure *out, size_t max)
 {
-	long k = slot_of(r->variant);
+	const struct mclaim *mc = mclaim_of(ctx->claim);
+	const struct slot *sl = ctx->variant ? ctx->variant->arg : NULL;
 	const struct settle_claim *c;
 
-	if (k < 0)
+	if (!mc || !sl)
 		return 0;
-	c = mclaims[slots[k].mclaim].per_build[slots[k].build];
+	c = mc->per_build[sl->build];
 	return c->scale ? c->scale(r, ctx, out, max) : 0;
 }
 
@@ -202,24 +157,30 @@ static int check_builds(const struct mclaim *mc, struct mstate *s,
 			uint64_t size, char *err, size_t len)
 {
 	uint64_t it = mc->claim.check_iters ? mc->claim.check_iters : 1;
-	uint64_t val[MAX_SLOTS];
-	int have[MAX_SLOTS];
+	size_t n = mc->claim.nvariants;
+	uint64_t *val = calloc(n + 1, sizeof(*val));
+	int *have = calloc(n + 1, sizeof(*have));
 	char a[96], b[96], at[48];
-	const struct slot *sl = &slots[mc->first_slot];
+	const struct slot *sl = mc->slots;
 	const struct settle_variant *mv = mc->claim.variants;
+	int rc = -1;
 
+	if (!val || !have) {
+		snprintf(err, len, "out of memory");
+		goto out;
+	}
 	size_note(size, at, sizeof(at));
-	for (size_t i = 0; i < mc->nslots; i++) {
+	for (size_t i = 0; i < n; i++) {
 		const struct settle_variant *v = sl[i].orig;
 		void *st = s->st[sl[i].build];
 
 		have[i] = !(v->flags & SETTLE_REFERENCE) &&
-			  !(v->unavailable && v->unavailable(st));
+			  !(v->unavailable && v->unavailable(st, v->arg));
 		if (have[i])
-			val[i] = v->run(st, it);
+			val[i] = v->run(st, v->arg, it);
 	}
-	for (size_t i = 0; i < mc->nslots; i++) {
-		for (size_t j = 0; j < mc->nslots && have[i]; j++) {
+	for (size_t i = 0; i < n; i++) {
+		for (size_t j = 0; j < n && have[i]; j++) {
 			if (!have[j] || sl[j].build != sl[i].build ||
 			    strcmp(sl[j].orig->name, mc->claim.baseline) ||
 			    !settle_variant_same_group(sl[i].orig, sl[j].orig))
@@ -233,10 +194,10 @@ static int check_builds(const struct mclaim *mc, struct mstate *s,
 				 (unsigned long long)val[i],
 				 settle_variant_label(&mv[j], b, sizeof(b)),
 				 (unsigned long long)val[j], at);
-			return -1;
+			goto out;
 		}
 	}
-	for (size_t i = 0; i < mc->nslots; i++) {
+	for (size_t i = 0; i < n; i++) {
 		for (size_t j = 0; j < i && have[i]; j++) {
 			if (!have[j] || sl[j].build == sl[i].build ||
 			    strcmp(sl[j].orig->name, sl[i].orig->name) ||
@@ -255,17 +216,21 @@ static int check_builds(const struct mclaim *mc, struct mstate *s,
 				 (unsigned long long)val[i],
 				 mc->build_names[sl[i].build],
 				 (unsigned long long)it, at);
-			return -1;
+			goto out;
 		}
 	}
-	return 0;
+	rc = 0;
+out:
+	free(val);
+	free(have);
+	return rc;
 }
 
-static void *mclaim_setup(size_t k, const struct settle_params *p,
-			  char *err, size_t len)
+static void *mclaim_setup(const struct settle_params *p, char *err,
+			  size_t len)
 {
-	const struct mclaim *mc = &mclaims[k];
-	struct mstate *s = calloc(1, sizeof(*s));
+	const struct mclaim *mc = mclaim_of(p->claim);
+	struct mstate *s = mc ? calloc(1, sizeof(*s)) : NULL;
 
 	if (!s) {
 		snprintf(err, len, "out of memory");
@@ -508,39 +473,16 @@ static int cache_dir(char *dir, size_t len)
  */
 static pid_t spawn(char *const *argv, int out_fd, int close_fd, int quiet)
 {
-	extern char **environ;
-	posix_spawn_file_actions_t fa;
-	pid_t pid;
-	int rc;
+	struct settle_spawn_opts o = {
+		SETTLE_SPAWN_INHERIT, out_fd, quiet ? SETTLE_SPAWN_NULL :
+		SETTLE_SPAWN_INHERIT, close_fd, NULL, NULL, NULL,
+	};
+	pid_t pid = settle_spawn(argv, &o);
 
-	posix_spawn_file_actions_init(&fa);
-	if (out_fd >= 0)
-		posix_spawn_file_actions_adddup2(&fa, out_fd, STDOUT_FILENO);
-	if (close_fd >= 0)
-		posix_spawn_file_actions_addclose(&fa, close_fd);
-	if (quiet)
-		posix_spawn_file_actions_addopen(&fa, STDERR_FILENO,
-						 "/dev/null", O_WRONLY, 0);
-	rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	if (rc) {
+	if (pid < 0)
 		fprintf(stderr, "settle: cannot run '%s': %s\n", argv[0],
-			strerror(rc));
-		return -1;
-	}
+			strerror(errno));
 	return pid;
-}
-
-static int wait_status(pid_t pid)
-{
-	int st;
-
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	if (WIFEXITED(st))
-		return WEXITSTATUS(st);
-	return 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
 }
 
 /* Hash the output of `compiler --version`; -1 after a message. */
@@ -570,7 +512,7 @@ static int hash_version(uint64_t *h, const char *compiler)
 		fnv(h, buf, (size_t)n);
 	}
 	close(fd[0]);
-	st = wait_status(pid);
+	st = settle_wait(pid, NULL);
 	if (st != 0) {
 		fprintf(stderr, "settle: '%s --version' failed (status %d): "
 			"is '%s' a C compiler?\n", compiler, st, compiler);
@@ -641,7 +583,7 @@ static int compile(struct build *b, char **argv, size_t argc_out,
 	pid = spawn(argv, STDERR_FILENO, -1, 0);
 	if (pid < 0)
 		return -1;
-	st = wait_status(pid);
+	st = settle_wait(pid, NULL);
 	if (st != 0) {
 		unlink(tmp);
 		fprintf(stderr, "settle: %s: build '%s' failed (%s %d); the "
@@ -800,18 +742,23 @@ static char *join(const char *a, const char *b)
 static int merge_claim(const char *file, const struct settle_claim *c,
 		       size_t bi)
 {
-	struct mclaim *mc = NULL;
+	struct mclaim *mc = NULL, **more;
 
 	for (size_t k = 0; k < nmclaims && !mc; k++)
-		if (!strcmp(mclaims[k].claim.name, c->name))
-			mc = &mclaims[k];
+		if (!strcmp(mclaims[k]->claim.name, c->name))
+			mc = mclaims[k];
 	if (!mc) {
-		if (nmclaims == MAX_MCLAIMS) {
-			fprintf(stderr, "settle: %s: too many claims (at most "
-				"%d)\n", file, MAX_MCLAIMS);
+		more = realloc(mclaims, (nmclaims + 1) * sizeof(*more));
+		mc = calloc(1, sizeof(*mc));
+		if (!more || !mc) {
+			free(mc);
+			if (more)
+				mclaims = more;
+			fprintf(stderr, "settle: out of memory\n");
 			return -1;
 		}
-		mc = &mclaims[nmclaims++];
+		mclaims = more;
+		mclaims[nmclaims++] = mc;
 		mc->claim = *c;
 	}
 	if (mc->per_build[bi]) {
@@ -823,10 +770,10 @@ static int merge_claim(const char *file, const struct settle_claim *c,
 	return 0;
 }
 
-/* Give merged claim k its variants, one slot each; -1 after a message. */
-static int make_variants(size_t k, const struct build *builds, size_t nb)
+/* Give merged claim mc its variants, one slot each; -1 after a message. */
+static int make_variants(struct mclaim *mc, const struct build *builds,
+			 size_t nb)
 {
-	struct mclaim *mc = &mclaims[k];
 	struct settle_claim *cl = &mc->claim;
 	struct settle_variant *mv;
 	size_t n = 0;
@@ -844,39 +791,33 @@ static int make_variants(size_t k, const struct build *builds, size_t nb)
 		}
 		n += mc->per_build[b]->nvariants;
 	}
-	if (nslots + n > MAX_SLOTS) {
-		fprintf(stderr, "settle: too many variants over all builds "
-			"(at most %d)\n", MAX_SLOTS);
-		return -1;
-	}
 	mv = calloc(n, sizeof(*mv));
-	if (!mv)
+	mc->slots = calloc(n, sizeof(*mc->slots));
+	if (!mv || !mc->slots)
 		goto nomem;
-	mc->first_slot = nslots;
-	mc->nslots = n;
 	for (size_t b = 0, i = 0; b < nb; b++) {
 		const struct settle_claim *c = mc->per_build[b];
 
 		for (size_t j = 0; j < c->nvariants; j++, i++) {
 			const struct settle_variant *v = &c->variants[j];
-			size_t s = nslots++;
 
-			slots[s] = (struct slot){ v, b, k };
+			mc->slots[i] = (struct slot){ v, b };
 			mv[i] = *v;
 			mv[i].build = v->build ? join(builds[b].cmd, v->build)
 					       : builds[b].cmd;
 			mv[i].label = v->label ? join(builds[b].cmd, v->label)
 					       : NULL;
-			mv[i].run = tramp[s].run;
-			mv[i].unavailable = v->unavailable ?
-					    tramp[s].unavailable : NULL;
+			mv[i].run = slot_run;
+			mv[i].arg = &mc->slots[i];
+			mv[i].unavailable = v->unavailable ? slot_unavailable
+							   : NULL;
 			if (!mv[i].build || (v->label && !mv[i].label))
 				goto nomem;
 		}
 	}
 	cl->variants = mv;
 	cl->nvariants = n;
-	cl->setup = setups[k];
+	cl->setup = mclaim_setup;
 	cl->teardown = mclaim_teardown;
 	cl->scale = mclaim_scale;
 	if (!cl->baseline)
@@ -984,7 +925,7 @@ int settle_byob_claims(const char *file, const char *const *builds,
 		size_t k;
 
 		for (k = 0; k < nmclaims; k++)
-			if (!strcmp(mclaims[k].claim.name, names[i]))
+			if (!strcmp(mclaims[k]->claim.name, names[i]))
 				break;
 		if (k < nmclaims)
 			continue;
@@ -1002,9 +943,9 @@ int settle_byob_claims(const char *file, const char *const *builds,
 		return 2;
 	}
 	for (size_t k = 0; k < nmclaims; k++) {
-		if (make_variants(k, b, nbuilds) < 0)
+		if (make_variants(mclaims[k], b, nbuilds) < 0)
 			return 2;
-		out[k] = &mclaims[k].claim;
+		out[k] = &mclaims[k]->claim;
 	}
 	*nout = nmclaims;
 	return 0;

@@ -1,34 +1,33 @@
 /*
- * main.c - the settle command. It parses arguments and wires the layers
- * (claims -> runner -> report); it measures nothing itself.
+ * main.c - the settle command: it parses arguments (getopt_long for every
+ * command: --opt value and --opt=value) and dispatches to the layers
+ * (claims -> runner -> model -> view -> formats); it measures and decides
+ * nothing itself.
  *
  * Exit status: 0 success, 1 a measurement failed (a variant computed a
  * different answer, set-up failed) or compare --fail-on tripped, 2 bad
  * usage, unreadable or foreign result file, or unwritable output.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <getopt.h>
-#include <libgen.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "settle.h"
 #include "claims.h"
 #include "byob/byob.h"
+#include "report/plot.h"
+#include "runner/runner.h"
+#include "runner/selftest.h"
+#include "util/util.h"
 
 #define SETTLE_VERSION "0.1.0"
 #define MAX_SIZES 64
-#define MAX_CLAIMS 16
-#define MAX_VARIANTS 64
-
-/* --rigorous: the settings `settle selftest` checks against its targets. */
-#define RIGOROUS_SAMPLES 21
-#define RIGOROUS_MIN_MS 10
-#define RIGOROUS_PROCESSES 5
+#define MAX_FILES 16
 
 static const char usage_main[] =
 "usage: settle <command> [options]\n"
@@ -80,7 +79,8 @@ static const char usage_run[] =
 "  --device-mbps X    device speed for the endian scale, MB/s (default 13)\n"
 "  --equivalence PCT  ratios within +-PCT % count as the same (default 1)\n"
 "  --format FMT       table (default), json (the result file), md (GitHub\n"
-"                     Markdown), text (plain, <= 72 columns), csv, or\n"
+"                     Markdown), text (plain, <= 72 columns), csv,\n"
+"                     json-lines (one JSON object per result), or\n"
 "                     gbench-json (Google Benchmark's JSON, for its tools)\n"
 "  --output FILE      write the result there, whole or not at all (json,\n"
 "                     gbench-json: the table still goes to standard output)\n"
@@ -98,7 +98,8 @@ static const char usage_show[] =
 "Print the tables of a result file (written by settle run --format json,\n"
 "or a Google Benchmark JSON file) again; statistics and verdicts are\n"
 "recomputed from its samples. --format: table (default), json, md, text,\n"
-"csv or gbench-json, as for settle run.\n";
+"csv, json-lines or gbench-json, as for settle run. `settle run\n"
+"--output r.json` and `settle show r.json` print the same tables.\n";
 
 static const char usage_compare[] =
 "usage: settle compare OLD NEW [NEW2...] [options]\n\n"
@@ -114,6 +115,9 @@ static const char usage_compare[] =
 "  --equivalence PCT  changes within +-PCT % count as the same (default 1)\n"
 "  --fail-on slower   exit 1 when any row is slower\n"
 "  --fail-on PCT      exit 1 when any row is slower by PCT % or more\n"
+"  --format FMT       table (default), md, text (<= 72 columns), csv,\n"
+"                     json (one document) or json-lines (one object per\n"
+"                     compared row)\n"
 "  -h, --help         this text\n";
 
 static const char usage_selftest[] =
@@ -158,50 +162,20 @@ static const char usage_plot[] =
 "                     samples (only the distributions)\n"
 "  -h, --help         this text\n";
 
-static int fail_usage(const char *fmt, const char *arg)
+__attribute__((format(printf, 1, 2)))
+static int fail_usage(const char *fmt, ...)
 {
+	va_list ap;
+
 	fprintf(stderr, "settle: ");
-	fprintf(stderr, fmt, arg);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
 	fprintf(stderr, "\n");
 	return 2;
 }
 
-static void known_claims(char *buf, size_t len)
-{
-	size_t n, used = 0;
-	const struct settle_claim *const *all = settle_claims(&n);
-
-	buf[0] = '\0';
-	for (size_t i = 0; i < n && used < len; i++)
-		used += (size_t)snprintf(buf + used, len - used, "%s%s",
-					 i ? ", " : "", all[i]->name);
-}
-
-static int cmd_list(void)
-{
-	size_t n;
-	const struct settle_claim *const *all = settle_claims(&n);
-
-	for (size_t i = 0; i < n; i++) {
-		const struct settle_claim *c = all[i];
-
-		printf("%-24s %s\n", c->name, c->description);
-		for (size_t j = 0; j < c->nvariants; j++) {
-			const struct settle_variant *v = &c->variants[j];
-			char name[64];
-
-			char lb[96];
-
-			snprintf(name, sizeof(name), "  %s",
-				 settle_variant_label(v, lb, sizeof(lb)));
-			printf("%-24s %s%s%s\n", name, v->description,
-			       strcmp(v->name, c->baseline) == 0 ?
-			       " [baseline]" : "",
-			       v->flags & SETTLE_REFERENCE ? " [reference]" : "");
-		}
-	}
-	return 0;
-}
+/* ---- option values ------------------------------------------------------ */
 
 static int parse_uint(const char *s, unsigned long max, unsigned long *out)
 {
@@ -246,6 +220,29 @@ static int parse_band(const char *arg, double *band)
 	return 0;
 }
 
+static int parse_cpu(const char *arg, int *cpu)
+{
+	unsigned long v;
+
+	if (parse_uint(arg, 1023, &v) < 0)
+		return fail_usage("malformed --cpu '%s' (a CPU number)", arg);
+	*cpu = (int)v;
+	return 0;
+}
+
+/* --format FMT for settle run/show (for_compare 0) or compare (1). */
+static int parse_format(const char *arg, int for_compare, const char **fmt)
+{
+	char names[256];
+
+	if (!settle_format_known(arg, for_compare))
+		return fail_usage("unknown --format '%s' (%s)", arg,
+				  settle_format_names(for_compare, names,
+						      sizeof(names)));
+	*fmt = arg;
+	return 0;
+}
+
 /* Refuse an output path we could not write, before a long run. */
 static int check_output(const char *path)
 {
@@ -257,17 +254,122 @@ static int check_output(const char *path)
 	return 0;
 }
 
+/*
+ * Parse argv[1..argc) of one command with getopt_long: each option goes
+ * to fn(ctx, option, value); -h/--help prints usage. The arguments that
+ * are not options are left in argv[*first..argc). Returns 0, 1 after
+ * --help, or the first non-zero fn result (a message said).
+ */
+typedef int (*option_fn)(void *ctx, int opt, const char *arg);
+
+static int parse_options(int argc, char **argv, const char *shorts,
+			 const struct option *opts, option_fn fn, void *ctx,
+			 const char *usage, int *first)
+{
+	int c, rc;
+
+	opterr = 0;
+	optind = 0;
+	while ((c = getopt_long(argc, argv, shorts, opts, NULL)) != -1) {
+		if (c == 'h') {
+			fputs(usage, stdout);
+			return 1;
+		}
+		if (c == '?')
+			return fail_usage("unknown option '%s' (see settle %s "
+					  "--help)", argv[optind - 1], argv[0]);
+		if (c == ':')
+			return fail_usage("option '%s' needs a value",
+					  argv[optind - 1]);
+		if ((rc = fn(ctx, c, optarg)))
+			return rc;
+	}
+	*first = optind;
+	return 0;
+}
+
+static int load(const char *path, double band, struct settle_report *rep)
+{
+	char err[512];
+
+	if (settle_load_json(path, band, rep, err, sizeof(err)) == 0)
+		return 0;
+	fprintf(stderr, "settle: %s\n", err);
+	return 2;
+}
+
+/* Write rep in format fmt to path; 2 after a message. */
+static int emit(const struct settle_report *rep, const char *fmt,
+		const char *path)
+{
+	char err[512];
+
+	if (settle_write_report(rep, fmt, path, err, sizeof(err)) < 0) {
+		fprintf(stderr, "settle: %s\n", err);
+		return 2;
+	}
+	return 0;
+}
+
+/* ---- list --------------------------------------------------------------- */
+
+static int no_options(void *ctx, int opt, const char *arg)
+{
+	(void)ctx, (void)opt, (void)arg;
+	return 2;
+}
+
+static int cmd_list(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+	};
+	const struct settle_claim *const *all;
+	int first, rc;
+	size_t n;
+
+	rc = parse_options(argc, argv, ":h", opts, no_options, NULL,
+			   usage_list, &first);
+	if (rc)
+		return rc == 1 ? 0 : rc;
+	if (first < argc)
+		return fail_usage("unknown argument '%s' (see settle list "
+				  "--help)", argv[first]);
+	all = settle_claims(&n);
+	for (size_t i = 0; i < n; i++) {
+		const struct settle_claim *c = all[i];
+
+		printf("%-24s %s\n", c->name, c->description);
+		for (size_t j = 0; j < c->nvariants; j++) {
+			const struct settle_variant *v = &c->variants[j];
+			char name[128], lb[96];
+
+			snprintf(name, sizeof(name), "  %s",
+				 settle_variant_label(v, lb, sizeof(lb)));
+			printf("%-24s %s%s%s\n", name, v->description,
+			       strcmp(v->name, c->baseline) == 0 ?
+			       " [baseline]" : "",
+			       v->flags & SETTLE_REFERENCE ? " [reference]" : "");
+		}
+	}
+	return 0;
+}
+
+/* ---- run ---------------------------------------------------------------- */
+
 struct run_args {
-	const struct settle_claim *claims[MAX_CLAIMS];
+	const struct settle_claim **claims;
 	size_t nclaims;
 	uint64_t sizes[MAX_SIZES];
 	size_t nsizes;
-	const char *variants[MAX_VARIANTS];
+	const char **variants;
 	size_t nvariants;
 	const char *format, *output;
 	struct settle_options opt;
-	unsigned long samples, min_ms, cpu, processes;
+	unsigned long samples, min_ms, processes;
+	int cpu;
 	int have_samples, have_min, have_cpu, have_processes;
+	int quick, rigorous;
 	const char *builds[SETTLE_BYOB_MAX_BUILDS]; /* --build, FILE.c */
 	size_t nbuilds;
 	int verbose;
@@ -275,7 +377,8 @@ struct run_args {
 
 enum { OPT_SIZE = 256, OPT_SAMPLES, OPT_CPU, OPT_QUICK, OPT_FULL, OPT_FORMAT,
        OPT_OUTPUT, OPT_DEVICE, OPT_VARIANT, OPT_MIN, OPT_EQUIV,
-       OPT_PROCESSES, OPT_RIGOROUS, OPT_BUILD, OPT_VERBOSE };
+       OPT_PROCESSES, OPT_RIGOROUS, OPT_BUILD, OPT_VERBOSE, OPT_FAIL_ON,
+       OPT_AA, OPT_DETECT, OPT_KIND };
 
 static const struct option run_opts[] = {
 	{ "size", required_argument, NULL, OPT_SIZE },
@@ -297,14 +400,27 @@ static const struct option run_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int run_option(struct run_args *a, int c, const char *arg)
+/* The first pass: --quick and --rigorous change the defaults that the
+ * other options then override. */
+static int run_preset(void *ctx, int c, const char *arg)
 {
-	enum settle_format fmt;
+	struct run_args *a = ctx;
+
+	(void)arg;
+	a->quick |= c == OPT_QUICK;
+	a->rigorous |= c == OPT_RIGOROUS;
+	return 0;
+}
+
+static int run_option(void *ctx, int c, const char *arg)
+{
+	struct run_args *a = ctx;
+	const char **more;
 
 	switch (c) {
 	case OPT_SIZE:
 		if (a->nsizes == MAX_SIZES)
-			return fail_usage("too many --size options (at most 64)%s", "");
+			return fail_usage("too many --size options (at most 64)");
 		if (settle_parse_size(arg, &a->sizes[a->nsizes]) < 0)
 			return fail_usage("malformed size '%s' (expected e.g. "
 					  "4096, 4K, 128M, 4G, 128T)", arg);
@@ -326,22 +442,16 @@ static int run_option(struct run_args *a, int c, const char *arg)
 		a->have_min = 1;
 		return 0;
 	case OPT_CPU:
-		if (parse_uint(arg, 1023, &a->cpu) < 0)
-			return fail_usage("malformed --cpu '%s' (a CPU number)", arg);
 		a->have_cpu = 1;
-		return 0;
+		return parse_cpu(arg, &a->cpu);
 	case OPT_QUICK:
-		a->opt.quick = 1;
-		return 0;
+	case OPT_RIGOROUS:
+		return 0; /* presets, applied before */
 	case OPT_FULL:
 		a->opt.full = 1;
 		return 0;
 	case OPT_FORMAT:
-		if (settle_format_parse(arg, &fmt) < 0)
-			return fail_usage("unknown --format '%s' (" SETTLE_FORMAT_NAMES
-					  ")", arg);
-		a->format = arg;
-		return 0;
+		return parse_format(arg, 0, &a->format);
 	case OPT_OUTPUT:
 		a->output = arg;
 		return check_output(arg);
@@ -358,17 +468,17 @@ static int run_option(struct run_args *a, int c, const char *arg)
 					  "number from 1 to 256)", arg);
 		a->have_processes = 1;
 		return 0;
-	case OPT_RIGOROUS:
-		return 0; /* a preset, applied in parse_run */
 	case OPT_VARIANT:
-		if (a->nvariants == MAX_VARIANTS)
-			return fail_usage("too many --variant options%s", "");
+		more = realloc(a->variants, (a->nvariants + 1) * sizeof(*more));
+		if (!more)
+			return fail_usage("out of memory");
+		a->variants = more;
 		a->variants[a->nvariants++] = arg;
 		return 0;
 	case OPT_BUILD:
 		if (a->nbuilds == SETTLE_BYOB_MAX_BUILDS)
 			return fail_usage("too many --build options (at most "
-					  "16)%s", "");
+					  "%d)", SETTLE_BYOB_MAX_BUILDS);
 		a->builds[a->nbuilds++] = arg;
 		return 0;
 	case OPT_VERBOSE:
@@ -378,424 +488,214 @@ static int run_option(struct run_args *a, int c, const char *arg)
 	return 2;
 }
 
-static int add_claim(struct run_args *a, const char *name)
+static int add_claim(struct run_args *a, const struct settle_claim *c)
 {
-	const struct settle_claim *c = settle_claim_find(name);
-	char known[256];
+	const struct settle_claim **more;
 
-	if (!c) {
-		known_claims(known, sizeof(known));
-		fprintf(stderr, "settle: unknown claim '%s'; known claims: %s\n",
-			name, known);
-		return 2;
-	}
 	for (size_t i = 0; i < a->nclaims; i++)
 		if (a->claims[i] == c)
 			return 0;
-	if (a->nclaims == MAX_CLAIMS)
-		return fail_usage("too many claims%s", "");
+	more = realloc(a->claims, (a->nclaims + 1) * sizeof(*more));
+	if (!more)
+		return fail_usage("out of memory");
+	a->claims = more;
 	a->claims[a->nclaims++] = c;
+	return 0;
+}
+
+/* The claims named in argv[first..argc), a FILE.c's, or the defaults. */
+static int run_claims(struct run_args *a, int argc, char **argv, int first)
+{
+	const struct settle_claim *const *list;
+	const struct settle_claim *buf[256];
+	size_t n;
+	int rc;
+
+	if (first < argc && settle_byob_is_file(argv[first])) {
+		rc = settle_byob_claims(argv[first], a->builds, a->nbuilds,
+					argv + first + 1, argc - first - 1,
+					a->verbose, buf, 256, &n);
+		for (size_t i = 0; !rc && i < n; i++)
+			rc = add_claim(a, buf[i]);
+		return rc;
+	}
+	if (a->nbuilds)
+		return fail_usage("--build needs a FILE.c to compile (settle "
+				  "run FILE.c --build \"gcc -O2\")");
+	for (int i = first; i < argc; i++) {
+		const struct settle_claim *c = settle_claim_find(argv[i]);
+		char known[256] = "";
+		size_t used = 0;
+
+		if (c) {
+			if ((rc = add_claim(a, c)))
+				return rc;
+			continue;
+		}
+		list = settle_claims(&n);
+		for (size_t k = 0; k < n && used < sizeof(known); k++)
+			used += (size_t)snprintf(known + used,
+						 sizeof(known) - used, "%s%s",
+						 k ? ", " : "", list[k]->name);
+		return fail_usage("unknown claim '%s'; known claims: %s",
+				  argv[i], known);
+	}
+	if (a->nclaims)
+		return 0;
+	list = settle_default_claims(&n);
+	for (size_t i = 0; i < n; i++)
+		if ((rc = add_claim(a, list[i])))
+			return rc;
 	return 0;
 }
 
 static int parse_run(struct run_args *a, int argc, char **argv)
 {
-	int c, rc, quick = 0, rigorous = 0;
+	int first, rc;
 
-	/*
-	 * --quick and --rigorous change the defaults that the other options
-	 * then override: a first pass finds them, with the same parser (so
-	 * abbreviations and option values are read alike).
-	 */
-	opterr = 0;
-	optind = 0;
-	while ((c = getopt_long(argc, argv, ":h", run_opts, NULL)) != -1) {
-		quick |= c == OPT_QUICK;
-		rigorous |= c == OPT_RIGOROUS;
-	}
-	optind = 0;
-	if (quick && rigorous)
-		return fail_usage("--quick and --rigorous exclude each other%s", "");
-	settle_options_default(&a->opt, quick);
-	if (rigorous) {
-		a->opt.samples = RIGOROUS_SAMPLES;
-		a->opt.min_sample_ns = RIGOROUS_MIN_MS * 1e6;
-		a->opt.processes = RIGOROUS_PROCESSES;
-	}
+	rc = parse_options(argc, argv, ":h", run_opts, run_preset, a,
+			   usage_run, &first);
+	if (rc)
+		return rc == 1 ? -1 : rc;
+	if (a->quick && a->rigorous)
+		return fail_usage("--quick and --rigorous exclude each other");
+	settle_options_default(&a->opt, a->quick);
+	if (a->rigorous)
+		settle_options_rigorous(&a->opt);
 	a->format = "table";
-	while ((c = getopt_long(argc, argv, ":h", run_opts, NULL)) != -1) {
-		if (c == 'h') {
-			fputs(usage_run, stdout);
-			return -1;
-		}
-		if (c == '?')
-			return fail_usage("unknown option '%s' (see settle run "
-					  "--help)", argv[optind - 1]);
-		if (c == ':')
-			return fail_usage("option '%s' needs a value",
-					  argv[optind - 1]);
-		rc = run_option(a, c, optarg);
-		if (rc)
-			return rc;
-	}
-	if (optind < argc && settle_byob_is_file(argv[optind])) {
-		rc = settle_byob_claims(argv[optind], a->builds, a->nbuilds,
-					argv + optind + 1, argc - optind - 1,
-					a->verbose, a->claims, MAX_CLAIMS,
-					&a->nclaims);
-		if (rc)
-			return rc;
-		optind = argc;
-	} else if (a->nbuilds) {
-		return fail_usage("--build needs a FILE.c to compile (settle "
-				  "run FILE.c --build \"gcc -O2\")%s", "");
-	}
-	for (int i = optind; i < argc; i++)
-		if ((rc = add_claim(a, argv[i])))
-			return rc;
-	if (a->nclaims == 0) {
-		static const char *const dflt[] = { "popcount", "endian",
-						    "syscall", "segprefix" };
-		for (size_t i = 0; i < 4; i++)
-			if ((rc = add_claim(a, dflt[i])))
-				return rc;
-	}
+	a->cpu = -1;
+	rc = parse_options(argc, argv, ":h", run_opts, run_option, a,
+			   usage_run, &first);
+	if (rc)
+		return rc == 1 ? -1 : rc;
+	if ((rc = run_claims(a, argc, argv, first)))
+		return rc;
 	if (a->have_samples)
 		a->opt.samples = (unsigned)a->samples;
 	if (a->have_min)
 		a->opt.min_sample_ns = (double)a->min_ms * 1e6;
 	if (a->have_cpu)
-		a->opt.cpu = (int)a->cpu;
+		a->opt.cpu = a->cpu;
 	if (a->have_processes)
 		a->opt.processes = (unsigned)a->processes;
 	return 0;
 }
 
-/* Does a --variant name v: by name ("we32") or by label ("-O2 we32")? */
-static int wanted(const struct run_args *a, const struct settle_variant *v)
+/* The result in the chosen format; a result file written, the table
+ * still goes to standard output. */
+static int run_output(const struct run_args *a, const struct settle_report *rep)
 {
-	char lb[128];
+	int rc = emit(rep, a->format, a->output ? a->output : "-");
 
-	settle_variant_label(v, lb, sizeof(lb));
-	for (size_t i = 0; i < a->nvariants; i++)
-		if (!strcmp(a->variants[i], v->name) || !strcmp(a->variants[i], lb))
-			return 1;
-	return 0;
+	if (!rc && a->output && strcmp(a->output, "-") &&
+	    (!strcmp(a->format, "json") || !strcmp(a->format, "gbench-json")))
+		rc = emit(rep, "table", "-");
+	return rc;
 }
 
-/* Is v the baseline of a wanted variant of c? */
-static int needed_baseline(const struct run_args *a,
-			   const struct settle_claim *c,
-			   const struct settle_variant *v)
+static int measure(struct run_args *a, int argc, char **argv,
+		   const struct settle_selection *sel)
 {
-	if (strcmp(v->name, c->baseline) != 0)
-		return 0;
-	for (size_t j = 0; j < c->nvariants; j++)
-		if (wanted(a, &c->variants[j]) &&
-		    settle_variant_same_group(&c->variants[j], v))
-			return 1;
-	return 0;
-}
+	struct settle_report rep;
+	char err[512];
+	int rc = 0;
 
-static int known_variant(const struct run_args *a, const char *f)
-{
-	struct run_args one = { .nvariants = 1 };
-
-	one.variants[0] = f;
-	for (size_t i = 0; i < a->nclaims; i++)
-		for (size_t j = 0; j < a->claims[i]->nvariants; j++)
-			if (wanted(&one, &a->claims[i]->variants[j]))
-				return 1;
-	return 0;
-}
-
-/*
- * With --variant: keep, in copies of the claims, the named variants (by
- * name or label) and their baselines; drop, saying so, the claims that
- * have none of them.
- */
-static int filter_variants(struct run_args *a,
-			   struct settle_claim *copies,
-			   struct settle_variant (*vars)[MAX_VARIANTS])
-{
-	size_t kept = 0;
-
-	if (a->nvariants == 0)
-		return 0;
-	for (size_t k = 0; k < a->nvariants; k++)
-		if (!known_variant(a, a->variants[k]))
-			return fail_usage("unknown variant '%s' (settle list "
-					  "shows every variant)", a->variants[k]);
-	for (size_t i = 0; i < a->nclaims; i++) {
-		const struct settle_claim *c = a->claims[i];
-		size_t n = 0, hits = 0;
-
-		for (size_t j = 0; j < c->nvariants && n < MAX_VARIANTS; j++) {
-			const struct settle_variant *v = &c->variants[j];
-			int w = wanted(a, v);
-
-			hits += w;
-			if (w || needed_baseline(a, c, v))
-				vars[kept][n++] = *v;
+	if (a->opt.processes > 1) {
+		if (settle_run_in_processes(argc, argv, a->opt.cpu,
+					    a->opt.processes, a->opt.band, &rep,
+					    err, sizeof(err)) < 0) {
+			fprintf(stderr, "settle: %s\n", err);
+			return strstr(err, "cannot pin") ? 2 : 1;
 		}
-		if (!hits) {
-			fprintf(stderr, "settle: note: claim %s has none of the "
-				"variants asked for; not run\n", c->name);
-			continue;
-		}
-		copies[kept] = *c;
-		copies[kept].variants = vars[kept];
-		copies[kept].nvariants = n;
-		a->claims[kept] = &copies[kept];
-		kept++;
+		rc = run_output(a, &rep);
+		settle_report_free(&rep);
+		return rc;
 	}
-	a->nclaims = kept;
-	return 0;
-}
-
-/* Refuse sizes that were given to no sized claim, or that cannot fit. */
-static int check_sizes(const struct run_args *a, uint64_t avail)
-{
-	char sz[32], av[32];
-	int sized = 0;
-
-	for (size_t i = 0; i < a->nclaims; i++) {
-		const struct settle_claim *c = a->claims[i];
-		const uint64_t *s = a->nsizes ? a->sizes : c->default_sizes;
-		size_t n = a->nsizes ? a->nsizes : c->ndefault_sizes;
-
-		if (!c->default_sizes)
-			continue;
-		sized = 1;
-		size_t nfull = a->nsizes || !a->opt.full ? 0 : c->nfull_sizes;
-		uint64_t bufs = c->buffers ? c->buffers : 1;
-
-		for (size_t k = 0; k < n + nfull; k++) {
-			uint64_t b = k < n ? s[k] : c->full_sizes[k - n];
-
-			if (avail && (b > avail / 10 * 9 / bufs)) {
-				fprintf(stderr, "settle: size %s does not fit: %s "
-					"needs %llu buffer%s of it and this machine "
-					"has %s of memory available\n",
-					settle_format_size(b, sz, sizeof(sz)), c->name,
-					(unsigned long long)bufs, bufs > 1 ? "s" : "",
-					settle_format_size(avail & ~((1ull << 20) - 1),
-							   av, sizeof(av)));
-				return 2;
-			}
-		}
-	}
-	if (a->nsizes && !sized)
-		return fail_usage("--size given, but none of the chosen claims "
-				  "takes a size%s", "");
-	return 0;
-}
-
-static int emit(const struct run_args *a, const struct settle_report *rep)
-{
-	enum settle_format fmt = SETTLE_FORMAT_TABLE;
-	char err[256];
-
-	settle_format_parse(a->format, &fmt);
-	if (settle_write_report(rep, fmt, a->output ? a->output : "-", err,
-				sizeof(err)) < 0) {
+	if (isatty(STDERR_FILENO))
+		a->opt.progress = stderr;
+	if (settle_report_init(&rep, &a->opt, err, sizeof(err)) < 0) {
 		fprintf(stderr, "settle: %s\n", err);
 		return 2;
 	}
-	/* a result file written: the table still goes to standard output */
-	if ((fmt == SETTLE_FORMAT_JSON || fmt == SETTLE_FORMAT_GBENCH_JSON) &&
-	    a->output && strcmp(a->output, "-"))
-		settle_print_table(stdout, rep);
-	return 0;
-}
-
-/* Options that run_in_processes() sets itself for each child. */
-static int child_drops(const char *arg, int *skip_value)
-{
-	static const char *const with_value[] = { "--processes", "--format",
-						  "--output" };
-
-	*skip_value = 0;
-	for (size_t i = 0; i < 3; i++) {
-		size_t n = strlen(with_value[i]);
-
-		if (!strcmp(arg, with_value[i])) {
-			*skip_value = 1;
-			return 1;
+	for (size_t i = 0; i < sel->nclaims && !rc; i++)
+		if (settle_run_claim(&rep, sel->claims[i], a->sizes, a->nsizes,
+				     err, sizeof(err)) < 0) {
+			fprintf(stderr, "settle: %s\n", err);
+			rc = 1;
 		}
-		if (!strncmp(arg, with_value[i], n) && arg[n] == '=')
-			return 1;
+	if (!rc) {
+		settle_report_finish(&rep);
+		rc = run_output(a, &rep);
 	}
-	return 0;
-}
-
-static const char *argv_cpu(const struct run_args *a)
-{
-	static char buf[16];
-
-	snprintf(buf, sizeof(buf), "%d", a->opt.cpu);
-	return buf;
-}
-
-/* --processes N: the same command in N fresh processes, pooled. */
-static int run_in_processes(struct run_args *a, int argc, char **argv)
-{
-	char **cargv = calloc((size_t)argc + 10, sizeof(*cargv));
-	struct settle_report rep;
-	char err[512];
-	int n = 0, skip, rc;
-
-	if (!cargv)
-		return 1;
-	if (!settle_cpu_allowed(a->opt.cpu)) {
-		free(cargv);
-		return fail_usage("cannot pin to CPU %s: not a CPU this process "
-				  "may run on", argv_cpu(a));
-	}
-	/* settle's own options first, so that a "--" among the user's
-	 * arguments cannot swallow them */
-	cargv[n++] = "/proc/self/exe";
-	cargv[n++] = "run";
-	cargv[n++] = "--processes";
-	cargv[n++] = "1";
-	cargv[n++] = "--format";
-	cargv[n++] = "json";
-	cargv[n++] = "--output";
-	cargv[n++] = "-"; /* slot 7: replaced by a file per process */
-	for (int i = 1; i < argc; i++) {
-		if (child_drops(argv[i], &skip)) {
-			i += skip;
-			continue;
-		}
-		cargv[n++] = argv[i];
-	}
-	cargv[n] = NULL;
-	rc = settle_run_processes("/proc/self/exe", cargv, 7, a->opt.processes,
-				  a->opt.band, &rep, err, sizeof(err));
-	free(cargv);
-	if (rc < 0) {
-		fprintf(stderr, "settle: %s\n", err);
-		return 1;
-	}
-	rc = emit(a, &rep);
 	settle_report_free(&rep);
 	return rc;
 }
 
 static int cmd_run(int argc, char **argv)
 {
-	static struct run_args a;
-	static struct settle_claim copies[MAX_CLAIMS];
-	static struct settle_variant vars[MAX_CLAIMS][MAX_VARIANTS];
+	struct run_args a;
+	struct settle_selection sel;
 	struct settle_machine m;
-	struct settle_report rep;
 	char err[512];
 	int rc;
 
+	memset(&a, 0, sizeof(a));
 	rc = parse_run(&a, argc, argv);
 	if (rc)
-		return rc < 0 ? 0 : rc;
-	if ((rc = filter_variants(&a, copies, vars)))
-		return rc;
+		goto out;
+	if (settle_select_variants(a.claims, a.nclaims, a.variants,
+				   a.nvariants, &sel, err, sizeof(err)) < 0) {
+		rc = fail_usage("%s", err);
+		goto out;
+	}
+	for (size_t i = 0; i < sel.ndropped; i++)
+		fprintf(stderr, "settle: note: claim %s has none of the "
+			"variants asked for; not run\n", sel.dropped[i]);
 	settle_machine_describe(&m);
-	if ((rc = check_sizes(&a, m.mem_available)))
-		return rc;
-	if (a.opt.processes > 1)
-		return run_in_processes(&a, argc, argv);
-	if (isatty(STDERR_FILENO))
-		a.opt.progress = stderr;
-	if (settle_report_init(&rep, &a.opt, err, sizeof(err)) < 0) {
-		fprintf(stderr, "settle: %s\n", err);
-		return 2;
-	}
-	for (size_t i = 0; i < a.nclaims; i++) {
-		if (settle_run_claim(&rep, a.claims[i], a.sizes, a.nsizes,
-				     err, sizeof(err)) < 0) {
-			fprintf(stderr, "settle: %s\n", err);
-			settle_report_free(&rep);
-			return 1;
-		}
-	}
-	settle_report_finish(&rep);
-	rc = emit(&a, &rep);
-	settle_report_free(&rep);
-	return rc;
+	if (settle_check_sizes(sel.claims, sel.nclaims, a.sizes, a.nsizes,
+			       a.opt.full, m.mem_available, err,
+			       sizeof(err)) < 0)
+		rc = fail_usage("%s", err);
+	else
+		rc = measure(&a, argc, argv, &sel);
+	settle_selection_free(&sel);
+out:
+	free(a.claims);
+	free(a.variants);
+	return rc < 0 ? 0 : rc;
+}
+
+/* ---- info --------------------------------------------------------------- */
+
+static int info_option(void *ctx, int c, const char *arg)
+{
+	return c == OPT_CPU ? parse_cpu(arg, ctx) : 2;
 }
 
 static int cmd_info(int argc, char **argv)
 {
+	static const struct option opts[] = {
+		{ "cpu", required_argument, NULL, OPT_CPU },
+		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+	};
 	struct settle_options o;
 	struct settle_report rep;
-	unsigned long cpu;
 	char err[256];
+	int first, rc;
 
-	settle_options_default(&o, 1);
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			fputs(usage_info, stdout);
-			return 0;
-		}
-		if (!strcmp(argv[i], "--cpu") && i + 1 < argc) {
-			if (parse_uint(argv[++i], 1023, &cpu) < 0)
-				return fail_usage("malformed --cpu '%s'", argv[i]);
-			o.cpu = (int)cpu;
-			continue;
-		}
-		return fail_usage("unknown argument '%s' (see settle info --help)",
-				  argv[i]);
-	}
-	o.quick = 0; /* a full-length clock calibration */
+	settle_options_default(&o, 0);
+	rc = parse_options(argc, argv, ":h", opts, info_option, &o.cpu,
+			   usage_info, &first);
+	if (rc)
+		return rc == 1 ? 0 : rc;
+	if (first < argc)
+		return fail_usage("unknown argument '%s' (see settle info "
+				  "--help)", argv[first]);
 	if (settle_report_init(&rep, &o, err, sizeof(err)) < 0) {
 		fprintf(stderr, "settle: %s\n", err);
 		return 2;
 	}
-	settle_print_machine(stdout, &rep);
-	return 0;
-}
-
-static int load(const char *path, double band, struct settle_report *rep)
-{
-	char err[512];
-
-	if (settle_load_json(path, band, rep, err, sizeof(err)) == 0)
-		return 0;
-	fprintf(stderr, "settle: %s\n", err);
-	return 2;
-}
-
-static int cmd_show(int argc, char **argv)
-{
-	struct settle_report rep;
-	enum settle_format fmt = SETTLE_FORMAT_TABLE;
-	const char *file = NULL;
-	double band = 0.01;
-	char err[256];
-	int rc;
-
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			fputs(usage_show, stdout);
-			return 0;
-		}
-		if (!strcmp(argv[i], "--equivalence") && i + 1 < argc) {
-			if ((rc = parse_band(argv[++i], &band)))
-				return rc;
-		} else if (!strcmp(argv[i], "--format") && i + 1 < argc) {
-			if (settle_format_parse(argv[++i], &fmt) < 0)
-				return fail_usage("unknown --format '%s' ("
-						  SETTLE_FORMAT_NAMES ")", argv[i]);
-		} else if (argv[i][0] == '-' || file) {
-			return fail_usage("unexpected argument '%s' (see settle "
-					  "show --help)", argv[i]);
-		} else {
-			file = argv[i];
-		}
-	}
-	if (!file)
-		return fail_usage("show needs a result file%s", "");
-	if ((rc = load(file, band, &rep)))
-		return rc;
-	if (settle_write_report(&rep, fmt, "-", err, sizeof(err)) < 0) {
+	if (settle_write_machine(&rep, "-", err, sizeof(err)) < 0) {
 		fprintf(stderr, "settle: %s\n", err);
 		rc = 2;
 	}
@@ -803,307 +703,351 @@ static int cmd_show(int argc, char **argv)
 	return rc;
 }
 
-#define MAX_FILES 16
+/* ---- show, compare ---------------------------------------------------- */
 
-static int parse_fail_on(const char *arg, double *pct)
+struct file_args {
+	double band, fail_pct;
+	const char *format;
+	int for_compare;
+};
+
+static int file_option(void *ctx, int c, const char *arg)
 {
-	if (!strcmp(arg, "slower")) {
-		*pct = 0;
+	struct file_args *a = ctx;
+
+	switch (c) {
+	case OPT_EQUIV:
+		return parse_band(arg, &a->band);
+	case OPT_FORMAT:
+		return parse_format(arg, a->for_compare, &a->format);
+	case OPT_FAIL_ON:
+		if (!strcmp(arg, "slower")) {
+			a->fail_pct = 0;
+			return 0;
+		}
+		if (parse_positive(arg, &a->fail_pct) < 0)
+			return fail_usage("malformed --fail-on '%s' (slower, "
+					  "or a percentage)", arg);
 		return 0;
 	}
-	if (parse_positive(arg, pct) < 0)
-		return fail_usage("malformed --fail-on '%s' (slower, or a "
-				  "percentage)", arg);
-	return 0;
+	return 2;
+}
+
+static const struct option file_opts[] = {
+	{ "equivalence", required_argument, NULL, OPT_EQUIV },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int cmd_show(int argc, char **argv)
+{
+	struct file_args a = { 0.01, -1, "table", 0 };
+	struct settle_report rep;
+	int first, rc;
+
+	rc = parse_options(argc, argv, ":h", file_opts + 0, file_option, &a,
+			   usage_show, &first);
+	if (rc)
+		return rc == 1 ? 0 : rc;
+	if (a.fail_pct >= 0)
+		return fail_usage("--fail-on is an option of settle compare");
+	if (first == argc)
+		return fail_usage("show needs a result file");
+	if (first + 1 < argc)
+		return fail_usage("unexpected argument '%s' (see settle show "
+				  "--help)", argv[first + 1]);
+	if ((rc = load(argv[first], a.band, &rep)))
+		return rc;
+	rc = emit(&rep, a.format, "-");
+	settle_report_free(&rep);
+	return rc;
 }
 
 static int cmd_compare(int argc, char **argv)
 {
+	struct file_args a = { 0.01, -1, "table", 1 };
 	struct settle_report reps[MAX_FILES];
 	const struct settle_report *news[MAX_FILES];
-	const char *files[MAX_FILES];
-	size_t nfiles = 0, nloaded = 0, slower;
-	double band = 0.01, fail_pct = -1;
-	int rc = 0;
+	size_t nfiles, nloaded = 0, slower = 0;
+	char err[512];
+	int first, rc;
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			fputs(usage_compare, stdout);
-			return 0;
-		}
-		if (!strcmp(argv[i], "--equivalence") && i + 1 < argc)
-			rc = parse_band(argv[++i], &band);
-		else if (!strcmp(argv[i], "--fail-on") && i + 1 < argc)
-			rc = parse_fail_on(argv[++i], &fail_pct);
-		else if (argv[i][0] == '-' && argv[i][1])
-			rc = fail_usage("unknown option '%s' (see settle "
-					"compare --help)", argv[i]);
-		else if (nfiles == MAX_FILES)
-			rc = fail_usage("too many files (at most 16)%s", "");
-		else
-			files[nfiles++] = argv[i];
-		if (rc)
-			return rc;
-	}
+	rc = parse_options(argc, argv, ":h", file_opts, file_option, &a,
+			   usage_compare, &first);
+	if (rc)
+		return rc == 1 ? 0 : rc;
+	nfiles = (size_t)(argc - first);
 	if (nfiles < 2)
 		return fail_usage("compare needs an old and at least one new "
-				  "result file%s", "");
+				  "result file");
+	if (nfiles > MAX_FILES)
+		return fail_usage("too many files (at most %d)", MAX_FILES);
 	for (; nloaded < nfiles; nloaded++)
-		if ((rc = load(files[nloaded], band, &reps[nloaded])))
+		if ((rc = load(argv[first + (int)nloaded], a.band,
+			       &reps[nloaded])))
 			break;
 	if (!rc) {
 		for (size_t k = 1; k < nfiles; k++)
 			news[k - 1] = &reps[k];
-		slower = settle_print_compare(stdout, &reps[0], news,
-					      nfiles - 1, fail_pct);
-		if (fail_pct >= 0 && slower)
+		if (settle_write_compare(&reps[0], news, nfiles - 1,
+					 a.fail_pct, a.format, "-", &slower,
+					 err, sizeof(err)) < 0) {
+			fprintf(stderr, "settle: %s\n", err);
+			rc = 2;
+		} else if (a.fail_pct >= 0 && slower) {
 			rc = 1;
+		}
 	}
 	for (size_t k = 0; k < nloaded; k++)
 		settle_report_free(&reps[k]);
 	return rc;
 }
 
-static const char *met(int ok)
-{
-	return ok ? "met" : "MISSED";
-}
+/* ---- selftest ------------------------------------------------------------ */
 
-static void print_selftest(FILE *f, const struct settle_selftest *st,
-			   const struct settle_options *o)
-{
-	int aa = st->aa_false_positive_rate <= 0.05 && st->aa_same_rate >= 0.80;
-	int d3 = st->detect_rate_3pct >= 0.90, d2 = st->detect_rate_2pct >= 0.80;
+struct selftest_args {
+	struct settle_options o;
+	unsigned long aa, det;
+	const char *format, *output;
+	int quick;
+};
 
-	fprintf(f, "settle selftest: %u samples of >= %.0f ms, %u process%s per "
-		"trial, band +-%g%%\n", o->samples, o->min_sample_ns / 1e6,
-		o->processes, o->processes == 1 ? "" : "es", o->band * 100);
-	fprintf(f, "  A/A, %u trials: faster or slower %.1f%% (target <= 5%%), "
-		"same %.1f%% (target >= 80%%): %s\n", st->aa_trials,
-		100 * st->aa_false_positive_rate, 100 * st->aa_same_rate,
-		met(aa));
-	fprintf(f, "  3%% more work, %u trials: called slower %.1f%% (target "
-		">= 90%%): %s\n", st->detect_trials,
-		100 * st->detect_rate_3pct, met(d3));
-	fprintf(f, "  2%% more work, band 0.5%%, %u trials: called slower "
-		"%.1f%% (target >= 80%%): %s\n", st->detect_trials,
-		100 * st->detect_rate_2pct, met(d2));
-	fprintf(f, "  dependent chains against an add chain (1 cycle each, "
-		"%.2f GHz):\n    imul %.2f cycles, popcnt ", st->core_ghz,
-		st->imul_latency_cycles);
-	if (st->popcnt_latency_cycles > 0)
-		fprintf(f, "%.2f cycles\n", st->popcnt_latency_cycles);
-	else
-		fprintf(f, "not measured (CPU lacks POPCNT)\n");
-	if (st->loadavg > 0.5)
-		fprintf(f, "  warning: other load on the machine (load average "
-			"%.2f): the rates describe\n  this machine's noise as "
-			"much as settle\n", st->loadavg);
-	if (st->reference_ghz > 0 &&
-	    fabs(st->core_ghz / st->reference_ghz - 1) > 0.10)
-		fprintf(f, "  warning: the add chain ran at %.2f GHz here but "
-			"%.2f GHz at the start:\n  the reference was slowed, "
-			"the latencies are unreliable\n", st->core_ghz,
-			st->reference_ghz);
-	if (o->quick)
-		fprintf(f, "  (--quick checks the plumbing; the targets need "
-			"the default settings)\n");
-}
-
-/* Is --format json given anywhere in argv? */
-static int json_later(int argc, char **argv)
+static int selftest_preset(void *ctx, int c, const char *arg)
 {
-	for (int i = 1; i + 1 < argc; i++)
-		if (!strcmp(argv[i], "--format") && !strcmp(argv[i + 1], "json"))
-			return 1;
+	(void)arg;
+	((struct selftest_args *)ctx)->quick |= c == OPT_QUICK;
 	return 0;
+}
+
+static int selftest_option(void *ctx, int c, const char *arg)
+{
+	struct selftest_args *a = ctx;
+	unsigned long v;
+
+	switch (c) {
+	case OPT_QUICK:
+		return 0;
+	case OPT_AA:
+	case OPT_DETECT:
+		if (parse_uint(arg, 100000, &v) < 0 || !v)
+			return fail_usage("malformed trial count '%s'", arg);
+		*(c == OPT_AA ? &a->aa : &a->det) = v;
+		return 0;
+	case OPT_SAMPLES:
+		if (parse_uint(arg, 100000, &v) < 0 || !v)
+			return fail_usage("malformed --samples '%s'", arg);
+		a->o.samples = (unsigned)v;
+		return 0;
+	case OPT_MIN:
+		if (parse_uint(arg, 60000, &v) < 0 || !v)
+			return fail_usage("malformed --min-time '%s'", arg);
+		a->o.min_sample_ns = (double)v * 1e6;
+		return 0;
+	case OPT_PROCESSES:
+		if (parse_uint(arg, 64, &v) < 0 || !v)
+			return fail_usage("malformed --processes '%s' (1 to "
+					  "64)", arg);
+		a->o.processes = (unsigned)v;
+		return 0;
+	case OPT_CPU:
+		return parse_cpu(arg, &a->o.cpu);
+	case OPT_FORMAT:
+		if (strcmp(arg, "table") && strcmp(arg, "json"))
+			return fail_usage("unknown --format '%s' (table or "
+					  "json)", arg);
+		a->format = arg;
+		return 0;
+	case OPT_OUTPUT:
+		a->output = arg;
+		return check_output(arg);
+	}
+	return 2;
 }
 
 static int cmd_selftest(int argc, char **argv)
 {
-	struct settle_options o;
+	static const struct option opts[] = {
+		{ "quick", no_argument, NULL, OPT_QUICK },
+		{ "aa-trials", required_argument, NULL, OPT_AA },
+		{ "detect-trials", required_argument, NULL, OPT_DETECT },
+		{ "samples", required_argument, NULL, OPT_SAMPLES },
+		{ "min-time", required_argument, NULL, OPT_MIN },
+		{ "processes", required_argument, NULL, OPT_PROCESSES },
+		{ "cpu", required_argument, NULL, OPT_CPU },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "output", required_argument, NULL, OPT_OUTPUT },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct selftest_args a;
 	struct settle_selftest st;
-	unsigned long aa = 200, det = 100, v;
-	const char *format = "table", *output = NULL;
 	char err[256];
-	int quick = 0, rc = 0;
+	int first, rc;
 
-	for (int i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--quick"))
-			quick = 1;
-	settle_options_default(&o, quick);
-	o.samples = quick ? 11 : RIGOROUS_SAMPLES;
-	o.min_sample_ns = (quick ? 5 : RIGOROUS_MIN_MS) * 1e6;
-	o.processes = quick ? 1 : RIGOROUS_PROCESSES;
-	if (quick) {
-		aa = 20;
-		det = 10;
-	}
-	for (int i = 1; i < argc && !rc; i++) {
-		const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			fputs(usage_selftest, stdout);
-			return 0;
-		} else if (!strcmp(a, "--quick")) {
-			continue;
-		} else if (!val) {
-			rc = fail_usage("unknown or incomplete option '%s' (see "
-					"settle selftest --help)", a);
-		} else if (!strcmp(a, "--aa-trials") || !strcmp(a, "--detect-trials")) {
-			if (parse_uint(val, 100000, &v) < 0 || !v)
-				rc = fail_usage("malformed trial count '%s'", val);
-			*(a[2] == 'a' ? &aa : &det) = v;
-		} else if (!strcmp(a, "--samples")) {
-			if (parse_uint(val, 100000, &v) < 0 || !v)
-				rc = fail_usage("malformed --samples '%s'", val);
-			o.samples = (unsigned)v;
-		} else if (!strcmp(a, "--min-time")) {
-			if (parse_uint(val, 60000, &v) < 0 || !v)
-				rc = fail_usage("malformed --min-time '%s'", val);
-			o.min_sample_ns = (double)v * 1e6;
-		} else if (!strcmp(a, "--processes")) {
-			if (parse_uint(val, 64, &v) < 0 || !v)
-				rc = fail_usage("malformed --processes '%s' (1 to "
-						"64)", val);
-			o.processes = (unsigned)v;
-		} else if (!strcmp(a, "--cpu")) {
-			if (parse_uint(val, 1023, &v) < 0)
-				rc = fail_usage("malformed --cpu '%s'", val);
-			o.cpu = (int)v;
-		} else if (!strcmp(a, "--format")) {
-			if (strcmp(val, "table") && strcmp(val, "json"))
-				rc = fail_usage("unknown --format '%s' (table or "
-						"json)", val);
-			format = val;
-		} else if (!strcmp(a, "--output")) {
-			output = val;
-			rc = check_output(val);
-			if (!rc && !strcmp(format, "table") && !json_later(argc, argv))
-				rc = fail_usage("selftest --output writes the JSON "
-						"file: add --format json%s", "");
-		} else {
-			rc = fail_usage("unknown option '%s' (see settle selftest "
-					"--help)", a);
-		}
-		i++;
-	}
+	memset(&a, 0, sizeof(a));
+	rc = parse_options(argc, argv, ":h", opts, selftest_preset, &a,
+			   usage_selftest, &first);
 	if (rc)
-		return rc;
-	if (!settle_cpu_allowed(o.cpu)) {
-		char cpu[16];
-
-		snprintf(cpu, sizeof(cpu), "%d", o.cpu);
-		return fail_usage("cannot pin to CPU %s: not a CPU this process "
-				  "may run on", cpu);
+		return rc == 1 ? 0 : rc;
+	settle_options_default(&a.o, a.quick);
+	if (a.quick) {
+		a.o.samples = 11;
+		a.o.min_sample_ns = 5e6;
+		a.aa = 20;
+		a.det = 10;
+	} else {
+		settle_options_rigorous(&a.o);
+		a.aa = 200;
+		a.det = 100;
 	}
+	a.format = "table";
+	rc = parse_options(argc, argv, ":h", opts, selftest_option, &a,
+			   usage_selftest, &first);
+	if (rc)
+		return rc == 1 ? 0 : rc;
+	if (first < argc)
+		return fail_usage("unexpected argument '%s' (see settle "
+				  "selftest --help)", argv[first]);
+	if (a.output && strcmp(a.format, "json"))
+		return fail_usage("selftest --output writes the JSON file: add "
+				  "--format json");
+	if (!settle_cpu_allowed(a.o.cpu))
+		return fail_usage("cannot pin to CPU %d: not a CPU this process "
+				  "may run on", a.o.cpu);
 	if (isatty(STDERR_FILENO))
-		o.progress = stderr;
-	if (settle_selftest_run(&o, (unsigned)aa, (unsigned)det, &st) < 0) {
+		a.o.progress = stderr;
+	if (settle_selftest_run(&a.o, (unsigned)a.aa, (unsigned)a.det, &st) < 0) {
 		fprintf(stderr, "settle: selftest: the latency measurement "
 			"failed\n");
 		return 1;
 	}
-	if (!strcmp(format, "json")) {
-		if (settle_write_selftest_json(&st, &o, output ? output : "-",
-					       err, sizeof(err)) < 0) {
+	if (!strcmp(a.format, "json")) {
+		if (settle_write_selftest_json(&st, &a.o, a.output ? a.output :
+					       "-", err, sizeof(err)) < 0) {
 			fprintf(stderr, "settle: %s\n", err);
 			return 2;
 		}
-		if (output)
-			print_selftest(stdout, &st, &o);
+		if (a.output)
+			settle_selftest_print(stdout, &st, &a.o);
 		return 0;
 	}
-	print_selftest(stdout, &st, &o);
+	settle_selftest_print(stdout, &st, &a.o);
 	return 0;
+}
+
+/* ---- plot --------------------------------------------------------------- */
+
+struct plot_args {
+	enum settle_plot_kind kind;
+	const char *out;
+};
+
+static int plot_option(void *ctx, int c, const char *arg)
+{
+	struct plot_args *a = ctx;
+
+	switch (c) {
+	case 'o':
+	case OPT_OUTPUT:
+		a->out = arg;
+		return 0;
+	case OPT_KIND:
+		if (!strcmp(arg, "all"))
+			a->kind = SETTLE_PLOT_ALL;
+		else if (!strcmp(arg, "throughput"))
+			a->kind = SETTLE_PLOT_THROUGHPUT;
+		else if (!strcmp(arg, "samples"))
+			a->kind = SETTLE_PLOT_SAMPLES;
+		else
+			return fail_usage("unknown --kind '%s' (all, "
+					  "throughput or samples)", arg);
+		return 0;
+	}
+	return 2;
 }
 
 static int cmd_plot(int argc, char **argv)
 {
-	enum settle_plot_kind kind = SETTLE_PLOT_ALL;
-	const char *file = NULL, *out = NULL;
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, OPT_OUTPUT },
+		{ "kind", required_argument, NULL, OPT_KIND },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct plot_args a = { SETTLE_PLOT_ALL, NULL };
 	struct settle_report rep;
 	char err[512];
-	int rc;
+	int first, rc;
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			fputs(usage_plot, stdout);
-			return 0;
-		} else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
-			if (!val)
-				return fail_usage("option '%s' needs a value", a);
-			out = argv[++i];
-		} else if (!strncmp(a, "--output=", 9)) {
-			out = a + 9;
-		} else if (!strcmp(a, "--kind")) {
-			if (!val)
-				return fail_usage("option '%s' needs a value", a);
-			i++;
-			if (!strcmp(val, "all"))
-				kind = SETTLE_PLOT_ALL;
-			else if (!strcmp(val, "throughput"))
-				kind = SETTLE_PLOT_THROUGHPUT;
-			else if (!strcmp(val, "samples"))
-				kind = SETTLE_PLOT_SAMPLES;
-			else
-				return fail_usage("unknown --kind '%s' (all, "
-						  "throughput or samples)", val);
-		} else if (a[0] == '-' && a[1]) {
-			return fail_usage("unknown option '%s' (see settle plot "
-					  "--help)", a);
-		} else if (file) {
-			return fail_usage("unexpected argument '%s' (plot takes "
-					  "one result file)", a);
-		} else {
-			file = a;
-		}
-	}
-	if (!file)
+	rc = parse_options(argc, argv, ":ho:", opts, plot_option, &a,
+			   usage_plot, &first);
+	if (rc)
+		return rc == 1 ? 0 : rc;
+	if (first == argc)
 		return fail_usage("plot needs a result file (settle plot FILE "
-				  "-o OUT.svg)%s", "");
-	if (!out)
-		return fail_usage("plot needs --output OUT.svg or OUT.png%s", "");
-	if (!settle_plot_format(out))
+				  "-o OUT.svg)");
+	if (first + 1 < argc)
+		return fail_usage("unexpected argument '%s' (plot takes one "
+				  "result file)", argv[first + 1]);
+	if (!a.out)
+		return fail_usage("plot needs --output OUT.svg or OUT.png");
+	if (!settle_plot_format(a.out))
 		return fail_usage("cannot plot to %s: the name must end in .svg "
-				  "or .png", out);
-	if ((rc = check_output(out)))
+				  "or .png", a.out);
+	if ((rc = check_output(a.out)))
 		return rc;
-	if ((rc = load(file, 0.01, &rep)))
+	if ((rc = load(argv[first], 0.01, &rep)))
 		return rc;
-	rc = settle_plot(&rep, out, kind, err, sizeof(err));
+	rc = settle_plot(&rep, a.out, a.kind, err, sizeof(err));
 	if (rc < 0)
 		fprintf(stderr, "settle: %s\n", err);
 	settle_report_free(&rep);
 	return rc < 0 ? 2 : 0;
 }
 
-static int help(const char *cmd)
+/* ---- dispatch -------------------------------------------------------------- */
+
+static int cmd_help(int argc, char **argv);
+
+static const struct {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *usage;
+} commands[] = {
+	{ "list", cmd_list, usage_list },
+	{ "run", cmd_run, usage_run },
+	{ "info", cmd_info, usage_info },
+	{ "show", cmd_show, usage_show },
+	{ "compare", cmd_compare, usage_compare },
+	{ "selftest", cmd_selftest, usage_selftest },
+	{ "plot", cmd_plot, usage_plot },
+	{ "help", cmd_help, usage_main },
+};
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static int unknown_command(const char *cmd)
 {
-	if (!cmd)
+	return fail_usage("unknown command '%s' (commands: list, run, info, "
+			  "show, compare, selftest, plot, help)", cmd);
+}
+
+static int cmd_help(int argc, char **argv)
+{
+	const char *cmd = argc > 1 && strcmp(argv[1], "-h") &&
+			  strcmp(argv[1], "--help") ? argv[1] : NULL;
+
+	if (!cmd) {
 		fputs(usage_main, stdout);
-	else if (!strcmp(cmd, "run"))
-		fputs(usage_run, stdout);
-	else if (!strcmp(cmd, "list"))
-		fputs(usage_list, stdout);
-	else if (!strcmp(cmd, "info"))
-		fputs(usage_info, stdout);
-	else if (!strcmp(cmd, "show"))
-		fputs(usage_show, stdout);
-	else if (!strcmp(cmd, "selftest"))
-		fputs(usage_selftest, stdout);
-	else if (!strcmp(cmd, "compare"))
-		fputs(usage_compare, stdout);
-	else if (!strcmp(cmd, "plot"))
-		fputs(usage_plot, stdout);
-	else if (!strcmp(cmd, "help"))
-		fputs(usage_main, stdout);
-	else
-		return fail_usage("unknown command '%s' (commands: list, run, "
-				  "info, show, compare, selftest, plot, help)", cmd);
-	return 0;
+		return 0;
+	}
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (!strcmp(cmd, commands[i].name)) {
+			fputs(commands[i].usage, stdout);
+			return 0;
+		}
+	return unknown_command(cmd);
 }
 
 static int dispatch(int argc, char **argv)
@@ -1114,37 +1058,18 @@ static int dispatch(int argc, char **argv)
 		fputs(usage_main, stderr);
 		return 2;
 	}
-	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help"))
-		return help(NULL);
+	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help")) {
+		fputs(usage_main, stdout);
+		return 0;
+	}
 	if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
 		printf("settle %s\n", SETTLE_VERSION);
 		return 0;
 	}
-	if (!strcmp(cmd, "help"))
-		return help(argc > 2 && strcmp(argv[2], "-h") &&
-			    strcmp(argv[2], "--help") ? argv[2] : NULL);
-	if (!strcmp(cmd, "list")) {
-		if (argc > 2 && (!strcmp(argv[2], "-h") || !strcmp(argv[2], "--help")))
-			return help("list");
-		if (argc > 2)
-			return fail_usage("unknown argument '%s' (see settle "
-					  "list --help)", argv[2]);
-		return cmd_list();
-	}
-	if (!strcmp(cmd, "run"))
-		return cmd_run(argc - 1, argv + 1);
-	if (!strcmp(cmd, "info"))
-		return cmd_info(argc - 1, argv + 1);
-	if (!strcmp(cmd, "show"))
-		return cmd_show(argc - 1, argv + 1);
-	if (!strcmp(cmd, "compare"))
-		return cmd_compare(argc - 1, argv + 1);
-	if (!strcmp(cmd, "selftest"))
-		return cmd_selftest(argc - 1, argv + 1);
-	if (!strcmp(cmd, "plot"))
-		return cmd_plot(argc - 1, argv + 1);
-	return fail_usage("unknown command '%s' (commands: list, run, info, "
-			  "show, compare, selftest, plot, help)", cmd);
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (!strcmp(cmd, commands[i].name))
+			return commands[i].run(argc - 1, argv + 1);
+	return unknown_command(cmd);
 }
 
 int main(int argc, char **argv)

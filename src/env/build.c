@@ -1,5 +1,5 @@
 /* build.c - how settle itself was compiled (flags come from the Makefile). */
-#include "settle.h"
+#include "env/env.h"
 
 #ifndef SETTLE_BUILD_FLAGS
 #define SETTLE_BUILD_FLAGS "unknown"

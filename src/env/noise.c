@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "settle.h"
+#include "env/env.h"
 
 /* Steal and total jiffies of all CPUs (proc(5), /proc/stat "cpu" line). */
 static void read_stat(unsigned long long *steal, unsigned long long *total)
@@ -46,7 +46,7 @@ static void read_governor(char *buf, size_t len)
 	fclose(f);
 }
 
-void settle_noise_begin(struct settle_noise *n)
+void settle_noise_begin(struct settle_noise *n, struct settle_noise_start *s)
 {
 	struct rusage ru;
 	FILE *f = fopen("/proc/loadavg", "r");
@@ -57,24 +57,25 @@ void settle_noise_begin(struct settle_noise *n)
 			n->loadavg = 0;
 		fclose(f);
 	}
-	read_stat(&n->steal0, &n->total0);
+	read_stat(&s->steal, &s->total);
 	getrusage(RUSAGE_SELF, &ru);
-	n->nvcsw = ru.ru_nvcsw;
-	n->nivcsw = ru.ru_nivcsw;
+	s->nvcsw = ru.ru_nvcsw;
+	s->nivcsw = ru.ru_nivcsw;
 	read_governor(n->governor, sizeof(n->governor));
 }
 
-void settle_noise_end(struct settle_noise *n)
+void settle_noise_end(struct settle_noise *n,
+		      const struct settle_noise_start *s)
 {
 	unsigned long long steal, total;
 	struct rusage ru;
 
 	read_stat(&steal, &total);
-	n->steal_pct = total > n->total0 ?
-		100.0 * (double)(steal - n->steal0) / (double)(total - n->total0) : 0;
+	n->steal_pct = total > s->total ?
+		100.0 * (double)(steal - s->steal) / (double)(total - s->total) : 0;
 	getrusage(RUSAGE_SELF, &ru);
-	n->nvcsw = ru.ru_nvcsw - n->nvcsw;
-	n->nivcsw = ru.ru_nivcsw - n->nivcsw;
+	n->nvcsw = ru.ru_nvcsw - s->nvcsw;
+	n->nivcsw = ru.ru_nivcsw - s->nivcsw;
 	n->drift_pct = n->core_ghz_before > 0 && n->core_ghz_after > 0 ?
 		100 * (n->core_ghz_after / n->core_ghz_before - 1) : 0;
 }

@@ -1,61 +1,13 @@
 /*
- * readlimit.c - the portable read-limit kernel and the choice of the
- * widest kernel this CPU can run (see readlimit.h). The x86-64 kernels are
- * in readlimit_sse2.c, readlimit_avx2.c and readlimit_avx512.c, each
- * compiled for its ISA only (Makefile: *_avx2.c, ...).
+ * readlimit.c - the choice of the widest read-limit kernel this CPU can
+ * run, and settle_read_limit() dispatched to it (see readlimit.h). The
+ * kernels are in readlimit_generic.c (portable) and readlimit_sse2.c,
+ * readlimit_avx2.c, readlimit_avx512.c (x86-64, each compiled for its ISA
+ * only: Makefile, *_avx2.c, ...), files of their own so that no kernel
+ * calls into the file that chooses it.
  */
-#include <string.h>
 
 #include "prim/readlimit.h"
-
-/* ---- generic ----------------------------------------------------------- */
-
-/* The aligned word at p (p a multiple of 8). */
-static inline uint64_t word(const unsigned char *p)
-{
-	uint64_t w;
-
-	memcpy(&w, p, 8);
-	return w;
-}
-
-/*
- * The aligned word that holds the k bytes at p (0 < k < 8, all in one
- * aligned word), its other bytes zero: reads exactly those k bytes.
- */
-static inline uint64_t part_word(const unsigned char *p, size_t k)
-{
-	unsigned char w[8] = { 0 };
-
-	memcpy(w + ((uintptr_t)p & 7), p, k);
-	return word(w);
-}
-
-uint64_t settle_read_limit_generic(const void *buf, size_t len)
-{
-	const unsigned char *p = buf;
-	size_t head = (size_t)(-(uintptr_t)p & 7);
-	uint64_t a = 0, b = 0, c = 0, d = 0;
-
-	if (head) {
-		if (head > len)
-			head = len;
-		a = part_word(p, head);
-		p += head;
-		len -= head;
-	}
-	for (; len >= 32; p += 32, len -= 32) {
-		a += word(p);
-		b += word(p + 8);
-		c += word(p + 16);
-		d += word(p + 24);
-	}
-	for (; len >= 8; p += 8, len -= 8)
-		a += word(p);
-	if (len)
-		b += part_word(p, len);
-	return (a + b) + (c + d);
-}
 
 /* ---- the choice -------------------------------------------------------- */
 

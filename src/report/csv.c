@@ -1,13 +1,14 @@
 /*
- * csv.c - one row per result, RFC 4180: CRLF line ends; a field that
- * holds a comma, a double quote, CR or LF is quoted and its quotes are
- * doubled. Numbers in the C locale ('.' decimals), full precision.
+ * csv.c - one row per result (for compare: per comparison), RFC 4180:
+ * CRLF line ends; a field that holds a comma, a double quote, CR or LF is
+ * quoted and its quotes are doubled. Numbers in the C locale ('.'
+ * decimals), full precision.
  */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "report/report.h"
+#include "report/format.h"
 
 static const char *const columns[] = {
 	"claim", "variant", "label", "size_bytes", "build", "params", "n",
@@ -50,7 +51,7 @@ static void boolean(FILE *f, int v)
 }
 
 /* The parameters other than size and build, "key=value;key=value". */
-static void params(FILE *f, const struct settle_variant *v)
+static void params(FILE *f, const struct settle_result *v)
 {
 	char buf[1024];
 	size_t used = 0;
@@ -67,20 +68,21 @@ static void params(FILE *f, const struct settle_variant *v)
 	field(f, buf, 0);
 }
 
-static void row(FILE *f, const struct settle_result *r)
+static void row(FILE *f, const struct settle_view_row *w)
 {
+	const struct settle_result *r = w->r;
 	const struct settle_comparison *c = &r->cmp;
 	int measured = !r->skipped && r->nsamples > 0;
 	int cmp = measured && r->has_cmp && c->ratio > 0;
-	char lb[256], sz[24];
+	char sz[24];
 
 	field(f, r->claim->name, 1);
-	field(f, r->variant->name, 0);
-	field(f, settle_variant_label(r->variant, lb, sizeof(lb)), 0);
+	field(f, r->variant, 0);
+	field(f, r->label, 0);
 	snprintf(sz, sizeof(sz), "%llu", (unsigned long long)r->size_bytes);
-	field(f, r->claim->default_sizes ? sz : NULL, 0);
-	field(f, r->variant->build, 0);
-	params(f, r->variant);
+	field(f, r->claim->sized ? sz : NULL, 0);
+	field(f, r->build, 0);
+	params(f, r);
 	fprintf(f, ",%zu", measured ? r->nsamples : (size_t)0);
 	number(f, r->sum.median, measured);
 	number(f, r->sum.min, measured);
@@ -91,30 +93,77 @@ static void row(FILE *f, const struct settle_result *r)
 	if (cmp)
 		number(f, c->ratio, 1);
 	else
-		number(f, r->ratio, measured && r->ratio > 0);
+		number(f, r->ratio, measured && r->has_baseline);
 	number(f, c->lo, cmp);
 	number(f, c->hi, cmp);
 	number(f, c->level, cmp);
-	field(f, !measured ? NULL : r->has_cmp ?
-	      settle_verdict_name(c->verdict) :
-	      r->ratio > 0 ? "baseline" : NULL, 0);
-	field(f, measured && r->has_cmp ? c->why : NULL, 0);
-	boolean(f, r->variant->flags & SETTLE_REFERENCE);
-	boolean(f, measured && r->unstable);
+	field(f, measured && w->verdict[0] ? w->verdict : NULL, 0);
+	field(f, measured ? w->why : NULL, 0);
+	boolean(f, r->reference);
+	boolean(f, measured && w->mark[0] == '!');
 	boolean(f, measured && r->below_resolution);
 	field(f, r->skipped, 0);
 	fputs("\r\n", f);
 }
 
-void settle_print_csv(FILE *f, const struct settle_report *rep)
+static void report(FILE *f, const struct settle_view *v)
 {
-	struct settle_c_locale loc;
-
-	settle_c_locale_begin(&loc);
 	for (size_t i = 0; i < sizeof(columns) / sizeof(columns[0]); i++)
 		field(f, columns[i], i == 0);
 	fputs("\r\n", f);
-	for (size_t i = 0; i < rep->nresults; i++)
-		row(f, &rep->results[i]);
-	settle_c_locale_end(&loc);
+	for (size_t k = 0; k < v->nclaims; k++)
+		for (size_t i = 0; i < v->claims[k].nrows; i++)
+			row(f, &v->claims[k].rows[i]);
 }
+
+static const char *const compare_columns[] = {
+	"old_file", "new_file", "claim", "variant", "label", "size_bytes",
+	"build", "params", "n_old", "n_new", "old_median_ns", "new_median_ns",
+	"change_pct", "ci_low_pct", "ci_high_pct", "verdict", "why",
+	"unstable",
+};
+
+static void compare_row(FILE *f, const struct settle_compare_section *s,
+			const struct settle_compare_row *w)
+{
+	const struct settle_result *r = w->new_r;
+	int m = w->status == SETTLE_CMP_MEASURED;
+	char sz[24];
+
+	field(f, s->old->source, 1);
+	field(f, s->nw->source, 0);
+	field(f, r->claim->name, 0);
+	field(f, r->variant, 0);
+	field(f, r->label, 0);
+	snprintf(sz, sizeof(sz), "%llu", (unsigned long long)r->size_bytes);
+	field(f, r->claim->sized ? sz : NULL, 0);
+	field(f, r->build, 0);
+	params(f, r);
+	fprintf(f, ",%zu,%zu", w->n_old, w->n_new);
+	number(f, w->old_median, m);
+	number(f, w->new_median, m);
+	number(f, w->change, m);
+	number(f, w->lo, m);
+	number(f, w->hi, m);
+	field(f, m ? w->verdict : "no time measured", 0);
+	field(f, w->why, 0);
+	boolean(f, w->mark[0] != '\0');
+	fputs("\r\n", f);
+}
+
+static void compare(FILE *f, const struct settle_compare_view *cv)
+{
+	for (size_t i = 0; i < sizeof(compare_columns) / sizeof(compare_columns[0]); i++)
+		field(f, compare_columns[i], i == 0);
+	fputs("\r\n", f);
+	for (size_t k = 0; k < cv->nsections; k++)
+		for (size_t i = 0; i < cv->sections[k].nrows; i++)
+			compare_row(f, &cv->sections[k],
+				    &cv->sections[k].rows[i]);
+}
+
+const struct settle_format settle_format_csv = {
+	.name = "csv",
+	.report = report,
+	.compare = compare,
+};

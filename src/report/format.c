@@ -1,69 +1,66 @@
 /*
- * format.c - the --format names, and writing any format whole or not at
- * all.
+ * format.c - the output formats by name, and writing any of them whole
+ * or not at all, in the C locale.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/report.h"
+#include "report/format.h"
+#include "util/util.h"
 
-static const struct {
-	const char *name;
-	enum settle_format fmt;
-} formats[] = {
-	{ "table", SETTLE_FORMAT_TABLE },
-	{ "json", SETTLE_FORMAT_JSON },
-	{ "md", SETTLE_FORMAT_MD },
-	{ "text", SETTLE_FORMAT_TEXT },
-	{ "csv", SETTLE_FORMAT_CSV },
-	{ "gbench-json", SETTLE_FORMAT_GBENCH_JSON },
-};
+/*
+ * Every format: X(identifier), defined in src/report/<identifier>.c as
+ * `const struct settle_format settle_format_<identifier>`. A new format
+ * is its file and one entry here.
+ */
+#define FORMATS(X) X(table) X(json) X(md) X(text) X(csv) X(jsonl) X(gbench)
 
-int settle_format_parse(const char *name, enum settle_format *fmt)
+#define DECLARE(id) extern const struct settle_format settle_format_##id;
+FORMATS(DECLARE)
+#define ENTRY(id) &settle_format_##id,
+static const struct settle_format *const formats[] = { FORMATS(ENTRY) };
+#define NFORMATS (sizeof(formats) / sizeof(formats[0]))
+
+static const struct settle_format *find(const char *name)
 {
-	for (size_t i = 0; name && i < sizeof(formats) / sizeof(formats[0]); i++)
-		if (strcmp(name, formats[i].name) == 0) {
-			*fmt = formats[i].fmt;
-			return 0;
-		}
-	return -1;
+	for (size_t i = 0; name && i < NFORMATS; i++)
+		if (!strcmp(name, formats[i]->name))
+			return formats[i];
+	return NULL;
 }
 
-static void print(FILE *f, const struct settle_report *rep,
-		  enum settle_format fmt)
+int settle_format_known(const char *name, int for_compare)
 {
-	struct settle_c_locale loc;
+	const struct settle_format *f = find(name);
 
-	switch (fmt) {
-	case SETTLE_FORMAT_TABLE:
-		settle_c_locale_begin(&loc);
-		settle_print_table(f, rep);
-		settle_c_locale_end(&loc);
-		break;
-	case SETTLE_FORMAT_JSON:
-		settle_c_locale_begin(&loc);
-		settle_json_doc(f, rep);
-		settle_c_locale_end(&loc);
-		break;
-	case SETTLE_FORMAT_MD:
-		settle_print_md(f, rep);
-		break;
-	case SETTLE_FORMAT_TEXT:
-		settle_print_text(f, rep);
-		break;
-	case SETTLE_FORMAT_CSV:
-		settle_print_csv(f, rep);
-		break;
-	case SETTLE_FORMAT_GBENCH_JSON:
-		settle_print_gbench_json(f, rep);
-		break;
+	return f && (for_compare ? f->compare != NULL : f->report != NULL);
+}
+
+char *settle_format_names(int for_compare, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < NFORMATS && used < len; i++) {
+		const struct settle_format *f = formats[i];
+		int k;
+
+		if (for_compare ? !f->compare : !f->report)
+			continue;
+		k = snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
+			     f->name);
+		if (k > 0)
+			used += (size_t)k;
 	}
+	return buf;
 }
 
-int settle_write_report(const struct settle_report *rep,
-			enum settle_format fmt, const char *path, char *err,
-			size_t errlen)
+/* Lay out into memory and write it whole: the report or the comparison. */
+static int write_out(const struct settle_format *fmt,
+		     const struct settle_view *v,
+		     const struct settle_compare_view *cv, const char *path,
+		     char *err, size_t errlen)
 {
 	char *buf = NULL;
 	size_t n = 0;
@@ -74,7 +71,10 @@ int settle_write_report(const struct settle_report *rep,
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	print(f, rep, fmt);
+	if (v)
+		fmt->report(f, v);
+	else
+		fmt->compare(f, cv);
 	if (fclose(f) != 0) {
 		free(buf);
 		snprintf(err, errlen, "out of memory");
@@ -82,5 +82,71 @@ int settle_write_report(const struct settle_report *rep,
 	}
 	rc = settle_replace_file(path, buf, n, err, errlen);
 	free(buf);
+	return rc;
+}
+
+static int write_view(const struct settle_report *rep, const char *format,
+		      int info, const char *path, char *err, size_t errlen)
+{
+	const struct settle_format *fmt = find(format);
+	struct settle_c_locale loc;
+	struct settle_view v;
+	int rc;
+
+	if (!fmt || !fmt->report) {
+		snprintf(err, errlen, "unknown format '%s'", format);
+		return -1;
+	}
+	/* numbers are written out in the view already: C locale for both */
+	settle_c_locale_begin(&loc);
+	rc = settle_view_build(rep, &v);
+	if (rc < 0) {
+		snprintf(err, errlen, "out of memory");
+	} else {
+		v.info = info;
+		rc = write_out(fmt, &v, NULL, path, err, errlen);
+		settle_view_free(&v);
+	}
+	settle_c_locale_end(&loc);
+	return rc;
+}
+
+int settle_write_report(const struct settle_report *rep, const char *format,
+			const char *path, char *err, size_t errlen)
+{
+	return write_view(rep, format, 0, path, err, errlen);
+}
+
+int settle_write_machine(const struct settle_report *rep, const char *path,
+			 char *err, size_t errlen)
+{
+	return write_view(rep, "table", 1, path, err, errlen);
+}
+
+int settle_write_compare(const struct settle_report *old,
+			 const struct settle_report *const *news, size_t nnew,
+			 double fail_pct, const char *format, const char *path,
+			 size_t *slower, char *err, size_t errlen)
+{
+	const struct settle_format *fmt = find(format);
+	struct settle_compare_view cv;
+	struct settle_c_locale loc;
+	int rc;
+
+	if (!fmt || !fmt->compare) {
+		snprintf(err, errlen, "settle compare has no format '%s'",
+			 format);
+		return -1;
+	}
+	settle_c_locale_begin(&loc);
+	rc = settle_compare_build(old, news, nnew, fail_pct, &cv);
+	if (rc < 0) {
+		snprintf(err, errlen, "out of memory");
+	} else {
+		rc = write_out(fmt, NULL, &cv, path, err, errlen);
+		*slower = cv.slower;
+		settle_compare_free(&cv);
+	}
+	settle_c_locale_end(&loc);
 	return rc;
 }

@@ -13,7 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "report/report.h"
+#include "report/format.h"
+#include "util/util.h"
 
 static void num(FILE *f, double v)
 {
@@ -87,10 +88,10 @@ static void context(FILE *f, const struct settle_report *rep)
 /* claim/variant[/build:B][/key:value...][/size:BYTES] */
 static char *bench_name(const struct settle_result *r, char *buf, size_t len)
 {
-	const struct settle_variant *v = r->variant;
+	const struct settle_result *v = r;
 	size_t used;
 
-	snprintf(buf, len, "%s/%s", r->claim->name, v->name);
+	snprintf(buf, len, "%s/%s", r->claim->name, v->variant);
 	used = strlen(buf);
 	if (v->build && used < len)
 		used += (size_t)snprintf(buf + used, len - used, "/build:%s",
@@ -98,7 +99,7 @@ static char *bench_name(const struct settle_result *r, char *buf, size_t len)
 	for (size_t i = 0; i < v->nparams && used < len; i++)
 		used += (size_t)snprintf(buf + used, len - used, "/%s:%s",
 					 v->params[i].key, v->params[i].value);
-	if (r->claim->default_sizes && used < len)
+	if (r->claim->sized && used < len)
 		snprintf(buf + used, len - used, "/size:%llu",
 			 (unsigned long long)r->size_bytes);
 	return buf;
@@ -108,8 +109,8 @@ static char *bench_name(const struct settle_result *r, char *buf, size_t len)
 static int same_family(const struct settle_result *a,
 		       const struct settle_result *b)
 {
-	return a->claim == b->claim && !strcmp(a->variant->name, b->variant->name) &&
-	       settle_variant_same_group(a->variant, b->variant);
+	return a->claim == b->claim && !strcmp(a->variant, b->variant) &&
+	       settle_result_same_group(a, b);
 }
 
 struct entry {
@@ -144,7 +145,6 @@ static void head(FILE *f, const struct entry *e, const char *suffix,
 static void iteration(FILE *f, const struct settle_result *r,
 		      const struct entry *e, size_t k, double bytes)
 {
-	char lb[256];
 
 	head(f, e, "", "iteration");
 	fprintf(f, "      \"repetition_index\": %zu,\n      \"threads\": 1,\n"
@@ -159,7 +159,7 @@ static void iteration(FILE *f, const struct settle_result *r,
 		num(f, bytes / r->samples_ns[k] * 1e9);
 	}
 	fputs(",\n      \"label\": ", f);
-	settle_json_string(f, settle_variant_label(r->variant, lb, sizeof(lb)));
+	settle_json_string(f, r->label);
 	fputs("\n    }", f);
 }
 
@@ -180,19 +180,18 @@ static void aggregate(FILE *f, const struct entry *e, const char *name,
 	fputs(",\n      \"time_unit\": \"ns\"\n    }", f);
 }
 
-void settle_print_gbench_json(FILE *f, const struct settle_report *rep)
+static void report(FILE *f, const struct settle_view *v)
 {
-	struct settle_c_locale loc;
+	const struct settle_report *rep = v->rep;
 	size_t nfamilies = 0;
 	size_t *family = calloc(rep->nresults + 1, sizeof(*family));
 	int first = 1;
 
-	settle_c_locale_begin(&loc);
 	context(f, rep);
 	fputs("  \"benchmarks\": [", f);
 	for (size_t i = 0; i < rep->nresults && family; i++) {
 		const struct settle_result *r = &rep->results[i];
-		const struct settle_claim *c = r->claim;
+		const struct settle_claim_info *c = r->claim;
 		double bytes = c->bytes_per_op == SETTLE_BYTES_SIZE ?
 			       (double)r->size_bytes : (double)c->bytes_per_op;
 		struct entry e = { NULL, nfamilies, 0, r->nsamples };
@@ -227,5 +226,10 @@ void settle_print_gbench_json(FILE *f, const struct settle_report *rep)
 	}
 	fputs(first ? "]\n}\n" : "\n  ]\n}\n", f);
 	free(family);
-	settle_c_locale_end(&loc);
 }
+
+const struct settle_format settle_format_gbench = {
+	.name = "gbench-json",
+	.report = report,
+	.compare = NULL,
+};

@@ -5,9 +5,8 @@
  * recomputed later. Numbers are printed in the C locale (switched to for
  * the writer's thread, whatever the program's locale), non-finite values as
  * null, strings as pure ASCII with \u escapes (surrogate pairs beyond the
- * BMP, U+FFFD for invalid UTF-8). The file is written whole or not
- * at all: built in memory, written to a temporary file in the target's
- * directory, fsync'ed, renamed over the target, and the directory fsync'ed.
+ * BMP, U+FFFD for invalid UTF-8). For settle compare, one JSON document
+ * with every comparison (schema "settle-compare/1").
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -20,49 +19,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "report/report.h"
-
-void settle_json_string(FILE *f, const char *s)
-{
-	static const char hex[] = "0123456789abcdef";
-	const unsigned char *p = (const unsigned char *)(s ? s : "");
-
-	fputc('"', f);
-	while (*p) {
-		size_t len;
-		unsigned long c = settle_utf8_next(p, &len);
-
-		p += len;
-		if (c == '"' || c == '\\') {
-			fputc('\\', f);
-			fputc((int)c, f);
-		} else if (c == '\n') {
-			fputs("\\n", f);
-		} else if (c == '\t') {
-			fputs("\\t", f);
-		} else if (c == '\r') {
-			fputs("\\r", f);
-		} else if (c >= 0x20 && c < 0x7f) {
-			fputc((int)c, f);
-		} else {
-			/* control, DEL and every non-ASCII character */
-			unsigned long u[2] = { c, 0 };
-			int n = 1;
-
-			if (c > 0xffff) {
-				c -= 0x10000;
-				u[0] = 0xd800 | (c >> 10);
-				u[1] = 0xdc00 | (c & 0x3ff);
-				n = 2;
-			}
-			for (int i = 0; i < n; i++)
-				fprintf(f, "\\u%c%c%c%c", hex[u[i] >> 12 & 15],
-					hex[u[i] >> 8 & 15], hex[u[i] >> 4 & 15],
-					hex[u[i] & 15]);
-		}
-	}
-	fputc('"', f);
-}
+#include "report/format.h"
+#include "util/util.h"
 
 static void jstr(FILE *f, const char *s)
 {
@@ -71,10 +29,7 @@ static void jstr(FILE *f, const char *s)
 
 static void jnum(FILE *f, double v)
 {
-	if (!isfinite(v))
-		fputs("null", f);
-	else
-		fprintf(f, "%.12g", v);
+	settle_json_number(f, v);
 }
 
 static void jkey(FILE *f, const char *k)
@@ -163,7 +118,7 @@ static void write_build(FILE *f, const struct settle_report *rep)
 	fputs("  \"build\": {", f);
 	jkey(f, "compiler"); jstr(f, rep->compiler);
 	fputs(", ", f); jkey(f, "flags"); jstr(f, rep->build_flags);
-	fputs(", ", f); jkey(f, "novec_flags"); jstr(f, settle_build_novec_flags());
+	fputs(", ", f); jkey(f, "novec_flags"); jstr(f, rep->novec_flags);
 	fputs("},\n  \"settings\": {", f);
 	fprintf(f, "\"samples\": %u, \"min_sample_ns\": ", o->samples);
 	jnum(f, o->min_sample_ns);
@@ -219,18 +174,18 @@ static void write_params(FILE *f, const struct settle_result *r)
 	int any = 0;
 
 	fputs("\"params\": {", f);
-	if (r->claim->default_sizes) {
+	if (r->claim->sized) {
 		fprintf(f, "\"size_bytes\": %llu", (unsigned long long)r->size_bytes);
 		any = 1;
 	}
-	if (r->variant->build) {
+	if (r->build) {
 		fputs(any ? ", " : "", f);
 		jkey(f, "build");
-		jstr(f, r->variant->build);
+		jstr(f, r->build);
 		any = 1;
 	}
-	for (size_t i = 0; i < r->variant->nparams; i++) {
-		const struct settle_param *p = &r->variant->params[i];
+	for (size_t i = 0; i < r->nparams; i++) {
+		const struct settle_param *p = &r->params[i];
 
 		fputs(any ? ", " : "", f);
 		jkey(f, p->key);
@@ -258,22 +213,20 @@ static void write_cmp(FILE *f, const struct settle_comparison *c)
 	fputs("}", f);
 }
 
-static void write_result(FILE *f, const struct settle_report *rep,
-			 const struct settle_result *r)
+static void write_result(FILE *f, const struct settle_result *r)
 {
-	struct settle_figure fig[SETTLE_MAX_FIGURES];
-	size_t n = settle_scale_of(rep, r, fig, SETTLE_MAX_FIGURES);
-	char lb[128];
+	const struct settle_figure *fig = r->figures;
+	size_t n = r->nfigures;
 
 	fputs("    {", f);
 	jkey(f, "claim"); jstr(f, r->claim->name);
-	fputs(", ", f); jkey(f, "variant"); jstr(f, r->variant->name);
+	fputs(", ", f); jkey(f, "variant"); jstr(f, r->variant);
 	fputs(", ", f); jkey(f, "label");
-	jstr(f, settle_variant_label(r->variant, lb, sizeof(lb)));
+	jstr(f, r->label);
 	fputs(", ", f); write_params(f, r);
 	fprintf(f, ",\n     \"reference\": %s, \"iterations\": %llu, "
 		"\"ops_per_sample\": %llu, \"check\": \"%llu\",\n     \"samples_ns\": [",
-		(r->variant->flags & SETTLE_REFERENCE) ? "true" : "false",
+		r->reference ? "true" : "false",
 		(unsigned long long)r->iters,
 		(unsigned long long)r->ops_per_sample,
 		(unsigned long long)r->check);
@@ -320,7 +273,7 @@ static void write_skipped(FILE *f, const struct settle_report *rep)
 			continue;
 		fputs(first ? "\n    {" : ",\n    {", f);
 		jkey(f, "claim"); jstr(f, r->claim->name);
-		fputs(", ", f); jkey(f, "variant"); jstr(f, r->variant->name);
+		fputs(", ", f); jkey(f, "variant"); jstr(f, r->variant);
 		fputs(", ", f); write_params(f, r);
 		fputs(", ", f); jkey(f, "reason"); jstr(f, r->skipped);
 		fputs("}", f);
@@ -332,12 +285,12 @@ static void write_skipped(FILE *f, const struct settle_report *rep)
 /* What a reader needs to print a claim's table again. */
 static void write_claims(FILE *f, const struct settle_report *rep)
 {
-	const struct settle_claim *seen[64];
+	const struct settle_claim_info *seen[64];
 	size_t nseen = 0;
 
 	fputs("  \"claims\": {", f);
 	for (size_t i = 0; i < rep->nresults; i++) {
-		const struct settle_claim *c = rep->results[i].claim;
+		const struct settle_claim_info *c = rep->results[i].claim;
 		size_t j;
 
 		for (j = 0; j < nseen && seen[j] != c; j++)
@@ -353,7 +306,7 @@ static void write_claims(FILE *f, const struct settle_report *rep)
 		fputs(", ", f); jkey(f, "op_name"); jstr(f, c->op_name ? c->op_name : "op");
 		fputs(", ", f); jkey(f, "baseline"); jstr(f, c->baseline);
 		fprintf(f, ", \"sizes\": %s, \"bytes_per_op\": ",
-			c->default_sizes ? "true" : "false");
+			c->sized ? "true" : "false");
 		if (c->bytes_per_op == SETTLE_BYTES_SIZE)
 			fputs("\"size\"", f);
 		else
@@ -367,7 +320,7 @@ static void write_claims(FILE *f, const struct settle_report *rep)
 	fputs("\n  },\n", f);
 }
 
-void settle_json_doc(FILE *f, const struct settle_report *rep)
+static void result_file(FILE *f, const struct settle_report *rep)
 {
 	char when[32];
 	time_t now = time(NULL);
@@ -384,7 +337,7 @@ void settle_json_doc(FILE *f, const struct settle_report *rep)
 		if (rep->results[i].skipped)
 			continue;
 		fputs(first ? "\n" : ",\n", f);
-		write_result(f, rep, &rep->results[i]);
+		write_result(f, &rep->results[i]);
 		first = 0;
 	}
 	fputs("\n  ],\n", f);
@@ -392,137 +345,98 @@ void settle_json_doc(FILE *f, const struct settle_report *rep)
 	fputs("}\n", f);
 }
 
-static int write_all(int fd, const char *p, size_t n)
+static void report(FILE *f, const struct settle_view *v)
 {
-	while (n) {
-		ssize_t k = write(fd, p, n);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return -1;
-		p += k;
-		n -= (size_t)k;
-	}
-	return 0;
+	result_file(f, v->rep);
 }
 
-static int fsync_dir(const char *path)
+/* ---- compare ----------------------------------------------------------- */
+
+/* One comparison as a JSON object. */
+static void compare_row(FILE *f, const struct settle_compare_section *s,
+			const struct settle_compare_row *w)
 {
-	char *copy = strdup(path);
-	int fd, rc;
+	const struct settle_result *r = w->new_r;
+	int m = w->status == SETTLE_CMP_MEASURED;
 
-	if (!copy)
-		return -1;
-	fd = open(dirname(copy), O_RDONLY | O_DIRECTORY);
-	free(copy);
-	if (fd < 0)
-		return -1;
-	rc = fsync(fd);
-	close(fd);
-	return rc;
-}
-
-/* Write buf to path atomically: temporary file, fsync, rename. */
-int settle_replace_file(const char *path, const char *buf, size_t n,
-			char *err, size_t errlen)
-{
-	char target[4096];
-	size_t len;
-	char *tmp;
-	int fd;
-
-	if (strcmp(path, "-") == 0) {
-		if (fwrite(buf, 1, n, stdout) == n && fflush(stdout) == 0)
-			return 0;
-		snprintf(err, errlen, "cannot write to standard output: %s",
-			 strerror(errno));
-		return -1;
-	}
-	if (settle_output_target(path, target, sizeof(target), err, errlen) < 0)
-		return -1;
-	path = target;
-	len = strlen(path) + 16;
-	tmp = malloc(len);
-	if (!tmp) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	snprintf(tmp, len, "%s.tmp.XXXXXX", path);
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-		free(tmp);
-		return -1;
-	}
-	if (write_all(fd, buf, n) < 0 || fchmod(fd, 0644) < 0 ||
-	    fsync(fd) < 0 || close(fd) < 0) {
-		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-		close(fd);
-		unlink(tmp);
-		free(tmp);
-		return -1;
-	}
-	if (rename(tmp, path) < 0) {
-		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-		unlink(tmp);
-		free(tmp);
-		return -1;
-	}
-	free(tmp);
-	fsync_dir(path);
-	return 0;
-}
-
-int settle_write_json(const struct settle_report *rep, const char *path,
-		      char *err, size_t errlen)
-{
-	return settle_write_report(rep, SETTLE_FORMAT_JSON, path, err, errlen);
-}
-
-int settle_write_selftest_json(const struct settle_selftest *st,
-			       const struct settle_options *o,
-			       const char *path, char *err, size_t errlen)
-{
-	struct settle_c_locale loc;
-	char *buf = NULL;
-	size_t n = 0;
-	FILE *f = open_memstream(&buf, &n);
-	int rc;
-
-	if (!f) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	settle_c_locale_begin(&loc);
-	fprintf(f, "{\n  \"schema\": \"settle-selftest/1\",\n");
-	fputs("  \"aa_false_positive_rate\": ", f); jnum(f, st->aa_false_positive_rate);
-	fputs(",\n  \"aa_same_rate\": ", f); jnum(f, st->aa_same_rate);
-	fprintf(f, ",\n  \"aa_trials\": %u", st->aa_trials);
-	fputs(",\n  \"detect_rate_3pct\": ", f); jnum(f, st->detect_rate_3pct);
-	fputs(",\n  \"detect_rate_2pct\": ", f); jnum(f, st->detect_rate_2pct);
-	fprintf(f, ",\n  \"detect_trials\": %u", st->detect_trials);
-	fputs(",\n  \"popcnt_latency_cycles\": ", f);
-	if (st->popcnt_latency_cycles > 0)
-		jnum(f, st->popcnt_latency_cycles);
+	fputs("{", f); jkey(f, "old_file"); jstr(f, s->old->source);
+	fputs(", ", f); jkey(f, "new_file"); jstr(f, s->nw->source);
+	fputs(", ", f); jkey(f, "claim"); jstr(f, r->claim->name);
+	fputs(", ", f); jkey(f, "variant"); jstr(f, r->variant);
+	fputs(", ", f); jkey(f, "label"); jstr(f, r->label);
+	fputs(", ", f); write_params(f, r);
+	fprintf(f, ", \"n_old\": %zu, \"n_new\": %zu", w->n_old, w->n_new);
+	fputs(", \"old_median_ns\": ", f); jnum(f, m ? w->old_median : NAN);
+	fputs(", \"new_median_ns\": ", f); jnum(f, m ? w->new_median : NAN);
+	fputs(", \"change_pct\": ", f); jnum(f, m ? w->change : NAN);
+	fputs(", \"ci_low_pct\": ", f); jnum(f, m ? w->lo : NAN);
+	fputs(", \"ci_high_pct\": ", f); jnum(f, m ? w->hi : NAN);
+	fputs(", ", f); jkey(f, "verdict");
+	jstr(f, m ? w->verdict : "no time measured");
+	fputs(", \"why\": ", f);
+	if (w->why)
+		jstr(f, w->why);
 	else
 		fputs("null", f);
-	fputs(",\n  \"imul_latency_cycles\": ", f); jnum(f, st->imul_latency_cycles);
-	fputs(",\n  \"core_ghz\": ", f); jnum(f, st->core_ghz);
-	fprintf(f, ",\n  \"settings\": {\"samples\": %u, \"min_sample_ns\": ",
-		o->samples);
-	jnum(f, o->min_sample_ns);
-	fprintf(f, ", \"processes_per_trial\": %u, \"equivalence_band\": ",
-		o->processes ? o->processes : 1);
-	jnum(f, o->band);
-	fprintf(f, ", \"quick\": %s}\n}\n", o->quick ? "true" : "false");
-	settle_c_locale_end(&loc);
-	if (fclose(f) != 0) {
-		free(buf);
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	rc = settle_replace_file(path, buf, n, err, errlen);
-	free(buf);
-	return rc;
+	fprintf(f, ", \"unstable\": %s}", w->mark[0] ? "true" : "false");
 }
+
+static void names(FILE *f, const char *key, char (*v)[400], size_t n)
+{
+	fputs(", ", f);
+	jkey(f, key);
+	fputs("[", f);
+	for (size_t i = 0; i < n; i++) {
+		fputs(i ? ", " : "", f);
+		jstr(f, v[i]);
+	}
+	fputs("]", f);
+}
+
+static void compare(FILE *f, const struct settle_compare_view *cv)
+{
+	fputs("{\n  \"schema\": \"settle-compare/1\",\n  \"equivalence_band\": ", f);
+	jnum(f, cv->band);
+	fputs(",\n  \"comparisons\": [", f);
+	for (size_t k = 0; k < cv->nsections; k++) {
+		const struct settle_compare_section *s = &cv->sections[k];
+
+		fputs(k ? ",\n    {" : "\n    {", f);
+		jkey(f, "old_file"); jstr(f, s->old->source);
+		fputs(", ", f); jkey(f, "new_file"); jstr(f, s->nw->source);
+		fputs(",\n     \"rows\": [", f);
+		for (size_t i = 0; i < s->nrows; i++) {
+			fputs(i ? ",\n      " : "\n      ", f);
+			compare_row(f, s, &s->rows[i]);
+		}
+		fputs("],\n     \"geometric_mean\": ", f);
+		if (s->has_geomean) {
+			fputs("{\"change_pct\": ", f); jnum(f, s->gm);
+			fputs(", \"ci_low_pct\": ", f); jnum(f, s->gm_lo);
+			fputs(", \"ci_high_pct\": ", f); jnum(f, s->gm_hi);
+			fputs(", \"method\": \"bootstrap\"}", f);
+		} else {
+			fputs("null", f);
+		}
+		names(f, "only_in_old", s->only_old, s->nonly_old);
+		names(f, "only_in_new", s->only_new, s->nonly_new);
+		fputs("}", f);
+	}
+	fputs("\n  ],\n  \"differences\": [", f);
+	for (size_t i = 0; i < cv->ndifferences; i++) {
+		fputs(i ? ", " : "", f);
+		jstr(f, cv->differences[i]);
+	}
+	fputs("],\n  \"warnings\": [", f);
+	for (size_t i = 0; i < cv->nwarnings; i++) {
+		fputs(i ? ", " : "", f);
+		jstr(f, cv->warnings[i]);
+	}
+	fprintf(f, "],\n  \"slower\": %zu\n}\n", cv->slower);
+}
+
+const struct settle_format settle_format_json = {
+	.name = "json",
+	.report = report,
+	.compare = compare,
+};

@@ -1,12 +1,15 @@
 /*
- * md.c - GitHub Markdown: the machine line, one table per claim with its
- * notes, the scale section as a second table, and the noise. Everything
- * taken from names is escaped, so a '|' in a variant cannot split a cell.
+ * md.c - GitHub Markdown: the machine on one line (the rest in a
+ * <details> block), one table per claim with its notes, the scale section
+ * as a second table, and the noise; for compare, one table per pair of
+ * files. Everything taken from names is escaped, so a '|' in a variant
+ * cannot split a cell.
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "report/report.h"
+#include "report/format.h"
 
 /* s with Markdown punctuation escaped; control characters as spaces. */
 static void esc(FILE *f, const char *s)
@@ -21,286 +24,278 @@ static void esc(FILE *f, const char *s)
 	}
 }
 
-static void machine_line(FILE *f, const struct settle_report *rep)
+/* A sentence: its first letter capitalised, escaped, ended with '.'. */
+static void sentence(FILE *f, const char *s)
 {
-	const struct settle_machine *m = &rep->machine;
-	const struct settle_timer_info *t = &rep->timer;
-	char sz[32], rel[64];
+	size_t n = strlen(s);
+
+	if (!n)
+		return;
+	fputc(toupper((unsigned char)s[0]), f);
+	esc(f, s + 1);
+	if (s[n - 1] != '.' && s[n - 1] != ')')
+		fputc('.', f);
+}
+
+/* A footnote mark, escaped: "!" as "(!)", "*" as "\*". */
+static void mark(FILE *f, const char *m)
+{
+	if (!strcmp(m, "!"))
+		fputs("(!)", f);
+	else
+		esc(f, m);
+}
+
+/* The notes under a table, one line each. */
+static void notes(FILE *f, const struct settle_view_note *n, size_t k)
+{
+	for (size_t i = 0; i < k; i++) {
+		fputs(i ? "  \n" : "\n", f);
+		if (n[i].mark[0]) {
+			mark(f, n[i].mark);
+			fputc(' ', f);
+			esc(f, n[i].text);
+			fputc('.', f);
+		} else {
+			sentence(f, n[i].text);
+		}
+	}
+	if (k)
+		fputc('\n', f);
+}
+
+static void machine(FILE *f, const struct settle_view *v)
+{
+	int first = 1, details = 0;
 
 	fputs("**machine:** ", f);
-	esc(f, m->model_name[0] ? m->model_name : "unknown CPU");
-	if (m->vendor[0]) {
-		fputs(" (", f);
-		esc(f, m->vendor);
-		fprintf(f, " family %u model %u stepping %u)", m->family,
-			m->model, m->stepping);
+	for (size_t i = 0; i < v->nitems; i++) {
+		if (!v->items[i].in_brief)
+			continue;
+		fputs(first ? "" : "; ", f);
+		esc(f, v->items[i].brief);
+		first = 0;
 	}
-	fprintf(f, ", %ld logical CPUs", m->logical_cpus);
-	if (m->hypervisor) {
-		fputs(", hypervisor ", f);
-		esc(f, m->hypervisor_vendor[0] ? m->hypervisor_vendor : "present");
-	}
-	fputs("; caches", f);
-	if (m->ncaches == 0)
-		fputs(" unknown", f);
-	for (size_t i = 0; i < m->ncaches; i++) {
-		const struct settle_cache *c = &m->caches[i];
+	fputs("\n\n<details><summary>more about the machine</summary>\n\n", f);
+	for (size_t i = 0; i < v->nitems; i++) {
+		const struct settle_view_item *it = &v->items[i];
 
-		fprintf(f, "%s L%d%s %s", i ? "," : "", c->level,
-			!strcmp(c->type, "Data") ? "d" :
-			!strcmp(c->type, "Instruction") ? "i" : "",
-			settle_format_size(c->size_bytes, sz, sizeof(sz)));
+		if (it->in_brief || it->info_only > 0 || !it->key)
+			continue;
+		fputs(details++ ? "  \n" : "", f);
+		esc(f, it->key);
+		fputs(": ", f);
+		esc(f, it->text);
 	}
-	sscanf(m->kernel, "%63s", rel);
-	fputs("; kernel ", f);
-	esc(f, m->kernel[0] ? rel : "unknown");
-	if (t->clock == SETTLE_CLOCK_TSC)
-		fprintf(f, "; clock TSC %.3f GHz", t->tsc_ghz);
-	else
-		fputs("; clock CLOCK\\_MONOTONIC\\_RAW", f);
-	if (t->core_ghz > 0)
-		fprintf(f, ", core ~%.2f GHz", t->core_ghz);
-	fputs("; build ", f);
-	esc(f, rep->compiler);
-	fputc(' ', f);
-	esc(f, rep->build_flags);
-	fprintf(f, "; %u samples per variant, each >= %.1f ms, pinned to CPU "
-		"%d%s", rep->options.samples, rep->options.min_sample_ns / 1e6,
-		rep->cpu, rep->options.quick ? " (--quick)" : "");
-	if (rep->options.processes > 1)
-		fprintf(f, ", %u fresh processes", rep->options.processes);
-	fputs("\n\n<details><summary>ISA, primitives, mitigations</summary>"
-	      "\n\n", f);
-	fputs("ISA: ", f);
-	esc(f, m->isa[0] ? m->isa : "unknown");
-	fputs("  \nprimitives: popcount ", f);
-	esc(f, m->popcount_impl[0] ? m->popcount_impl : "unknown");
-	fputs(", bswap ", f);
-	esc(f, m->bswap_impl[0] ? m->bswap_impl : "unknown");
-	fputs("  \nmitigations: ", f);
-	esc(f, m->mitigations[0] ? m->mitigations : "unknown");
 	fputs("\n\n</details>\n", f);
 }
 
-static void verdict_cells(FILE *f, const struct settle_result *r)
+static void row(FILE *f, const struct settle_view_claim *vc,
+		const struct settle_view_row *w)
 {
-	const struct settle_comparison *c = &r->cmp;
-
-	if (!r->has_cmp) {
-		fprintf(f, " %s |  | %s |", r->ratio > 0 ? "1.000x" : "-",
-			r->ratio > 0 ? "baseline" : "");
-		return;
-	}
-	if (c->ratio > 0)
-		fprintf(f, " %.3fx | %.3f – %.3f |", c->ratio, c->lo, c->hi);
-	else
-		fputs(" - | - |", f);
-	fprintf(f, " %s", settle_verdict_name(c->verdict));
-	if (c->why)
-		fprintf(f, " (%s)", c->why);
-	fputs(" |", f);
-}
-
-static void row(FILE *f, const struct settle_result *r, int bytes)
-{
-	const struct settle_claim *c = r->claim;
-	char sz[32], med[32], min[32], lb[256];
-	int ncells = 5 + !!bytes + !!c->show_cycles; /* blank before verdict */
+	int ncells = 5 + vc->show_bytes + vc->show_cycles;
 
 	fputc('|', f);
-	if (c->default_sizes)
-		fprintf(f, " %s |", settle_format_size(r->size_bytes, sz,
-							sizeof(sz)));
+	if (vc->sized)
+		fprintf(f, " %s |", w->size);
 	fputc(' ', f);
-	esc(f, settle_variant_label(r->variant, lb, sizeof(lb)));
-	if (r->variant->flags & SETTLE_REFERENCE)
+	esc(f, w->label);
+	if (w->reference)
 		fputs(" (reference)", f);
 	fputs(" |", f);
-	if (r->skipped || r->below_resolution) {
+	if (w->status != SETTLE_ROW_MEASURED) {
 		for (int i = 0; i < ncells; i++)
 			fputs(" |", f);
-		fputs(" ", f);
-		if (r->skipped) {
-			fputs("skipped: ", f);
-			esc(f, r->skipped);
-		} else {
-			fputs("below resolution", f);
-		}
+		fputs(w->status == SETTLE_ROW_SKIPPED ? " skipped: " :
+		      " below resolution: ", f);
+		esc(f, w->status_text);
 		fputs(" |\n", f);
 		return;
 	}
-	fprintf(f, " %s | %s | %.1f%%%s |",
-		settle_format_ns(r->sum.median, med, sizeof(med)),
-		settle_format_ns(r->sum.min, min, sizeof(min)),
-		100 * settle_safe_div(r->sum.mad, r->sum.median),
-		r->unstable ? " (!)" : "");
-	if (bytes)
-		fprintf(f, " %.2f |", r->bytes_per_ns);
-	if (c->show_cycles)
-		fprintf(f, " %.2f |", r->cycles_per_op);
-	verdict_cells(f, r);
-	fputc('\n', f);
+	fprintf(f, " %s | %s | %s", w->median, w->best, w->mad);
+	if (w->mark[0]) {
+		fputc(' ', f);
+		mark(f, w->mark);
+	}
+	fputs(" |", f);
+	if (vc->show_bytes)
+		fprintf(f, " %s |", w->bytes);
+	if (vc->show_cycles)
+		fprintf(f, " %s |", w->cycles);
+	fprintf(f, " %s |", w->ratio);
+	if (w->lo[0])
+		fprintf(f, " %s – %s |", w->lo, w->hi);
+	else
+		fputs(w->role == SETTLE_ROLE_COMPARED ? " - |" : "  |", f);
+	fprintf(f, " %s", w->verdict);
+	if (w->why)
+		fprintf(f, " (%s)", w->why);
+	fputs(" |\n", f);
 }
 
-static void claim_table(FILE *f, const struct settle_report *rep,
-			const struct settle_claim *c)
+static void claim_table(FILE *f, const struct settle_view_claim *vc)
 {
-	int bytes = c->bytes_per_op == SETTLE_BYTES_SIZE;
-
 	fputs("\n### ", f);
-	esc(f, c->title ? c->title : c->name);
+	esc(f, vc->title);
 	fputs("\n\n|", f);
-	if (c->default_sizes)
+	if (vc->sized)
 		fputs(" size |", f);
 	fputs(" variant | per ", f);
-	esc(f, c->op_name ? c->op_name : "op");
+	esc(f, vc->op_name);
 	fputs(" | best | ±MAD |", f);
-	if (bytes)
+	if (vc->show_bytes)
 		fputs(" B/ns |", f);
-	if (c->show_cycles)
+	if (vc->show_cycles)
 		fputs(" cycles |", f);
 	fputs(" ratio | 95% interval | verdict |\n|", f);
-	if (c->default_sizes)
+	if (vc->sized)
 		fputs("---:|", f);
 	fputs(":---|---:|---:|---:|", f);
-	if (bytes)
+	if (vc->show_bytes)
 		fputs("---:|", f);
-	if (c->show_cycles)
+	if (vc->show_cycles)
 		fputs("---:|", f);
 	fputs("---:|:---:|:---|\n", f);
-	for (size_t i = 0; i < rep->nresults; i++)
-		if (rep->results[i].claim == c)
-			row(f, &rep->results[i], bytes);
-	fprintf(f, "\nMedian of %u samples; ratio = time / time of '",
-		rep->options.samples);
-	esc(f, c->baseline);
-	fprintf(f, "'%s in the same rounds (below 1 is faster; ",
-		settle_claim_grouped(rep, c) ?
-		" of the same build and parameters" : "");
-	if (rep->options.processes > 1)
-		fprintf(f, "%u fresh processes, one Hodges-Lehmann estimate "
-			"each, 95%% Student t interval over processes",
-			rep->options.processes);
-	else
-		fputs("Hodges-Lehmann estimate, 95% signed-rank interval", f);
-	fprintf(f, "; band ±%g%%).", rep->options.band * 100);
-	if (c->show_cycles)
-		fprintf(f, "  \nCycles: %s.", settle_cycles_note(rep, c));
-	if (settle_claim_unstable(rep, c))
-		fputs("  \n(!) unstable: spread (MAD) above 5% of the median, "
-		      "or the best sample more than 20% below it; do not "
-		      "trust that row.", f);
-	if (c->original) {
-		fputs("  \nOriginal: ", f);
-		esc(f, c->original);
-	}
-	fputc('\n', f);
+	for (size_t i = 0; i < vc->nrows; i++)
+		row(f, vc, &vc->rows[i]);
+	notes(f, vc->notes, vc->nnotes);
 }
 
-static void scale_section(FILE *f, const struct settle_report *rep,
-			  const struct settle_claim *c)
+static void scale_section(FILE *f, const struct settle_view_claim *vc)
 {
-	struct settle_figure fig[SETTLE_MAX_FIGURES];
-	char notes[4][48], lb[256];
-	size_t nnotes = 0, n, ncols = 0;
-
-	for (size_t i = 0; i < rep->nresults; i++) {
-		const struct settle_result *r = &rep->results[i];
-
-		if (r->claim != c || !(n = settle_scale_of(rep, r, fig,
-							   SETTLE_MAX_FIGURES)))
-			continue;
-		if (!ncols) {
-			fputs("\n**In the claim's terms**\n\n| variant |", f);
-			for (size_t k = 0; k < n; k++) {
-				fputc(' ', f);
-				esc(f, fig[k].label);
-				fputs(" |", f);
-			}
-			fputs("\n|:---|", f);
-			for (size_t k = 0; k < n; k++)
-				fputs("---:|", f);
-			fputc('\n', f);
-			ncols = n;
-		}
-		fputs("| ", f);
-		esc(f, settle_variant_label(r->variant, lb, sizeof(lb)));
-		if (c->default_sizes && r->size_bytes) {
-			char sz[32];
-
-			fprintf(f, " (%s)", settle_format_size(r->size_bytes,
-							       sz, sizeof(sz)));
-		}
+	if (!vc->nscale)
+		return;
+	fputs("\n**In the claim's terms**\n\n| variant |", f);
+	for (size_t k = 0; k < vc->ncols; k++) {
+		fputc(' ', f);
+		esc(f, vc->cols[k]);
 		fputs(" |", f);
-		for (size_t k = 0; k < ncols; k++) {
-			size_t j;
+	}
+	fputs("\n|:---|", f);
+	for (size_t k = 0; k < vc->ncols; k++)
+		fputs("---:|", f);
+	fputc('\n', f);
+	for (size_t i = 0; i < vc->nscale; i++) {
+		const struct settle_view_scale_row *s = &vc->scale[i];
 
-			if (k >= n) {
-				fputs(" |", f);
-				continue;
+		fputs("| ", f);
+		esc(f, s->label);
+		if (s->size[0])
+			fprintf(f, " (%s)", s->size);
+		fputs(" |", f);
+		for (size_t k = 0; k < vc->ncols; k++) {
+			fputc(' ', f);
+			if (k < s->n) {
+				esc(f, s->cell[k].value);
+				esc(f, s->cell[k].mark);
 			}
-			for (j = 0; j < nnotes && strcmp(notes[j], fig[k].note); j++)
-				;
-			if (fig[k].note[0] && j == nnotes && nnotes < 4)
-				snprintf(notes[nnotes++], 48, "%s", fig[k].note);
-			fprintf(f, fig[k].value >= 1000 ? " %.0f " : " %.4g ",
-				fig[k].value);
-			esc(f, fig[k].unit);
-			for (size_t m = 0; fig[k].note[0] && m <= j; m++)
-				fputs("\\*", f);
 			fputs(" |", f);
 		}
 		fputc('\n', f);
 	}
-	for (size_t j = 0; j < nnotes; j++) {
-		fputs(j ? "  \n" : "\n", f);
-		for (size_t m = 0; m <= j; m++)
-			fputs("\\*", f);
-		fputc(' ', f);
-		esc(f, notes[j]);
+	notes(f, vc->scale_notes, vc->nscale_notes);
+}
+
+static void noise(FILE *f, const struct settle_view *v)
+{
+	fputs("\n**noise:** ", f);
+	esc(f, v->noise);
+	fputc('\n', f);
+	for (size_t i = 0; i < v->nwarnings; i++) {
+		fputs("\n**warning:** ", f);
+		esc(f, v->warnings[i]);
+		fputc('\n', f);
 	}
-	if (nnotes)
+}
+
+static void report(FILE *f, const struct settle_view *v)
+{
+	machine(f, v);
+	for (size_t i = 0; i < v->nclaims; i++) {
+		claim_table(f, &v->claims[i]);
+		scale_section(f, &v->claims[i]);
+	}
+	if (v->nclaims)
+		noise(f, v);
+}
+
+/* ---- compare ----------------------------------------------------------- */
+
+static void compare_section(FILE *f, const struct settle_compare_section *s)
+{
+	fputs("\n### ", f);
+	esc(f, s->old->source);
+	fputs(" → ", f);
+	esc(f, s->nw->source);
+	fputs("\n\n| claim / variant | old | new | change | 95% interval | "
+	      "samples | verdict |\n|:---|---:|---:|---:|:---:|---:|:---|\n", f);
+	for (size_t i = 0; i < s->nrows; i++) {
+		const struct settle_compare_row *w = &s->rows[i];
+
+		fputs("| ", f);
+		esc(f, w->name);
+		if (w->status == SETTLE_CMP_NO_TIME) {
+			fputs(" | | | | | | no time measured (every sample 0) "
+			      "|\n", f);
+			continue;
+		}
+		fprintf(f, " | %s | %s | %s", w->old_text, w->new_text,
+			w->change_text);
+		if (w->mark[0]) {
+			fputc(' ', f);
+			mark(f, w->mark);
+		}
+		fprintf(f, " | %s – %s | %zu/%zu | %s", w->lo_text, w->hi_text,
+			w->n_old, w->n_new, w->verdict);
+		if (w->why)
+			fprintf(f, " (%s)", w->why);
+		fputs(" |\n", f);
+	}
+	if (s->has_geomean)
+		fprintf(f, "| geometric mean | | | %s | %s – %s | | (bootstrap) "
+			"|\n", s->gm_text, s->gm_lo_text, s->gm_hi_text);
+	if (s->nrows == 0)
+		fputs("\nNo claim/variant/params in common.\n", f);
+	for (size_t i = 0; i < s->nonly_old; i++) {
+		fputs(i ? "  \nOnly in old: " : "\nOnly in old: ", f);
+		esc(f, s->only_old[i]);
+	}
+	if (s->nonly_old)
+		fputc('\n', f);
+	for (size_t i = 0; i < s->nonly_new; i++) {
+		fputs(i ? "  \nOnly in new: " : "\nOnly in new: ", f);
+		esc(f, s->only_new[i]);
+	}
+	if (s->nonly_new)
 		fputc('\n', f);
 }
 
-static void noise_section(FILE *f, const struct settle_report *rep)
+static void compare(FILE *f, const struct settle_compare_view *cv)
 {
-	const struct settle_noise *n = &rep->noise;
+	for (size_t i = 0; i < cv->ndifferences; i++) {
+		const char *d = cv->differences[i];
 
-	fprintf(f, "\n**noise:** load %.2f at the start, %.1f%% steal, "
-		"%ld+%ld context switches, %ld migrations, frequency scaling ",
-		n->loadavg, n->steal_pct, n->nvcsw, n->nivcsw, n->migrations);
-	esc(f, n->governor[0] ? n->governor : "unknown");
-	fprintf(f, ", %s, core clock %.2f -> %.2f GHz (%+.1f%%)\n",
-		rep->machine.hypervisor ? "under a hypervisor" : "bare metal",
-		n->core_ghz_before, n->core_ghz_after, n->drift_pct);
-	if (n->drift_pct > 1 || n->drift_pct < -1)
-		fprintf(f, "\n**warning:** the core clock drifted by %+.1f%% "
-			"during the run\n", n->drift_pct);
-	if (n->steal_pct > 1)
-		fprintf(f, "\n**warning:** the hypervisor stole %.1f%% of the "
-			"CPU time\n", n->steal_pct);
-	if (n->loadavg > 0.5)
-		fprintf(f, "\n**warning:** other load on the machine (load "
-			"average %.2f)\n", n->loadavg);
-	if (n->migrations)
-		fprintf(f, "\n**warning:** %ld samples ran on another CPU\n",
-			n->migrations);
-}
-
-void settle_print_md(FILE *f, const struct settle_report *rep)
-{
-	const struct settle_claim *claims[64];
-	size_t n = settle_report_claims(rep, claims, 64);
-	struct settle_c_locale loc;
-
-	settle_c_locale_begin(&loc);
-	machine_line(f, rep);
-	for (size_t i = 0; i < n; i++) {
-		claim_table(f, rep, claims[i]);
-		scale_section(f, rep, claims[i]);
+		fputs(i ? "\n**warning:** " : "**warning:** ", f);
+		for (; *d; d++) {
+			if (*d == '\n')
+				fputs("  \n", f);
+			else
+				esc(f, (char[2]){ *d, 0 });
+		}
+		fputc('\n', f);
 	}
-	if (n)
-		noise_section(f, rep);
-	settle_c_locale_end(&loc);
+	for (size_t k = 0; k < cv->nsections; k++)
+		compare_section(f, &cv->sections[k]);
+	notes(f, cv->notes, cv->nnotes);
+	for (size_t i = 0; i < cv->nwarnings; i++) {
+		fputs("\n**warning:** ", f);
+		esc(f, cv->warnings[i]);
+		fputc('\n', f);
+	}
 }
+
+const struct settle_format settle_format_md = {
+	.name = "md",
+	.report = report,
+	.compare = compare,
+};

@@ -28,7 +28,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "report/report.h"
+#include "report/plot.h"
+#include "util/util.h"
 
 #define GNUPLOT_APT "sudo apt-get install -y gnuplot-nox"
 
@@ -63,7 +64,7 @@ struct plot {
 	FILE *gp;          /* the script */
 	FILE *dat;         /* the data, one block per index */
 	unsigned block;    /* next data block */
-	const struct settle_claim *claims[MAX_CLAIMS];
+	const struct settle_claim_info *claims[MAX_CLAIMS];
 	size_t nclaims;
 };
 
@@ -116,7 +117,8 @@ static void data_comment(struct plot *p, const char *label)
 
 static const char *label_of(const struct settle_result *r, char *buf)
 {
-	return settle_variant_label(r->variant, buf, LABEL_LEN);
+	snprintf(buf, LABEL_LEN, "%s", r->label);
+	return buf;
 }
 
 static size_t series_index(struct series *s, const char *label)
@@ -131,7 +133,7 @@ static size_t series_index(struct series *s, const char *label)
 }
 
 static void series_of(const struct settle_report *rep,
-		      const struct settle_claim *c, struct series *s)
+		      const struct settle_claim_info *c, struct series *s)
 {
 	char lb[LABEL_LEN];
 
@@ -143,9 +145,9 @@ static void series_of(const struct settle_report *rep,
 		if (r->claim != c)
 			continue;
 		v = series_index(s, label_of(r, lb));
-		s->reference[v] = !!(r->variant->flags & SETTLE_REFERENCE);
-		s->baseline[v] = c->baseline && r->variant->name &&
-				 !strcmp(r->variant->name, c->baseline);
+		s->reference[v] = !!r->reference;
+		s->baseline[v] = c->baseline && r->variant &&
+				 !strcmp(r->variant, c->baseline);
 	}
 }
 
@@ -157,12 +159,12 @@ static int drawable(const struct settle_result *r)
 
 /* Sizes at which claim c has a throughput, ascending, distinct. */
 static size_t sweep_sizes(const struct settle_report *rep,
-			  const struct settle_claim *c, uint64_t *out,
+			  const struct settle_claim_info *c, uint64_t *out,
 			  size_t max)
 {
 	size_t n = 0;
 
-	if (!c->default_sizes || !c->bytes_per_op)
+	if (!c->sized || !c->bytes_per_op)
 		return 0;
 	for (size_t i = 0; i < rep->nresults; i++) {
 		const struct settle_result *r = &rep->results[i];
@@ -295,7 +297,7 @@ static void panel_reset(FILE *gp)
 
 /* The result of claim c at size with throughput, labelled label, or NULL. */
 static const struct settle_result *sweep_point(const struct settle_report *rep,
-					       const struct settle_claim *c,
+					       const struct settle_claim_info *c,
 					       uint64_t size, const char *label)
 {
 	char lb[LABEL_LEN];
@@ -311,7 +313,7 @@ static const struct settle_result *sweep_point(const struct settle_report *rep,
 }
 
 /* The throughput panel of claim c at screen (0, y) height h. */
-static int plot_sweep(struct plot *p, const struct settle_claim *c,
+static int plot_sweep(struct plot *p, const struct settle_claim_info *c,
 		      const uint64_t *sizes, size_t nsizes, double y, double h)
 {
 	const struct settle_report *rep = p->rep;
@@ -437,7 +439,7 @@ static double jitter(size_t k)
 }
 
 /* One distribution panel: claim c at size (0: none) at (x, y), w x h. */
-static int plot_dist(struct plot *p, const struct settle_claim *c,
+static int plot_dist(struct plot *p, const struct settle_claim_info *c,
 		     uint64_t size, double x, double y, double w, double h)
 {
 	const struct settle_report *rep = p->rep;
@@ -482,7 +484,7 @@ static int plot_dist(struct plot *p, const struct settle_claim *c,
 	fprintf(p->gp, "set origin %.6f, %.6f\nset size %.6f, %.6f\n", x, y,
 		w, h);
 	fputs("set title ", p->gp);
-	if (c->default_sizes)
+	if (c->sized)
 		snprintf(lb, sizeof(lb), "%s, %s: every sample", c->name,
 			 settle_format_size(size, sz, sizeof(sz)));
 	else
@@ -570,7 +572,7 @@ static int plot_dist(struct plot *p, const struct settle_claim *c,
 
 /* Distinct sizes of claim c with something to draw, in order of results. */
 static size_t dist_sizes(const struct settle_report *rep,
-			 const struct settle_claim *c, uint64_t *out,
+			 const struct settle_claim_info *c, uint64_t *out,
 			 size_t max)
 {
 	size_t n = 0;
@@ -623,7 +625,7 @@ static void distinct_claims(struct plot *p)
 {
 	p->nclaims = 0;
 	for (size_t i = 0; i < p->rep->nresults; i++) {
-		const struct settle_claim *c = p->rep->results[i].claim;
+		const struct settle_claim_info *c = p->rep->results[i].claim;
 		size_t k;
 
 		for (k = 0; k < p->nclaims && p->claims[k] != c; k++)
@@ -755,39 +757,34 @@ static int find_gnuplot(char *out, size_t len)
 static int run_gnuplot(const char *gnuplot, const char *dir, char *err,
 		       size_t errlen)
 {
+	static const char *const set[] = { "LC_NUMERIC=C", NULL };
+	static const char *const unset[] = { "LC_ALL", "DISPLAY", "GNUTERM",
+					     NULL };
+	char *argv[] = { (char *)gnuplot, "plot.gp", NULL };
+	struct settle_spawn_opts o = {
+		SETTLE_SPAWN_NULL, SETTLE_SPAWN_NULL, -1, -1, dir, set, unset,
+	};
 	char log[4096], first[200] = "";
 	int status;
 	pid_t pid;
 	FILE *f;
 
 	snprintf(log, sizeof(log), "%s/gnuplot.log", dir);
-	fflush(NULL);
-	pid = fork();
+	o.err = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (o.err < 0)
+		return fail(err, errlen, "cannot run gnuplot: %s",
+			    strerror(errno));
+	pid = settle_spawn(argv, &o);
+	close(o.err);
 	if (pid < 0)
 		return fail(err, errlen, "cannot run gnuplot: %s",
 			    strerror(errno));
-	if (pid == 0) {
-		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-		int nul = open("/dev/null", O_RDWR);
-
-		if (fd < 0 || nul < 0 || chdir(dir) < 0)
-			_exit(126);
-		dup2(nul, STDIN_FILENO);
-		dup2(nul, STDOUT_FILENO);
-		dup2(fd, STDERR_FILENO);
-		setenv("LC_NUMERIC", "C", 1);
-		unsetenv("LC_ALL");
-		unsetenv("DISPLAY");
-		unsetenv("GNUTERM");
-		execl(gnuplot, gnuplot, "plot.gp", (char *)NULL);
-		_exit(127);
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return fail(err, errlen, "cannot wait for gnuplot: %s",
-				    strerror(errno));
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+	status = settle_wait(pid, NULL);
+	if (status == 0)
 		return 0;
+	if (status < 0)
+		return fail(err, errlen, "cannot wait for gnuplot: %s",
+			    strerror(errno));
 	f = fopen(log, "r");
 	if (f) {
 		/* the first line that says something */
@@ -798,76 +795,43 @@ static int run_gnuplot(const char *gnuplot, const char *dir, char *err,
 		first[strcspn(first, "\n")] = '\0';
 	}
 	return fail(err, errlen, "gnuplot failed (%s %d)%s%s",
-		    WIFEXITED(status) ? "exit status" : "signal",
-		    WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
+		    status < 128 ? "exit status" : "signal",
+		    status < 128 ? status : status - 128,
 		    first[0] ? ": " : "", first);
 }
 
-/* Copy src to a temporary file next to path, fsync, rename over path. */
+/* The picture gnuplot wrote (src) written to path whole or not at all. */
 static int install_file(const char *src, const char *path, char *err,
 			size_t errlen)
 {
-	char *copy = strdup(path), *tmp = NULL;
-	const char *dir, *base;
-	char buf[65536];
-	int in = -1, dfd, out = -1, rc = -1;
-	mode_t mask;
-	ssize_t k;
+	FILE *in = fopen(src, "r");
+	char *buf = NULL;
+	size_t n = 0, cap = 0, k;
+	int rc;
 
-	if (!copy)
-		return fail(err, errlen, "out of memory");
-	dir = dirname(copy);
-	base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-	if (asprintf(&tmp, "%s/.%s.XXXXXX", dir, base) < 0) {
-		tmp = NULL;
-		fail(err, errlen, "out of memory");
-		goto out;
-	}
-	out = mkstemp(tmp);
-	if (out < 0) {
-		fail(err, errlen, "cannot write %s: %s", path, strerror(errno));
-		goto out;
-	}
-	mask = umask(0);
-	umask(mask);
-	in = open(src, O_RDONLY);
-	if (in < 0) {
-		fail(err, errlen, "gnuplot wrote no picture");
-		goto out;
-	}
-	while ((k = read(in, buf, sizeof(buf))) > 0)
-		if (write(out, buf, (size_t)k) != k)
-			break;
-	if (k != 0 || fchmod(out, 0666 & ~mask) < 0 || fsync(out) < 0) {
-		fail(err, errlen, "cannot write %s: %s", path, strerror(errno));
-		goto out;
-	}
-	if (close(out) < 0) {
-		out = -1;
-		fail(err, errlen, "cannot write %s: %s", path, strerror(errno));
-		goto out;
-	}
-	out = -1;
-	if (rename(tmp, path) < 0) {
-		fail(err, errlen, "cannot write %s: %s", path, strerror(errno));
-		goto out;
-	}
-	/* the rename itself on disk, as for result files */
-	dfd = open(dir, O_RDONLY | O_DIRECTORY);
-	if (dfd >= 0) {
-		fsync(dfd);
-		close(dfd);
-	}
-	rc = 0;
-out:
-	if (in >= 0)
-		close(in);
-	if (out >= 0)
-		close(out);
-	if (rc < 0 && tmp)
-		unlink(tmp);
-	free(tmp);
-	free(copy);
+	if (!in)
+		return fail(err, errlen, "gnuplot wrote no picture");
+	do {
+		char *more;
+
+		if (n == cap) {
+			cap = cap ? 2 * cap : 1 << 16;
+			more = realloc(buf, cap);
+			if (!more) {
+				free(buf);
+				fclose(in);
+				return fail(err, errlen, "out of memory");
+			}
+			buf = more;
+		}
+		k = fread(buf + n, 1, cap - n, in);
+		n += k;
+	} while (k > 0);
+	rc = ferror(in) ? fail(err, errlen, "cannot read the picture gnuplot "
+			       "wrote: %s", strerror(errno)) :
+	     settle_replace_file(path, buf, n, err, errlen);
+	fclose(in);
+	free(buf);
 	return rc;
 }
 
@@ -919,7 +883,7 @@ int settle_plot(const struct settle_report *rep, const char *path,
 		enum settle_plot_kind kind, char *err, size_t errlen)
 {
 	const char *format = settle_plot_format(path);
-	const char *tmpdir = getenv("TMPDIR");
+	const char *tmpdir = settle_tmpdir();
 	struct plot p = { .rep = rep };
 	char gnuplot[4096], dir[2048], pic[4096], target[4096];
 	struct layout l;
@@ -944,8 +908,6 @@ int settle_plot(const struct settle_report *rep, const char *path,
 	if (!l.nsweeps && !l.npanels)
 		return fail(err, errlen, "%s has no samples to plot",
 			    rep->source[0] ? rep->source : "the result");
-	if (!tmpdir || !*tmpdir)
-		tmpdir = "/tmp";
 	if ((size_t)snprintf(dir, sizeof(dir), "%s/settle-plot-XXXXXX",
 			     tmpdir) >= sizeof(dir))
 		return fail(err, errlen, "TMPDIR is too long");

@@ -3,178 +3,23 @@
  * columns. The machine line comes first; per claim a compact table whose
  * optional columns (B/ns, cycles) are dropped before the variant column
  * gets too narrow, a label that is still too long on a line of its own,
- * and every note wrapped at spaces. Widths are counted in display
+ * and every note wrapped at spaces; for compare, a row per comparison
+ * with its figures on a second line. Widths are counted in display
  * columns of UTF-8 text (a wide character counts two); tabs and line
  * ends become spaces, other control characters and invalid UTF-8 '?'.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/report.h"
+#include "report/format.h"
+#include "report/layout.h"
 
 #define WIDTH 72
-/* In composed text: a space that wrapping never breaks ("32 MiB"). */
-#define NBSP '\x1f'
-#define NBSP_S "\x1f"
 /* A variant column narrower than this loses the optional columns first. */
 #define MIN_LABEL 16
 
-/* Display columns of code point c (0 for combining marks, 2 for wide). */
-static int cp_width(unsigned long c)
-{
-	if ((c >= 0x300 && c <= 0x36f) || (c >= 0x200b && c <= 0x200f) ||
-	    (c >= 0xfe00 && c <= 0xfe0f))
-		return 0;
-	if ((c >= 0x1100 && c <= 0x115f) || (c >= 0x2e80 && c <= 0xa4cf) ||
-	    (c >= 0xac00 && c <= 0xd7a3) || (c >= 0xf900 && c <= 0xfaff) ||
-	    (c >= 0xfe30 && c <= 0xfe4f) || (c >= 0xff00 && c <= 0xff60) ||
-	    (c >= 0xffe0 && c <= 0xffe6) || (c >= 0x1f300 && c <= 0x1faff) ||
-	    (c >= 0x20000 && c <= 0x3fffd))
-		return 2;
-	return 1;
-}
-
-/* Display width of clean text [s, e) (see clean()); e NULL: to the end. */
-static int width_n(const char *s, const char *e)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	int w = 0;
-
-	/* a sequence never spans a space or the end, so p stops at e */
-	while (*p && (!e || p < (const unsigned char *)e)) {
-		size_t len;
-
-		w += cp_width(settle_utf8_next(p, &len));
-		p += len;
-	}
-	return w;
-}
-
-static int width(const char *s)
-{
-	return width_n(s, NULL);
-}
-
-/*
- * Copy s to a new string with tabs and line ends as spaces, other control
- * characters (C0, DEL, C1) and invalid UTF-8 as '?'. Returns NULL when
- * out of memory.
- */
-static char *clean(const char *s)
-{
-	const unsigned char *p = (const unsigned char *)(s ? s : "");
-	char *out = malloc(strlen((const char *)p) + 1), *o = out;
-
-	if (!out)
-		return NULL;
-	while (*p) {
-		size_t len;
-		unsigned long c = settle_utf8_next(p, &len);
-
-		if (c == (unsigned char)NBSP) {
-			*o++ = NBSP;
-		} else if (c == '\n' || c == '\t' || c == '\r') {
-			*o++ = ' ';
-		} else if (c < 0x20 || (c >= 0x7f && c < 0xa0) ||
-			   (c == 0xfffd && len == 1)) {
-			*o++ = '?';
-		} else {
-			memcpy(o, p, len);
-			o += len;
-		}
-		p += len;
-	}
-	*o = '\0';
-	return out;
-}
-
-/* s with its spaces made unbreakable; returns s. */
-static char *nb(char *s)
-{
-	for (char *p = s; *p; p++)
-		if (*p == ' ')
-			*p = NBSP;
-	return s;
-}
-
-static void spaces(FILE *f, int n)
-{
-	while (n-- > 0)
-		fputc(' ', f);
-}
-
-/*
- * Print clean text s wrapped at WIDTH: the first line starts at column
- * col (the caller printed that much), the next ones indented by indent.
- * Breaks at spaces; a word longer than a line is cut between characters.
- * Ends the last line.
- */
-static void wrap_at(FILE *f, const char *s, int col, int indent)
-{
-	int start = col;
-
-	while (*s) {
-		const char *e;
-		int w;
-
-		while (*s == ' ')
-			s++;
-		if (!*s)
-			break;
-		for (e = s; *e && *e != ' '; e++)
-			;
-		w = width_n(s, e);
-		if (col > start && col + 1 + w > WIDTH) {
-			fputc('\n', f);
-			spaces(f, indent);
-			col = start = indent;
-		} else if (col > start) {
-			fputc(' ', f);
-			col++;
-		}
-		/* a word wider than the line is cut between characters */
-		while (s < e) {
-			size_t len;
-			int cw = cp_width(settle_utf8_next((const unsigned char *)s,
-							   &len));
-
-			if (col + cw > WIDTH && col > indent) {
-				fputc('\n', f);
-				spaces(f, indent);
-				col = start = indent;
-			}
-			fputc(*s == NBSP ? ' ' : *s, f);
-			fwrite(s + 1, 1, len - 1, f);
-			col += cw;
-			s += len;
-		}
-	}
-	fputc('\n', f);
-}
-
-/* A paragraph: printf-formatted, cleaned, indented and wrapped. */
-__attribute__((format(printf, 4, 5)))
-static void para(FILE *f, int indent0, int indent, const char *fmt, ...)
-{
-	char *raw = NULL, *txt;
-	va_list ap;
-	int k;
-
-	va_start(ap, fmt);
-	k = vasprintf(&raw, fmt, ap);
-	va_end(ap);
-	if (k < 0)
-		return;
-	txt = clean(raw);
-	free(raw);
-	if (!txt)
-		return;
-	spaces(f, indent0);
-	wrap_at(f, txt, indent0, indent);
-	free(txt);
-}
+#define para(f, i0, i, ...) settle_para(f, i0, i, WIDTH, __VA_ARGS__)
 
 /* A line being built, with its display column. */
 struct line {
@@ -192,7 +37,7 @@ static void put(struct line *l, const char *s)
 	memcpy(l->buf + l->len, s, n);
 	l->len += n;
 	l->buf[l->len] = '\0';
-	l->col += width(s);
+	l->col += settle_text_width(s);
 }
 
 static void put_pad(struct line *l, int n)
@@ -204,7 +49,7 @@ static void put_pad(struct line *l, int n)
 /* s right-aligned in w columns (left-aligned when right is 0). */
 static void put_cell(struct line *l, const char *s, int w, int right)
 {
-	int pad = w - width(s);
+	int pad = w - settle_text_width(s);
 
 	if (right)
 		put_pad(l, pad);
@@ -223,53 +68,30 @@ static void flush(FILE *f, struct line *l)
 	l->col = 0;
 }
 
-static void machine_line(FILE *f, const struct settle_report *rep)
+/* "mark text" under a table, wrapped. */
+static void note(FILE *f, const struct settle_view_note *n)
 {
-	const struct settle_machine *m = &rep->machine;
-	const struct settle_timer_info *t = &rep->timer;
-	char caches[256] = "", clock[96], rel[64] = "unknown", sz[32];
-	char cpu[160];
+	para(f, 2, 4, "%s%s%s", n->mark, n->mark[0] ? " " : "", n->text);
+}
+
+static void machine_line(FILE *f, const struct settle_view *v)
+{
+	char line[2048] = "";
 	size_t used = 0;
 
-	for (size_t i = 0; i < m->ncaches && used < sizeof(caches); i++) {
-		const struct settle_cache *c = &m->caches[i];
-		int k = snprintf(caches + used, sizeof(caches) - used,
-				 "%s L%d%s" NBSP_S "%s", i ? "," : "", c->level,
-				 !strcmp(c->type, "Data") ? "d" :
-				 !strcmp(c->type, "Instruction") ? "i" : "",
-				 nb(settle_format_size(c->size_bytes, sz,
-						       sizeof(sz))));
+	for (size_t i = 0; i < v->nitems && used < sizeof(line); i++) {
+		char brief[200];
+		int k;
 
+		if (!v->items[i].in_brief)
+			continue;
+		snprintf(brief, sizeof(brief), "%s", v->items[i].brief);
+		k = snprintf(line + used, sizeof(line) - used, "%s%s",
+			     used ? "; " : "", brief);
 		if (k > 0)
 			used += (size_t)k;
 	}
-	sscanf(m->kernel, "%63s", rel);
-	if (t->clock == SETTLE_CLOCK_TSC)
-		snprintf(clock, sizeof(clock), "TSC %.3f" NBSP_S "GHz",
-			 t->tsc_ghz);
-	else
-		snprintf(clock, sizeof(clock), "CLOCK_MONOTONIC_RAW");
-	if (t->core_ghz > 0)
-		snprintf(clock + strlen(clock), sizeof(clock) - strlen(clock),
-			 ", core ~%.2f" NBSP_S "GHz", t->core_ghz);
-	if (m->vendor[0])
-		snprintf(cpu, sizeof(cpu), "%s (%s family %u model %u)",
-			 m->model_name[0] ? m->model_name : "unknown CPU",
-			 m->vendor, m->family, m->model);
-	else
-		snprintf(cpu, sizeof(cpu), "%s",
-			 m->model_name[0] ? m->model_name : "unknown CPU");
-	para(f, 0, 2, "machine: %s, %ld logical "
-	     "CPUs%s%s; caches%s; kernel %s; %s; %s %s; %u samples of >= "
-	     "%.1f" NBSP_S "ms per variant on CPU %d%s%s", cpu, m->logical_cpus,
-	     m->hypervisor ? ", hypervisor " : "",
-	     m->hypervisor ? (m->hypervisor_vendor[0] ?
-			      m->hypervisor_vendor : "present") : "",
-	     caches[0] ? caches : " unknown", rel, clock, rep->compiler,
-	     rep->build_flags, rep->options.samples,
-	     rep->options.min_sample_ns / 1e6, rep->cpu,
-	     rep->options.quick ? " (--quick)" : "",
-	     rep->options.processes > 1 ? ", fresh processes pooled" : "");
+	para(f, 0, 2, "machine: %s", line);
 }
 
 enum { C_MEDIAN, C_MAD, C_BYTES, C_CYCLES, C_RATIO, C_CI, NCOLS };
@@ -299,13 +121,11 @@ struct layout {
 	size_t nwhy;
 };
 
-static int label_w(const struct settle_result *r)
+static int label_w(const char *label)
 {
-	char lb[256], *c;
-	int w;
+	char *c = settle_text_clean(label);
+	int w = c ? settle_text_width(c) : 0;
 
-	c = clean(settle_variant_label(r->variant, lb, sizeof(lb)));
-	w = c ? width(c) : 0;
 	free(c);
 	return w;
 }
@@ -320,33 +140,28 @@ static int used_width(const struct layout *lay)
 }
 
 /*
- * Columns for claim c: the variant column gets at least MIN_LABEL columns
- * (or the longest label, if shorter) by dropping the cycles, then the
- * throughput; then the longest label if single spacing makes room for it.
- * Labels longer than the column get a line of their own.
+ * Columns for claim vc: the variant column gets at least MIN_LABEL
+ * columns (or the longest label, if shorter) by dropping the cycles, then
+ * the throughput; then the longest label if single spacing makes room
+ * for it. Labels longer than the column get a line of their own.
  */
-static void plan(const struct settle_report *rep, const struct settle_claim *c,
-		 struct layout *lay)
+static void plan(const struct settle_view_claim *vc, struct layout *lay)
 {
 	int longest = 7, want;
 
 	memset(lay, 0, sizeof(*lay));
 	lay->vw = 8;
-	for (size_t i = 0; i < rep->nresults; i++) {
-		const struct settle_result *r = &rep->results[i];
-		int w;
+	for (size_t i = 0; i < vc->nrows; i++) {
+		int w = label_w(vc->rows[i].label);
 
-		if (r->claim != c)
-			continue;
-		w = label_w(r);
 		longest = w > longest ? w : longest;
-		if (r->has_cmp && r->cmp.why)
+		if (vc->rows[i].why)
 			lay->vw = 11;
 	}
 	for (int k = 0; k < NCOLS; k++)
 		lay->on[k] = 1;
-	lay->on[C_BYTES] = c->bytes_per_op == SETTLE_BYTES_SIZE;
-	lay->on[C_CYCLES] = c->show_cycles;
+	lay->on[C_BYTES] = vc->show_bytes;
+	lay->on[C_CYCLES] = vc->show_cycles;
 	lay->sep = 2;
 	want = longest < MIN_LABEL ? longest : MIN_LABEL;
 	while (WIDTH - used_width(lay) < want &&
@@ -406,7 +221,8 @@ static void verdict(FILE *f, struct line *l, struct layout *lay,
 	int ind, w;
 
 	snprintf(vt, sizeof(vt), "%s", v);
-	if (why && l->col + 2 + width(v) + 3 + width(why) <= WIDTH) {
+	if (why && l->col + 2 + settle_text_width(v) + 3 +
+		   settle_text_width(why) <= WIDTH) {
 		snprintf(vt, sizeof(vt), "%s (%s)", v, why);
 	} else if (why) {
 		char mark[8];
@@ -414,7 +230,7 @@ static void verdict(FILE *f, struct line *l, struct layout *lay,
 		why_mark(lay, why, mark, sizeof(mark));
 		snprintf(vt, sizeof(vt), "%s %s", v, mark);
 	}
-	w = width(vt);
+	w = settle_text_width(vt);
 	if (l->col + 2 + w > WIDTH) {
 		flush(f, l);
 		put_pad(l, lay->vcol + w <= WIDTH ? lay->vcol : WIDTH - w);
@@ -422,7 +238,7 @@ static void verdict(FILE *f, struct line *l, struct layout *lay,
 		put(l, "  ");
 	}
 	put(l, vt);
-	if (more[0] && l->col + 1 + width(more) <= WIDTH) {
+	if (more[0] && l->col + 1 + settle_text_width(more) <= WIDTH) {
 		put(l, " ");
 		put(l, more);
 		more = "";
@@ -430,279 +246,239 @@ static void verdict(FILE *f, struct line *l, struct layout *lay,
 	flush(f, l);
 	if (!more[0])
 		return;
-	ind = lay->vcol + width(more) <= WIDTH ? lay->vcol : WIDTH - width(more);
+	ind = lay->vcol + settle_text_width(more) <= WIDTH ? lay->vcol :
+	      WIDTH - settle_text_width(more);
 	para(f, ind < 4 ? 4 : ind, 4, "%s", more);
 }
 
-static void row(FILE *f, const struct settle_result *r, struct layout *lay)
+static void row(FILE *f, const struct settle_view_row *w, struct layout *lay)
 {
-	const struct settle_comparison *c = &r->cmp;
-	char lb[256], cell[NCOLS][48], *label;
+	char cell[NCOLS][48], *label;
 	struct line l = { .len = 0 };
 
-	label = clean(settle_variant_label(r->variant, lb, sizeof(lb)));
+	label = settle_text_clean(w->label);
 	if (!label)
 		return;
-	if (r->skipped || r->below_resolution) {
-		para(f, 2, 6, "%s  %s%s%s", label,
-		     r->skipped ? "skipped: " : "below resolution: a sample "
-		     "lasted under 1000x the clock's resolution",
-		     r->skipped ? r->skipped : "",
-		     r->variant->flags & SETTLE_REFERENCE ? " (reference)" : "");
+	if (w->status != SETTLE_ROW_MEASURED) {
+		para(f, 2, 6, "%s  %s: %s%s", label,
+		     w->status == SETTLE_ROW_SKIPPED ? "skipped" :
+		     "below resolution", w->status_text,
+		     w->reference ? " (reference)" : "");
 		free(label);
 		return;
 	}
-	if (width(label) > lay->lw) {
+	if (settle_text_width(label) > lay->lw) {
 		/* a line of its own, wrapped too if need be */
-		spaces(f, 2);
-		wrap_at(f, label, 2, 4);
+		settle_spaces(f, 2);
+		settle_wrap(f, label, 2, 4, WIDTH);
 		put_pad(&l, 2 + lay->lw);
 	} else {
 		put(&l, "  ");
 		put_cell(&l, label, lay->lw, 0);
 	}
 	free(label);
-	settle_format_ns(r->sum.median, cell[C_MEDIAN], sizeof(cell[0]));
-	snprintf(cell[C_MAD], sizeof(cell[0]), "%.1f%%%s",
-		 100 * settle_safe_div(r->sum.mad, r->sum.median),
-		 r->unstable ? "!" : " ");
-	snprintf(cell[C_BYTES], sizeof(cell[0]), "%.2f", r->bytes_per_ns);
-	snprintf(cell[C_CYCLES], sizeof(cell[0]), "%.2f", r->cycles_per_op);
-	if (r->has_cmp && c->ratio > 0) {
-		snprintf(cell[C_RATIO], sizeof(cell[0]), "%.3fx", c->ratio);
-		snprintf(cell[C_CI], sizeof(cell[0]), "%.3f-%.3f", c->lo, c->hi);
-	} else {
-		snprintf(cell[C_RATIO], sizeof(cell[0]), "%s",
-			 !r->has_cmp && r->ratio > 0 ? "1.000x" : "-");
+	snprintf(cell[C_MEDIAN], sizeof(cell[0]), "%s", w->median);
+	snprintf(cell[C_MAD], sizeof(cell[0]), "%s%s", w->mad,
+		 w->mark[0] ? w->mark : " ");
+	snprintf(cell[C_BYTES], sizeof(cell[0]), "%s", w->bytes);
+	snprintf(cell[C_CYCLES], sizeof(cell[0]), "%s", w->cycles);
+	snprintf(cell[C_RATIO], sizeof(cell[0]), "%s", w->ratio);
+	if (w->lo[0])
+		snprintf(cell[C_CI], sizeof(cell[0]), "%s-%s", w->lo, w->hi);
+	else
 		cell[C_CI][0] = '\0';
-	}
 	for (int k = 0; k < NCOLS; k++)
 		if (lay->on[k]) {
 			put_pad(&l, lay->sep);
 			put_cell(&l, cell[k], col_spec[k].w, col_spec[k].right);
 		}
-	verdict(f, &l, lay, r->has_cmp ? settle_verdict_name(c->verdict) :
-		r->ratio > 0 ? "baseline" : "-", r->has_cmp ? c->why : NULL,
-		r->variant->flags & SETTLE_REFERENCE ? "(reference)" : "");
+	verdict(f, &l, lay, w->role == SETTLE_ROLE_NONE ? "-" : w->verdict,
+		w->why, w->reference ? "(reference)" : "");
 }
 
-static void notes(FILE *f, const struct settle_report *rep,
-		  const struct settle_claim *c, const struct layout *lay)
+/* One figure with its mark, value and unit never split. */
+static void figure(const struct settle_view_scale_cell *c, char *buf,
+		   size_t len)
 {
-	char how[160];
-
-	for (size_t i = 0; i < lay->nwhy; i++)
-		para(f, 2, 6, "[%c] unclear: %s", (char)('a' + i), lay->why[i]);
-	if (rep->options.processes > 1)
-		snprintf(how, sizeof(how), "%u fresh processes, one "
-			 "Hodges-Lehmann estimate each, 95%% Student t "
-			 "interval over processes", rep->options.processes);
-	else
-		snprintf(how, sizeof(how), "Hodges-Lehmann estimate, 95%% "
-			 "signed-rank interval");
-	para(f, 2, 2, "median time per %s of %u samples; ratio = time / time "
-	     "of '%s'%s in the same rounds (below 1 is faster; %s; band "
-	     "+-%g%%)", c->op_name ? c->op_name : "op", rep->options.samples,
-	     c->baseline, settle_claim_grouped(rep, c) ?
-	     " of the same build and parameters" : "", how,
-	     rep->options.band * 100);
-	if (c->show_cycles)
-		para(f, 2, 4, "cycles: %s", settle_cycles_note(rep, c));
-	if (settle_claim_unstable(rep, c))
-		para(f, 2, 4, "! unstable: spread (MAD) above 5%% of the "
-		     "median, or the best sample more than 20%% below it; do "
-		     "not trust that row");
-	if (c->original)
-		para(f, 2, 4, "original: %s", c->original);
-}
-
-/* One figure: "0.1584 %*", value and unit never split. */
-static void figure(const struct settle_figure *fg, char *buf, size_t len)
-{
-	snprintf(buf, len, fg->value >= 1000 ? "%.0f" NBSP_S "%s%s" :
-		 "%.4g" NBSP_S "%s%s", fg->value, fg->unit,
-		 fg->note[0] ? "*" : "");
+	snprintf(buf, len, "%s%s", c->value, c->mark);
+	settle_text_nb(buf);
 }
 
 /*
  * The claim's own terms: a table when its columns fit in WIDTH, else one
- * wrapped line per variant ("label: title value unit; ...").
+ * wrapped line per variant ("label: title = value unit; ...").
  */
-static void scale_section(FILE *f, const struct settle_report *rep,
-			  const struct settle_claim *c)
+static void scale_section(FILE *f, const struct settle_view_claim *vc)
 {
-	struct settle_figure fig[SETTLE_MAX_FIGURES];
-	char notes_[4][48], lb[256], val[64];
 	int cw[SETTLE_MAX_FIGURES] = { 0 }, lw = 0, total;
-	size_t nnotes = 0, n, ncols = 0;
+	char val[64];
 
-	/* widths first: titles of the first result, values of all */
-	for (size_t i = 0; i < rep->nresults; i++) {
-		const struct settle_result *r = &rep->results[i];
-		char *cl;
+	if (!vc->nscale)
+		return;
+	for (size_t k = 0; k < vc->ncols; k++)
+		cw[k] = label_w(vc->cols[k]);
+	for (size_t i = 0; i < vc->nscale; i++) {
+		const struct settle_view_scale_row *s = &vc->scale[i];
+		int w = label_w(s->label);
 
-		if (r->claim != c || !(n = settle_scale_of(rep, r, fig,
-							   SETTLE_MAX_FIGURES)))
-			continue;
-		if (!ncols) {
-			ncols = n;
-			for (size_t k = 0; k < n; k++) {
-				cl = clean(fig[k].label);
-				cw[k] = cl ? width(cl) : 0;
-				free(cl);
-			}
-		}
-		cl = clean(settle_variant_label(r->variant, lb, sizeof(lb)));
-		lw = cl && width(cl) > lw ? width(cl) : lw;
-		free(cl);
-		for (size_t k = 0; k < n && k < ncols; k++) {
-			figure(&fig[k], val, sizeof(val));
-			cw[k] = width(val) > cw[k] ? width(val) : cw[k];
+		lw = w > lw ? w : lw;
+		for (size_t k = 0; k < s->n; k++) {
+			figure(&s->cell[k], val, sizeof(val));
+			w = settle_text_width(val);
+			cw[k] = w > cw[k] ? w : cw[k];
 		}
 	}
-	if (!ncols)
-		return;
 	total = 4 + lw;
-	for (size_t k = 0; k < ncols; k++)
+	for (size_t k = 0; k < vc->ncols; k++)
 		total += 2 + cw[k];
 	fprintf(f, "  in the claim's terms:\n");
 	if (total <= WIDTH) {
 		struct line l = { .len = 0 };
 
-		/* the titles of the first result with figures */
-		for (size_t i = 0; i < rep->nresults; i++) {
-			const struct settle_result *r = &rep->results[i];
+		put_pad(&l, 4 + lw);
+		for (size_t k = 0; k < vc->ncols; k++) {
+			char *cl = settle_text_clean(vc->cols[k]);
 
-			if (r->claim != c || !(n = settle_scale_of(rep, r, fig,
-								   SETTLE_MAX_FIGURES)))
-				continue;
-			put_pad(&l, 4 + lw);
-			for (size_t k = 0; k < ncols; k++) {
-				char *cl = clean(k < n ? fig[k].label : "");
-
-				put_pad(&l, 2);
-				put_cell(&l, cl ? cl : "", cw[k], 1);
-				free(cl);
-			}
-			break;
+			put_pad(&l, 2);
+			put_cell(&l, cl ? cl : "", cw[k], 1);
+			free(cl);
 		}
 		flush(f, &l);
 	}
-	for (size_t i = 0; i < rep->nresults; i++) {
-		const struct settle_result *r = &rep->results[i];
+	for (size_t i = 0; i < vc->nscale; i++) {
+		const struct settle_view_scale_row *s = &vc->scale[i];
 		char figs[SETTLE_MAX_FIGURES * 112] = "";
 		size_t used = 0;
 
-		if (r->claim != c || !(n = settle_scale_of(rep, r, fig,
-							   SETTLE_MAX_FIGURES)))
-			continue;
-		for (size_t k = 0; k < n; k++) {
-			size_t j;
-
-			for (j = 0; j < nnotes && strcmp(notes_[j], fig[k].note); j++)
-				;
-			if (fig[k].note[0] && j == nnotes && nnotes < 4)
-				snprintf(notes_[nnotes++], 48, "%s", fig[k].note);
-		}
-		settle_variant_label(r->variant, lb, sizeof(lb));
 		if (total <= WIDTH) {
 			struct line l = { .len = 0 };
-			char *cl = clean(lb);
+			char *cl = settle_text_clean(s->label);
 
 			put(&l, "    ");
 			put_cell(&l, cl ? cl : "", lw, 0);
 			free(cl);
-			for (size_t k = 0; k < ncols; k++) {
-				figure(&fig[k], val, sizeof(val));
+			for (size_t k = 0; k < vc->ncols; k++) {
+				if (k < s->n)
+					figure(&s->cell[k], val, sizeof(val));
+				else
+					val[0] = '\0';
 				for (char *p = val; *p; p++)
-					*p = *p == NBSP ? ' ' : *p;
+					*p = *p == SETTLE_NBSP ? ' ' : *p;
 				put_pad(&l, 2);
-				put_cell(&l, k < n ? val : "", cw[k], 1);
+				put_cell(&l, val, cw[k], 1);
 			}
 			flush(f, &l);
 			continue;
 		}
-		for (size_t k = 0; k < n && used < sizeof(figs); k++) {
+		for (size_t k = 0; k < s->n && used < sizeof(figs); k++) {
 			int w;
 
-			figure(&fig[k], val, sizeof(val));
+			figure(&s->cell[k], val, sizeof(val));
 			w = snprintf(figs + used, sizeof(figs) - used,
-				     "%s%s = %s", k ? "; " : "", fig[k].label,
+				     "%s%s = %s", k ? "; " : "", vc->cols[k],
 				     val);
 			if (w > 0)
 				used += (size_t)w;
 		}
-		para(f, 4, 6, "%s: %s", lb, figs);
+		para(f, 4, 6, "%s: %s", s->label, figs);
 	}
-	for (size_t j = 0; j < nnotes; j++)
-		para(f, 2, 4, "* %s", notes_[j]);
+	for (size_t j = 0; j < vc->nscale_notes; j++)
+		note(f, &vc->scale_notes[j]);
 }
 
-static void claim_section(FILE *f, const struct settle_report *rep,
-			  const struct settle_claim *c)
+static void claim_section(FILE *f, const struct settle_view_claim *vc)
 {
 	struct layout lay;
-	uint64_t size = 0;
-	int first = 1;
-	char sz[32];
+	const char *size = NULL;
 
 	fputc('\n', f);
-	para(f, 0, 2, "%s", c->title ? c->title : c->name);
-	plan(rep, c, &lay);
+	para(f, 0, 2, "%s", vc->title);
+	plan(vc, &lay);
 	header(f, &lay);
-	for (size_t i = 0; i < rep->nresults; i++) {
-		const struct settle_result *r = &rep->results[i];
+	for (size_t i = 0; i < vc->nrows; i++) {
+		const struct settle_view_row *w = &vc->rows[i];
 
-		if (r->claim != c)
-			continue;
-		if (c->default_sizes && (first || r->size_bytes != size))
-			fprintf(f, "  size %s:\n", settle_format_size(r->size_bytes,
-								      sz, sizeof(sz)));
-		size = r->size_bytes;
-		first = 0;
-		row(f, r, &lay);
+		if (vc->sized && (!size || strcmp(w->size, size)))
+			fprintf(f, "  size %s:\n", w->size);
+		size = w->size;
+		row(f, w, &lay);
 	}
-	notes(f, rep, c, &lay);
-	scale_section(f, rep, c);
+	for (size_t i = 0; i < lay.nwhy; i++)
+		para(f, 2, 6, "[%c] unclear: %s", (char)('a' + i), lay.why[i]);
+	for (size_t i = 0; i < vc->nnotes; i++)
+		note(f, &vc->notes[i]);
+	scale_section(f, vc);
 }
 
-static void noise_section(FILE *f, const struct settle_report *rep)
+static void noise(FILE *f, const struct settle_view *v)
 {
-	const struct settle_noise *n = &rep->noise;
-
 	fputc('\n', f);
-	para(f, 0, 2, "noise: load %.2f at the start, %.1f%% steal, %ld+%ld "
-	     "context switches, %ld migrations, frequency scaling %s, %s, core "
-	     "clock %.2f -> %.2f" NBSP_S "GHz (%+.1f%%)", n->loadavg, n->steal_pct,
-	     n->nvcsw, n->nivcsw, n->migrations,
-	     n->governor[0] ? n->governor : "unknown",
-	     rep->machine.hypervisor ? "under a hypervisor" : "bare metal",
-	     n->core_ghz_before, n->core_ghz_after, n->drift_pct);
-	if (n->drift_pct > 1 || n->drift_pct < -1)
-		para(f, 2, 4, "warning: the core clock drifted by %+.1f%% during "
-		     "the run", n->drift_pct);
-	if (n->steal_pct > 1)
-		para(f, 2, 4, "warning: the hypervisor stole %.1f%% of the CPU "
-		     "time", n->steal_pct);
-	if (n->loadavg > 0.5)
-		para(f, 2, 4, "warning: other load on the machine (load average "
-		     "%.2f)", n->loadavg);
-	if (n->migrations)
-		para(f, 2, 4, "warning: %ld samples ran on another CPU",
-		     n->migrations);
+	para(f, 0, 2, "noise: %s", v->noise);
+	for (size_t i = 0; i < v->nwarnings; i++)
+		para(f, 2, 4, "warning: %s", v->warnings[i]);
 }
 
-void settle_print_text(FILE *f, const struct settle_report *rep)
+static void report(FILE *f, const struct settle_view *v)
 {
-	const struct settle_claim *claims[64];
-	size_t n = settle_report_claims(rep, claims, 64);
-	struct settle_c_locale loc;
-
-	settle_c_locale_begin(&loc);
-	machine_line(f, rep);
-	for (size_t i = 0; i < n; i++)
-		claim_section(f, rep, claims[i]);
-	if (n)
-		noise_section(f, rep);
-	settle_c_locale_end(&loc);
+	machine_line(f, v);
+	for (size_t i = 0; i < v->nclaims; i++)
+		claim_section(f, &v->claims[i]);
+	if (v->nclaims)
+		noise(f, v);
 }
+
+/* ---- compare ----------------------------------------------------------- */
+
+/*
+ * Per comparison, the name on a line of its own (wrapped, never cut),
+ * then its figures on the next:
+ *   popcount 4 KiB table8
+ *     1.327 us -> 1.348 us  +0.98% [-3.01%, +4.41%]  5/5  unclear (...)
+ */
+static void compare_section(FILE *f, const struct settle_compare_section *s)
+{
+	fputc('\n', f);
+	para(f, 0, 2, "%s -> %s", s->old->source, s->nw->source);
+	for (size_t i = 0; i < s->nrows; i++) {
+		const struct settle_compare_row *w = &s->rows[i];
+
+		para(f, 2, 4, "%s", w->name);
+		if (w->status == SETTLE_CMP_NO_TIME) {
+			para(f, 4, 6, "no time measured (every sample 0)");
+			continue;
+		}
+		para(f, 4, 6, "%s -> %s  %s%s [%s, %s]  %zu/%zu  %s%s%s%s",
+		     w->old_text, w->new_text, w->change_text, w->mark,
+		     w->lo_text, w->hi_text, w->n_old, w->n_new, w->verdict,
+		     w->why ? " (" : "", w->why ? w->why : "",
+		     w->why ? ")" : "");
+	}
+	if (s->nrows == 0)
+		para(f, 2, 4, "no claim/variant/params in common");
+	for (size_t i = 0; i < s->nonly_old; i++)
+		para(f, 2, 4, "only in old: %s", s->only_old[i]);
+	for (size_t i = 0; i < s->nonly_new; i++)
+		para(f, 2, 4, "only in new: %s", s->only_new[i]);
+	if (s->has_geomean)
+		para(f, 2, 4, "geometric mean: %s [%s, %s] (bootstrap)",
+		     s->gm_text, s->gm_lo_text, s->gm_hi_text);
+}
+
+static void compare(FILE *f, const struct settle_compare_view *cv)
+{
+	for (size_t i = 0; i < cv->ndifferences; i++)
+		para(f, 0, 2, "warning: %s", cv->differences[i]);
+	for (size_t k = 0; k < cv->nsections; k++)
+		compare_section(f, &cv->sections[k]);
+	fputc('\n', f);
+	for (size_t i = 0; i < cv->nnotes; i++)
+		note(f, &cv->notes[i]);
+	for (size_t i = 0; i < cv->nwarnings; i++)
+		para(f, 0, 2, "warning: %s", cv->warnings[i]);
+}
+
+const struct settle_format settle_format_text = {
+	.name = "text",
+	.report = report,
+	.compare = compare,
+};

@@ -14,114 +14,51 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "model/model.h"
+#include "runner/runner.h"
 #include "settle.h"
+#include "util/util.h"
 
 /* Run exe argv with stdout to /dev/null; returns its exit status or -1. */
 static int spawn(const char *exe, char **argv)
 {
-	int status;
-	pid_t pid = fork();
+	struct settle_spawn_opts o = {
+		SETTLE_SPAWN_INHERIT, SETTLE_SPAWN_NULL, SETTLE_SPAWN_INHERIT,
+		-1, NULL, NULL, NULL,
+	};
+	pid_t pid;
 
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		int null = open("/dev/null", O_WRONLY);
-
-		if (null >= 0)
-			dup2(null, STDOUT_FILENO);
-		execv(exe, argv);
-		_exit(127);
-	}
-	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
-		return -1;
-	return WEXITSTATUS(status);
-}
-
-/* Same claim, variant, size, build and parameters, in the same order. */
-static int same_layout(const struct settle_report *a,
-		       const struct settle_report *b)
-{
-	if (a->nresults != b->nresults)
-		return 0;
-	for (size_t i = 0; i < a->nresults; i++) {
-		const struct settle_result *x = &a->results[i], *y = &b->results[i];
-
-		if (strcmp(x->claim->name, y->claim->name) ||
-		    strcmp(x->variant->name, y->variant->name) ||
-		    x->size_bytes != y->size_bytes ||
-		    !settle_variant_same_group(x->variant, y->variant))
-			return 0;
-	}
-	return 1;
-}
-
-static int append_samples(struct settle_result *dst,
-			  const struct settle_result *src)
-{
-	double *p = realloc(dst->samples_ns, (dst->nsamples + src->nsamples + 1) *
-			    sizeof(*p));
-
-	if (!p)
-		return -1;
-	memcpy(p + dst->nsamples, src->samples_ns, src->nsamples * sizeof(*p));
-	dst->samples_ns = p;
-	dst->nsamples += src->nsamples;
-	dst->below_resolution |= src->below_resolution;
-	dst->cycles_total += src->cycles_total;
-	return 0;
-}
-
-static void reanalyze(struct settle_report *rep, unsigned nproc, double band)
-{
-	size_t i = 0;
-
-	while (i < rep->nresults) {
-		size_t j = i + 1;
-
-		while (j < rep->nresults &&
-		       rep->results[j].claim == rep->results[i].claim &&
-		       rep->results[j].size_bytes == rep->results[i].size_bytes)
-			j++;
-		settle_analyze(&rep->results[i], j - i, rep->timer.core_ghz, band);
-		settle_analyze_processes(&rep->results[i], j - i, nproc, band);
-		i = j;
-	}
+	argv[0] = (char *)exe;
+	pid = settle_spawn(argv, &o);
+	return pid < 0 ? -1 : settle_wait(pid, NULL);
 }
 
 static int pool(struct settle_report *rep, const char *file, double band,
 		char *err, size_t errlen)
 {
 	struct settle_report more;
+	int rc;
 
 	if (settle_load_json(file, band, &more, err, errlen) < 0)
 		return -1;
-	if (!same_layout(rep, &more)) {
-		snprintf(err, errlen, "the processes measured different "
-			 "results (%s)", file);
-		settle_report_free(&more);
-		return -1;
-	}
-	for (size_t i = 0; i < rep->nresults; i++)
-		if (append_samples(&rep->results[i], &more.results[i]) < 0) {
-			snprintf(err, errlen, "out of memory");
-			settle_report_free(&more);
-			return -1;
-		}
-	rep->noise.migrations += more.noise.migrations;
-	rep->noise.nvcsw += more.noise.nvcsw;
-	rep->noise.nivcsw += more.noise.nivcsw;
+	rc = settle_report_pool(rep, &more, err, errlen);
 	settle_report_free(&more);
-	return 0;
+	return rc;
 }
 
-int settle_run_processes(const char *exe, char **argv, int last,
+static int run_processes(const char *exe, char **argv, int last,
 			 unsigned nproc, double band, struct settle_report *rep,
 			 char *err, size_t errlen)
 {
-	char dir[] = "/tmp/settle-proc-XXXXXX", file[64];
+	char dir[4096], file[4200];
 	int rc = -1;
 
 	memset(rep, 0, sizeof(*rep));
+	if ((size_t)snprintf(dir, sizeof(dir), "%s/settle-proc-XXXXXX",
+			     settle_tmpdir()) >= sizeof(dir)) {
+		snprintf(err, errlen, "TMPDIR is too long");
+		return -1;
+	}
 	if (!mkdtemp(dir)) {
 		snprintf(err, errlen, "cannot make a temporary directory: %s",
 			 strerror(errno));
@@ -145,11 +82,72 @@ int settle_run_processes(const char *exe, char **argv, int last,
 	}
 	rep->options.processes = nproc;
 	rep->options.samples *= nproc;
-	reanalyze(rep, nproc, band);
+	settle_report_analyze(rep, 0, rep->nresults);
 	rc = 0;
 out:
 	if (rc)
 		unlink(file);
 	rmdir(dir);
+	return rc;
+}
+
+/* Options that settle_run_in_processes() sets itself for each child. */
+static int child_drops(const char *arg, int *skip_value)
+{
+	static const char *const with_value[] = { "--processes", "--format",
+						  "--output" };
+
+	*skip_value = 0;
+	for (size_t i = 0; i < 3; i++) {
+		size_t n = strlen(with_value[i]);
+
+		if (!strcmp(arg, with_value[i])) {
+			*skip_value = 1;
+			return 1;
+		}
+		if (!strncmp(arg, with_value[i], n) && arg[n] == '=')
+			return 1;
+	}
+	return 0;
+}
+
+int settle_run_in_processes(int argc, char **argv, int cpu, unsigned nproc,
+			    double band, struct settle_report *rep,
+			    char *err, size_t errlen)
+{
+	char **cargv = calloc((size_t)argc + 10, sizeof(*cargv));
+	int n = 0, skip, rc;
+
+	if (!cargv) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	if (!settle_cpu_allowed(cpu)) {
+		free(cargv);
+		snprintf(err, errlen, "cannot pin to CPU %d: not a CPU this "
+			 "process may run on", cpu);
+		return -1;
+	}
+	/* settle's own options first, so that a "--" among the user's
+	 * arguments cannot swallow them */
+	cargv[n++] = "/proc/self/exe";
+	cargv[n++] = "run";
+	cargv[n++] = "--processes";
+	cargv[n++] = "1";
+	cargv[n++] = "--format";
+	cargv[n++] = "json";
+	cargv[n++] = "--output";
+	cargv[n++] = "-"; /* slot 7: replaced by a file per process */
+	for (int i = 1; i < argc; i++) {
+		if (child_drops(argv[i], &skip)) {
+			i += skip;
+			continue;
+		}
+		cargv[n++] = argv[i];
+	}
+	cargv[n] = NULL;
+	rc = run_processes("/proc/self/exe", cargv, 7, nproc, band, rep, err,
+			   errlen);
+	free(cargv);
 	return rc;
 }

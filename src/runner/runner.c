@@ -18,6 +18,10 @@
 #include <sys/ioctl.h>
 #include <time.h>
 
+#include "env/env.h"
+#include "model/model.h"
+#include "runner/runner.h"
+#include "timer/perf.h"
 #include "settle.h"
 
 /* Repetitions never exceed this, even for a body that does nothing. */
@@ -79,22 +83,34 @@ int settle_report_init(struct settle_report *rep, const struct settle_options *o
 {
 	int cpu;
 
-	memset(rep, 0, sizeof(*rep));
+	if (settle_report_open(rep) < 0) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
 	rep->options = *o;
 	cpu = pin(o->cpu, err, errlen);
-	if (cpu < 0)
+	if (cpu < 0) {
+		settle_report_free(rep);
 		return -1;
+	}
 	rep->cpu = cpu;
 	rep->timer = *settle_timer_init(o->quick ? 10 : 50);
 	rep->timer.core_ghz = settle_estimate_core_ghz(o->quick ? 5 : 20);
 	settle_machine_describe(&rep->machine);
-	settle_noise_begin(&rep->noise);
+	rep->run = calloc(1, sizeof(struct settle_noise_start));
+	if (!rep->run) {
+		settle_report_free(rep);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	settle_noise_begin(&rep->noise, rep->run);
 	rep->noise.core_ghz_before = rep->timer.core_ghz;
-	settle_counters_open(&rep->counters);
 	snprintf(rep->compiler, sizeof(rep->compiler), "%s",
 		 settle_build_compiler());
 	snprintf(rep->build_flags, sizeof(rep->build_flags), "%s",
 		 settle_build_flags());
+	snprintf(rep->novec_flags, sizeof(rep->novec_flags), "%s",
+		 settle_build_novec_flags());
 	return 0;
 }
 
@@ -102,44 +118,27 @@ void settle_report_finish(struct settle_report *rep)
 {
 	rep->noise.core_ghz_after =
 		settle_estimate_core_ghz(rep->options.quick ? 5 : 20);
-	settle_noise_end(&rep->noise);
-	settle_counters_close(&rep->counters);
+	if (rep->run)
+		settle_noise_end(&rep->noise, rep->run);
+	free(rep->run);
+	rep->run = NULL;
 }
 
-void settle_report_free(struct settle_report *rep)
-{
-	for (size_t i = 0; i < rep->nresults; i++) {
-		free(rep->results[i].samples_ns);
-		free(rep->results[i].figures);
-	}
-	free(rep->results);
-	rep->results = NULL;
-	rep->nresults = rep->cap = 0;
-	settle_arena_free(rep->owned);
-	rep->owned = NULL;
-}
-
-static struct settle_result *add_result(struct settle_report *rep)
-{
-	if (rep->nresults == rep->cap) {
-		size_t cap = rep->cap ? rep->cap * 2 : 16;
-		void *p = realloc(rep->results, cap * sizeof(*rep->results));
-
-		if (!p)
-			return NULL;
-		rep->results = p;
-		rep->cap = cap;
-	}
-	memset(&rep->results[rep->nresults], 0, sizeof(*rep->results));
-	return &rep->results[rep->nresults++];
-}
-
+/* A claim being measured: its live variants beside the report's results
+ * (results first.. are variants[0..]). */
+struct run {
+	struct settle_report *rep;
+	const struct settle_claim *claim;
+	const struct settle_claim_info *info;
+	struct settle_counters counters;
+	size_t first; /* the current size's first result */
+};
 
 static double time_call(const struct settle_variant *v, void *state,
 			uint64_t iters, uint64_t *check)
 {
 	uint64_t t0 = settle_timer_start();
-	uint64_t r = v->run(state, iters);
+	uint64_t r = v->run(state, v->arg, iters);
 	uint64_t t1 = settle_timer_stop();
 
 	if (check)
@@ -171,32 +170,32 @@ static uint64_t calibrate(const struct settle_variant *v, void *state,
 }
 
 /* Run every available variant once; compare with the baseline. */
-static int check_all(struct settle_result *res, size_t nv, void *state,
-		     char *err, size_t errlen)
+static int check_all(struct run *rn, void *state, char *err, size_t errlen)
 {
-	char a[64], b[64], sz[32];
+	const struct settle_claim *c = rn->claim;
+	struct settle_result *res = &rn->rep->results[rn->first];
+	uint64_t it = c->check_iters ? c->check_iters : 1;
+	size_t nv = c->nvariants;
+	char sz[32];
 
-	for (size_t i = 0; i < nv; i++) {
-		uint64_t it = res[i].claim->check_iters ? res[i].claim->check_iters : 1;
-
+	for (size_t i = 0; i < nv; i++)
 		if (!res[i].skipped)
-			res[i].check = res[i].variant->run(state, it);
-	}
+			res[i].check = c->variants[i].run(state,
+							  c->variants[i].arg, it);
 	for (size_t i = 0; i < nv; i++) {
-		long bi = settle_find_baseline(res, nv, res[i].variant);
+		long bi = settle_report_baseline(rn->rep, rn->first + i);
 
-		if (res[i].skipped || (res[i].variant->flags & SETTLE_REFERENCE))
+		if (res[i].skipped || res[i].reference || bi < 0)
 			continue;
-		if (bi < 0 || res[bi].skipped || res[bi].check == res[i].check)
+		bi -= (long)rn->first;
+		if (res[bi].skipped || res[bi].check == res[i].check)
 			continue;
 		settle_format_size(res[i].size_bytes, sz, sizeof(sz));
 		snprintf(err, errlen,
 			 "claim %s: variant '%s' computed %llu but the baseline "
 			 "'%s' computed %llu%s%s; refusing to report it",
-			 res[i].claim->name,
-			 settle_variant_label(res[i].variant, a, sizeof(a)),
-			 (unsigned long long)res[i].check,
-			 settle_variant_label(res[bi].variant, b, sizeof(b)),
+			 c->name, res[i].label,
+			 (unsigned long long)res[i].check, res[bi].label,
 			 (unsigned long long)res[bi].check,
 			 res[i].size_bytes ? " at size " : "",
 			 res[i].size_bytes ? sz : "");
@@ -243,7 +242,7 @@ static void progress(const struct settle_report *rep, struct progress *pg,
 		     unsigned rounds, size_t done, size_t total)
 {
 	FILE *f = rep->options.progress;
-	char of[40], sz[32], lb[128], left[48] = "", line[512];
+	char of[40], sz[32], left[48] = "", line[512];
 	double t;
 	struct winsize ws;
 	size_t cols = 80, n;
@@ -270,8 +269,7 @@ static void progress(const struct settle_report *rep, struct progress *pg,
 			     "%u%s", r->claim->name, r->size_bytes ? " " : "",
 			     r->size_bytes ? settle_format_size(r->size_bytes,
 						sz, sizeof(sz)) : "",
-			     pg->nsizes > 1 ? of : "",
-			     settle_variant_label(r->variant, lb, sizeof(lb)),
+			     pg->nsizes > 1 ? of : "", r->label,
 			     round, rounds, left);
 	if (ioctl(fileno(f), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 1)
 		cols = ws.ws_col;
@@ -288,28 +286,33 @@ static void progress(const struct settle_report *rep, struct progress *pg,
 	fflush(f);
 }
 
-/* One sample of r, with counters and a migration check around it. */
-static double timed_sample(struct settle_report *rep, struct settle_result *r,
-			   void *state)
+/* One sample of result k of the current size, with counters and a
+ * migration check around it. */
+static double timed_sample(struct run *rn, size_t k, void *state)
 {
+	struct settle_result *r = &rn->rep->results[rn->first + k];
+	const struct settle_variant *v = &rn->claim->variants[k];
 	uint64_t c0, i0, c1, i1;
-	int counted = settle_counters_read(&rep->counters, &c0, &i0) == 0;
-	double t = time_call(r->variant, state, r->iters, NULL);
+	int counted = settle_counters_read(&rn->counters, &c0, &i0) == 0;
+	double t = time_call(v, state, r->iters, NULL);
 
-	if (counted && settle_counters_read(&rep->counters, &c1, &i1) == 0) {
+	if (counted && settle_counters_read(&rn->counters, &c1, &i1) == 0) {
 		r->cycles_total += c1 - c0;
 		r->instructions_total += i1 - i0;
 		r->counted_ops += r->ops_per_sample;
 	}
-	if (sched_getcpu() != rep->cpu)
-		rep->noise.migrations++;
+	if (sched_getcpu() != rn->rep->cpu)
+		rn->rep->noise.migrations++;
 	return t;
 }
 
-static int collect(struct settle_report *rep, struct settle_result *res,
-		   size_t nv, void *state, struct progress *pg)
+static int collect(struct run *rn, void *state, struct progress *pg)
 {
+	struct settle_report *rep = rn->rep;
 	const struct settle_options *o = &rep->options;
+	const struct settle_variant *vs = rn->claim->variants;
+	struct settle_result *res = &rep->results[rn->first];
+	size_t nv = rn->claim->nvariants;
 	double target = o->min_sample_ns;
 	unsigned ns = o->samples ? o->samples : 1;
 	size_t run = 0, done = 0;
@@ -317,28 +320,29 @@ static int collect(struct settle_report *rep, struct settle_result *res,
 	if (target < 1000 * rep->timer.resolution_ns)
 		target = 1000 * rep->timer.resolution_ns;
 	for (size_t i = 0; i < nv; i++) {
-		uint32_t per = res[i].variant->ops_per_iter ? res[i].variant->ops_per_iter : 1;
+		uint32_t per = vs[i].ops_per_iter ? vs[i].ops_per_iter : 1;
 
 		if (res[i].skipped)
 			continue;
-		res[i].iters = calibrate(res[i].variant, state, target);
+		res[i].iters = calibrate(&vs[i], state, target);
 		res[i].ops_per_sample = res[i].iters * per;
 		res[i].samples_ns = calloc(ns, sizeof(double));
 		if (!res[i].samples_ns)
 			return -1;
-		time_call(res[i].variant, state, res[i].iters, NULL); /* warm up */
+		time_call(&vs[i], state, res[i].iters, NULL); /* warm up */
 	}
 	for (size_t i = 0; i < nv; i++)
 		run += !res[i].skipped;
 	for (unsigned k = 0; k < ns; k++) {
 		for (size_t j = 0; j < nv; j++) {
-			struct settle_result *r = &res[(k + j) % nv];
+			size_t i = (k + j) % nv;
+			struct settle_result *r = &res[i];
 			double t;
 
 			if (r->skipped)
 				continue;
 			progress(rep, pg, r, k + 1, ns, done++, run * ns);
-			t = timed_sample(rep, r, state);
+			t = timed_sample(rn, i, state);
 			if (t < 1000 * rep->timer.resolution_ns)
 				r->below_resolution = 1;
 			r->samples_ns[r->nsamples++] =
@@ -348,44 +352,39 @@ static int collect(struct settle_report *rep, struct settle_result *res,
 	return 0;
 }
 
-
-
-static int run_size(struct settle_report *rep, const struct settle_claim *c,
-		    uint64_t size, struct progress *pg, char *err, size_t errlen)
+static int run_size(struct run *rn, uint64_t size, struct progress *pg,
+		    char *err, size_t errlen)
 {
-	struct settle_params p = { size, rep->cpu, rep->options.quick };
-	size_t first = rep->nresults;
-	struct settle_result *res;
+	struct settle_report *rep = rn->rep;
+	const struct settle_claim *c = rn->claim;
+	struct settle_params p = { size, rep->cpu, rep->options.quick, c };
 	void *state = NULL;
 	int rc = -1;
 
+	rn->first = rep->nresults;
 	if (c->setup) {
 		state = c->setup(&p, err, errlen);
 		if (!state)
 			return -1;
 	}
 	for (size_t i = 0; i < c->nvariants; i++) {
-		struct settle_result *r = add_result(rep);
 		const struct settle_variant *v = &c->variants[i];
+		struct settle_result *r =
+			settle_report_append_variant(rep, rn->info, v, size);
 
 		if (!r) {
 			snprintf(err, errlen, "out of memory");
 			goto out;
 		}
-		r->claim = c;
-		r->variant = v;
-		r->size_bytes = size;
-		r->skipped = v->unavailable ? v->unavailable(state) : NULL;
+		r->skipped = v->unavailable ? v->unavailable(state, v->arg) : NULL;
 	}
-	res = &rep->results[first];
-	if (check_all(res, c->nvariants, state, err, errlen) < 0)
+	if (check_all(rn, state, err, errlen) < 0)
 		goto out;
-	if (collect(rep, res, c->nvariants, state, pg) < 0) {
+	if (collect(rn, state, pg) < 0) {
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
-	settle_analyze(res, c->nvariants, rep->timer.core_ghz,
-		       rep->options.band);
+	settle_report_analyze(rep, rn->first, rep->nresults);
 	rc = 0;
 out:
 	if (rep->options.progress)
@@ -396,12 +395,13 @@ out:
 }
 
 /* The scale section of results first.. of claim c, once every size ran
- * (a claim scales from its largest size). */
+ * (a claim scales from its largest size). Results are in variant order
+ * per size. */
 static int add_figures(struct settle_report *rep, const struct settle_claim *c,
 		       size_t first, char *err, size_t errlen)
 {
 	struct settle_scale_ctx ctx = { 0, rep->options.device_mbps,
-					rep->options.full };
+					rep->options.full, c, NULL };
 
 	if (!c->scale)
 		return 0;
@@ -415,6 +415,7 @@ static int add_figures(struct settle_report *rep, const struct settle_claim *c,
 
 		if (r->skipped || r->nsamples == 0 || r->below_resolution)
 			continue;
+		ctx.variant = &c->variants[(i - first) % c->nvariants];
 		n = c->scale(r, &ctx, f, SETTLE_MAX_FIGURES);
 		if (n == 0)
 			continue;
@@ -440,6 +441,10 @@ int settle_run_claim(struct settle_report *rep, const struct settle_claim *c,
 		     char *err, size_t errlen)
 {
 	static const uint64_t none[1] = { 0 };
+	struct settle_claim_info info;
+	struct run rn = { rep, c, NULL, { -1, -1, 0, 0 }, 0 };
+	size_t first = rep->nresults;
+	int full, rc = 0;
 
 	if (!c->default_sizes) {
 		sizes = none;
@@ -448,20 +453,27 @@ int settle_run_claim(struct settle_report *rep, const struct settle_claim *c,
 		sizes = c->default_sizes;
 		nsizes = c->ndefault_sizes;
 	}
-	size_t first = rep->nresults;
-	int full = sizes == c->default_sizes && rep->options.full;
+	full = sizes == c->default_sizes && rep->options.full;
 	struct progress pg = { 0, (unsigned)(nsizes + (full ? c->nfull_sizes : 0)),
 			       0, 0 };
 
-	for (size_t i = 0; i < nsizes; i++) {
-		pg.size_k++;
-		if (run_size(rep, c, sizes[i], &pg, err, errlen) < 0)
-			return -1;
+	settle_claim_describe(c, &info);
+	rn.info = settle_report_claim(rep, &info);
+	if (!rn.info) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
 	}
-	for (size_t i = 0; full && i < c->nfull_sizes; i++) {
+	settle_counters_open(&rn.counters);
+	for (size_t i = 0; i < nsizes && rc == 0; i++) {
 		pg.size_k++;
-		if (run_size(rep, c, c->full_sizes[i], &pg, err, errlen) < 0)
-			return -1;
+		rc = run_size(&rn, sizes[i], &pg, err, errlen);
 	}
+	for (size_t i = 0; full && i < c->nfull_sizes && rc == 0; i++) {
+		pg.size_k++;
+		rc = run_size(&rn, c->full_sizes[i], &pg, err, errlen);
+	}
+	settle_counters_close(&rn.counters);
+	if (rc < 0)
+		return -1;
 	return add_figures(rep, c, first, err, errlen);
 }

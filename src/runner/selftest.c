@@ -19,7 +19,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "runner/selftest.h"
+#include "stats/rules.h"
 #include "settle.h"
+#include "util/util.h"
 #include "cpu/cpu.h"
 
 /*
@@ -51,9 +54,9 @@ static uint64_t chain(uint64_t blocks)
 }
 
 /* 100 blocks (1600 adds) per operation; 3 % and 2 % more. */
-static uint64_t work(void *s, uint64_t n) { (void)s; chain(n * 100); return n; }
-static uint64_t work3(void *s, uint64_t n) { (void)s; chain(n * 103); return n; }
-static uint64_t work2(void *s, uint64_t n) { (void)s; chain(n * 102); return n; }
+static uint64_t work(void *s, const void *a, uint64_t n) { (void)s; (void)a; chain(n * 100); return n; }
+static uint64_t work3(void *s, const void *a, uint64_t n) { (void)s; (void)a; chain(n * 103); return n; }
+static uint64_t work2(void *s, const void *a, uint64_t n) { (void)s; (void)a; chain(n * 102); return n; }
 
 static const struct settle_variant aa[] = {
 	{ .name = "work", .description = "1600 dependent adds", .run = work },
@@ -170,11 +173,12 @@ static void progress(FILE *f, const char *what, unsigned k, unsigned n)
 	".rept 64\n\t" insn "\n\t" ".endr\n\t" \
 	"dec %[n]\n\t" "jnz 2b\n\t"
 
-static uint64_t add_chain(void *s, uint64_t n)
+static uint64_t add_chain(void *s, const void *arg, uint64_t n)
 {
 	uint64_t x = 1, y = 1, k = n;
 
 	(void)s;
+	(void)arg;
 	if (n)
 		__asm__ __volatile__(CHAIN("add %[y], %[x]")
 				     : [x] "+r"(x), [n] "+r"(k) : [y] "r"(y)
@@ -182,11 +186,12 @@ static uint64_t add_chain(void *s, uint64_t n)
 	return n + (x & 0);
 }
 
-static uint64_t imul_chain(void *s, uint64_t n)
+static uint64_t imul_chain(void *s, const void *arg, uint64_t n)
 {
 	uint64_t x = 3, k = n;
 
 	(void)s;
+	(void)arg;
 	if (n)
 		__asm__ __volatile__(CHAIN("imul %[x], %[x]")
 				     : [x] "+r"(x), [n] "+r"(k) :: "cc");
@@ -194,20 +199,22 @@ static uint64_t imul_chain(void *s, uint64_t n)
 }
 
 __attribute__((target("popcnt")))
-static uint64_t popcnt_chain(void *s, uint64_t n)
+static uint64_t popcnt_chain(void *s, const void *arg, uint64_t n)
 {
 	uint64_t x = 0xff, k = n;
 
 	(void)s;
+	(void)arg;
 	if (n)
 		__asm__ __volatile__(CHAIN("popcnt %[x], %[x]")
 				     : [x] "+r"(x), [n] "+r"(k) :: "cc");
 	return n + (x & 0);
 }
 
-static const char *no_popcnt(void *s)
+static const char *no_popcnt(void *s, const void *arg)
 {
 	(void)s;
+	(void)arg;
 	return settle_cpu_has(SETTLE_CPU_POPCNT) ? NULL : "CPU lacks POPCNT";
 }
 
@@ -283,4 +290,106 @@ int settle_selftest_run(const struct settle_options *o, unsigned aa_trials,
 	st->detect_rate_3pct = rate(d3, detect_trials);
 	st->detect_rate_2pct = rate(d2, detect_trials);
 	return latencies(o, st);
+}
+
+int settle_write_selftest_json(const struct settle_selftest *st,
+			       const struct settle_options *o,
+			       const char *path, char *err, size_t errlen)
+{
+	struct settle_c_locale loc;
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+	int rc;
+
+	if (!f) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	settle_c_locale_begin(&loc);
+	fprintf(f, "{\n  \"schema\": \"settle-selftest/1\",\n");
+	fputs("  \"aa_false_positive_rate\": ", f); settle_json_number(f, st->aa_false_positive_rate);
+	fputs(",\n  \"aa_same_rate\": ", f); settle_json_number(f, st->aa_same_rate);
+	fprintf(f, ",\n  \"aa_trials\": %u", st->aa_trials);
+	fputs(",\n  \"detect_rate_3pct\": ", f); settle_json_number(f, st->detect_rate_3pct);
+	fputs(",\n  \"detect_rate_2pct\": ", f); settle_json_number(f, st->detect_rate_2pct);
+	fprintf(f, ",\n  \"detect_trials\": %u", st->detect_trials);
+	fputs(",\n  \"popcnt_latency_cycles\": ", f);
+	if (st->popcnt_latency_cycles > 0)
+		settle_json_number(f, st->popcnt_latency_cycles);
+	else
+		fputs("null", f);
+	fputs(",\n  \"imul_latency_cycles\": ", f); settle_json_number(f, st->imul_latency_cycles);
+	fputs(",\n  \"core_ghz\": ", f); settle_json_number(f, st->core_ghz);
+	fprintf(f, ",\n  \"settings\": {\"samples\": %u, \"min_sample_ns\": ",
+		o->samples);
+	settle_json_number(f, o->min_sample_ns);
+	fprintf(f, ", \"processes_per_trial\": %u, \"equivalence_band\": ",
+		o->processes ? o->processes : 1);
+	settle_json_number(f, o->band);
+	fprintf(f, ", \"quick\": %s}\n}\n", o->quick ? "true" : "false");
+	settle_c_locale_end(&loc);
+	if (fclose(f) != 0) {
+		free(buf);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	rc = settle_replace_file(path, buf, n, err, errlen);
+	free(buf);
+	return rc;
+}
+
+/* The targets of the harness (README, "How far to trust a verdict"). */
+#define TARGET_AA_FALSE_POSITIVES 0.05
+#define TARGET_AA_SAME 0.80
+#define TARGET_DETECT_3PCT 0.90
+#define TARGET_DETECT_2PCT 0.80
+
+static const char *met(int ok)
+{
+	return ok ? "met" : "MISSED";
+}
+
+void settle_selftest_print(FILE *f, const struct settle_selftest *st,
+			   const struct settle_options *o)
+{
+	int aa = st->aa_false_positive_rate <= TARGET_AA_FALSE_POSITIVES &&
+		 st->aa_same_rate >= TARGET_AA_SAME;
+	int d3 = st->detect_rate_3pct >= TARGET_DETECT_3PCT;
+	int d2 = st->detect_rate_2pct >= TARGET_DETECT_2PCT;
+
+	fprintf(f, "settle selftest: %u samples of >= %.0f ms, %u process%s per "
+		"trial, band +-%g%%\n", o->samples, o->min_sample_ns / 1e6,
+		o->processes, o->processes == 1 ? "" : "es", o->band * 100);
+	fprintf(f, "  A/A, %u trials: faster or slower %.1f%% (target <= %g%%), "
+		"same %.1f%% (target >= %g%%): %s\n", st->aa_trials,
+		100 * st->aa_false_positive_rate,
+		100 * TARGET_AA_FALSE_POSITIVES, 100 * st->aa_same_rate,
+		100 * TARGET_AA_SAME, met(aa));
+	fprintf(f, "  3%% more work, %u trials: called slower %.1f%% (target "
+		">= %g%%): %s\n", st->detect_trials,
+		100 * st->detect_rate_3pct, 100 * TARGET_DETECT_3PCT, met(d3));
+	fprintf(f, "  2%% more work, band 0.5%%, %u trials: called slower "
+		"%.1f%% (target >= %g%%): %s\n", st->detect_trials,
+		100 * st->detect_rate_2pct, 100 * TARGET_DETECT_2PCT, met(d2));
+	fprintf(f, "  dependent chains against an add chain (1 cycle each, "
+		"%.2f GHz):\n    imul %.2f cycles, popcnt ", st->core_ghz,
+		st->imul_latency_cycles);
+	if (st->popcnt_latency_cycles > 0)
+		fprintf(f, "%.2f cycles\n", st->popcnt_latency_cycles);
+	else
+		fprintf(f, "not measured (CPU lacks POPCNT)\n");
+	if (settle_noise_loaded(st->loadavg))
+		fprintf(f, "  warning: other load on the machine (load average "
+			"%.2f): the rates describe\n  this machine's noise as "
+			"much as settle\n", st->loadavg);
+	if (st->reference_ghz > 0 &&
+	    fabs(st->core_ghz / st->reference_ghz - 1) > 0.10)
+		fprintf(f, "  warning: the add chain ran at %.2f GHz here but "
+			"%.2f GHz at the start:\n  the reference was slowed, "
+			"the latencies are unreliable\n", st->core_ghz,
+			st->reference_ghz);
+	if (o->quick)
+		fprintf(f, "  (--quick checks the plumbing; the targets need "
+			"the default settings)\n");
 }

@@ -388,3 +388,72 @@ double settle_t_quantile(double p, double df)
 	}
 	return p < 0.5 ? -(lo + hi) / 2 : (lo + hi) / 2;
 }
+
+/* Median of a resample (with replacement) of x[0..n), drawn into t. */
+static double resampled_median(const double *x, size_t n, double *t,
+			       uint64_t *seed)
+{
+	for (size_t k = 0; k < n; k++)
+		t[k] = x[settle_random_next(seed) % n];
+	return settle_median_inplace(t, n);
+}
+
+#define GEOMEAN_B 1000
+
+int settle_geomean_bootstrap(const double *const *x, const size_t *nx,
+			     const double *const *y, const size_t *ny,
+			     size_t k, uint64_t seed, double conf,
+			     struct settle_interval *out)
+{
+	double *g = malloc(GEOMEAN_B * sizeof(*g)), *t = NULL, sum = 0;
+	double **rx = calloc(k + 1, sizeof(*rx)), **ry = calloc(k + 1, sizeof(*ry));
+	size_t *mx = calloc(k + 1, sizeof(*mx)), *my = calloc(k + 1, sizeof(*my));
+	int rc = -1;
+
+	memset(out, 0, sizeof(*out));
+	if (!g || !rx || !ry || !mx || !my || k == 0)
+		goto out;
+	for (size_t r = 0; r < k; r++) {
+		if (nx[r] == 0 || ny[r] == 0)
+			goto out;
+		rx[r] = settle_reduce_sample(x[r], nx[r], &mx[r]);
+		ry[r] = settle_reduce_sample(y[r], ny[r], &my[r]);
+		if (!rx[r] || !ry[r])
+			goto out;
+	}
+	t = malloc(1000 * sizeof(*t)); /* reduced samples hold at most 1000 */
+	if (!t)
+		goto out;
+	for (size_t r = 0; r < k; r++) {
+		memcpy(t, rx[r], mx[r] * sizeof(*t));
+		double a = settle_median_inplace(t, mx[r]);
+		memcpy(t, ry[r], my[r] * sizeof(*t));
+		sum += log(settle_median_inplace(t, my[r]) / a);
+	}
+	out->est = exp(sum / (double)k);
+	for (unsigned b = 0; b < GEOMEAN_B; b++) {
+		double s = 0;
+
+		for (size_t r = 0; r < k; r++)
+			s += log(resampled_median(ry[r], my[r], t, &seed) /
+				 resampled_median(rx[r], mx[r], t, &seed));
+		g[b] = s / (double)k;
+	}
+	settle_median_inplace(g, GEOMEAN_B); /* sorts */
+	out->lo = exp(g[(size_t)((1 - conf) / 2 * GEOMEAN_B)]);
+	out->hi = exp(g[(size_t)((1 + conf) / 2 * GEOMEAN_B) - 1]);
+	out->level = conf;
+	rc = 0;
+out:
+	for (size_t r = 0; rx && ry && r < k; r++) {
+		free(rx[r]);
+		free(ry[r]);
+	}
+	free(rx);
+	free(ry);
+	free(mx);
+	free(my);
+	free(g);
+	free(t);
+	return rc;
+}

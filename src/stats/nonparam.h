@@ -73,6 +73,20 @@ int settle_bootstrap_median(const double *x, size_t n, unsigned b,
 			    uint64_t seed, double conf,
 			    struct settle_interval *out);
 
+/*
+ * Geometric mean over k rows of the ratio of medians median(y_r) /
+ * median(x_r) (x[r][0..nx[r]), y[r][0..ny[r])), with a percentile
+ * bootstrap interval: B = 1000 replicates, each row's two samples
+ * resampled within (with replacement, from at most 1000 order statistics
+ * of each, see settle_reduce_sample), seeded with seed. est is the
+ * geometric mean of the observed ratios. Returns 0, or -1 for k = 0, an
+ * empty sample or no memory.
+ */
+int settle_geomean_bootstrap(const double *const *x, const size_t *nx,
+			     const double *const *y, const size_t *ny,
+			     size_t k, uint64_t seed, double conf,
+			     struct settle_interval *out);
+
 /* Student t quantile: t with P(T_df <= t) = p, df >= 1, 0 < p < 1
  * (the t density integrated by Simpson's rule, inverted by bisection;
  * error below 1e-6). */

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "settle.h"
+#include "timer/perf.h"
 
 static int open_counter(uint64_t config, int group, int exclude_kernel)
 {

@@ -23,21 +23,17 @@ int settle_variant_same_group(const struct settle_variant *a,
 	return 1;
 }
 
-char *settle_variant_label(const struct settle_variant *v, char *buf,
-			   size_t len)
+char *settle_label(const char *build, const struct settle_param *params,
+		   size_t nparams, const char *name, char *buf, size_t len)
 {
 	size_t used = 0;
 	int k;
 
 	buf[0] = '\0';
-	if (v->label) {
-		snprintf(buf, len, "%s", v->label);
-		return buf;
-	}
-	if (v->build && (k = snprintf(buf, len, "%s ", v->build)) > 0)
+	if (build && (k = snprintf(buf, len, "%s ", build)) > 0)
 		used = (size_t)k < len ? (size_t)k : len - 1;
-	for (size_t i = 0; i < v->nparams && used < len; i++) {
-		const struct settle_param *p = &v->params[i];
+	for (size_t i = 0; i < nparams && used < len; i++) {
+		const struct settle_param *p = &params[i];
 
 		k = snprintf(buf + used, len - used, "%s ",
 			     p->label ? p->label : p->value);
@@ -45,6 +41,16 @@ char *settle_variant_label(const struct settle_variant *v, char *buf,
 			used += (size_t)k < len - used ? (size_t)k : len - used - 1;
 	}
 	if (used < len)
-		snprintf(buf + used, len - used, "%s", v->name);
+		snprintf(buf + used, len - used, "%s", name);
 	return buf;
+}
+
+char *settle_variant_label(const struct settle_variant *v, char *buf,
+			   size_t len)
+{
+	if (v->label) {
+		snprintf(buf, len, "%s", v->label);
+		return buf;
+	}
+	return settle_label(v->build, v->params, v->nparams, v->name, buf, len);
 }

@@ -13,47 +13,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "model/model.h"
 #include "settle.h"
 
-/* Every allocation of a loaded report, freed together. */
-struct arena {
-	void **p;
-	size_t n, cap;
-};
-
-static void *keep(struct arena *a, void *p)
-{
-	if (!p)
-		return NULL;
-	if (a->n == a->cap) {
-		size_t cap = a->cap ? 2 * a->cap : 64;
-		void **np = realloc(a->p, cap * sizeof(*np));
-
-		if (!np) {
-			free(p);
-			return NULL;
-		}
-		a->p = np;
-		a->cap = cap;
-	}
-	a->p[a->n++] = p;
-	return p;
-}
-
-void settle_arena_free(void *owned)
-{
-	struct arena *a = owned;
-
-	if (!a)
-		return;
-	for (size_t i = 0; i < a->n; i++)
-		free(a->p[i]);
-	free(a->p);
-	free(a);
-}
-
 struct loader {
-	struct arena *a;
+	struct settle_report *rep;
 	const char *path;
 	char *err;
 	size_t errlen;
@@ -75,7 +39,8 @@ static const char *str(struct loader *l, json_t *o, const char *key)
 {
 	json_t *v = json_object_get(o, key);
 
-	return json_is_string(v) ? keep(l->a, strdup(json_string_value(v))) : NULL;
+	return json_is_string(v) ?
+	       settle_report_strdup(l->rep, json_string_value(v)) : NULL;
 }
 
 /*
@@ -186,6 +151,7 @@ static void load_settings(struct settle_report *rep, json_t *doc)
 
 	copy(rep->compiler, sizeof(rep->compiler), b, "compiler");
 	copy(rep->build_flags, sizeof(rep->build_flags), b, "flags");
+	copy(rep->novec_flags, sizeof(rep->novec_flags), b, "novec_flags");
 	o->samples = (unsigned)num(s, "samples");
 	o->min_sample_ns = num(s, "min_sample_ns");
 	o->cpu = rep->cpu = (int)num(s, "cpu");
@@ -195,74 +161,94 @@ static void load_settings(struct settle_report *rep, json_t *doc)
 	o->processes = (unsigned)num(s, "processes");
 }
 
-/* The claim called name, built from doc's "claims" once and reused. */
-static const struct settle_claim *claim_of(struct loader *l, json_t *doc,
-					   const char *name,
-					   struct settle_report *rep)
+/* The claim called name, described by doc's "claims". */
+static const struct settle_claim_info *claim_of(struct loader *l, json_t *doc,
+						const char *name)
 {
 	json_t *c = json_object_get(json_object_get(doc, "claims"), name), *b;
-	struct settle_claim *k;
+	struct settle_claim_info k;
 
-	for (size_t i = 0; i < rep->nresults; i++)
-		if (strcmp(rep->results[i].claim->name, name) == 0)
-			return rep->results[i].claim;
 	if (!json_is_object(c) || !json_is_string(json_object_get(c, "baseline")))
 		return NULL;
-	k = keep(l->a, calloc(1, sizeof(*k)));
-	if (!k)
-		return NULL;
-	k->name = keep(l->a, strdup(name));
-	k->description = str(l, c, "description");
-	k->title = str(l, c, "title");
-	k->op_name = str(l, c, "op_name");
-	k->baseline = str(l, c, "baseline");
-	k->original = str(l, c, "original");
-	k->show_cycles = json_is_true(json_object_get(c, "show_cycles"));
+	memset(&k, 0, sizeof(k));
+	k.name = name;
+	k.description = json_string_value(json_object_get(c, "description"));
+	k.title = json_string_value(json_object_get(c, "title"));
+	k.op_name = json_string_value(json_object_get(c, "op_name"));
+	k.baseline = json_string_value(json_object_get(c, "baseline"));
+	k.original = json_string_value(json_object_get(c, "original"));
+	k.show_cycles = json_is_true(json_object_get(c, "show_cycles"));
 	b = json_object_get(c, "bytes_per_op");
-	k->bytes_per_op = json_is_string(b) ? SETTLE_BYTES_SIZE :
-			  (uint64_t)json_integer_value(b);
-	if (json_is_true(json_object_get(c, "sizes"))) {
-		static const uint64_t any[1] = { 0 };
-
-		k->default_sizes = any; /* marks "takes a size" */
-		k->ndefault_sizes = 1;
-	}
-	return k->name && k->baseline ? k : NULL;
+	k.bytes_per_op = json_is_string(b) ? SETTLE_BYTES_SIZE :
+			 (uint64_t)json_integer_value(b);
+	k.sized = json_is_true(json_object_get(c, "sizes"));
+	return settle_report_claim(l->rep, &k);
 }
 
-static int load_params(struct loader *l, json_t *params,
-		       struct settle_variant *v, uint64_t *size)
+/*
+ * A result's "params": size_bytes and build go to *size and *build, the
+ * others to p[0..*n) (p has room for every key; the strings stay in
+ * params, or in text[] for values that are not strings, which the caller
+ * frees).
+ */
+static void split_params(json_t *params, struct settle_param *p, size_t *n,
+			 char **text, uint64_t *size, const char **build)
 {
-	struct settle_param *p;
 	const char *key;
 	json_t *val;
-	size_t n = 0;
 
-	p = keep(l->a, calloc(json_object_size(params) + 1, sizeof(*p)));
-	if (!p)
-		return -1;
+	*n = 0;
 	json_object_foreach(params, key, val) {
 		if (strcmp(key, "size_bytes") == 0) {
 			*size = (uint64_t)json_integer_value(val);
 		} else if (strcmp(key, "build") == 0 && json_is_string(val)) {
-			v->build = keep(l->a, strdup(json_string_value(val)));
+			*build = json_string_value(val);
 		} else {
-			char *txt = json_dumps(val, JSON_ENCODE_ANY);
-
-			p[n].key = keep(l->a, strdup(key));
-			p[n].value = keep(l->a, json_is_string(val) ?
-				strdup(json_string_value(val)) : txt);
-			if (json_is_string(val))
-				free(txt);
-			p[n].type = json_is_string(val) ? SETTLE_PARAM_STRING :
-				    json_is_boolean(val) ? SETTLE_PARAM_BOOL :
-				    SETTLE_PARAM_INT;
-			n++;
+			text[*n] = json_is_string(val) ? NULL :
+				   json_dumps(val, JSON_ENCODE_ANY);
+			p[*n].key = key;
+			p[*n].value = json_is_string(val) ?
+				      json_string_value(val) : text[*n];
+			p[*n].type = json_is_string(val) ? SETTLE_PARAM_STRING :
+				     json_is_boolean(val) ? SETTLE_PARAM_BOOL :
+				     SETTLE_PARAM_INT;
+			p[*n].label = NULL;
+			(*n)++;
 		}
 	}
-	v->params = p;
-	v->nparams = n;
-	return 0;
+}
+
+/* Append the result of claim cname, variant vname described by jr. */
+static struct settle_result *add_result(struct loader *l, json_t *doc,
+					json_t *jr, const char *cname,
+					const char *vname)
+{
+	json_t *params = json_object_get(jr, "params");
+	size_t np = json_object_size(params), n = 0;
+	struct settle_param *p = calloc(np + 1, sizeof(*p));
+	char **text = calloc(np + 1, sizeof(*text));
+	const struct settle_claim_info *claim = claim_of(l, doc, cname);
+	const char *build = NULL;
+	struct settle_result *r = NULL;
+	uint64_t size = 0;
+
+	if (p && text && claim) {
+		split_params(params, p, &n, text, &size, &build);
+		r = settle_report_append(l->rep, claim, vname, build, p, n,
+					 json_string_value(json_object_get(jr, "label")),
+					 json_is_true(json_object_get(jr, "reference")),
+					 size);
+	}
+	for (size_t i = 0; text && i < n; i++)
+		free(text[i]);
+	free(text);
+	free(p);
+	if (!claim)
+		fail(l, "malformed: claim '%s' is not described under "
+		     "\"claims\"", cname);
+	else if (!r)
+		fail(l, "out of memory");
+	return r;
 }
 
 static int load_figures(struct loader *l, json_t *arr, struct settle_result *r)
@@ -293,37 +279,15 @@ static int load_result(struct loader *l, json_t *doc, json_t *jr, size_t idx,
 	json_t *params = json_object_get(jr, "params");
 	const char *cname = json_string_value(json_object_get(jr, "claim"));
 	const char *vname = json_string_value(json_object_get(jr, "variant"));
-	struct settle_variant *v;
 	struct settle_result *r;
 	size_t i;
 
 	if (!cname || !vname || !json_is_object(params) || !json_is_array(samples))
 		return fail(l, "malformed: results[%zu] lacks claim, variant, "
 			    "params or samples_ns", idx);
-	if (rep->nresults == rep->cap) {
-		size_t cap = rep->cap ? 2 * rep->cap : 32;
-		void *p = realloc(rep->results, cap * sizeof(*rep->results));
-
-		if (!p)
-			return fail(l, "out of memory");
-		rep->results = p;
-		rep->cap = cap;
-	}
-	r = &rep->results[rep->nresults];
-	memset(r, 0, sizeof(*r));
-	r->claim = claim_of(l, doc, cname, rep);
-	if (!r->claim)
-		return fail(l, "malformed: claim '%s' is not described under "
-			    "\"claims\"", cname);
-	v = keep(l->a, calloc(1, sizeof(*v)));
-	if (!v || load_params(l, params, v, &r->size_bytes) < 0)
-		return fail(l, "out of memory");
-	v->name = keep(l->a, strdup(vname));
-	v->label = str(l, jr, "label");
-	v->description = "";
-	if (json_is_true(json_object_get(jr, "reference")))
-		v->flags |= SETTLE_REFERENCE;
-	r->variant = v;
+	r = add_result(l, doc, jr, cname, vname);
+	if (!r)
+		return -1;
 	r->iters = (uint64_t)num(jr, "iterations");
 	r->ops_per_sample = (uint64_t)num(jr, "ops_per_sample");
 	if (json_is_string(json_object_get(jr, "check")))
@@ -341,7 +305,6 @@ static int load_result(struct loader *l, json_t *doc, json_t *jr, size_t idx,
 	r->samples_ns = calloc(json_array_size(samples) + 1, sizeof(double));
 	if (!r->samples_ns)
 		return fail(l, "out of memory");
-	rep->nresults++;
 	json_array_foreach(samples, i, s) {
 		if (!is_time(s))
 			return fail(l, "malformed: results[%zu].samples_ns[%zu] "
@@ -350,6 +313,7 @@ static int load_result(struct loader *l, json_t *doc, json_t *jr, size_t idx,
 	}
 	if (load_figures(l, json_object_get(jr, "scale"), r) < 0)
 		return fail(l, "out of memory");
+	(void)rep;
 	return 0;
 }
 
@@ -371,31 +335,9 @@ static int load_skipped(struct loader *l, json_t *doc, struct settle_report *rep
 		if (rc < 0)
 			return -1;
 		rep->results[rep->nresults - 1].skipped =
-			keep(l->a, strdup(why ? why : "skipped"));
+			settle_report_strdup(rep, why ? why : "skipped");
 	}
 	return 0;
-}
-
-/* Analyse runs of results of the same claim and size, as the runner did. */
-static void analyze_groups(struct settle_report *rep)
-{
-	size_t i = 0;
-
-	while (i < rep->nresults) {
-		size_t j = i + 1;
-
-		while (j < rep->nresults &&
-		       rep->results[j].claim == rep->results[i].claim &&
-		       rep->results[j].size_bytes == rep->results[i].size_bytes)
-			j++;
-		settle_analyze(&rep->results[i], j - i, rep->timer.core_ghz,
-			       rep->options.band);
-		if (rep->options.processes > 1)
-			settle_analyze_processes(&rep->results[i], j - i,
-						 rep->options.processes,
-						 rep->options.band);
-		i = j;
-	}
 }
 
 /* ---- Google Benchmark files ------------------------------------------ */
@@ -436,49 +378,33 @@ static struct settle_result *gbench_result(struct loader *l,
 	const char *slash = strchr(name, '/');
 	size_t clen = slash ? (size_t)(slash - name) : strlen(name);
 	const char *vname = slash && slash[1] ? slash + 1 : name;
-	const struct settle_claim *claim = NULL;
-	struct settle_variant *v;
-	struct settle_claim *k;
-	struct settle_result *r;
+	struct settle_claim_info k;
+	char *cname;
 
 	for (size_t i = 0; i < rep->nresults; i++) {
 		const struct settle_result *x = &rep->results[i];
 
 		if (strlen(x->claim->name) == clen &&
-		    !strncmp(x->claim->name, name, clen)) {
-			claim = x->claim;
-			if (!strcmp(x->variant->name, vname))
-				return &rep->results[i];
-		}
+		    !strncmp(x->claim->name, name, clen) &&
+		    !strcmp(x->variant, vname))
+			return &rep->results[i];
 	}
-	if (rep->nresults == rep->cap) {
-		size_t cap = rep->cap ? 2 * rep->cap : 32;
-		void *p = realloc(rep->results, cap * sizeof(*rep->results));
-
-		if (!p)
-			return NULL;
-		rep->results = p;
-		rep->cap = cap;
-	}
-	if (!claim) {
-		k = keep(l->a, calloc(1, sizeof(*k)));
-		if (!k || !(k->name = keep(l->a, strndup(name, clen))))
-			return NULL;
-		k->description = "Google Benchmark family";
-		k->title = k->name;
-		k->op_name = "iteration";
-		k->baseline = ""; /* no variant: repetitions are not paired */
-		claim = k;
-	}
-	v = keep(l->a, calloc(1, sizeof(*v)));
-	if (!v || !(v->name = keep(l->a, strdup(vname))))
+	cname = strndup(name, clen);
+	if (!cname)
 		return NULL;
-	v->description = "";
-	r = &rep->results[rep->nresults++];
-	memset(r, 0, sizeof(*r));
-	r->claim = claim;
-	r->variant = v;
-	return r;
+	memset(&k, 0, sizeof(k));
+	k.name = cname;
+	k.description = "Google Benchmark family";
+	k.op_name = "iteration";
+	k.baseline = ""; /* no variant: repetitions are not paired */
+	const struct settle_claim_info *claim = settle_report_claim(rep, &k);
+
+	free(cname);
+	if (!claim)
+		return NULL;
+	(void)l;
+	return settle_report_append(rep, claim, vname, NULL, NULL, 0, NULL, 0,
+				    0);
 }
 
 static int load_gbench_entry(struct loader *l, json_t *b, size_t idx,
@@ -558,7 +484,7 @@ static int load_gbench(struct loader *l, json_t *doc, struct settle_report *rep)
 		most = rep->results[i].nsamples > most ?
 		       rep->results[i].nsamples : most;
 	rep->options.samples = (unsigned)most;
-	analyze_groups(rep);
+	settle_report_analyze(rep, 0, rep->nresults);
 	return 0;
 }
 
@@ -592,45 +518,46 @@ static int load_doc(struct loader *l, json_t *doc, struct settle_report *rep)
 			return -1;
 	if (load_skipped(l, doc, rep) < 0)
 		return -1;
-	analyze_groups(rep);
+	settle_report_analyze(rep, 0, rep->nresults);
 	return 0;
 }
 
 int settle_load_json(const char *path, double band, struct settle_report *rep,
 		     char *err, size_t errlen)
 {
-	struct loader l = { NULL, path, err, errlen };
+	struct loader l = { rep, path, err, errlen };
 	json_error_t je;
 	struct stat st;
 	json_t *doc;
 	FILE *f;
 	int rc;
 
-	memset(rep, 0, sizeof(*rep));
+	if (settle_report_open(rep) < 0)
+		return fail(&l, "out of memory");
 	snprintf(rep->source, sizeof(rep->source), "%s", path);
 	rep->options.band = band;
 	f = fopen(path, "r");
-	if (!f)
-		return fail(&l, "cannot read: %s", strerror(errno));
+	if (!f) {
+		rc = fail(&l, "cannot read: %s", strerror(errno));
+		goto out;
+	}
 	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
 		fclose(f);
-		return fail(&l, "cannot read: is a directory");
+		rc = fail(&l, "cannot read: is a directory");
+		goto out;
 	}
 	doc = json_loadf(f, JSON_REJECT_DUPLICATES, &je);
 	fclose(f);
-	if (!doc)
-		return fail(&l, "not a settle result file (invalid or truncated "
-			    "JSON at line %d: %s)", je.line, je.text);
-	l.a = calloc(1, sizeof(*l.a));
-	if (!l.a) {
-		json_decref(doc);
-		return fail(&l, "out of memory");
+	if (!doc) {
+		rc = fail(&l, "not a settle result file (invalid or truncated "
+			  "JSON at line %d: %s)", je.line, je.text);
+		goto out;
 	}
-	rep->owned = l.a;
+	rep->options.band = band;
 	rc = is_gbench(doc) ? load_gbench(&l, doc, rep) :
 	     load_doc(&l, doc, rep);
-	rep->options.band = band;
 	json_decref(doc);
+out:
 	if (rc < 0)
 		settle_report_free(rep);
 	return rc;

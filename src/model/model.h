@@ -1,0 +1,100 @@
+/*
+ * model.h - the result model's life (src/model/report.c): the one place
+ * that creates a report, appends results, groups and analyses them,
+ * pools fresh processes' results and frees it all. The runner fills a
+ * report through these functions, the result-file reader rebuilds one
+ * through them, and every output reads the finished report.
+ *
+ * A report owns its strings, claim descriptions and parameters: every
+ * string handed to these functions is copied.
+ */
+#ifndef SETTLE_MODEL_H
+#define SETTLE_MODEL_H
+
+#include "settle.h"
+
+/*
+ * Start an empty report: zeroed, with its string store. Returns 0, or -1
+ * when out of memory (rep is then zeroed and holds nothing to free).
+ */
+int settle_report_open(struct settle_report *rep);
+
+/* A copy of s owned by rep (NULL for NULL, and when out of memory). */
+const char *settle_report_strdup(struct settle_report *rep, const char *s);
+
+/*
+ * The description of the claim named like c in rep: the one rep has, or
+ * a copy of c added to it (NULL fields become the defaults documented in
+ * struct settle_claim_info). Returns NULL when out of memory.
+ */
+const struct settle_claim_info *
+settle_report_claim(struct settle_report *rep,
+		    const struct settle_claim_info *c);
+
+/* The description of a claim of the harness (what a run reports). */
+void settle_claim_describe(const struct settle_claim *c,
+			   struct settle_claim_info *out);
+
+/*
+ * Append a result of claim (from settle_report_claim) for the variant
+ * name with build (NULL: none), params[0..nparams) and label (NULL: made
+ * from the build, the parameters' labels and the name), at size_bytes.
+ * Everything is copied. Returns the new result (zeroed otherwise), or
+ * NULL when out of memory. Earlier result pointers may move: keep
+ * indices.
+ */
+struct settle_result *
+settle_report_append(struct settle_report *rep,
+		     const struct settle_claim_info *claim, const char *name,
+		     const char *build, const struct settle_param *params,
+		     size_t nparams, const char *label, int reference,
+		     uint64_t size_bytes);
+
+/* Append a result for variant v of claim (its name, build, parameters,
+ * label and reference flag). */
+struct settle_result *
+settle_report_append_variant(struct settle_report *rep,
+			     const struct settle_claim_info *claim,
+			     const struct settle_variant *v,
+			     uint64_t size_bytes);
+
+/* Add n samples (ns per operation) to r. Returns 0, or -1 when out of
+ * memory. */
+int settle_result_add_samples(struct settle_result *r, const double *x,
+			      size_t n);
+
+/*
+ * End of the group that starts at result first: the results of one claim
+ * at one size are consecutive, and a group runs up to the first result
+ * of another claim or size (or the end).
+ */
+size_t settle_report_group_end(const struct settle_report *rep,
+			       size_t first);
+
+/*
+ * Analyse the groups that start in [from, to): each result's summary,
+ * throughput, cycles, stability (settle_summary_unstable()), and its
+ * ratio to its baseline (the result named like the claim's baseline
+ * with the same build and parameters in its group, not a reference) with
+ * the paired comparison and verdict (settle_compare_paired()). With
+ * rep->options.processes > 1 the comparisons treat each process's rounds
+ * (equal consecutive chunks of the samples) as one estimate
+ * (settle_compare_processes()).
+ */
+void settle_report_analyze(struct settle_report *rep, size_t from, size_t to);
+
+/* Index of the baseline of result i in its group, or -1. */
+long settle_report_baseline(const struct settle_report *rep, size_t i);
+
+/*
+ * Pool more (another process's measurement of the same claims, variants
+ * and sizes, in the same order) into rep: every sample appended, the
+ * noise counters added. Returns 0, or -1 with a message in err when the
+ * two measured different results or memory runs out. Call
+ * settle_report_analyze() afterwards.
+ */
+int settle_report_pool(struct settle_report *rep,
+		       const struct settle_report *more, char *err,
+		       size_t errlen);
+
+#endif

@@ -1,0 +1,204 @@
+/*
+ * bswap_nt.c - when the byte-swap kernels switch to non-temporal stores
+ * (see bswap_kernels.h): the threshold and a count of the calls that used
+ * them. A file of its own, so that the kernels call no function of the
+ * dispatcher that calls them.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "prim/bswap_kernels.h"
+
+/* ---- the non-temporal threshold ----------------------------------------- */
+
+/*
+ * NT_CAP_BYTES: the threshold is never above this, whatever cache size the
+ * machine reports, because a hypervisor may report a cache the guest does
+ * not have to itself (480 MiB on the Intel family 6 model 167 guest of
+ * DESIGN.md, 320 MiB from a legacy cpuid leaf on the AMD EPYC guest).
+ * Measured with `settle run bswap` and SETTLE_BSWAP_NT_BYTES on the AMD
+ * EPYC Zen 4 guest (32 MiB L3 per core complex; README, "Performance"):
+ * see the comment at settle_bswap_nt_decide() in bswap_kernels.h for the
+ * figures. On the Intel guests non-temporal stores were already faster at
+ * 256 MiB (issue 11: 0.63 of memcpy with ordinary stores, 480 MiB
+ * reported) and at 1 GiB (DESIGN.md: 10.5 against 6.7 B/ns).
+ */
+#define NT_CAP_BYTES (32ull << 20)
+
+/* "123", "64K", "32M", "1G" (binary units) in bytes; 0 if s is not such a
+ * positive size or it does not fit in size_t. */
+static uint64_t parse_size(const char *s)
+{
+	unsigned shift = 0;
+	uint64_t v = 0;
+
+	if (!s || *s < '0' || *s > '9')
+		return 0;
+	for (; *s >= '0' && *s <= '9'; s++) {
+		if (v > (UINT64_MAX - 9) / 10)
+			return 0;
+		v = v * 10 + (uint64_t)(*s - '0');
+	}
+	if (*s == 'K')
+		shift = 10;
+	else if (*s == 'M')
+		shift = 20;
+	else if (*s == 'G')
+		shift = 30;
+	if (shift)
+		s++;
+	if (*s != '\0' || v == 0 || v > (SIZE_MAX >> shift))
+		return 0;
+	return v << shift;
+}
+
+/* Size in bytes of "12345K"-style sysfs text; 0 if it is not one. */
+static uint64_t sysfs_size(const char *s)
+{
+	char *end;
+	unsigned long long v = strtoull(s, &end, 10);
+
+	if (end == s)
+		return 0;
+	switch (*end) {
+	case 'K':
+		return v << 10;
+	case 'M':
+		return v << 20;
+	case 'G':
+		return v << 30;
+	default:
+		return v;
+	}
+}
+
+/* Read one line of a small text file into buf; 0 on success. */
+static int read_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	int ok;
+
+	if (!f)
+		return -1;
+	ok = fgets(buf, (int)len, f) != NULL;
+	fclose(f);
+	return ok ? 0 : -1;
+}
+
+/*
+ * Size of the highest-level data or unified cache of CPU 0 as the kernel
+ * reports it (sysfs), or 0. The kernel reads the cache topology leaf
+ * (CPUID 0x8000001D on AMD, 4 on Intel); glibc 2.36's sysconf reads a
+ * legacy leaf instead, which on an AMD EPYC KVM guest gave 320 MiB where
+ * the kernel gave the 32 MiB a core actually shares, so sysfs comes
+ * first.
+ */
+static uint64_t sysfs_llc_bytes(void)
+{
+	const char *base = "/sys/devices/system/cpu/cpu0/cache/index";
+	uint64_t best = 0;
+	long best_level = 0;
+	char path[96], buf[64];
+
+	for (int i = 0; i < 16; i++) {
+		long level;
+		uint64_t size;
+
+		snprintf(path, sizeof(path), "%s%d/type", base, i);
+		if (read_line(path, buf, sizeof(buf)) != 0)
+			break;
+		if (strncmp(buf, "Instruction", 11) == 0)
+			continue;
+		snprintf(path, sizeof(path), "%s%d/level", base, i);
+		if (read_line(path, buf, sizeof(buf)) != 0)
+			continue;
+		level = strtol(buf, NULL, 10);
+		snprintf(path, sizeof(path), "%s%d/size", base, i);
+		if (read_line(path, buf, sizeof(buf)) != 0)
+			continue;
+		size = sysfs_size(buf);
+		if (size && level >= best_level) {
+			best_level = level;
+			best = size;
+		}
+	}
+	return best;
+}
+
+/* The last-level cache size as the system reports it (sysfs, then
+ * sysconf), or 0 when neither knows. */
+static uint64_t reported_llc_bytes(void)
+{
+	uint64_t b = sysfs_llc_bytes();
+	long s;
+
+	if (b)
+		return b;
+	s = sysconf(_SC_LEVEL3_CACHE_SIZE);
+	return s > 0 ? (uint64_t)s : 0;
+}
+
+size_t settle_bswap_nt_decide(const char *env, uint64_t llc,
+			      const char **source)
+{
+	const char *why;
+	uint64_t b;
+
+	if (env && *env) {
+		b = parse_size(env);
+		if (b) {
+			if (source)
+				*source = "SETTLE_BSWAP_NT_BYTES";
+			return (size_t)b;
+		}
+	}
+	if (llc && llc <= NT_CAP_BYTES) {
+		b = llc;
+		why = "last-level cache";
+	} else {
+		b = NT_CAP_BYTES;
+		why = llc ? "cap (the reported last-level cache is larger)" :
+			    "cap (no last-level cache size reported)";
+	}
+	if (source)
+		*source = env && *env ? "SETTLE_BSWAP_NT_BYTES ignored (not a "
+					"positive size)" : why;
+	return (size_t)(b > SIZE_MAX ? SIZE_MAX : b);
+}
+
+static size_t nt_bytes; /* 0 until decided */
+static const char *nt_source;
+static uint64_t nt_calls;
+
+size_t settle_bswap_nt_bytes(void)
+{
+	size_t b = __atomic_load_n(&nt_bytes, __ATOMIC_ACQUIRE);
+	const char *why;
+
+	if (b)
+		return b;
+	b = settle_bswap_nt_decide(getenv("SETTLE_BSWAP_NT_BYTES"),
+				   reported_llc_bytes(), &why);
+	__atomic_store_n(&nt_source, why, __ATOMIC_RELAXED);
+	__atomic_store_n(&nt_bytes, b, __ATOMIC_RELEASE);
+	return b;
+}
+
+const char *settle_bswap_nt_source(void)
+{
+	settle_bswap_nt_bytes();
+	return __atomic_load_n(&nt_source, __ATOMIC_RELAXED);
+}
+
+uint64_t settle_bswap_nt_calls(void)
+{
+	return __atomic_load_n(&nt_calls, __ATOMIC_RELAXED);
+}
+
+void settle_bswap_nt_note(void)
+{
+	__atomic_fetch_add(&nt_calls, 1, __ATOMIC_RELAXED);
+}

@@ -1,0 +1,130 @@
+/*
+ * jsonl.c - JSON Lines (one RFC 8259 object per line, for log pipelines):
+ * one object per result of a run, or per comparison of settle compare.
+ * Every line stands alone: it names its claim, variant and parameters.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report/format.h"
+#include "util/util.h"
+
+static void key(FILE *f, const char *k, int first)
+{
+	fputs(first ? "" : ", ", f);
+	settle_json_string(f, k);
+	fputs(": ", f);
+}
+
+static void str(FILE *f, const char *k, const char *v)
+{
+	key(f, k, 0);
+	if (v)
+		settle_json_string(f, v);
+	else
+		fputs("null", f);
+}
+
+static void num(FILE *f, const char *k, double v, int have)
+{
+	key(f, k, 0);
+	settle_json_number(f, have ? v : NAN);
+}
+
+/* The variant's identity: claim, variant, label, params. */
+static void identity(FILE *f, const struct settle_result *r)
+{
+	key(f, "claim", 1);
+	settle_json_string(f, r->claim->name);
+	str(f, "variant", r->variant);
+	str(f, "label", r->label);
+	key(f, "params", 0);
+	fputc('{', f);
+	if (r->claim->sized)
+		fprintf(f, "\"size_bytes\": %llu%s",
+			(unsigned long long)r->size_bytes,
+			r->build || r->nparams ? ", " : "");
+	if (r->build) {
+		settle_json_string(f, "build");
+		fputs(": ", f);
+		settle_json_string(f, r->build);
+		fputs(r->nparams ? ", " : "", f);
+	}
+	for (size_t i = 0; i < r->nparams; i++) {
+		fputs(i ? ", " : "", f);
+		settle_json_string(f, r->params[i].key);
+		fputs(": ", f);
+		settle_json_string(f, r->params[i].value);
+	}
+	fputc('}', f);
+}
+
+static void result(FILE *f, const struct settle_view_row *w)
+{
+	const struct settle_result *r = w->r;
+	int m = w->status == SETTLE_ROW_MEASURED;
+	int cmp = m && w->role == SETTLE_ROLE_COMPARED && w->lo[0];
+
+	fputc('{', f);
+	identity(f, r);
+	str(f, "status", w->status == SETTLE_ROW_SKIPPED ? "skipped" :
+	    w->status == SETTLE_ROW_BELOW_RES ? "below resolution" :
+	    "measured");
+	str(f, "reason", w->status_text);
+	fprintf(f, ", \"reference\": %s", w->reference ? "true" : "false");
+	fprintf(f, ", \"samples\": %zu", m ? r->nsamples : (size_t)0);
+	num(f, "median_ns", r->sum.median, m);
+	num(f, "min_ns", r->sum.min, m);
+	num(f, "mad_ns", r->sum.mad, m);
+	num(f, "bytes_per_ns", r->bytes_per_ns, m && w->bytes[0]);
+	num(f, "cycles_per_op", r->cycles_per_op, m && w->cycles[0]);
+	num(f, "ratio", cmp ? r->cmp.ratio : r->ratio,
+	    m && w->role != SETTLE_ROLE_NONE);
+	num(f, "ci_low", r->cmp.lo, cmp);
+	num(f, "ci_high", r->cmp.hi, cmp);
+	str(f, "verdict", m && w->verdict[0] ? w->verdict : NULL);
+	str(f, "why", m ? w->why : NULL);
+	fprintf(f, ", \"unstable\": %s}\n", w->mark[0] ? "true" : "false");
+}
+
+static void report(FILE *f, const struct settle_view *v)
+{
+	for (size_t k = 0; k < v->nclaims; k++)
+		for (size_t i = 0; i < v->claims[k].nrows; i++)
+			result(f, &v->claims[k].rows[i]);
+}
+
+static void comparison(FILE *f, const struct settle_compare_section *s,
+		       const struct settle_compare_row *w)
+{
+	int m = w->status == SETTLE_CMP_MEASURED;
+
+	fputc('{', f);
+	identity(f, w->new_r);
+	str(f, "old_file", s->old->source);
+	str(f, "new_file", s->nw->source);
+	fprintf(f, ", \"n_old\": %zu, \"n_new\": %zu", w->n_old, w->n_new);
+	num(f, "old_median_ns", w->old_median, m);
+	num(f, "new_median_ns", w->new_median, m);
+	num(f, "change_pct", w->change, m);
+	num(f, "ci_low_pct", w->lo, m);
+	num(f, "ci_high_pct", w->hi, m);
+	str(f, "verdict", m ? w->verdict : "no time measured");
+	str(f, "why", w->why);
+	fprintf(f, ", \"unstable\": %s}\n", w->mark[0] ? "true" : "false");
+}
+
+static void compare(FILE *f, const struct settle_compare_view *cv)
+{
+	for (size_t k = 0; k < cv->nsections; k++)
+		for (size_t i = 0; i < cv->sections[k].nrows; i++)
+			comparison(f, &cv->sections[k],
+				   &cv->sections[k].rows[i]);
+}
+
+const struct settle_format settle_format_jsonl = {
+	.name = "json-lines",
+	.report = report,
+	.compare = compare,
+};

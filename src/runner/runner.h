@@ -1,0 +1,71 @@
+/*
+ * runner.h - the runner's services for the settle command (private):
+ * choosing variants, checking that sizes fit, the presets, running a
+ * measurement in fresh processes.
+ */
+#ifndef SETTLE_RUNNER_H
+#define SETTLE_RUNNER_H
+
+#include "settle.h"
+
+/* Non-zero when this thread may be pinned to cpu (-1: any, always). */
+int settle_cpu_allowed(int cpu);
+
+/* --rigorous: the settings `settle selftest` checks against its targets:
+ * 21 samples of >= 10 ms in each of 5 fresh processes. */
+#define SETTLE_RIGOROUS_SAMPLES 21
+#define SETTLE_RIGOROUS_MIN_MS 10
+#define SETTLE_RIGOROUS_PROCESSES 5
+
+/* Set o's samples, sample length and processes to the --rigorous ones. */
+void settle_options_rigorous(struct settle_options *o);
+
+/* The claims of a run after --variant (owned copies; see below). */
+struct settle_selection {
+	const struct settle_claim **claims;
+	size_t nclaims;
+	const char **dropped;   /* claims with none of the variants asked */
+	size_t ndropped;
+	void *owned;
+};
+
+/*
+ * Keep, in copies of claims[0..n), the variants named in names[0..k) (by
+ * name, "we32", or by table label, "-O2 we32") and their baselines; drop
+ * the claims that have none of them (listed in out->dropped). k = 0
+ * keeps everything. Returns 0; -1 with a message in err when a name is
+ * no variant of any claim or memory runs out. Free with
+ * settle_selection_free().
+ */
+int settle_select_variants(const struct settle_claim *const *claims,
+			   size_t n, const char *const *names, size_t k,
+			   struct settle_selection *out, char *err,
+			   size_t errlen);
+void settle_selection_free(struct settle_selection *s);
+
+/*
+ * Check the sizes a run will measure: sizes[0..nsizes) (0: each claim's
+ * defaults, plus its full sizes when full) against avail bytes of memory
+ * (0: unknown, not checked), with 10 % kept free and each claim's
+ * buffers counted. Returns 0; -1 with a message in err when a size does
+ * not fit or sizes were given but no claim takes a size.
+ */
+int settle_check_sizes(const struct settle_claim *const *claims, size_t n,
+		       const uint64_t *sizes, size_t nsizes, int full,
+		       uint64_t avail, char *err, size_t errlen);
+
+/*
+ * --processes N: run `settle` (this executable, /proc/self/exe) with the
+ * arguments argv[0..argc) of a `run` command (argv[0] is "run") in nproc
+ * fresh processes, one after another, each writing a result file into a
+ * temporary directory (settle_tmpdir()), and pool them into rep: every
+ * sample of every process, the process as the unit of replication.
+ * The children's own --processes, --format and --output are replaced.
+ * Returns 0; -1 with a message in err when the CPU asked for is not
+ * allowed, a process fails or its file cannot be read.
+ */
+int settle_run_in_processes(int argc, char **argv, int cpu, unsigned nproc,
+			    double band, struct settle_report *rep,
+			    char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,34 @@
+/*
+ * rules.h - the rules that decide what settle says about a measurement,
+ * each written once: when a result is unstable, and when the machine's
+ * noise deserves a warning. Every output (the tables of a run, show,
+ * compare) applies these and no other thresholds.
+ */
+#ifndef SETTLE_RULES_H
+#define SETTLE_RULES_H
+
+#include "settle.h"
+
+/* A result is unstable when its MAD exceeds this share of its median... */
+#define SETTLE_UNSTABLE_MAD 0.05
+/* ...or its best sample lies this share below the median (a minority of
+ * samples, or whole processes, ran at another speed). */
+#define SETTLE_UNSTABLE_BEST 0.20
+
+/* Non-zero when the samples summarised in s are too spread to trust. */
+int settle_summary_unstable(const struct settle_summary *s);
+
+/* Noise worth a warning: a 1-minute load average above this at the
+ * start, ... */
+#define SETTLE_NOISE_LOADAVG 0.5
+/* ...more than this per cent of the CPU time stolen by the hypervisor, */
+#define SETTLE_NOISE_STEAL_PCT 1.0
+/* ...the core clock moving by more than this per cent during the run. */
+#define SETTLE_NOISE_DRIFT_PCT 1.0
+
+/* Non-zero when loadavg, steal_pct or drift_pct calls for a warning. */
+int settle_noise_loaded(double loadavg);
+int settle_noise_stolen(double steal_pct);
+int settle_noise_drifted(double drift_pct);
+
+#endif

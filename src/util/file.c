@@ -1,0 +1,163 @@
+/*
+ * file.c - output that is written whole or not at all, with one
+ * permission rule, and the one temporary-directory rule.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util/util.h"
+
+/* The mode of a new file: 0666 less the umask, as open(2) would give. */
+static mode_t new_file_mode(void)
+{
+	mode_t mask = umask(0);
+
+	umask(mask);
+	return 0666 & ~mask;
+}
+
+const char *settle_tmpdir(void)
+{
+	const char *t = getenv("TMPDIR");
+
+	return t && *t ? t : "/tmp";
+}
+
+int settle_output_target(const char *path, char *resolved, size_t len,
+			 char *err, size_t errlen)
+{
+	struct stat st;
+	char probe[4096];
+	int fd;
+
+	if (strcmp(path, "-") == 0) {
+		snprintf(resolved, len, "-");
+		return 0;
+	}
+	/* a symbolic link: write the file it names, keep the link */
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+		char link[4096];
+		ssize_t k = readlink(path, link, sizeof(link) - 1);
+		const char *slash = strrchr(path, '/');
+
+		if (k < 0) {
+			snprintf(err, errlen, "cannot write %s: %s", path,
+				 strerror(errno));
+			return -1;
+		}
+		link[k] = '\0';
+		if (link[0] == '/' || !slash)
+			snprintf(resolved, len, "%s", link);
+		else
+			snprintf(resolved, len, "%.*s/%s", (int)(slash - path),
+				 path, link);
+	} else {
+		snprintf(resolved, len, "%s", path);
+	}
+	if (stat(resolved, &st) == 0 && !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "cannot write %s: not a regular file (a "
+			 "directory, device or FIFO); refusing to replace it",
+			 path);
+		return -1;
+	}
+	/* can a temporary file be made beside it? (missing or read-only
+	 * directory, a name too long) */
+	errno = 0;
+	if ((size_t)snprintf(probe, sizeof(probe), "%s.tmp.XXXXXX", resolved) >=
+	    sizeof(probe) || (fd = mkstemp(probe)) < 0) {
+		snprintf(err, errlen, "cannot write %s: %s", path,
+			 strerror(errno ? errno : ENAMETOOLONG));
+		return -1;
+	}
+	close(fd);
+	unlink(probe);
+	return 0;
+}
+
+static int write_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t k = write(fd, p, n);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return -1;
+		p += k;
+		n -= (size_t)k;
+	}
+	return 0;
+}
+
+static int fsync_dir(const char *path)
+{
+	char *copy = strdup(path);
+	int fd, rc;
+
+	if (!copy)
+		return -1;
+	fd = open(dirname(copy), O_RDONLY | O_DIRECTORY);
+	free(copy);
+	if (fd < 0)
+		return -1;
+	rc = fsync(fd);
+	close(fd);
+	return rc;
+}
+
+int settle_replace_file(const char *path, const char *buf, size_t n,
+			char *err, size_t errlen)
+{
+	char target[4096];
+	size_t len;
+	char *tmp;
+	int fd;
+
+	if (strcmp(path, "-") == 0) {
+		if (fwrite(buf, 1, n, stdout) == n && fflush(stdout) == 0)
+			return 0;
+		snprintf(err, errlen, "cannot write to standard output: %s",
+			 strerror(errno));
+		return -1;
+	}
+	if (settle_output_target(path, target, sizeof(target), err, errlen) < 0)
+		return -1;
+	path = target;
+	len = strlen(path) + 16;
+	tmp = malloc(len);
+	if (!tmp) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	snprintf(tmp, len, "%s.tmp.XXXXXX", path);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	if (write_all(fd, buf, n) < 0 || fchmod(fd, new_file_mode()) < 0 ||
+	    fsync(fd) < 0 || close(fd) < 0) {
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+		close(fd);
+		unlink(tmp);
+		free(tmp);
+		return -1;
+	}
+	if (rename(tmp, path) < 0) {
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+		unlink(tmp);
+		free(tmp);
+		return -1;
+	}
+	free(tmp);
+	fsync_dir(path);
+	return 0;
+}
+

@@ -1,0 +1,102 @@
+/*
+ * spawn.c - the one way settle starts another program (see util.h):
+ * fork, redirect, exec, and tell the parent when the exec itself failed.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "util/util.h"
+
+/* fd onto std (0, 1, 2) in the child; -1 when that fails. */
+static int stream(int fd, int std)
+{
+	if (fd == SETTLE_SPAWN_INHERIT)
+		return 0;
+	if (fd == SETTLE_SPAWN_NULL) {
+		int nul = open("/dev/null", O_RDWR);
+
+		if (nul < 0)
+			return -1;
+		fd = nul;
+	}
+	return fd == std ? 0 : dup2(fd, std) < 0 ? -1 : 0;
+}
+
+/* In the child: set up, exec, or report errno on report_fd and exit. */
+static void child(char *const *argv, const struct settle_spawn_opts *o,
+		  int report_fd)
+{
+	int e;
+
+	if (o) {
+		if (stream(o->in, STDIN_FILENO) < 0 ||
+		    stream(o->out, STDOUT_FILENO) < 0 ||
+		    stream(o->err, STDERR_FILENO) < 0)
+			goto fail;
+		if (o->close_fd >= 0)
+			close(o->close_fd);
+		if (o->dir && chdir(o->dir) < 0)
+			goto fail;
+		for (const char *const *u = o->unset; u && *u; u++)
+			unsetenv(*u);
+		for (const char *const *s = o->set; s && *s; s++)
+			if (putenv((char *)*s) != 0)
+				goto fail;
+	}
+	execvp(argv[0], argv);
+fail:
+	e = errno;
+	if (write(report_fd, &e, sizeof(e)) < 0)
+		_exit(127);
+	_exit(127);
+}
+
+pid_t settle_spawn(char *const *argv, const struct settle_spawn_opts *o)
+{
+	int fd[2], e = 0;
+	ssize_t k;
+	pid_t pid;
+
+	if (pipe2(fd, O_CLOEXEC) < 0)
+		return -1;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		e = errno;
+		close(fd[0]);
+		close(fd[1]);
+		errno = e;
+		return -1;
+	}
+	if (pid == 0) {
+		close(fd[0]);
+		child(argv, o, fd[1]);
+	}
+	close(fd[1]);
+	while ((k = read(fd[0], &e, sizeof(e))) < 0 && errno == EINTR)
+		;
+	close(fd[0]);
+	if (k == (ssize_t)sizeof(e)) {
+		/* the exec failed: collect the child, report its error */
+		settle_wait(pid, NULL);
+		errno = e;
+		return -1;
+	}
+	return pid;
+}
+
+int settle_wait(pid_t pid, struct rusage *ru)
+{
+	int st;
+
+	while (wait4(pid, &st, 0, ru) < 0)
+		if (errno != EINTR)
+			return -1;
+	if (WIFEXITED(st))
+		return WEXITSTATUS(st);
+	return 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+}

@@ -1,0 +1,99 @@
+/*
+ * util.h - small services every layer may use (src/util/): file output
+ * written whole or not at all, the temporary-directory rule, JSON text,
+ * UTF-8, units, the C locale for writers. Private to settle.
+ */
+#ifndef SETTLE_UTIL_H
+#define SETTLE_UTIL_H
+
+#include <locale.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+
+/*
+ * Check an output path before writing it and resolve it: "-" stays
+ * standard output; a symbolic link resolves to the file it names (the
+ * link is kept); a directory, device or FIFO is refused; the directory
+ * must take a temporary file (it is created and removed). Writes the path
+ * to rename onto into resolved (len bytes). Returns 0, or -1 with a
+ * one-line message in err.
+ */
+int settle_output_target(const char *path, char *resolved, size_t len,
+			 char *err, size_t errlen);
+
+/*
+ * Write buf[0..n) to path whole or not at all: a temporary file in the
+ * same directory, fsync'ed, given mode 0666 less the umask (the one
+ * permission rule of every file settle writes, as for any new file),
+ * renamed over path, the directory fsync'ed.
+ * "-" writes to standard output. Returns 0, or -1 with a message in err.
+ */
+int settle_replace_file(const char *path, const char *buf, size_t n,
+			char *err, size_t errlen);
+
+/* The directory for temporary files: $TMPDIR when set and not empty,
+ * else /tmp. */
+const char *settle_tmpdir(void);
+
+/* A standard stream of a spawned program: inherited, /dev/null, or a
+ * file descriptor (>= 0). */
+#define SETTLE_SPAWN_INHERIT (-1)
+#define SETTLE_SPAWN_NULL (-2)
+
+struct settle_spawn_opts {
+	int in, out, err;           /* SETTLE_SPAWN_INHERIT, _NULL or an fd */
+	int close_fd;               /* closed in the child; -1: none */
+	const char *dir;            /* the child's working directory; NULL:
+				       this one */
+	const char *const *set;     /* "NAME=VALUE" to set, NULL-terminated */
+	const char *const *unset;   /* names to remove, NULL-terminated */
+};
+
+/*
+ * The one way settle starts a program: fork, the streams and directory
+ * of o (NULL: all inherited), then exec argv[0] (searched in PATH when it
+ * has no '/'). Returns the child's pid, or -1 with errno set when the
+ * program cannot be started at all (fork failed, not found, not
+ * executable: the child's exec error is passed back through a pipe).
+ */
+pid_t settle_spawn(char *const *argv, const struct settle_spawn_opts *o);
+
+/*
+ * Wait for pid (retrying on EINTR). Returns its exit status, 128 + the
+ * signal that ended it, or -1 with errno set. ru (NULL: not wanted)
+ * receives its resource usage (wait4).
+ */
+int settle_wait(pid_t pid, struct rusage *ru);
+
+/*
+ * Decode the UTF-8 sequence at p (NUL-terminated): returns the code point
+ * and its length in *len; an invalid, overlong, surrogate or truncated
+ * sequence gives U+FFFD with *len = 1.
+ */
+unsigned long settle_utf8_next(const unsigned char *p, size_t *len);
+
+/* s as an RFC 8259 string: quoted, pure ASCII (\uXXXX escapes, surrogate
+ * pairs beyond the BMP, U+FFFD for invalid UTF-8); NULL writes "". */
+void settle_json_string(FILE *f, const char *s);
+
+/* v as a JSON number (%.12g), or null when it is not finite. */
+void settle_json_number(FILE *f, double v);
+
+/* A time in ns with an adaptive unit ("812 ps", "3.21 us") into buf;
+ * returns buf. */
+char *settle_format_ns(double ns, char *buf, size_t len);
+
+/*
+ * The calling thread's locale switched to "C" for the duration of a
+ * writer, so that printf writes '.' decimals even in a program that
+ * called setlocale() (settle itself never does).
+ */
+struct settle_c_locale {
+	locale_t c, old;
+};
+void settle_c_locale_begin(struct settle_c_locale *l);
+void settle_c_locale_end(struct settle_c_locale *l);
+
+#endif

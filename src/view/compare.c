@@ -1,0 +1,359 @@
+/*
+ * compare.c - the view of result files compared (see view.h): per
+ * claim/variant/params, the change of the pooled time with its interval
+ * and verdict, a geometric-mean row, the rows only one file has, and
+ * what differs between the files' machines, builds and noise.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/model.h"
+#include "stats/nonparam.h"
+#include "stats/rules.h"
+#include "util/util.h"
+#include "view/view.h"
+
+#define GEOMEAN_SEED 0x5e771eull
+
+/* Same claim, variant, size, build and parameters. */
+static int same_key(const struct settle_result *a, const struct settle_result *b)
+{
+	return strcmp(a->claim->name, b->claim->name) == 0 &&
+	       strcmp(a->variant, b->variant) == 0 &&
+	       a->size_bytes == b->size_bytes &&
+	       settle_result_same_group(a, b);
+}
+
+/* Every sample of every result of rep with r's key, pooled (NULL when
+ * there are none or memory runs out). */
+static double *pool(const struct settle_report *rep,
+		    const struct settle_result *r, size_t *n)
+{
+	size_t total = 0, k = 0;
+	double *x;
+
+	for (size_t i = 0; i < rep->nresults; i++)
+		if (same_key(&rep->results[i], r))
+			total += rep->results[i].nsamples;
+	*n = total;
+	if (total == 0)
+		return NULL;
+	x = malloc(total * sizeof(*x));
+	if (!x)
+		return NULL;
+	for (size_t i = 0; i < rep->nresults; i++)
+		if (same_key(&rep->results[i], r))
+			for (size_t j = 0; j < rep->results[i].nsamples; j++)
+				x[k++] = rep->results[i].samples_ns[j];
+	return x;
+}
+
+/* The first result of rep with r's key, or NULL. */
+static const struct settle_result *find(const struct settle_report *rep,
+					const struct settle_result *r)
+{
+	for (size_t i = 0; i < rep->nresults; i++)
+		if (same_key(&rep->results[i], r))
+			return &rep->results[i];
+	return NULL;
+}
+
+static int below_resolution(const struct settle_report *rep,
+			    const struct settle_result *r)
+{
+	for (size_t i = 0; i < rep->nresults; i++)
+		if (same_key(&rep->results[i], r) &&
+		    rep->results[i].below_resolution)
+			return 1;
+	return 0;
+}
+
+static int unstable(const double *x, size_t n)
+{
+	struct settle_summary s;
+
+	settle_summarize(x, n, &s);
+	return settle_summary_unstable(&s);
+}
+
+/* "popcount 4 KiB table8" */
+static void key_name(const struct settle_result *r, char *buf, size_t len)
+{
+	char sz[32];
+
+	snprintf(buf, len, "%s %s%s%s", r->claim->name, r->size_bytes ?
+		 settle_format_size(r->size_bytes, sz, sizeof(sz)) : "",
+		 r->size_bytes ? " " : "", r->label);
+}
+
+static void pct(double ratio, char *buf, size_t len)
+{
+	snprintf(buf, len, "%+.2f%%", (ratio - 1) * 100);
+}
+
+/* The row of key r (a result of nw): -1 when out of memory, 0 when old
+ * lacks it, 1 when made. x and y receive the pooled samples. */
+static int make_row(const struct settle_report *old,
+		    const struct settle_report *nw,
+		    const struct settle_result *r, double band,
+		    struct settle_compare_row *w, double **x, double **y)
+{
+	struct settle_comparison c;
+	struct settle_summary so, sn;
+
+	memset(w, 0, sizeof(*w));
+	*y = pool(nw, r, &w->n_new);
+	*x = pool(old, r, &w->n_old);
+	if (!*x || !*y) {
+		int missing = !find(old, r) || !w->n_old || !w->n_new;
+
+		free(*x);
+		free(*y);
+		*x = *y = NULL;
+		return missing ? 0 : -1;
+	}
+	w->new_r = r;
+	w->old_r = find(old, r);
+	key_name(r, w->name, sizeof(w->name));
+	w->claim = r->claim->name;
+	w->label = r->label;
+	if (r->claim->sized)
+		settle_format_size(r->size_bytes, w->size, sizeof(w->size));
+	w->mark = "";
+	w->verdict = "";
+	if (settle_compare_unpaired(*x, w->n_old, *y, w->n_new, band, &c) < 0) {
+		w->status = SETTLE_CMP_NO_TIME;
+		return 1;
+	}
+	if (below_resolution(nw, r) || below_resolution(old, r)) {
+		c.verdict = SETTLE_UNCLEAR;
+		c.why = "below resolution";
+	}
+	settle_summarize(*x, w->n_old, &so);
+	settle_summarize(*y, w->n_new, &sn);
+	w->old_median = so.median;
+	w->new_median = sn.median;
+	settle_format_ns(w->old_median, w->old_text, sizeof(w->old_text));
+	settle_format_ns(w->new_median, w->new_text, sizeof(w->new_text));
+	w->change = (c.ratio - 1) * 100;
+	w->lo = (c.lo - 1) * 100;
+	w->hi = (c.hi - 1) * 100;
+	pct(c.ratio, w->change_text, sizeof(w->change_text));
+	pct(c.lo, w->lo_text, sizeof(w->lo_text));
+	pct(c.hi, w->hi_text, sizeof(w->hi_text));
+	w->mark = unstable(*x, w->n_old) || unstable(*y, w->n_new) ? "!" : "";
+	w->verdict = settle_verdict_name(c.verdict);
+	w->why = c.why;
+	w->slower = c.verdict == SETTLE_SLOWER;
+	return 1;
+}
+
+/* The names of the rows of a that b lacks. */
+static int only_in(const struct settle_report *a, const struct settle_report *b,
+		   char (**out)[400], size_t *n)
+{
+	*out = calloc(a->nresults + 1, sizeof(**out));
+	*n = 0;
+	if (!*out)
+		return -1;
+	for (size_t i = 0; i < a->nresults; i++) {
+		const struct settle_result *r = &a->results[i];
+
+		if (r->skipped || find(a, r) != r || find(b, r))
+			continue;
+		key_name(r, (*out)[(*n)++], sizeof(**out));
+	}
+	return 0;
+}
+
+static int section(const struct settle_report *old,
+		   const struct settle_report *nw, double fail_pct,
+		   struct settle_compare_section *s, size_t *slower)
+{
+	double **x = calloc(nw->nresults + 1, sizeof(*x));
+	double **y = calloc(nw->nresults + 1, sizeof(*y));
+	size_t *nx = calloc(nw->nresults + 1, sizeof(*nx));
+	size_t *ny = calloc(nw->nresults + 1, sizeof(*ny));
+	int rc = -1;
+
+	s->old = old;
+	s->nw = nw;
+	s->rows = calloc(nw->nresults + 1, sizeof(*s->rows));
+	if (!x || !y || !nx || !ny || !s->rows)
+		goto out;
+	for (size_t i = 0; i < nw->nresults; i++) {
+		const struct settle_result *r = &nw->results[i];
+		struct settle_compare_row *w = &s->rows[s->nrows];
+		double *px, *py;
+		int k;
+
+		if (find(nw, r) != r)
+			continue;
+		k = make_row(old, nw, r, nw->options.band, w, &px, &py);
+		if (k < 0)
+			goto out;
+		if (k == 0)
+			continue;
+		s->nrows++;
+		if (w->status != SETTLE_CMP_MEASURED) {
+			free(px);
+			free(py);
+			continue;
+		}
+		x[s->nmeasured] = px;
+		nx[s->nmeasured] = w->n_old;
+		y[s->nmeasured] = py;
+		ny[s->nmeasured] = w->n_new;
+		s->nmeasured++;
+		if (w->slower && (fail_pct <= 0 || w->change >= fail_pct))
+			(*slower)++;
+	}
+	if (s->nmeasured > 1) {
+		struct settle_interval gm;
+
+		if (settle_geomean_bootstrap((const double *const *)x, nx,
+					     (const double *const *)y, ny,
+					     s->nmeasured, GEOMEAN_SEED, 0.95,
+					     &gm) == 0) {
+			s->has_geomean = 1;
+			s->gm = (gm.est - 1) * 100;
+			s->gm_lo = (gm.lo - 1) * 100;
+			s->gm_hi = (gm.hi - 1) * 100;
+			pct(gm.est, s->gm_text, sizeof(s->gm_text));
+			pct(gm.lo, s->gm_lo_text, sizeof(s->gm_lo_text));
+			pct(gm.hi, s->gm_hi_text, sizeof(s->gm_hi_text));
+		}
+	}
+	if (only_in(old, nw, &s->only_old, &s->nonly_old) < 0 ||
+	    only_in(nw, old, &s->only_new, &s->nonly_new) < 0)
+		goto out;
+	rc = 0;
+out:
+	for (size_t i = 0; x && y && i < s->nmeasured; i++) {
+		free(x[i]);
+		free(y[i]);
+	}
+	free(x);
+	free(y);
+	free(nx);
+	free(ny);
+	return rc;
+}
+
+static int differences(const struct settle_report *a,
+		       const struct settle_report *b,
+		       struct settle_compare_view *cv)
+{
+	const struct { const char *what, *x, *y; } fields[] = {
+		{ "CPU models", a->machine.model_name, b->machine.model_name },
+		{ "ISA extensions", a->machine.isa, b->machine.isa },
+		{ "kernels", a->machine.kernel, b->machine.kernel },
+		{ "compilers", a->compiler, b->compiler },
+	};
+	size_t n = sizeof(fields) / sizeof(fields[0]);
+	char (*more)[700] = realloc(cv->differences,
+				    (cv->ndifferences + n) * sizeof(*more));
+
+	if (!more)
+		return -1;
+	cv->differences = more;
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(fields[i].x, fields[i].y) != 0)
+			snprintf(more[cv->ndifferences++], sizeof(*more),
+				 "the files come from different %s:\n%s: %s\n"
+				 "%s: %s", fields[i].what, a->source,
+				 fields[i].x, b->source, fields[i].y);
+	return 0;
+}
+
+__attribute__((format(printf, 2, 3)))
+static void warn(struct settle_compare_view *cv, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (cv->nwarnings == sizeof(cv->warnings) / sizeof(cv->warnings[0]))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(cv->warnings[cv->nwarnings++], sizeof(cv->warnings[0]),
+		  fmt, ap);
+	va_end(ap);
+}
+
+/* The noise a file recorded, said again where it matters. */
+static void file_noise(struct settle_compare_view *cv,
+		       const struct settle_report *r)
+{
+	const struct settle_noise *n = &r->noise;
+
+	if (settle_noise_loaded(n->loadavg))
+		warn(cv, "%s was measured under other load (load average "
+		     "%.2f)", r->source, n->loadavg);
+	if (settle_noise_stolen(n->steal_pct))
+		warn(cv, "%s: the hypervisor stole %.1f%% of the CPU time",
+		     r->source, n->steal_pct);
+	if (settle_noise_drifted(n->drift_pct))
+		warn(cv, "%s: the core clock drifted by %+.1f%%", r->source,
+		     n->drift_pct);
+}
+
+static void compare_notes(struct settle_compare_view *cv)
+{
+	snprintf(cv->notes[0].text, sizeof(cv->notes[0].text),
+		 "change: new time / old time - 1, the Hodges-Lehmann "
+		 "estimate (the median of every new/old pair of samples, not "
+		 "the ratio of the two medians shown), 95%% Mann-Whitney "
+		 "interval; every repetition of a name pooled; band +-%g%%",
+		 cv->band * 100);
+	cv->notes[0].mark = "";
+	snprintf(cv->notes[1].text, sizeof(cv->notes[1].text),
+		 "unstable on either side (MAD above %g%% of the median, or the "
+		 "best sample more than %g%% below it): do not trust that row",
+		 SETTLE_UNSTABLE_MAD * 100, SETTLE_UNSTABLE_BEST * 100);
+	cv->notes[1].mark = "!";
+	cv->nnotes = 2;
+}
+
+int settle_compare_build(const struct settle_report *old,
+			 const struct settle_report *const *news, size_t nnew,
+			 double fail_pct, struct settle_compare_view *cv)
+{
+	memset(cv, 0, sizeof(*cv));
+	cv->band = nnew ? news[0]->options.band : 0.01;
+	cv->sections = calloc(nnew + 1, sizeof(*cv->sections));
+	if (!cv->sections)
+		return -1;
+	for (size_t k = 0; k < nnew; k++)
+		if (differences(old, news[k], cv) < 0)
+			goto fail;
+	for (size_t k = 0; k < nnew; k++) {
+		if (section(old, news[k], fail_pct, &cv->sections[k],
+			    &cv->slower) < 0) {
+			cv->nsections = k + 1;
+			goto fail;
+		}
+		cv->nsections++;
+	}
+	compare_notes(cv);
+	file_noise(cv, old);
+	for (size_t k = 0; k < nnew; k++)
+		file_noise(cv, news[k]);
+	return 0;
+fail:
+	settle_compare_free(cv);
+	return -1;
+}
+
+void settle_compare_free(struct settle_compare_view *cv)
+{
+	for (size_t k = 0; cv->sections && k < cv->nsections; k++) {
+		free(cv->sections[k].rows);
+		free(cv->sections[k].only_old);
+		free(cv->sections[k].only_new);
+	}
+	free(cv->sections);
+	free(cv->differences);
+	memset(cv, 0, sizeof(*cv));
+}

@@ -1,0 +1,194 @@
+/*
+ * view.h - what settle says about a report, decided once.
+ *
+ * settle_view_build() turns a report into a view: the machine's facts,
+ * then per claim its rows (one per result: a status, typed cells already
+ * written out, marks, the verdict), the notes under its table, its scale
+ * section with numbered footnote marks; then the noise and its warnings.
+ * settle_compare_build() does the same for result files compared with
+ * each other. The output formats (src/report/) only lay a view out: which
+ * words, numbers, marks and warnings appear is decided here, from the
+ * rules in src/stats/rules.h, so every format says the same thing.
+ */
+#ifndef SETTLE_VIEW_H
+#define SETTLE_VIEW_H
+
+#include <stddef.h>
+
+#include "settle.h"
+
+/* A fact about the machine or the run, e.g. "caches" = "L1d 32 KiB, ...".
+ * brief: the short form for one-line layouts (NULL: leave it out there). */
+struct settle_view_item {
+	const char *key;
+	char text[1100];
+	char brief[160];
+	int in_brief;   /* part of the one-line form */
+	int info_only;  /* 1: said by `settle info` only; -1: above a run's
+			   tables only; 0: both */
+	int detail;     /* too long for the head of a run's tables: in
+			   `settle info` and in details only */
+};
+
+#define SETTLE_VIEW_MAX_ITEMS 12
+
+/* What a row can show. */
+enum settle_row_status {
+	SETTLE_ROW_MEASURED,  /* times, ratio and verdict */
+	SETTLE_ROW_SKIPPED,   /* not run here; status_text says why */
+	SETTLE_ROW_BELOW_RES, /* no time: a sample was below the resolution */
+};
+
+/* How a row stands against its baseline. */
+enum settle_row_role {
+	SETTLE_ROLE_NONE,     /* no baseline in its group: no ratio */
+	SETTLE_ROLE_BASELINE, /* it is the baseline */
+	SETTLE_ROLE_COMPARED, /* ratio, interval and verdict */
+};
+
+struct settle_view_row {
+	const struct settle_result *r; /* raw numbers, for data formats */
+	enum settle_row_status status;
+	const char *status_text; /* the reason, for a row not measured */
+	char size[24];           /* "4 KiB"; "" for a claim without sizes */
+	const char *label;       /* the variant's table label */
+	int reference;           /* a physical limit: remark "(reference)" */
+	const char *mark;        /* "!" for an unstable row, else "" */
+	char median[24], best[24]; /* times with units, "1.633 us" */
+	char mad[16];            /* "12.8%" */
+	char bytes[16];          /* "48.12" (B/ns), "" without throughput */
+	char cycles[16];         /* "2.90", "" without cycles */
+	enum settle_row_role role;
+	char ratio[16];          /* "0.344x", "1.000x" for the baseline, "-" */
+	char lo[16], hi[16];     /* the interval's bounds, "0.320"; "" */
+	const char *verdict;     /* "faster", ..., "baseline", or "" */
+	const char *why;         /* why unclear, or NULL */
+};
+
+/* A paragraph under a table. mark: the mark it explains ("!", "*"), or "". */
+struct settle_view_note {
+	const char *mark;
+	char text[600];
+};
+
+#define SETTLE_VIEW_MAX_NOTES 8
+
+/* The claim's own terms: one row per result that has figures. */
+struct settle_view_scale_cell {
+	char value[40];   /* "0.07114 s" */
+	const char *mark; /* "*", "**", ... or "" */
+};
+
+struct settle_view_scale_row {
+	const char *label;
+	char size[24];
+	size_t n;
+	struct settle_view_scale_cell cell[SETTLE_MAX_FIGURES];
+};
+
+struct settle_view_claim {
+	const struct settle_claim_info *claim;
+	const char *title;
+	const char *op_name;
+	int sized, show_bytes, show_cycles;
+	struct settle_view_row *rows;
+	size_t nrows;
+	struct settle_view_note notes[SETTLE_VIEW_MAX_NOTES];
+	size_t nnotes;
+	/* scale section */
+	size_t ncols;
+	const char *cols[SETTLE_MAX_FIGURES];
+	struct settle_view_scale_row *scale;
+	size_t nscale;
+	struct settle_view_note scale_notes[4];
+	size_t nscale_notes;
+};
+
+#define SETTLE_VIEW_MAX_WARNINGS 8
+
+struct settle_view {
+	const struct settle_report *rep;
+	int info;          /* only the machine, as `settle info` says it */
+	struct settle_view_item items[SETTLE_VIEW_MAX_ITEMS];
+	size_t nitems;
+	struct settle_view_claim *claims;
+	size_t nclaims;
+	char noise[600];   /* one sentence: what else happened */
+	char warnings[SETTLE_VIEW_MAX_WARNINGS][200];
+	size_t nwarnings;
+};
+
+/*
+ * Build the view of rep (which must outlive it). Returns 0, or -1 when
+ * out of memory. Free with settle_view_free().
+ */
+int settle_view_build(const struct settle_report *rep, struct settle_view *v);
+void settle_view_free(struct settle_view *v);
+
+/* ---- compare ----------------------------------------------------------- */
+
+enum settle_cmp_status {
+	SETTLE_CMP_MEASURED,
+	SETTLE_CMP_NO_TIME, /* every sample of a side is 0 */
+};
+
+struct settle_compare_row {
+	const struct settle_result *old_r, *new_r; /* first of each key */
+	enum settle_cmp_status status;
+	char name[400];        /* "popcount 4 KiB table8" */
+	const char *claim;     /* claim name */
+	char size[24];         /* "" without a size */
+	const char *label;
+	double old_median, new_median; /* ns, pooled */
+	char old_text[24], new_text[24];
+	double change, lo, hi; /* per cent: new / old - 1 */
+	char change_text[16], lo_text[16], hi_text[16]; /* "+0.98%" */
+	size_t n_old, n_new;
+	const char *mark;      /* "!" when unstable on either side */
+	const char *verdict, *why;
+	int slower;            /* called slower */
+};
+
+struct settle_compare_section {
+	const struct settle_report *old, *nw;
+	struct settle_compare_row *rows;
+	size_t nrows, nmeasured;
+	char (*only_old)[400];
+	size_t nonly_old;
+	char (*only_new)[400];
+	size_t nonly_new;
+	int has_geomean;
+	double gm, gm_lo, gm_hi; /* per cent */
+	char gm_text[16], gm_lo_text[16], gm_hi_text[16];
+};
+
+struct settle_compare_view {
+	char (*differences)[700]; /* "the files come from different ..." */
+	size_t ndifferences;
+	struct settle_compare_section *sections;
+	size_t nsections;
+	struct settle_view_note notes[4];
+	size_t nnotes;
+	char warnings[2 * SETTLE_VIEW_MAX_WARNINGS][300];
+	size_t nwarnings;
+	double band;
+	size_t slower; /* rows called slower */
+};
+
+/*
+ * Build the view of old compared with news[0..nnew): per claim, variant
+ * and parameters of news[k] that old also has, every repetition of each
+ * side pooled, the change of the time with its 95 % interval
+ * (settle_compare_unpaired()) and verdict; a geometric-mean row (two or
+ * more rows; bootstrap interval, fixed seed); the rows only one side has;
+ * the differences between the machines and builds; each file's noise.
+ * slower counts rows called slower whose change is at least fail_pct
+ * per cent (any change when fail_pct <= 0). Returns 0, or -1 when out of
+ * memory. Free with settle_compare_free().
+ */
+int settle_compare_build(const struct settle_report *old,
+			 const struct settle_report *const *news, size_t nnew,
+			 double fail_pct, struct settle_compare_view *cv);
+void settle_compare_free(struct settle_compare_view *cv);
+
+#endif

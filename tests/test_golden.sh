@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# test_golden.sh - `settle show` and `settle compare` on fixed result files
+# (tests/golden/in/, written by real runs) against the expected output in
+# every format (tests/golden/out/). A change of what settle says about a
+# result shows up here as a diff.
+#
+#   SETTLE_GOLDEN_UPDATE=1 bash tests/test_golden.sh   rewrite the expected
+#                                                      files (review the diff)
+set -u
+SETTLE=${SETTLE:-build/settle}
+DIR=$(cd "$(dirname "$0")" && pwd)/golden
+IN=$DIR/in
+OUT=$DIR/out
+pass=0 fail=0
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/settle-golden-XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+mkdir -p "$OUT"
+
+# What changes from one run of the same command to the next: the time a
+# file is written, the host, the program's path.
+normalize() {
+	sed -E -e 's/("(created|date)": )"[^"]*"/\1"DATE"/' \
+	       -e 's/("(host_name|executable)": )"[^"]*"/\1"X"/' \
+	       -e "s#$IN/##g"
+}
+
+# check NAME COMMAND...: the output (stdout, then the exit status) against
+# $OUT/NAME.
+check() {
+	local name=$1 rc
+	shift
+	(cd "$IN" && "$@") >"$TMP/raw" 2>"$TMP/err"
+	rc=$?
+	{ normalize <"$TMP/raw"; echo "exit status $rc"; } >"$TMP/got"
+	if [ -n "${SETTLE_GOLDEN_UPDATE:-}" ]; then
+		cp "$TMP/got" "$OUT/$name"
+	fi
+	if [ -f "$OUT/$name" ] && cmp -s "$TMP/got" "$OUT/$name"; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "FAIL $name:"
+		diff -u "$OUT/$name" "$TMP/got" | head -40
+		[ -s "$TMP/err" ] && head -5 "$TMP/err"
+	fi
+}
+
+S=$(cd "$(dirname "$SETTLE")" && pwd)/$(basename "$SETTLE")
+FORMATS="table md text csv json json-lines gbench-json"
+for f in founding bswap proc byob old gbench; do
+	for fmt in $FORMATS; do
+		check "show-$f.$fmt" "$S" show "$f.json" --format "$fmt"
+	done
+done
+for fmt in table md text csv json json-lines; do
+	check "compare-old-new.$fmt" "$S" compare old.json new.json --format "$fmt"
+	check "compare-three.$fmt" "$S" compare old.json new.json founding.json \
+		--format "$fmt"
+done
+check "compare-gbench.table" "$S" compare gbench.json gbench.json
+check "compare-old-new-fail.table" "$S" compare old.json new.json --fail-on 0.5
+check "compare-gbench-json-refused" "$S" compare old.json new.json \
+	--format gbench-json
+echo "test_golden: $pass passed, $fail failed"
+[ "$fail" = 0 ]
