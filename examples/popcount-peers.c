@@ -149,6 +149,22 @@ static const char *no_gmp(void *state, const void *arg)
 }
 
 #if HAVE_LIBPOPCNT
+static const char *no_avx2(void *state, const void *arg)
+{
+	(void)arg;
+	(void)state;
+	return settle_popcount_usable(SETTLE_POPCOUNT_AVX2) ? NULL :
+	       "CPU or OS lacks AVX2";
+}
+
+static const char *no_avx512(void *state, const void *arg)
+{
+	(void)arg;
+	(void)state;
+	return settle_popcount_usable(SETTLE_POPCOUNT_AVX512) ? NULL :
+	       "CPU or OS lacks AVX-512 VPOPCNTDQ";
+}
+
 #define LIB(b, p, len) popcnt(p, len)
 RUN(run_lib, al, LIB)
 
@@ -185,22 +201,6 @@ RUN(run_lib_avx2, al, lib_avx2)
 RUN(run_lib_avx512, al, LIB_AVX512)
 #endif
 #endif /* HAVE_LIBPOPCNT */
-
-static const char *no_avx2(void *state, const void *arg)
-{
-	(void)arg;
-	(void)state;
-	return settle_popcount_usable(SETTLE_POPCOUNT_AVX2) ? NULL :
-	       "CPU or OS lacks AVX2";
-}
-
-static const char *no_avx512(void *state, const void *arg)
-{
-	(void)arg;
-	(void)state;
-	return settle_popcount_usable(SETTLE_POPCOUNT_AVX512) ? NULL :
-	       "CPU or OS lacks AVX-512 VPOPCNTDQ";
-}
 
 #define PATH(p)								\
 	static const struct settle_param path_##p[] = {			\
