@@ -19,9 +19,11 @@
  *   - popcnt: Intel SDM vol. 2B, POPCNT.
  *   - builtin-generic: claims/popcount_generic.c.
  *   - avx2, avx512, auto: settle's own primitives (include/settle_bits.h,
- *     src/prim/popcount*.c): Harley-Seal over AVX2 (Mula, Kurz, Lemire,
- *     "Faster Population Counts Using AVX2 Instructions", 2018), AVX-512
- *     VPOPCNTQ, and the dispatched settle_popcount().
+ *     src/prim/popcount*.c), each as settle_popcount() runs it
+ *     (settle_popcount_path_fn()): Harley-Seal over AVX2 (Mula, Kurz,
+ *     Lemire, "Faster Population Counts Using AVX2 Instructions", 2018)
+ *     with scalar POPCNT beside it, AVX-512 VPOPCNTQ, and the dispatched
+ *     settle_popcount().
  *   - gmp: GMP's mpn_popcount (the GMP manual, "Low-level Functions").
  *   - ext2fs: e2fsprogs' ext2fs_bitcount (lib/ext2fs/bitops.h), the
  *     file-system checker's own count.
@@ -282,7 +284,8 @@ static uint64_t run_kernel(void *state, const void *arg, uint64_t iters)
 {
 	const struct kernel *k = arg;
 
-	return passes(state, iters, k->fn ? k->fn : settle_popcount_impl_fn(k->impl));
+	return passes(state, iters,
+		      k->fn ? k->fn : settle_popcount_path_fn(k->impl));
 }
 
 static const char *primitive_unavailable(void *state, const void *arg)
@@ -361,16 +364,16 @@ static const struct settle_variant variants[] = {
 	},
 	{
 		.name = "avx2",
-		.description = "Harley-Seal carry-save adders over AVX2, "
-			       "VPSHUFB nibble count (settle primitive)",
+		.description = "settle's AVX2 path: Harley-Seal over AVX2, "
+			       "VPSHUFB count, POPCNT beside (primitive)",
 		.run = run_kernel,
 		.arg = &k_avx2,
 		.unavailable = primitive_unavailable,
 	},
 	{
 		.name = "avx512",
-		.description = "AVX-512 VPOPCNTQ, 4 accumulators, masked tail "
-			       "(settle primitive)",
+		.description = "AVX-512 VPOPCNTQ, aligned loads after a masked "
+			       "head, masked tail (settle primitive)",
 		.run = run_kernel,
 		.arg = &k_avx512,
 		.unavailable = primitive_unavailable,

@@ -9,7 +9,9 @@
  *
  * Every variant returns the same sum of the buffer's 64-bit words, so the
  * run checks them against each other. The baseline is settle's
- * read-limit: a plain read with a ratio below 1 is faster than it.
+ * read-limit: a plain read with a ratio below 1 is faster than it. The
+ * plain reads are inlined into the timed loop; plain-call is one of them
+ * behind a function call, as settle's kernel is.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -178,6 +180,14 @@ static inline uint64_t read_8_8(const unsigned char *p, size_t len)
 	return lanes(ADD(a0, ADD(ADD(a4, a5), ADD(a6, a7))));
 }
 
+/* The same loop as read_4_8, but called like a library function: the
+ * cost of the call itself, which settle's kernel pays too. */
+__attribute__((noinline)) static uint64_t
+read_call(const unsigned char *p, size_t len)
+{
+	return read_4_8(p, len);
+}
+
 static uint64_t read_settle(const unsigned char *p, size_t len)
 {
 	return settle_read_limit(p, len);
@@ -203,6 +213,7 @@ RUN(run_2_4, read_2_4)
 RUN(run_4_4, read_4_4)
 RUN(run_4_8, read_4_8)
 RUN(run_8_8, read_8_8)
+RUN(run_call, read_call)
 
 static const struct settle_variant variants[] = {
 	{ .name = "read-limit", .run = run_settle,
@@ -215,6 +226,8 @@ static const struct settle_variant variants[] = {
 	  .description = WIDTH " aligned loads, 8 per step, 4 accumulators" },
 	{ .name = "plain-8acc", .run = run_8_8,
 	  .description = WIDTH " aligned loads, 8 per step, 8 accumulators" },
+	{ .name = "plain-call", .run = run_call,
+	  .description = "plain-4acc-x8 in a function that is not inlined" },
 };
 
 static const struct settle_claim claim = {

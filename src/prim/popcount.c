@@ -136,8 +136,7 @@ static uint64_t popcount_avx2_auto(const void *buf, size_t len)
 
 settle_popcount_fn settle_popcount_path_fn(enum settle_popcount_impl which)
 {
-	if (which == SETTLE_POPCOUNT_AVX2 &&
-	    settle_popcount_usable(SETTLE_POPCOUNT_POPCNT))
+	if (which == SETTLE_POPCOUNT_AVX2 && settle_cpu_has(SETTLE_CPU_POPCNT))
 		return popcount_avx2_auto;
 	return settle_popcount_impl_fn(which);
 }
