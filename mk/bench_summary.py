@@ -11,8 +11,9 @@ a missing file is skipped). Prints, per size:
     less: read-limit is the limit);
   - bswap: each implementation's speed as a fraction of memcpy (copies) or
     of load-store (in place), and any forced kernel slower than a narrower
-    one by more than 1 % (median times).
-Ratios of medians come from one interleaved run, so drift hits both sides.
+    one by more than 1 %.
+Ratios other than settle's own verdicts are medians of per-round ratios
+(paired(): samples taken side by side in one interleaved run).
 """
 import json
 import os
@@ -53,6 +54,20 @@ def rows(doc):
     return [r for r in doc.get("results", []) if "median_ns" in r]
 
 
+def paired(a, b):
+    """The median over rounds of a's time / b's time: each settle result
+    keeps its samples in round order, and every variant of a run has a
+    sample in every round, so sample k of a and of b were taken side by
+    side; drift and a disturbed round hit both. Falls back to the ratio
+    of the medians."""
+    x, y = a.get("samples_ns") or [], b.get("samples_ns") or []
+    q = sorted(u / v for u, v in zip(x, y) if u > 0 and v > 0)
+    if len(x) != len(y) or not q:
+        return a["median_ns"] / b["median_ns"]
+    n = len(q)
+    return q[n // 2] if n % 2 else (q[n // 2 - 1] + q[n // 2]) / 2
+
+
 def key(r, *names):
     p = r.get("params", {})
     return tuple(p.get(n) for n in names)
@@ -80,7 +95,7 @@ def popcount(doc):
     if not seen:
         print("  (no libpopcnt rows: make bench LIBPOPCNT_DIR=DIR)")
     print("\npopcount: 16 bytes past a 64-byte boundary / aligned "
-          "(settle_popcount, median time), and GMP / settle")
+          "(settle_popcount), and GMP / settle (time, per-round medians)")
     for (build, path, size, name), r in sorted(by.items()):
         if name != "settle" or path != "dispatched":
             continue
@@ -88,9 +103,9 @@ def popcount(doc):
         gmp = by.get((build, path, size, "gmp"))
         line = f"  {short(build):<24} {size_name(size):>8}"
         if off:
-            line += f"  +16: {off['median_ns'] / r['median_ns']:6.3f}"
+            line += f"  +16: {paired(off, r):6.3f}"
         if gmp:
-            line += f"  gmp: {gmp['median_ns'] / r['median_ns']:7.2f}"
+            line += f"  gmp: {paired(gmp, r):7.2f}"
         print(line)
 
 
@@ -105,8 +120,8 @@ def readlimit(doc):
         plain = [r for r in sizes[size] if r["variant"].startswith("plain")]
         if not rl or not plain:
             continue
-        best = min(plain, key=lambda r: r["median_ns"])
-        ratio = rl[0]["median_ns"] / best["median_ns"]
+        best = min(plain, key=lambda r: paired(r, rl[0]))
+        ratio = paired(rl[0], best)
         ci = ""
         v = best.get("vs_baseline")
         if v and v["ci_low"] > 0 and v["ci_high"] > 0:
@@ -121,7 +136,7 @@ ORDER = ["scalar", "ssse3", "avx2", "avx512"]
 
 def bswap(doc):
     print("\nbswap: speed as a fraction of memcpy (copy) or of load-store "
-          "(in place), median times")
+          "(in place), median of per-round ratios")
     groups = {}
     for r in rows(doc):
         groups.setdefault(key(r, "size_bytes", "elem_bits", "in_place"),
@@ -139,15 +154,14 @@ def bswap(doc):
         cells = ""
         for n in names:
             r = g.get(n)
-            cells += (f"{ref['median_ns'] / r['median_ns']:8.3f}"
-                      if r else f"{'-':>8}")
+            cells += f"{paired(ref, r):8.3f}" if r else f"{'-':>8}"
         worse = []
         ran = [n for n in ORDER if n in g]
         for i, wide in enumerate(ran):
             for narrow in ran[:i]:
-                if g[wide]["median_ns"] > 1.01 * g[narrow]["median_ns"]:
-                    worse.append(f"{wide} > {narrow} by "
-                                 f"{g[wide]['median_ns'] / g[narrow]['median_ns'] - 1:.1%}")
+                slower = paired(g[wide], g[narrow])
+                if slower > 1.01:
+                    worse.append(f"{wide} > {narrow} by {slower - 1:.1%}")
         what = f"{bits}-bit {'in place' if in_place else 'copy'}"
         print(f"  {size_name(size):>8} {what:<17}{cells}  "
               f"{'; '.join(worse) if worse else 'none'}")

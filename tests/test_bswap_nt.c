@@ -12,6 +12,11 @@
  *     SETTLE_BSWAP_NT_BYTES=1M: settle_bswap_nt_bytes() is 1 MiB, a 2 MiB
  *     copy takes the non-temporal path with every vector kernel this CPU
  *     can run and a 512 KiB copy does not, and the results are right;
+ *   - copies whose destination lies 1 to 4095 bytes past the source
+ *     modulo 4 KiB (the AVX-512 kernel copies from the end when that
+ *     distance is below 512 bytes), every implementation, element size
+ *     and a range of lengths, against the scalar kernel, the guard bytes
+ *     around the destination unchanged;
  *   - the touch loops (each implementation's in-place loop without the
  *     shuffle) at every length 0..1024 and alignment 0..63 leave the
  *     buffer and the guard bytes around it unchanged, at the edges of
@@ -167,6 +172,67 @@ static void test_env(void **unused)
 			 WEXITSTATUS(st));
 }
 
+/* ---- copy direction -------------------------------------------------------- */
+
+#define DIR_GUARD 64
+#define DIR_GUARD_BYTE 0x3c
+
+static void test_distances(void **state)
+{
+	static const size_t gaps[] = { 1, 2, 3, 8, 63, 64, 65, 100, 128, 256,
+				       383, 448, 510, 511, 512, 513, 1024,
+				       4031, 4032, 4095, 4096 };
+	static const size_t lens[] = { 0, 1, 7, 63, 64, 65, 255, 256, 257,
+				       511, 1000, 4096, 4099, 70001 };
+	enum settle_bswap_impl w = *(const enum settle_bswap_impl *)*state;
+	size_t span = 2 * 70001 + 3 * 4096 + 2 * DIR_GUARD;
+	unsigned char *buf, *ref;
+
+	if (!settle_bswap_usable(w)) {
+		print_message("this CPU or OS cannot run %s: skipped\n",
+			      settle_bswap_impl_name(w));
+		skip();
+	}
+	buf = aligned_alloc(4096, span + 8192);
+	ref = malloc(70001);
+	assert_non_null(buf);
+	assert_non_null(ref);
+	for (unsigned bits = 16; bits <= 64; bits *= 2) {
+		settle_bswap_fn fn = settle_bswap_impl_fn(w, bits);
+		settle_bswap_fn scalar =
+			settle_bswap_impl_fn(SETTLE_BSWAP_SCALAR, bits);
+
+		for (size_t gi = 0; gi < sizeof(gaps) / sizeof(gaps[0]); gi++)
+		for (size_t li = 0; li < sizeof(lens) / sizeof(lens[0]); li++) {
+			size_t nb = lens[li] / (bits / 8) * (bits / 8);
+			unsigned char *src = buf + 64 + gi % 3;
+			unsigned char *dst = buf + 4096 * ((nb + 64 + 8191) / 4096)
+					     + (size_t)((uintptr_t)src & 4095)
+					     + gaps[gi];
+
+			assert_true(dst + nb + DIR_GUARD <= buf + span + 8192);
+			fill_random(src, nb, gi * 100 + li);
+			memset(dst - DIR_GUARD, DIR_GUARD_BYTE,
+			       nb + 2 * DIR_GUARD);
+			scalar(ref, src, nb / (bits / 8));
+			fn(dst, src, nb / (bits / 8));
+			if (memcmp(dst, ref, nb) != 0)
+				fail_msg("%s, %u-bit, %zu bytes, dst - src = %zu "
+					 "mod 4096: wrong result",
+					 settle_bswap_impl_name(w), bits, nb,
+					 (size_t)((uintptr_t)(dst - src) & 4095));
+			for (size_t k = 0; k < DIR_GUARD; k++)
+				if (dst[-1 - (ptrdiff_t)k] != DIR_GUARD_BYTE ||
+				    dst[nb + k] != DIR_GUARD_BYTE)
+					fail_msg("%s, %u-bit, %zu bytes: wrote "
+						 "outside", settle_bswap_impl_name(w),
+						 bits, nb);
+		}
+	}
+	free(buf);
+	free(ref);
+}
+
 /* ---- the touch loops ------------------------------------------------------ */
 
 #define MAX_LEN 1024
@@ -287,6 +353,7 @@ static void test_touch_stores(void **state)
 }
 
 #define TOUCH_TESTS(i)							\
+	cmocka_unit_test_prestate(test_distances, (void *)&all_impls[i]), \
 	cmocka_unit_test_prestate(test_touch_sweep, (void *)&all_impls[i]), \
 	cmocka_unit_test_prestate(test_touch_guard_pages,		\
 				  (void *)&all_impls[i]),		\

@@ -14,8 +14,8 @@
  * Kernels this CPU cannot run are skipped, and say so. The choice is
  * checked on injected cpuid words (Core 2, Haswell, Ice Lake; AVX-512
  * without BW or without ZMM state in XCR0; OSXSAVE clear), and the
- * dispatched kernel is the one settle_read_limit_choose() names for this
- * CPU.
+ * dispatched kernel (settle_read_limit_active(), settle_read_limit_kernel())
+ * is the one settle_read_limit_choose() names for this CPU.
  *
  * SETTLE_TEST_SAMPLE=1 checks a sample instead of every length and
  * alignment (under CPU emulation the full sweep takes too long).
@@ -305,6 +305,8 @@ static void test_active(void **state)
 	assert_true(settle_read_limit_usable(a));
 	for (int i = a + 1; i < SETTLE_READ_LIMIT_NIMPL; i++)
 		assert_false(settle_read_limit_usable(i));
+	assert_ptr_equal(settle_read_limit_kernel(),
+			 settle_read_limit_impl_fn(a));
 	print_message("dispatched read-limit kernel: %s\n",
 		      settle_read_limit_impl_name(a));
 }

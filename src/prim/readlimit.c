@@ -128,6 +128,11 @@ enum settle_read_limit_impl settle_read_limit_active(void)
 	return a;
 }
 
+settle_read_limit_fn settle_read_limit_kernel(void)
+{
+	return kernels[settle_read_limit_active()];
+}
+
 static uint64_t resolve(const void *buf, size_t len)
 {
 	return kernels[settle_read_limit_active()](buf, len);

@@ -66,6 +66,14 @@ uint64_t settle_read_limit(const void *buf, size_t len);
 enum settle_read_limit_impl settle_read_limit_active(void);
 
 /*
+ * That kernel's function, to call directly in a timed loop: one call
+ * through a register instead of a call and the dispatcher's jump through
+ * memory (and, from a shared object, the PLT's), each of which shows at
+ * 1 KiB. Never NULL.
+ */
+settle_read_limit_fn settle_read_limit_kernel(void);
+
+/*
  * Pure decision for injected cpuid words: AVX512 when AVX512F, AVX512BW
  * and AVX512VL are usable (XCR0 enables opmask and ZMM state), else AVX2
  * (AVX and AVX2 usable), else SSE2 on x86-64; GENERIC on other
