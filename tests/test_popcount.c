@@ -11,6 +11,8 @@
  *   - every length 0..2700 placed right after and right before a
  *     PROT_NONE page, so that a read outside the buffer crashes;
  *   - random buffers of 1 MiB and more, at odd lengths and alignments;
+ *   - buffers of 16 MiB and more (the streaming loops) against the sum of
+ *     two halves below 16 MiB, at odd lengths and alignments;
  *   - buffers of the words 0, ~0, 0x10, 0xF0, 0xFFFFFFFF00000000;
  *   - 64 MiB + 37 bytes of 0xFF (every per-byte and per-lane counter of
  *     the vector kernels is pushed to its largest value).
@@ -287,6 +289,37 @@ static void test_random_large(void **state)
 	free(buf);
 }
 
+/*
+ * Buffers of 16 MiB and more (the kernels' streaming loops), at odd
+ * lengths and alignments: the count equals the sum of the counts of two
+ * halves below 16 MiB, which take the paths the sweeps check.
+ */
+static void test_stream(void **state)
+{
+	static const size_t extra[] = { 0, 1, 31, 63, 64, 65, 127, 128, 129,
+					200, 4097 };
+	static const size_t offs[] = { 0, 1, 16, 33, 63 };
+	const char *name;
+	settle_popcount_fn fn = subject_fn(state, &name);
+	size_t base = 16u << 20;
+	size_t cap = base + 4097 + MAX_ALIGN;
+	unsigned char *buf = alloc64(cap);
+
+	fill_random(buf, cap, 77);
+	for (size_t i = 0; i < sizeof(extra) / sizeof(extra[0]); i++) {
+		if (sampled() && i % 3)
+			continue;
+		for (size_t j = 0; j < sizeof(offs) / sizeof(offs[0]); j++) {
+			const unsigned char *p = buf + offs[j];
+			size_t len = base + extra[i], half = len / 2 + 7;
+
+			expect(name, "16 MiB and more", p, len, fn(p, len),
+			       fn(p, half) + fn(p + half, len - half));
+		}
+	}
+	free(buf);
+}
+
 static const uint64_t patterns[] = {
 	0, ~(uint64_t)0, 0x10, 0xF0, 0xFFFFFFFF00000000u,
 };
@@ -546,6 +579,7 @@ static void test_names(void **state)
 	SUBJECT_TEST(s, test_sweep_long),				\
 	SUBJECT_TEST(s, test_guard_pages),				\
 	SUBJECT_TEST(s, test_random_large),				\
+	SUBJECT_TEST(s, test_stream),					\
 	SUBJECT_TEST(s, test_patterns),					\
 	SUBJECT_TEST(s, test_all_ones)
 

@@ -10,7 +10,9 @@
  *   - every length 0..1024 placed right after and right before a
  *     PROT_NONE page, so that a read outside the buffer crashes;
  *   - the sum of two adjacent ranges equals the sum of their union;
- *   - a random 1 MiB + 61 bytes at odd alignments.
+ *   - a random 1 MiB + 61 bytes at odd alignments;
+ *   - 16 MiB and more (the wide kernels' streaming path) at odd lengths
+ *     and alignments, against the generic kernel.
  * Kernels this CPU cannot run are skipped, and say so. The choice is
  * checked on injected cpuid words (Core 2, Haswell, Ice Lake; AVX-512
  * without BW or without ZMM state in XCR0; OSXSAVE clear), and the
@@ -226,6 +228,34 @@ static void test_large(void **state)
 	free(buf);
 }
 
+/* 16 MiB and more (the wide kernels stream with 128-bit loads there): the
+ * generic kernel's value, at odd lengths and alignments. */
+static void test_stream(void **state)
+{
+	static const size_t extra[] = { 0, 1, 63, 64, 65, 4097 };
+	static const size_t offs[] = { 0, 3, 16, 63 };
+	const char *name;
+	settle_read_limit_fn fn = subject(state, &name);
+	size_t base = SETTLE_READ_LIMIT_STREAM_MIN;
+	unsigned char *buf = alloc64(base + 4097 + MAX_ALIGN);
+
+	fill_random(buf, base + 4097 + MAX_ALIGN, 13);
+	for (size_t i = 0; i < sizeof(extra) / sizeof(extra[0]); i++)
+		for (size_t j = 0; j < sizeof(offs) / sizeof(offs[0]); j++) {
+			const unsigned char *p = buf + offs[j];
+			size_t len = base + extra[i];
+
+			if (sampled() && (i + j) % 3)
+				continue;
+			expect(name, "16 MiB and more", p, len, fn(p, len),
+			       settle_read_limit_generic(p, len));
+		}
+	/* one below the threshold, against the same */
+	expect(name, "just below 16 MiB", buf + 5, base - 1,
+	       fn(buf + 5, base - 1), settle_read_limit_generic(buf + 5, base - 1));
+	free(buf);
+}
+
 /* ---- the choice --------------------------------------------------------- */
 
 #define L1C_OSXSAVE (1u << 27)
@@ -315,7 +345,8 @@ static void test_active(void **state)
 	cmocka_unit_test_prestate(test_sweep, (void *)&k),		\
 	cmocka_unit_test_prestate(test_guard_pages, (void *)&k),	\
 	cmocka_unit_test_prestate(test_additive, (void *)&k),		\
-	cmocka_unit_test_prestate(test_large, (void *)&k)
+	cmocka_unit_test_prestate(test_large, (void *)&k),		\
+	cmocka_unit_test_prestate(test_stream, (void *)&k)
 
 int main(void)
 {

@@ -28,8 +28,9 @@
  * settle_popcount_kernel_avx2() counts the words left with portable SWAR,
  * so it needs nothing beyond AVX2. settle_popcount_kernel_avx2_popcnt()
  * (a function target attribute) counts them with POPCNT and, from
- * HYBRID_MIN bytes on, adds HYBRID_WORDS words counted with scalar POPCNT
- * to every block of 16 vectors; it is called only when the CPU has both.
+ * HYBRID_MIN bytes on (up to STREAM_MIN), adds HYBRID_WORDS words counted
+ * with scalar POPCNT to every block of 16 vectors; it is called only when
+ * the CPU has both.
  *
  * Chosen on the AMD Zen 4 guest of DESIGN.md (settle run, tests and
  * /tmp harnesses under flock, README's performance section): pairs were
@@ -215,6 +216,13 @@ uint64_t settle_popcount_kernel_avx2(const void *buf, size_t len)
  * faster than the AVX2 kernel alone (8 and 24 words gained less).
  */
 #define HYBRID_MIN 2048
+/*
+ * From STREAM_MIN bytes on (streaming from the last-level cache or from
+ * memory) the CSA tree alone: on the Zen 4 guest it read 1 GiB at 26.1
+ * B/ns against 24.4 with the scalar share (256 MiB: 23.3 against 22.1;
+ * 32 MiB: 38.4 against 34.1), where at 4-8 MiB the share still gains.
+ */
+#define STREAM_MIN (16u << 20)
 #define HYBRID_WORDS 16 /* four popcnt4() calls per step */
 #define HYBRID_STEP (BLOCK + 8 * HYBRID_WORDS)
 
@@ -255,7 +263,7 @@ uint64_t settle_popcount_kernel_avx2_popcnt(const void *buf, size_t len)
 	__m256i ones = total, twos = total, fours = total, eights = total;
 	uint64_t a = 0, b = 0, c = 0, d = 0;
 
-	if (len < HYBRID_MIN) {
+	if (len < HYBRID_MIN || len >= STREAM_MIN) {
 		if (len >= HS_MIN)
 			total = count_blocks(&p, &len);
 		total = count_vectors(&p, &len, total);

@@ -30,9 +30,16 @@
  *     byte-masked load each (VMOVDQU8 with a zeroing mask reads no
  *     masked-out byte and takes no fault on it: Intel SDM vol. 1, 15.4
  *     "Memory fault suppression"), so no scalar code.
+ *   - from SETTLE_READ_LIMIT_STREAM_MIN bytes on, the avx2 and avx512
+ *     kernels read with the sse2 kernel's 128-bit loads: on the AMD Zen 4
+ *     guest of DESIGN.md, buffers that stream from the last-level cache
+ *     or from memory were read faster with narrower loads (1 GiB: 27.2
+ *     B/ns with 128-bit loads, 26.7 with 256-bit, 23.8 with 512-bit;
+ *     256 MiB: 23-25 against 19-21 and 16-19), while at 8 MiB and below
+ *     the widths are equal or the widest wins.
  * The unroll, the accumulators and the aligned loads are those of the
- * fastest plain read of examples/readlimit-peers.c on the guests of
- * DESIGN.md (see the README's performance section).
+ * fastest plain read of examples/readlimit-peers.c on that guest (see the
+ * README's performance section).
  */
 #ifndef SETTLE_READLIMIT_H
 #define SETTLE_READLIMIT_H
@@ -43,6 +50,9 @@
 #include "cpu/cpu.h"
 
 typedef uint64_t (*settle_read_limit_fn)(const void *buf, size_t len);
+
+/* Bytes from which the wide kernels stream with 128-bit loads (above). */
+#define SETTLE_READ_LIMIT_STREAM_MIN (16u << 20)
 
 /* The read-limit kernels, narrowest first. */
 enum settle_read_limit_impl {

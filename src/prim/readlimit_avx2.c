@@ -22,6 +22,9 @@ uint64_t settle_read_limit_avx2(const void *buf, size_t len)
 	__m128i h;
 	uint64_t s = 0;
 
+	if (len >= SETTLE_READ_LIMIT_STREAM_MIN)
+		return settle_read_limit_sse2(buf, len);
+
 	if (head) {
 		if (head > len)
 			head = len;

@@ -47,6 +47,9 @@ uint64_t settle_read_limit_avx512(const void *buf, size_t len)
 	size_t off = (uintptr_t)p & 63;
 	__m512i a = _mm512_setzero_si512(), b = a, c = a, d = a;
 
+	if (len >= SETTLE_READ_LIMIT_STREAM_MIN)
+		return settle_read_limit_sse2(buf, len);
+
 	if (off) {
 		size_t n = 64 - off < len ? 64 - off : len;
 
