@@ -59,7 +59,7 @@ static inline void settle_store_be64(void *p, uint64_t v)
  * a store fence, by the vector implementations when dst is a multiple of
  * the element size; in place, and otherwise, with ordinary stores. The
  * threshold is the last-level cache size the system reports (sysfs, then
- * sysconf), capped at 32 MiB because a hypervisor may report a cache the
+ * sysconf), capped at 8 MiB because a hypervisor may report a cache the
  * guest does not have to itself, or the size in the environment variable
  * SETTLE_BSWAP_NT_BYTES ("1048576", "64K", "32M", "1G"; read once; a value
  * that is not a positive size is ignored). Never fails; returns nothing.

@@ -95,10 +95,11 @@ const char *settle_bswap_nt_source(void);
  * *source (when source is not NULL) receives the reason, as
  * settle_bswap_nt_source() gives it. Never returns 0.
  *
- * NT_CAP_BYTES (src/prim/bswap.c) is 32 MiB: a hypervisor's report is
+ * NT_CAP_BYTES (src/prim/bswap_nt.c) is 8 MiB: a hypervisor's report is
  * not trusted above it. The measurements behind it (settle run bswap,
- * 32-bit copies, AVX2, B/ns with ordinary / non-temporal stores, forced
- * with SETTLE_BSWAP_NT_BYTES) are in the README's performance section.
+ * copies, speed against memcpy with ordinary and with non-temporal
+ * stores, forced with SETTLE_BSWAP_NT_BYTES) are next to it and in the
+ * README's performance section.
  */
 size_t settle_bswap_nt_decide(const char *env, uint64_t llc,
 			      const char **source);

@@ -18,15 +18,22 @@
  * NT_CAP_BYTES: the threshold is never above this, whatever cache size the
  * machine reports, because a hypervisor may report a cache the guest does
  * not have to itself (480 MiB on the Intel family 6 model 167 guest of
- * DESIGN.md, 320 MiB from a legacy cpuid leaf on the AMD EPYC guest).
- * Measured with `settle run bswap` and SETTLE_BSWAP_NT_BYTES on the AMD
- * EPYC Zen 4 guest (32 MiB L3 per core complex; README, "Performance"):
- * see the comment at settle_bswap_nt_decide() in bswap_kernels.h for the
- * figures. On the Intel guests non-temporal stores were already faster at
- * 256 MiB (issue 11: 0.63 of memcpy with ordinary stores, 480 MiB
- * reported) and at 1 GiB (DESIGN.md: 10.5 against 6.7 B/ns).
+ * DESIGN.md, 320 MiB from a legacy cpuid leaf on the AMD EPYC guest), and
+ * a guest shares the cache it has with other tenants. Measured on the AMD
+ * EPYC Zen 4 guest (32 MiB L3 reported by sysfs) with `settle run bswap
+ * --variant avx2 --variant avx512 --variant memcpy --processes 3` and
+ * SETTLE_BSWAP_NT_BYTES=64K (always) or 64G (never), as the fraction of
+ * memcpy's speed in the same run (AVX2, 32-bit copies): 8 MiB 0.89
+ * non-temporal against 1.06 ordinary; 10 MiB 1.10 against 1.04; 12 MiB
+ * 1.41 against 1.00; 16 MiB 1.38 against 1.05; 32 MiB 1.34 against 1.03;
+ * 64 MiB 1.43 against 0.99 (README, "Performance"). So the switch lies
+ * between 8 and 10 MiB there, a quarter of the reported cache: a copy
+ * touches twice its size. On the Intel guests non-temporal stores were
+ * faster at 256 MiB (issue 11: 0.63 of memcpy with ordinary stores, 480
+ * MiB reported) and at 1 GiB (DESIGN.md: 10.5 against 6.7 B/ns); the
+ * size where they start to win there is not measured.
  */
-#define NT_CAP_BYTES (32ull << 20)
+#define NT_CAP_BYTES (8ull << 20)
 
 /* "123", "64K", "32M", "1G" (binary units) in bytes; 0 if s is not such a
  * positive size or it does not fit in size_t. */
