@@ -65,31 +65,31 @@ HAVE_EXT2FS := $(shell test -f /usr/include/ext2fs/ext2fs.h && echo 1)
 PEER_LIBS   := $(if $(HAVE_GMP),-lgmp) $(if $(HAVE_EXT2FS),-lext2fs -lcom_err)
 
 # Required: jansson, the JSON parser that reads result files back.
-REQ_PKGS := libjansson-dev
+REQ_PKGS    := libjansson-dev
+REQ_HEADERS := /usr/include/jansson.h
+PEER_HEADERS := /usr/include/ext2fs/ext2fs.h
+
+# Every target that installs packages goes through mk/apt-install.sh: as
+# root, it waits up to APT_LOCK_TIMEOUT seconds for the package manager's
+# lock (another installation running), then says what could not be
+# installed. APT_GET names the program (a stand-in in tests/test_apt.sh).
+APT_GET          ?= apt-get
+APT_LOCK_TIMEOUT ?= 300
+APT_INSTALL = APT_GET='$(APT_GET)' APT_LOCK_TIMEOUT='$(APT_LOCK_TIMEOUT)' \
+              sh mk/apt-install.sh
 
 deps:
-	@if [ ! -f /usr/include/jansson.h ]; then \
-	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	    echo "installing $(REQ_PKGS)"; \
-	    (apt-get install -y $(REQ_PKGS) || \
-	     (apt-get update && apt-get install -y $(REQ_PKGS))) >/dev/null 2>&1; \
-	  fi; \
-	  [ -f /usr/include/jansson.h ] || { \
-	    echo "settle needs jansson: sudo apt-get install -y $(REQ_PKGS)" >&2; \
-	    exit 1; }; \
-	fi
-	@missing=; \
-	[ -f /usr/include/gmp.h ] || [ -f /usr/include/x86_64-linux-gnu/gmp.h ] || missing=1; \
-	[ -f /usr/include/ext2fs/ext2fs.h ] || missing=1; \
+	@missing=; for h in $(REQ_HEADERS); do [ -f $$h ] || missing=1; done; \
 	if [ -n "$$missing" ]; then \
-	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	    echo "installing the optional peers: $(PEER_PKGS)"; \
-	    (apt-get install -y $(PEER_PKGS) || \
-	     (apt-get update && apt-get install -y $(PEER_PKGS))) >/dev/null 2>&1 || \
-	    echo "could not install $(PEER_PKGS); building without the gmp/ext2fs peers"; \
-	  else \
-	    echo "note: building without the gmp/ext2fs peers; to add them: sudo apt-get install -y $(PEER_PKGS)"; \
-	  fi; \
+	  $(APT_INSTALL) required settle $(REQ_PKGS) || exit 1; \
+	  for h in $(REQ_HEADERS); do [ -f $$h ] || { \
+	    echo "settle needs $$h: sudo apt-get install -y $(REQ_PKGS)" >&2; \
+	    exit 1; }; done; \
+	fi
+	@missing=; for h in $(PEER_HEADERS); do [ -f $$h ] || missing=1; done; \
+	[ -f /usr/include/gmp.h ] || [ -f /usr/include/x86_64-linux-gnu/gmp.h ] || missing=1; \
+	if [ -n "$$missing" ]; then \
+	  $(APT_INSTALL) optional "the gmp/ext2fs peers (optional)" $(PEER_PKGS); \
 	fi
 
 # config.h records which peers were found; it is rewritten only when that
@@ -149,13 +149,7 @@ TEST_HEADERS += /usr/share/i18n/locales/de_DE \
 deps-test:
 	@missing=; for h in $(TEST_HEADERS); do [ -f $$h ] || missing=1; done; \
 	if [ -n "$$missing" ]; then \
-	  if [ "$$(id -u)" = 0 ]; then \
-	    echo "installing $(TEST_PKGS)"; \
-	    (apt-get install -y $(TEST_PKGS) || \
-	     (apt-get update && apt-get install -y $(TEST_PKGS))) >/dev/null || exit 1; \
-	  else \
-	    echo "make test needs: sudo apt-get install -y $(TEST_PKGS)" >&2; exit 1; \
-	  fi; \
+	  $(APT_INSTALL) required "make test" $(TEST_PKGS) || exit 1; \
 	fi
 
 TEST_SRC  := $(wildcard tests/test_*.c)

@@ -1,8 +1,8 @@
 /*
  * bswap.c - claim "bswap": bulk byte swap of arrays of 16, 32 and 64-bit
  * elements, the conversion a file system with a fixed on-media byte order
- * really does (DESIGN.md, "endian": the bulk conversion is its own claim),
- * with memcpy of the same bytes as the limit.
+ * really does (docs/founding-experiments.md, "endian": the bulk conversion
+ * is its own claim), with memcpy of the same bytes as the limit.
  *
  * Variants, each for elem_bits 16, 32, 64 (param "elem_bits") and for a
  * copy from a source to a destination buffer or in place (param
@@ -488,8 +488,56 @@ static size_t bswap_scale(const struct settle_result *r,
 
 /* In the L1/L2 caches, and well beyond the last-level cache. */
 static const uint64_t default_sizes[] = { 32ull << 10, 128ull << 20 };
-/* --full adds the 1 GiB of the measured facts in DESIGN.md. */
+/* --full adds the 1 GiB of the facts measured on the first machine
+ * (docs/founding-experiments.md). */
 static const uint64_t full_sizes[] = { 1ull << 30 };
+
+/*
+ * At the largest size, the fastest swapping copy of each element size as
+ * a share of memcpy's throughput for the same bytes.
+ */
+static int bswap_conclude(const struct settle_result *res, size_t n,
+			  const struct settle_conclude_ctx *ctx,
+			  struct settle_conclusion *out)
+{
+	static const char *const kinds[] = { "scalar", "ssse3", "avx2",
+					     "avx512", "auto" };
+	double share[3];
+	char size[24], lb[64], name[24];
+	const struct settle_result *best[3];
+
+	(void)ctx;
+	for (int e = 0; e < 3; e++) {
+		unsigned bits = 16u << e;
+		const struct settle_result *m;
+
+		snprintf(lb, sizeof(lb), "%u-bit copy memcpy", bits);
+		m = settle_result_find(res, n, lb, UINT64_MAX);
+		best[e] = NULL;
+		for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+			const struct settle_result *r;
+
+			snprintf(lb, sizeof(lb), "%u-bit copy %s", bits, kinds[k]);
+			r = settle_result_find(res, n, lb, UINT64_MAX);
+			if (r && !r->invalid[0] &&
+			    (!best[e] || r->sum.median < best[e]->sum.median))
+				best[e] = r;
+		}
+		if (!m || !best[e])
+			return 0;
+		share[e] = m->sum.median / best[e]->sum.median;
+		snprintf(name, sizeof(name), "share_%u", bits);
+		settle_conclusion_number(out, name, share[e], "");
+		settle_conclusion_row(out, best[e]);
+	}
+	settle_format_size(best[0]->size_bytes, size, sizeof(size));
+	snprintf(out->sentence, sizeof(out->sentence), "at %s the fastest "
+		 "swapping copies reach %.2f (%s), %.2f (%s) and %.2f (%s) of "
+		 "memcpy's throughput for the same bytes", size, share[0],
+		 best[0]->label, share[1], best[1]->label, share[2],
+		 best[2]->label);
+	return 1;
+}
 
 const struct settle_claim settle_claim_bswap = {
 	.name = "bswap",
@@ -514,4 +562,5 @@ const struct settle_claim settle_claim_bswap = {
 	.setup = bswap_setup,
 	.teardown = bswap_teardown,
 	.scale = bswap_scale,
+	.conclude = bswap_conclude,
 };

@@ -1,8 +1,8 @@
 /*
  * endian_loops.c - the four increment loops of the endian claim: what a
  * fixed on-media byte order costs when every update of a value is swapped
- * in and out (DESIGN.md, "endian"; the 2009 loops, 100 million increments
- * compiled without optimisation).
+ * in and out (docs/founding-experiments.md, "endian"; the 2009 loops,
+ * 100 million increments compiled without optimisation).
  *
  * This file is built twice (see the Makefile): with -O0 -DENDIAN_BUILD=O0,
  * as the original was, and with -O2 -DENDIAN_BUILD=O2. Token pasting gives

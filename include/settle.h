@@ -25,7 +25,7 @@
 extern "C" {
 #endif
 
-/* Version of the result file layout written by settle_write_json(). */
+/* Version of the result file layout (settle_write_report() "json"). */
 #define SETTLE_SCHEMA "settle-result/1"
 
 /*
@@ -60,6 +60,9 @@ struct settle_params {
 	int cpu;             /* CPU the runner is pinned to */
 	int quick;           /* non-zero under --quick: keep set-up cheap */
 	const struct settle_claim *claim; /* the claim being set up */
+	int partner_cpu;     /* another CPU the user allowed settle (its
+				affinity at start), for a second process;
+				-1 when cpu is the only one */
 };
 
 /* One extra parameter of a variant, stored in the result's params. */
@@ -140,6 +143,8 @@ int settle_variant_same_group(const struct settle_variant *a,
 struct settle_result;
 struct settle_figure;
 struct settle_scale_ctx;
+struct settle_conclusion;
+struct settle_conclude_ctx;
 
 struct settle_claim {
 	const char *name;        /* e.g. "popcount" */
@@ -177,7 +182,68 @@ struct settle_claim {
 	size_t (*scale)(const struct settle_result *r,
 			const struct settle_scale_ctx *ctx,
 			struct settle_figure *out, size_t max);
+	/*
+	 * Optional. What the claim's results settle, in the argument's own
+	 * terms: res[0..n) are the claim's results (every size, skipped ones
+	 * included, analysed, with their scale figures). Write the sentence,
+	 * its numbers and the results it rests on to out and return 1; 0 for
+	 * none (settle then says which variant was fastest and slowest, per
+	 * build). Whether the conclusion is settled is not the claim's to
+	 * say: settle decides it from the rows it names (see struct
+	 * settle_conclusion).
+	 */
+	int (*conclude)(const struct settle_result *res, size_t n,
+			const struct settle_conclude_ctx *ctx,
+			struct settle_conclusion *out);
 };
+
+/* Most numbers and rows one conclusion may name. */
+#define SETTLE_MAX_NAMED 8
+
+/*
+ * A claim's conclusion: one sentence ("avx512 counts the 4 GiB of bitmaps
+ * of a 128 TB file system 0.73 s faster than builtin-generic, 0.36 % of
+ * the original 202 s check"), the numbers in it, and the results it rests
+ * on (by label and size). It is settled when every row it names has a
+ * verdict other than unclear and no row of the claim is invalid; else
+ * not settled, with the reason (too noisy, layout-sensitive, an interval
+ * across the band's edge, invalid rows, not measured).
+ */
+struct settle_conclusion {
+	char sentence[480];
+	struct {
+		char name[32];  /* "ratio", "saved_s", ... */
+		double value;
+		char unit[12];  /* "x", "s", "%", "MB/s" */
+	} numbers[SETTLE_MAX_NAMED];
+	size_t nnumbers;
+	struct {
+		char label[128]; /* the result's label */
+		uint64_t size_bytes;
+	} rows[SETTLE_MAX_NAMED];
+	size_t nrows;
+};
+
+struct settle_conclude_ctx {
+	double device_mbps; /* --device-mbps, MB/s */
+	double band;        /* equivalence band, a fraction */
+};
+
+/*
+ * The measured result of res[0..n) with this table label at size_bytes
+ * (UINT64_MAX: the largest size among res), or NULL when there is none
+ * or it was skipped or below resolution. For a claim's conclude().
+ */
+const struct settle_result *settle_result_find(const struct settle_result *res,
+					       size_t n, const char *label,
+					       uint64_t size_bytes);
+
+/* Add number name = value unit to c (ignored beyond SETTLE_MAX_NAMED);
+ * and name the result r as one c rests on. */
+void settle_conclusion_number(struct settle_conclusion *c, const char *name,
+			      double value, const char *unit);
+void settle_conclusion_row(struct settle_conclusion *c,
+			   const struct settle_result *r);
 
 /* Most figures one result's scale section may have. */
 #define SETTLE_MAX_FIGURES 8
@@ -272,6 +338,8 @@ enum settle_verdict {
 	SETTLE_SAME,    /* the whole interval inside the equivalence band */
 	SETTLE_FASTER,  /* the whole interval below the band */
 	SETTLE_SLOWER,  /* the whole interval above the band */
+	SETTLE_INVALID, /* the result is invalid (settle_result.invalid):
+			   no time to compare */
 };
 
 /* A time ratio (new / old, or variant / baseline) with its interval. */
@@ -287,7 +355,7 @@ struct settle_comparison {
 	const char *method;/* how the interval was computed */
 };
 
-/* "faster", "slower", "same", "unclear". */
+/* "faster", "slower", "same", "unclear", "invalid". */
 const char *settle_verdict_name(enum settle_verdict v);
 
 /*
@@ -338,13 +406,22 @@ void settle_decide(struct settle_comparison *c, double band);
 
 enum settle_clock { SETTLE_CLOCK_TSC, SETTLE_CLOCK_MONOTONIC };
 
+/*
+ * What the clock is and what it costs. Every calibrated value is estimated
+ * from many short windows, from the undisturbed ones only, and is 0 when
+ * no stable value within physical bounds could be had: 0 means unknown,
+ * never a measurement (printed as "unknown", null in result files).
+ */
 struct settle_timer_info {
 	enum settle_clock clock;
-	double tsc_ghz;         /* TSC ticks per ns (0 without TSC) */
-	double overhead_ns;     /* cost of one start/stop pair, min */
-	double resolution_ns;   /* smallest non-zero step seen */
+	double tsc_ghz;         /* TSC ticks per ns; 0 without the TSC (the
+				   clock is then CLOCK_MONOTONIC_RAW, also when
+				   the TSC's rate was unknown) */
+	double overhead_ns;     /* cost of one start/stop pair (the fastest
+				   of each window of reads); 0: unknown */
+	double resolution_ns;   /* smallest non-zero step seen; never 0 */
 	double core_ghz;        /* core clock estimated from an add chain;
-				   0 if not estimated */
+				   0: not estimated or unknown */
 	const char *why;        /* why this clock was chosen */
 };
 
@@ -352,11 +429,29 @@ struct settle_timer_info {
  * Choose and calibrate the clock: the TSC when cpuid reports an invariant
  * TSC (leaf 0x80000007 EDX bit 8) and RDTSCP (leaf 0x80000001 EDX bit 27),
  * its rate calibrated against CLOCK_MONOTONIC_RAW over calib_ms
- * milliseconds; clock_gettime(CLOCK_MONOTONIC_RAW) otherwise. Measures
- * overhead and resolution. Idempotent: later calls return the first
+ * milliseconds (0: 20) in 24 windows, each bracketed by clock reads, and
+ * the rate taken where at least half of the windows agree within 0.5 %
+ * (src/timer/calib.h); when they do not, or the rate is outside 1 MHz to
+ * 10 GHz, the TSC is not used and clock_gettime(CLOCK_MONOTONIC_RAW) is
+ * the clock, as it is without an invariant TSC. SETTLE_CLOCK=monotonic
+ * forces that clock; another value but auto or empty is ignored and
+ * reported by settle_clock_env_refusal(). Measures overhead and
+ * resolution. Idempotent and thread-safe: the first call calibrates
+ * (concurrent first calls wait for it), later calls return the same
  * calibration. Returns the info (never NULL).
  */
 const struct settle_timer_info *settle_timer_init(unsigned calib_ms);
+
+/*
+ * NULL when SETTLE_CLOCK is unset, empty, "auto" or "monotonic".
+ * Otherwise the value is ignored (the clock is chosen automatically), and
+ * this is why, as one line without a newline that names the value
+ * (non-printable characters as '?', a value over 67 characters cut to 64
+ * and "..."): "SETTLE_CLOCK=tsc refused: unknown clock (monotonic or
+ * auto)". Reads the variable once per process; does not calibrate. The
+ * settle command prints it after "settle: " and exits with status 2.
+ */
+const char *settle_clock_env_refusal(void);
 
 /* Raw timestamps of the chosen clock (TSC ticks or ns). start orders with
  * lfence before the read, stop with rdtscp then lfence. */
@@ -369,8 +464,15 @@ double settle_timer_ns(uint64_t delta);
 /*
  * Estimate the core clock in GHz from a dependent chain of `add reg, reg`
  * (latency 1 cycle on every x86-64 core; Intel SDM optimisation manual,
- * Agner Fog's instruction tables), timed with the chosen clock. Takes about
- * ms milliseconds. Returns 0 when the measurement failed.
+ * Agner Fog's instruction tables), timed with the chosen clock in windows
+ * of about 20 us, as many as fit in about ms milliseconds (0: 10). The
+ * estimate is where at least a third of the windows agree within 2 %
+ * (src/timer/calib.h): a preemption or other stall only lengthens the
+ * window it falls in. Under constant disturbance it stops, with the
+ * windows it has, after 4 x ms + 50 milliseconds. Returns 0 (unknown)
+ * when no stable estimate can
+ * be had, or when it is outside 0.2-10 GHz or above 3x the TSC's rate.
+ * Thread-safe.
  */
 double settle_estimate_core_ghz(unsigned ms);
 
@@ -395,7 +497,8 @@ struct settle_machine {
 	size_t ncaches;
 	long logical_cpus;
 	char kernel[160];      /* uname release and version */
-	int hypervisor;        /* cpuid leaf 1 ECX bit 31 */
+	int hypervisor;        /* cpuid leaf 1 ECX bit 31; -1: unknown (a
+				  file that does not say) */
 	char hypervisor_vendor[16]; /* leaf 0x40000000 signature */
 	char seccomp[32];      /* Seccomp line of /proc/self/status */
 	char mitigations[1024];/* /sys/.../vulnerabilities, "name: state;" */
@@ -418,8 +521,12 @@ struct settle_noise {
 	long migrations;           /* samples that ran on another CPU than
 				      the one pinned to */
 	char governor[32];         /* cpufreq governor, or "unknown" */
-	double core_ghz_before, core_ghz_after; /* add-chain estimates */
-	double drift_pct;          /* after / before - 1, in % */
+	double core_ghz_before, core_ghz_after; /* add-chain estimates;
+				      0: unknown */
+	double drift_pct;          /* after / before - 1, in %; 0 when either
+				      estimate is unknown */
+	int known;                 /* 0: not recorded (a result file without
+				      "noise", a Google Benchmark file) */
 };
 
 /* ------------------------------------------------------------------ */
@@ -447,6 +554,7 @@ void settle_options_default(struct settle_options *o, int quick);
  * loaded from a file. Shared by the claim's results; owned by the report.
  */
 struct settle_claim_info {
+	const struct settle_conclusion *conclusion; /* the claim's, or NULL */
 	const char *name;        /* e.g. "popcount" */
 	const char *title;       /* table heading; the name when none */
 	const char *description; /* one line; "" when none */
@@ -497,6 +605,25 @@ struct settle_result {
 				       settle_summary_unstable()) */
 	int below_resolution;       /* a sample lasted under 1000x the
 				       clock's resolution: no time to report */
+	/*
+	 * Evidence that the work was really repeated: nrepeat pairs of
+	 * adjacent calls, one of iters repetitions (repeat1_ns[k], ns) and
+	 * one of repeat_iters = 2 x iters (repeat2_ns[k]): 3 pairs, 9 when
+	 * the first 3 look suspicious. read_limit_bpns: a plain read of a
+	 * buffer of size_bytes in the same run, bytes per ns (0: not
+	 * measured).
+	 */
+	uint64_t repeat_iters;
+	double repeat1_ns[9], repeat2_ns[9];
+	size_t nrepeat;
+	double read_limit_bpns;
+	/*
+	 * "" or why the result is invalid (work hoisted or removed): 2 x the
+	 * repetitions took under 1.5 x the time (the fastest of the 2n calls
+	 * against the fastest of the n calls), or the throughput exceeds 2 x
+	 * the read limit. Decided by the analysis from the evidence.
+	 */
+	char invalid[200];
 	int has_cmp;                /* cmp is valid (not the baseline) */
 	struct settle_comparison cmp; /* against the baseline, paired */
 	struct settle_figure *figures; /* scale section, nfigures of them */
@@ -512,7 +639,7 @@ struct settle_report {
 	struct settle_machine machine;
 	struct settle_timer_info timer;
 	struct settle_options options;
-	int cpu;                    /* CPU actually pinned to */
+	int cpu;                    /* CPU actually pinned to; -1: unknown */
 	struct settle_result *results;
 	size_t nresults, cap;
 	struct settle_noise noise;
@@ -543,19 +670,23 @@ int settle_report_init(struct settle_report *rep, const struct settle_options *o
  * times every variant once, starting at variant k mod n.
  * Returns 0; -1 with a message in err when set-up fails, memory runs out,
  * or a variant's check value differs from the baseline's (the message
- * names the variant and both values).
+ * names the variant and both values); -2 when an interrupt was noted
+ * (SIGINT, SIGTERM: see the settle command): the claim's results are
+ * dropped, those of claims run before stay.
  */
 int settle_run_claim(struct settle_report *rep, const struct settle_claim *c,
 		     const uint64_t *sizes, size_t nsizes,
 		     char *err, size_t errlen);
-
-
 
 /* End a run: the core clock again (drift), noise deltas, counters closed. */
 void settle_report_finish(struct settle_report *rep);
 
 /* Free every result of rep (not rep itself). */
 void settle_report_free(struct settle_report *rep);
+
+/* The number of results of rep that are invalid (settle_result.invalid):
+ * a run that reports one has failed. */
+size_t settle_report_invalid(const struct settle_report *rep);
 
 /* ------------------------------------------------------------------ */
 /* Output (src/view, src/report) and result files (src/model).        */
@@ -596,12 +727,17 @@ int settle_write_machine(const struct settle_report *rep, const char *path,
  * the machines or builds differ (CPU model, ISA, kernel, compiler) and
  * each file's recorded noise. *slower receives the number of rows called
  * slower with a change of at least fail_pct percent (any, when fail_pct
- * <= 0). Returns 0, or -1 with a message in err.
+ * <= 0). With failures not NULL (a --fail-on check), what else must fail
+ * such a check is written there, a line each, and counted in *slower: a
+ * file without results, files without a row in common, rows of the old
+ * file missing from a new one, invalid rows. Returns 0, or -1 with a
+ * message in err.
  */
 int settle_write_compare(const struct settle_report *old,
 			 const struct settle_report *const *news, size_t nnew,
 			 double fail_pct, const char *format, const char *path,
-			 size_t *slower, char *err, size_t errlen);
+			 FILE *failures, size_t *slower, char *err,
+			 size_t errlen);
 
 /* Non-zero when format names an output format of settle run and show
  * (for_compare 0) or of settle compare (for_compare 1). */

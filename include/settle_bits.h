@@ -58,19 +58,35 @@ const char *settle_popcount_impl_name(enum settle_popcount_impl which);
 
 /*
  * The implementation settle_popcount() uses, decided once, on the first
- * call of either function: the best that this CPU and OS support, or the
- * one named by the environment variable SETTLE_POPCOUNT (swar, popcnt,
- * avx2, avx512; unset or empty: the best). A forced implementation the CPU
- * or OS lacks, or an unknown name, is refused: a one-line message on
- * stderr ("settle: SETTLE_POPCOUNT=avx512 refused: this CPU lacks AVX-512
- * VPOPCNTDQ") and exit status 2. Changing the variable later has no
+ * call of settle_popcount(), settle_popcount_range(), this function or
+ * settle_popcount_env_refusal(), by whichever thread comes first (others
+ * wait for the decision; any thread may make the first call): the best
+ * that this CPU and OS support, or the one named by the environment
+ * variable SETTLE_POPCOUNT (swar, popcnt, avx2, avx512; unset or empty:
+ * the best). A forced implementation the CPU or OS lacks, or an unknown
+ * name, is ignored: the best is used and settle_popcount_env_refusal()
+ * says why. The library never exits. Changing the variable later has no
  * effect. When avx2 is chosen (automatically or forced) on a CPU that also
  * has POPCNT, settle_popcount() counts short buffers (below 192 bytes)
  * with POPCNT and longer ones with AVX2, using POPCNT for the last words
- * and, from 2 KiB on, side by side with the vectors; it still reports
- * avx2.
+ * and, from 2 KiB to 16 MiB, side by side with the vectors; it still
+ * reports avx2.
  */
 enum settle_popcount_impl settle_popcount_active(void);
+
+/*
+ * NULL when SETTLE_POPCOUNT is unset, empty or in use. Otherwise the value
+ * was ignored, and this is why, as one line of ASCII without a newline that
+ * names the value (non-printable characters as '?', a value over 67
+ * characters cut to 64 and "..."):
+ * "SETTLE_POPCOUNT=avx512 refused: this CPU lacks AVX-512 VPOPCNTDQ",
+ * "SETTLE_POPCOUNT=avx3 refused: unknown implementation (swar, popcnt,
+ * avx2 or avx512)", or "... refused: the OS has not enabled AVX2 register
+ * state (XCR0 0x3)". Makes the decision if it is not made yet. The string
+ * is static; it does not change once returned. The settle command prints
+ * it after "settle: " and exits with status 2.
+ */
+const char *settle_popcount_env_refusal(void);
 
 /*
  * Non-zero when this CPU and OS can run implementation which (0 for an

@@ -82,12 +82,29 @@ typedef void (*settle_bswap_fn)(void *dst, const void *src, size_t n);
 const char *settle_bswap_impl_name(enum settle_bswap_impl which);
 
 /*
- * The implementation settle_bswap16/32/64 use, decided once on first use:
- * the best this CPU and OS support, or the one named by the environment
- * variable SETTLE_BSWAP (scalar, ssse3, avx2, avx512); a forced one the CPU
- * lacks is refused with a one-line message on stderr and exit status 2.
+ * The implementation settle_bswap16/32/64 use, decided once, on the first
+ * call of any of them, of this function or of settle_bswap_env_refusal(),
+ * by whichever thread comes first (others wait for the decision): the
+ * best this CPU and OS support, or the one named by the environment
+ * variable SETTLE_BSWAP (scalar, ssse3, avx2, avx512; unset or empty: the
+ * best). A forced one the CPU or OS lacks, or an unknown name, is ignored:
+ * the best is used and settle_bswap_env_refusal() says why. The library
+ * never exits.
  */
 enum settle_bswap_impl settle_bswap_active(void);
+
+/*
+ * NULL when SETTLE_BSWAP is unset, empty or in use. Otherwise the value
+ * was ignored, and this is why, as one line of ASCII without a newline that
+ * names the value (non-printable characters as '?', a value over 67
+ * characters cut to 64 and "..."): "SETTLE_BSWAP=avx512 refused: this CPU
+ * lacks AVX-512BW", "SETTLE_BSWAP=sse9 refused: unknown implementation
+ * (scalar, ssse3, avx2 or avx512)", or "... refused: the OS does not
+ * enable AVX state (XCR0)". Makes the decision if it is not made yet. The
+ * string is static; it does not change once returned. The settle command
+ * prints it after "settle: " and exits with status 2.
+ */
+const char *settle_bswap_env_refusal(void);
 
 /* Non-zero when this CPU and OS can run implementation which. */
 int settle_bswap_usable(enum settle_bswap_impl which);

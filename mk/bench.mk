@@ -1,8 +1,35 @@
-# bench - the primitives against their peers and their limits, measured by
-# settle itself (benchmarks, not tests: the numbers belong to the machine
-# and its load, and nothing here passes or fails on them).
+# bench - benchmarks of settle itself that time things, so not part of make
+# test (machines are shared and noisy; nothing here passes or fails on the
+# numbers measured). Each runs under flock $(BENCH_LOCK), so that
+# benchmarks do not overlap one another.
+#   make bench           all of them: bench-primitives, bench-preempt
+#   make bench-primitives
+#                        the primitives against their peers and limits
+#                        (below), tables and a summary of the ratios
+#   make bench-preempt   the core-clock estimate of `settle info` under a
+#                        preemption storm (tests/bench_preempt.sh with the
+#                        preload library tests/preempt_storm.c): within
+#                        10 % of an undisturbed run, or unknown
+
+BENCH_LOCK ?= /tmp/settle-bench.lock
+STORM_LIB  := $(BUILD)/preempt_storm.so
+
+.PHONY: bench
+bench: bench-primitives bench-preempt
+
+$(STORM_LIB): tests/preempt_storm.c
+	@mkdir -p $(@D)
+	$(CC) -std=c11 $(WARN) -O2 -shared -fPIC -o $@ $<
+
+.PHONY: bench-preempt
+bench-preempt: deps
+	@$(MAKE) --no-print-directory $(BUILD)/settle $(STORM_LIB)
+	SETTLE=$(BUILD)/settle STORM=$(STORM_LIB) \
+		flock $(BENCH_LOCK) bash tests/bench_preempt.sh
+
+# ---- bench-primitives ------------------------------------------------------
 #
-#   make bench [LIBPOPCNT_DIR=DIR] [BENCH_PROCESSES=5] [BENCH_LOCK=...]
+#   make bench-primitives [LIBPOPCNT_DIR=DIR] [BENCH_PROCESSES=5]
 #
 # Runs, each interleaved and repeated in BENCH_PROCESSES fresh processes:
 #   - examples/popcount-peers.c at 1 KiB, 32 KiB, 1 MiB, 32 MiB, 1 GiB:
@@ -21,8 +48,6 @@
 # library, github.com/kimwalisch/libpopcnt, not packaged by Debian; it is
 # never copied into this repository). Without it the libpopcnt rows are
 # left out. GMP's rows need libgmp.so.10 (Debian: libgmp10).
-# BENCH_LOCK: a command prefix for every run, e.g. "flock /tmp/lock" on a
-# machine shared with other measurements.
 
 BENCH_DIR       := $(BUILD)/bench
 BENCH_PROCESSES ?= 5
@@ -30,20 +55,20 @@ BENCH_CC        ?= cc -O3 -march=native
 BENCH_AVX2_CC   ?= cc -O3 -march=x86-64-v3
 BENCH_SIZES     ?= 1K 32K 1M 32M 1G
 BENCH_BSWAP_SIZES ?= 32K 256M 1G
-BENCH_LOCK      ?=
 LIBPOPCNT_DIR   ?=
 
 BENCH_INC  = $(if $(LIBPOPCNT_DIR),-I $(abspath $(LIBPOPCNT_DIR)))
-BENCH_RUN  = $(BENCH_LOCK) $(BUILD)/settle run
+BENCH_RUN  = flock $(BENCH_LOCK) $(BUILD)/settle run
 BENCH_OPTS = --processes $(BENCH_PROCESSES) --format json
 HAVE_AVX2 := $(shell grep -qw avx2 /proc/cpuinfo 2>/dev/null && echo 1)
 BENCH_POPCOUNT_BUILDS = --build "$(BENCH_CC) $(BENCH_INC)" \
 	$(if $(HAVE_AVX2),--build "$(BENCH_AVX2_CC) $(BENCH_INC)")
 
-.PHONY: bench
-bench: $(BUILD)/settle
+.PHONY: bench-primitives
+bench-primitives: deps
+	@$(MAKE) --no-print-directory $(BUILD)/settle
 	@if [ -n "$(LIBPOPCNT_DIR)" ] && [ ! -f "$(LIBPOPCNT_DIR)/libpopcnt.h" ]; then \
-	  echo "make bench: no libpopcnt.h in LIBPOPCNT_DIR=$(LIBPOPCNT_DIR)" >&2; \
+	  echo "make bench-primitives: no libpopcnt.h in LIBPOPCNT_DIR=$(LIBPOPCNT_DIR)" >&2; \
 	  exit 2; fi
 	@mkdir -p $(BENCH_DIR)
 	@$(BUILD)/settle info

@@ -1,4 +1,4 @@
-# Further checks of the primitives (issue 3).
+# Further checks of the primitives (README.md, "Tests").
 #   make test-sanitize  the test programs built with AddressSanitizer and
 #                       UndefinedBehaviorSanitizer (part of make test)
 #   make test-cpus      the tests and `settle run popcount bswap --quick` on
@@ -13,7 +13,8 @@ SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
 SAN_TESTS := test_stats test_size test_verdict test_files test_popcount \
              test_readlimit test_bswap_nt \
              test_popcount_variants test_dispatch test_byteorder \
-             test_bswap_claim test_endian_loops test_runner
+             test_bswap_claim test_endian_loops test_runner test_timer \
+             test_threads
 
 .PHONY: test-sanitize test-cpus test-large
 test-sanitize:
@@ -42,12 +43,9 @@ NATIVE_POPCOUNT = $(shell grep -qw avx512_vpopcntdq /proc/cpuinfo && echo avx512
 .PHONY: deps-qemu
 deps-qemu:
 	@command -v $(QEMU) >/dev/null || { \
-	  if [ "$$(id -u)" = 0 ]; then \
-	    (apt-get install -y qemu-user || \
-	     (apt-get update && apt-get install -y qemu-user)) >/dev/null 2>&1; \
-	  fi; \
+	  $(APT_INSTALL) required "make test-cpus" qemu-user || exit 1; \
 	  command -v $(QEMU) >/dev/null || { \
-	    echo "make test-cpus needs qemu-user: sudo apt-get install -y qemu-user" >&2; \
+	    echo "make test-cpus needs $(QEMU): sudo apt-get install -y qemu-user" >&2; \
 	    exit 1; }; }
 
 test-cpus: deps deps-test deps-qemu

@@ -1,6 +1,6 @@
 # ext2count - counts the used blocks of an ext2/3/4 image from its block
 # bitmaps with settle's popcount, per group, and checks the superblock's and
-# the group descriptors' free counts against them (issue 3, "Real data").
+# the group descriptors' free counts against them (docs/ext2count.md).
 # Built only where libext2fs-dev is installed (make deps installs it as
 # root); without it tests/test_ext2count.sh reports that it is skipped.
 #   make ext2count     build $(BUILD)/ext2count

@@ -1,4 +1,4 @@
-# Output formats and interoperability (issue 5).
+# Output formats and interoperability (docs/output-formats.md).
 #   make deps-locale-de         generate the de_DE.UTF-8 locale (as root)
 #                               that the format tests run under; part of
 #                               make test (TEST_DEPS)

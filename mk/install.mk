@@ -1,5 +1,6 @@
 # install - settle as a library: the command, the headers, static and
-# shared libraries, a pkg-config file and the man pages (issue 5, item 6).
+# shared libraries, a pkg-config file and the man pages (README.md,
+# "Install"; man/settle.3).
 #
 #   make install   [PREFIX=/usr/local] [DESTDIR=/staging]
 #   make uninstall [PREFIX=/usr/local] [DESTDIR=/staging]

@@ -13,6 +13,11 @@
 #   - the cache: a second run reuses the object (same inode and mtime, no
 #     new file, --verbose says "cached"); changing the file compiles anew;
 #     no temporary file is left behind;
+#   - the cache key covers everything that goes into the object: a header
+#     the file includes (through another header) changes a check value
+#     and the new value is measured; changed back, the first object is
+#     reused; a changed flag, another compiler of the same name first in
+#     PATH and a compiler wrapper rewritten in place are measured too;
 #   - a missing file, a file without SETTLE_CLAIMS, an unknown claim name
 #     after the file, --build without a file, a compiler that does not
 #     exist: exit 2 with one clear line;
@@ -201,6 +206,86 @@ if ls "$SETTLE_CACHE_DIR" | grep -q tmp; then
 	bad "temporary files left in the cache: $(ls "$SETTLE_CACHE_DIR")"
 else
 	ok "no temporary file left in the cache"
+fi
+
+# ---- what goes into the object: headers, flags, the compiler -----------
+# A claim whose second variant multiplies by FACTOR: 1 agrees with the
+# baseline (exit 0), 2 does not (exit 1, "computed 200"). FACTOR comes from
+# a header the file includes, from a flag or from a compiler wrapper; each
+# change must be measured, never the cached object of the old code.
+mkdir -p "$TMP/dep/inc" "$TMP/bin1" "$TMP/bin2"
+cat >"$TMP/dep/factor.c" <<'EOF'
+#include <settle.h>
+#include "inc/factor.h"
+
+static uint64_t run_one(void *state, const void *arg, uint64_t iters)
+{
+	(void)state;
+	(void)arg;
+	return iters;
+}
+static uint64_t run_scaled(void *state, const void *arg, uint64_t iters)
+{
+	(void)state;
+	(void)arg;
+	return iters * FACTOR;
+}
+static const struct settle_variant variants[] = {
+	{ .name = "one", .run = run_one },
+	{ .name = "scaled", .run = run_scaled },
+};
+static const struct settle_claim claim = {
+	.name = "factor", .variants = variants, .nvariants = 2,
+	.check_iters = 100,
+};
+SETTLE_CLAIMS(&claim);
+EOF
+printf '#include "deeper.h"\n' >"$TMP/dep/inc/factor.h"
+factor_h() {
+	printf '#ifndef FACTOR\n#define FACTOR %s\n#endif\n' "$1" \
+		>"$TMP/dep/inc/deeper.h"
+}
+# factor_run NAME WANT_RC BUILD WHAT: the run's status must be WANT_RC
+# (1 with the check message when FACTOR is 2).
+factor_run() {
+	run "$1" "$TMP/dep/factor.c" --build "$3" --verbose "${FAST[@]}"
+	if [ $rc = "$2" ] && { [ "$2" = 0 ] ||
+	   grep -q "computed 200 but the baseline" "$TMP/$1.err"; }; then
+		ok "$4"
+	else
+		bad "$4: status $rc (want $2), stderr:"
+		cat "$TMP/$1.err"
+	fi
+}
+factor_h 1
+factor_run hdr1 0 "gcc -O2" "a header of the file, FACTOR 1: agrees"
+factor_h 2
+factor_run hdr2 1 "gcc -O2" \
+	"a header included by a header changed: the new code is measured"
+factor_h 1
+factor_run hdr3 0 "gcc -O2" "the header changed back: the old code again"
+if grep -q "cached" "$TMP/hdr3.err"; then
+	ok "the header changed back: its object taken from the cache"
+else
+	bad "the header changed back: compiled again"
+	cat "$TMP/hdr3.err"
+fi
+factor_run flag1 0 "gcc -O2 -DFACTOR=1" "-DFACTOR=1: agrees"
+factor_run flag2 1 "gcc -O2 -DFACTOR=2" "a changed flag (-DFACTOR=2): measured"
+printf '#!/bin/sh\nexec gcc -DFACTOR=1 "$@"\n' >"$TMP/bin1/mycc"
+printf '#!/bin/sh\nexec gcc -DFACTOR=2 "$@"\n' >"$TMP/bin2/mycc"
+chmod +x "$TMP/bin1/mycc" "$TMP/bin2/mycc"
+PATH=$TMP/bin1:$PATH factor_run cc1 0 "mycc -O2" \
+	"compiler mycc (a wrapper adding -DFACTOR=1): agrees"
+PATH=$TMP/bin2:$PATH factor_run cc2 1 "mycc -O2" \
+	"another mycc first in PATH: measured"
+cp "$TMP/bin2/mycc" "$TMP/bin1/mycc"
+PATH=$TMP/bin1:$PATH factor_run cc3 1 "mycc -O2" \
+	"the compiler rewritten in place: measured"
+if ls "$SETTLE_CACHE_DIR" | grep -q tmp; then
+	bad "temporary files left in the cache: $(ls "$SETTLE_CACHE_DIR")"
+else
+	ok "no temporary or dependency file left in the cache"
 fi
 
 # ---- bad input ----------------------------------------------------------

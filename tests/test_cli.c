@@ -3,6 +3,7 @@
  * The binary is $SETTLE (make test sets it) or build/settle.
  */
 #include <fcntl.h>
+#include <signal.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -313,6 +314,41 @@ static void test_selftest_quick(void **st)
 	rmdir(path);
 }
 
+/* Standard output a closed pipe (SIGPIPE ignored, as under many shells
+ * and CI runners): one message, not two, and a failure status. */
+static void test_closed_pipe_said_once(void **st)
+{
+	const char *exe = getenv("SETTLE") ? getenv("SETTLE") : "build/settle";
+	char ef[] = "/tmp/settle-err-XXXXXX";
+	int p[2], efd = mkstemp(ef), status;
+	size_t lines = 0;
+	pid_t pid;
+
+	(void)st;
+	assert_true(efd >= 0);
+	unlink(ef);
+	assert_int_equal(pipe(p), 0);
+	close(p[0]);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		signal(SIGPIPE, SIG_IGN);
+		dup2(p[1], 1);
+		dup2(efd, 2);
+		execl(exe, exe, "show", "tests/golden/in/old.json", (char *)NULL);
+		_exit(127);
+	}
+	close(p[1]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	slurp(efd, err, sizeof(err));
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 2);
+	for (const char *c = err; *c; c++)
+		lines += *c == '\n';
+	assert_int_equal(lines, 1);
+	assert_non_null(strstr(err, "cannot write to standard output"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -327,6 +363,7 @@ int main(void)
 		cmocka_unit_test(test_hostile_outputs),
 		cmocka_unit_test(test_option_corners),
 		cmocka_unit_test(test_selftest_quick),
+		cmocka_unit_test(test_closed_pipe_said_once),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -15,8 +15,10 @@
  *   - AVX-512 without VPOPCNTDQ or without BW: AVX2.
  * The environment variable SETTLE_POPCOUNT is tested in forked children
  * (the choice is made once per process): a usable forced path is taken
- * and stays; an unusable one and an unknown name exit with status 2 and
- * one line on stderr.
+ * and stays; an unusable one and an unknown name are ignored by the
+ * library, which counts right with the automatic choice and reports the
+ * value through settle_popcount_env_refusal() (one line, exact text); the
+ * settle command refuses them with that line and exit status 2.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -253,13 +255,15 @@ struct child {
 /*
  * In the child: set SETTLE_POPCOUNT (unset for NULL), then take the
  * choice, count a known buffer through settle_popcount(), change the
- * variable and check that the choice stays. Exit status: 10 + the
+ * variable and check that the choice and the refusal stay. The refusal,
+ * if any, goes to stderr with a newline. Exit status: 10 + the
  * implementation.
  */
 static void child_main(const char *value)
 {
 	unsigned char buf[1000];
 	enum settle_popcount_impl a, b;
+	const char *why;
 
 	if (value)
 		setenv("SETTLE_POPCOUNT", value, 1);
@@ -267,13 +271,16 @@ static void child_main(const char *value)
 		unsetenv("SETTLE_POPCOUNT");
 	memset(buf, 0x5a, sizeof(buf)); /* 4 bits per byte */
 	a = settle_popcount_active();
+	why = settle_popcount_env_refusal();
+	if (why)
+		fprintf(stderr, "%s\n", why);
 	if (settle_popcount(buf, sizeof(buf)) != 4 * sizeof(buf))
 		_exit(CHILD_BAD_COUNT);
 	setenv("SETTLE_POPCOUNT", "swar", 1);
 	if (settle_popcount(buf, 999) != 4 * 999)
 		_exit(CHILD_BAD_COUNT);
 	b = settle_popcount_active();
-	if (a != b)
+	if (a != b || settle_popcount_env_refusal() != why)
 		_exit(CHILD_CHANGED);
 	_exit(10 + (int)a);
 }
@@ -325,7 +332,8 @@ static void test_env_unset(void **state)
 	assert_int_equal(c.status, 10 + (int)this_cpu_choice());
 }
 
-/* The one-line refusal expected for implementation which on this CPU. */
+/* The one-line refusal expected for implementation which on this CPU,
+ * with a newline. */
 static void refusal(enum settle_popcount_impl which, char *buf, size_t len)
 {
 	static const char *const lacks[] = {
@@ -339,11 +347,11 @@ static void refusal(enum settle_popcount_impl which, char *buf, size_t len)
 	os_on.l1_ecx |= L1C_OSXSAVE;
 	os_on.xcr0 = ~0ull;
 	if (settle_popcount_runs_on(which, &os_on))
-		snprintf(buf, len, "settle: SETTLE_POPCOUNT=%s refused: the "
+		snprintf(buf, len, "SETTLE_POPCOUNT=%s refused: the "
 			 "OS has not enabled %s register state (XCR0 %#llx)\n",
 			 name, lacks[which], (unsigned long long)id.xcr0);
 	else
-		snprintf(buf, len, "settle: SETTLE_POPCOUNT=%s refused: this "
+		snprintf(buf, len, "SETTLE_POPCOUNT=%s refused: this "
 			 "CPU lacks %s\n", name, lacks[which]);
 }
 
@@ -352,7 +360,7 @@ static void test_env_forced(void **state)
 	(void)state;
 	for (int i = 0; i < SETTLE_POPCOUNT_NIMPL; i++) {
 		const char *name = settle_popcount_impl_name(i);
-		char want[256];
+		char want[320];
 		struct child c;
 
 		run_child(name, &c);
@@ -367,7 +375,8 @@ static void test_env_forced(void **state)
 		}
 		print_message("SETTLE_POPCOUNT=%s refused here, as it must "
 			      "be: %s", name, c.err);
-		assert_int_equal(c.status, 2);
+		/* ignored: the automatic choice counts */
+		assert_int_equal(c.status, 10 + (int)this_cpu_choice());
 		refusal(i, want, sizeof(want));
 		assert_string_equal(c.err, want);
 	}
@@ -383,10 +392,38 @@ static void test_env_unknown(void **state)
 		char want[160];
 
 		run_child(bad[i], &c);
-		snprintf(want, sizeof(want), "settle: SETTLE_POPCOUNT=%s "
+		snprintf(want, sizeof(want), "SETTLE_POPCOUNT=%s "
 			 "refused: unknown implementation (swar, popcnt, avx2 "
 			 "or avx512)\n", bad[i]);
-		assert_int_equal(c.status, 2);
+		assert_int_equal(c.status, 10 + (int)this_cpu_choice());
+		assert_string_equal(c.err, want);
+	}
+}
+
+/* The refusal stays one line whatever the value: control characters as
+ * '?', a value over 67 characters cut to 64 and "...". */
+static void test_env_odd_values(void **state)
+{
+	char value[3][101], shown[3][68];
+
+	(void)state;
+	strcpy(value[0], "sw\nar");
+	strcpy(shown[0], "sw?ar");
+	strcpy(value[1], "\033[2J\377");
+	strcpy(shown[1], "?[2J?");
+	memset(value[2], 'x', 100);
+	value[2][100] = '\0';
+	memset(shown[2], 'x', 64);
+	strcpy(shown[2] + 64, "...");
+	for (int i = 0; i < 3; i++) {
+		struct child c;
+		char want[320];
+
+		run_child(value[i], &c);
+		snprintf(want, sizeof(want), "SETTLE_POPCOUNT=%s refused: "
+			 "unknown implementation (swar, popcnt, avx2 or "
+			 "avx512)\n", shown[i]);
+		assert_int_equal(c.status, 10 + (int)this_cpu_choice());
 		assert_string_equal(c.err, want);
 	}
 }
@@ -433,6 +470,7 @@ int main(void)
 		cmocka_unit_test(test_env_unset),
 		cmocka_unit_test(test_env_forced),
 		cmocka_unit_test(test_env_unknown),
+		cmocka_unit_test(test_env_odd_values),
 		cmocka_unit_test(test_settle_info),
 	};
 

@@ -151,8 +151,8 @@ static char *compare_text(const struct settle_report *old,
 
 	snprintf(path, sizeof(path), "%s/compare.txt", dir);
 	assert_int_equal(settle_write_compare(old, news, 1, fail_pct, "table",
-					      path, slower, err, sizeof(err)),
-			 0);
+					      path, NULL, slower, err,
+					      sizeof(err)), 0);
 	f = fopen(path, "r");
 	assert_non_null(f);
 	fseek(f, 0, SEEK_END);

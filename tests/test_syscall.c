@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "claims.h"
+#include "runner/runner.h"
 
 static const struct settle_claim *claim = &settle_claim_syscall;
 static int allowed_cpus; /* CPUs allowed before pinning, like the runner */
@@ -50,7 +51,8 @@ static const struct settle_variant *variant(const char *name)
 
 static void *setup_state(void)
 {
-	struct settle_params p = { .cpu = my_cpu };
+	struct settle_params p = { .cpu = my_cpu,
+				   .partner_cpu = settle_cpu_partner(my_cpu) };
 	char err[256] = "";
 	void *s = claim->setup(&p, err, sizeof(err));
 
@@ -241,7 +243,9 @@ static void test_echoes_die_with_parent(void **unused)
 	mid = fork();
 	assert_true(mid >= 0);
 	if (mid == 0) {
-		struct settle_params p = { .cpu = my_cpu };
+		struct settle_params p = { .cpu = my_cpu,
+					   .partner_cpu =
+						   settle_cpu_partner(my_cpu) };
 		char err[256];
 
 		close(ready[0]);
@@ -435,17 +439,17 @@ static int pin_to(int cpu)
 }
 
 /*
- * Pin like the runner does, after counting the CPUs this process may run
- * on: those sched_setaffinity accepts (the cpuset's), which is also what
- * the runner's --cpu accepts, not only those of the inherited mask.
+ * Pin like the runner does, after counting the CPUs the user allowed: the
+ * affinity mask this process started with (taskset), the one settle keeps
+ * to, not every CPU sched_setaffinity would accept.
  */
 static int pin_self(void)
 {
-	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	cpu_set_t set;
 
 	my_cpu = sched_getcpu();
-	for (int cpu = 0; cpu < ncpu && cpu < CPU_SETSIZE; cpu++)
-		allowed_cpus += pin_to(cpu) == 0;
+	if (sched_getaffinity(0, sizeof(set), &set) == 0)
+		allowed_cpus = CPU_COUNT(&set);
 	return pin_to(my_cpu);
 }
 

@@ -5,14 +5,19 @@
  * SETTLE_CLAIMS(). For each build (a compiler command and its flags),
  * settle compiles it into a shared object:
  *
- *   CMD... -shared -fPIC -I<include dir> -o <cache>/<hash>.so.tmp.<pid> FILE.c
+ *   CMD... -shared -fPIC -I<include dir> -MD -MF <cache>/<key>.d.tmp.<pid>
+ *          -o <cache>/<key>.so.tmp.<pid> FILE.c
  *
- * renamed to <cache>/<hash>.so once the compiler succeeded, so that the
- * cache never holds a partial object. The hash is 64-bit FNV-1a over the
- * file's contents and real path, every settle*.h of the include directory,
- * the compile command, the compiler's `--version` output and, for a
- * command that mentions "native", the CPU (-march=native depends on it).
- * An object whose name is already in the cache is loaded as is.
+ * renamed to <cache>/<object>.so once the compiler succeeded, so that the
+ * cache never holds a partial object. <key> is 64-bit FNV-1a over the
+ * file's contents and real path, the compile command, the compiler's
+ * identity (real path, contents, `--version` output) and, for a command
+ * that mentions "native", the CPU (-march=native depends on it); <object>
+ * adds every file the compiler read, listed by the compiler (-MD), with
+ * their contents. The list is kept in <cache>/<key>.manifest, so that a
+ * later run finds the object by hashing the listed files as they are then
+ * (ccache's direct mode): a changed header never loads stale code. An
+ * object whose name is already in the cache is loaded as is.
  *
  * Each object is loaded with dlopen(RTLD_NOW | RTLD_LOCAL), so one build's
  * symbols never bind another's, and an undefined symbol is reported at
@@ -30,7 +35,6 @@
  * One extra indirect call per timed call of run() is the cost; a sample
  * lasts milliseconds.
  */
-#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -40,6 +44,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "byob/byob.h"
@@ -94,11 +99,13 @@ static const char *slot_unavailable(void *state, const void *arg)
 	return sl->orig->unavailable(s->st[sl->build], sl->orig->arg);
 }
 
-/* The merged claim that c is (the runner passes it to setup). */
+/* The merged claim that c is, or a copy of (settle run --variant runs a
+ * copy with fewer variants): claim names are unique in a run. */
 static const struct mclaim *mclaim_of(const struct settle_claim *c)
 {
-	for (size_t k = 0; k < nmclaims; k++)
-		if (&mclaims[k]->claim == c)
+	for (size_t k = 0; c && k < nmclaims; k++)
+		if (&mclaims[k]->claim == c ||
+		    !strcmp(mclaims[k]->claim.name, c->name))
 			return mclaims[k];
 	return NULL;
 }
@@ -289,7 +296,8 @@ static void fnv_str(uint64_t *h, const char *s)
 	fnv_field(h, s, strlen(s));
 }
 
-/* Read a whole file into a new buffer; -1 with errno set. */
+/* Read a whole file into a new buffer, with room for one more byte after
+ * its *len bytes; -1 with errno set. */
 static int slurp(const char *path, char **buf, size_t *len)
 {
 	size_t cap = 65536, n = 0;
@@ -379,41 +387,6 @@ static int find_include(char *dir, size_t len)
 	}
 #endif
 	return -1;
-}
-
-static int header_file(const struct dirent *d)
-{
-	size_t n = strlen(d->d_name);
-
-	return !strncmp(d->d_name, "settle", 6) && n > 2 &&
-	       !strcmp(d->d_name + n - 2, ".h");
-}
-
-/* Hash every settle*.h of dir, in name order; -1 when one is unreadable. */
-static int hash_headers(uint64_t *h, const char *dir)
-{
-	struct dirent **list;
-	int n = scandir(dir, &list, header_file, alphasort), rc = 0;
-
-	if (n < 0)
-		return -1;
-	for (int i = 0; i < n; i++) {
-		char path[PATH_MAX], *buf;
-		size_t len;
-
-		if (!rc && snprintf(path, sizeof(path), "%s/%s", dir,
-				    list[i]->d_name) < (int)sizeof(path) &&
-		    slurp(path, &buf, &len) == 0) {
-			fnv_str(h, list[i]->d_name);
-			fnv_field(h, buf, len);
-			free(buf);
-		} else {
-			rc = -1;
-		}
-		free(list[i]);
-	}
-	free(list);
-	return rc;
 }
 
 /* mkdir -p, the directories created with mode. */
@@ -521,6 +494,63 @@ static int hash_version(uint64_t *h, const char *compiler)
 	return 0;
 }
 
+/*
+ * The program that `cmd` runs, as posix_spawnp() finds it: cmd itself if
+ * it holds a '/', else the first executable cmd in $PATH. Its real path
+ * in out; -1 when there is none (spawn() then says so).
+ */
+static int which(const char *cmd, char *out)
+{
+	const char *path = getenv("PATH");
+	char cand[PATH_MAX];
+
+	if (strchr(cmd, '/'))
+		return realpath(cmd, out) ? 0 : -1;
+	if (!path || !*path)
+		path = "/bin:/usr/bin";
+	while (*path) {
+		size_t n = strcspn(path, ":");
+		int len = snprintf(cand, sizeof(cand), "%.*s%s%s", (int)n,
+				   n ? path : ".", "/", cmd);
+
+		path += n + (path[n] == ':');
+		if (len < (int)sizeof(cand) && access(cand, X_OK) == 0 &&
+		    !is_dir(cand) && realpath(cand, out))
+			return 0;
+	}
+	return -1;
+}
+
+#define IDENTITY_MAX_BYTES (64u << 20)
+
+/*
+ * The compiler's identity: the real path of the program the build string
+ * runs, its contents (or, above IDENTITY_MAX_BYTES, its size, inode and
+ * modification time), and its `--version` output. A wrapper script that
+ * changes, another compiler of the same name earlier in PATH, or an
+ * upgrade changes the hash. -1 after a message.
+ */
+static int hash_compiler(uint64_t *h, const char *cmd)
+{
+	char real[PATH_MAX], *buf;
+	struct stat st;
+	size_t len;
+
+	if (which(cmd, real) == 0 && stat(real, &st) == 0) {
+		fnv_str(h, real);
+		if (st.st_size <= (off_t)IDENTITY_MAX_BYTES &&
+		    slurp(real, &buf, &len) == 0) {
+			fnv_field(h, buf, len);
+			free(buf);
+		} else {
+			fnv(h, &st.st_size, sizeof(st.st_size));
+			fnv(h, &st.st_ino, sizeof(st.st_ino));
+			fnv(h, &st.st_mtim, sizeof(st.st_mtim));
+		}
+	}
+	return hash_version(h, cmd);
+}
+
 /* The CPU, for builds that compile for the machine at hand. */
 static void hash_cpu(uint64_t *h)
 {
@@ -533,6 +563,234 @@ static void hash_cpu(uint64_t *h)
 }
 
 /* ------------------------------------------------------------------ */
+/* Dependencies and manifests (the cache's direct mode).               */
+
+/*
+ * A build's object is named by the hash of its command key (the file's
+ * real path and contents, the compile command, the compiler's identity,
+ * the CPU for -march=native) and of every file the compiler read, each
+ * path with its contents. The compiler lists those files itself (-MD -MF:
+ * the source, every header, system headers included); the list goes into
+ * <cache>/<command key>.manifest with each file's content hash, so that a
+ * later run can name the object without compiling: it hashes the listed
+ * files as they are now. A changed header gives another name, so stale
+ * code is never loaded. As in ccache's direct mode, a header that did not
+ * exist at compile time and would now be found first on the include path
+ * is not noticed.
+ */
+struct dep {
+	char *path;     /* real path */
+	uint64_t hash;  /* of its contents */
+};
+
+struct deps {
+	struct dep *d;
+	size_t n, cap;
+};
+
+static void deps_free(struct deps *ds)
+{
+	for (size_t i = 0; i < ds->n; i++)
+		free(ds->d[i].path);
+	free(ds->d);
+	memset(ds, 0, sizeof(*ds));
+}
+
+/* FNV-1a of a file's contents; -1 when it cannot be read. */
+static int hash_file(const char *path, uint64_t *out)
+{
+	char *buf;
+	size_t len;
+
+	if (slurp(path, &buf, &len) < 0)
+		return -1;
+	*out = FNV_OFFSET;
+	fnv_field(out, buf, len);
+	free(buf);
+	return 0;
+}
+
+static int deps_add(struct deps *ds, const char *path, uint64_t hash)
+{
+	if (ds->n == ds->cap) {
+		size_t cap = ds->cap ? 2 * ds->cap : 64;
+		struct dep *d = realloc(ds->d, cap * sizeof(*d));
+
+		if (!d)
+			return -1;
+		ds->d = d;
+		ds->cap = cap;
+	}
+	ds->d[ds->n].path = strdup(path);
+	if (!ds->d[ds->n].path)
+		return -1;
+	ds->d[ds->n++].hash = hash;
+	return 0;
+}
+
+/* The object's name: the command key and every dependency's content. */
+static uint64_t object_key(uint64_t key, const struct deps *ds)
+{
+	uint64_t h = key;
+
+	fnv_str(&h, "deps");
+	for (size_t i = 0; i < ds->n; i++) {
+		fnv_str(&h, ds->d[i].path);
+		fnv(&h, &ds->d[i].hash, sizeof(ds->d[i].hash));
+	}
+	return h;
+}
+
+/*
+ * One path of a make-style dependency file (gcc and clang -MD): tokens
+ * separated by blanks and backslash-newlines, "\ " and "\#" for a space
+ * and '#', "$$" for '$'. Returns the next token's length in out (0 at the
+ * end); *p advances past it.
+ */
+static size_t dep_token(const char **p, char *out, size_t len)
+{
+	const char *s = *p;
+	size_t n = 0;
+
+	while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r' ||
+	       (s[0] == '\\' && (s[1] == '\n' || s[1] == '\r')))
+		s += s[0] == '\\' ? 2 : 1;
+	while (*s && *s != ' ' && *s != '\t' && *s != '\n' && *s != '\r') {
+		char c = *s++;
+
+		if (c == '\\' && (*s == ' ' || *s == '#'))
+			c = *s++;
+		else if (c == '\\' && *s == '\n')
+			break;
+		else if (c == '$' && *s == '$')
+			s++;
+		if (n + 1 < len)
+			out[n++] = c;
+	}
+	out[n] = '\0';
+	*p = s;
+	return n;
+}
+
+/*
+ * The files a dependency file lists after its target, each with its real
+ * path and content hash, into ds. -1 when it cannot be read or a listed
+ * file cannot.
+ */
+static int parse_depfile(const char *dfile, struct deps *ds)
+{
+	char *text, tok[PATH_MAX], real[PATH_MAX];
+	const char *p;
+	size_t len;
+	int target = 1;
+
+	if (slurp(dfile, &text, &len) < 0)
+		return -1;
+	text[len] = '\0'; /* slurp() leaves room */
+	p = text;
+	while (dep_token(&p, tok, sizeof(tok))) {
+		uint64_t h;
+
+		if (target) { /* "target:" or "target :" */
+			target = tok[strlen(tok) - 1] != ':';
+			continue;
+		}
+		if (!realpath(tok, real) || hash_file(real, &h) < 0 ||
+		    deps_add(ds, real, h) < 0) {
+			free(text);
+			return -1;
+		}
+	}
+	free(text);
+	return ds->n ? 0 : -1;
+}
+
+/*
+ * Read manifest mf (lines "<16 hex digits> <path length> <path>") and hash
+ * the listed files as they are now into ds. -1 when there is none, it is
+ * malformed or a listed file is gone. With verbose, say which changed.
+ */
+static int read_manifest(const char *mf, struct deps *ds, int verbose)
+{
+	FILE *f = fopen(mf, "re");
+	char path[PATH_MAX];
+	unsigned long long was;
+	size_t n;
+	int rc = 0;
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "settle-byob-manifest/1\n") != 0)
+		rc = -1;
+	while (!rc && fscanf(f, "%16llx %zu ", &was, &n) == 2) {
+		uint64_t now;
+
+		if (n == 0 || n >= sizeof(path) || fread(path, 1, n, f) != n ||
+		    fgetc(f) != '\n') {
+			rc = -1;
+			break;
+		}
+		path[n] = '\0';
+		if (hash_file(path, &now) < 0 || deps_add(ds, path, now) < 0) {
+			rc = -1;
+			break;
+		}
+		if (verbose && now != was)
+			fprintf(stderr, "settle: %s changed\n", path);
+	}
+	if (!rc && (!feof(f) || ds->n == 0))
+		rc = -1;
+	fclose(f);
+	if (rc)
+		deps_free(ds);
+	return rc;
+}
+
+/* Write manifest mf for ds, whole or not at all. -1 when it cannot. */
+static int write_manifest(const char *mf, const struct deps *ds)
+{
+	char tmp[PATH_MAX + 32];
+	FILE *f;
+	int ok;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", mf, (long)getpid());
+	f = fopen(tmp, "we");
+	if (!f)
+		return -1;
+	fprintf(f, "settle-byob-manifest/1\n");
+	for (size_t i = 0; i < ds->n; i++)
+		fprintf(f, "%016llx %zu %s\n",
+			(unsigned long long)ds->d[i].hash,
+			strlen(ds->d[i].path), ds->d[i].path);
+	ok = fflush(f) == 0 && fsync(fileno(f)) == 0;
+	ok &= fclose(f) == 0;
+	if (!ok || rename(tmp, mf)) {
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+/* Non-zero when one of ds was modified at or after *t: the compiler may
+ * have read another version than the one hashed. */
+static int changed_since(const struct deps *ds, const struct timespec *t)
+{
+	for (size_t i = 0; i < ds->n; i++) {
+		struct stat st;
+
+		if (stat(ds->d[i].path, &st) ||
+		    st.st_mtim.tv_sec > t->tv_sec ||
+		    (st.st_mtim.tv_sec == t->tv_sec &&
+		     st.st_mtim.tv_nsec >= t->tv_nsec) ||
+		    st.st_ctim.tv_sec > t->tv_sec ||
+		    (st.st_ctim.tv_sec == t->tv_sec &&
+		     st.st_ctim.tv_nsec >= t->tv_nsec))
+			return 1;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
 /* One build.                                                          */
 
 struct build {
@@ -540,7 +798,8 @@ struct build {
 	char *buf;                /* cmd split in place */
 	char *words[MAX_WORDS];
 	size_t nwords;
-	char so[PATH_MAX];
+	char so[PATH_MAX + 64];
+	int transient;            /* so is not kept in the cache */
 	const struct settle_claim *const *claims; /* NULL-terminated */
 	size_t nclaims;
 };
@@ -570,35 +829,140 @@ static int split_build(struct build *b)
 	return 0;
 }
 
-/* Compile file into b->so (through a temporary name); -1 after a message. */
-static int compile(struct build *b, char **argv, size_t argc_out,
-		   const char *file)
+/* The argv slots of a build's command that name settle's own files. */
+struct slots {
+	size_t dfile, out;
+};
+
+/*
+ * The build's command key: the file's real path and contents, the compile
+ * command (without the temporary names), the compiler's identity and, for
+ * a command that mentions "native", the CPU (-march=native depends on
+ * it). -1 after a message.
+ */
+static int command_key(const struct build *b, char *const *argv,
+		       const struct slots *sl, const char *real,
+		       const char *src, size_t len, uint64_t *key)
 {
-	char tmp[PATH_MAX + 32];
+	uint64_t h = FNV_OFFSET;
+
+	fnv_str(&h, "settle-byob/2");
+	fnv_str(&h, real);
+	fnv_field(&h, src, len);
+	for (size_t i = 0; argv[i]; i++)
+		if (i != sl->dfile && i != sl->out)
+			fnv_str(&h, argv[i]);
+	if (hash_compiler(&h, b->words[0]) < 0)
+		return -1;
+	if (strstr(b->cmd, "native"))
+		hash_cpu(&h);
+	*key = h;
+	return 0;
+}
+
+/* <cache>/<16 hex digits><suffix>; -1 after a message when too long. */
+static int cache_path(char *out, size_t len, const char *cache, uint64_t h,
+		      const char *suffix)
+{
+	if (snprintf(out, len, "%s/%016llx%s", cache, (unsigned long long)h,
+		     suffix) < (int)len)
+		return 0;
+	fprintf(stderr, "settle: cache path too long: %s\n", cache);
+	return -1;
+}
+
+/*
+ * Compile file, with the command key key, into the cache: the object
+ * under the name of the key and of every file the compiler read (-MD),
+ * and the manifest of those files. When they cannot all be hashed, or one
+ * changed while the compiler ran, the object is loaded from its temporary
+ * name and not kept (b->transient). -1 after a message.
+ */
+static int compile(struct build *b, char **argv, const struct slots *sl,
+		   const char *file, const char *cache, uint64_t key)
+{
+	char tmp[PATH_MAX + 64], dtmp[PATH_MAX + 64], mf[PATH_MAX];
+	struct deps ds = { 0 };
+	struct timespec t0;
 	pid_t pid;
 	int st;
 
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", b->so, (long)getpid());
-	argv[argc_out] = tmp;
-	pid = spawn(argv, STDERR_FILENO, -1, 0);
-	if (pid < 0)
+	if (cache_path(mf, sizeof(mf), cache, key, ".manifest") < 0)
 		return -1;
+	snprintf(tmp, sizeof(tmp), "%s/%016llx.so.tmp.%ld", cache,
+		 (unsigned long long)key, (long)getpid());
+	snprintf(dtmp, sizeof(dtmp), "%s/%016llx.d.tmp.%ld", cache,
+		 (unsigned long long)key, (long)getpid());
+	argv[sl->out] = tmp;
+	argv[sl->dfile] = dtmp;
+	settle_temp_add(tmp, 0);  /* a second Ctrl-C removes them */
+	settle_temp_add(dtmp, 0);
+	clock_gettime(CLOCK_REALTIME, &t0);
+	pid = spawn(argv, STDERR_FILENO, -1, 0);
+	if (pid < 0) {
+		settle_temp_forget(tmp);
+		settle_temp_forget(dtmp);
+		return -1;
+	}
 	st = settle_wait(pid, NULL);
-	if (st != 0) {
+	settle_temp_forget(dtmp);
+	if (settle_interrupted()) {
 		unlink(tmp);
+		unlink(dtmp);
+		settle_temp_forget(tmp);
+		fprintf(stderr, "settle: %s: build '%s' interrupted\n", file,
+			b->cmd);
+		return -2;
+	}
+	if (st != 0) {
+		settle_temp_forget(tmp);
+		unlink(tmp);
+		unlink(dtmp);
 		fprintf(stderr, "settle: %s: build '%s' failed (%s %d); the "
 			"compiler's messages are above\n", file, b->cmd,
 			st > 128 ? "signal" : "exit status",
 			st > 128 ? st - 128 : st);
 		return -1;
 	}
-	if (rename(tmp, b->so)) {
-		fprintf(stderr, "settle: cannot write %s: %s\n", b->so,
-			strerror(errno));
-		unlink(tmp);
-		return -1;
+	b->transient = parse_depfile(dtmp, &ds) < 0 ||
+		       changed_since(&ds, &t0);
+	unlink(dtmp);
+	if (!b->transient &&
+	    cache_path(b->so, sizeof(b->so), cache, object_key(key, &ds),
+		       ".so") == 0 && rename(tmp, b->so) == 0) {
+		write_manifest(mf, &ds); /* without it: compiled again */
+		deps_free(&ds);
+		settle_temp_forget(tmp);
+		return 0;
 	}
+	deps_free(&ds);
+	settle_temp_forget(tmp);
+	b->transient = 1;
+	snprintf(b->so, sizeof(b->so), "%s", tmp);
 	return 0;
+}
+
+/*
+ * The cached object of the build with command key key, if the files its
+ * manifest lists are as they were: its path in b->so, 1. 0 when there is
+ * none.
+ */
+static int find_cached(struct build *b, const char *cache, uint64_t key,
+		       int verbose)
+{
+	char mf[PATH_MAX];
+	struct deps ds = { 0 };
+	struct stat st;
+	int found;
+
+	if (cache_path(mf, sizeof(mf), cache, key, ".manifest") < 0 ||
+	    read_manifest(mf, &ds, verbose) < 0)
+		return 0;
+	found = cache_path(b->so, sizeof(b->so), cache, object_key(key, &ds),
+			   ".so") == 0 &&
+		stat(b->so, &st) == 0 && S_ISREG(st.st_mode);
+	deps_free(&ds);
+	return found;
 }
 
 /*
@@ -610,11 +974,11 @@ static int make_build(struct build *b, const char *file, const char *real,
 		      const char *cache, int verbose)
 {
 	char *argv[MAX_WORDS];
-	size_t argc = 0, out;
-	uint64_t h = FNV_OFFSET;
+	struct slots sl;
+	size_t argc = 0;
+	uint64_t key;
 	void *dl;
-	struct stat st;
-	int cached;
+	int cached, rc;
 
 	if (split_build(b) < 0)
 		return -1;
@@ -624,39 +988,29 @@ static int make_build(struct build *b, const char *file, const char *real,
 	argv[argc++] = "-fPIC";
 	argv[argc++] = "-I";
 	argv[argc++] = (char *)inc;
+	argv[argc++] = "-MD";
+	argv[argc++] = "-MF";
+	sl.dfile = argc++;
 	argv[argc++] = "-o";
-	out = argc++;
+	sl.out = argc++;
 	argv[argc++] = (char *)file;
 	argv[argc] = NULL;
+	argv[sl.dfile] = argv[sl.out] = "";
 
-	fnv_str(&h, "settle-byob/1");
-	fnv_str(&h, real);
-	fnv_field(&h, src, len);
-	if (hash_headers(&h, inc) < 0) {
-		fprintf(stderr, "settle: cannot read the headers in %s\n", inc);
+	if (command_key(b, argv, &sl, real, src, len, &key) < 0)
 		return -1;
-	}
-	for (size_t i = 0; i < argc; i++)
-		if (i != out)
-			fnv_str(&h, argv[i]);
-	if (hash_version(&h, b->words[0]) < 0)
-		return -1;
-	if (strstr(b->cmd, "native"))
-		hash_cpu(&h);
-	if (snprintf(b->so, sizeof(b->so), "%s/%016llx.so", cache,
-		     (unsigned long long)h) >= (int)sizeof(b->so)) {
-		fprintf(stderr, "settle: cache path too long: %s\n", cache);
-		return -1;
-	}
-
-	cached = stat(b->so, &st) == 0 && S_ISREG(st.st_mode);
-	if (!cached && compile(b, argv, out, file) < 0)
-		return -1;
+	cached = find_cached(b, cache, key, verbose);
+	if (!cached && (rc = compile(b, argv, &sl, file, cache, key)) < 0)
+		return rc;
 	if (verbose)
 		fprintf(stderr, "settle: %s, build '%s': %s %s\n", file,
-			b->cmd, cached ? "cached" : "compiled", b->so);
+			b->cmd, cached ? "cached" : b->transient ?
+			"compiled (not cached: a file it read changed during "
+			"the build)" : "compiled", b->so);
 
 	dl = dlopen(b->so, RTLD_NOW | RTLD_LOCAL);
+	if (b->transient)
+		unlink(b->so);
 	if (!dl) {
 		fprintf(stderr, "settle: %s, build '%s': cannot load: %s\n",
 			file, b->cmd, dlerror());
@@ -904,10 +1258,13 @@ int settle_byob_claims(const char *file, const char *const *builds,
 	}
 	for (size_t i = 0; i < nbuilds; i++) {
 		b[i].cmd = builds[i];
-		if (make_build(&b[i], file, real, src, len, inc, cache,
-			       verbose) < 0) {
+		int rc = make_build(&b[i], file, real, src, len, inc, cache,
+				    verbose);
+
+		if (rc < 0) {
 			free(src);
-			return 2;
+			/* interrupted: 128 + the signal, as the shell says */
+			return rc == -2 ? 128 + settle_interrupted() : 2;
 		}
 	}
 	free(src);

@@ -29,7 +29,9 @@ int settle_byob_is_file(const char *arg);
  * variant's check value is the same under every build. verbose: say on
  * stderr which shared object each build uses and whether it was cached.
  *
- * Returns 0 with *nout set, or 2 after printing why on stderr (file
+ * Returns 0 with *nout set; 128 + the signal when an interrupt was noted
+ * during a build (its temporary files removed); or 2 after printing why
+ * on stderr (file
  * unreadable, a compiler error, whose messages the compiler printed on
  * stderr itself, no SETTLE_CLAIMS, an unknown claim name, a malformed
  * claim or build string, a shared object that cannot be loaded, the

@@ -9,6 +9,7 @@
  * usage, unreadable or foreign result file, or unwritable output.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <getopt.h>
 #include <math.h>
@@ -18,6 +19,8 @@
 #include <unistd.h>
 
 #include "settle.h"
+#include "settle_bits.h"
+#include "settle_byteorder.h"
 #include "claims.h"
 #include "byob/byob.h"
 #include "report/plot.h"
@@ -113,8 +116,11 @@ static const char usage_compare[] =
 "variant = the rest, samples = its repetitions (aggregates left out).\n\n"
 "options:\n"
 "  --equivalence PCT  changes within +-PCT % count as the same (default 1)\n"
-"  --fail-on slower   exit 1 when any row is slower\n"
-"  --fail-on PCT      exit 1 when any row is slower by PCT % or more\n"
+"  --fail-on slower   exit 1 when any row is slower, or when the check\n"
+"                     cannot be made: a file without results, no row in\n"
+"                     common, a row of OLD missing from NEW, an invalid row\n"
+"                     (each said on standard error)\n"
+"  --fail-on PCT      the same, with slower meaning by PCT % or more\n"
 "  --format FMT       table (default), md, text (<= 72 columns), csv,\n"
 "                     json (one document) or json-lines (one object per\n"
 "                     compared row)\n"
@@ -582,15 +588,41 @@ static int parse_run(struct run_args *a, int argc, char **argv)
 }
 
 /* The result in the chosen format; a result file written, the table
- * still goes to standard output. */
+ * still goes to standard output. A run that reports an invalid result
+ * has failed (exit status 1). */
 static int run_output(const struct run_args *a, const struct settle_report *rep)
 {
 	int rc = emit(rep, a->format, a->output ? a->output : "-");
+	size_t bad = settle_report_invalid(rep);
 
 	if (!rc && a->output && strcmp(a->output, "-") &&
 	    (!strcmp(a->format, "json") || !strcmp(a->format, "gbench-json")))
 		rc = emit(rep, "table", "-");
+	if (!rc && bad) {
+		fprintf(stderr, "settle: %zu result%s invalid: the work was "
+			"not repeated (see the table)\n", bad,
+			bad > 1 ? "s are" : " is");
+		rc = 1;
+	}
 	return rc;
+}
+
+/*
+ * An interrupted run: the tables of the claims that finished, then
+ * "interrupted" on standard error; --output is not written (nothing is
+ * lost: no half-measured file), the exit status is 128 + the signal.
+ */
+static int interrupted(const struct settle_report *rep)
+{
+	int sig = settle_interrupted();
+
+	if (rep && rep->nresults)
+		emit(rep, "table", "-");
+	fprintf(stderr, "settle: interrupted (%s)%s\n", sig == SIGTERM ?
+		"SIGTERM" : "SIGINT", rep && rep->nresults ? ": the claims "
+		"above finished, the rest was not measured, no --output "
+		"written" : "");
+	return 128 + sig;
 }
 
 static int measure(struct run_args *a, int argc, char **argv,
@@ -601,12 +633,17 @@ static int measure(struct run_args *a, int argc, char **argv,
 	int rc = 0;
 
 	if (a->opt.processes > 1) {
-		if (settle_run_in_processes(argc, argv, a->opt.cpu,
-					    a->opt.processes, a->opt.band, &rep,
-					    err, sizeof(err)) < 0) {
+		rc = settle_run_in_processes(argc, argv, a->opt.cpu,
+					     a->opt.processes, a->opt.band,
+					     &rep, err, sizeof(err));
+		if (rc == -2)
+			return interrupted(NULL);
+		if (rc < 0) {
 			fprintf(stderr, "settle: %s\n", err);
 			return strstr(err, "cannot pin") ? 2 : 1;
 		}
+		/* the conclusions of the pooled processes, not of the first */
+		settle_conclude_claims(&rep, sel->claims, sel->nclaims);
 		rc = run_output(a, &rep);
 		settle_report_free(&rep);
 		return rc;
@@ -617,12 +654,20 @@ static int measure(struct run_args *a, int argc, char **argv,
 		fprintf(stderr, "settle: %s\n", err);
 		return 2;
 	}
-	for (size_t i = 0; i < sel->nclaims && !rc; i++)
-		if (settle_run_claim(&rep, sel->claims[i], a->sizes, a->nsizes,
-				     err, sizeof(err)) < 0) {
+	for (size_t i = 0; i < sel->nclaims && !rc; i++) {
+		rc = settle_run_claim(&rep, sel->claims[i], a->sizes,
+				      a->nsizes, err, sizeof(err));
+		if (rc == -2) {
+			settle_report_finish(&rep);
+			rc = interrupted(&rep);
+			settle_report_free(&rep);
+			return rc;
+		}
+		if (rc < 0) {
 			fprintf(stderr, "settle: %s\n", err);
 			rc = 1;
 		}
+	}
 	if (!rc) {
 		settle_report_finish(&rep);
 		rc = run_output(a, &rep);
@@ -760,6 +805,13 @@ static int cmd_show(int argc, char **argv)
 				  "--help)", argv[first + 1]);
 	if ((rc = load(argv[first], a.band, &rep)))
 		return rc;
+	/* a built-in claim concludes again from the file's results */
+	{
+		size_t n;
+		const struct settle_claim *const *all = settle_claims(&n);
+
+		settle_conclude_claims(&rep, all, n);
+	}
 	rc = emit(&rep, a.format, "-");
 	settle_report_free(&rep);
 	return rc;
@@ -792,8 +844,9 @@ static int cmd_compare(int argc, char **argv)
 		for (size_t k = 1; k < nfiles; k++)
 			news[k - 1] = &reps[k];
 		if (settle_write_compare(&reps[0], news, nfiles - 1,
-					 a.fail_pct, a.format, "-", &slower,
-					 err, sizeof(err)) < 0) {
+					 a.fail_pct, a.format, "-",
+					 a.fail_pct >= 0 ? stderr : NULL,
+					 &slower, err, sizeof(err)) < 0) {
 			fprintf(stderr, "settle: %s\n", err);
 			rc = 2;
 		} else if (a.fail_pct >= 0 && slower) {
@@ -866,6 +919,16 @@ static int selftest_option(void *ctx, int c, const char *arg)
 	return 2;
 }
 
+/* A selftest whose trial processes failed has failed (exit status 1). */
+static int selftest_status(const struct settle_selftest *st)
+{
+	if (!st->failed_trials)
+		return 0;
+	fprintf(stderr, "settle: selftest: %u trial process%s failed\n",
+		st->failed_trials, st->failed_trials > 1 ? "es" : "");
+	return 1;
+}
+
 static int cmd_selftest(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -914,8 +977,9 @@ static int cmd_selftest(int argc, char **argv)
 		return fail_usage("selftest --output writes the JSON file: add "
 				  "--format json");
 	if (!settle_cpu_allowed(a.o.cpu))
-		return fail_usage("cannot pin to CPU %d: not a CPU this process "
-				  "may run on", a.o.cpu);
+		return fail_usage("cannot pin to CPU %d: not one of the CPUs "
+				  "settle was allowed (its affinity at start)",
+				  a.o.cpu);
 	if (isatty(STDERR_FILENO))
 		a.o.progress = stderr;
 	if (settle_selftest_run(&a.o, (unsigned)a.aa, (unsigned)a.det, &st) < 0) {
@@ -931,10 +995,10 @@ static int cmd_selftest(int argc, char **argv)
 		}
 		if (a.output)
 			settle_selftest_print(stdout, &st, &a.o);
-		return 0;
+		return selftest_status(&st);
 	}
 	settle_selftest_print(stdout, &st, &a.o);
-	return 0;
+	return selftest_status(&st);
 }
 
 /* ---- plot --------------------------------------------------------------- */
@@ -1072,12 +1136,62 @@ static int dispatch(int argc, char **argv)
 	return unknown_command(cmd);
 }
 
+/*
+ * SETTLE_POPCOUNT, SETTLE_BSWAP and SETTLE_CLOCK: the library ignores a
+ * value it cannot use; the command refuses it, one line, exit status 2.
+ */
+static int env_refused(void)
+{
+	const char *why[] = { settle_popcount_env_refusal(),
+			      settle_bswap_env_refusal(),
+			      settle_clock_env_refusal() };
+
+	for (size_t i = 0; i < sizeof(why) / sizeof(why[0]); i++)
+		if (why[i]) {
+			fprintf(stderr, "settle: %s\n", why[i]);
+			return 1;
+		}
+	return 0;
+}
+
+/*
+ * SIGINT, SIGTERM: the first asks the layers to stop at their next step
+ * (they keep what finished); the second ends settle at once, removing the
+ * temporary files the layers registered.
+ */
+static void on_signal(int sig)
+{
+	if (settle_interrupted()) {
+		settle_temp_cleanup();
+		signal(sig, SIG_DFL);
+		_exit(128 + sig);
+	}
+	settle_interrupt_note(sig);
+}
+
+static void catch_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal; /* no SA_RESTART: waits return EINTR */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
 int main(int argc, char **argv)
 {
-	int rc = dispatch(argc, argv);
+	int rc;
 
-	/* output lost (a full disk, a closed pipe) is a failure, said once */
-	if (fflush(stdout) != 0 || ferror(stdout)) {
+	catch_signals();
+	rc = env_refused() ? 2 : dispatch(argc, argv);
+	if (settle_interrupted() && rc < 128)
+		rc = 128 + settle_interrupted();
+
+	/* output lost (a full disk, a closed pipe) is a failure, said once:
+	 * not again when the command failed saying so */
+	if (rc == 0 && (fflush(stdout) != 0 || ferror(stdout))) {
 		fprintf(stderr, "settle: cannot write to standard output: %s\n",
 			strerror(errno ? errno : EIO));
 		return rc ? rc : 2;

@@ -2,6 +2,7 @@
 #include "cpu/cpu.h"
 
 #include <cpuid.h>
+#include <stdatomic.h>
 
 void settle_cpuid_raw(uint32_t leaf, uint32_t sub, uint32_t r[4])
 {
@@ -94,18 +95,28 @@ uint64_t settle_cpu_features_of(const struct settle_cpuid *id)
 	return f;
 }
 
+/*
+ * Detected once per process. Threads racing through the first call each
+ * read cpuid (the same words) and store the same set; the store is atomic
+ * and carries a bit that no feature uses, so 0 means "not yet".
+ */
+#define FEATURES_KNOWN (1ull << 63)
+_Static_assert(SETTLE_CPU_NFEATURES < 63, "a feature bit is FEATURES_KNOWN");
+
+static _Atomic uint64_t features_cache;
+
 uint64_t settle_cpu_features(void)
 {
-	static uint64_t cached;
-	static int done;
+	uint64_t f = atomic_load_explicit(&features_cache, memory_order_relaxed);
 	struct settle_cpuid id;
 
-	if (done)
-		return cached;
+	if (f)
+		return f & ~FEATURES_KNOWN;
 	settle_cpuid_read(&id);
-	cached = settle_cpu_features_of(&id);
-	done = 1;
-	return cached;
+	f = settle_cpu_features_of(&id);
+	atomic_store_explicit(&features_cache, f | FEATURES_KNOWN,
+			      memory_order_relaxed);
+	return f;
 }
 
 static const char *const names[SETTLE_CPU_NFEATURES] = {

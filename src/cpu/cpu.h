@@ -45,7 +45,7 @@ void settle_cpuid_read(struct settle_cpuid *id);
  */
 uint64_t settle_cpu_features_of(const struct settle_cpuid *id);
 
-/* Features of this CPU, detected once. */
+/* Features of this CPU, detected once; safe to call from any thread. */
 uint64_t settle_cpu_features(void);
 
 static inline int settle_cpu_has(enum settle_cpu_feature f)

@@ -52,6 +52,7 @@ void settle_noise_begin(struct settle_noise *n, struct settle_noise_start *s)
 	FILE *f = fopen("/proc/loadavg", "r");
 
 	memset(n, 0, sizeof(*n));
+	n->known = 1;
 	if (f) {
 		if (fscanf(f, "%lf", &n->loadavg) != 1)
 			n->loadavg = 0;

@@ -56,12 +56,24 @@ static double num(json_t *o, const char *key)
 	return isfinite(d) && d >= 0 && d <= 1e12 ? d : 0;
 }
 
-/* A sample in ns: 0 (no time), or from 1e-6 ns to about 11 days. */
+/* A count (repetitions, operations): a non-negative integer, 0 otherwise. */
+static uint64_t count(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_integer(v) && json_integer_value(v) > 0 ?
+	       (uint64_t)json_integer_value(v) : 0;
+}
+
+/* A sample in ns: from 1e-15 ns to about 11 days. Zero, negative and
+ * non-finite times are no measurement settle makes; the shortest it can
+ * make is a clock tick over 2^40 repetitions of a body whose work was
+ * removed (about 1e-12 ns). */
 static int is_time(json_t *s)
 {
 	double d = json_is_number(s) ? json_number_value(s) : -1;
 
-	return d == 0 || (d >= 1e-6 && d <= 1e15);
+	return d >= 1e-15 && d <= 1e15;
 }
 
 static void copy(char *dst, size_t len, json_t *o, const char *key)
@@ -104,7 +116,8 @@ static void load_machine(struct loader *l, struct settle_report *rep,
 	}
 	m->logical_cpus = (long)num(jm, "logical_cpus");
 	copy(m->kernel, sizeof(m->kernel), jm, "kernel");
-	m->hypervisor = json_is_true(json_object_get(jm, "hypervisor"));
+	v = json_object_get(jm, "hypervisor");
+	m->hypervisor = json_is_boolean(v) ? json_is_true(v) : -1;
 	copy(m->hypervisor_vendor, sizeof(m->hypervisor_vendor), jm,
 	     "hypervisor_vendor");
 	copy(m->seccomp, sizeof(m->seccomp), jm, "seccomp");
@@ -129,9 +142,10 @@ static void load_machine(struct loader *l, struct settle_report *rep,
 
 static void load_noise(struct settle_report *rep, json_t *doc)
 {
-	json_t *j = json_object_get(doc, "noise");
+	json_t *j = json_object_get(doc, "noise"), *v;
 	struct settle_noise *n = &rep->noise;
 
+	n->known = json_is_object(j);
 	n->loadavg = num(j, "loadavg");
 	n->steal_pct = num(j, "steal_pct");
 	n->nvcsw = (long)num(j, "voluntary_switches");
@@ -140,7 +154,11 @@ static void load_noise(struct settle_report *rep, json_t *doc)
 	copy(n->governor, sizeof(n->governor), j, "frequency_governor");
 	n->core_ghz_before = num(j, "core_ghz_before");
 	n->core_ghz_after = num(j, "core_ghz_after");
-	n->drift_pct = num(j, "core_clock_drift_pct");
+	v = json_object_get(j, "core_clock_drift_pct");
+	/* signed: a clock that slowed drifted by a negative per cent */
+	n->drift_pct = json_is_number(v) && isfinite(json_number_value(v)) &&
+		       fabs(json_number_value(v)) < 1e6 ?
+		       json_number_value(v) : 0;
 }
 
 static void load_settings(struct settle_report *rep, json_t *doc)
@@ -154,11 +172,44 @@ static void load_settings(struct settle_report *rep, json_t *doc)
 	copy(rep->novec_flags, sizeof(rep->novec_flags), b, "novec_flags");
 	o->samples = (unsigned)num(s, "samples");
 	o->min_sample_ns = num(s, "min_sample_ns");
-	o->cpu = rep->cpu = (int)num(s, "cpu");
+	o->cpu = rep->cpu = json_is_integer(json_object_get(s, "cpu")) ?
+			    (int)num(s, "cpu") : -1;
 	o->quick = json_is_true(json_object_get(s, "quick"));
 	o->full = json_is_true(json_object_get(s, "full"));
 	o->device_mbps = num(s, "device_mbps");
 	o->processes = (unsigned)num(s, "processes");
+}
+
+/* A claim's conclusion as the file states it; 0 when it has none. */
+static int load_conclusion(json_t *j, struct settle_conclusion *k)
+{
+	json_t *v;
+	size_t i;
+
+	memset(k, 0, sizeof(*k));
+	if (!json_is_object(j) || !json_is_string(json_object_get(j, "sentence")))
+		return 0;
+	snprintf(k->sentence, sizeof(k->sentence), "%s",
+		 json_string_value(json_object_get(j, "sentence")));
+	json_array_foreach(json_object_get(j, "numbers"), i, v) {
+		json_t *x = json_object_get(v, "value");
+
+		if (json_is_string(json_object_get(v, "name")) &&
+		    json_is_number(x))
+			settle_conclusion_number(k, json_string_value(
+				json_object_get(v, "name")),
+				json_number_value(x),
+				json_string_value(json_object_get(v, "unit")));
+	}
+	json_array_foreach(json_object_get(j, "rows"), i, v) {
+		if (k->nrows == SETTLE_MAX_NAMED ||
+		    !json_is_string(json_object_get(v, "label")))
+			continue;
+		snprintf(k->rows[k->nrows].label, sizeof(k->rows[0].label),
+			 "%s", json_string_value(json_object_get(v, "label")));
+		k->rows[k->nrows++].size_bytes = count(v, "size_bytes");
+	}
+	return 1;
 }
 
 /* The claim called name, described by doc's "claims". */
@@ -166,6 +217,8 @@ static const struct settle_claim_info *claim_of(struct loader *l, json_t *doc,
 						const char *name)
 {
 	json_t *c = json_object_get(json_object_get(doc, "claims"), name), *b;
+	const struct settle_claim_info *info;
+	struct settle_conclusion conc;
 	struct settle_claim_info k;
 
 	if (!json_is_object(c) || !json_is_string(json_object_get(c, "baseline")))
@@ -182,7 +235,11 @@ static const struct settle_claim_info *claim_of(struct loader *l, json_t *doc,
 	k.bytes_per_op = json_is_string(b) ? SETTLE_BYTES_SIZE :
 			 (uint64_t)json_integer_value(b);
 	k.sized = json_is_true(json_object_get(c, "sizes"));
-	return settle_report_claim(l->rep, &k);
+	info = settle_report_claim(l->rep, &k);
+	if (info && !info->conclusion &&
+	    load_conclusion(json_object_get(c, "conclusion"), &conc))
+		settle_report_conclude(l->rep, info, &conc);
+	return info;
 }
 
 /*
@@ -272,6 +329,28 @@ static int load_figures(struct loader *l, json_t *arr, struct settle_result *r)
 	return 0;
 }
 
+/* The evidence for invalid results; the analysis decides again from it. */
+static void load_evidence(json_t *jr, struct settle_result *r)
+{
+	json_t *rc = json_object_get(jr, "repetition_check");
+	json_t *t1 = json_object_get(rc, "ns_1x"), *t2 = json_object_get(rc, "ns_2x");
+	size_t n = json_array_size(t1);
+
+	if (json_is_object(rc) && n == json_array_size(t2) && n <= 9 &&
+	    count(rc, "iterations_2x") > 0) {
+		r->repeat_iters = count(rc, "iterations_2x");
+		for (size_t i = 0; i < n; i++) {
+			json_t *a = json_array_get(t1, i), *b = json_array_get(t2, i);
+
+			if (!is_time(a) || !is_time(b))
+				break;
+			r->repeat1_ns[r->nrepeat] = json_number_value(a);
+			r->repeat2_ns[r->nrepeat++] = json_number_value(b);
+		}
+	}
+	r->read_limit_bpns = num(jr, "read_limit_bytes_per_ns");
+}
+
 static int load_result(struct loader *l, json_t *doc, json_t *jr, size_t idx,
 		       struct settle_report *rep)
 {
@@ -288,12 +367,13 @@ static int load_result(struct loader *l, json_t *doc, json_t *jr, size_t idx,
 	r = add_result(l, doc, jr, cname, vname);
 	if (!r)
 		return -1;
-	r->iters = (uint64_t)num(jr, "iterations");
-	r->ops_per_sample = (uint64_t)num(jr, "ops_per_sample");
+	r->iters = count(jr, "iterations");
+	r->ops_per_sample = count(jr, "ops_per_sample");
 	if (json_is_string(json_object_get(jr, "check")))
 		r->check = strtoull(json_string_value(json_object_get(jr, "check")),
 				    NULL, 10);
 	r->below_resolution = json_is_true(json_object_get(jr, "below_resolution"));
+	load_evidence(jr, r);
 	r->cycles_source = str(l, jr, "cycles_source");
 	if (r->cycles_source && !strcmp(r->cycles_source, "perf_event_open")) {
 		/* counted: keep the stored means (the counts are not stored) */
@@ -307,8 +387,10 @@ static int load_result(struct loader *l, json_t *doc, json_t *jr, size_t idx,
 		return fail(l, "out of memory");
 	json_array_foreach(samples, i, s) {
 		if (!is_time(s))
-			return fail(l, "malformed: results[%zu].samples_ns[%zu] "
-				    "is not a time in ns", idx, i);
+			return fail(l, "malformed: results[%zu] (%s %s) "
+				    "samples_ns[%zu] is not a time in ns (zero, "
+				    "negative or not finite)", idx, cname, vname,
+				    i);
 		r->samples_ns[r->nsamples++] = json_number_value(s);
 	}
 	if (load_figures(l, json_object_get(jr, "scale"), r) < 0)
@@ -355,11 +437,12 @@ static double unit_ns(const char *u)
 	return 0;
 }
 
-/* An aggregate in a file written before run_type existed? */
+/* A statistic over repetitions (mean, median, ...) or a complexity fit
+ * (_BigO, _RMS), by its name: files before run_type, and any layout. */
 static int aggregate_name(const char *name)
 {
 	static const char *const suffix[] = { "_mean", "_median", "_stddev",
-					      "_cv" };
+					      "_cv", "_BigO", "_RMS" };
 	size_t n = strlen(name);
 
 	for (size_t i = 0; i < sizeof(suffix) / sizeof(suffix[0]); i++) {
@@ -419,8 +502,12 @@ static int load_gbench_entry(struct loader *l, json_t *b, size_t idx,
 
 	if (!json_is_object(b) || !name)
 		return fail(l, "malformed: benchmarks[%zu] has no name", idx);
-	if (rt ? strcmp(rt, "iteration") != 0 : aggregate_name(name))
-		return 0; /* an aggregate of repetitions, not a sample */
+	/* an aggregate of repetitions or a complexity fit, not a sample,
+	 * whatever the file's layout version says of it */
+	if ((rt && strcmp(rt, "iteration") != 0) || aggregate_name(name) ||
+	    json_object_get(b, "aggregate_name") || json_object_get(b, "big_o") ||
+	    json_object_get(b, "rms"))
+		return 0;
 	if (json_is_true(json_object_get(b, "error_occurred")))
 		return 0;
 	if (!json_is_number(t))
@@ -431,9 +518,10 @@ static int load_gbench_entry(struct loader *l, json_t *b, size_t idx,
 		return fail(l, "malformed: benchmarks[%zu] (%s) has time_unit "
 			    "'%s'", idx, name, unit);
 	ns *= json_number_value(t);
-	if (!isfinite(ns) || ns < 0)
+	if (!isfinite(ns) || ns <= 0)
 		return fail(l, "malformed: benchmarks[%zu] (%s) real_time is "
-			    "not a time", idx, name);
+			    "not a time (zero, negative or not finite)", idx,
+			    name);
 	r = gbench_result(l, rep, name);
 	if (!r)
 		return fail(l, "out of memory");
@@ -475,6 +563,9 @@ static int load_gbench(struct loader *l, json_t *doc, struct settle_report *rep)
 	copy(rep->build_flags, sizeof(rep->build_flags), ctx, "executable");
 	rep->timer.clock = SETTLE_CLOCK_MONOTONIC;
 	rep->timer.why = "Google Benchmark file";
+	m->hypervisor = -1;  /* Google Benchmark does not say */
+	rep->cpu = -1;
+	rep->noise.known = 0;
 	snprintf(rep->noise.governor, sizeof(rep->noise.governor), "unknown");
 	rep->options.processes = 1;
 	json_array_foreach(json_object_get(doc, "benchmarks"), i, v)

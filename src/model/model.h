@@ -31,6 +31,12 @@ const struct settle_claim_info *
 settle_report_claim(struct settle_report *rep,
 		    const struct settle_claim_info *c);
 
+/* Give claim (a description rep owns) the conclusion c (copied).
+ * Returns 0, or -1 when out of memory. */
+int settle_report_conclude(struct settle_report *rep,
+			   const struct settle_claim_info *claim,
+			   const struct settle_conclusion *c);
+
 /* The description of a claim of the harness (what a run reports). */
 void settle_claim_describe(const struct settle_claim *c,
 			   struct settle_claim_info *out);
@@ -96,5 +102,17 @@ long settle_report_baseline(const struct settle_report *rep, size_t i);
 int settle_report_pool(struct settle_report *rep,
 		       const struct settle_report *more, char *err,
 		       size_t errlen);
+
+/* Drop the results of rep from the n-th on (an interrupted claim's). */
+void settle_report_truncate(struct settle_report *rep, size_t n);
+
+/* 2 x the repetitions must take at least this many times as long, or a
+ * result is invalid. */
+#define SETTLE_REPEAT_GROWTH 1.5
+
+/* The fastest of r's calls of 2n repetitions over the fastest of its
+ * calls of n (settle_result.repeat1_ns, repeat2_ns), or NaN without
+ * them. */
+double settle_repeat_ratio(const struct settle_result *r);
 
 #endif

@@ -95,6 +95,7 @@ settle_report_claim(struct settle_report *rep,
 		return NULL;
 	s->claims = more;
 	*k = *c;
+	k->conclusion = NULL;
 	k->name = settle_report_strdup(rep, c->name);
 	k->title = settle_report_strdup(rep, or(c->title, c->name));
 	k->description = settle_report_strdup(rep, or(c->description, ""));
@@ -106,6 +107,21 @@ settle_report_claim(struct settle_report *rep,
 		return NULL;
 	s->claims[s->nclaims++] = k;
 	return k;
+}
+
+int settle_report_conclude(struct settle_report *rep,
+			   const struct settle_claim_info *claim,
+			   const struct settle_conclusion *c)
+{
+	struct settle_conclusion *k = keep(rep, malloc(sizeof(*k)));
+
+	if (!k)
+		return -1;
+	*k = *c;
+	/* the description is the report's own: claim came from
+	 * settle_report_claim() */
+	((struct settle_claim_info *)claim)->conclusion = k;
+	return 0;
 }
 
 /* Copies of params[0..n) and their strings, owned by rep. */
@@ -249,6 +265,61 @@ long settle_report_baseline(const struct settle_report *rep, size_t i)
 	return b < 0 ? -1 : (long)first + b;
 }
 
+/* No result may read a buffer this many times faster than a plain read. */
+#define READ_LIMIT_MARGIN 2.0
+
+double settle_repeat_ratio(const struct settle_result *r)
+{
+	double a = INFINITY, b = INFINITY;
+
+	/* the fastest call of each kind: disturbance (preemption, another
+	 * process on the CPU) only ever adds time, and a call shorter than
+	 * a time slice is often disturbed whole */
+	for (size_t k = 0; k < r->nrepeat && k < 9; k++) {
+		a = r->repeat1_ns[k] < a ? r->repeat1_ns[k] : a;
+		b = r->repeat2_ns[k] < b ? r->repeat2_ns[k] : b;
+	}
+	return isfinite(a) && a > 0 && isfinite(b) ? b / a : NAN;
+}
+
+/*
+ * Decide from the evidence whether r is invalid: its time did not grow
+ * with the repetitions (median of the 2n calls under REPEAT_GROWTH x the
+ * median sample's time for n), or it reads faster than READ_LIMIT_MARGIN
+ * x a plain read of the same size measured in the same run.
+ */
+static void judge(struct settle_result *r)
+{
+	double q = settle_repeat_ratio(r);
+
+	r->invalid[0] = '\0';
+	if (r->skipped || r->nsamples == 0 || r->below_resolution)
+		return;
+	if (r->repeat_iters == 2 * r->iters && q < SETTLE_REPEAT_GROWTH) {
+		snprintf(r->invalid, sizeof(r->invalid), "twice the "
+			 "repetitions took %.2fx the time, not 2x: the work "
+			 "was hoisted or removed", q);
+		return;
+	}
+	if (r->read_limit_bpns > 0 && r->bytes_per_ns > 0 &&
+	    r->claim->bytes_per_op == SETTLE_BYTES_SIZE &&
+	    r->bytes_per_ns > READ_LIMIT_MARGIN * r->read_limit_bpns)
+		snprintf(r->invalid, sizeof(r->invalid),
+			 "%.3g B/ns is %.1fx what a plain read of this size "
+			 "reaches (%.3g B/ns): the work was hoisted or removed",
+			 r->bytes_per_ns, r->bytes_per_ns / r->read_limit_bpns,
+			 r->read_limit_bpns);
+}
+
+size_t settle_report_invalid(const struct settle_report *rep)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < rep->nresults; i++)
+		n += rep->results[i].invalid[0] != '\0';
+	return n;
+}
+
 /* Summary, throughput, cycles and stability of one result. */
 static void summarize(struct settle_result *r, double core_ghz)
 {
@@ -270,6 +341,7 @@ static void summarize(struct settle_result *r, double core_ghz)
 		r->cycles_source = "add-chain estimate";
 	}
 	r->unstable = settle_summary_unstable(&r->sum);
+	judge(r);
 }
 
 /* Hodges-Lehmann estimate of log(x / base) over rounds [from, to). */
@@ -311,6 +383,20 @@ static void compare(struct settle_result *r, const struct settle_result *b,
 	}
 }
 
+/* An invalid result has no verdict; one measured against an invalid
+ * baseline has none it can trust. */
+static void no_verdict(struct settle_result *r, const struct settle_result *b)
+{
+	if (r->invalid[0]) {
+		r->has_cmp = 1;
+		r->cmp.verdict = SETTLE_INVALID;
+		r->cmp.why = NULL;
+	} else if (b->invalid[0]) {
+		r->cmp.verdict = SETTLE_UNCLEAR;
+		r->cmp.why = "the baseline is invalid";
+	}
+}
+
 /* Analyse the group res[0..n). */
 static void analyze_group(struct settle_result *res, size_t n,
 			  double core_ghz, unsigned nproc, double band)
@@ -325,10 +411,12 @@ static void analyze_group(struct settle_result *res, size_t n,
 		res[i].has_baseline = 1;
 		res[i].ratio = settle_safe_div(res[i].sum.median,
 					       res[b].sum.median);
-		if ((size_t)b == i)
+		if ((size_t)b == i) {
 			res[i].is_baseline = 1;
-		else
-			compare(&res[i], &res[b], nproc, band);
+			continue;
+		}
+		compare(&res[i], &res[b], nproc, band);
+		no_verdict(&res[i], &res[b]);
 	}
 }
 
@@ -387,6 +475,16 @@ int settle_report_pool(struct settle_report *rep,
 	rep->noise.nvcsw += more->noise.nvcsw;
 	rep->noise.nivcsw += more->noise.nivcsw;
 	return 0;
+}
+
+void settle_report_truncate(struct settle_report *rep, size_t n)
+{
+	while (rep->nresults > n) {
+		struct settle_result *r = &rep->results[--rep->nresults];
+
+		free(r->samples_ns);
+		free(r->figures);
+	}
 }
 
 void settle_report_free(struct settle_report *rep)

@@ -9,8 +9,11 @@
  * only when OSXSAVE is set), picks an implementation with
  * settle_bswap_choose() or takes the one forced by the environment
  * variable SETTLE_BSWAP, and stores all three kernels in the pointers with
- * atomic release stores. Later calls jump straight to the kernel. Threads
- * racing through the first call all compute and store the same choice.
+ * atomic release stores. Later calls jump straight to the kernel. The
+ * decision is taken under a mutex, once: threads racing through the first
+ * call wait for it. A forced implementation this CPU cannot run, or an
+ * unknown name, is ignored (the automatic choice is used) and reported by
+ * settle_bswap_env_refusal(); the library never exits.
  *
  * What each implementation needs (Intel SDM vol. 2A, CPUID; vol. 1, 13.2
  * "Enumerating processor extended state support", 14.3 "Detection of
@@ -22,6 +25,7 @@
  * is compiled with -mavx512vl and may contain EVEX forms on XMM/YMM
  * registers (every CPU with AVX512BW so far has VL).
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +34,7 @@
 #include "prim/bswap_kernels.h"
 #include "prim/dispatch.h"
 #include "settle_byteorder.h"
+#include "util/env_value.h"
 
 /* ---- scalar -------------------------------------------------------------- */
 
@@ -193,7 +198,7 @@ settle_bswap_fn settle_bswap_impl_fn(enum settle_bswap_impl which,
 #define L7_AVX512VL (1u << 31)
 
 /* Why id cannot run which (which is known not to run there). */
-static const char *refusal(enum settle_bswap_impl which,
+static const char *why_not(enum settle_bswap_impl which,
 			   const struct settle_cpuid *id)
 {
 	uint32_t b7 = id->max_leaf >= 7 ? id->l7_ebx : 0;
@@ -219,60 +224,95 @@ static const char *refusal(enum settle_bswap_impl which,
 	}
 }
 
-/* The implementation named by env; refuses (exit 2) an unknown name or
- * one that id cannot run. */
-static enum settle_bswap_impl forced(const char *env,
-				     const struct settle_cpuid *id)
-{
-	for (int w = 0; w < SETTLE_BSWAP_NIMPL; w++) {
-		if (strcmp(env, impl_names[w]) != 0)
-			continue;
-		if (settle_bswap_runs_on(w, id))
-			return w;
-		fprintf(stderr, "settle: SETTLE_BSWAP=%s refused: %s\n", env,
-			refusal(w, id));
-		exit(2);
-	}
-	fprintf(stderr, "settle: SETTLE_BSWAP=%s refused: unknown "
-		"implementation (scalar, ssse3, avx2 or avx512)\n", env);
-	exit(2);
-}
-
 /* ---- dispatch ----------------------------------------------------------- */
 
 static void resolve16(void *dst, const void *src, size_t n);
 static void resolve32(void *dst, const void *src, size_t n);
 static void resolve64(void *dst, const void *src, size_t n);
 
+/*
+ * The decision, made once under decide_lock: the kernels and refusal are
+ * written before active is published (release), and refusal is read only
+ * after active is seen (acquire), so every thread sees one decision.
+ */
 static settle_bswap_fn ptr16 = resolve16;
 static settle_bswap_fn ptr32 = resolve32;
 static settle_bswap_fn ptr64 = resolve64;
 static int active = -1; /* enum settle_bswap_impl once decided */
+static pthread_mutex_t decide_lock = PTHREAD_MUTEX_INITIALIZER;
+static char refusal[160]; /* why SETTLE_BSWAP was ignored, or "" */
+
+/*
+ * The implementation named by env, or -1 when it is unknown or id cannot
+ * run it (then refusal says why).
+ */
+static int forced(const char *env, const struct settle_cpuid *id)
+{
+	char value[68];
+
+	settle_env_value(value, sizeof(value), env);
+	for (int w = 0; w < SETTLE_BSWAP_NIMPL; w++) {
+		if (strcmp(env, impl_names[w]) != 0)
+			continue;
+		if (settle_bswap_runs_on(w, id))
+			return w;
+		snprintf(refusal, sizeof(refusal), "SETTLE_BSWAP=%s refused: "
+			 "%s", value, why_not(w, id));
+		return -1;
+	}
+	snprintf(refusal, sizeof(refusal), "SETTLE_BSWAP=%s refused: unknown "
+		 "implementation (scalar, ssse3, avx2 or avx512)", value);
+	return -1;
+}
+
+static int decide(void)
+{
+	struct settle_cpuid id;
+	const char *env;
+	int a;
+
+	settle_cpuid_read(&id);
+	env = getenv("SETTLE_BSWAP");
+	a = env && *env ? forced(env, &id) : -1;
+	if (a < 0)
+		a = settle_bswap_choose(&id);
+	return a;
+}
 
 enum settle_bswap_impl settle_bswap_active(void)
 {
 	int a = __atomic_load_n(&active, __ATOMIC_ACQUIRE);
-	struct settle_cpuid id;
-	const char *env;
 
 	if (a >= 0)
 		return a;
-	settle_cpuid_read(&id);
-	env = getenv("SETTLE_BSWAP");
-	a = env && *env ? forced(env, &id) : settle_bswap_choose(&id);
-	__atomic_store_n(&ptr16, kernels[a][0], __ATOMIC_RELEASE);
-	__atomic_store_n(&ptr32, kernels[a][1], __ATOMIC_RELEASE);
-	__atomic_store_n(&ptr64, kernels[a][2], __ATOMIC_RELEASE);
-	__atomic_store_n(&active, a, __ATOMIC_RELEASE);
+	pthread_mutex_lock(&decide_lock);
+	a = __atomic_load_n(&active, __ATOMIC_ACQUIRE);
+	if (a < 0) {
+		a = decide();
+		__atomic_store_n(&ptr16, kernels[a][0], __ATOMIC_RELEASE);
+		__atomic_store_n(&ptr32, kernels[a][1], __ATOMIC_RELEASE);
+		__atomic_store_n(&ptr64, kernels[a][2], __ATOMIC_RELEASE);
+		__atomic_store_n(&active, a, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(&decide_lock);
 	return a;
+}
+
+const char *settle_bswap_env_refusal(void)
+{
+	settle_bswap_active();
+	return refusal[0] ? refusal : NULL;
 }
 
 void settle_bswap_forget(void)
 {
+	pthread_mutex_lock(&decide_lock);
+	refusal[0] = '\0';
 	__atomic_store_n(&active, -1, __ATOMIC_RELEASE);
 	__atomic_store_n(&ptr16, resolve16, __ATOMIC_RELEASE);
 	__atomic_store_n(&ptr32, resolve32, __ATOMIC_RELEASE);
 	__atomic_store_n(&ptr64, resolve64, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&decide_lock);
 }
 
 static void resolve16(void *dst, const void *src, size_t n)

@@ -9,8 +9,11 @@
  * picks an implementation with settle_popcount_choose() or takes the one
  * forced by the environment variable SETTLE_POPCOUNT, stores the chosen
  * kernel in the pointer with an atomic release store and calls it. Later
- * calls jump straight to the kernel. Two threads racing through the first
- * call both compute and store the same choice.
+ * calls jump straight to the kernel. The decision is taken under a mutex,
+ * once: threads racing through the first call wait for it. A forced
+ * implementation this CPU cannot run, or an unknown name, is ignored (the
+ * automatic choice is used) and reported by settle_popcount_env_refusal();
+ * the library never exits.
  *
  * When AVX2 is chosen (automatically or forced) and the CPU also has
  * POPCNT (every AVX2 CPU made so far does), buffers shorter than
@@ -26,6 +29,7 @@
  * up to SWAR_BLOCK words summed before one horizontal add (the same
  * section, "counting 1-bits in an array").
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +37,7 @@
 #include "cpu/cpu.h"
 #include "prim/dispatch.h"
 #include "prim/popcount_kernels.h"
+#include "util/env_value.h"
 #include "settle_bits.h"
 
 /* ---- portable SWAR ------------------------------------------------------ */
@@ -143,38 +148,51 @@ settle_popcount_fn settle_popcount_path_fn(enum settle_popcount_impl which)
 
 static uint64_t popcount_resolve(const void *buf, size_t len);
 
+/*
+ * The decision, made once under decide_lock: refusal is written before
+ * popcount_active is published (release), and read only after it is seen
+ * (acquire), so every thread sees one decision.
+ */
 static settle_popcount_fn popcount_ptr = popcount_resolve;
 static int popcount_active = -1; /* enum settle_popcount_impl once known */
+static pthread_mutex_t decide_lock = PTHREAD_MUTEX_INITIALIZER;
+static char refusal[192]; /* why SETTLE_POPCOUNT was ignored, or "" */
 
 /*
- * Refuse a forced implementation: one line on stderr, exit status 2. When
- * cpuid has the instructions but XCR0 lacks their state, say so.
+ * Why a forced implementation cannot be used, as one line without the
+ * newline. When cpuid has the instructions but XCR0 lacks their state,
+ * say so.
  */
-static _Noreturn void refuse(const char *forced, int which,
-			    const struct settle_cpuid *id)
+static void refuse(const char *forced, int which,
+		   const struct settle_cpuid *id)
 {
 	struct settle_cpuid os_on = *id;
+	char value[68];
 
+	settle_env_value(value, sizeof(value), forced);
 	if (which < 0) {
-		fprintf(stderr, "settle: SETTLE_POPCOUNT=%s refused: unknown "
-			"implementation (swar, popcnt, avx2 or avx512)\n",
-			forced);
-		exit(2);
+		snprintf(refusal, sizeof(refusal), "SETTLE_POPCOUNT=%s "
+			 "refused: unknown implementation (swar, popcnt, avx2 "
+			 "or avx512)", value);
+		return;
 	}
 	os_on.l1_ecx |= 1u << 27; /* OSXSAVE */
 	os_on.xcr0 = ~0ull;
 	if (settle_popcount_runs_on(which, &os_on))
-		fprintf(stderr, "settle: SETTLE_POPCOUNT=%s refused: the OS "
-			"has not enabled %s register state (XCR0 %#llx)\n",
-			forced, needs_text[which],
-			(unsigned long long)id->xcr0);
+		snprintf(refusal, sizeof(refusal), "SETTLE_POPCOUNT=%s "
+			 "refused: the OS has not enabled %s register state "
+			 "(XCR0 %#llx)", value, needs_text[which],
+			 (unsigned long long)id->xcr0);
 	else
-		fprintf(stderr, "settle: SETTLE_POPCOUNT=%s refused: this CPU "
-			"lacks %s\n", forced, needs_text[which]);
-	exit(2);
+		snprintf(refusal, sizeof(refusal), "SETTLE_POPCOUNT=%s "
+			 "refused: this CPU lacks %s", value,
+			 needs_text[which]);
 }
 
-/* The implementation named by SETTLE_POPCOUNT, or -1 when it is unset. */
+/*
+ * The implementation named by SETTLE_POPCOUNT, or -1 when it is unset,
+ * empty or unusable here (then refusal says why).
+ */
 static int forced_impl(const struct settle_cpuid *id)
 {
 	const char *env = getenv("SETTLE_POPCOUNT");
@@ -185,8 +203,10 @@ static int forced_impl(const struct settle_cpuid *id)
 	for (int i = 0; i < SETTLE_POPCOUNT_NIMPL; i++)
 		if (strcmp(env, names[i]) == 0)
 			which = i;
-	if (which < 0 || !settle_popcount_runs_on(which, id))
+	if (which < 0 || !settle_popcount_runs_on(which, id)) {
 		refuse(env, which, id);
+		return -1;
+	}
 	return which;
 }
 
@@ -197,6 +217,12 @@ static settle_popcount_fn popcount_decide(void)
 	settle_popcount_fn fn;
 	int which;
 
+	pthread_mutex_lock(&decide_lock);
+	if (__atomic_load_n(&popcount_active, __ATOMIC_ACQUIRE) >= 0) {
+		fn = __atomic_load_n(&popcount_ptr, __ATOMIC_ACQUIRE);
+		pthread_mutex_unlock(&decide_lock);
+		return fn;
+	}
 	settle_cpuid_read(&id);
 	which = forced_impl(&id);
 	if (which < 0)
@@ -205,8 +231,9 @@ static settle_popcount_fn popcount_decide(void)
 	if (which == SETTLE_POPCOUNT_AVX2 &&
 	    settle_popcount_runs_on(SETTLE_POPCOUNT_POPCNT, &id))
 		fn = popcount_avx2_auto;
-	__atomic_store_n(&popcount_active, which, __ATOMIC_RELAXED);
 	__atomic_store_n(&popcount_ptr, fn, __ATOMIC_RELEASE);
+	__atomic_store_n(&popcount_active, which, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&decide_lock);
 	return fn;
 }
 
@@ -222,13 +249,19 @@ uint64_t settle_popcount(const void *buf, size_t len)
 
 enum settle_popcount_impl settle_popcount_active(void)
 {
-	int which = __atomic_load_n(&popcount_active, __ATOMIC_RELAXED);
+	int which = __atomic_load_n(&popcount_active, __ATOMIC_ACQUIRE);
 
 	if (which < 0) {
 		popcount_decide();
-		which = __atomic_load_n(&popcount_active, __ATOMIC_RELAXED);
+		which = __atomic_load_n(&popcount_active, __ATOMIC_ACQUIRE);
 	}
 	return which;
+}
+
+const char *settle_popcount_env_refusal(void)
+{
+	settle_popcount_active();
+	return refusal[0] ? refusal : NULL;
 }
 
 /* ---- bitmap ranges ----------------------------------------------------- */

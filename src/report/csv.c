@@ -15,6 +15,7 @@ static const char *const columns[] = {
 	"median_ns", "min_ns", "mean_ns", "mad_ns", "bytes_per_ns",
 	"cycles_per_op", "ratio", "ci_low", "ci_high", "ci_level", "verdict",
 	"why", "reference", "unstable", "below_resolution", "skipped",
+	"invalid",
 };
 
 /* A text field, quoted when it must be. */
@@ -73,7 +74,7 @@ static void row(FILE *f, const struct settle_view_row *w)
 	const struct settle_result *r = w->r;
 	const struct settle_comparison *c = &r->cmp;
 	int measured = !r->skipped && r->nsamples > 0;
-	int cmp = measured && r->has_cmp && c->ratio > 0;
+	int cmp = measured && r->has_cmp && c->ratio > 0 && !r->invalid[0];
 	char sz[24];
 
 	field(f, r->claim->name, 1);
@@ -93,16 +94,19 @@ static void row(FILE *f, const struct settle_view_row *w)
 	if (cmp)
 		number(f, c->ratio, 1);
 	else
-		number(f, r->ratio, measured && r->has_baseline);
+		number(f, r->ratio, measured && r->has_baseline &&
+		       !r->invalid[0]);
 	number(f, c->lo, cmp);
 	number(f, c->hi, cmp);
 	number(f, c->level, cmp);
-	field(f, measured && w->verdict[0] ? w->verdict : NULL, 0);
+	field(f, w->status == SETTLE_ROW_INVALID ? "invalid" :
+	      measured && w->verdict[0] ? w->verdict : NULL, 0);
 	field(f, measured ? w->why : NULL, 0);
 	boolean(f, r->reference);
 	boolean(f, measured && w->mark[0] == '!');
 	boolean(f, measured && r->below_resolution);
 	field(f, r->skipped, 0);
+	field(f, r->invalid[0] ? r->invalid : NULL, 0);
 	fputs("\r\n", f);
 }
 
@@ -114,6 +118,11 @@ static void report(FILE *f, const struct settle_view *v)
 	for (size_t k = 0; k < v->nclaims; k++)
 		for (size_t i = 0; i < v->claims[k].nrows; i++)
 			row(f, &v->claims[k].rows[i]);
+	/* the conclusions last, as comment lines a reader can skip */
+	for (size_t k = 0; k < v->nclaims; k++)
+		if (v->claims[k].has_conclusion)
+			fprintf(f, "# %s: %s\r\n", v->claims[k].claim->name,
+				v->claims[k].conclusion);
 }
 
 static const char *const compare_columns[] = {
@@ -145,7 +154,7 @@ static void compare_row(FILE *f, const struct settle_compare_section *s,
 	number(f, w->change, m);
 	number(f, w->lo, m);
 	number(f, w->hi, m);
-	field(f, m ? w->verdict : "no time measured", 0);
+	field(f, m ? w->verdict : "undefined", 0);
 	field(f, w->why, 0);
 	boolean(f, w->mark[0] != '\0');
 	fputs("\r\n", f);

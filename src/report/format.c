@@ -126,7 +126,8 @@ int settle_write_machine(const struct settle_report *rep, const char *path,
 int settle_write_compare(const struct settle_report *old,
 			 const struct settle_report *const *news, size_t nnew,
 			 double fail_pct, const char *format, const char *path,
-			 size_t *slower, char *err, size_t errlen)
+			 FILE *failures, size_t *slower, char *err,
+			 size_t errlen)
 {
 	const struct settle_format *fmt = find(format);
 	struct settle_compare_view cv;
@@ -145,6 +146,11 @@ int settle_write_compare(const struct settle_report *old,
 	} else {
 		rc = write_out(fmt, NULL, &cv, path, err, errlen);
 		*slower = cv.slower;
+		for (size_t i = 0; i < cv.nfailures && failures; i++)
+			fprintf(failures, "settle: --fail-on: %s\n",
+				cv.failures[i]);
+		if (failures)
+			*slower += cv.nfailures;
 		settle_compare_free(&cv);
 	}
 	settle_c_locale_end(&loc);

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "report/format.h"
+#include "stats/rules.h"
 #include "util/util.h"
 
 static void jstr(FILE *f, const char *s)
@@ -30,6 +31,22 @@ static void jstr(FILE *f, const char *s)
 static void jnum(FILE *f, double v)
 {
 	settle_json_number(f, v);
+}
+
+/* A sample: every digit it has (%.17g), so that a file read back gives
+ * the same samples, bit for bit, and the same statistics. */
+static void sample(FILE *f, double v)
+{
+	if (!isfinite(v))
+		fputs("null", f);
+	else
+		fprintf(f, "%.17g", v);
+}
+
+/* A calibrated value: 0 is unknown, written as null. */
+static void jknown(FILE *f, double v)
+{
+	jnum(f, v > 0 ? v : NAN);
 }
 
 static void jkey(FILE *f, const char *k)
@@ -55,15 +72,20 @@ static void write_isa(FILE *f, const char *isa)
 
 static void write_noise(FILE *f, const struct settle_noise *n)
 {
+	if (!n->known) {
+		fputs("  \"noise\": null,\n", f);
+		return;
+	}
 	fputs("  \"noise\": {\"loadavg\": ", f); jnum(f, n->loadavg);
 	fputs(", \"steal_pct\": ", f); jnum(f, n->steal_pct);
 	fprintf(f, ", \"voluntary_switches\": %ld, \"involuntary_switches\": "
 		"%ld, \"migrations\": %ld, ", n->nvcsw, n->nivcsw,
 		n->migrations);
 	jkey(f, "frequency_governor"); jstr(f, n->governor);
-	fputs(", \"core_ghz_before\": ", f); jnum(f, n->core_ghz_before);
-	fputs(", \"core_ghz_after\": ", f); jnum(f, n->core_ghz_after);
-	fputs(", \"core_clock_drift_pct\": ", f); jnum(f, n->drift_pct);
+	fputs(", \"core_ghz_before\": ", f); jknown(f, n->core_ghz_before);
+	fputs(", \"core_ghz_after\": ", f); jknown(f, n->core_ghz_after);
+	fputs(", \"core_clock_drift_pct\": ", f);
+	jnum(f, settle_noise_drift_known(n) ? n->drift_pct : NAN);
 	fputs("},\n", f);
 }
 
@@ -88,7 +110,8 @@ static void write_machine(FILE *f, const struct settle_report *rep)
 	}
 	fprintf(f, "],\n    \"logical_cpus\": %ld", m->logical_cpus);
 	fputs(",\n    ", f); jkey(f, "kernel"); jstr(f, m->kernel);
-	fprintf(f, ",\n    \"hypervisor\": %s", m->hypervisor ? "true" : "false");
+	fprintf(f, ",\n    \"hypervisor\": %s", m->hypervisor < 0 ? "null" :
+		m->hypervisor ? "true" : "false");
 	fputs(",\n    ", f); jkey(f, "hypervisor_vendor"); jstr(f, m->hypervisor_vendor);
 	fputs(",\n    ", f); jkey(f, "seccomp"); jstr(f, m->seccomp);
 	fputs(",\n    ", f); jkey(f, "mitigations"); jstr(f, m->mitigations);
@@ -98,14 +121,14 @@ static void write_machine(FILE *f, const struct settle_report *rep)
 	jkey(f, "popcount"); jstr(f, m->popcount_impl);
 	fputs(", ", f); jkey(f, "bswap"); jstr(f, m->bswap_impl);
 	fputs("}", f);
-	fputs(",\n    \"tsc_ghz\": ", f); jnum(f, t->tsc_ghz);
-	fputs(",\n    \"core_ghz_estimate\": ", f); jnum(f, t->core_ghz);
+	fputs(",\n    \"tsc_ghz\": ", f); jknown(f, t->tsc_ghz);
+	fputs(",\n    \"core_ghz_estimate\": ", f); jknown(f, t->core_ghz);
 	fputs(",\n    \"core_ghz_source\": \"dependent add reg,reg chain\"", f);
 	fputs("\n  },\n  \"timer\": {", f);
 	jkey(f, "clock");
 	jstr(f, t->clock == SETTLE_CLOCK_TSC ? "tsc" : "clock_monotonic_raw");
 	fputs(", ", f); jkey(f, "why"); jstr(f, t->why);
-	fputs(", \"overhead_ns\": ", f); jnum(f, t->overhead_ns);
+	fputs(", \"overhead_ns\": ", f); jknown(f, t->overhead_ns);
 	fputs(", \"resolution_ns\": ", f); jnum(f, t->resolution_ns);
 	fputs("},\n", f);
 	write_noise(f, &rep->noise);
@@ -122,9 +145,12 @@ static void write_build(FILE *f, const struct settle_report *rep)
 	fputs("},\n  \"settings\": {", f);
 	fprintf(f, "\"samples\": %u, \"min_sample_ns\": ", o->samples);
 	jnum(f, o->min_sample_ns);
-	fprintf(f, ", \"cpu\": %d, \"quick\": %s, \"full\": %s, "
-		"\"device_mbps\": ", rep->cpu, o->quick ? "true" : "false",
-		o->full ? "true" : "false");
+	if (rep->cpu >= 0)
+		fprintf(f, ", \"cpu\": %d", rep->cpu);
+	else
+		fputs(", \"cpu\": null", f);
+	fprintf(f, ", \"quick\": %s, \"full\": %s, \"device_mbps\": ",
+		o->quick ? "true" : "false", o->full ? "true" : "false");
 	jnum(f, o->device_mbps);
 	fputs(", \"equivalence_band\": ", f);
 	jnum(f, o->band);
@@ -213,6 +239,36 @@ static void write_cmp(FILE *f, const struct settle_comparison *c)
 	fputs("}", f);
 }
 
+/* Why a result may be invalid, so that a reader decides again. */
+static void write_evidence(FILE *f, const struct settle_result *r)
+{
+	if (r->invalid[0]) {
+		fputs(",\n     ", f);
+		jkey(f, "invalid");
+		jstr(f, r->invalid);
+	}
+	if (r->nrepeat) {
+		fprintf(f, ",\n     \"repetition_check\": {\"iterations\": "
+			"%llu, \"iterations_2x\": %llu, \"ns_1x\": [",
+			(unsigned long long)r->iters,
+			(unsigned long long)r->repeat_iters);
+		for (size_t i = 0; i < r->nrepeat; i++) {
+			fputs(i ? ", " : "", f);
+			sample(f, r->repeat1_ns[i]);
+		}
+		fputs("], \"ns_2x\": [", f);
+		for (size_t i = 0; i < r->nrepeat; i++) {
+			fputs(i ? ", " : "", f);
+			sample(f, r->repeat2_ns[i]);
+		}
+		fputs("]}", f);
+	}
+	if (r->read_limit_bpns > 0) {
+		fputs(", \"read_limit_bytes_per_ns\": ", f);
+		jnum(f, r->read_limit_bpns);
+	}
+}
+
 static void write_result(FILE *f, const struct settle_result *r)
 {
 	const struct settle_figure *fig = r->figures;
@@ -232,7 +288,7 @@ static void write_result(FILE *f, const struct settle_result *r)
 		(unsigned long long)r->check);
 	for (size_t i = 0; i < r->nsamples; i++) {
 		fputs(i ? ", " : "", f);
-		jnum(f, r->samples_ns[i]);
+		sample(f, r->samples_ns[i]);
 	}
 	fputs("],\n     \"median_ns\": ", f); jnum(f, r->sum.median);
 	fputs(", \"min_ns\": ", f); jnum(f, r->sum.min);
@@ -241,12 +297,13 @@ static void write_result(FILE *f, const struct settle_result *r)
 	fputs(", \"cv\": ", f); jnum(f, r->sum.cv);
 	fputs(",\n     \"ratio\": ", f); jnum(f, r->ratio);
 	fputs(", \"bytes_per_ns\": ", f); jnum(f, r->bytes_per_ns);
-	fputs(", \"cycles_per_op\": ", f); jnum(f, r->cycles_per_op);
+	fputs(", \"cycles_per_op\": ", f); jknown(f, r->cycles_per_op);
 	fputs(", ", f); jkey(f, "cycles_source"); jstr(f, r->cycles_source);
 	fputs(", \"instructions_per_op\": ", f); jnum(f, r->instructions_per_op);
 	fprintf(f, ", \"unstable\": %s", r->unstable ? "true" : "false");
 	fprintf(f, ",\n     \"below_resolution\": %s",
 		r->below_resolution ? "true" : "false");
+	write_evidence(f, r);
 	if (r->has_cmp)
 		write_cmp(f, &r->cmp);
 	fputs(", \"scale\": [", f);
@@ -282,8 +339,52 @@ static void write_skipped(FILE *f, const struct settle_report *rep)
 	fputs("]\n", f);
 }
 
+/* The view of claim c, or NULL. */
+static const struct settle_view_claim *view_of(const struct settle_view *v,
+					       const struct settle_claim_info *c)
+{
+	for (size_t i = 0; v && i < v->nclaims; i++)
+		if (v->claims[i].claim == c)
+			return &v->claims[i];
+	return NULL;
+}
+
+/* A claim's conclusion: the sentence, its numbers, the rows it rests on
+ * (whether it is settled is decided again by every reader). */
+static void write_conclusion(FILE *f, const struct settle_conclusion *k,
+			     const struct settle_view_claim *vc)
+{
+	fputs(",\n      \"conclusion\": {", f);
+	if (vc && vc->has_conclusion) {
+		jkey(f, "status");
+		jstr(f, vc->settled ? "settled" : "not settled");
+		if (vc->reason) {
+			fputs(", ", f); jkey(f, "reason"); jstr(f, vc->reason);
+		}
+		fputs(", ", f);
+	}
+	jkey(f, "sentence"); jstr(f, k->sentence);
+	fputs(", \"numbers\": [", f);
+	for (size_t i = 0; i < k->nnumbers; i++) {
+		fputs(i ? ", {" : "{", f);
+		jkey(f, "name"); jstr(f, k->numbers[i].name);
+		fputs(", \"value\": ", f); jnum(f, k->numbers[i].value);
+		fputs(", ", f); jkey(f, "unit"); jstr(f, k->numbers[i].unit);
+		fputs("}", f);
+	}
+	fputs("], \"rows\": [", f);
+	for (size_t i = 0; i < k->nrows; i++) {
+		fputs(i ? ", {" : "{", f);
+		jkey(f, "label"); jstr(f, k->rows[i].label);
+		fprintf(f, ", \"size_bytes\": %llu}",
+			(unsigned long long)k->rows[i].size_bytes);
+	}
+	fputs("]}", f);
+}
+
 /* What a reader needs to print a claim's table again. */
-static void write_claims(FILE *f, const struct settle_report *rep)
+static void write_claims(FILE *f, const struct settle_report *rep,
+			 const struct settle_view *v)
 {
 	const struct settle_claim_info *seen[64];
 	size_t nseen = 0;
@@ -315,12 +416,15 @@ static void write_claims(FILE *f, const struct settle_report *rep)
 		if (c->original) {
 			fputs(", ", f); jkey(f, "original"); jstr(f, c->original);
 		}
+		if (c->conclusion)
+			write_conclusion(f, c->conclusion, view_of(v, c));
 		fputs("}", f);
 	}
 	fputs("\n  },\n", f);
 }
 
-static void result_file(FILE *f, const struct settle_report *rep)
+static void result_file(FILE *f, const struct settle_report *rep,
+			const struct settle_view *v)
 {
 	char when[32];
 	time_t now = time(NULL);
@@ -331,7 +435,7 @@ static void result_file(FILE *f, const struct settle_report *rep)
 		SETTLE_SCHEMA, when);
 	write_machine(f, rep);
 	write_build(f, rep);
-	write_claims(f, rep);
+	write_claims(f, rep, v);
 	fputs("  \"results\": [", f);
 	for (size_t i = 0; i < rep->nresults; i++) {
 		if (rep->results[i].skipped)
@@ -347,7 +451,7 @@ static void result_file(FILE *f, const struct settle_report *rep)
 
 static void report(FILE *f, const struct settle_view *v)
 {
-	result_file(f, v->rep);
+	result_file(f, v->rep, v);
 }
 
 /* ---- compare ----------------------------------------------------------- */
@@ -372,7 +476,7 @@ static void compare_row(FILE *f, const struct settle_compare_section *s,
 	fputs(", \"ci_low_pct\": ", f); jnum(f, m ? w->lo : NAN);
 	fputs(", \"ci_high_pct\": ", f); jnum(f, m ? w->hi : NAN);
 	fputs(", ", f); jkey(f, "verdict");
-	jstr(f, m ? w->verdict : "no time measured");
+	jstr(f, m ? w->verdict : "undefined");
 	fputs(", \"why\": ", f);
 	if (w->why)
 		jstr(f, w->why);

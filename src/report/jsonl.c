@@ -70,7 +70,7 @@ static void result(FILE *f, const struct settle_view_row *w)
 	identity(f, r);
 	str(f, "status", w->status == SETTLE_ROW_SKIPPED ? "skipped" :
 	    w->status == SETTLE_ROW_BELOW_RES ? "below resolution" :
-	    "measured");
+	    w->status == SETTLE_ROW_INVALID ? "invalid" : "measured");
 	str(f, "reason", w->status_text);
 	fprintf(f, ", \"reference\": %s", w->reference ? "true" : "false");
 	fprintf(f, ", \"samples\": %zu", m ? r->nsamples : (size_t)0);
@@ -78,21 +78,51 @@ static void result(FILE *f, const struct settle_view_row *w)
 	num(f, "min_ns", r->sum.min, m);
 	num(f, "mad_ns", r->sum.mad, m);
 	num(f, "bytes_per_ns", r->bytes_per_ns, m && w->bytes[0]);
-	num(f, "cycles_per_op", r->cycles_per_op, m && w->cycles[0]);
+	num(f, "cycles_per_op", r->cycles_per_op,
+	    m && w->cycles[0] && r->cycles_per_op > 0);
 	num(f, "ratio", cmp ? r->cmp.ratio : r->ratio,
 	    m && w->role != SETTLE_ROLE_NONE);
 	num(f, "ci_low", r->cmp.lo, cmp);
 	num(f, "ci_high", r->cmp.hi, cmp);
-	str(f, "verdict", m && w->verdict[0] ? w->verdict : NULL);
+	str(f, "verdict", w->status == SETTLE_ROW_INVALID ? "invalid" :
+	    m && w->verdict[0] ? w->verdict : NULL);
 	str(f, "why", m ? w->why : NULL);
 	fprintf(f, ", \"unstable\": %s}\n", w->mark[0] ? "true" : "false");
 }
 
+/* {"claim": ..., "conclusion": {"status", "reason", "sentence",
+ * "numbers": {name: value}}} */
+static void conclusion_line(FILE *f, const struct settle_view_claim *vc)
+{
+	const struct settle_conclusion *k = vc->numbers;
+
+	key(f, "claim", 1);
+	settle_json_string(f, vc->claim->name);
+	fputs(", \"conclusion\": {", f);
+	key(f, "status", 1);
+	settle_json_string(f, vc->settled ? "settled" : "not settled");
+	str(f, "reason", vc->reason);
+	str(f, "sentence", k ? k->sentence : vc->sentence);
+	key(f, "numbers", 0);
+	fputc('{', f);
+	for (size_t i = 0; k && i < k->nnumbers; i++) {
+		key(f, k->numbers[i].name, i == 0);
+		settle_json_number(f, k->numbers[i].value);
+	}
+	fputs("}}", f);
+}
+
 static void report(FILE *f, const struct settle_view *v)
 {
-	for (size_t k = 0; k < v->nclaims; k++)
+	for (size_t k = 0; k < v->nclaims; k++) {
 		for (size_t i = 0; i < v->claims[k].nrows; i++)
 			result(f, &v->claims[k].rows[i]);
+		if (v->claims[k].has_conclusion) {
+			fputc('{', f);
+			conclusion_line(f, &v->claims[k]);
+			fputs("}\n", f);
+		}
+	}
 }
 
 static void comparison(FILE *f, const struct settle_compare_section *s,
@@ -110,7 +140,7 @@ static void comparison(FILE *f, const struct settle_compare_section *s,
 	num(f, "change_pct", w->change, m);
 	num(f, "ci_low_pct", w->lo, m);
 	num(f, "ci_high_pct", w->hi, m);
-	str(f, "verdict", m ? w->verdict : "no time measured");
+	str(f, "verdict", m ? w->verdict : "undefined");
 	str(f, "why", w->why);
 	fprintf(f, ", \"unstable\": %s}\n", w->mark[0] ? "true" : "false");
 }

@@ -107,6 +107,7 @@ static void row(FILE *f, const struct settle_view_claim *vc,
 		for (int i = 0; i < ncells; i++)
 			fputs(" |", f);
 		fputs(w->status == SETTLE_ROW_SKIPPED ? " skipped: " :
+		      w->status == SETTLE_ROW_INVALID ? " **invalid**: " :
 		      " below resolution: ", f);
 		esc(f, w->status_text);
 		fputs(" |\n", f);
@@ -212,8 +213,16 @@ static void report(FILE *f, const struct settle_view *v)
 {
 	machine(f, v);
 	for (size_t i = 0; i < v->nclaims; i++) {
-		claim_table(f, &v->claims[i]);
-		scale_section(f, &v->claims[i]);
+		const struct settle_view_claim *vc = &v->claims[i];
+
+		claim_table(f, vc);
+		scale_section(f, vc);
+		if (vc->has_conclusion) {
+			fputs(vc->settled ? "\n**settled:** " :
+			      "\n**not settled:** ", f);
+			esc(f, vc->conclusion + (vc->settled ? 9 : 13));
+			fputc('\n', f);
+		}
 	}
 	if (v->nclaims)
 		noise(f, v);
@@ -224,9 +233,9 @@ static void report(FILE *f, const struct settle_view *v)
 static void compare_section(FILE *f, const struct settle_compare_section *s)
 {
 	fputs("\n### ", f);
-	esc(f, s->old->source);
+	esc(f, s->old_name);
 	fputs(" → ", f);
-	esc(f, s->nw->source);
+	esc(f, s->new_name);
 	fputs("\n\n| claim / variant | old | new | change | 95% interval | "
 	      "samples | verdict |\n|:---|---:|---:|---:|:---:|---:|:---|\n", f);
 	for (size_t i = 0; i < s->nrows; i++) {
@@ -235,8 +244,9 @@ static void compare_section(FILE *f, const struct settle_compare_section *s)
 		fputs("| ", f);
 		esc(f, w->name);
 		if (w->status == SETTLE_CMP_NO_TIME) {
-			fputs(" | | | | | | no time measured (every sample 0) "
-			      "|\n", f);
+			fputs(" | | | | | | change ", f);
+			esc(f, w->why);
+			fputs(" |\n", f);
 			continue;
 		}
 		fprintf(f, " | %s | %s | %s", w->old_text, w->new_text,

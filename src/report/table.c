@@ -64,6 +64,10 @@ static void row(FILE *f, const struct settle_view_claim *vc,
 		fprintf(f, "  below resolution: %s\n", w->status_text);
 		return;
 	}
+	if (w->status == SETTLE_ROW_INVALID) {
+		fprintf(f, "  invalid: %s\n", w->status_text);
+		return;
+	}
 	fprintf(f, " %11s %11s %7s%-1s", w->median, w->best, w->mad,
 		w->mark[0] ? w->mark : " ");
 	if (vc->show_bytes)
@@ -150,6 +154,9 @@ static void report(FILE *f, const struct settle_view *v)
 	for (size_t i = 0; i < v->nclaims; i++) {
 		claim_table(f, &v->claims[i]);
 		scale_section(f, &v->claims[i]);
+		if (v->claims[i].has_conclusion)
+			settle_para(f, 2, 4, WIDTH, "%s",
+				    v->claims[i].conclusion);
 	}
 	if (v->nclaims)
 		noise(f, v);
@@ -159,7 +166,7 @@ static void report(FILE *f, const struct settle_view *v)
 
 static void compare_section(FILE *f, const struct settle_compare_section *s)
 {
-	fprintf(f, "\n%s -> %s\n", s->old->source, s->nw->source);
+	fprintf(f, "\n%s -> %s\n", s->old_name, s->new_name);
 	fprintf(f, "  %-40s %11s %11s %9s  %-19s %-9s %s\n", "claim / variant",
 		"old", "new", "change", "95% interval", "samples", "verdict");
 	for (size_t i = 0; i < s->nrows; i++) {
@@ -167,8 +174,7 @@ static void compare_section(FILE *f, const struct settle_compare_section *s)
 		char counts[48], ci[48];
 
 		if (w->status == SETTLE_CMP_NO_TIME) {
-			fprintf(f, "  %-40s no time measured (every sample "
-				"0)\n", w->name);
+			fprintf(f, "  %-40s change %s\n", w->name, w->why);
 			continue;
 		}
 		snprintf(counts, sizeof(counts), "%zu/%zu", w->n_old, w->n_new);

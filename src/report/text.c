@@ -262,6 +262,7 @@ static void row(FILE *f, const struct settle_view_row *w, struct layout *lay)
 	if (w->status != SETTLE_ROW_MEASURED) {
 		para(f, 2, 6, "%s  %s: %s%s", label,
 		     w->status == SETTLE_ROW_SKIPPED ? "skipped" :
+		     w->status == SETTLE_ROW_INVALID ? "invalid" :
 		     "below resolution", w->status_text,
 		     w->reference ? " (reference)" : "");
 		free(label);
@@ -408,6 +409,8 @@ static void claim_section(FILE *f, const struct settle_view_claim *vc)
 	for (size_t i = 0; i < vc->nnotes; i++)
 		note(f, &vc->notes[i]);
 	scale_section(f, vc);
+	if (vc->has_conclusion)
+		para(f, 2, 4, "%s", vc->conclusion);
 }
 
 static void noise(FILE *f, const struct settle_view *v)
@@ -438,13 +441,13 @@ static void report(FILE *f, const struct settle_view *v)
 static void compare_section(FILE *f, const struct settle_compare_section *s)
 {
 	fputc('\n', f);
-	para(f, 0, 2, "%s -> %s", s->old->source, s->nw->source);
+	para(f, 0, 2, "%s -> %s", s->old_name, s->new_name);
 	for (size_t i = 0; i < s->nrows; i++) {
 		const struct settle_compare_row *w = &s->rows[i];
 
 		para(f, 2, 4, "%s", w->name);
 		if (w->status == SETTLE_CMP_NO_TIME) {
-			para(f, 4, 6, "no time measured (every sample 0)");
+			para(f, 4, 6, "change %s", w->why);
 			continue;
 		}
 		para(f, 4, 6, "%s -> %s  %s%s [%s, %s]  %zu/%zu  %s%s%s%s",

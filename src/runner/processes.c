@@ -6,6 +6,7 @@
  * itself N times, one process after another (never two at once: they would
  * compete for the CPUs), and pools the result files.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -31,6 +32,23 @@ static int spawn(const char *exe, char **argv)
 	argv[0] = (char *)exe;
 	pid = settle_spawn(argv, &o);
 	return pid < 0 ? -1 : settle_wait(pid, NULL);
+}
+
+/* Everything in dir (an interrupted child may leave its own temporary
+ * file beside the result file it did not finish). */
+static void remove_all(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char path[8192];
+
+	while (d && (e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
+		    (size_t)snprintf(path, sizeof(path), "%s/%s", dir,
+				     e->d_name) < sizeof(path))
+			unlink(path);
+	if (d)
+		closedir(d);
 }
 
 static int pool(struct settle_report *rep, const char *file, double band,
@@ -64,12 +82,19 @@ static int run_processes(const char *exe, char **argv, int last,
 			 strerror(errno));
 		return -1;
 	}
+	settle_temp_add(dir, 1);
 	for (unsigned p = 0; p < nproc; p++) {
 		int st;
 
 		snprintf(file, sizeof(file), "%s/p%u.json", dir, p);
+		settle_temp_add(file, 0);
 		argv[last] = file;
 		st = spawn(exe, argv);
+		if (settle_interrupted()) {
+			snprintf(err, errlen, "interrupted");
+			rc = -2;
+			goto out;
+		}
 		if (st != 0) {
 			snprintf(err, errlen, "process %u of %u failed (exit "
 				 "status %d)", p + 1, nproc, st);
@@ -79,15 +104,21 @@ static int run_processes(const char *exe, char **argv, int last,
 			     pool(rep, file, band, err, errlen))
 			goto out;
 		unlink(file);
+		settle_temp_forget(file);
 	}
 	rep->options.processes = nproc;
 	rep->options.samples *= nproc;
 	settle_report_analyze(rep, 0, rep->nresults);
 	rc = 0;
 out:
-	if (rc)
-		unlink(file);
+	if (rc) {
+		if (rep->owned)
+			settle_report_free(rep);
+		remove_all(dir);
+	}
+	settle_temp_forget(file);
 	rmdir(dir);
+	settle_temp_forget(dir);
 	return rc;
 }
 
@@ -124,8 +155,8 @@ int settle_run_in_processes(int argc, char **argv, int cpu, unsigned nproc,
 	}
 	if (!settle_cpu_allowed(cpu)) {
 		free(cargv);
-		snprintf(err, errlen, "cannot pin to CPU %d: not a CPU this "
-			 "process may run on", cpu);
+		snprintf(err, errlen, "cannot pin to CPU %d: not one of the "
+			 "CPUs settle was allowed (its affinity at start)", cpu);
 		return -1;
 	}
 	/* settle's own options first, so that a "--" among the user's

@@ -22,6 +22,7 @@
 #include "model/model.h"
 #include "runner/runner.h"
 #include "timer/perf.h"
+#include "util/util.h"
 #include "settle.h"
 
 /* Repetitions never exceed this, even for a body that does nothing. */
@@ -39,22 +40,6 @@ void settle_options_default(struct settle_options *o, int quick)
 	o->processes = 1;
 }
 
-int settle_cpu_allowed(int cpu)
-{
-	cpu_set_t old, one;
-	int ok;
-
-	if (cpu < 0)
-		return 1;
-	if (cpu >= CPU_SETSIZE || sched_getaffinity(0, sizeof(old), &old) != 0)
-		return 0;
-	CPU_ZERO(&one);
-	CPU_SET(cpu, &one);
-	ok = sched_setaffinity(0, sizeof(one), &one) == 0;
-	sched_setaffinity(0, sizeof(old), &old);
-	return ok;
-}
-
 static int pin(int cpu, char *err, size_t errlen)
 {
 	cpu_set_t set;
@@ -65,6 +50,11 @@ static int pin(int cpu, char *err, size_t errlen)
 		cpu = 0;
 	if (cpu >= CPU_SETSIZE) {
 		snprintf(err, errlen, "CPU %d does not exist", cpu);
+		return -1;
+	}
+	if (!settle_cpu_allowed(cpu)) {
+		snprintf(err, errlen, "cannot pin to CPU %d: not one of the "
+			 "CPUs settle was allowed (its affinity at start)", cpu);
 		return -1;
 	}
 	CPU_ZERO(&set);
@@ -306,6 +296,36 @@ static double timed_sample(struct run *rn, size_t k, void *state)
 	return t;
 }
 
+/*
+ * The evidence that the body's work is really repeated: pairs of
+ * adjacent calls of the calibrated n and of 2n repetitions, 3 of them,
+ * and 6 more when the first 3 fall under the rule (a noisy body, such as
+ * a ping-pong between processes, or a busy machine, gets the benefit of
+ * the doubt). The analysis decides (settle_result.invalid): a body
+ * whose time does not grow with its repetitions had its work hoisted or
+ * removed.
+ */
+static void repeat_pairs(const struct settle_variant *v, void *state,
+			 struct settle_result *r, size_t upto)
+{
+	for (; r->nrepeat < upto; r->nrepeat++) {
+		r->repeat1_ns[r->nrepeat] = time_call(v, state, r->iters, NULL);
+		r->repeat2_ns[r->nrepeat] = time_call(v, state, r->repeat_iters,
+						      NULL);
+	}
+}
+
+static void repeat_check(const struct settle_variant *v, void *state,
+			 struct settle_result *r)
+{
+	if (r->iters > UINT64_MAX / 2)
+		return;
+	r->repeat_iters = 2 * r->iters;
+	repeat_pairs(v, state, r, 3);
+	if (settle_repeat_ratio(r) < SETTLE_REPEAT_GROWTH)
+		repeat_pairs(v, state, r, 9);
+}
+
 static int collect(struct run *rn, void *state, struct progress *pg)
 {
 	struct settle_report *rep = rn->rep;
@@ -322,6 +342,8 @@ static int collect(struct run *rn, void *state, struct progress *pg)
 	for (size_t i = 0; i < nv; i++) {
 		uint32_t per = vs[i].ops_per_iter ? vs[i].ops_per_iter : 1;
 
+		if (settle_interrupted())
+			return -2;
 		if (res[i].skipped)
 			continue;
 		res[i].iters = calibrate(&vs[i], state, target);
@@ -330,6 +352,7 @@ static int collect(struct run *rn, void *state, struct progress *pg)
 		if (!res[i].samples_ns)
 			return -1;
 		time_call(&vs[i], state, res[i].iters, NULL); /* warm up */
+		repeat_check(&vs[i], state, &res[i]);
 	}
 	for (size_t i = 0; i < nv; i++)
 		run += !res[i].skipped;
@@ -341,6 +364,8 @@ static int collect(struct run *rn, void *state, struct progress *pg)
 
 			if (r->skipped)
 				continue;
+			if (settle_interrupted())
+				return -2;
 			progress(rep, pg, r, k + 1, ns, done++, run * ns);
 			t = timed_sample(rn, i, state);
 			if (t < 1000 * rep->timer.resolution_ns)
@@ -357,7 +382,8 @@ static int run_size(struct run *rn, uint64_t size, struct progress *pg,
 {
 	struct settle_report *rep = rn->rep;
 	const struct settle_claim *c = rn->claim;
-	struct settle_params p = { size, rep->cpu, rep->options.quick, c };
+	struct settle_params p = { size, rep->cpu, rep->options.quick, c,
+				   settle_cpu_partner(rep->cpu) };
 	void *state = NULL;
 	int rc = -1;
 
@@ -380,8 +406,9 @@ static int run_size(struct run *rn, uint64_t size, struct progress *pg,
 	}
 	if (check_all(rn, state, err, errlen) < 0)
 		goto out;
-	if (collect(rn, state, pg) < 0) {
-		snprintf(err, errlen, "out of memory");
+	rc = collect(rn, state, pg);
+	if (rc < 0) {
+		snprintf(err, errlen, rc == -2 ? "interrupted" : "out of memory");
 		goto out;
 	}
 	settle_report_analyze(rep, rn->first, rep->nresults);
@@ -436,6 +463,59 @@ static int add_figures(struct settle_report *rep, const struct settle_claim *c,
 	return 0;
 }
 
+/* The claim's own conclusion from its results first.., if it has one. */
+static int conclude(struct settle_report *rep, const struct settle_claim *c,
+		    const struct settle_claim_info *info, size_t first,
+		    char *err, size_t errlen)
+{
+	struct settle_conclude_ctx ctx = { rep->options.device_mbps,
+					   rep->options.band };
+	struct settle_conclusion k;
+
+	memset(&k, 0, sizeof(k));
+	if (!c->conclude || !c->conclude(&rep->results[first],
+					 rep->nresults - first, &ctx, &k))
+		return 0;
+	if (settle_report_conclude(rep, info, &k) < 0) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+int settle_conclude_claims(struct settle_report *rep,
+			   const struct settle_claim *const *claims, size_t n)
+{
+	char err[64];
+
+	for (size_t i = 0; i < n; i++) {
+		const struct settle_claim *c = claims[i];
+		size_t first, end;
+
+		if (!c->conclude)
+			continue;
+		for (first = 0; first < rep->nresults &&
+		     strcmp(rep->results[first].claim->name, c->name); first++)
+			;
+		for (end = first; end < rep->nresults &&
+		     !strcmp(rep->results[end].claim->name, c->name); end++)
+			;
+		if (first == end)
+			continue;
+		struct settle_conclude_ctx ctx = { rep->options.device_mbps,
+						   rep->options.band };
+		struct settle_conclusion k;
+
+		memset(&k, 0, sizeof(k));
+		if (c->conclude(&rep->results[first], end - first, &ctx, &k) &&
+		    settle_report_conclude(rep, rep->results[first].claim,
+					   &k) < 0)
+			return -1;
+	}
+	(void)err;
+	return 0;
+}
+
 int settle_run_claim(struct settle_report *rep, const struct settle_claim *c,
 		     const uint64_t *sizes, size_t nsizes,
 		     char *err, size_t errlen)
@@ -473,7 +553,15 @@ int settle_run_claim(struct settle_report *rep, const struct settle_claim *c,
 		rc = run_size(&rn, c->full_sizes[i], &pg, err, errlen);
 	}
 	settle_counters_close(&rn.counters);
+	if (rc == -2 || settle_interrupted()) {
+		/* the claims before this one stay, this one is dropped */
+		settle_report_truncate(rep, first);
+		snprintf(err, errlen, "interrupted");
+		return -2;
+	}
 	if (rc < 0)
 		return -1;
-	return add_figures(rep, c, first, err, errlen);
+	if (add_figures(rep, c, first, err, errlen) < 0)
+		return -1;
+	return conclude(rep, c, rn.info, first, err, errlen);
 }

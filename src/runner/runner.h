@@ -8,8 +8,24 @@
 
 #include "settle.h"
 
-/* Non-zero when this thread may be pinned to cpu (-1: any, always). */
+/*
+ * The CPUs the user allowed settle: its affinity mask when the program
+ * started (read once, before settle pins itself). settle_cpu_allowed():
+ * non-zero when cpu is one of them (-1, "any", always is).
+ * settle_cpu_partner(): another of them than cpu, the lowest, or -1 when
+ * cpu is the only one.
+ */
 int settle_cpu_allowed(int cpu);
+int settle_cpu_partner(int cpu);
+
+/*
+ * Conclude again, from rep's results (pooled from fresh processes, or
+ * read from a file), for each of claims[0..n) that rep has results of and
+ * that has a conclude callback (see struct settle_claim). Returns 0, or
+ * -1 when out of memory.
+ */
+int settle_conclude_claims(struct settle_report *rep,
+			   const struct settle_claim *const *claims, size_t n);
 
 /* --rigorous: the settings `settle selftest` checks against its targets:
  * 21 samples of >= 10 ms in each of 5 fresh processes. */
@@ -62,7 +78,8 @@ int settle_check_sizes(const struct settle_claim *const *claims, size_t n,
  * sample of every process, the process as the unit of replication.
  * The children's own --processes, --format and --output are replaced.
  * Returns 0; -1 with a message in err when the CPU asked for is not
- * allowed, a process fails or its file cannot be read.
+ * allowed, a process fails or its file cannot be read; -2 when an
+ * interrupt was noted (nothing pooled, the temporary files removed).
  */
 int settle_run_in_processes(int argc, char **argv, int cpu, unsigned nproc,
 			    double band, struct settle_report *rep,

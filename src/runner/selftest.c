@@ -131,9 +131,10 @@ static int fork_process(const struct settle_options *o,
 }
 
 /* One trial in nproc fresh processes: with one, that process's paired
- * verdict; with more, the process-level verdict. */
-static enum settle_verdict trial(const struct settle_options *o,
-				 const struct settle_claim *c, double band)
+ * verdict; with more, the process-level verdict. Returns 0, or -1 when a
+ * trial process failed (it ended without a verdict, e.g. killed). */
+static int trial(const struct settle_options *o, const struct settle_claim *c,
+		 double band, enum settle_verdict *v)
 {
 	struct settle_options po = *o;
 	struct settle_comparison cmp;
@@ -147,13 +148,13 @@ static enum settle_verdict trial(const struct settle_options *o,
 		np = 64;
 	for (unsigned p = 0; p < np; p++) {
 		if (fork_process(&po, c, &cmp) < 0)
-			return SETTLE_UNCLEAR;
+			return -1;
 		est[p] = log(cmp.ratio);
 	}
-	if (np == 1)
-		return cmp.verdict;
-	settle_compare_processes(est, np, band, &cmp);
-	return cmp.verdict;
+	if (np > 1)
+		settle_compare_processes(est, np, band, &cmp);
+	*v = cmp.verdict;
+	return 0;
 }
 
 static void progress(FILE *f, const char *what, unsigned k, unsigned n)
@@ -262,33 +263,48 @@ static double rate(unsigned k, unsigned n)
 int settle_selftest_run(const struct settle_options *o, unsigned aa_trials,
 			unsigned detect_trials, struct settle_selftest *st)
 {
-	unsigned fp = 0, same = 0, d3 = 0, d2 = 0;
+	unsigned fp = 0, same = 0, d3 = 0, d2 = 0, n_aa = 0, n3 = 0, n2 = 0;
+	enum settle_verdict v;
 
 	memset(st, 0, sizeof(*st));
-	st->aa_trials = aa_trials;
-	st->detect_trials = detect_trials;
-	for (unsigned i = 0; i < aa_trials; i++) {
-		enum settle_verdict v = trial(o, &claims[0], o->band);
-
+	for (unsigned i = 0; i < aa_trials && !settle_interrupted(); i++) {
 		progress(o->progress, "A/A", i + 1, aa_trials);
+		if (trial(o, &claims[0], o->band, &v) < 0) {
+			st->failed_trials++;
+			continue;
+		}
+		n_aa++;
 		fp += v == SETTLE_FASTER || v == SETTLE_SLOWER;
 		same += v == SETTLE_SAME;
 	}
-	for (unsigned i = 0; i < detect_trials; i++) {
+	for (unsigned i = 0; i < detect_trials && !settle_interrupted(); i++) {
 		progress(o->progress, "3% more work", i + 1, detect_trials);
-		d3 += trial(o, &claims[1], o->band) == SETTLE_SLOWER;
+		if (trial(o, &claims[1], o->band, &v) < 0) {
+			st->failed_trials++;
+			continue;
+		}
+		n3++;
+		d3 += v == SETTLE_SLOWER;
 	}
-	for (unsigned i = 0; i < detect_trials; i++) {
+	for (unsigned i = 0; i < detect_trials && !settle_interrupted(); i++) {
 		progress(o->progress, "2% more work, band 0.5%", i + 1,
 			 detect_trials);
-		d2 += trial(o, &claims[2], 0.005) == SETTLE_SLOWER;
+		if (trial(o, &claims[2], 0.005, &v) < 0) {
+			st->failed_trials++;
+			continue;
+		}
+		n2++;
+		d2 += v == SETTLE_SLOWER;
 	}
 	if (o->progress)
 		fprintf(o->progress, "\r\033[K");
-	st->aa_false_positive_rate = rate(fp, aa_trials);
-	st->aa_same_rate = rate(same, aa_trials);
-	st->detect_rate_3pct = rate(d3, detect_trials);
-	st->detect_rate_2pct = rate(d2, detect_trials);
+	/* the rates are over the trials that gave a verdict */
+	st->aa_trials = n_aa;
+	st->detect_trials = n3 < n2 ? n3 : n2;
+	st->aa_false_positive_rate = rate(fp, n_aa);
+	st->aa_same_rate = rate(same, n_aa);
+	st->detect_rate_3pct = rate(d3, n3);
+	st->detect_rate_2pct = rate(d2, n2);
 	return latencies(o, st);
 }
 
@@ -314,6 +330,7 @@ int settle_write_selftest_json(const struct settle_selftest *st,
 	fputs(",\n  \"detect_rate_3pct\": ", f); settle_json_number(f, st->detect_rate_3pct);
 	fputs(",\n  \"detect_rate_2pct\": ", f); settle_json_number(f, st->detect_rate_2pct);
 	fprintf(f, ",\n  \"detect_trials\": %u", st->detect_trials);
+	fprintf(f, ",\n  \"failed_trials\": %u", st->failed_trials);
 	fputs(",\n  \"popcnt_latency_cycles\": ", f);
 	if (st->popcnt_latency_cycles > 0)
 		settle_json_number(f, st->popcnt_latency_cycles);
@@ -389,6 +406,10 @@ void settle_selftest_print(FILE *f, const struct settle_selftest *st,
 			"%.2f GHz at the start:\n  the reference was slowed, "
 			"the latencies are unreliable\n", st->core_ghz,
 			st->reference_ghz);
+	if (st->failed_trials)
+		fprintf(f, "  FAILED: %u trial process%s ended without a "
+			"verdict (left out of the rates above)\n",
+			st->failed_trials, st->failed_trials > 1 ? "es" : "");
 	if (o->quick)
 		fprintf(f, "  (--quick checks the plumbing; the targets need "
 			"the default settings)\n");

@@ -17,6 +17,11 @@ int settle_noise_stolen(double steal_pct)
 	return steal_pct > SETTLE_NOISE_STEAL_PCT;
 }
 
+int settle_noise_drift_known(const struct settle_noise *n)
+{
+	return n->core_ghz_before > 0 && n->core_ghz_after > 0;
+}
+
 int settle_noise_drifted(double drift_pct)
 {
 	return drift_pct > SETTLE_NOISE_DRIFT_PCT ||

@@ -26,7 +26,12 @@ int settle_summary_unstable(const struct settle_summary *s);
 /* ...the core clock moving by more than this per cent during the run. */
 #define SETTLE_NOISE_DRIFT_PCT 1.0
 
-/* Non-zero when loadavg, steal_pct or drift_pct calls for a warning. */
+/* Non-zero when both core-clock estimates of n were had (0 is unknown),
+ * so that n->drift_pct means something: no drift from an unknown clock. */
+int settle_noise_drift_known(const struct settle_noise *n);
+
+/* Non-zero when loadavg, steal_pct or drift_pct calls for a warning (a
+ * drift only when settle_noise_drift_known()). */
 int settle_noise_loaded(double loadavg);
 int settle_noise_stolen(double steal_pct);
 int settle_noise_drifted(double drift_pct);

@@ -20,6 +20,7 @@ const char *settle_verdict_name(enum settle_verdict v)
 	case SETTLE_SAME: return "same";
 	case SETTLE_FASTER: return "faster";
 	case SETTLE_SLOWER: return "slower";
+	case SETTLE_INVALID: return "invalid";
 	default: return "unclear";
 	}
 }

@@ -42,3 +42,49 @@ void settle_figure_set(struct settle_figure *f, const char *label,
 	f->value = value;
 	snprintf(f->note, sizeof(f->note), "%s", note ? note : "");
 }
+
+void settle_conclusion_number(struct settle_conclusion *c, const char *name,
+			      double value, const char *unit)
+{
+	if (c->nnumbers == SETTLE_MAX_NAMED)
+		return;
+	snprintf(c->numbers[c->nnumbers].name,
+		 sizeof(c->numbers[0].name), "%s", name);
+	snprintf(c->numbers[c->nnumbers].unit,
+		 sizeof(c->numbers[0].unit), "%s", unit ? unit : "");
+	c->numbers[c->nnumbers++].value = value;
+}
+
+void settle_conclusion_row(struct settle_conclusion *c,
+			   const struct settle_result *r)
+{
+	for (size_t i = 0; i < c->nrows; i++)
+		if (!strcmp(c->rows[i].label, r->label) &&
+		    c->rows[i].size_bytes == r->size_bytes)
+			return;
+	if (c->nrows == SETTLE_MAX_NAMED)
+		return;
+	snprintf(c->rows[c->nrows].label, sizeof(c->rows[0].label), "%s",
+		 r->label);
+	c->rows[c->nrows++].size_bytes = r->size_bytes;
+}
+
+const struct settle_result *settle_result_find(const struct settle_result *res,
+					       size_t n, const char *label,
+					       uint64_t size_bytes)
+{
+	uint64_t size = size_bytes;
+
+	if (size == UINT64_MAX) {
+		size = 0;
+		for (size_t i = 0; i < n; i++)
+			if (res[i].size_bytes > size)
+				size = res[i].size_bytes;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(res[i].label, label) && res[i].size_bytes == size &&
+		    !res[i].skipped && res[i].nsamples > 0 &&
+		    !res[i].below_resolution)
+			return &res[i];
+	return NULL;
+}

@@ -142,20 +142,17 @@ int settle_replace_file(const char *path, const char *buf, size_t n,
 		free(tmp);
 		return -1;
 	}
+	settle_temp_add(tmp, 0); /* a second Ctrl-C removes it */
 	if (write_all(fd, buf, n) < 0 || fchmod(fd, new_file_mode()) < 0 ||
-	    fsync(fd) < 0 || close(fd) < 0) {
+	    fsync(fd) < 0 || close(fd) < 0 || rename(tmp, path) < 0) {
 		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
 		close(fd);
 		unlink(tmp);
+		settle_temp_forget(tmp);
 		free(tmp);
 		return -1;
 	}
-	if (rename(tmp, path) < 0) {
-		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-		unlink(tmp);
-		free(tmp);
-		return -1;
-	}
+	settle_temp_forget(tmp);
 	free(tmp);
 	fsync_dir(path);
 	return 0;

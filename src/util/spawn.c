@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -91,11 +92,16 @@ pid_t settle_spawn(char *const *argv, const struct settle_spawn_opts *o)
 
 int settle_wait(pid_t pid, struct rusage *ru)
 {
-	int st;
+	int st, passed = 0;
 
-	while (wait4(pid, &st, 0, ru) < 0)
+	while (wait4(pid, &st, 0, ru) < 0) {
 		if (errno != EINTR)
 			return -1;
+		if (settle_interrupted() && !passed) {
+			kill(pid, settle_interrupted());
+			passed = 1;
+		}
+	}
 	if (WIFEXITED(st))
 		return WEXITSTATUS(st);
 	return 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);

@@ -4,6 +4,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util/util.h"
@@ -85,6 +86,44 @@ void settle_json_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+char *settle_escape(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	size_t cap = 6 * strlen((const char *)p) + 1, n = 0;
+	char *out = malloc(cap);
+
+	if (!out)
+		return NULL;
+	while (*p) {
+		size_t len;
+		unsigned long c = settle_utf8_next(p, &len);
+
+		if (c == 0xfffd && len == 1)          /* invalid UTF-8 */
+			n += (size_t)sprintf(out + n, "\\x%02x", *p);
+		else if (c < 0x20 || c == 0x7f)       /* C0, DEL: \x1b */
+			n += (size_t)sprintf(out + n, "\\x%02lx", c);
+		else if (c >= 0x80 && c < 0xa0)       /* C1: \u009b */
+			n += (size_t)sprintf(out + n, "\\u%04lx", c);
+		else {
+			memcpy(out + n, p, len);
+			n += len;
+		}
+		p += len;
+	}
+	out[n] = '\0';
+	return out;
+}
+
+void settle_escape_in(char *buf, size_t len)
+{
+	char *e = settle_escape(buf);
+
+	if (e) {
+		snprintf(buf, len, "%s", e);
+		free(e);
+	}
+}
+
 void settle_json_number(FILE *f, double v)
 {
 	if (!isfinite(v))
@@ -93,20 +132,70 @@ void settle_json_number(FILE *f, double v)
 		fprintf(f, "%.12g", v);
 }
 
+/* Decimals that keep 4 significant digits of v in [1, 1000). */
+static int ns_decimals(double v)
+{
+	return v >= 100 ? 1 : v >= 10 ? 2 : 3;
+}
+
 char *settle_format_ns(double ns, char *buf, size_t len)
 {
 	static const struct { double div; const char *unit; } u[] = {
 		{ 1e9, "s" }, { 1e6, "ms" }, { 1e3, "us" }, { 1, "ns" },
+		{ 1e-3, "ps" },
 	};
 	size_t i = 0;
+	double v, r;
+	int d;
 
-	if (!isfinite(ns) || ns < 0)
-		ns = 0;
-	while (i < 3 && ns < u[i].div)
+	if (!isfinite(ns) || ns < 0) {
+		snprintf(buf, len, "unknown");
+		return buf;
+	}
+	if (ns == 0) {
+		snprintf(buf, len, "0 ns");
+		return buf;
+	}
+	if (ns < 1e-6) { /* below a thousandth of a picosecond */
+		snprintf(buf, len, "%.3g ns", ns);
+		return buf;
+	}
+	/* the largest unit in which the value is at least 1 (ns down to
+	 * 0.1, then ps) */
+	while (i < 4 && ns < u[i].div)
 		i++;
-	double v = ns / u[i].div;
-	snprintf(buf, len, "%.*f %s", v >= 100 ? 1 : v >= 10 ? 2 : 3, v,
-		 u[i].unit);
+	if (i == 4 && ns >= 0.1)
+		i = 3;
+	for (;;) {
+		v = ns / u[i].div;
+		d = ns_decimals(v);
+		r = round(v * pow(10, d)) / pow(10, d);
+		/* the unit is chosen after rounding: 999.96 ns is 1.000 us */
+		if (r >= 1000 && i > 0) {
+			i--;
+			continue;
+		}
+		if (ns_decimals(r) != d) /* 99.996 rounds to 100.00 */
+			d = ns_decimals(r);
+		break;
+	}
+	if (i == 0 && v >= 1e5) /* days of time: never wider than a column */
+		snprintf(buf, len, "%.3g s", v);
+	else
+		snprintf(buf, len, "%.*f %s", d, v, u[i].unit);
+	return buf;
+}
+
+char *settle_format_num(double v, int decimals, char *buf, size_t len)
+{
+	double a = fabs(v);
+
+	if (!isfinite(v))
+		snprintf(buf, len, "unknown");
+	else if (v != 0 && a < 0.5 * pow(10, -decimals))
+		snprintf(buf, len, "%.2g", v); /* never 0.000 for a non-zero */
+	else if (snprintf(buf, len, "%.*f", decimals, v) > 9)
+		snprintf(buf, len, "%.3g", v); /* never wider than a column */
 	return buf;
 }
 

@@ -37,6 +37,23 @@ int settle_replace_file(const char *path, const char *buf, size_t n,
  * else /tmp. */
 const char *settle_tmpdir(void);
 
+/*
+ * Interrupts. The settle command's SIGINT and SIGTERM handler calls
+ * settle_interrupt_note(sig) for the first signal; the layers ask
+ * settle_interrupted() between steps (samples, processes, builds) and
+ * stop, keeping what was finished. Temporary files and directories are
+ * registered while they exist (settle_temp_add, up to 64, paths below
+ * 4096 bytes; returns -1 when full) and forgotten once removed;
+ * settle_temp_cleanup() removes every registered one, files first, and
+ * is async-signal-safe: the handler calls it before ending the process on
+ * a second signal.
+ */
+void settle_interrupt_note(int sig);
+int settle_interrupted(void);   /* 0, or the signal that asked to stop */
+int settle_temp_add(const char *path, int is_dir);
+void settle_temp_forget(const char *path);
+void settle_temp_cleanup(void);
+
 /* A standard stream of a spawned program: inherited, /dev/null, or a
  * file descriptor (>= 0). */
 #define SETTLE_SPAWN_INHERIT (-1)
@@ -61,9 +78,11 @@ struct settle_spawn_opts {
 pid_t settle_spawn(char *const *argv, const struct settle_spawn_opts *o);
 
 /*
- * Wait for pid (retrying on EINTR). Returns its exit status, 128 + the
- * signal that ended it, or -1 with errno set. ru (NULL: not wanted)
- * receives its resource usage (wait4).
+ * Wait for pid (retrying on EINTR; when an interrupt was noted, the
+ * signal is passed on to pid once, so that a SIGTERM sent to settle
+ * alone ends the program it waits for too). Returns its exit status,
+ * 128 + the signal that ended it, or -1 with errno set. ru (NULL: not
+ * wanted) receives its resource usage (wait4).
  */
 int settle_wait(pid_t pid, struct rusage *ru);
 
@@ -74,6 +93,17 @@ int settle_wait(pid_t pid, struct rusage *ru);
  */
 unsigned long settle_utf8_next(const unsigned char *p, size_t *len);
 
+/*
+ * A copy of s (free it; NULL when out of memory) fit for a terminal:
+ * control characters and escape sequences written out, never sent raw
+ * ("\x1b", "\x07", C1 as "\u009b"), invalid UTF-8 bytes as "\xNN";
+ * printable UTF-8 kept as it is.
+ */
+char *settle_escape(const char *s);
+
+/* The same, in place in buf (len bytes), cut to fit. */
+void settle_escape_in(char *buf, size_t len);
+
 /* s as an RFC 8259 string: quoted, pure ASCII (\uXXXX escapes, surrogate
  * pairs beyond the BMP, U+FFFD for invalid UTF-8); NULL writes "". */
 void settle_json_string(FILE *f, const char *s);
@@ -81,9 +111,21 @@ void settle_json_string(FILE *f, const char *s);
 /* v as a JSON number (%.12g), or null when it is not finite. */
 void settle_json_number(FILE *f, double v);
 
-/* A time in ns with an adaptive unit ("812 ps", "3.21 us") into buf;
- * returns buf. */
+/*
+ * A time given in ns, with 4 significant digits in the unit that fits
+ * after rounding ("812.0 ps", "0.273 ns", "3.210 us"; 999.96 ns is
+ * "1.000 us"), into buf; "0 ns" for 0, "unknown" for a negative or
+ * non-finite value, scientific below 1e-6 ns. Returns buf.
+ */
 char *settle_format_ns(double ns, char *buf, size_t len);
+
+/*
+ * v with decimals digits after the point ("1.234"), but never "0.000"
+ * for a non-zero v (two significant digits then, "0.0004" or "4e-05")
+ * and never wider than 9 characters ("%.3g" when the fixed form would
+ * be); "unknown" when v is not finite. Returns buf.
+ */
+char *settle_format_num(double v, int decimals, char *buf, size_t len);
 
 /*
  * The calling thread's locale switched to "C" for the duration of a

@@ -61,6 +61,17 @@ static const struct settle_result *find(const struct settle_report *rep,
 	return NULL;
 }
 
+/* The first invalid result of rep with r's key, or NULL. */
+static const struct settle_result *invalid(const struct settle_report *rep,
+					   const struct settle_result *r)
+{
+	for (size_t i = 0; i < rep->nresults; i++)
+		if (same_key(&rep->results[i], r) &&
+		    rep->results[i].invalid[0])
+			return &rep->results[i];
+	return NULL;
+}
+
 static int below_resolution(const struct settle_report *rep,
 			    const struct settle_result *r)
 {
@@ -87,11 +98,18 @@ static void key_name(const struct settle_result *r, char *buf, size_t len)
 	snprintf(buf, len, "%s %s%s%s", r->claim->name, r->size_bytes ?
 		 settle_format_size(r->size_bytes, sz, sizeof(sz)) : "",
 		 r->size_bytes ? " " : "", r->label);
+	settle_escape_in(buf, len);
 }
 
 static void pct(double ratio, char *buf, size_t len)
 {
-	snprintf(buf, len, "%+.2f%%", (ratio - 1) * 100);
+	double c = (ratio - 1) * 100;
+
+	settle_format_num(c, 2, buf + 1, len - 2);
+	buf[0] = c < 0 ? '-' : '+';
+	if (buf[1] == '-')
+		memmove(buf + 1, buf + 2, strlen(buf + 2) + 1);
+	strcat(buf, "%");
 }
 
 /* The row of key r (a result of nw): -1 when out of memory, 0 when old
@@ -124,16 +142,20 @@ static int make_row(const struct settle_report *old,
 		settle_format_size(r->size_bytes, w->size, sizeof(w->size));
 	w->mark = "";
 	w->verdict = "";
-	if (settle_compare_unpaired(*x, w->n_old, *y, w->n_new, band, &c) < 0) {
+	settle_summarize(*x, w->n_old, &so);
+	settle_summarize(*y, w->n_new, &sn);
+	if (!(so.median > 0) || !(sn.median > 0) ||
+	    settle_compare_unpaired(*x, w->n_old, *y, w->n_new, band, &c) < 0) {
+		/* a change from or to nothing is no percentage */
 		w->status = SETTLE_CMP_NO_TIME;
+		w->why = !(so.median > 0) ? "undefined (old median 0)" :
+			 "undefined (new median 0)";
 		return 1;
 	}
 	if (below_resolution(nw, r) || below_resolution(old, r)) {
 		c.verdict = SETTLE_UNCLEAR;
 		c.why = "below resolution";
 	}
-	settle_summarize(*x, w->n_old, &so);
-	settle_summarize(*y, w->n_new, &sn);
 	w->old_median = so.median;
 	w->new_median = sn.median;
 	settle_format_ns(w->old_median, w->old_text, sizeof(w->old_text));
@@ -147,6 +169,14 @@ static int make_row(const struct settle_report *old,
 	w->mark = unstable(*x, w->n_old) || unstable(*y, w->n_new) ? "!" : "";
 	w->verdict = settle_verdict_name(c.verdict);
 	w->why = c.why;
+	if (invalid(nw, r) || invalid(old, r)) {
+		/* work that was not repeated is never a change */
+		w->verdict = "invalid";
+		w->why = invalid(nw, r) ? "invalid in the new file" :
+			 "invalid in the old file";
+		w->invalid_new = invalid(nw, r) != NULL;
+		return 1;
+	}
 	w->slower = c.verdict == SETTLE_SLOWER;
 	return 1;
 }
@@ -181,6 +211,10 @@ static int section(const struct settle_report *old,
 
 	s->old = old;
 	s->nw = nw;
+	snprintf(s->old_name, sizeof(s->old_name), "%s", old->source);
+	snprintf(s->new_name, sizeof(s->new_name), "%s", nw->source);
+	settle_escape_in(s->old_name, sizeof(s->old_name));
+	settle_escape_in(s->new_name, sizeof(s->new_name));
 	s->rows = calloc(nw->nresults + 1, sizeof(*s->rows));
 	if (!x || !y || !nx || !ny || !s->rows)
 		goto out;
@@ -262,10 +296,22 @@ static int differences(const struct settle_report *a,
 	cv->differences = more;
 	for (size_t i = 0; i < n; i++)
 		if (strcmp(fields[i].x, fields[i].y) != 0)
-			snprintf(more[cv->ndifferences++], sizeof(*more),
-				 "the files come from different %s:\n%s: %s\n"
-				 "%s: %s", fields[i].what, a->source,
-				 fields[i].x, b->source, fields[i].y);
+		{
+			char *d = more[cv->ndifferences++];
+			char *ex = settle_escape(fields[i].x);
+			char *ey = settle_escape(fields[i].y);
+			char *ea = settle_escape(a->source);
+			char *eb = settle_escape(b->source);
+
+			snprintf(d, sizeof(*more), "the files come from "
+				 "different %s:\n%s: %s\n%s: %s",
+				 fields[i].what, ea ? ea : "?", ex ? ex : "?",
+				 eb ? eb : "?", ey ? ey : "?");
+			free(ex);
+			free(ey);
+			free(ea);
+			free(eb);
+		}
 	return 0;
 }
 
@@ -277,9 +323,12 @@ static void warn(struct settle_compare_view *cv, const char *fmt, ...)
 	if (cv->nwarnings == sizeof(cv->warnings) / sizeof(cv->warnings[0]))
 		return;
 	va_start(ap, fmt);
-	vsnprintf(cv->warnings[cv->nwarnings++], sizeof(cv->warnings[0]),
+	vsnprintf(cv->warnings[cv->nwarnings], sizeof(cv->warnings[0]),
 		  fmt, ap);
 	va_end(ap);
+	settle_escape_in(cv->warnings[cv->nwarnings],
+			 sizeof(cv->warnings[0]));
+	cv->nwarnings++;
 }
 
 /* The noise a file recorded, said again where it matters. */
@@ -288,15 +337,53 @@ static void file_noise(struct settle_compare_view *cv,
 {
 	const struct settle_noise *n = &r->noise;
 
+	if (!n->known)
+		return;
 	if (settle_noise_loaded(n->loadavg))
 		warn(cv, "%s was measured under other load (load average "
 		     "%.2f)", r->source, n->loadavg);
 	if (settle_noise_stolen(n->steal_pct))
 		warn(cv, "%s: the hypervisor stole %.1f%% of the CPU time",
 		     r->source, n->steal_pct);
-	if (settle_noise_drifted(n->drift_pct))
+	if (settle_noise_drift_known(n) && settle_noise_drifted(n->drift_pct))
 		warn(cv, "%s: the core clock drifted by %+.1f%%", r->source,
 		     n->drift_pct);
+}
+
+__attribute__((format(printf, 2, 3)))
+static void failure(struct settle_compare_view *cv, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (cv->nfailures == sizeof(cv->failures) / sizeof(cv->failures[0]))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(cv->failures[cv->nfailures], sizeof(cv->failures[0]), fmt,
+		  ap);
+	va_end(ap);
+	settle_escape_in(cv->failures[cv->nfailures], sizeof(cv->failures[0]));
+	cv->nfailures++;
+}
+
+/* What a CI check must not pass: nothing compared, a row gone. */
+static void section_failures(struct settle_compare_view *cv,
+			     const struct settle_compare_section *s)
+{
+	if (s->old->nresults == 0 || s->nw->nresults == 0)
+		failure(cv, "%s has no results at all",
+			s->old->nresults == 0 ? s->old->source : s->nw->source);
+	else if (s->nmeasured == 0)
+		failure(cv, "%s and %s have no row in common", s->old->source,
+			s->nw->source);
+	for (size_t i = 0; i < s->nrows; i++)
+		if (s->rows[i].invalid_new)
+			failure(cv, "%s: %s is invalid", s->nw->source,
+				s->rows[i].name);
+	if (s->nonly_old)
+		failure(cv, "%zu row%s of %s %s missing from %s (first: %s)",
+			s->nonly_old, s->nonly_old > 1 ? "s" : "",
+			s->old->source, s->nonly_old > 1 ? "are" : "is",
+			s->nw->source, s->only_old[0]);
 }
 
 static void compare_notes(struct settle_compare_view *cv)
@@ -336,6 +423,8 @@ int settle_compare_build(const struct settle_report *old,
 		}
 		cv->nsections++;
 	}
+	for (size_t k = 0; k < cv->nsections; k++)
+		section_failures(cv, &cv->sections[k]);
 	compare_notes(cv);
 	file_noise(cv, old);
 	for (size_t k = 0; k < nnew; k++)

@@ -26,6 +26,7 @@ static struct settle_view_item *item(struct settle_view *v, const char *key,
 	va_start(ap, fmt);
 	vsnprintf(it->text, sizeof(it->text), fmt, ap);
 	va_end(ap);
+	settle_escape_in(it->text, sizeof(it->text));
 	return it;
 }
 
@@ -38,6 +39,7 @@ static void brief(struct settle_view_item *it, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(it->brief, sizeof(it->brief), fmt, ap);
 	va_end(ap);
+	settle_escape_in(it->brief, sizeof(it->brief));
 }
 
 static void caches(const struct settle_machine *m, char *buf, size_t len)
@@ -66,7 +68,8 @@ static void machine_items(const struct settle_report *rep,
 	const struct settle_timer_info *t = &rep->timer;
 	const struct settle_options *o = &rep->options;
 	struct settle_view_item *it;
-	char cpu[200], buf[256], rel[64] = "unknown";
+	char cpu[200], buf[256], rel[64] = "unknown", cpus[48] = "";
+	char pinned[48] = "CPU unknown", each[48] = "", cost[32], res[32];
 
 	if (m->vendor[0])
 		snprintf(cpu, sizeof(cpu), "%s (%s family %u model %u "
@@ -76,10 +79,13 @@ static void machine_items(const struct settle_report *rep,
 	else
 		snprintf(cpu, sizeof(cpu), "%s", m->model_name[0] ?
 			 m->model_name : "unknown CPU");
-	it = item(v, "machine", "%s, %ld logical CPUs%s%s", cpu,
-		  m->logical_cpus, m->hypervisor ? ", hypervisor " : "",
-		  m->hypervisor ? (m->hypervisor_vendor[0] ?
-				   m->hypervisor_vendor : "present") : "");
+	if (m->logical_cpus > 0)
+		snprintf(cpus, sizeof(cpus), ", %ld logical CPUs",
+			 m->logical_cpus);
+	it = item(v, "machine", "%s%s%s%s", cpu, cpus,
+		  m->hypervisor > 0 ? ", hypervisor " : "",
+		  m->hypervisor > 0 ? (m->hypervisor_vendor[0] ?
+				       m->hypervisor_vendor : "present") : "");
 	brief(it, "%s", it->text);
 	item(v, "ISA", "%s", m->isa[0] ? m->isa : "unknown");
 	caches(m, buf, sizeof(buf));
@@ -92,39 +98,75 @@ static void machine_items(const struct settle_report *rep,
 	item(v, "primitives", "popcount %s, bswap %s",
 	     m->popcount_impl[0] ? m->popcount_impl : "unknown",
 	     m->bswap_impl[0] ? m->bswap_impl : "unknown");
-	if (t->clock == SETTLE_CLOCK_TSC) {
-		it = item(v, "clock", "TSC at %.3f GHz (%s), read cost %.1f ns, "
-			  "resolution %.1f ns", t->tsc_ghz, t->why,
-			  t->overhead_ns, t->resolution_ns);
+	/* a calibrated value of 0 is unknown (settle_timer_info) */
+	if (t->overhead_ns > 0)
+		snprintf(cost, sizeof(cost), "%.1f ns", t->overhead_ns);
+	else
+		snprintf(cost, sizeof(cost), "unknown");
+	if (t->resolution_ns > 0)
+		snprintf(res, sizeof(res), "%.1f ns", t->resolution_ns);
+	else
+		snprintf(res, sizeof(res), "unknown");
+	if (t->clock == SETTLE_CLOCK_TSC && t->tsc_ghz > 0) {
+		it = item(v, "clock", "TSC at %.3f GHz (%s), read cost %s, "
+			  "resolution %s", t->tsc_ghz, t->why, cost, res);
 		brief(it, "clock TSC %.3f GHz", t->tsc_ghz);
+	} else if (t->clock == SETTLE_CLOCK_TSC) {
+		it = item(v, "clock", "TSC at an unknown rate (%s), read cost "
+			  "%s, resolution %s", t->why, cost, res);
+		brief(it, "clock TSC");
 	} else {
 		it = item(v, "clock", "clock_gettime(CLOCK_MONOTONIC_RAW) (%s), "
-			  "read cost %.1f ns, resolution %.1f ns",
-			  t->why ? t->why : "unknown", t->overhead_ns,
-			  t->resolution_ns);
+			  "read cost %s, resolution %s",
+			  t->why ? t->why : "unknown", cost, res);
 		brief(it, "clock CLOCK_MONOTONIC_RAW");
 	}
 	if (t->core_ghz > 0) {
 		it = item(v, "core clock", "~%.2f GHz (estimated from a "
 			  "dependent add chain, 1 cycle per add)", t->core_ghz);
 		brief(it, "core ~%.2f GHz", t->core_ghz);
+	} else {
+		it = item(v, "core clock", "unknown");
+		brief(it, "core clock unknown");
 	}
 	it = item(v, "build", "%s, %s", rep->compiler, rep->build_flags);
 	brief(it, "build %s %s", rep->compiler, rep->build_flags);
 	it = item(v, "mitigations", "%s", m->mitigations[0] ?
 		  m->mitigations : "unknown");
 	it->detail = 1;
-	it = item(v, NULL, "pinned to CPU %d", rep->cpu);
+	if (rep->cpu >= 0)
+		snprintf(pinned, sizeof(pinned), "pinned to CPU %d", rep->cpu);
+	it = item(v, NULL, "%s", pinned);
 	it->info_only = 1;
 	if (o->processes > 1)
 		snprintf(buf, sizeof(buf), " (%u fresh processes)", o->processes);
 	else
 		buf[0] = '\0';
-	it = item(v, NULL, "pinned to CPU %d; %u samples per variant%s, each "
-		  ">= %.1f ms%s", rep->cpu, o->samples, buf,
-		  o->min_sample_ns / 1e6, o->quick ? " (--quick)" : "");
+	if (o->min_sample_ns > 0)
+		snprintf(each, sizeof(each), ", each >= %.1f ms",
+			 o->min_sample_ns / 1e6);
+	it = item(v, NULL, "%s; %u samples per variant%s%s%s", pinned,
+		  o->samples, buf, each, o->quick ? " (--quick)" : "");
 	brief(it, "%s", it->text);
 	it->info_only = -1; /* a run's, not info's */
+}
+
+/* An escaped copy of s owned by v ("?" when out of memory). */
+static const char *keep(struct settle_view *v, const char *s)
+{
+	char **more, *e;
+
+	if (!s)
+		return NULL;
+	e = settle_escape(s);
+	more = e ? realloc(v->strings, (v->nstrings + 1) * sizeof(*more)) : NULL;
+	if (!more) {
+		free(e);
+		return "?";
+	}
+	v->strings = more;
+	v->strings[v->nstrings++] = e;
+	return e;
 }
 
 /* ---- rows ------------------------------------------------------------- */
@@ -145,21 +187,33 @@ static void cmp_cells(const struct settle_result *r, struct settle_view_row *w)
 		return;
 	w->role = SETTLE_ROLE_COMPARED;
 	if (c->ratio > 0) {
-		snprintf(w->ratio, sizeof(w->ratio), "%.3fx", c->ratio);
-		snprintf(w->lo, sizeof(w->lo), "%.3f", c->lo);
-		snprintf(w->hi, sizeof(w->hi), "%.3f", c->hi);
+		settle_format_num(c->ratio, 3, w->ratio, sizeof(w->ratio) - 1);
+		strcat(w->ratio, "x");
+		settle_format_num(c->lo, 3, w->lo, sizeof(w->lo));
+		settle_format_num(c->hi, 3, w->hi, sizeof(w->hi));
 	}
 	w->verdict = settle_verdict_name(c->verdict);
 	w->why = c->why;
 }
 
-static void row(const struct settle_result *r, struct settle_view_row *w)
+/* The spread in per cent: one decimal, "<0.1%" for a spread that would
+ * round to 0.0 but is not 0. */
+static void mad_cell(double pct, char *buf, size_t len)
+{
+	if (pct > 0 && pct < 0.05)
+		snprintf(buf, len, "<0.1%%");
+	else
+		snprintf(buf, len, "%.1f%%", pct);
+}
+
+static void row(struct settle_view *v, const struct settle_result *r,
+		struct settle_view_row *w)
 {
 	const struct settle_claim_info *c = r->claim;
 
 	memset(w, 0, sizeof(*w));
 	w->r = r;
-	w->label = r->label;
+	w->label = keep(v, r->label);
 	w->reference = r->reference;
 	w->mark = "";
 	w->verdict = "";
@@ -167,24 +221,36 @@ static void row(const struct settle_result *r, struct settle_view_row *w)
 		settle_format_size(r->size_bytes, w->size, sizeof(w->size));
 	if (r->skipped) {
 		w->status = SETTLE_ROW_SKIPPED;
-		w->status_text = r->skipped;
+		w->status_text = keep(v, r->skipped);
 		return;
 	}
 	if (r->below_resolution) {
 		w->status = SETTLE_ROW_BELOW_RES;
 		w->status_text = "a sample lasted under 1000x the clock's "
-				 "resolution";
+				 "resolution (did the compiler remove the work? "
+				 "settle_keep(), docs/writing-a-claim.md)";
+		return;
+	}
+	if (r->invalid[0]) {
+		char why[sizeof(r->invalid) + 96];
+
+		snprintf(why, sizeof(why), "%s; keep it with settle_keep() "
+			 "(docs/writing-a-claim.md)", r->invalid);
+		w->status = SETTLE_ROW_INVALID;
+		w->status_text = keep(v, why);
+		w->verdict = "invalid";
 		return;
 	}
 	settle_format_ns(r->sum.median, w->median, sizeof(w->median));
 	settle_format_ns(r->sum.min, w->best, sizeof(w->best));
-	snprintf(w->mad, sizeof(w->mad), "%.1f%%",
-		 100 * settle_safe_div(r->sum.mad, r->sum.median));
+	mad_cell(100 * settle_safe_div(r->sum.mad, r->sum.median), w->mad,
+		 sizeof(w->mad));
 	w->mark = r->unstable ? "!" : "";
 	if (c->bytes_per_op == SETTLE_BYTES_SIZE)
-		snprintf(w->bytes, sizeof(w->bytes), "%.2f", r->bytes_per_ns);
+		settle_format_num(r->bytes_per_ns, 2, w->bytes, sizeof(w->bytes));
 	if (c->show_cycles)
-		snprintf(w->cycles, sizeof(w->cycles), "%.2f", r->cycles_per_op);
+		settle_format_num(r->cycles_per_op > 0 ? r->cycles_per_op : NAN,
+				  2, w->cycles, sizeof(w->cycles));
 	cmp_cells(r, w);
 }
 
@@ -204,6 +270,7 @@ static void note(struct settle_view_claim *vc, const char *mark,
 	va_start(ap, fmt);
 	vsnprintf(n->text, sizeof(n->text), fmt, ap);
 	va_end(ap);
+	settle_escape_in(n->text, sizeof(n->text));
 }
 
 /* Runs of blanks and line ends in s made one space (a claim's text is
@@ -275,8 +342,11 @@ static void notes(const struct settle_report *rep, struct settle_view_claim *vc)
 		     "trust that row", SETTLE_UNSTABLE_MAD * 100,
 		     SETTLE_UNSTABLE_BEST * 100);
 	if (c->original) {
-		note(vc, "", "original: %s", c->original);
-		squeeze(vc->notes[vc->nnotes - 1].text);
+		char orig[sizeof(vc->notes[0].text)];
+
+		snprintf(orig, sizeof(orig), "%s", c->original);
+		squeeze(orig);
+		note(vc, "", "original: %s", orig);
 	}
 }
 
@@ -299,11 +369,13 @@ static const char *scale_mark(struct settle_view_claim *vc, const char *text)
 	vc->scale_notes[j].mark = stars[j];
 	snprintf(vc->scale_notes[j].text, sizeof(vc->scale_notes[j].text),
 		 "%s", text);
+	settle_escape_in(vc->scale_notes[j].text,
+			 sizeof(vc->scale_notes[j].text));
 	vc->nscale_notes++;
 	return stars[j];
 }
 
-static int scale(struct settle_view_claim *vc)
+static int scale(struct settle_view *v, struct settle_view_claim *vc)
 {
 	vc->scale = calloc(vc->nrows + 1, sizeof(*vc->scale));
 	if (!vc->scale)
@@ -317,9 +389,9 @@ static int scale(struct settle_view_claim *vc)
 		if (vc->ncols == 0) {
 			vc->ncols = r->nfigures;
 			for (size_t k = 0; k < r->nfigures; k++)
-				vc->cols[k] = r->figures[k].label;
+				vc->cols[k] = keep(v, r->figures[k].label);
 		}
-		s->label = r->label;
+		s->label = vc->rows[i].label;
 		snprintf(s->size, sizeof(s->size), "%s", vc->rows[i].size);
 		s->n = r->nfigures < vc->ncols ? r->nfigures : vc->ncols;
 		for (size_t k = 0; k < s->n; k++) {
@@ -328,6 +400,8 @@ static int scale(struct settle_view_claim *vc)
 			snprintf(s->cell[k].value, sizeof(s->cell[k].value),
 				 f->value >= 1000 ? "%.0f %s" : "%.4g %s",
 				 f->value, f->unit);
+			settle_escape_in(s->cell[k].value,
+					 sizeof(s->cell[k].value));
 			s->cell[k].mark = scale_mark(vc, f->note);
 		}
 		vc->nscale++;
@@ -335,17 +409,183 @@ static int scale(struct settle_view_claim *vc)
 	return 0;
 }
 
+/* ---- the conclusion ------------------------------------------------------ */
+
+/* The row of vc with this label and size, or NULL. */
+static const struct settle_view_row *named(const struct settle_view_claim *vc,
+					   const char *label, uint64_t size)
+{
+	for (size_t i = 0; i < vc->nrows; i++)
+		if (!strcmp(vc->rows[i].r->label, label) &&
+		    vc->rows[i].r->size_bytes == size)
+			return &vc->rows[i];
+	return NULL;
+}
+
+/*
+ * Why a conclusion resting on these rows is not settled, or NULL: a row
+ * of the claim invalid; a named row not measured; a named row's verdict
+ * unclear (said with the verdict's own reason).
+ */
+static const char *unsettled(const struct settle_view_claim *vc,
+			     const struct settle_view_row *const *rows,
+			     size_t n)
+{
+	for (size_t i = 0; i < vc->nrows; i++)
+		if (vc->rows[i].status == SETTLE_ROW_INVALID)
+			return "invalid rows";
+	for (size_t i = 0; i < n; i++) {
+		const struct settle_view_row *w = rows[i];
+
+		if (!w || w->status != SETTLE_ROW_MEASURED)
+			return "a row it rests on was not measured";
+		if (w->role == SETTLE_ROLE_COMPARED &&
+		    !strcmp(w->verdict, "unclear")) {
+			if (!w->why || !strcmp(w->why, "too few samples") ||
+			    !strcmp(w->why, "interval too wide"))
+				return "too noisy (an interval too wide)";
+			return w->why;
+		}
+	}
+	return NULL;
+}
+
+/* Fastest and slowest measured row of build b at the largest size. */
+static void extremes(const struct settle_view_claim *vc, const char *b,
+		     const struct settle_view_row **fast,
+		     const struct settle_view_row **slow, size_t *nsame,
+		     char *same, size_t len)
+{
+	uint64_t size = 0;
+
+	*fast = *slow = NULL;
+	*nsame = 0;
+	same[0] = '\0';
+	for (size_t i = 0; i < vc->nrows; i++)
+		if (vc->rows[i].r->size_bytes > size)
+			size = vc->rows[i].r->size_bytes;
+	for (size_t i = 0; i < vc->nrows; i++) {
+		const struct settle_view_row *w = &vc->rows[i];
+		const struct settle_result *r = w->r;
+
+		if (w->status != SETTLE_ROW_MEASURED || r->reference ||
+		    r->size_bytes != size ||
+		    strcmp(r->build ? r->build : "", b ? b : ""))
+			continue;
+		if (!*fast || r->sum.median < (*fast)->r->sum.median)
+			*fast = w;
+		if (!*slow || r->sum.median > (*slow)->r->sum.median)
+			*slow = w;
+		if (!strcmp(w->verdict, "same") && strlen(same) + 40 < len) {
+			strcat(same, *nsame ? ", " : "");
+			strncat(same, r->variant, len - strlen(same) - 1);
+			(*nsame)++;
+		}
+	}
+}
+
+/*
+ * Without a conclusion of the claim's own: per build, the fastest and the
+ * slowest variant at the largest size and which are the same as the
+ * baseline.
+ */
+static void generic_conclusion(const struct settle_view_claim *vc, char *buf,
+			       size_t len, const struct settle_view_row **rows,
+			       size_t *nrows)
+{
+	const char *builds[16];
+	size_t nb = 0, used = 0;
+
+	*nrows = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < vc->nrows && nb < 16; i++) {
+		const char *b = vc->rows[i].r->build;
+		size_t k;
+
+		for (k = 0; k < nb && strcmp(builds[k] ? builds[k] : "",
+					     b ? b : ""); k++)
+			;
+		if (k == nb)
+			builds[nb++] = b;
+	}
+	for (size_t k = 0; k < nb && used < len; k++) {
+		const struct settle_view_row *f, *s;
+		char same[256];
+		size_t nsame;
+		int w;
+
+		extremes(vc, builds[k], &f, &s, &nsame, same, sizeof(same));
+		if (!f)
+			continue;
+		w = snprintf(buf + used, len - used, "%s%s%sfastest %s (%s), "
+			     "slowest %s (%s)%s%s%s", used ? "; " : "",
+			     builds[k] ? builds[k] : "", builds[k] ? ": " : "",
+			     f->r->variant, f->median, s->r->variant, s->median,
+			     nsame ? "; the same as the baseline: " : "",
+			     nsame ? same : "", "");
+		if (w > 0)
+			used += (size_t)w;
+		if (*nrows + 2 <= SETTLE_MAX_NAMED) {
+			rows[(*nrows)++] = f;
+			rows[(*nrows)++] = s;
+		}
+	}
+}
+
+static void conclusion(struct settle_view_claim *vc)
+{
+	const struct settle_conclusion *k = vc->claim->conclusion;
+	const struct settle_view_row *rows[SETTLE_MAX_NAMED];
+	size_t n = 0;
+	int based = 0;
+
+	for (size_t i = 0; i < vc->nrows; i++)
+		based |= vc->rows[i].role != SETTLE_ROLE_NONE;
+	if (!vc->nrows)
+		return;
+	vc->has_conclusion = 1;
+	vc->numbers = k;
+	if (k) {
+		snprintf(vc->sentence, sizeof(vc->sentence), "%s", k->sentence);
+		for (size_t i = 0; i < k->nrows; i++)
+			rows[n++] = named(vc, k->rows[i].label,
+					  k->rows[i].size_bytes);
+	} else if (based) {
+		generic_conclusion(vc, vc->sentence, sizeof(vc->sentence),
+				   rows, &n);
+	}
+	if (!vc->sentence[0]) {
+		vc->reason = based ? "nothing was measured" :
+			     "there is no baseline to compare with";
+		snprintf(vc->sentence, sizeof(vc->sentence), "%s", vc->reason);
+	} else {
+		vc->reason = unsettled(vc, rows, n);
+	}
+	settle_escape_in(vc->sentence, sizeof(vc->sentence));
+	vc->settled = !vc->reason;
+	if (vc->settled)
+		snprintf(vc->conclusion, sizeof(vc->conclusion), "settled: %s",
+			 vc->sentence);
+	else if (!strcmp(vc->sentence, vc->reason))
+		snprintf(vc->conclusion, sizeof(vc->conclusion),
+			 "not settled: %s", vc->reason);
+	else
+		snprintf(vc->conclusion, sizeof(vc->conclusion),
+			 "not settled: %s; measured: %s", vc->reason,
+			 vc->sentence);
+}
+
 /* ---- claims ----------------------------------------------------------- */
 
-static int claim(const struct settle_report *rep,
+static int claim(struct settle_view *v, const struct settle_report *rep,
 		 const struct settle_claim_info *c, struct settle_view_claim *vc)
 {
 	size_t n = 0;
 
 	memset(vc, 0, sizeof(*vc));
 	vc->claim = c;
-	vc->title = c->title;
-	vc->op_name = c->op_name;
+	vc->title = keep(v, c->title);
+	vc->op_name = keep(v, c->op_name);
 	vc->sized = c->sized;
 	vc->show_bytes = c->bytes_per_op == SETTLE_BYTES_SIZE;
 	vc->show_cycles = c->show_cycles;
@@ -356,9 +596,10 @@ static int claim(const struct settle_report *rep,
 		return -1;
 	for (size_t i = 0; i < rep->nresults; i++)
 		if (rep->results[i].claim == c)
-			row(&rep->results[i], &vc->rows[vc->nrows++]);
+			row(v, &rep->results[i], &vc->rows[vc->nrows++]);
 	notes(rep, vc);
-	return scale(vc);
+	conclusion(vc);
+	return scale(v, vc);
 }
 
 /* ---- noise ------------------------------------------------------------ */
@@ -371,24 +612,57 @@ static void warn(struct settle_view *v, const char *fmt, ...)
 	if (v->nwarnings == SETTLE_VIEW_MAX_WARNINGS)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(v->warnings[v->nwarnings++], sizeof(v->warnings[0]), fmt, ap);
+	vsnprintf(v->warnings[v->nwarnings], sizeof(v->warnings[0]), fmt, ap);
 	va_end(ap);
+	settle_escape_in(v->warnings[v->nwarnings], sizeof(v->warnings[0]));
+	v->nwarnings++;
+}
+
+/*
+ * The core clock before -> after: "3.69 -> 3.70 GHz (+0.3%)", or with an
+ * unknown estimate (0) "unknown -> 3.70 GHz", "3.69 GHz -> unknown",
+ * "unknown": no drift is computed from an unknown clock.
+ */
+static void drift_text(const struct settle_noise *n, char *buf, size_t len)
+{
+	double b = n->core_ghz_before, a = n->core_ghz_after;
+
+	if (settle_noise_drift_known(n))
+		snprintf(buf, len, "%.2f -> %.2f GHz (%+.1f%%)", b, a,
+			 n->drift_pct);
+	else if (b > 0)
+		snprintf(buf, len, "%.2f GHz -> unknown", b);
+	else if (a > 0)
+		snprintf(buf, len, "unknown -> %.2f GHz", a);
+	else
+		snprintf(buf, len, "unknown");
 }
 
 static void noise(const struct settle_report *rep, struct settle_view *v)
 {
 	const struct settle_noise *n = &rep->noise;
 	int unknown = !n->governor[0] || !strcmp(n->governor, "unknown");
+	int hv = rep->machine.hypervisor;
+	char drift[96];
 
+	if (!n->known) {
+		snprintf(v->noise, sizeof(v->noise), "unknown (%s does not "
+			 "record it)", rep->source[0] ? rep->source :
+			 "the result");
+		settle_escape_in(v->noise, sizeof(v->noise));
+		return;
+	}
+	drift_text(n, drift, sizeof(drift));
 	snprintf(v->noise, sizeof(v->noise), "load %.2f at the start, %.1f%% "
 		 "steal, %ld+%ld (voluntary+involuntary) context switches, "
-		 "%ld migrations, frequency scaling %s%s, %s, core clock %.2f "
-		 "-> %.2f GHz (%+.1f%%)", n->loadavg, n->steal_pct, n->nvcsw,
-		 n->nivcsw, n->migrations, unknown ? "unknown" : n->governor,
+		 "%ld migrations, frequency scaling %s%s, %score clock %s",
+		 n->loadavg, n->steal_pct, n->nvcsw, n->nivcsw, n->migrations,
+		 unknown ? "unknown" : n->governor,
 		 unknown ? " (no cpufreq in sysfs)" : "",
-		 rep->machine.hypervisor ? "under a hypervisor" : "bare metal",
-		 n->core_ghz_before, n->core_ghz_after, n->drift_pct);
-	if (settle_noise_drifted(n->drift_pct))
+		 hv > 0 ? "under a hypervisor, " : hv == 0 ? "bare metal, " :
+		 "", drift);
+	settle_escape_in(v->noise, sizeof(v->noise));
+	if (settle_noise_drift_known(n) && settle_noise_drifted(n->drift_pct))
 		warn(v, "the core clock drifted by %+.1f%% during the run",
 		     n->drift_pct);
 	if (settle_noise_stolen(n->steal_pct))
@@ -417,7 +691,7 @@ int settle_view_build(const struct settle_report *rep, struct settle_view *v)
 			;
 		if (k < v->nclaims)
 			continue;
-		if (claim(rep, c, &v->claims[v->nclaims++]) < 0) {
+		if (claim(v, rep, c, &v->claims[v->nclaims++]) < 0) {
 			settle_view_free(v);
 			return -1;
 		}
@@ -435,4 +709,9 @@ void settle_view_free(struct settle_view *v)
 	free(v->claims);
 	v->claims = NULL;
 	v->nclaims = 0;
+	for (size_t i = 0; i < v->nstrings; i++)
+		free(v->strings[i]);
+	free(v->strings);
+	v->strings = NULL;
+	v->nstrings = 0;
 }

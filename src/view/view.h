@@ -9,6 +9,12 @@
  * each other. The output formats (src/report/) only lay a view out: which
  * words, numbers, marks and warnings appear is decided here, from the
  * rules in src/stats/rules.h, so every format says the same thing.
+ *
+ * Every text of a view that comes from a claim or a file (names, titles,
+ * labels, reasons, notes, file names) is escaped for a terminal
+ * (settle_escape(): control characters and escape sequences written out);
+ * data formats (csv, json, json-lines) take the raw values from the
+ * results instead.
  */
 #ifndef SETTLE_VIEW_H
 #define SETTLE_VIEW_H
@@ -37,6 +43,8 @@ enum settle_row_status {
 	SETTLE_ROW_MEASURED,  /* times, ratio and verdict */
 	SETTLE_ROW_SKIPPED,   /* not run here; status_text says why */
 	SETTLE_ROW_BELOW_RES, /* no time: a sample was below the resolution */
+	SETTLE_ROW_INVALID,   /* the work was not repeated: no time to show;
+				 status_text says why, with a hint */
 };
 
 /* How a row stands against its baseline. */
@@ -102,6 +110,12 @@ struct settle_view_claim {
 	size_t nscale;
 	struct settle_view_note scale_notes[4];
 	size_t nscale_notes;
+	/* the conclusion: "settled: ..." or "not settled: why; ..." */
+	int has_conclusion, settled;
+	const char *reason;      /* why not settled, or NULL */
+	char conclusion[800];    /* the whole line, escaped */
+	char sentence[600];      /* the sentence alone, escaped */
+	const struct settle_conclusion *numbers; /* the claim's, or NULL */
 };
 
 #define SETTLE_VIEW_MAX_WARNINGS 8
@@ -116,6 +130,8 @@ struct settle_view {
 	char noise[600];   /* one sentence: what else happened */
 	char warnings[SETTLE_VIEW_MAX_WARNINGS][200];
 	size_t nwarnings;
+	char **strings;    /* what the view owns: escaped names */
+	size_t nstrings;
 };
 
 /*
@@ -147,10 +163,12 @@ struct settle_compare_row {
 	const char *mark;      /* "!" when unstable on either side */
 	const char *verdict, *why;
 	int slower;            /* called slower */
+	int invalid_new;       /* the new file's result is invalid */
 };
 
 struct settle_compare_section {
 	const struct settle_report *old, *nw;
+	char old_name[300], new_name[300]; /* the files, escaped */
 	struct settle_compare_row *rows;
 	size_t nrows, nmeasured;
 	char (*only_old)[400];
@@ -173,6 +191,11 @@ struct settle_compare_view {
 	size_t nwarnings;
 	double band;
 	size_t slower; /* rows called slower */
+	/* what else --fail-on fails on, one sentence each: no row in common,
+	 * a file without results, rows of the old file missing from a new
+	 * one, invalid rows in a new file */
+	char failures[8][300];
+	size_t nfailures;
 };
 
 /*
@@ -183,7 +206,8 @@ struct settle_compare_view {
  * more rows; bootstrap interval, fixed seed); the rows only one side has;
  * the differences between the machines and builds; each file's noise.
  * slower counts rows called slower whose change is at least fail_pct
- * per cent (any change when fail_pct <= 0). Returns 0, or -1 when out of
+ * per cent (any change when fail_pct <= 0); failures says what else a
+ * --fail-on check must fail on. Returns 0, or -1 when out of
  * memory. Free with settle_compare_free().
  */
 int settle_compare_build(const struct settle_report *old,

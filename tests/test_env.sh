@@ -1,0 +1,97 @@
+#!/bin/bash
+# test_env.sh - the settle command refuses an unusable SETTLE_POPCOUNT,
+# SETTLE_BSWAP or SETTLE_CLOCK value before it does anything: exit status
+# 2, nothing on standard output, exactly the library's one-line reason
+# after "settle: " on standard error (the library itself ignores such a
+# value: tests/test_dispatch.c, test_byteorder.c, test_timer.c).
+# Values that are fine (a usable implementation, monotonic, auto, empty)
+# run as usual.
+# Run by make test with SETTLE set.
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+SETTLE=${SETTLE:-$ROOT/build/settle}
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); echo "ok   $*"; }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/test_env.XXXXXX") || exit 1
+trap 'rm -rf "$TMP"' EXIT
+
+# refused VAR=VALUE WANT ARGS...: exit 2, no output, stderr is WANT.
+refused() {
+	local assign=$1 want=$2
+	shift 2
+	env "$assign" "$SETTLE" "$@" >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	if [ $rc = 2 ] && [ ! -s "$TMP/out" ] &&
+	   [ "$(cat "$TMP/err")" = "$want" ] &&
+	   [ "$(wc -l <"$TMP/err")" = 1 ]; then
+		ok "$assign settle $*: exit 2, one line"
+	else
+		bad "$assign settle $*: status $rc, stderr:"
+		cat "$TMP/err"
+	fi
+}
+
+# accepted VAR=VALUE ARGS...: exit 0.
+accepted() {
+	local assign=$1
+	shift
+	env "$assign" "$SETTLE" "$@" >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	if [ $rc = 0 ]; then
+		ok "$assign settle $*: exit 0"
+	else
+		bad "$assign settle $*: status $rc"
+		cat "$TMP/err"
+	fi
+}
+
+pc="unknown implementation (swar, popcnt, avx2 or avx512)"
+bs="unknown implementation (scalar, ssse3, avx2 or avx512)"
+for cmd in info list "run popcount --quick --size 4K"; do
+	# shellcheck disable=SC2086
+	refused SETTLE_POPCOUNT=avx3 \
+		"settle: SETTLE_POPCOUNT=avx3 refused: $pc" $cmd
+	# shellcheck disable=SC2086
+	refused SETTLE_BSWAP=sse9 \
+		"settle: SETTLE_BSWAP=sse9 refused: $bs" $cmd
+	# shellcheck disable=SC2086
+	refused SETTLE_CLOCK=tsc \
+		"settle: SETTLE_CLOCK=tsc refused: unknown clock (monotonic or auto)" $cmd
+done
+refused "SETTLE_POPCOUNT=a
+b" "settle: SETTLE_POPCOUNT=a?b refused: $pc" info
+
+# a forced implementation this CPU lacks: any ranked above the automatic
+# choice, which is the best usable (none on a CPU with AVX-512 VPOPCNTDQ;
+# tests/test_dispatch.c checks the library's side under qemu's older CPUs)
+auto=$("$SETTLE" info | sed -n 's/^  primitives: popcount \([a-z0-9]*\),.*/\1/p')
+above=$(echo "swar popcnt avx2 avx512" | sed "s/.*$auto//")
+if [ -z "$auto" ]; then
+	bad "settle info names no popcount implementation"
+fi
+for impl in $above; do
+	env SETTLE_POPCOUNT="$impl" "$SETTLE" info >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	if [ $rc = 2 ] && [ ! -s "$TMP/out" ] &&
+	   [ "$(wc -l <"$TMP/err")" = 1 ] &&
+	   grep -q "^settle: SETTLE_POPCOUNT=$impl refused: " "$TMP/err"; then
+		ok "SETTLE_POPCOUNT=$impl (above $auto, not here): exit 2"
+	else
+		bad "SETTLE_POPCOUNT=$impl (above $auto, not here): status $rc"
+		cat "$TMP/err"
+	fi
+done
+
+accepted SETTLE_POPCOUNT=swar info
+accepted SETTLE_BSWAP=scalar info
+accepted SETTLE_CLOCK=monotonic info
+accepted SETTLE_CLOCK=auto info
+accepted SETTLE_CLOCK= list
+accepted SETTLE_POPCOUNT= list
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]

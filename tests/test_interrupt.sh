@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# test_interrupt.sh - Ctrl-C keeps what was measured and leaves nothing
+# behind: SIGINT/SIGTERM during `settle run` print the claims that
+# finished, then "interrupted"; exit 130/143; --output is not written; no
+# temporary file stays (TMPDIR, the build cache), also when interrupted
+# during --processes and during a FILE.c build; a second Ctrl-C ends at
+# once, still removing them.
+set -u
+SETTLE=${SETTLE:-build/settle}
+SETTLE=$(cd "$(dirname "$SETTLE")" && pwd)/$(basename "$SETTLE")
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "ok   $*"; }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/settle-intr-XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+export SETTLE_CACHE_DIR=$TMP/cache
+export TMPDIR=$TMP/tmp
+mkdir -p "$TMPDIR"
+
+# fast runs quickly; slow marks that it started (its set-up), then runs
+# as long as asked.
+cat >"$TMP/slow.c" <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+#include <settle.h>
+static uint64_t spin(void *s, const void *a, uint64_t n)
+{
+	uint64_t x = 0;
+
+	(void)s, (void)a;
+	for (uint64_t i = 0; i < n; i++) {
+		x += i;
+		settle_keep(x);
+	}
+	return n;
+}
+static void *mark(const struct settle_params *p, char *e, size_t n)
+{
+	const char *m = getenv("MARK");
+	FILE *f = m ? fopen(m, "a") : NULL;
+
+	(void)p, (void)e, (void)n;
+	if (f)
+		fclose(f);
+	return (void *)1;
+}
+static const struct settle_variant v[] = { { .name = "spin", .run = spin } };
+static const struct settle_claim fast = { .name = "fast", .variants = v,
+	.nvariants = 1 };
+static const struct settle_claim slow = { .name = "slow", .variants = v,
+	.nvariants = 1, .setup = mark };
+SETTLE_CLAIMS(&fast, &slow);
+C
+"$SETTLE" run "$TMP/slow.c" --quick --samples 1 >/dev/null 2>&1 # compile once
+
+# wait_mark FILE: up to 30 s for the marker
+wait_mark() {
+	for _ in $(seq 300); do
+		[ -e "$1" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+leftovers() {
+	find "$TMPDIR" "$SETTLE_CACHE_DIR" -mindepth 1 \( -name '*tmp*' -o -name 'settle-proc-*' \) |
+		grep -v '^$' || true
+}
+
+# 1. SIGINT in the second claim: the first is printed, exit 130, no file
+rm -f "$TMP/mark"
+MARK=$TMP/mark "$SETTLE" run "$TMP/slow.c" fast slow --samples 500 \
+	--min-time 10 --format json --output "$TMP/r.json" \
+	>"$TMP/out" 2>"$TMP/err" &
+pid=$!
+wait_mark "$TMP/mark"; sleep 0.3
+kill -INT $pid; wait $pid; rc=$?
+if [ $rc = 130 ] && grep -q "interrupted (SIGINT)" "$TMP/err" &&
+   grep -q "cc -O2 spin" "$TMP/out" && grep -q "^fast" "$TMP/out" &&
+   ! grep -q "^slow" "$TMP/out"; then
+	ok "SIGINT: the finished claim's table, then interrupted; exit 130"
+else
+	bad "SIGINT: status $rc: $(cat "$TMP/err") / $(grep -c spin "$TMP/out") rows"
+fi
+[ ! -e "$TMP/r.json" ] && ok "--output is not written when interrupted" ||
+	bad "an interrupted run wrote --output"
+
+# 2. SIGTERM: 143
+rm -f "$TMP/mark"
+MARK=$TMP/mark "$SETTLE" run "$TMP/slow.c" slow --samples 500 --min-time 10 \
+	>"$TMP/out" 2>"$TMP/err" &
+pid=$!
+wait_mark "$TMP/mark"; sleep 0.3
+kill -TERM $pid; wait $pid; rc=$?
+[ $rc = 143 ] && grep -q "interrupted (SIGTERM)" "$TMP/err" &&
+	ok "SIGTERM: interrupted, exit 143" || bad "SIGTERM: status $rc: $(cat "$TMP/err")"
+
+# 3. --processes: SIGTERM to settle alone reaches its child; nothing left
+rm -f "$TMP/mark"
+MARK=$TMP/mark "$SETTLE" run "$TMP/slow.c" slow --processes 3 --samples 500 \
+	--min-time 10 >"$TMP/out" 2>"$TMP/err" &
+pid=$!
+wait_mark "$TMP/mark"; sleep 0.3
+kill -TERM $pid; wait $pid; rc=$?
+sleep 0.5
+if [ $rc = 143 ] && [ -z "$(leftovers)" ] &&
+   ! pgrep -f "settle.*slow.c" >/dev/null; then
+	ok "--processes interrupted: exit 143, the child ended, no settle-proc-* left"
+else
+	bad "--processes interrupted: status $rc, left: $(leftovers)"
+	pkill -f "settle.*slow.c"
+fi
+
+# 4. SIGINT during a FILE.c build (a compiler that takes its time)
+cat >"$TMP/slowcc" <<'SH'
+#!/bin/sh
+touch "$MARK"
+sleep 30
+exec cc "$@"
+SH
+chmod +x "$TMP/slowcc"
+rm -f "$TMP/mark"
+MARK=$TMP/mark "$SETTLE" run "$TMP/slow.c" --build "$TMP/slowcc -O1" --quick \
+	>"$TMP/out" 2>"$TMP/err" &
+pid=$!
+wait_mark "$TMP/mark"; sleep 0.3
+kill -INT $pid; wait $pid; rc=$?
+sleep 0.5
+if [ $rc = 130 ] && [ -z "$(leftovers)" ] && grep -q "interrupted" "$TMP/err"; then
+	ok "SIGINT during a build: exit 130, no temporary object left in the cache"
+else
+	bad "build interrupted: status $rc, left: $(leftovers): $(cat "$TMP/err")"
+fi
+pkill -f "$TMP/slowcc" 2>/dev/null
+
+# 5. a second Ctrl-C ends at once, even inside a long sample
+rm -f "$TMP/mark"
+MARK=$TMP/mark "$SETTLE" run "$TMP/slow.c" slow --samples 3 --min-time 20000 \
+	>"$TMP/out" 2>"$TMP/err" &
+pid=$!
+wait_mark "$TMP/mark"; sleep 0.5
+start=$(date +%s)
+kill -INT $pid; sleep 0.3; kill -INT $pid; wait $pid; rc=$?
+took=$(( $(date +%s) - start ))
+if [ $rc = 130 ] && [ $took -le 5 ] && [ -z "$(leftovers)" ]; then
+	ok "a second SIGINT ends settle at once (${took} s), nothing left"
+else
+	bad "second SIGINT: status $rc after ${took} s, left: $(leftovers)"
+fi
+echo "test_interrupt: $pass passed, $fail failed"
+[ "$fail" = 0 ]

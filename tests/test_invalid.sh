@@ -1,0 +1,174 @@
+#!/usr/bin/env bash
+# test_invalid.sh - work that was not repeated is never called faster:
+# a body whose time does not grow with its repetitions is invalid (the
+# table says so with a hint, the result file carries the reason and the
+# evidence, show and compare decide again from it, --fail-on and run fail);
+# a body the compiler removed entirely is below resolution, saying so.
+set -u
+SETTLE=${SETTLE:-build/settle}
+SETTLE=$(cd "$(dirname "$SETTLE")" && pwd)/$(basename "$SETTLE")
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "ok   $*"; }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/settle-invalid-XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+export SETTLE_CACHE_DIR=$TMP/cache
+
+# once: does its work once per call, whatever iters says (the effect of a
+# pure function hoisted out of the repetition loop); each: iters times.
+cat >"$TMP/claim.c" <<'C'
+#include <stdlib.h>
+#include <string.h>
+#include <settle.h>
+static size_t len;
+static uint64_t count(const unsigned char *p)
+{
+	uint64_t s = 0;
+
+	for (size_t i = 0; i < len; i++)
+		s += __builtin_popcount(p[i]);
+	return s;
+}
+static void *setup(const struct settle_params *p, char *err, size_t n)
+{
+	void *b = malloc(p->size_bytes);
+
+	(void)err, (void)n;
+	len = p->size_bytes;
+	return b ? memset(b, 0x5a, len) : NULL;
+}
+static uint64_t each(void *s, const void *arg, uint64_t iters)
+{
+	uint64_t t = 0;
+
+	(void)arg;
+	for (uint64_t i = 0; i < iters; i++) {
+		const unsigned char *p = s;
+
+		settle_keep(p);
+		t = count(p);
+		settle_keep(t);
+	}
+	return t;
+}
+static uint64_t once(void *s, const void *arg, uint64_t iters)
+{
+	(void)arg, (void)iters;
+	return count(s);
+}
+static uint64_t nothing(void *s, const void *arg, uint64_t iters)
+{
+	(void)s, (void)arg, (void)iters;
+	return 0;
+}
+static const char *never(void *s, const void *arg)
+{
+	(void)s, (void)arg;
+	return getenv("WITH_NOTHING") ? NULL : "not asked for";
+}
+static const uint64_t sizes[] = { 64 << 10 };
+static const struct settle_variant v[] = {
+	{ .name = "each", .run = each },
+	{ .name = "once", .run = once, .flags = SETTLE_REFERENCE },
+	{ .name = "nothing", .run = nothing, .unavailable = never,
+	  .flags = SETTLE_REFERENCE },
+};
+static const struct settle_claim c = { .name = "hoist", .variants = v,
+	.nvariants = 3, .default_sizes = sizes, .ndefault_sizes = 1,
+	.bytes_per_op = SETTLE_BYTES_SIZE, .setup = setup, .teardown = free };
+SETTLE_CLAIMS(&c);
+C
+
+"$SETTLE" run "$TMP/claim.c" --quick --samples 3 --format json \
+	--output "$TMP/r.json" >"$TMP/run.out" 2>"$TMP/run.err"
+rc=$?
+if [ $rc = 1 ] && grep -q "result is invalid" "$TMP/run.err"; then
+	ok "settle run exits 1 when a reported row is invalid"
+else
+	bad "run with an invalid row: status $rc: $(cat "$TMP/run.err")"
+fi
+if grep -q "once  *invalid: twice the repetitions took 1.0.x the time" \
+	"$TMP/run.out" && grep -q "settle_keep()" "$TMP/run.out" &&
+   ! grep "once" "$TMP/run.out" | grep -q "faster\|slower\|x  \["; then
+	ok "the table says invalid, why, and the hint; no ratio, no verdict"
+else
+	bad "the invalid row: $(grep once "$TMP/run.out")"
+fi
+if grep -q "each .*baseline" "$TMP/run.out"; then
+	ok "the variant that repeats its work is measured as usual"
+else
+	bad "the valid row: $(grep each "$TMP/run.out")"
+fi
+python3 - "$TMP/r.json" <<'PY' && ok "the result file: invalid, its evidence" ||
+import json, sys
+doc = json.load(open(sys.argv[1]))
+r = {x["variant"]: x for x in doc["results"]}
+o, e = r["once"], r["each"]
+assert "repetitions" in o["invalid"], o.get("invalid")
+rc = o["repetition_check"]
+# a suspicious first 3 pairs get 6 more
+assert rc["iterations_2x"] == 2 * rc["iterations"]
+assert len(rc["ns_1x"]) == len(rc["ns_2x"]) == 9
+ec = e["repetition_check"]
+assert "invalid" not in e and len(ec["ns_1x"]) == len(ec["ns_2x"]) in (3, 9)
+PY
+	bad "the result file lacks the reason or the evidence"
+
+# show decides again from the evidence, not from the stored reason
+python3 - "$TMP/r.json" "$TMP/noreason.json" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+for x in doc["results"]:
+    x.pop("invalid", None)
+json.dump(doc, open(sys.argv[2], "w"))
+PY
+"$SETTLE" show "$TMP/noreason.json" --format csv >"$TMP/show.csv"
+if grep -q '^hoist,once,.*,invalid,.*twice the repetitions' "$TMP/show.csv"; then
+	ok "show finds the row invalid from the evidence alone"
+else
+	bad "show of the evidence: $(grep once "$TMP/show.csv")"
+fi
+
+# compare: an invalid new row is a failure of --fail-on, never a win
+"$SETTLE" run "$TMP/claim.c" --quick --samples 3 --variant each --format json \
+	--output "$TMP/good.json" >/dev/null 2>&1
+python3 - "$TMP/good.json" "$TMP/r.json" "$TMP/old.json" "$TMP/new.json" <<'PY'
+import json, sys
+good, bad = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+# old: the 'once' row measured as if it were valid (each's samples, twice
+# as slow); new: the invalid one
+e = good["results"][0]
+o = dict(e, variant="once", label="cc -O2 once", reference=True)
+o["samples_ns"] = [2 * s for s in e["samples_ns"]]
+rc = e["repetition_check"]
+o["repetition_check"] = dict(rc, ns_1x=[2 * s for s in rc["ns_1x"]],
+                             ns_2x=[2 * s for s in rc["ns_2x"]])
+good["results"].append(o)
+json.dump(good, open(sys.argv[3], "w"))
+json.dump(bad, open(sys.argv[4], "w"))
+PY
+"$SETTLE" compare "$TMP/old.json" "$TMP/new.json" >"$TMP/cmp.out" 2>&1
+if grep "once" "$TMP/cmp.out" | grep -q "invalid (invalid in the new file)"; then
+	ok "compare calls the row invalid, not faster"
+else
+	bad "compare: $(grep once "$TMP/cmp.out")"
+fi
+"$SETTLE" compare "$TMP/old.json" "$TMP/new.json" --fail-on slower \
+	>/dev/null 2>"$TMP/fail.err"
+rc=$?
+if [ $rc = 1 ] && grep -q "is invalid" "$TMP/fail.err"; then
+	ok "--fail-on fails on an invalid row of the new file"
+else
+	bad "--fail-on with an invalid row: status $rc $(cat "$TMP/fail.err")"
+fi
+
+# a body that does nothing: below resolution, and the message says why
+WITH_NOTHING=1 "$SETTLE" run "$TMP/claim.c" --quick --samples 3 \
+	>"$TMP/nothing.out" 2>&1
+if grep "nothing" "$TMP/nothing.out" | grep -q "below resolution.*remove the work"; then
+	ok "a removed body is below resolution, and the message says the compiler may have removed the work"
+else
+	bad "removed body: $(grep nothing "$TMP/nothing.out")"
+fi
+echo "test_invalid: $pass passed, $fail failed"
+[ "$fail" = 0 ]

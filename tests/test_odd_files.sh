@@ -1,0 +1,181 @@
+#!/usr/bin/env bash
+# test_odd_files.sh - settle show and compare on odd and doctored files:
+# --fail-on fails when nothing or not everything was compared; samples
+# that are no time are refused, naming the file and the row; Google
+# Benchmark aggregates and complexity fits are no samples; metadata a
+# file lacks is "unknown" or left out, never a made-up value; control
+# characters from a file never reach the terminal raw.
+set -u
+SETTLE=${SETTLE:-build/settle}
+SETTLE=$(cd "$(dirname "$SETTLE")" && pwd)/$(basename "$SETTLE")
+IN=$(cd "$(dirname "$0")" && pwd)/golden/in
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "ok   $*"; }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/settle-odd-XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+
+# edit IN OUT PYTHON: OUT is IN (JSON) changed by the python code on doc
+edit() {
+	python3 - "$1" "$2" "$3" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+exec(sys.argv[3])
+json.dump(doc, open(sys.argv[2], "w"))
+PY
+}
+
+run() { # NAME ARGS...: exit status in rc, output in $TMP/NAME.{out,err}
+	local name=$1
+	shift
+	"$SETTLE" "$@" >"$TMP/$name.out" 2>"$TMP/$name.err"
+	rc=$?
+}
+
+# ---- --fail-on ------------------------------------------------------------
+cp "$IN/old.json" "$TMP/old.json"
+run same compare "$TMP/old.json" "$TMP/old.json" --fail-on slower
+[ $rc = 0 ] && ok "--fail-on: a file against itself passes" ||
+	bad "--fail-on: a file against itself: status $rc"
+edit "$IN/old.json" "$TMP/empty.json" 'doc["results"] = []; doc["skipped"] = []'
+run empty compare "$TMP/old.json" "$TMP/empty.json" --fail-on slower
+if [ $rc = 1 ] && grep -q "no results at all" "$TMP/empty.err"; then
+	ok "--fail-on: a new file without results fails (exit 1, said)"
+else
+	bad "--fail-on with an empty file: status $rc: $(cat "$TMP/empty.err")"
+fi
+run empty2 compare "$TMP/empty.json" "$TMP/old.json" --fail-on 5
+[ $rc = 1 ] && ok "--fail-on PCT: an old file without results fails" ||
+	bad "--fail-on PCT with an empty old file: status $rc"
+edit "$IN/old.json" "$TMP/other.json" '
+for r in doc["results"]: r["claim"] = "other"
+doc["claims"] = {"other": doc["claims"]["popcount"]}
+doc["skipped"] = []'
+run disjoint compare "$TMP/old.json" "$TMP/other.json" --fail-on slower
+if [ $rc = 1 ] && grep -q "no row in common" "$TMP/disjoint.err"; then
+	ok "--fail-on: files without a row in common fail"
+else
+	bad "--fail-on, nothing in common: status $rc: $(cat "$TMP/disjoint.err")"
+fi
+edit "$IN/old.json" "$TMP/fewer.json" 'doc["results"] = doc["results"][1:]'
+run fewer compare "$TMP/old.json" "$TMP/fewer.json" --fail-on slower
+if [ $rc = 1 ] && grep -q "missing from" "$TMP/fewer.err"; then
+	ok "--fail-on: a row of the old file missing from the new one fails"
+else
+	bad "--fail-on, a row gone: status $rc: $(cat "$TMP/fewer.err")"
+fi
+run fewer_plain compare "$TMP/old.json" "$TMP/fewer.json"
+[ $rc = 0 ] && grep -q "only in old" "$TMP/fewer_plain.out" &&
+	ok "without --fail-on the missing row is listed, status 0" ||
+	bad "compare without --fail-on: status $rc"
+
+# ---- samples that are no time ------------------------------------------------
+for bad_value in 0 -1.5 1e400; do
+	python3 - "$IN/old.json" "$TMP/bad.json" "$bad_value" <<'PY'
+import sys
+src = open(sys.argv[1]).read()
+# the first sample of the third result, replaced textually (1e400 is
+# not a finite number in any JSON reader)
+import re
+parts = src.split('"samples_ns": [')
+parts[3] = sys.argv[3] + parts[3][parts[3].index(","):]
+open(sys.argv[2], "w").write('"samples_ns": ['.join(parts))
+PY
+	run badsample show "$TMP/bad.json"
+	if [ $rc = 2 ] && grep -q "bad.json" "$TMP/badsample.err" &&
+	   grep -q "swar32" "$TMP/badsample.err" &&
+	   grep -q "not a time" "$TMP/badsample.err"; then
+		ok "a sample of $bad_value is refused, naming the file and the row"
+	elif [ "$bad_value" = 1e400 ] && [ $rc = 2 ] &&
+	     grep -q "bad.json.*overflow" "$TMP/badsample.err"; then
+		ok "a sample of 1e400 (no finite number) is refused by the JSON reader, naming the file and the line"
+	else
+		bad "sample $bad_value: status $rc: $(cat "$TMP/badsample.err")"
+	fi
+done
+
+# ---- Google Benchmark aggregates and complexity fits -------------------------
+python3 - "$IN/gbench.json" "$TMP/gb-agg.json" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+its = [b for b in doc["benchmarks"] if b.get("run_type") == "iteration"]
+extra = []
+for name, rt in (("BM_sum_BigO", "aggregate"), ("BM_sum_RMS", "aggregate"),
+                 ("BM_sum/64_mean", None), ("BM_sum_BigO", None),
+                 ("BM_sum_RMS", None)):
+    e = {"name": name, "real_time": 0.5, "cpu_time": 0.5,
+         "time_unit": "ns", "iterations": 1}
+    if rt:
+        e["run_type"] = rt
+    if name.endswith("_BigO"):
+        e["big_o"] = "N"
+    extra.append(e)
+# an old layout: no run_type on anything
+for b in its:
+    b.pop("run_type", None)
+doc["benchmarks"] = its + extra
+json.dump(doc, open(sys.argv[2], "w"))
+PY
+run gbagg show "$TMP/gb-agg.json" --format csv
+rows=$(grep -c '^BM_sum,' "$TMP/gbagg.out")
+if [ $rc = 0 ] && [ "$rows" = 2 ] && ! grep -q "BigO\|RMS\|_mean" "$TMP/gbagg.out"; then
+	ok "Google Benchmark _BigO, _RMS and _mean rows are skipped, any layout"
+else
+	bad "gbench aggregates: status $rc, $rows rows: $(head -5 "$TMP/gbagg.out")"
+fi
+
+# ---- metadata a file lacks -----------------------------------------------------
+edit "$IN/old.json" "$TMP/bare.json" '
+del doc["noise"]
+for k in ("vendor", "model_name", "family", "model", "stepping", "hypervisor",
+          "tsc_ghz", "core_ghz_estimate", "logical_cpus", "kernel"):
+    doc["machine"].pop(k, None)
+doc["settings"].pop("cpu")'
+for fmt in table md text; do
+	run bare show "$TMP/bare.json" --format $fmt
+	if [ $rc = 0 ] && ! grep -q "0\.00 GHz\|pinned to CPU 0\|bare metal\|( family\|family 0\|0 logical" \
+		"$TMP/bare.out" && grep -q "unknown" "$TMP/bare.out"; then
+		ok "missing metadata is unknown or left out ($fmt)"
+	else
+		bad "missing metadata ($fmt): $(grep -n "GHz\|CPU 0\|bare metal\|family\|logical" "$TMP/bare.out" | head -3)"
+	fi
+done
+run barejson show "$TMP/bare.json" --format json
+"$SETTLE" show "$TMP/barejson.out" >/dev/null 2>"$TMP/reread.err" &&
+	ok "settle reads back what it writes of such a file" ||
+	bad "settle refuses its own json of a bare file: $(cat "$TMP/reread.err")"
+
+# ---- a clock that slowed: a negative drift is kept ---------------------------
+edit "$IN/old.json" "$TMP/slowed.json" '
+doc["noise"]["core_ghz_before"] = 3.69
+doc["noise"]["core_ghz_after"] = 3.46
+doc["noise"]["core_clock_drift_pct"] = -6.3'
+run slowed show "$TMP/slowed.json"
+if [ $rc = 0 ] && grep -q "(-6.3%)" "$TMP/slowed.out" &&
+   grep -q "drifted by -6.3%" "$TMP/slowed.out"; then
+	ok "a negative drift read from a file is shown and warned about"
+else
+	bad "negative drift: $(grep -n "core clock\|drift" "$TMP/slowed.out")"
+fi
+
+# ---- control characters in names ------------------------------------------------
+edit "$IN/old.json" "$TMP/esc.json" '
+ESC = "\x1b[31mred\x1b[0m\x07"
+r = doc["results"][0]
+r["variant"] = r["label"] = "table" + ESC
+doc["claims"]["popcount"]["title"] = "popcount " + ESC
+doc["claims"]["popcount"]["original"] = "said " + ESC
+doc["machine"]["model_name"] = "CPU " + ESC'
+for cmd in "show esc.json" "show esc.json --format text" \
+	   "show esc.json --format md" "compare old.json esc.json" \
+	   "compare old.json esc.json --format text"; do
+	(cd "$TMP" && "$SETTLE" $cmd) >"$TMP/esc.out" 2>&1
+	if ! grep -q $'\x1b\|\x07' "$TMP/esc.out" && grep -q 'x1b' "$TMP/esc.out"; then
+		ok "control characters shown escaped: settle $cmd"
+	else
+		bad "raw control characters reach the terminal: settle $cmd"
+	fi
+done
+
+echo "test_odd_files: $pass passed, $fail failed"
+[ "$fail" = 0 ]

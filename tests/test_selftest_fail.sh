@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# test_selftest_fail.sh - a selftest trial whose process fails (here:
+# killed) counts as a failure: the run says so and exits 1, and the
+# trial is not counted as an unclear verdict.
+set -u
+SETTLE=${SETTLE:-build/settle}
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/settle-stfail-XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+pass=0 fail=0
+"$SETTLE" selftest --quick --aa-trials 4 --detect-trials 1 --samples 5 \
+	--min-time 40 --format json --output "$TMP/st.json" \
+	>"$TMP/out" 2>"$TMP/err" &
+pid=$!
+killed=
+for _ in $(seq 200); do
+	kid=$(pgrep -P $pid | head -1)
+	if [ -n "$kid" ]; then
+		kill -KILL "$kid" && killed=$kid
+		break
+	fi
+	sleep 0.05
+done
+wait $pid
+rc=$?
+if [ -n "$killed" ] && [ $rc = 1 ] &&
+   grep -q "trial process failed" "$TMP/err" &&
+   grep -q "FAILED: 1 trial process" "$TMP/out" &&
+   python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d["failed_trials"] == 1 and d["aa_trials"] == 3 else 1)' "$TMP/st.json"; then
+	pass=1
+	echo "ok   a killed trial process: selftest says so and exits 1 (not an unclear trial)"
+else
+	fail=1
+	echo "FAIL a killed trial process (pid ${killed:-none}): status $rc: $(cat "$TMP/err")"
+	cat "$TMP/out"
+fi
+echo "test_selftest_fail: $pass passed, $fail failed"
+[ "$fail" = 0 ]

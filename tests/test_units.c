@@ -1,0 +1,91 @@
+/*
+ * test_units.c - numbers people can read: the unit of a time is chosen
+ * after rounding, a non-zero value never prints as zero, and no value is
+ * wider than its column.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "util/util.h"
+
+static const char *ns(double v)
+{
+	static char buf[64];
+
+	return settle_format_ns(v, buf, sizeof(buf));
+}
+
+static const char *num(double v, int d)
+{
+	static char buf[64];
+
+	return settle_format_num(v, d, buf, sizeof(buf));
+}
+
+static void test_unit_after_rounding(void **st)
+{
+	(void)st;
+	assert_string_equal(ns(999.96), "1.000 us");
+	assert_string_equal(ns(999.94), "999.9 ns");
+	assert_string_equal(ns(999960.0), "1.000 ms");
+	assert_string_equal(ns(999.96e6), "1.000 s");
+	assert_string_equal(ns(99.996), "100.0 ns");
+	assert_string_equal(ns(9.9996), "10.00 ns");
+	assert_string_equal(ns(1.0), "1.000 ns");
+	assert_string_equal(ns(0.273), "0.273 ns");
+	assert_string_equal(ns(0.0915), "91.50 ps");
+	assert_string_equal(ns(1500e9), "1500.0 s");
+}
+
+static void test_never_zero(void **st)
+{
+	static const double tiny[] = { 1e-3, 4e-5, 1e-7, 1e-12, 3e-300 };
+
+	(void)st;
+	for (size_t i = 0; i < sizeof(tiny) / sizeof(tiny[0]); i++) {
+		const char *s = ns(tiny[i]);
+
+		assert_null(strstr(s, "0.000"));
+		assert_true(strcmp(s, "0 ns") != 0);
+		s = num(tiny[i], 3);
+		assert_true(strtod(s, NULL) > 0);
+	}
+	assert_string_equal(ns(0), "0 ns");
+	assert_string_equal(num(0, 2), "0.00");
+	assert_string_equal(num(0.0004, 3), "0.0004");
+	assert_string_equal(num(-0.0004, 2), "-0.0004");
+	assert_string_equal(num(1.2345, 3), "1.234");
+	assert_string_equal(ns(-1), "unknown");
+	assert_string_equal(ns(NAN), "unknown");
+	assert_string_equal(num(INFINITY, 2), "unknown");
+}
+
+/* Every value of 40 decades fits the table's 11-column time cell and a
+ * 9-column number cell. */
+static void test_widths(void **st)
+{
+	(void)st;
+	for (double v = 1e-15; v < 1e25; v *= 1.7) {
+		assert_true(strlen(ns(v)) <= 11);
+		assert_true(strlen(num(v, 2)) <= 9);
+		assert_true(strlen(num(v, 3)) <= 9);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_unit_after_rounding),
+		cmocka_unit_test(test_never_zero),
+		cmocka_unit_test(test_widths),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,117 @@
+#!/bin/bash
+# test_unknown.sh - a calibrated value that could not be had (a core clock,
+# a TSC rate, a read cost, noted 0 in memory) is said to be unknown, never
+# printed as a number, and no core-clock drift is computed from it.
+#
+# A real result file (tests/golden/in/founding.json, from a run with the
+# add-chain core clock) is edited the way settle writes a run whose estimates
+# failed: core_ghz_estimate, overhead_ns and core_ghz_before null, and a
+# drift percentage that must be ignored. Then:
+#   - settle show in table, md and text: "unknown" for the core clock and
+#     the read cost, the cycles column "unknown", the noise line says
+#     "unknown -> 3.69 GHz" and gives no drift percentage or warning;
+#   - settle show --format json writes null for each unknown value (and
+#     for the drift), and the file it writes loads again the same;
+#   - settle compare of the file with itself warns of no drift.
+# Run by make test with SETTLE set.
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+SETTLE=${SETTLE:-$ROOT/build/settle}
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); echo "ok   $*"; }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/test_unknown.XXXXXX") || exit 1
+trap 'rm -rf "$TMP"' EXIT
+
+python3 - "$ROOT/tests/golden/in/founding.json" "$TMP/u.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["machine"]["core_ghz_estimate"] = None
+d["timer"]["overhead_ns"] = None
+d["noise"]["core_ghz_before"] = None
+d["noise"]["core_clock_drift_pct"] = 25.0  # from nothing: must be ignored
+for r in d["results"]:
+    r["cycles_source"] = "add-chain estimate"
+json.dump(d, open(sys.argv[2], "w"))
+EOF
+
+for fmt in table md text; do
+	"$SETTLE" show "$TMP/u.json" --format $fmt >"$TMP/u.$fmt" 2>"$TMP/err"
+	rc=$?
+	if [ $rc != 0 ]; then
+		bad "show --format $fmt: status $rc"
+		cat "$TMP/err"
+		continue
+	fi
+	# text wraps lines and may put a no-break space before units; md
+	# escapes '>'
+	flat=$(tr '\n' ' ' <"$TMP/u.$fmt" |
+	       sed 's/\xc2\xa0/ /g; s/\\>/>/g; s/  */ /g')
+	if grep -q "core clock:\? unknown" <<<"$flat" &&
+	   grep -q "core clock unknown -> 3.69 GHz" <<<"$flat" &&
+	   ! grep -q "drifted" <<<"$flat" && ! grep -q "25.0%" <<<"$flat" &&
+	   ! grep -q "0\.00 GHz" <<<"$flat"; then
+		ok "show --format $fmt: core clock unknown, no drift from it"
+	else
+		bad "show --format $fmt:"
+		grep -i "clock" "$TMP/u.$fmt"
+	fi
+done
+if grep -q "read cost unknown" "$TMP/u.table"; then
+	ok "show: read cost unknown"
+else
+	bad "show: read cost not unknown: $(grep 'read cost' "$TMP/u.table")"
+fi
+# the endian claim shows cycles: every row of its table says unknown
+rows=$(sed -n '/^endian:/,/^$/p' "$TMP/u.table" | grep -c '^  -O.* ns ')
+unknown_rows=$(sed -n '/^endian:/,/^$/p' "$TMP/u.table" |
+	       grep '^  -O.* ns ' | grep -c ' unknown ')
+md_unknown=$(grep -c '| unknown |' "$TMP/u.md")
+if [ "$rows" = 8 ] && [ "$unknown_rows" = 8 ] && [ "$md_unknown" -ge 8 ]
+then
+	ok "show: cycles unknown in every row of a cycles column"
+else
+	bad "show: cycles of $rows rows, $unknown_rows unknown (md $md_unknown)"
+	sed -n '/^endian:/,/^$/p' "$TMP/u.table"
+fi
+
+"$SETTLE" show "$TMP/u.json" --format json >"$TMP/again.json" 2>"$TMP/err"
+rc=$?
+if [ $rc = 0 ] && python3 - "$TMP/again.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["machine"]["core_ghz_estimate"] is None, d["machine"]
+assert d["timer"]["overhead_ns"] is None, d["timer"]
+n = d["noise"]
+assert n["core_ghz_before"] is None and n["core_clock_drift_pct"] is None, n
+assert n["core_ghz_after"] > 3, n
+assert d["machine"]["tsc_ghz"] > 2, d["machine"]
+for r in d["results"]:
+    assert r["cycles_per_op"] is None, r["cycles_per_op"]
+EOF
+then
+	ok "show --format json: null for every unknown value"
+else
+	bad "show --format json: status $rc"
+	head -c 1500 "$TMP/again.json"
+fi
+"$SETTLE" show "$TMP/again.json" --format json >"$TMP/third.json" 2>&1
+if cmp -s <(grep -v '"created"' "$TMP/again.json") \
+	  <(grep -v '"created"' "$TMP/third.json"); then
+	ok "a file with null values loads back the same"
+else
+	bad "null values do not load back the same"
+	diff "$TMP/again.json" "$TMP/third.json" | head
+fi
+"$SETTLE" compare "$TMP/u.json" "$TMP/u.json" >"$TMP/cmp.out" 2>&1
+if ! grep -q "drifted" "$TMP/cmp.out"; then
+	ok "compare: no drift warning from an unknown clock"
+else
+	bad "compare warns of a drift: $(grep drifted "$TMP/cmp.out")"
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]

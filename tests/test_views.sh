@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# test_views.sh - one view, said alike everywhere:
+#   - `settle run --output r.json` prints exactly what `settle show r.json`
+#     prints (one process, and pooled fresh processes);
+#   - one report in every format carries the same rows, statuses, verdicts,
+#     unstable marks and warnings (read from csv as the reference).
+set -u
+SETTLE=${SETTLE:-build/settle}
+GOLDEN=$(cd "$(dirname "$0")" && pwd)/golden/in
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "ok   $*"; }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/settle-views-XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+
+# run --output prints what show prints
+for procs in 1 2; do
+	if "$SETTLE" run endian syscall --quick --samples 3 --min-time 1 \
+		--processes $procs --format json --output "$TMP/r$procs.json" \
+		>"$TMP/run$procs.txt" 2>"$TMP/err" &&
+	   "$SETTLE" show "$TMP/r$procs.json" >"$TMP/show$procs.txt" 2>>"$TMP/err" &&
+	   cmp -s "$TMP/run$procs.txt" "$TMP/show$procs.txt"; then
+		ok "run --output prints what show prints ($procs process(es))"
+	else
+		bad "run and show differ ($procs process(es)):"
+		grep "invalid" "$TMP/run$procs.txt"
+		diff "$TMP/run$procs.txt" "$TMP/show$procs.txt" | head -10
+		head -3 "$TMP/err"
+	fi
+done
+
+# every format of one report says the same
+check_formats() {
+	local file=$1 name=$2
+	for fmt in table md text csv json-lines; do
+		"$SETTLE" show "$file" --format $fmt >"$TMP/$name.$fmt" || return 1
+	done
+	python3 - "$TMP/$name" <<'PY'
+import csv, json, re, sys
+base = sys.argv[1]
+out = {f: open(base + "." + f, encoding="utf-8").read()
+       for f in ("table", "md", "text", "csv", "json-lines")}
+csv_lines = out["csv"].splitlines()
+rows = list(csv.DictReader(l for l in csv_lines if not l.startswith("# ")))
+concl = [l for l in csv_lines if l.startswith("# ")]
+alljl = [json.loads(l) for l in out["json-lines"].splitlines()]
+lines = [j for j in alljl if "conclusion" not in j]
+jc = [j for j in alljl if "conclusion" in j]
+problems = []
+if len(rows) != len(lines):
+    problems.append("csv has %d rows, json-lines %d" % (len(rows), len(lines)))
+for r, j in zip(rows, lines):
+    if r["label"] != j["label"] or (r["verdict"] or None) != j["verdict"]:
+        problems.append("csv and json-lines disagree on %s" % r["label"])
+    if (r["unstable"] == "true") != j["unstable"]:
+        problems.append("unstable differs for %s" % r["label"])
+def norm(s):
+    return re.sub(r"\s+", " ", s.replace("\\", ""))
+for f in ("table", "md", "text"):
+    text = norm(out[f])
+    for r in rows:
+        want = r["label"]
+        if want not in text:
+            problems.append("%s lacks the row %s" % (f, want))
+        v = r["verdict"] or ("skipped" if r["skipped"] else "")
+        if v and v not in text:
+            problems.append("%s lacks the verdict %s" % (f, v))
+    n_unstable = sum(r["unstable"] == "true" for r in rows)
+    marks = {"table": len(re.findall(r"\d%!", out["table"])),
+             "md": len(re.findall(r"% \\(!\\) \|", out["md"])) +
+                   len(re.findall(r"% \(!\) \|", out["md"])),
+             "text": len(re.findall(r"\d%!", out["text"]))}[f]
+    if marks != n_unstable:
+        problems.append("%s marks %d rows unstable, csv %d" %
+                        (f, marks, n_unstable))
+# the conclusions: one per claim, the same status everywhere
+status = ["not settled" if ": not settled:" in c else "settled" for c in concl]
+if [j["conclusion"]["status"] for j in jc] != status:
+    problems.append("csv and json-lines conclude differently")
+for f, pat in (("table", r"^  (not settled|settled):"),
+               ("text", r"^  (not settled|settled):"),
+               ("md", r"^\*\*(not settled|settled):\*\*")):
+    got = re.findall(pat, out[f], re.M)
+    if got != status:
+        problems.append("%s concludes %s, csv %s" % (f, got, status))
+warn = lambda s: sorted(norm(w) for w in re.findall(r"warning:\**\s*(.+?)(?:\n(?! )|$)", s, re.S))
+w_table = warn(out["table"])
+for f in ("md", "text"):
+    if warn(out[f]) != w_table:
+        problems.append("%s warns %s, table %s" % (f, warn(out[f]), w_table))
+for p in problems[:10]:
+    print("     " + p)
+sys.exit(1 if problems else 0)
+PY
+}
+for f in founding bswap proc byob; do
+	if check_formats "$GOLDEN/$f.json" "$f"; then
+		ok "$f.json: the same rows, verdicts, marks and warnings in table, md, text, csv, json-lines"
+	else
+		bad "$f.json: the formats disagree"
+	fi
+done
+echo "test_views: $pass passed, $fail failed"
+[ "$fail" = 0 ]
