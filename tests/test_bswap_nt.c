@@ -186,7 +186,7 @@ static void test_distances(void **state)
 	static const size_t lens[] = { 0, 1, 7, 63, 64, 65, 255, 256, 257,
 				       511, 1000, 4096, 4099, 70001 };
 	enum settle_bswap_impl w = *(const enum settle_bswap_impl *)*state;
-	size_t span = 2 * 70001 + 3 * 4096 + 2 * DIR_GUARD;
+	size_t span = (2 * 70001 + 3 * 4096 + 2 * DIR_GUARD + 4095) / 4096 * 4096;
 	unsigned char *buf, *ref;
 
 	if (!settle_bswap_usable(w)) {
