@@ -13,8 +13,9 @@
  * Rows, grouped by path (each group's baseline is libpopcnt's kernel for
  * that path, so each settle row's ratio is settle / libpopcnt):
  *   dispatched  libpopcnt popcnt() | settle_popcount() | settle at +16
- *               (the same bytes 16 bytes past a 64-byte boundary, as
- *               malloc returns them) | gmp mpn_popcount
+ *               (the same bits 16 bytes past a 64-byte boundary, as
+ *               malloc returns memory, in the same pages) | gmp
+ *               mpn_popcount
  *   avx2        libpopcnt without its AVX-512 path (popcnt_avx2() from
  *               1 KiB, popcnt_avx2_medium() from 96 bytes, then scalar
  *               POPCNT, as its popcnt() does) | settle's AVX2 path
@@ -40,9 +41,15 @@
 static const uint64_t sizes[] = { 1 << 10, 32 << 10, 1 << 20, 32 << 20,
 				  1 << 30 };
 
+/*
+ * One buffer: al is 64-byte aligned, off = al + 16 is 16 bytes past a
+ * 64-byte boundary, as malloc returns memory. The 16 bytes after al's
+ * len are a copy of its first 16, so both windows hold the same bits,
+ * and both rows read the same pages.
+ */
 struct bufs {
-	unsigned char *al;  /* 64-byte aligned */
-	unsigned char *off; /* the same bytes, 16 past a 64-byte boundary */
+	unsigned char *al;
+	unsigned char *off;
 	size_t len;
 	unsigned long (*gmp)(const unsigned long *, long); /* or NULL */
 };
@@ -53,18 +60,15 @@ static void *setup(const struct settle_params *prm, char *err, size_t n)
 	size_t alloc = (prm->size_bytes + 16 + 63) / 64 * 64;
 	void *gmp;
 
-	if (!b || !(b->al = aligned_alloc(64, alloc)) ||
-	    !(b->off = aligned_alloc(64, alloc))) {
+	if (!b || !(b->al = aligned_alloc(64, alloc))) {
 		snprintf(err, n, "out of memory");
-		if (b)
-			free(b->al);
 		free(b);
 		return NULL;
 	}
 	b->len = prm->size_bytes;
 	settle_fill_random(b->al, b->len, 7);
-	memcpy(b->off + 16, b->al, b->len);
-	b->off += 16;
+	memcpy(b->al + b->len, b->al, 16);
+	b->off = b->al + 16;
 	gmp = dlopen("libgmp.so.10", RTLD_NOW);
 	if (gmp)
 		*(void **)&b->gmp = dlsym(gmp, "__gmpn_popcount");
@@ -76,7 +80,6 @@ static void teardown(void *state)
 	struct bufs *b = state;
 
 	free(b->al);
-	free(b->off - 16);
 	free(b);
 }
 
@@ -101,31 +104,39 @@ static void teardown(void *state)
 RUN(run_settle, al, SETTLE)
 RUN(run_settle_off, off, SETTLE)
 
-static settle_popcount_fn settle_avx2, settle_avx512;
-#define SETTLE_AVX2(b, p, len) settle_avx2(p, len)
-#define SETTLE_AVX512(b, p, len) settle_avx512(p, len)
-RUN(run_settle_avx2, al, SETTLE_AVX2)
-RUN(run_settle_avx512, al, SETTLE_AVX512)
-
-static const char *no_settle_avx2(void *state, const void *arg)
+/* settle's path for the implementation *arg, taken once per call of
+ * run (so each pass is one call through a register). */
+static uint64_t run_path(void *state, const void *arg, uint64_t iters)
 {
-	(void)arg;
-	(void)state;
-	if (!settle_popcount_usable(SETTLE_POPCOUNT_AVX2))
-		return "CPU or OS lacks AVX2";
-	settle_avx2 = settle_popcount_path_fn(SETTLE_POPCOUNT_AVX2);
-	return NULL;
+	const struct bufs *b = state;
+	const enum settle_popcount_impl *which = arg;
+	settle_popcount_fn f = settle_popcount_path_fn(*which);
+	uint64_t n = 0;
+
+	while (iters--) {
+		const unsigned char *p = b->al;
+
+		settle_keep(p);
+		n = f(p, b->len);
+		settle_keep(n);
+	}
+	return n;
 }
 
-static const char *no_settle_avx512(void *state, const void *arg)
+static const char *no_path(void *state, const void *arg)
 {
-	(void)arg;
+	enum settle_popcount_impl which =
+		*(const enum settle_popcount_impl *)arg;
+
 	(void)state;
-	if (!settle_popcount_usable(SETTLE_POPCOUNT_AVX512))
-		return "CPU or OS lacks AVX-512 VPOPCNTDQ";
-	settle_avx512 = settle_popcount_path_fn(SETTLE_POPCOUNT_AVX512);
-	return NULL;
+	if (settle_popcount_usable(which))
+		return NULL;
+	return which == SETTLE_POPCOUNT_AVX2 ? "CPU or OS lacks AVX2" :
+	       "CPU or OS lacks AVX-512 VPOPCNTDQ";
 }
+
+static const enum settle_popcount_impl avx2 = SETTLE_POPCOUNT_AVX2;
+static const enum settle_popcount_impl avx512 = SETTLE_POPCOUNT_AVX512;
 
 /* Whole limbs with mpn_popcount, the rest byte by byte. */
 static uint64_t gmp_count(const struct bufs *b, const unsigned char *p,
@@ -226,14 +237,16 @@ static const struct settle_variant variants[] = {
 	ROW("libpopcnt", run_lib_avx2, avx2,
 	    "libpopcnt without its AVX-512 path", no_avx2),
 #endif
-	ROW("settle", run_settle_avx2, avx2, "settle's AVX2 path",
-	    no_settle_avx2),
+	{ .name = "settle", .run = run_path, .arg = &avx2,
+	  .description = "settle's AVX2 path", .unavailable = no_path,
+	  .params = path_avx2, .nparams = 1 },
 #if HAVE_LIBPOPCNT && defined(LIBPOPCNT_HAVE_AVX512)
 	ROW("libpopcnt", run_lib_avx512, avx512, "libpopcnt popcnt_avx512()",
 	    no_avx512),
 #endif
-	ROW("settle", run_settle_avx512, avx512, "settle's AVX-512 kernel",
-	    no_settle_avx512),
+	{ .name = "settle", .run = run_path, .arg = &avx512,
+	  .description = "settle's AVX-512 kernel", .unavailable = no_path,
+	  .params = path_avx512, .nparams = 1 },
 };
 
 static const struct settle_claim claim = {
@@ -247,7 +260,6 @@ static const struct settle_claim claim = {
 	.baseline = HAVE_LIBPOPCNT ? "libpopcnt" : "settle",
 	.default_sizes = sizes,
 	.ndefault_sizes = sizeof(sizes) / sizeof(sizes[0]),
-	.buffers = 2,
 	.bytes_per_op = SETTLE_BYTES_SIZE,
 	.setup = setup,
 	.teardown = teardown,
