@@ -347,11 +347,12 @@ PARAMS(64, false, "copy");
 PARAMS(64, true, "in-place");
 
 #define D_SCALAR "one bswap per element, memcpy loads and stores"
-#define D_SSSE3 "PSHUFB, 16 bytes per instruction"
-#define D_AVX2 "VPSHUFB on 256 bits, 4x unrolled; non-temporal stores " \
-	       "above the last-level cache size"
+#define D_SSSE3 "PSHUFB, 16 bytes per instruction; non-temporal stores " \
+		"above the threshold (min(last-level cache, 8 MiB))"
+#define D_AVX2 "VPSHUFB on 256 bits, 4x unrolled; large copies with " \
+	       "the SSSE3 loop's non-temporal stores"
 #define D_AVX512 "AVX-512BW VPSHUFB on 512 bits, masked head and tail; " \
-		 "non-temporal stores above the last-level cache size"
+		 "large copies with the SSSE3 loop's non-temporal stores"
 #define D_AUTO "settle_bswapNN: the implementation dispatched at run time"
 #define D_MEMCPY "memcpy of the same bytes, unswapped: the copy's limit"
 #define D_TOUCH "the dispatched kernel's in-place loop without the shuffle: " \

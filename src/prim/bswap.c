@@ -102,10 +102,12 @@ static uint64_t bswap_needs(enum settle_bswap_impl which)
 	case SETTLE_BSWAP_SSSE3:
 		return FEAT(SETTLE_CPU_SSSE3);
 	case SETTLE_BSWAP_AVX2:
-		return FEAT(SETTLE_CPU_AVX) | FEAT(SETTLE_CPU_AVX2);
+		/* large copies go to the SSSE3 kernel (bswap_avx2.c) */
+		return FEAT(SETTLE_CPU_AVX) | FEAT(SETTLE_CPU_AVX2) |
+		       FEAT(SETTLE_CPU_SSSE3);
 	case SETTLE_BSWAP_AVX512:
 		return FEAT(SETTLE_CPU_AVX512F) | FEAT(SETTLE_CPU_AVX512BW) |
-		       FEAT(SETTLE_CPU_AVX512VL);
+		       FEAT(SETTLE_CPU_AVX512VL) | FEAT(SETTLE_CPU_SSSE3);
 	default:
 		return ~0ull;
 	}

@@ -7,13 +7,9 @@
  * Bytes", VEX.256 form) shuffles each 128-bit lane of ymm2 by the same
  * lane of the control ymm3; with the element-reversing control in both
  * lanes it swaps 16, 8 or 4 elements at once. Loads and stores are
- * VMOVDQU (no alignment needed). Copies larger than the last-level cache
- * are written with VMOVNTDQ (vol. 2B, "MOVNTDQ - Store Packed Integers
- * Using Non-Temporal Hint"; a 32-byte aligned destination), so the output
- * does not evict the cache and the line is not read before it is written,
- * then fenced with SFENCE, since non-temporal stores are weakly ordered
- * (vol. 1, 10.4.6 "Cacheability Control, Prefetch, and Memory Ordering
- * Instructions").
+ * VMOVDQU (no alignment needed). Copies larger than the non-temporal
+ * threshold go to the SSSE3 kernel, which writes them with MOVNTDQ (see
+ * swap_large()).
  *
  * Layout of one call over nb bytes (a multiple of the element size esz):
  * whole 32-byte vectors from the start, four per loop turn, then the last
@@ -41,11 +37,6 @@ static inline __m256i loadu(const unsigned char *p)
 static inline void storeu(unsigned char *p, __m256i v)
 {
 	_mm256_storeu_si256((__m256i *)p, v);
-}
-
-static inline void stream(unsigned char *p, __m256i v)
-{
-	_mm256_stream_si256((__m256i *)p, v);
 }
 
 /*
@@ -84,35 +75,6 @@ body(unsigned char *d, const unsigned char *s, size_t nb, __m256i m, int touch)
 	return i;
 }
 
-/*
- * Non-temporal: elements one at a time up to the next 64-byte boundary of
- * d (d is a multiple of esz, so that boundary is an element boundary and
- * every later store fills whole cache lines in pairs), then whole vectors
- * with VMOVNTDQ, then SFENCE. Returns the offset after the last whole
- * vector.
- */
-static inline size_t body_nt(unsigned char *d, const unsigned char *s,
-			     size_t nb, __m256i m, size_t esz)
-{
-	size_t i = (size_t)(-(uintptr_t)d & 63);
-
-	settle_bswap_elems(d, s, i, esz);
-	for (; nb - i >= UNROLL * VEC; i += UNROLL * VEC) {
-		__m256i a = loadu(s + i), b = loadu(s + i + VEC);
-		__m256i c = loadu(s + i + 2 * VEC), e = loadu(s + i + 3 * VEC);
-
-		stream(d + i, _mm256_shuffle_epi8(a, m));
-		stream(d + i + VEC, _mm256_shuffle_epi8(b, m));
-		stream(d + i + 2 * VEC, _mm256_shuffle_epi8(c, m));
-		stream(d + i + 3 * VEC, _mm256_shuffle_epi8(e, m));
-	}
-	for (; nb - i >= VEC; i += VEC)
-		stream(d + i, _mm256_shuffle_epi8(loadu(s + i), m));
-	_mm_sfence();
-	settle_bswap_nt_note();
-	return i;
-}
-
 /* 16 to 31 bytes: the first and the last 16, both loaded first. */
 static inline void swap_16_31(unsigned char *d, const unsigned char *s,
 			      size_t nb, __m128i m)
@@ -136,29 +98,36 @@ swap_plain(unsigned char *d, const unsigned char *s, size_t nb, __m256i m,
 		storeu(d + nb - VEC, shuf(last, m, touch));
 }
 
+/* The SSSE3 kernel for elements of esz bytes. */
+static settle_bswap_fn ssse3_kernel(size_t esz)
+{
+	if (esz == 2)
+		return settle_bswap16_ssse3;
+	return esz == 4 ? settle_bswap32_ssse3 : settle_bswap64_ssse3;
+}
+
 /*
- * Buffers of NT_MIN bytes or more: non-temporal stores when larger than
- * the last-level cache, not in place, and d is a multiple of esz. In
- * place, each line has just been read into the cache, and ordinary stores
- * were faster (settle run bswap --size 1G, AVX2 on an AMD EPYC KVM guest:
- * 24 against 18 B/ns).
- * Kept out of line, so the common path makes no call and needs no stack
- * frame.
+ * Buffers of NT_MIN bytes or more. A copy larger than the non-temporal
+ * threshold, into a destination that is a multiple of esz, goes to the
+ * SSSE3 kernel, which writes it with non-temporal stores: from memory to
+ * memory, 128-bit loads and stores were faster on the Zen 4 guest than
+ * 256-bit and 512-bit ones (256 MiB copies 7-9 % faster, 1 GiB the same:
+ * make bench, README "Performance"), the same finding as the read limit's.
+ * In place, each line has just been read into the cache, and ordinary
+ * stores were faster (settle run bswap --size 1G, AVX2 on an AMD EPYC KVM
+ * guest: 24 against 18 B/ns). Kept out of line, so the common path makes
+ * no call and needs no stack frame.
  */
 static __attribute__((noinline)) void
 swap_large(unsigned char *d, const unsigned char *s, size_t nb, size_t esz,
 	   __m256i m)
 {
-	__m256i last;
-
 	if (d == s || nb <= settle_bswap_nt_bytes() ||
 	    (uintptr_t)d % esz != 0) {
 		swap_plain(d, s, nb, m, 0);
 		return;
 	}
-	last = loadu(s + nb - VEC);
-	if (body_nt(d, s, nb, m, esz) != nb)
-		storeu(d + nb - VEC, _mm256_shuffle_epi8(last, m));
+	ssse3_kernel(esz)(d, s, nb / esz);
 }
 
 static inline __attribute__((always_inline)) void

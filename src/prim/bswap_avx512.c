@@ -13,12 +13,8 @@
  * neither reads nor writes the masked-off bytes and takes no fault on
  * them (vol. 2A, "Exception Classifications of EVEX-Encoded
  * Instructions": memory fault suppression), so there is no scalar tail
- * and no overlap. Copies larger than the last-level cache are
- * written with VMOVNTDQ (vol. 2B, "MOVNTDQ - Store Packed Integers Using
- * Non-Temporal Hint"; a 64-byte aligned destination: one store fills one
- * cache line) after a masked head up to dst's next 64-byte boundary, then
- * fenced with SFENCE (vol. 1, 10.4.6 "Cacheability Control, Prefetch, and
- * Memory Ordering Instructions").
+ * and no overlap. Copies larger than the non-temporal threshold go to
+ * the SSSE3 kernel, which writes them with MOVNTDQ (see swap_large()).
  */
 #include <immintrin.h>
 #include <stdint.h>
@@ -93,45 +89,6 @@ body(unsigned char *d, const unsigned char *s, size_t nb, __m512i m, int touch)
 }
 
 /*
- * Non-temporal: a masked head up to the next 64-byte boundary of d (d is
- * a multiple of the element size, so that boundary is an element
- * boundary), then 256-bit loads and VMOVNTDQ stores, four per step, then
- * at most one 512-bit vector, then SFENCE. Returns the offset after the
- * last whole vector. 256-bit, because on the Zen 4 guest the copies that
- * take this path (from memory to memory) ran 1.8-2.6 % slower with 512-bit
- * loads and stores than the AVX2 kernel, and as fast with 256-bit ones
- * (settle run bswap --size 256M --size 1G --processes 3).
- */
-static inline size_t body_nt(unsigned char *d, const unsigned char *s,
-			     size_t nb, __m512i m)
-{
-	const __m256i h = _mm512_castsi512_si256(m);
-	size_t i = (size_t)(-(uintptr_t)d & 63);
-
-	swap_part(d, s, i, m, 0);
-	for (; nb - i >= 4 * 32; i += 4 * 32) {
-		__m256i a = _mm256_loadu_si256((const __m256i *)(s + i));
-		__m256i b = _mm256_loadu_si256((const __m256i *)(s + i + 32));
-		__m256i c = _mm256_loadu_si256((const __m256i *)(s + i + 64));
-		__m256i e = _mm256_loadu_si256((const __m256i *)(s + i + 96));
-
-		_mm256_stream_si256((__m256i *)(d + i), _mm256_shuffle_epi8(a, h));
-		_mm256_stream_si256((__m256i *)(d + i + 32),
-				    _mm256_shuffle_epi8(b, h));
-		_mm256_stream_si256((__m256i *)(d + i + 64),
-				    _mm256_shuffle_epi8(c, h));
-		_mm256_stream_si256((__m256i *)(d + i + 96),
-				    _mm256_shuffle_epi8(e, h));
-	}
-	for (; nb - i >= VEC; i += VEC)
-		_mm512_stream_si512((void *)(d + i),
-				    _mm512_shuffle_epi8(loadu(s + i), m));
-	_mm_sfence();
-	settle_bswap_nt_note();
-	return i;
-}
-
-/*
  * A copy whose destination is 1 to ALIAS_WINDOW - 1 bytes past its source
  * modulo 4 KiB goes from the end to the start. Going forward, each load
  * would then share its address bits 0-11 with a store issued a few vectors
@@ -188,29 +145,36 @@ swap_plain(unsigned char *d, const unsigned char *s, size_t nb, __m512i m,
 		swap_part(d + i, s + i, nb - i, m, touch);
 }
 
+/* The SSSE3 kernel for elements of esz bytes. */
+static settle_bswap_fn ssse3_kernel(size_t esz)
+{
+	if (esz == 2)
+		return settle_bswap16_ssse3;
+	return esz == 4 ? settle_bswap32_ssse3 : settle_bswap64_ssse3;
+}
+
 /*
- * Buffers of NT_MIN bytes or more: non-temporal stores when larger than
- * the last-level cache, not in place, and d is a multiple of esz. In
- * place, each line has just been read into the cache, and ordinary stores
- * were faster (settle run bswap --size 1G, AVX2 on an AMD EPYC KVM guest:
- * 24 against 18 B/ns).
- * Kept out of line, so the common path makes no call and needs no stack
- * frame.
+ * Buffers of NT_MIN bytes or more. A copy larger than the non-temporal
+ * threshold, into a destination that is a multiple of esz, goes to the
+ * SSSE3 kernel, which writes it with non-temporal stores: from memory to
+ * memory, 128-bit loads and stores were faster on the Zen 4 guest than
+ * 256-bit and 512-bit ones (256 MiB copies 7-9 % faster, 1 GiB the same:
+ * make bench, README "Performance"), the same finding as the read limit's.
+ * In place, each line has just been read into the cache, and ordinary
+ * stores were faster (settle run bswap --size 1G, AVX2 on an AMD EPYC KVM
+ * guest: 24 against 18 B/ns). Kept out of line, so the common path makes
+ * no call and needs no stack frame.
  */
 static __attribute__((noinline)) void
 swap_large(unsigned char *d, const unsigned char *s, size_t nb, size_t esz,
 	   __m512i m)
 {
-	size_t i;
-
 	if (d == s || nb <= settle_bswap_nt_bytes() ||
 	    (uintptr_t)d % esz != 0) {
 		swap_plain(d, s, nb, m, 0);
 		return;
 	}
-	i = body_nt(d, s, nb, m);
-	if (i != nb)
-		swap_part(d + i, s + i, nb - i, m, 0);
+	ssse3_kernel(esz)(d, s, nb / esz);
 }
 
 static inline __attribute__((always_inline)) void
