@@ -143,6 +143,7 @@ int settle_variant_same_group(const struct settle_variant *a,
 struct settle_result;
 struct settle_figure;
 struct settle_scale_ctx;
+struct settle_command_data;
 struct settle_conclusion;
 struct settle_conclude_ctx;
 
@@ -628,6 +629,9 @@ struct settle_result {
 	struct settle_comparison cmp; /* against the baseline, paired */
 	struct settle_figure *figures; /* scale section, nfigures of them */
 	size_t nfigures;
+	/* a whole command (settle run --command): its CPU times and perf
+	   profile (src/runner/command.h); NULL for a claim's variant */
+	struct settle_command_data *command;
 };
 
 /* Non-zero when a and b have the same build and the same parameters, so
@@ -647,6 +651,9 @@ struct settle_report {
 	char build_flags[256];
 	char novec_flags[256];      /* its objects built with the vectoriser
 				       off (popcount's builtin-generic) */
+	char claims_built[256];     /* "" or the builds of the claims measured
+				       (settle run FILE.c: "gcc -O0, gcc -O2"),
+				       when they are not settle's own */
 	char source[256];           /* the file it was loaded from, or "" */
 	void *owned;                /* memory of the report's strings and
 				       claim descriptions */

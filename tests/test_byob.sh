@@ -460,5 +460,15 @@ else
 	head -5 "$TMP/many.err"
 fi
 
+# the machine line names the builds that made the claims, not settle's
+run mdbuild "$ROOT/examples/endian.c" --build "gcc -O0" --build "gcc -O2" \
+	"${FAST[@]}" --format md
+if [ $rc = 0 ] && head -1 "$TMP/mdbuild.out" |
+	grep -q "claims built with gcc -O0, gcc -O2"; then
+	ok "md's machine line names the user's builds"
+else
+	bad "md machine line: $(head -1 "$TMP/mdbuild.out")"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -90,7 +90,10 @@ static void test_bad_numbers(void **st)
 {
 	(void)st;
 	usage_error(settle("run", "popcount", "--size", "12Q", NULL), "12Q");
-	usage_error(settle("run", "popcount", "--size", "0", NULL), "size");
+	usage_error(settle("run", "popcount", "--size", "0", NULL),
+		    "at least 1 byte");
+	usage_error(settle("run", "popcount", "--size", "0K", NULL),
+		    "at least 1 byte");
 	usage_error(settle("run", "popcount", "--size", "-4K", NULL), "size");
 	usage_error(settle("run", "popcount", "--size", "128T", NULL),
 		    "does not fit");
@@ -106,6 +109,8 @@ static void test_bad_numbers(void **st)
 	usage_error(settle("run", "endian", "--size", "4K", NULL), "size");
 	usage_error(settle("run", "popcount", "--variant", "nosuch", NULL),
 		    "nosuch");
+	/* the claim's variants listed */
+	assert_non_null(strstr(err, "popcount has: table8, builtin-generic"));
 	usage_error(settle("frobnicate", NULL), "frobnicate");
 	usage_error(settle("list", "extra", NULL), "extra");
 	usage_error(settle("info", "--bogus", NULL), "--bogus");

@@ -47,7 +47,7 @@ check() {
 
 S=$(cd "$(dirname "$SETTLE")" && pwd)/$(basename "$SETTLE")
 FORMATS="table md text csv json json-lines gbench-json"
-for f in founding bswap proc byob old gbench; do
+for f in founding bswap proc byob old gbench command command-beyond; do
 	for fmt in $FORMATS; do
 		check "show-$f.$fmt" "$S" show "$f.json" --format "$fmt"
 	done

@@ -101,13 +101,16 @@ MARK=$TMP/mark "$SETTLE" run "$TMP/slow.c" slow --processes 3 --samples 500 \
 pid=$!
 wait_mark "$TMP/mark"; sleep 0.3
 kill -TERM $pid; wait $pid; rc=$?
-sleep 0.5
+for _ in $(seq 30); do # the child ends at its next step
+	pgrep -f "$TMP/slow.c" >/dev/null || break
+	sleep 0.1
+done
 if [ $rc = 143 ] && [ -z "$(leftovers)" ] &&
-   ! pgrep -f "settle.*slow.c" >/dev/null; then
+   ! pgrep -f "$TMP/slow.c" >/dev/null; then
 	ok "--processes interrupted: exit 143, the child ended, no settle-proc-* left"
 else
 	bad "--processes interrupted: status $rc, left: $(leftovers)"
-	pkill -f "settle.*slow.c"
+	pkill -f "$TMP/slow.c"
 fi
 
 # 4. SIGINT during a FILE.c build (a compiler that takes its time)

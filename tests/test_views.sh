@@ -100,5 +100,38 @@ for f in founding bswap proc byob; do
 		bad "$f.json: the formats disagree"
 	fi
 done
+# compare, ready to paste: text within 72 columns even with long labels,
+# md and text ending with the summary
+python3 - "$GOLDEN/old.json" "$TMP/long.json" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+for r in doc["results"]:
+    r["label"] = r["variant"] = r["variant"] + "-with-a-name-much-longer-than-any-column-is-wide"
+json.dump(doc, open(sys.argv[2], "w"))
+PY
+for fmt in text md table; do
+	"$SETTLE" compare "$TMP/long.json" "$TMP/long.json" --format $fmt \
+		>"$TMP/cmp.$fmt" 2>&1
+done
+if python3 - "$TMP/cmp.text" <<'PY'
+import sys, unicodedata
+lines = open(sys.argv[1], encoding="utf-8").read().splitlines()
+w = max(sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in l)
+        for l in lines)
+sys.exit(0 if w <= 72 and "much-longer-than-any-column-is-wide" in
+         "".join(lines).replace(" ", "") else 1)
+PY
+then
+	ok "compare --format text: long labels wrapped, not cut, within 72 columns"
+else
+	bad "compare --format text is wider than 72 columns or cuts a label"
+fi
+for fmt in text md table; do
+	if tail -3 "$TMP/cmp.$fmt" | grep -q "^\(\*\*\)\?\(not \)\?settled:"; then
+		ok "compare --format $fmt ends with the settled/not settled summary"
+	else
+		bad "compare --format $fmt does not end with the summary"
+	fi
+done
 echo "test_views: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -23,6 +23,7 @@
 #include "settle_byteorder.h"
 #include "claims.h"
 #include "byob/byob.h"
+#include "runner/command.h"
 #include "report/plot.h"
 #include "runner/runner.h"
 #include "runner/selftest.h"
@@ -55,6 +56,7 @@ static const char usage_main[] =
 static const char usage_run[] =
 "usage: settle run [CLAIM...] [options]\n"
 "       settle run FILE.c [CLAIM...] [--build \"CC FLAGS\"]... [options]\n"
+"       settle run --command 'NAME=SHELL COMMAND'... [options]\n"
 "\n"
 "Measure each CLAIM (default: popcount endian syscall segprefix): every\n"
 "variant is checked against the baseline, then timed in interleaved\n"
@@ -91,6 +93,7 @@ static const char usage_run[] =
 "                     (default \"cc -O2\"); every build must compute the\n"
 "                     same check values\n"
 "  --verbose          with FILE.c: say which cached object each build uses\n"
+SETTLE_COMMAND_USAGE
 "  -h, --help         this text\n";
 
 static const char usage_list[] =
@@ -151,21 +154,23 @@ static const char usage_info[] =
 "resolution), the estimated core clock, and the build.\n";
 
 static const char usage_plot[] =
-"usage: settle plot FILE -o OUT.svg|OUT.png [--kind all|throughput|samples]\n"
+"usage: settle plot FILE -o OUT.svg|OUT.png [--kind KIND]\n"
 "\n"
 "Draw a result file (settle run --format json) with gnuplot. For a claim\n"
 "measured at two or more sizes (settle run popcount --size 1K --size 1M\n"
 "...): throughput in B/ns against the buffer size, one line per variant,\n"
-"log size axis, with this machine's L1d, L2 and last-level cache sizes\n"
-"(from the file) as dashed lines. For every claim and size: each\n"
+"both axes logarithmic so that every variant shows, with the machine's\n"
+"L1d, L2 and last-level cache sizes (from the file; under a hypervisor,\n"
+"as it reports them) as dashed lines. For every claim and size: each\n"
 "variant's samples, a box plot with every sample drawn over it.\n"
 "The extension chooses SVG or PNG; the picture is written whole or not\n"
 "at all. Needs gnuplot: sudo apt-get install -y gnuplot-nox.\n"
 "\n"
 "options:\n"
 "  -o, --output OUT   the picture to write: a name ending in .svg or .png\n"
-"  --kind KIND        all (default), throughput (only the size sweeps) or\n"
-"                     samples (only the distributions)\n"
+"  --kind KIND        auto (default: the size sweeps when the file has\n"
+"                     any, else the distributions), throughput (only the\n"
+"                     sweeps), samples (only the distributions), or all\n"
 "  -h, --help         this text\n";
 
 __attribute__((format(printf, 1, 2)))
@@ -379,12 +384,15 @@ struct run_args {
 	const char *builds[SETTLE_BYOB_MAX_BUILDS]; /* --build, FILE.c */
 	size_t nbuilds;
 	int verbose;
+	struct settle_command_set cmds; /* --command and its options */
+	const char *file;  /* FILE.c, or NULL */
 };
 
 enum { OPT_SIZE = 256, OPT_SAMPLES, OPT_CPU, OPT_QUICK, OPT_FULL, OPT_FORMAT,
        OPT_OUTPUT, OPT_DEVICE, OPT_VARIANT, OPT_MIN, OPT_EQUIV,
        OPT_PROCESSES, OPT_RIGOROUS, OPT_BUILD, OPT_VERBOSE, OPT_FAIL_ON,
-       OPT_AA, OPT_DETECT, OPT_KIND };
+       OPT_AA, OPT_DETECT, OPT_KIND,
+       OPT_COMMAND0 = 512 /* + enum settle_command_opt */ };
 
 static const struct option run_opts[] = {
 	{ "size", required_argument, NULL, OPT_SIZE },
@@ -402,6 +410,7 @@ static const struct option run_opts[] = {
 	{ "rigorous", no_argument, NULL, OPT_RIGOROUS },
 	{ "build", required_argument, NULL, OPT_BUILD },
 	{ "verbose", no_argument, NULL, OPT_VERBOSE },
+	SETTLE_COMMAND_OPTIONS(OPT_COMMAND0),
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -418,15 +427,36 @@ static int run_preset(void *ctx, int c, const char *arg)
 	return 0;
 }
 
+/* A well-formed size of zero bytes ("0", "0K", "00M")? */
+static int zero_size(const char *s)
+{
+	size_t z = strspn(s, "0");
+	char one[64];
+	uint64_t b;
+
+	if (!z || strlen(s + z) + 2 > sizeof(one))
+		return 0;
+	snprintf(one, sizeof(one), "1%s", s + z);
+	return settle_parse_size(one, &b) == 0;
+}
+
 static int run_option(void *ctx, int c, const char *arg)
 {
 	struct run_args *a = ctx;
 	const char **more;
+	char err[512];
 
+	if (c >= OPT_COMMAND0 && c < OPT_COMMAND0 + SETTLE_CMDOPT_N)
+		return settle_command_option(&a->cmds, c - OPT_COMMAND0, arg,
+					     err, sizeof(err)) ?
+		       fail_usage("%s", err) : 0;
 	switch (c) {
 	case OPT_SIZE:
 		if (a->nsizes == MAX_SIZES)
 			return fail_usage("too many --size options (at most 64)");
+		if (zero_size(arg))
+			return fail_usage("--size %s: a size must be at least "
+					  "1 byte", arg);
 		if (settle_parse_size(arg, &a->sizes[a->nsizes]) < 0)
 			return fail_usage("malformed size '%s' (expected e.g. "
 					  "4096, 4K, 128M, 4G, 128T)", arg);
@@ -518,6 +548,7 @@ static int run_claims(struct run_args *a, int argc, char **argv, int first)
 	int rc;
 
 	if (first < argc && settle_byob_is_file(argv[first])) {
+		a->file = argv[first];
 		rc = settle_byob_claims(argv[first], a->builds, a->nbuilds,
 					argv + first + 1, argc - first - 1,
 					a->verbose, buf, 256, &n);
@@ -557,6 +588,7 @@ static int run_claims(struct run_args *a, int argc, char **argv, int first)
 
 static int parse_run(struct run_args *a, int argc, char **argv)
 {
+	char err[512];
 	int first, rc;
 
 	rc = parse_options(argc, argv, ":h", run_opts, run_preset, a,
@@ -574,7 +606,11 @@ static int parse_run(struct run_args *a, int argc, char **argv)
 			   usage_run, &first);
 	if (rc)
 		return rc == 1 ? -1 : rc;
-	if ((rc = run_claims(a, argc, argv, first)))
+	if (settle_command_check(&a->cmds, first < argc || a->nsizes ||
+				 a->nvariants || a->nbuilds || a->opt.full ||
+				 a->have_min, err, sizeof(err)) < 0)
+		return fail_usage("%s", err);
+	if (!a->cmds.n && (rc = run_claims(a, argc, argv, first)))
 		return rc;
 	if (a->have_samples)
 		a->opt.samples = (unsigned)a->samples;
@@ -654,19 +690,29 @@ static int measure(struct run_args *a, int argc, char **argv,
 		fprintf(stderr, "settle: %s\n", err);
 		return 2;
 	}
+	if (a->file) /* the claims were built by the user's compiler */
+		for (size_t i = 0; i < (a->nbuilds ? a->nbuilds : 1); i++)
+			snprintf(rep.claims_built + strlen(rep.claims_built),
+				 sizeof(rep.claims_built) -
+				 strlen(rep.claims_built), "%s%s",
+				 i ? ", " : "", a->nbuilds ? a->builds[i] :
+				 SETTLE_BYOB_DEFAULT_BUILD);
+	if (a->cmds.n &&
+	    (rc = settle_run_commands(&rep, &a->cmds, err, sizeof(err))) > 0)
+		fprintf(stderr, "settle: %s\n", err);
 	for (size_t i = 0; i < sel->nclaims && !rc; i++) {
 		rc = settle_run_claim(&rep, sel->claims[i], a->sizes,
 				      a->nsizes, err, sizeof(err));
-		if (rc == -2) {
-			settle_report_finish(&rep);
-			rc = interrupted(&rep);
-			settle_report_free(&rep);
-			return rc;
-		}
-		if (rc < 0) {
+		if (rc < 0 && rc != -2) {
 			fprintf(stderr, "settle: %s\n", err);
 			rc = 1;
 		}
+	}
+	if (rc == -2) {
+		settle_report_finish(&rep);
+		rc = interrupted(&rep);
+		settle_report_free(&rep);
+		return rc;
 	}
 	if (!rc) {
 		settle_report_finish(&rep);
@@ -1018,14 +1064,16 @@ static int plot_option(void *ctx, int c, const char *arg)
 		a->out = arg;
 		return 0;
 	case OPT_KIND:
-		if (!strcmp(arg, "all"))
+		if (!strcmp(arg, "auto"))
+			a->kind = SETTLE_PLOT_AUTO;
+		else if (!strcmp(arg, "all"))
 			a->kind = SETTLE_PLOT_ALL;
 		else if (!strcmp(arg, "throughput"))
 			a->kind = SETTLE_PLOT_THROUGHPUT;
 		else if (!strcmp(arg, "samples"))
 			a->kind = SETTLE_PLOT_SAMPLES;
 		else
-			return fail_usage("unknown --kind '%s' (all, "
+			return fail_usage("unknown --kind '%s' (auto, all, "
 					  "throughput or samples)", arg);
 		return 0;
 	}
@@ -1040,7 +1088,7 @@ static int cmd_plot(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct plot_args a = { SETTLE_PLOT_ALL, NULL };
+	struct plot_args a = { SETTLE_PLOT_AUTO, NULL };
 	struct settle_report rep;
 	char err[512];
 	int first, rc;

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "model/command.h"
 #include "model/model.h"
 #include "settle.h"
 
@@ -170,6 +171,8 @@ static void load_settings(struct settle_report *rep, json_t *doc)
 	copy(rep->compiler, sizeof(rep->compiler), b, "compiler");
 	copy(rep->build_flags, sizeof(rep->build_flags), b, "flags");
 	copy(rep->novec_flags, sizeof(rep->novec_flags), b, "novec_flags");
+	copy(rep->claims_built, sizeof(rep->claims_built), b,
+	     "claims_built_with");
 	o->samples = (unsigned)num(s, "samples");
 	o->min_sample_ns = num(s, "min_sample_ns");
 	o->cpu = rep->cpu = json_is_integer(json_object_get(s, "cpu")) ?
@@ -351,6 +354,119 @@ static void load_evidence(json_t *jr, struct settle_result *r)
 	r->read_limit_bpns = num(jr, "read_limit_bytes_per_ns");
 }
 
+/* ---- whole commands (settle run --command) ---- */
+
+/* n CPU times in ns from arr into a new array: 0 (under wait4's
+ * resolution) to about 11 days each; NULL when one is not. */
+static double *cpu_times(json_t *arr, size_t n)
+{
+	double *x;
+	json_t *v;
+	size_t i;
+
+	if (!json_is_array(arr) || json_array_size(arr) != n)
+		return NULL;
+	x = calloc(n + 1, sizeof(*x));
+	if (!x)
+		return NULL;
+	json_array_foreach(arr, i, v) {
+		double d = json_is_number(v) ? json_number_value(v) : -1;
+
+		if (!(d >= 0 && d <= 1e15)) {
+			free(x);
+			return NULL;
+		}
+		x[i] = d;
+	}
+	return x;
+}
+
+/* A count of a profile: a non-negative integer, -1 otherwise. */
+static int profile_count(json_t *o, const char *key, uint64_t *v)
+{
+	json_t *j = json_object_get(o, key);
+
+	if (!json_is_integer(j) || json_integer_value(j) < 0)
+		return -1;
+	*v = (uint64_t)json_integer_value(j);
+	return 0;
+}
+
+/* The --share counts of a command; -1 when missing or impossible. */
+static int load_profile(json_t *p, struct settle_command_data *d)
+{
+	json_t *syms = json_object_get(p, "symbols"), *e;
+	const char *ev = json_string_value(json_object_get(p, "event"));
+	uint64_t runs;
+	size_t i;
+
+	if (!ev || !*ev || strlen(ev) >= sizeof(d->event) ||
+	    profile_count(p, "period_ns", &d->period_ns) || !d->period_ns ||
+	    profile_count(p, "runs", &runs) || runs > UINT32_MAX ||
+	    profile_count(p, "samples", &d->samples) || !json_is_array(syms) ||
+	    json_array_size(syms) > SETTLE_SHARE_MAX)
+		return -1;
+	snprintf(d->event, sizeof(d->event), "%s", ev);
+	d->profiled_runs = (unsigned)runs;
+	d->call_chains = json_is_true(json_object_get(p, "call_chains"));
+	json_array_foreach(syms, i, e) {
+		const char *name = json_string_value(json_object_get(e, "symbol"));
+		uint64_t self, children;
+		long k;
+
+		if (!name || profile_count(e, "self", &self) ||
+		    profile_count(e, "children", &children) || self > children ||
+		    children > d->samples ||
+		    (k = settle_command_data_add_symbol(d, name)) < 0)
+			return -1;
+		d->share[k].self = self;
+		d->share[k].children = children;
+	}
+	return 0;
+}
+
+/* What a whole command's result adds, if anything: its runs' CPU times
+ * and its profile (docs/result-format.md, results[].command). */
+static int load_command(struct loader *l, json_t *jr, size_t idx,
+			struct settle_result *r)
+{
+	json_t *c = json_object_get(jr, "command"), *p;
+	const char *shell = json_string_value(json_object_get(c, "shell"));
+	json_t *prep = json_object_get(c, "prepare");
+	struct settle_command_data *d;
+	uint64_t failed;
+
+	if (!c)
+		return 0;
+	if (!json_is_object(c) || !shell ||
+	    (prep && !json_is_null(prep) && !json_is_string(prep)))
+		return fail(l, "malformed: results[%zu].command lacks its "
+			    "shell command", idx);
+	d = settle_command_data_new(shell, json_string_value(prep));
+	if (!d)
+		return fail(l, "out of memory");
+	r->command = d;
+	d->warmup = (unsigned)num(c, "warmup");
+	d->user_ns = cpu_times(json_object_get(c, "user_ns"), r->nsamples);
+	d->sys_ns = cpu_times(json_object_get(c, "sys_ns"), r->nsamples);
+	if (!d->user_ns || !d->sys_ns)
+		return fail(l, "malformed: results[%zu].command needs user_ns "
+			    "and sys_ns, a CPU time in ns for each sample", idx);
+	d->n = r->nsamples;
+	if (json_object_get(c, "failed_runs")) {
+		if (profile_count(c, "failed_runs", &failed) || failed > d->n)
+			return fail(l, "malformed: results[%zu].command."
+				    "failed_runs", idx);
+		d->failed = (size_t)failed;
+	}
+	p = json_object_get(c, "profile");
+	if (p && (!json_is_object(p) || load_profile(p, d) < 0))
+		return fail(l, "malformed: results[%zu].command.profile (an "
+			    "event, a period, runs, samples, and symbols "
+			    "with self <= children <= samples)", idx);
+	return 0;
+}
+
 static int load_result(struct loader *l, json_t *doc, json_t *jr, size_t idx,
 		       struct settle_report *rep)
 {
@@ -396,7 +512,7 @@ static int load_result(struct loader *l, json_t *doc, json_t *jr, size_t idx,
 	if (load_figures(l, json_object_get(jr, "scale"), r) < 0)
 		return fail(l, "out of memory");
 	(void)rep;
-	return 0;
+	return load_command(l, jr, idx, r);
 }
 
 /* The variants that could not run, with their reasons. */

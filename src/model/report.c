@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/command.h"
 #include "model/model.h"
 #include "stats/rules.h"
 
@@ -470,6 +471,13 @@ int settle_report_pool(struct settle_report *rep,
 		}
 		d->below_resolution |= s->below_resolution;
 		d->cycles_total += s->cycles_total;
+		if (d->command && s->command &&
+		    settle_command_data_pool(d->command, s->command)) {
+			snprintf(err, errlen, "cannot pool the runs of command "
+				 "'%s' (out of memory, or profiles differ)",
+				 d->variant);
+			return -1;
+		}
 	}
 	rep->noise.migrations += more->noise.migrations;
 	rep->noise.nvcsw += more->noise.nvcsw;
@@ -494,6 +502,7 @@ void settle_report_free(struct settle_report *rep)
 	for (size_t i = 0; i < rep->nresults; i++) {
 		free(rep->results[i].samples_ns);
 		free(rep->results[i].figures);
+		settle_command_data_free(rep->results[i].command);
 	}
 	free(rep->results);
 	rep->results = NULL;

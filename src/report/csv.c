@@ -169,6 +169,7 @@ static void compare(FILE *f, const struct settle_compare_view *cv)
 		for (size_t i = 0; i < cv->sections[k].nrows; i++)
 			compare_row(f, &cv->sections[k],
 				    &cv->sections[k].rows[i]);
+	fprintf(f, "# %s\r\n", cv->summary);
 }
 
 const struct settle_format settle_format_csv = {

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "report/format.h"
+#include "report/share.h"
 #include "stats/rules.h"
 #include "util/util.h"
 
@@ -142,6 +143,10 @@ static void write_build(FILE *f, const struct settle_report *rep)
 	jkey(f, "compiler"); jstr(f, rep->compiler);
 	fputs(", ", f); jkey(f, "flags"); jstr(f, rep->build_flags);
 	fputs(", ", f); jkey(f, "novec_flags"); jstr(f, rep->novec_flags);
+	if (rep->claims_built[0]) {
+		fputs(", ", f); jkey(f, "claims_built_with");
+		jstr(f, rep->claims_built);
+	}
 	fputs("},\n  \"settings\": {", f);
 	fprintf(f, "\"samples\": %u, \"min_sample_ns\": ", o->samples);
 	jnum(f, o->min_sample_ns);
@@ -269,7 +274,8 @@ static void write_evidence(FILE *f, const struct settle_result *r)
 	}
 }
 
-static void write_result(FILE *f, const struct settle_result *r)
+static void write_result(FILE *f, const struct settle_report *rep,
+			 const struct settle_result *r)
 {
 	const struct settle_figure *fig = r->figures;
 	size_t n = r->nfigures;
@@ -306,6 +312,7 @@ static void write_result(FILE *f, const struct settle_result *r)
 	write_evidence(f, r);
 	if (r->has_cmp)
 		write_cmp(f, &r->cmp);
+	settle_json_command(f, rep, r, 0);
 	fputs(", \"scale\": [", f);
 	for (size_t i = 0; i < n; i++) {
 		fputs(i ? ", " : "", f);
@@ -441,7 +448,7 @@ static void result_file(FILE *f, const struct settle_report *rep,
 		if (rep->results[i].skipped)
 			continue;
 		fputs(first ? "\n" : ",\n", f);
-		write_result(f, &rep->results[i]);
+		write_result(f, rep, &rep->results[i]);
 		first = 0;
 	}
 	fputs("\n  ],\n", f);
@@ -536,7 +543,11 @@ static void compare(FILE *f, const struct settle_compare_view *cv)
 		fputs(i ? ", " : "", f);
 		jstr(f, cv->warnings[i]);
 	}
-	fprintf(f, "],\n  \"slower\": %zu\n}\n", cv->slower);
+	fprintf(f, "],\n  \"slower\": %zu,\n  \"summary\": {\"status\": \"%s\", "
+		"\"sentence\": ", cv->slower, cv->settled ? "settled" :
+		"not settled");
+	jstr(f, cv->summary + (cv->settled ? 9 : 13));
+	fputs("}\n}\n", f);
 }
 
 const struct settle_format settle_format_json = {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "report/format.h"
+#include "report/share.h"
 #include "util/util.h"
 
 static void key(FILE *f, const char *k, int first)
@@ -60,7 +61,8 @@ static void identity(FILE *f, const struct settle_result *r)
 	fputc('}', f);
 }
 
-static void result(FILE *f, const struct settle_view_row *w)
+static void result(FILE *f, const struct settle_view *v,
+		   const struct settle_view_row *w)
 {
 	const struct settle_result *r = w->r;
 	int m = w->status == SETTLE_ROW_MEASURED;
@@ -87,7 +89,9 @@ static void result(FILE *f, const struct settle_view_row *w)
 	str(f, "verdict", w->status == SETTLE_ROW_INVALID ? "invalid" :
 	    m && w->verdict[0] ? w->verdict : NULL);
 	str(f, "why", m ? w->why : NULL);
-	fprintf(f, ", \"unstable\": %s}\n", w->mark[0] ? "true" : "false");
+	fprintf(f, ", \"unstable\": %s", w->mark[0] ? "true" : "false");
+	settle_json_command(f, v->rep, r, 1);
+	fputs("}\n", f);
 }
 
 /* {"claim": ..., "conclusion": {"status", "reason", "sentence",
@@ -116,7 +120,7 @@ static void report(FILE *f, const struct settle_view *v)
 {
 	for (size_t k = 0; k < v->nclaims; k++) {
 		for (size_t i = 0; i < v->claims[k].nrows; i++)
-			result(f, &v->claims[k].rows[i]);
+			result(f, v, &v->claims[k].rows[i]);
 		if (v->claims[k].has_conclusion) {
 			fputc('{', f);
 			conclusion_line(f, &v->claims[k]);
@@ -151,6 +155,11 @@ static void compare(FILE *f, const struct settle_compare_view *cv)
 		for (size_t i = 0; i < cv->sections[k].nrows; i++)
 			comparison(f, &cv->sections[k],
 				   &cv->sections[k].rows[i]);
+	fputs("{\"summary\": {\"status\": ", f);
+	settle_json_string(f, cv->settled ? "settled" : "not settled");
+	fputs(", \"sentence\": ", f);
+	settle_json_string(f, cv->summary + (cv->settled ? 9 : 13));
+	fputs("}}\n", f);
 }
 
 const struct settle_format settle_format_jsonl = {

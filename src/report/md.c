@@ -209,6 +209,30 @@ static void noise(FILE *f, const struct settle_view *v)
 	}
 }
 
+/* The lines under a claim's table (whole commands): level 0 a paragraph,
+ * 1 a list item, 2 an item under it. */
+static void lines(FILE *f, const struct settle_view_claim *vc)
+{
+	int in_list = 0;
+
+	for (size_t i = 0; i < vc->nlines; i++) {
+		const struct settle_view_line *l = &vc->lines[i];
+
+		if (l->level == 0) {
+			fputc('\n', f);
+			esc(f, l->text);
+			fputc('\n', f);
+			in_list = 0;
+			continue;
+		}
+		fputs(in_list ? "" : "\n", f);
+		fputs(l->level == 1 ? "- " : "  - ", f);
+		esc(f, l->text);
+		fputc('\n', f);
+		in_list = 1;
+	}
+}
+
 static void report(FILE *f, const struct settle_view *v)
 {
 	machine(f, v);
@@ -217,6 +241,7 @@ static void report(FILE *f, const struct settle_view *v)
 
 		claim_table(f, vc);
 		scale_section(f, vc);
+		lines(f, vc);
 		if (vc->has_conclusion) {
 			fputs(vc->settled ? "\n**settled:** " :
 			      "\n**not settled:** ", f);
@@ -302,6 +327,9 @@ static void compare(FILE *f, const struct settle_compare_view *cv)
 		esc(f, cv->warnings[i]);
 		fputc('\n', f);
 	}
+	fputs(cv->settled ? "\n**settled:** " : "\n**not settled:** ", f);
+	esc(f, cv->summary + (cv->settled ? 9 : 13));
+	fputc('\n', f);
 }
 
 const struct settle_format settle_format_md = {

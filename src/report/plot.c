@@ -367,23 +367,31 @@ static int plot_sweep(struct plot *p, const struct settle_claim_info *c,
 	fputs("set logscale x 2\n", p->gp);
 	fprintf(p->gp, "set xrange [%.17g:%.17g]\n", lo, hi);
 	size_tics(p->gp, lo, hi);
-	fputs("set xlabel 'buffer size (log scale); dashed lines: this "
-	      "machine''s caches'\n"
-	      "set ylabel 'throughput, bytes per ns (GB/s)'\n"
-	      "set yrange [0:*]\n"
-	      "set key outside right top vertical Left reverse samplen 2 "
-	      "spacing 1.2\n", p->gp);
+	fprintf(p->gp, "set xlabel 'buffer size (log scale); dashed lines: %s'\n"
+		"set ylabel 'throughput, bytes per ns (GB/s), log scale'\n"
+		/* every variant visible, the table's and the baseline's */
+		"set logscale y 10\nset yrange [*:*]\n"
+		"set key outside right top vertical Left reverse samplen 2 "
+		"spacing 1.2\n", p->rep->machine.hypervisor > 0 ?
+		"the caches as reported by the hypervisor" :
+		"this machine''s caches");
 	for (size_t k = 0; k < nmarks; k++) {
 		fprintf(p->gp, "set arrow from %llu, graph 0 to %llu, graph 1 "
 			"nohead dt 2 lw 1.5 lc rgb '#555555' back\n",
 			(unsigned long long)marks[k].size,
 			(unsigned long long)marks[k].size);
+		/* near the right edge the label goes left of its line, so
+		 * that it never runs into the key */
+		int left = log2((double)marks[k].size / lo) >
+			   0.75 * log2(hi / lo);
+
 		fputs("set label ", p->gp);
 		quote(p->gp, marks[k].text);
-		fprintf(p->gp, " at %llu, graph %.2f offset char 0.5, 0 left "
+		fprintf(p->gp, " at %llu, graph %.2f offset char %s, 0 %s "
 			"tc rgb '#333333' front\n",
 			(unsigned long long)marks[k].size,
-			0.96 - 0.05 * (double)k);
+			0.96 - 0.05 * (double)k, left ? "-0.5" : "0.5",
+			left ? "right" : "left");
 	}
 	if (nmarks && sizes[nsizes - 1] > marks[nmarks - 1].size)
 		fprintf(p->gp, "set label 'beyond the LLC: DRAM' at %llu, "
@@ -687,8 +695,11 @@ static int write_script(struct plot *p, enum settle_plot_kind kind,
 	}
 	fprintf(gp, "set output 'plot.%s'\n", format);
 	fputs("set encoding utf8\nset multiplot title ", gp);
-	snprintf(line, sizeof(line), "settle: %s",
-		 p->rep->source[0] ? p->rep->source : "a run");
+	/* what was measured, and where: not a file's path */
+	snprintf(line, sizeof(line), "settle:");
+	for (size_t i = 0; i < p->nclaims && strlen(line) < 400; i++)
+		snprintf(line + strlen(line), sizeof(line) - strlen(line),
+			 "%s %s", i ? "," : "", p->claims[i]->name);
 	quote(gp, line);
 	fputs(" . \"\\n\" . ", gp);
 	machine_line(p->rep, line, sizeof(line));
@@ -899,6 +910,10 @@ int settle_plot(const struct settle_report *rep, const char *path,
 		return fail(err, errlen, "settle plot needs gnuplot (%s not "
 			    "found); install it: " GNUPLOT_APT, gnuplot);
 	distinct_claims(&p);
+	if (kind == SETTLE_PLOT_AUTO) {
+		plan(&p, SETTLE_PLOT_THROUGHPUT, &l);
+		kind = l.nsweeps ? SETTLE_PLOT_THROUGHPUT : SETTLE_PLOT_SAMPLES;
+	}
 	plan(&p, kind, &l);
 	if (kind == SETTLE_PLOT_THROUGHPUT && !l.nsweeps)
 		return fail(err, errlen, "%s has no size sweep to plot (a "

@@ -8,6 +8,8 @@
 
 
 enum settle_plot_kind {
+	SETTLE_PLOT_AUTO,       /* the sweeps when there are any, else the
+				   distributions: a picture of sensible size */
 	SETTLE_PLOT_ALL,        /* the sweeps, then every distribution */
 	SETTLE_PLOT_THROUGHPUT, /* only the sweeps (error if there is none) */
 	SETTLE_PLOT_SAMPLES,    /* only the distributions */

@@ -144,6 +144,16 @@ static void noise(FILE *f, const struct settle_view *v)
 		settle_para(f, 2, 4, WIDTH, "warning: %s", v->warnings[i]);
 }
 
+/* The lines under a claim's table (whole commands), indented by level. */
+static void lines(FILE *f, const struct settle_view_claim *vc)
+{
+	for (size_t i = 0; i < vc->nlines; i++) {
+		int in = 2 + 2 * vc->lines[i].level;
+
+		settle_para(f, in, in + 2, WIDTH, "%s", vc->lines[i].text);
+	}
+}
+
 static void report(FILE *f, const struct settle_view *v)
 {
 	if (v->info) {
@@ -154,6 +164,7 @@ static void report(FILE *f, const struct settle_view *v)
 	for (size_t i = 0; i < v->nclaims; i++) {
 		claim_table(f, &v->claims[i]);
 		scale_section(f, &v->claims[i]);
+		lines(f, &v->claims[i]);
 		if (v->claims[i].has_conclusion)
 			settle_para(f, 2, 4, WIDTH, "%s",
 				    v->claims[i].conclusion);
@@ -221,6 +232,7 @@ static void compare(FILE *f, const struct settle_compare_view *cv)
 		note(f, &cv->notes[i]);
 	for (size_t i = 0; i < cv->nwarnings; i++)
 		settle_para(f, 0, 2, WIDTH, "warning: %s", cv->warnings[i]);
+	settle_para(f, 0, 2, WIDTH, "%s", cv->summary);
 }
 
 const struct settle_format settle_format_table = {

@@ -409,6 +409,11 @@ static void claim_section(FILE *f, const struct settle_view_claim *vc)
 	for (size_t i = 0; i < vc->nnotes; i++)
 		note(f, &vc->notes[i]);
 	scale_section(f, vc);
+	for (size_t i = 0; i < vc->nlines; i++) {
+		int in = 2 + 2 * vc->lines[i].level;
+
+		para(f, in, in + 2, "%s", vc->lines[i].text);
+	}
 	if (vc->has_conclusion)
 		para(f, 2, 4, "%s", vc->conclusion);
 }
@@ -478,6 +483,7 @@ static void compare(FILE *f, const struct settle_compare_view *cv)
 		note(f, &cv->notes[i]);
 	for (size_t i = 0; i < cv->nwarnings; i++)
 		para(f, 0, 2, "warning: %s", cv->warnings[i]);
+	para(f, 0, 2, "%s", cv->summary);
 }
 
 const struct settle_format settle_format_text = {

@@ -53,6 +53,25 @@ static int known(const struct settle_claim *const *claims, size_t n,
 	return 0;
 }
 
+/* "unknown variant 'x'; popcount has: table8, ...; endian has: ..." */
+static void unknown(const struct settle_claim *const *claims, size_t n,
+		    const char *name, char *err, size_t errlen)
+{
+	size_t used = (size_t)snprintf(err, errlen, "unknown variant '%s'",
+				       name);
+	char lb[128];
+
+	for (size_t i = 0; i < n && used < errlen; i++) {
+		used += (size_t)snprintf(err + used, errlen - used, "; %s has:",
+					 claims[i]->name);
+		for (size_t j = 0; j < claims[i]->nvariants && used < errlen; j++)
+			used += (size_t)snprintf(err + used, errlen - used,
+				"%s %s", j ? "," : "",
+				settle_variant_label(&claims[i]->variants[j],
+						     lb, sizeof(lb)));
+	}
+}
+
 /* What a selection owns. */
 struct owned {
 	struct settle_claim *copies;
@@ -95,8 +114,7 @@ int settle_select_variants(const struct settle_claim *const *claims,
 		goto nomem;
 	for (size_t i = 0; i < k; i++)
 		if (!known(claims, n, names[i])) {
-			snprintf(err, errlen, "unknown variant '%s' (settle "
-				 "list shows every variant)", names[i]);
+			unknown(claims, n, names[i], err, errlen);
 			settle_selection_free(out);
 			return -1;
 		}

@@ -386,6 +386,99 @@ static void section_failures(struct settle_compare_view *cv,
 			s->nw->source, s->only_old[0]);
 }
 
+/* Append "name +x%" of rows with verdict v (up to 3, then "and n more"). */
+static size_t list_rows(const struct settle_compare_view *cv, const char *v,
+			char *buf, size_t len)
+{
+	size_t n = 0, used = strlen(buf);
+
+	for (size_t k = 0; k < cv->nsections; k++)
+		for (size_t i = 0; i < cv->sections[k].nrows; i++) {
+			const struct settle_compare_row *w =
+				&cv->sections[k].rows[i];
+
+			if (w->status != SETTLE_CMP_MEASURED ||
+			    strcmp(w->verdict, v))
+				continue;
+			if (n < 3 && used < len)
+				used += (size_t)snprintf(buf + used, len - used,
+					"%s%s %s", n ? ", " : " (", w->name,
+					w->change_text);
+			n++;
+		}
+	if (n > 3 && used < len)
+		used += (size_t)snprintf(buf + used, len - used,
+					 " and %zu more", n - 3);
+	if (n && used < len)
+		snprintf(buf + used, len - used, ")");
+	return n;
+}
+
+static size_t count_verdict(const struct settle_compare_view *cv,
+			    const char *v, const char *why)
+{
+	size_t n = 0;
+
+	for (size_t k = 0; k < cv->nsections; k++)
+		for (size_t i = 0; i < cv->sections[k].nrows; i++) {
+			const struct settle_compare_row *w =
+				&cv->sections[k].rows[i];
+
+			n += !strcmp(w->verdict, v) &&
+			     (!why || (w->why && !strcmp(w->why, why)));
+		}
+	return n;
+}
+
+/*
+ * What changed, said once: settled when every compared row has a verdict
+ * other than unclear and none is invalid or undefined.
+ */
+static void summary(struct settle_compare_view *cv)
+{
+	char slower[300] = "", faster[300] = "";
+	size_t rows = 0, ns, nf, nsame, nunclear, ninvalid, nundef = 0;
+	size_t used;
+
+	for (size_t k = 0; k < cv->nsections; k++) {
+		rows += cv->sections[k].nrows;
+		for (size_t i = 0; i < cv->sections[k].nrows; i++)
+			nundef += cv->sections[k].rows[i].status !=
+				  SETTLE_CMP_MEASURED;
+	}
+	ns = list_rows(cv, "slower", slower, sizeof(slower));
+	nf = list_rows(cv, "faster", faster, sizeof(faster));
+	nsame = count_verdict(cv, "same", NULL);
+	nunclear = count_verdict(cv, "unclear", NULL);
+	ninvalid = count_verdict(cv, "invalid", NULL);
+	cv->settled = rows && !nunclear && !ninvalid && !nundef;
+	used = (size_t)snprintf(cv->summary, sizeof(cv->summary), "%s",
+				cv->settled ? "settled: " : "not settled: ");
+	if (!rows) {
+		snprintf(cv->summary + used, sizeof(cv->summary) - used,
+			 "no row in common");
+		return;
+	}
+	if (!cv->settled) {
+		size_t edge = count_verdict(cv, "unclear",
+					    "interval straddles the band's "
+					    "edge");
+
+		used += (size_t)snprintf(cv->summary + used,
+			sizeof(cv->summary) - used, "%zu of %zu rows unclear "
+			"(%zu with an interval straddling the band's edge, "
+			"%zu too noisy or too few samples); ", nunclear,
+			rows, edge, nunclear - edge);
+		if (ninvalid || nundef)
+			used += (size_t)snprintf(cv->summary + used,
+				sizeof(cv->summary) - used, "%zu invalid, %zu "
+				"undefined; ", ninvalid, nundef);
+	}
+	snprintf(cv->summary + used, sizeof(cv->summary) - used,
+		 "%zu slower%s, %zu faster%s, %zu the same (band +-%g%%)", ns,
+		 slower, nf, faster, nsame, cv->band * 100);
+}
+
 static void compare_notes(struct settle_compare_view *cv)
 {
 	snprintf(cv->notes[0].text, sizeof(cv->notes[0].text),
@@ -425,6 +518,7 @@ int settle_compare_build(const struct settle_report *old,
 	}
 	for (size_t k = 0; k < cv->nsections; k++)
 		section_failures(cv, &cv->sections[k]);
+	summary(cv);
 	compare_notes(cv);
 	file_noise(cv, old);
 	for (size_t k = 0; k < nnew; k++)

@@ -10,6 +10,7 @@
 
 #include "stats/rules.h"
 #include "util/util.h"
+#include "view/command.h"
 #include "view/view.h"
 
 /* ---- the machine ------------------------------------------------------- */
@@ -129,8 +130,17 @@ static void machine_items(const struct settle_report *rep,
 		it = item(v, "core clock", "unknown");
 		brief(it, "core clock unknown");
 	}
-	it = item(v, "build", "%s, %s", rep->compiler, rep->build_flags);
-	brief(it, "build %s %s", rep->compiler, rep->build_flags);
+	if (rep->claims_built[0]) {
+		/* FILE.c: the user's builds measured, settle only timed */
+		it = item(v, "build", "claims built with %s (settle itself: "
+			  "%s, %s)", rep->claims_built, rep->compiler,
+			  rep->build_flags);
+		brief(it, "claims built with %s", rep->claims_built);
+	} else {
+		it = item(v, "build", "%s, %s", rep->compiler,
+			  rep->build_flags);
+		brief(it, "build %s %s", rep->compiler, rep->build_flags);
+	}
 	it = item(v, "mitigations", "%s", m->mitigations[0] ?
 		  m->mitigations : "unknown");
 	it->detail = 1;
@@ -532,10 +542,11 @@ static void generic_conclusion(const struct settle_view_claim *vc, char *buf,
 	}
 }
 
-static void conclusion(struct settle_view_claim *vc)
+static void conclusion(struct settle_view *v, struct settle_view_claim *vc)
 {
 	const struct settle_conclusion *k = vc->claim->conclusion;
 	const struct settle_view_row *rows[SETTLE_MAX_NAMED];
+	char why[400];
 	size_t n = 0;
 	int based = 0;
 
@@ -545,7 +556,16 @@ static void conclusion(struct settle_view_claim *vc)
 		return;
 	vc->has_conclusion = 1;
 	vc->numbers = k;
-	if (k) {
+	if (!k && settle_command_conclusion(vc, vc->sentence,
+					     sizeof(vc->sentence), why,
+					     sizeof(why))) {
+		for (size_t i = 0; i < vc->nrows; i++)
+			if (vc->rows[i].role == SETTLE_ROLE_BASELINE)
+				rows[n++] = &vc->rows[i];
+		settle_escape_in(why, sizeof(why));
+		if (why[0])
+			vc->reason = keep(v, why);
+	} else if (k) {
 		snprintf(vc->sentence, sizeof(vc->sentence), "%s", k->sentence);
 		for (size_t i = 0; i < k->nrows; i++)
 			rows[n++] = named(vc, k->rows[i].label,
@@ -558,7 +578,7 @@ static void conclusion(struct settle_view_claim *vc)
 		vc->reason = based ? "nothing was measured" :
 			     "there is no baseline to compare with";
 		snprintf(vc->sentence, sizeof(vc->sentence), "%s", vc->reason);
-	} else {
+	} else if (!vc->reason) {
 		vc->reason = unsettled(vc, rows, n);
 	}
 	settle_escape_in(vc->sentence, sizeof(vc->sentence));
@@ -598,7 +618,9 @@ static int claim(struct settle_view *v, const struct settle_report *rep,
 		if (rep->results[i].claim == c)
 			row(v, &rep->results[i], &vc->rows[vc->nrows++]);
 	notes(rep, vc);
-	conclusion(vc);
+	conclusion(v, vc);
+	if (settle_view_command(v, vc) < 0)
+		return -1;
 	return scale(v, vc);
 }
 
@@ -705,6 +727,7 @@ void settle_view_free(struct settle_view *v)
 	for (size_t i = 0; v->claims && i < v->nclaims; i++) {
 		free(v->claims[i].rows);
 		free(v->claims[i].scale);
+		free(v->claims[i].lines);
 	}
 	free(v->claims);
 	v->claims = NULL;

@@ -94,6 +94,11 @@ struct settle_view_scale_row {
 	struct settle_view_scale_cell cell[SETTLE_MAX_FIGURES];
 };
 
+struct settle_view_line {
+	int level;
+	char text[1200];
+};
+
 struct settle_view_claim {
 	const struct settle_claim_info *claim;
 	const char *title;
@@ -110,6 +115,10 @@ struct settle_view_claim {
 	size_t nscale;
 	struct settle_view_note scale_notes[4];
 	size_t nscale_notes;
+	/* lines under the table (whole commands: how they ran, CPU time,
+	 * shares): level 0 a paragraph, 1 an item, 2 a line under an item */
+	struct settle_view_line *lines;
+	size_t nlines;
 	/* the conclusion: "settled: ..." or "not settled: why; ..." */
 	int has_conclusion, settled;
 	const char *reason;      /* why not settled, or NULL */
@@ -196,6 +205,9 @@ struct settle_compare_view {
 	 * one, invalid rows in a new file */
 	char failures[8][300];
 	size_t nfailures;
+	/* what changed, in one line: "settled: ..." or "not settled: ..." */
+	int settled;
+	char summary[900];
 };
 
 /*

@@ -1,0 +1,107 @@
+/*
+ * command.c (model) - the record of a whole command's runs that a result
+ * owns (see model/command.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/command.h"
+
+struct settle_command_data *settle_command_data_new(const char *shell,
+						    const char *prepare)
+{
+	struct settle_command_data *d = calloc(1, sizeof(*d));
+
+	if (!d)
+		return NULL;
+	d->shell = strdup(shell ? shell : "");
+	d->prepare = prepare ? strdup(prepare) : NULL;
+	if (!d->shell || (prepare && !d->prepare)) {
+		settle_command_data_free(d);
+		return NULL;
+	}
+	return d;
+}
+
+long settle_command_data_add_symbol(struct settle_command_data *d,
+				    const char *symbol)
+{
+	char *s;
+
+	if (d->nshare == SETTLE_SHARE_MAX || !(s = strdup(symbol)))
+		return -1;
+	d->share[d->nshare].symbol = s;
+	d->share[d->nshare].self = d->share[d->nshare].children = 0;
+	return (long)d->nshare++;
+}
+
+void settle_command_data_free(struct settle_command_data *d)
+{
+	if (!d)
+		return;
+	for (size_t i = 0; i < d->nshare; i++)
+		free(d->share[i].symbol);
+	free(d->shell);
+	free(d->prepare);
+	free(d->user_ns);
+	free(d->sys_ns);
+	free(d);
+}
+
+int settle_command_data_reserve(struct settle_command_data *d, size_t more)
+{
+	double *u = realloc(d->user_ns, (d->n + more + 1) * sizeof(*u));
+
+	if (!u)
+		return -1;
+	d->user_ns = u;
+	u = realloc(d->sys_ns, (d->n + more + 1) * sizeof(*u));
+	if (!u)
+		return -1;
+	d->sys_ns = u;
+	return 0;
+}
+
+static int same_profile(const struct settle_command_data *a,
+			const struct settle_command_data *b)
+{
+	if (strcmp(a->event, b->event) || a->period_ns != b->period_ns ||
+	    a->call_chains != b->call_chains || a->nshare != b->nshare)
+		return 0;
+	for (size_t i = 0; i < a->nshare; i++)
+		if (strcmp(a->share[i].symbol, b->share[i].symbol))
+			return 0;
+	return 1;
+}
+
+int settle_command_data_pool(struct settle_command_data *dst,
+			     const struct settle_command_data *src)
+{
+	if (src->event[0] && dst->event[0] && !same_profile(dst, src))
+		return -1;
+	if (settle_command_data_reserve(dst, src->n) < 0)
+		return -1;
+	memcpy(dst->user_ns + dst->n, src->user_ns, src->n * sizeof(double));
+	memcpy(dst->sys_ns + dst->n, src->sys_ns, src->n * sizeof(double));
+	dst->n += src->n;
+	dst->failed += src->failed;
+	if (!src->event[0])
+		return 0;
+	if (!dst->event[0]) {
+		memcpy(dst->event, src->event, sizeof(dst->event));
+		dst->period_ns = src->period_ns;
+		dst->call_chains = src->call_chains;
+		for (size_t i = 0; i < src->nshare; i++)
+			if (settle_command_data_add_symbol(dst,
+					src->share[i].symbol) < 0)
+				return -1;
+	}
+	dst->profiled_runs += src->profiled_runs;
+	dst->samples += src->samples;
+	for (size_t i = 0; i < src->nshare; i++) {
+		dst->share[i].self += src->share[i].self;
+		dst->share[i].children += src->share[i].children;
+	}
+	return 0;
+}
+

@@ -1,0 +1,67 @@
+/*
+ * command.h (model) - what the result of a whole command carries besides
+ * its wall times (struct settle_result.command; settle run --command, see
+ * src/runner/command.h): the CPU time of each run and the counts of the
+ * perf profile. A result owns its record: settle_report_free frees it,
+ * settle_report_pool adds another process's to it.
+ */
+#ifndef SETTLE_MODEL_COMMAND_H
+#define SETTLE_MODEL_COMMAND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SETTLE_SHARE_MAX 8       /* --share symbols, at most */
+
+struct settle_share_count {
+	char *symbol;
+	uint64_t self;          /* samples whose innermost frame is in it */
+	uint64_t children;      /* samples with it anywhere in the chain */
+};
+
+struct settle_command_data {
+	char *shell;            /* the command */
+	char *prepare;          /* the --prepare command, or NULL */
+	unsigned warmup;        /* untimed runs before the rounds */
+	size_t n;               /* runs: entries of user_ns and sys_ns, one
+				   per sample of the result, same order */
+	double *user_ns, *sys_ns; /* CPU time of each run, ns (wait4) */
+	size_t failed;          /* timed runs that exited non-zero
+				   (measured under --ignore-failure) */
+	/* --share (event[0] == '\0': not profiled) */
+	char event[24];         /* "cpu-clock", or "cpu-clock:u" */
+	uint64_t period_ns;     /* CPU time per sample */
+	int call_chains;        /* recorded with -g */
+	unsigned profiled_runs;
+	uint64_t samples;       /* over all profiled runs */
+	size_t nshare;
+	struct settle_share_count share[SETTLE_SHARE_MAX];
+};
+
+/* A new, empty record for the command shell (prepare may be NULL);
+ * returns NULL when out of memory. */
+struct settle_command_data *settle_command_data_new(const char *shell,
+						    const char *prepare);
+
+/* Room for more runs in user_ns and sys_ns (n unchanged). Returns 0, or
+ * -1 when out of memory. */
+int settle_command_data_reserve(struct settle_command_data *d, size_t more);
+
+/* Add a symbol of --share, with no samples yet; returns its index or -1
+ * (out of memory, or SETTLE_SHARE_MAX symbols already). */
+long settle_command_data_add_symbol(struct settle_command_data *d,
+				    const char *symbol);
+
+/*
+ * Append src's runs to dst and add its profile (the same symbols, the
+ * same event and period, or dst has no profile yet), as when the results
+ * of fresh processes are pooled. Returns 0, or -1 (dst unchanged) when
+ * out of memory or the profiles cannot be added up.
+ */
+int settle_command_data_pool(struct settle_command_data *dst,
+			     const struct settle_command_data *src);
+
+/* Free d and everything it owns (NULL: nothing). */
+void settle_command_data_free(struct settle_command_data *d);
+
+#endif

@@ -1,0 +1,920 @@
+/*
+ * command.c - whole commands: each sample a fresh process, timed from
+ * fork to wait4, interleaved in rounds; optionally profiled with perf for
+ * the share of a symbol (see command.h for the contracts).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "model/model.h"
+#include "runner/command.h"
+#include "runner/perf_script.h"
+#include "util/util.h"
+
+#define SHELL "/bin/sh"
+#define TAIL_LINES 4           /* of standard error, in a failure */
+#define TAIL_BYTES 2048
+#define PERIOD_MIN_NS 100000   /* 100 us of CPU time per perf sample */
+#define SAMPLES_PER_RUN 20000  /* at most, about, per profiled run */
+
+/* ---- options ---------------------------------------------------------- */
+
+static int name_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || strchr("._-+:", c);
+}
+
+static int blank(const char *s)
+{
+	while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
+		s++;
+	return *s == '\0';
+}
+
+static int add_command(struct settle_command_set *s, const char *arg,
+		       char *err, size_t errlen)
+{
+	const char *eq = strchr(arg, '=');
+	size_t len = eq ? (size_t)(eq - arg) : 0;
+
+	if (blank(arg)) {
+		snprintf(err, errlen, "empty --command: give NAME=SHELL COMMAND, "
+			 "e.g. --command 'fast=sleep 0.1'");
+		return -1;
+	}
+	if (!eq) {
+		snprintf(err, errlen, "--command '%.80s': expected NAME=SHELL "
+			 "COMMAND, e.g. --command 'fast=sleep 0.1'", arg);
+		return -1;
+	}
+	if (len == 0) {
+		snprintf(err, errlen, "--command '%.80s': the NAME before '=' "
+			 "is empty", arg);
+		return -1;
+	}
+	for (size_t i = 0; i < len; i++)
+		if (!name_char(arg[i]) || len > SETTLE_CMD_NAME_MAX) {
+			snprintf(err, errlen, "--command '%.80s': a NAME is 1 to "
+				 "%d letters, digits or . _ - + :", arg,
+				 SETTLE_CMD_NAME_MAX);
+			return -1;
+		}
+	if (blank(eq + 1)) {
+		snprintf(err, errlen, "--command '%.80s': no command after "
+			 "'%.*s='", arg, (int)len, arg);
+		return -1;
+	}
+	for (size_t i = 0; i < s->n; i++)
+		if (strlen(s->cmd[i].name) == len &&
+		    !strncmp(s->cmd[i].name, arg, len)) {
+			snprintf(err, errlen, "two --command named '%.*s': each "
+				 "needs a name of its own", (int)len, arg);
+			return -1;
+		}
+	if (s->n == SETTLE_CMD_MAX) {
+		snprintf(err, errlen, "too many --command (at most %d)",
+			 SETTLE_CMD_MAX);
+		return -1;
+	}
+	memcpy(s->cmd[s->n].name, arg, len);
+	s->cmd[s->n].name[len] = '\0';
+	s->cmd[s->n].shell = eq + 1;
+	s->n++;
+	return 0;
+}
+
+static int add_share(struct settle_command_set *s, const char *arg,
+		     char *err, size_t errlen)
+{
+	size_t len = strlen(arg);
+	int ok = len > 0 && len <= SETTLE_SYMBOL_MAX && arg[0] != ' ' &&
+		 arg[len - 1] != ' ';
+
+	for (size_t i = 0; ok && i < len; i++)
+		ok = (unsigned char)arg[i] >= 0x20 && arg[i] != 0x7f;
+	if (!ok) {
+		snprintf(err, errlen, "malformed --share '%.80s' (a symbol "
+			 "name as perf report shows it, e.g. ext2fs_bitcount)",
+			 arg);
+		return -1;
+	}
+	for (size_t i = 0; i < s->nshare; i++)
+		if (!strcmp(s->share[i], arg))
+			return 0;
+	if (s->nshare == SETTLE_SHARE_MAX) {
+		snprintf(err, errlen, "too many --share (at most %d)",
+			 SETTLE_SHARE_MAX);
+		return -1;
+	}
+	s->share[s->nshare++] = arg;
+	return 0;
+}
+
+static int parse_warmup(struct settle_command_set *s, const char *arg,
+			char *err, size_t errlen)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = arg && *arg >= '0' && *arg <= '9' ? strtoul(arg, &end, 10) : 0;
+	if (!arg || *arg < '0' || *arg > '9' || errno || *end ||
+	    v > SETTLE_WARMUP_MAX) {
+		snprintf(err, errlen, "malformed --warmup '%.40s' (a whole "
+			 "number of runs, 0 to %d)", arg ? arg : "",
+			 SETTLE_WARMUP_MAX);
+		return -1;
+	}
+	s->warmup = (unsigned)v;
+	s->have_warmup = 1;
+	return 0;
+}
+
+int settle_command_option(struct settle_command_set *s, int which,
+			  const char *arg, char *err, size_t errlen)
+{
+	switch (which) {
+	case SETTLE_CMDOPT_COMMAND:
+		return add_command(s, arg ? arg : "", err, errlen);
+	case SETTLE_CMDOPT_WARMUP:
+		return parse_warmup(s, arg, err, errlen);
+	case SETTLE_CMDOPT_PREPARE:
+		if (!arg || blank(arg)) {
+			snprintf(err, errlen, "empty --prepare: give a shell "
+				 "command to run before every run");
+			return -1;
+		}
+		s->prepare = arg;
+		return 0;
+	case SETTLE_CMDOPT_SHOW_OUTPUT:
+		s->show_output = 1;
+		return 0;
+	case SETTLE_CMDOPT_IGNORE_FAILURE:
+		s->ignore_failure = 1;
+		return 0;
+	case SETTLE_CMDOPT_SHARE:
+		return add_share(s, arg ? arg : "", err, errlen);
+	}
+	snprintf(err, errlen, "unknown command option %d", which);
+	return -1;
+}
+
+int settle_command_check(const struct settle_command_set *s, int claims_too,
+			 char *err, size_t errlen)
+{
+	if (s->n && claims_too) {
+		snprintf(err, errlen, "a claim list and --command do not mix: "
+			 "measure claims (with --size, --variant, --full, --min-time, "
+			 "--build, FILE.c) or whole commands, in separate runs");
+		return -1;
+	}
+	if (!s->n && (s->have_warmup || s->prepare || s->show_output ||
+		      s->ignore_failure || s->nshare)) {
+		snprintf(err, errlen, "--warmup, --prepare, --show-output, "
+			 "--ignore-failure and --share go with --command "
+			 "'NAME=SHELL COMMAND'");
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- the claim whose results the commands are ----------------------- */
+
+/*
+ * THE ONE PLACE that describes the claim of whole commands: its results
+ * (one per command, named by the command's NAME, the first the baseline)
+ * carry this description, the formats print it, the result file stores it
+ * under "claims".
+ */
+static const struct settle_claim_info *
+command_claim(struct settle_report *rep, const struct settle_command_set *s)
+{
+	struct settle_claim_info c;
+
+	memset(&c, 0, sizeof(c));
+	c.name = "command";
+	c.description = "whole commands, each run a fresh process";
+	c.title = "command: whole commands, wall time per run";
+	c.op_name = "run";
+	c.baseline = s->cmd[0].name;
+	return settle_report_claim(rep, &c);
+}
+
+/* ---- running a process ------------------------------------------------ */
+
+/* The files a child gets, and where its standard error is kept. */
+struct io {
+	int null_fd;   /* /dev/null, read and write */
+	int err_fd;    /* a temporary file for standard error, or -1 */
+	int show;      /* --show-output: stdout and stderr to our stderr */
+	int out_fd;    /* >= 0: standard output to this pipe instead */
+};
+
+struct run {
+	double wall_ns, user_ns, sys_ns;
+	int status;    /* as from wait4 */
+};
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static double tv_ns(struct timeval tv)
+{
+	return (double)tv.tv_sec * 1e9 + (double)tv.tv_usec * 1e3;
+}
+
+/*
+ * In the child: a process group of its own (so that settle, asked to stop,
+ * ends the command and everything it started), the files, every CPU
+ * (settle pins itself), then exec.
+ */
+static void child(char *const argv[], const struct io *io)
+{
+	cpu_set_t all;
+
+	setpgid(0, 0);
+	CPU_ZERO(&all);
+	for (int i = 0; i < CPU_SETSIZE; i++)
+		CPU_SET(i, &all);
+	sched_setaffinity(0, sizeof(all), &all);
+	signal(SIGPIPE, SIG_DFL);
+	dup2(io->null_fd, STDIN_FILENO);
+	if (io->out_fd >= 0)
+		dup2(io->out_fd, STDOUT_FILENO);
+	else if (io->show)
+		dup2(STDERR_FILENO, STDOUT_FILENO);
+	else
+		dup2(io->null_fd, STDOUT_FILENO);
+	if (!io->show)
+		dup2(io->err_fd >= 0 ? io->err_fd : io->null_fd, STDERR_FILENO);
+	execvp(argv[0], argv);
+	_exit(127);
+}
+
+/* Empty the standard error file for the next run. */
+static void reset_err(const struct io *io)
+{
+	if (io->err_fd < 0)
+		return;
+	if (ftruncate(io->err_fd, 0) == 0)
+		lseek(io->err_fd, 0, SEEK_SET);
+}
+
+static pid_t start(char *const argv[], const struct io *io)
+{
+	pid_t pid = fork();
+
+	if (pid == 0)
+		child(argv, io);
+	return pid;
+}
+
+static int finish(pid_t pid, struct run *r)
+{
+	struct rusage ru;
+	int killed = 0;
+	pid_t w;
+
+	do {
+		w = wait4(pid, &r->status, 0, &ru);
+		/* asked to stop (settle_interrupted): end the run now */
+		if (w < 0 && errno == EINTR && settle_interrupted() && !killed)
+			killed = kill(-pid, SIGTERM) == 0 ||
+				 kill(pid, SIGTERM) == 0;
+	} while (w < 0 && errno == EINTR);
+	if (w != pid)
+		return -1;
+	r->user_ns = tv_ns(ru.ru_utime);
+	r->sys_ns = tv_ns(ru.ru_stime);
+	return 0;
+}
+
+/* Run argv to completion: wall time from before fork to after wait4. */
+static int spawn(char *const argv[], const struct io *io, struct run *r)
+{
+	double t0;
+	pid_t pid;
+
+	reset_err(io);
+	t0 = now_ns();
+	pid = start(argv, io);
+	if (pid < 0 || finish(pid, r) < 0)
+		return -1;
+	r->wall_ns = now_ns() - t0;
+	return 0;
+}
+
+/* The last TAIL_LINES lines of the standard error file, each "\n  | ...",
+ * cut at 160 bytes, control characters as '?'; "" when it is empty. */
+static void err_tail(const struct io *io, char *buf, size_t len)
+{
+	char raw[TAIL_BYTES + 1], *line[TAIL_LINES], *p, *end;
+	size_t used = 0, nl = 0;
+	struct stat st;
+	off_t from;
+	ssize_t n;
+
+	buf[0] = '\0';
+	if (io->err_fd < 0 || fstat(io->err_fd, &st) < 0 || st.st_size == 0)
+		return;
+	from = st.st_size > TAIL_BYTES ? st.st_size - TAIL_BYTES : 0;
+	n = pread(io->err_fd, raw, TAIL_BYTES, from);
+	if (n <= 0)
+		return;
+	raw[n] = '\0';
+	p = raw;
+	if (from > 0 && (p = strchr(raw, '\n')))
+		p++;                  /* a partial first line */
+	for (; p && *p; p = end) {
+		end = p + strcspn(p, "\n");
+		if (*end)
+			*end++ = '\0';
+		if (!*p || blank(p))
+			continue;
+		if (nl == TAIL_LINES)
+			memmove(line, line + 1, --nl * sizeof(*line));
+		line[nl++] = p;
+	}
+	for (size_t i = 0; i < nl && used + 8 < len; i++) {
+		used += (size_t)snprintf(buf + used, len - used, "\n  | ");
+		for (size_t k = 0; line[i][k] && k < 160 && used + 2 < len; k++) {
+			unsigned char c = (unsigned char)line[i][k];
+
+			buf[used++] = c < 0x20 || c == 0x7f ? '?' : (char)c;
+		}
+		buf[used] = '\0';
+	}
+}
+
+/* ---- a measurement in progress ---------------------------------------- */
+
+struct cmdrun {
+	struct settle_report *rep;
+	const struct settle_command_set *s;
+	struct settle_result *res;   /* s->n results, once all appended */
+	size_t first, added;         /* where they start in rep, how many */
+	struct io io;
+	char *err;
+	size_t errlen;
+	char tmpdir[64];             /* for perf.data, or "" */
+	const char *perf;            /* the perf program */
+	char event[24];
+	uint64_t period_ns;
+};
+
+enum phase { WARMUP, TIMED, PROFILED };
+
+static const char *const phase_name[] = { "warm-up run", "run", "profiled run" };
+
+static void progress(const struct cmdrun *m, size_t i, enum phase ph,
+		     unsigned k, unsigned of)
+{
+	FILE *f = m->rep->options.progress;
+
+	if (!f)
+		return;
+	fprintf(f, "\r\033[Kcommand %s: %s %u of %u", m->s->cmd[i].name,
+		phase_name[ph], k, of);
+	fflush(f);
+}
+
+static const char *signal_name(int sig)
+{
+	const char *s = strsignal(sig);
+
+	return s ? s : "unknown signal";
+}
+
+/*
+ * What a run's status means: 0 fine (or a failure to ignore, counted in
+ * *failed), else the exit status of settle, with the message in m->err.
+ */
+static int judge(struct cmdrun *m, size_t i, const struct run *r,
+		 enum phase ph, size_t *failed)
+{
+	const struct settle_command *c = &m->s->cmd[i];
+	char tail[TAIL_LINES * 170], how[64];
+	int code = 1;
+
+	if (WIFEXITED(r->status) && WEXITSTATUS(r->status) == 0)
+		return 0;
+	err_tail(&m->io, tail, sizeof(tail));
+	if (WIFEXITED(r->status) && (WEXITSTATUS(r->status) == 127 ||
+				     WEXITSTATUS(r->status) == 126)) {
+		snprintf(m->err, m->errlen, "command '%s' (%.200s) %s (exit "
+			 "status %d from %s)%s%s", c->name, c->shell,
+			 WEXITSTATUS(r->status) == 127 ? "was not found" :
+			 "cannot be executed", WEXITSTATUS(r->status),
+			 ph == PROFILED ? "perf record" : SHELL,
+			 tail[0] ? "; its standard error ended with:" : "", tail);
+		return 2;
+	}
+	if (m->s->ignore_failure) {
+		*failed += ph == TIMED;
+		return 0;
+	}
+	if (WIFEXITED(r->status))
+		snprintf(how, sizeof(how), "exited with status %d",
+			 WEXITSTATUS(r->status));
+	else
+		snprintf(how, sizeof(how), "was killed by signal %d (%s)",
+			 WTERMSIG(r->status), signal_name(WTERMSIG(r->status)));
+	snprintf(m->err, m->errlen, "command '%s' (%.200s) %s in a %s%s "
+		 "(--ignore-failure measures it anyway)%s%s", c->name, c->shell,
+		 how, phase_name[ph], ph == PROFILED ? " under perf record" : "",
+		 tail[0] ? "; its standard error ended with:" :
+		 m->s->show_output ? "; its output is above" :
+		 "; it wrote nothing to standard error", tail);
+	return code;
+}
+
+/* --prepare, before a run of command i. */
+static int prepare(struct cmdrun *m, size_t i)
+{
+	char *argv[] = { SHELL, "-c", (char *)m->s->prepare, NULL };
+	char tail[TAIL_LINES * 170];
+	struct run r;
+
+	if (settle_interrupted())
+		return -2;
+	if (!m->s->prepare)
+		return 0;
+	if (spawn(argv, &m->io, &r) < 0) {
+		snprintf(m->err, m->errlen, "cannot start %s: %s", SHELL,
+			 strerror(errno));
+		return 1;
+	}
+	if (settle_interrupted())
+		return -2;
+	if (WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0)
+		return 0;
+	err_tail(&m->io, tail, sizeof(tail));
+	snprintf(m->err, m->errlen, "the --prepare command (%.200s) failed "
+		 "before a run of '%s': %s %d%s%s", m->s->prepare,
+		 m->s->cmd[i].name, WIFEXITED(r.status) ? "exit status" :
+		 "killed by signal", WIFEXITED(r.status) ? WEXITSTATUS(r.status) :
+		 WTERMSIG(r.status), tail[0] ? "; its standard error ended "
+		 "with:" : "", tail);
+	return 2;
+}
+
+/* One run of command i (after its --prepare): timed, warm-up or not. */
+static int run_once(struct cmdrun *m, size_t i, enum phase ph, struct run *r)
+{
+	char *argv[] = { SHELL, "-c", (char *)m->s->cmd[i].shell, NULL };
+	size_t failed = 0;
+	int rc;
+
+	if ((rc = prepare(m, i)))
+		return rc;
+	if (spawn(argv, &m->io, r) < 0) {
+		snprintf(m->err, m->errlen, "cannot start %s: %s", SHELL,
+			 strerror(errno));
+		return 1;
+	}
+	if (settle_interrupted()) /* the run was cut short: not a sample */
+		return -2;
+	if ((rc = judge(m, i, r, ph, &failed)))
+		return rc;
+	m->res[i].command->failed += failed;
+	return 0;
+}
+
+static int warm_up(struct cmdrun *m)
+{
+	unsigned w = m->s->have_warmup ? m->s->warmup : SETTLE_WARMUP_DEFAULT;
+	struct run r;
+	int rc;
+
+	for (size_t i = 0; i < m->s->n; i++)
+		for (unsigned k = 0; k < w; k++) {
+			progress(m, i, WARMUP, k + 1, w);
+			if ((rc = run_once(m, i, WARMUP, &r)))
+				return rc;
+		}
+	return 0;
+}
+
+/* Round k runs every command once, starting at command k mod n. */
+static int rounds(struct cmdrun *m, unsigned ns)
+{
+	size_t n = m->s->n;
+	struct run r;
+	int rc;
+
+	for (unsigned k = 0; k < ns; k++)
+		for (size_t j = 0; j < n; j++) {
+			size_t i = (k + j) % n;
+			struct settle_result *res = &m->res[i];
+			struct settle_command_data *d = res->command;
+
+			progress(m, i, TIMED, k + 1, ns);
+			if ((rc = run_once(m, i, TIMED, &r)))
+				return rc;
+			res->samples_ns[res->nsamples++] = r.wall_ns;
+			d->user_ns[d->n] = r.user_ns;
+			d->sys_ns[d->n] = r.sys_ns;
+			d->n++;
+		}
+	return 0;
+}
+
+/* ---- perf ------------------------------------------------------------- */
+
+/* Is prog an executable file, or one on PATH? */
+static int on_path(const char *prog)
+{
+	const char *path = getenv("PATH");
+	char buf[PATH_MAX];
+
+	if (strchr(prog, '/'))
+		return access(prog, X_OK) == 0;
+	if (!path || !*path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	while (*path) {
+		size_t len = strcspn(path, ":");
+
+		snprintf(buf, sizeof(buf), "%.*s/%s", (int)(len ? len : 1),
+			 len ? path : ".", prog);
+		if (access(buf, X_OK) == 0)
+			return 1;
+		path += len + (path[len] == ':');
+	}
+	return 0;
+}
+
+static int paranoid(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+	int v = 2;
+
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = 2;
+		fclose(f);
+	}
+	return v;
+}
+
+/* perf record's arguments for a run of shell into file. */
+static void record_argv(const struct cmdrun *m, const char *shell,
+			const char *file, char *period, size_t plen,
+			char **argv)
+{
+	size_t n = 0;
+
+	snprintf(period, plen, "%llu", (unsigned long long)m->period_ns);
+	argv[n++] = (char *)m->perf;
+	argv[n++] = "record";
+	argv[n++] = "-q";
+	argv[n++] = "-e";
+	argv[n++] = (char *)m->event;
+	argv[n++] = "-c";
+	argv[n++] = period;
+	argv[n++] = "-g";
+	argv[n++] = "-o";
+	argv[n++] = (char *)file;
+	argv[n++] = "--";
+	argv[n++] = SHELL;
+	argv[n++] = "-c";
+	argv[n++] = (char *)shell;
+	argv[n] = NULL;
+}
+
+/*
+ * Can perf sample here? A probe records `true`; perf missing, not
+ * permitted or failing is exit status 2, said with perf's own words.
+ */
+static int perf_probe(struct cmdrun *m)
+{
+	char file[96], period[24], *argv[16], tail[TAIL_LINES * 170];
+	int par = paranoid();
+	struct run r;
+
+	m->perf = getenv("SETTLE_PERF") && *getenv("SETTLE_PERF") ?
+		  getenv("SETTLE_PERF") : "perf";
+	if (!on_path(m->perf)) {
+		snprintf(m->err, m->errlen, "--share needs perf, and '%s' is "
+			 "not installed: sudo apt-get install -y linux-perf "
+			 "(Debian), or set SETTLE_PERF to the perf program",
+			 m->perf);
+		return 2;
+	}
+	snprintf(m->event, sizeof(m->event), "%s", geteuid() != 0 && par >= 2 ?
+		 "cpu-clock:u" : "cpu-clock");
+	m->period_ns = PERIOD_MIN_NS;
+	snprintf(m->tmpdir, sizeof(m->tmpdir), "%s/settle-perf-XXXXXX",
+		 getenv("TMPDIR") && strlen(getenv("TMPDIR")) < 40 &&
+		 *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	if (!mkdtemp(m->tmpdir)) {
+		snprintf(m->err, m->errlen, "cannot make a directory for "
+			 "perf's data (%s): %s", m->tmpdir, strerror(errno));
+		m->tmpdir[0] = '\0';
+		return 2;
+	}
+	settle_temp_add(m->tmpdir, 1);
+	snprintf(file, sizeof(file), "%s/probe.data", m->tmpdir);
+	settle_temp_add(file, 0);
+	record_argv(m, "true", file, period, sizeof(period), argv);
+	if (spawn(argv, &m->io, &r) == 0 && WIFEXITED(r.status) &&
+	    WEXITSTATUS(r.status) == 0 && access(file, R_OK) == 0) {
+		unlink(file);
+		settle_temp_forget(file);
+		return 0;
+	}
+	unlink(file);
+	settle_temp_forget(file);
+	if (settle_interrupted())
+		return -2;
+	err_tail(&m->io, tail, sizeof(tail));
+	snprintf(m->err, m->errlen, "--share: perf cannot sample here "
+		 "(kernel.perf_event_paranoid is %d%s); perf record %s%s%s",
+		 par, par > 1 ? "; as root: sysctl kernel.perf_event_paranoid=1"
+		 : "", WIFEXITED(r.status) ? "failed" : "was killed",
+		 tail[0] ? ", saying:" : "", tail);
+	return 2;
+}
+
+/* Read perf script's output from fd into the parser. */
+static int read_script(int fd, struct settle_perf_parser *p)
+{
+	FILE *f = fdopen(fd, "r");
+	char *line = NULL;
+	size_t cap = 0;
+
+	if (!f) {
+		close(fd);
+		return -1;
+	}
+	while (getline(&line, &cap, f) > 0)
+		settle_perf_parse_line(p, line);
+	free(line);
+	fclose(f);
+	settle_perf_parser_finish(p);
+	return 0;
+}
+
+/* Count the samples of file into command i's data. */
+static int count_samples(struct cmdrun *m, size_t i, const char *file)
+{
+	struct settle_command_data *d = m->res[i].command;
+	char *argv[] = { (char *)m->perf, "script", "-i", (char *)file, "-F",
+			 "period,ip,sym", NULL };
+	char tail[TAIL_LINES * 170];
+	struct settle_perf_parser p;
+	struct io io = m->io;
+	struct run r;
+	int fds[2], waited;
+	pid_t pid;
+
+	settle_perf_parser_init(&p, m->s->share, m->s->nshare);
+	if (pipe(fds) < 0)
+		return 1;
+	io.out_fd = fds[1];
+	io.show = 0;
+	reset_err(&io);
+	pid = start(argv, &io);
+	close(fds[1]);
+	if (pid < 0) {
+		close(fds[0]);
+		snprintf(m->err, m->errlen, "cannot start %s: %s", m->perf,
+			 strerror(errno));
+		return 1;
+	}
+	read_script(fds[0], &p);
+	waited = finish(pid, &r);
+	if (settle_interrupted())
+		return -2;
+	if (waited < 0 || !WIFEXITED(r.status) ||
+	    WEXITSTATUS(r.status) != 0 || (p.count.samples == 0 &&
+					   p.count.malformed > 0)) {
+		err_tail(&io, tail, sizeof(tail));
+		snprintf(m->err, m->errlen, "--share: perf script could not "
+			 "read the samples of '%s'%s%s", m->s->cmd[i].name,
+			 tail[0] ? ", saying:" : "", tail);
+		return 2;
+	}
+	d->samples += p.count.samples;
+	for (size_t k = 0; k < d->nshare; k++) {
+		d->share[k].self += p.count.self[k];
+		d->share[k].children += p.count.children[k];
+	}
+	return 0;
+}
+
+/* CPU time per sample: 100 us, or more for a command so long that a run
+ * would give over SAMPLES_PER_RUN samples (in steps of 100 us). */
+static uint64_t choose_period(const struct cmdrun *m)
+{
+	double most = 0;
+
+	for (size_t i = 0; i < m->s->n; i++) {
+		const struct settle_command_data *d = m->res[i].command;
+		double *cpu = malloc((d->n + 1) * sizeof(*cpu));
+		double med;
+
+		if (!cpu)
+			continue;
+		for (size_t k = 0; k < d->n; k++)
+			cpu[k] = d->user_ns[k] + d->sys_ns[k];
+		med = settle_median_inplace(cpu, d->n);
+		free(cpu);
+		most = med > most ? med : most;
+	}
+	if (most / SAMPLES_PER_RUN <= PERIOD_MIN_NS)
+		return PERIOD_MIN_NS;
+	return (uint64_t)ceil(most / SAMPLES_PER_RUN / PERIOD_MIN_NS) *
+	       PERIOD_MIN_NS;
+}
+
+/* Profiled runs, in rounds like the timed ones. */
+static int profile(struct cmdrun *m, unsigned np)
+{
+	size_t n = m->s->n;
+	char file[96], period[24], *argv[16];
+	size_t failed = 0;
+	struct run r;
+	int rc;
+
+	m->period_ns = choose_period(m);
+	for (size_t i = 0; i < n; i++) {
+		struct settle_command_data *d = m->res[i].command;
+
+		memcpy(d->event, m->event, sizeof(d->event));
+		d->period_ns = m->period_ns;
+		d->call_chains = 1;
+	}
+	snprintf(file, sizeof(file), "%s/run.data", m->tmpdir);
+	for (unsigned k = 0; k < np; k++)
+		for (size_t j = 0; j < n; j++) {
+			size_t i = (k + j) % n;
+
+			progress(m, i, PROFILED, k + 1, np);
+			if ((rc = prepare(m, i)))
+				return rc;
+			record_argv(m, m->s->cmd[i].shell, file, period,
+				    sizeof(period), argv);
+			settle_temp_add(file, 0);
+			if (spawn(argv, &m->io, &r) < 0) {
+				snprintf(m->err, m->errlen, "cannot start %s: "
+					 "%s", m->perf, strerror(errno));
+				rc = 1;
+			} else if (settle_interrupted()) {
+				rc = -2;
+			} else if (!(rc = judge(m, i, &r, PROFILED, &failed))) {
+				rc = count_samples(m, i, file);
+			}
+			unlink(file);
+			settle_temp_forget(file);
+			if (rc)
+				return rc;
+			m->res[i].command->profiled_runs++;
+		}
+	return 0;
+}
+
+/* ---- the whole measurement -------------------------------------------- */
+
+static int add_results(struct cmdrun *m, unsigned ns)
+{
+	struct settle_report *rep = m->rep;
+	const struct settle_claim_info *c = command_claim(rep, m->s);
+
+	m->first = rep->nresults;
+	for (size_t i = 0; c && i < m->s->n; i++) {
+		/* earlier result pointers may move while appending */
+		struct settle_result *r = settle_report_append(rep, c,
+					m->s->cmd[i].name, NULL, NULL, 0,
+					NULL, 0, 0);
+
+		if (!r)
+			return -1;
+		m->added++;
+		r->iters = r->ops_per_sample = 1;
+		r->samples_ns = calloc(ns, sizeof(double));
+		r->command = settle_command_data_new(m->s->cmd[i].shell,
+						     m->s->prepare);
+		if (!r->samples_ns || !r->command ||
+		    settle_command_data_reserve(r->command, ns) < 0)
+			return -1;
+		r->command->warmup = m->s->have_warmup ? m->s->warmup :
+				     SETTLE_WARMUP_DEFAULT;
+		for (size_t k = 0; k < m->s->nshare; k++)
+			if (settle_command_data_add_symbol(r->command,
+							   m->s->share[k]) < 0)
+				return -1;
+	}
+	if (!c)
+		return -1;
+	m->res = &rep->results[m->first];
+	return 0;
+}
+
+/* Take the results of the commands out of rep again (a failed run). */
+static void drop_results(struct cmdrun *m)
+{
+	struct settle_report *rep = m->rep;
+
+	for (size_t i = m->first; i < m->first + m->added; i++) {
+		free(rep->results[i].samples_ns);
+		settle_command_data_free(rep->results[i].command);
+	}
+	rep->nresults = m->first;
+	m->res = NULL;
+	m->added = 0;
+}
+
+static int open_io(struct cmdrun *m)
+{
+	char path[96];
+	const char *t = getenv("TMPDIR");
+
+	m->io.out_fd = -1;
+	m->io.err_fd = -1;
+	m->io.show = m->s->show_output;
+	m->io.null_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (m->io.null_fd < 0)
+		return -1;
+	snprintf(path, sizeof(path), "%s/settle-stderr-XXXXXX",
+		 t && *t && strlen(t) < 60 ? t : "/tmp");
+	m->io.err_fd = mkostemp(path, O_CLOEXEC);
+	if (m->io.err_fd < 0)
+		return -1;
+	unlink(path);
+	return 0;
+}
+
+static void close_io(struct cmdrun *m)
+{
+	if (m->io.null_fd >= 0)
+		close(m->io.null_fd);
+	if (m->io.err_fd >= 0)
+		close(m->io.err_fd);
+	if (m->tmpdir[0]) {
+		rmdir(m->tmpdir);
+		settle_temp_forget(m->tmpdir);
+	}
+}
+
+int settle_run_commands(struct settle_report *rep,
+			const struct settle_command_set *s, char *err,
+			size_t errlen)
+{
+	struct cmdrun m = { rep, s, NULL, 0, 0, { -1, -1, 0, -1 }, err,
+			    errlen, "", NULL, "", 0 };
+	unsigned ns = rep->options.samples ? rep->options.samples : 1;
+	int rc = 1;
+
+	if (s->n == 0) {
+		snprintf(err, errlen, "no --command to measure");
+		return 2;
+	}
+	if (open_io(&m) < 0) {
+		snprintf(err, errlen, "cannot open /dev/null or a temporary "
+			 "file: %s", strerror(errno));
+		close_io(&m);
+		return 1;
+	}
+	/* a sample is one run, however long: no minimum sample time */
+	rep->options.min_sample_ns = 0;
+	if (s->nshare && (rc = perf_probe(&m)))
+		goto out;
+	rc = 1;
+	if (add_results(&m, ns) < 0) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	if ((rc = warm_up(&m)) || (rc = rounds(&m, ns)) ||
+	    (s->nshare && (rc = profile(&m, ns))))
+		goto out;
+	settle_report_analyze(rep, m.first, m.first + s->n);
+	rc = 0;
+out:
+	if (rep->options.progress)
+		fprintf(rep->options.progress, "\r\033[K");
+	if (rc == -2)
+		snprintf(err, errlen, "interrupted");
+	if (rc)
+		drop_results(&m);
+	close_io(&m);
+	return rc;
+}

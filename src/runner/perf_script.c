@@ -1,0 +1,160 @@
+/*
+ * perf_script.c - the samples of `perf script -F period,ip,sym` output
+ * that fall in given functions (see perf_script.h for the layout read).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "runner/perf_script.h"
+
+void settle_perf_parser_init(struct settle_perf_parser *p,
+			     const char *const *symbols, size_t nsymbols)
+{
+	memset(p, 0, sizeof(*p));
+	p->symbols = symbols;
+	p->nsymbols = nsymbols < SETTLE_PERF_MAX_SYMBOLS ?
+		      nsymbols : SETTLE_PERF_MAX_SYMBOLS;
+}
+
+static void close_sample(struct settle_perf_parser *p)
+{
+	if (!p->open)
+		return;
+	p->count.samples++;
+	for (size_t i = 0; i < p->nsymbols; i++) {
+		p->count.self[i] += p->first[i];
+		p->count.children[i] += p->seen[i];
+	}
+	p->open = 0;
+}
+
+static void open_sample(struct settle_perf_parser *p, uint64_t period)
+{
+	close_sample(p);
+	p->open = 1;
+	p->frames = 0;
+	memset(p->seen, 0, sizeof(p->seen));
+	memset(p->first, 0, sizeof(p->first));
+	p->count.period_sum += period;
+}
+
+static int is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+static int is_hex(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
+	       (c >= 'A' && c <= 'F');
+}
+
+/* "ADDRESS SYMBOL" (leading blanks skipped): the frame of the open sample. */
+static int frame(struct settle_perf_parser *p, const char *s)
+{
+	const char *sym, *end;
+	size_t len;
+
+	while (is_blank(*s))
+		s++;
+	if (!is_hex(*s))
+		return -1;
+	while (is_hex(*s))
+		s++;
+	if (*s != ' ' && *s != '\t')
+		return -1;
+	sym = s;
+	while (is_blank(*sym))
+		sym++;
+	end = sym + strlen(sym);
+	while (end > sym && is_blank(end[-1]))
+		end--;
+	len = (size_t)(end - sym);
+	if (len == 0)
+		return -1;
+	for (size_t i = 0; i < p->nsymbols; i++) {
+		if (strlen(p->symbols[i]) != len ||
+		    memcmp(p->symbols[i], sym, len) != 0)
+			continue;
+		p->seen[i] = 1;
+		if (p->frames == 0)
+			p->first[i] = 1;
+	}
+	p->frames++;
+	return 0;
+}
+
+int settle_perf_parse_line(struct settle_perf_parser *p, const char *line)
+{
+	const char *s = line;
+	uint64_t period = 0;
+
+	while (is_blank(*s))
+		s++;
+	if (*s == '\0') {
+		close_sample(p); /* a blank line ends a sample */
+		return 0;
+	}
+	s = line;
+	while (*s == ' ')
+		s++;
+	if (line[0] == '\t') {
+		if (p->open && frame(p, line) == 0)
+			return 0;
+		/* an unreadable frame still is the innermost one, if first */
+		p->frames += p->open;
+		p->count.malformed++;
+		return -1;
+	}
+	if (*s < '0' || *s > '9')
+		goto bad;
+	while (*s >= '0' && *s <= '9') {
+		if (period > (UINT64_MAX - 9) / 10)
+			goto bad;
+		period = period * 10 + (uint64_t)(*s++ - '0');
+	}
+	if (*s && !is_blank(*s))
+		goto bad;
+	open_sample(p, period);
+	while (is_blank(*s))
+		s++;
+	if (*s && frame(p, s) < 0) {
+		/* the sample counts; only its frame is unreadable */
+		p->count.malformed++;
+		return -1;
+	}
+	return 0;
+bad:
+	p->count.malformed++;
+	return -1;
+}
+
+size_t settle_perf_parse_text(struct settle_perf_parser *p, const char *text,
+			      size_t len)
+{
+	size_t bad = 0, i = 0;
+	char *line = NULL;
+
+	while (i < len) {
+		const char *nl = memchr(text + i, '\n', len - i);
+		size_t n = nl ? (size_t)(nl - (text + i)) : len - i;
+		char *l = realloc(line, n + 1);
+
+		if (!l) {
+			bad++;
+			break;
+		}
+		line = l;
+		memcpy(line, text + i, n);
+		line[n] = '\0';
+		bad += settle_perf_parse_line(p, line) < 0;
+		i += n + 1;
+	}
+	free(line);
+	return bad;
+}
+
+void settle_perf_parser_finish(struct settle_perf_parser *p)
+{
+	close_sample(p);
+}

@@ -1,0 +1,67 @@
+/*
+ * perf_script.h - count, in the text of `perf script -F period,ip,sym`, the
+ * samples that fall in given functions (private to settle; a pure parser,
+ * no I/O, so that it is tested on captured perf output in tests/data/).
+ *
+ * The text is one sample after another. A sample begins with a line that
+ * does not start with a tab: the period (a decimal number of events, ns of
+ * CPU time for cpu-clock), then, when perf recorded no call chains, the
+ * sample's one frame on the same line. With call chains (perf record -g)
+ * the frames follow, one per line, each starting with a tab, innermost
+ * first, and a blank line ends the sample. A frame is a hexadecimal
+ * address, blanks, and the symbol: the rest of the line ("[unknown]" when
+ * perf could not name it; C++ names may contain blanks).
+ */
+#ifndef SETTLE_PERF_SCRIPT_H
+#define SETTLE_PERF_SCRIPT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Most symbols one parser counts. */
+#define SETTLE_PERF_MAX_SYMBOLS 16
+
+struct settle_perf_count {
+	uint64_t samples;      /* samples seen */
+	uint64_t period_sum;   /* sum of their periods */
+	uint64_t malformed;    /* lines that are not perf script output */
+	/* per symbol i: samples whose innermost frame is in it ("self"), and
+	 * samples with it anywhere in the call chain ("with callees", each
+	 * sample once however often the symbol recurs in its chain) */
+	uint64_t self[SETTLE_PERF_MAX_SYMBOLS];
+	uint64_t children[SETTLE_PERF_MAX_SYMBOLS];
+};
+
+struct settle_perf_parser {
+	const char *const *symbols; /* matched exactly, whole name */
+	size_t nsymbols;
+	struct settle_perf_count count;
+	int open;                   /* a sample is being read */
+	size_t frames;              /* frames of it so far */
+	unsigned char seen[SETTLE_PERF_MAX_SYMBOLS];
+	unsigned char first[SETTLE_PERF_MAX_SYMBOLS];
+};
+
+/*
+ * Start counting symbols[0..nsymbols) (at most SETTLE_PERF_MAX_SYMBOLS;
+ * more are ignored). The strings must outlive the parser.
+ */
+void settle_perf_parser_init(struct settle_perf_parser *p,
+			     const char *const *symbols, size_t nsymbols);
+
+/*
+ * Feed one line (with or without its '\n'; NUL-terminated). Returns 0, or
+ * -1 for a line that perf script does not write (counted in malformed, and
+ * otherwise ignored).
+ */
+int settle_perf_parse_line(struct settle_perf_parser *p, const char *line);
+
+/* Feed len bytes of text (any number of lines; a last line without '\n'
+ * counts). Returns the number of malformed lines in it. */
+size_t settle_perf_parse_text(struct settle_perf_parser *p, const char *text,
+			      size_t len);
+
+/* End of the text: count the last sample. The counts are in p->count. */
+void settle_perf_parser_finish(struct settle_perf_parser *p);
+
+#endif

@@ -1,0 +1,424 @@
+/*
+ * command.c - what settle says under the table of whole commands (see
+ * command.h): what ran, CPU time per run, the share of --share symbols
+ * and what making them faster can save.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "view/command.h"
+#include "util/util.h"
+#include "model/command.h"
+#include "model/model.h"
+#include "stats/proportion.h"
+
+const double settle_amdahl_k[SETTLE_AMDAHL_NK] = { 2, 10, INFINITY };
+
+int settle_command_cpu_cmp(const struct settle_report *rep, size_t i,
+			   struct settle_comparison *c)
+{
+	const struct settle_result *r = &rep->results[i], *b;
+	long bi = settle_report_baseline(rep, i);
+	double *x, *y;
+	size_t n;
+	int rc;
+
+	memset(c, 0, sizeof(*c));
+	if (bi < 0 || (size_t)bi == i || !r->command ||
+	    !rep->results[bi].command)
+		return -1;
+	b = &rep->results[bi];
+	n = r->command->n < b->command->n ? r->command->n : b->command->n;
+	x = malloc((n + 1) * sizeof(*x));
+	y = malloc((n + 1) * sizeof(*y));
+	rc = x && y ? 0 : -1;
+	for (size_t k = 0; !rc && k < n; k++) {
+		x[k] = r->command->user_ns[k] + r->command->sys_ns[k];
+		y[k] = b->command->user_ns[k] + b->command->sys_ns[k];
+	}
+	if (!rc)
+		rc = settle_compare_paired(y, x, n, rep->options.band, c);
+	free(x);
+	free(y);
+	return rc;
+}
+
+/* ---- numbers ---------------------------------------------------------- */
+
+static double median_of(const double *x, const double *y, size_t n)
+{
+	double *t = malloc((n + 1) * sizeof(*t)), m;
+
+	if (!t)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		t[i] = x[i] + (y ? y[i] : 0);
+	m = settle_median_inplace(t, n);
+	free(t);
+	return m;
+}
+
+void settle_command_cpu(const struct settle_result *r, double *user_ns,
+			double *sys_ns)
+{
+	const struct settle_command_data *d = r->command;
+
+	*user_ns = d ? median_of(d->user_ns, NULL, d->n) : 0;
+	*sys_ns = d ? median_of(d->sys_ns, NULL, d->n) : 0;
+}
+
+static int user_only(const struct settle_command_data *d)
+{
+	size_t n = strlen(d->event);
+
+	return n > 2 && !strcmp(d->event + n - 2, ":u");
+}
+
+int settle_share_of(const struct settle_result *r, size_t k,
+		    struct settle_share_stat *st)
+{
+	const struct settle_command_data *d = r->command;
+
+	memset(st, 0, sizeof(*st));
+	if (!d || !d->event[0] || k >= d->nshare)
+		return -1;
+	st->samples = d->samples;
+	st->self_n = d->share[k].self;
+	st->with_n = d->share[k].children;
+	if (st->samples == 0 || st->with_n > st->samples ||
+	    st->self_n > st->with_n)
+		return -1;
+	st->self = (double)st->self_n / (double)st->samples;
+	st->with = (double)st->with_n / (double)st->samples;
+	settle_wilson_interval(st->self_n, st->samples, SETTLE_Z95,
+			       &st->self_lo, &st->self_hi);
+	settle_wilson_interval(st->with_n, st->samples, SETTLE_Z95,
+			       &st->with_lo, &st->with_hi);
+	st->cpu_ns = median_of(d->user_ns, user_only(d) ? NULL : d->sys_ns,
+			       d->n);
+	st->wall_ns = r->sum.median;
+	for (size_t j = 0; j < SETTLE_AMDAHL_NK; j++) {
+		double kk = settle_amdahl_k[j];
+
+		st->saved_ns[j] = settle_amdahl_saved(st->with, kk) * st->cpu_ns;
+		st->saved_lo_ns[j] = settle_amdahl_saved(st->with_lo, kk) *
+				     st->cpu_ns;
+		st->saved_hi_ns[j] = settle_amdahl_saved(st->with_hi, kk) *
+				     st->cpu_ns;
+		st->saved_pct[j] = 100 * settle_safe_div(st->saved_ns[j],
+							 st->wall_ns);
+	}
+	return st->with_n ? 0 : -1; /* in no sample: only the upper bounds */
+}
+
+/* ---- lines ------------------------------------------------------------ */
+
+struct out {
+	struct settle_view_claim *vc;
+	int failed;
+};
+
+/* One line: level 0 a heading or note, 1 an item, 2 a line under an item. */
+__attribute__((format(printf, 3, 4)))
+static void say(struct out *o, int level, const char *fmt, ...)
+{
+	struct settle_view_claim *vc = o->vc;
+	struct settle_view_line *more;
+	va_list ap;
+
+	more = realloc(vc->lines, (vc->nlines + 1) * sizeof(*more));
+	if (!more) {
+		o->failed = 1;
+		return;
+	}
+	vc->lines = more;
+	more[vc->nlines].level = level;
+	va_start(ap, fmt);
+	vsnprintf(more[vc->nlines].text, sizeof(more[0].text), fmt, ap);
+	va_end(ap);
+	settle_escape_in(more[vc->nlines].text, sizeof(more[0].text));
+	vc->nlines++;
+}
+
+/* ---- the section ------------------------------------------------------ */
+
+static const struct settle_command_data *first_data(
+	const struct settle_report *rep, const struct settle_claim_info *c)
+{
+	for (size_t i = 0; i < rep->nresults; i++)
+		if (rep->results[i].claim == c && rep->results[i].command)
+			return rep->results[i].command;
+	return NULL;
+}
+
+/* A time, "0" when none was measured (wait4 counts in microseconds). */
+static const char *time_of(double ns, char *buf, size_t len)
+{
+	if (ns <= 0) {
+		snprintf(buf, len, "0");
+		return buf;
+	}
+	return settle_format_ns(ns, buf, len);
+}
+
+static void commands_part(struct out *o, const struct settle_report *rep,
+			  const struct settle_claim_info *c,
+			  const struct settle_command_data *d0)
+{
+	char u[32], s[32];
+
+	say(o, 0, "commands: each run a fresh process (/bin/sh -c, standard "
+	    "input /dev/null, output discarded, not pinned), %u warm-up "
+	    "run%s each%s; CPU time per run: median, from wait4, and its "
+	    "ratio to the baseline's, paired by round as above:", d0->warmup,
+	    d0->warmup == 1 ? "" : "s", d0->prepare ? ", --prepare before "
+	    "every run" : "");
+	for (size_t i = 0; i < rep->nresults; i++) {
+		const struct settle_result *r = &rep->results[i];
+		const struct settle_command_data *d = r->command;
+		struct settle_comparison cmp;
+		double user, sys;
+		char failed[96] = "", ratio[160] = "";
+
+		if (r->claim != c || !d)
+			continue;
+		settle_command_cpu(r, &user, &sys);
+		if (settle_command_cpu_cmp(rep, i, &cmp) == 0)
+			snprintf(ratio, sizeof(ratio), "; CPU time %.3fx [%.3f, "
+				 "%.3f] %s%s%s%s", cmp.ratio, cmp.lo, cmp.hi,
+				 settle_verdict_name(cmp.verdict),
+				 cmp.why ? " (" : "", cmp.why ? cmp.why : "",
+				 cmp.why ? ")" : "");
+		if (d->failed)
+			snprintf(failed, sizeof(failed), "; %zu of %zu runs "
+				 "exited non-zero (--ignore-failure)", d->failed,
+				 d->n);
+		say(o, 1, "%s (%s): user %s, system %s%s%s", r->variant,
+		    d->shell, time_of(user, u, sizeof(u)),
+		    time_of(sys, s, sizeof(s)), ratio, failed);
+	}
+	if (d0->prepare)
+		say(o, 1, "--prepare: %s", d0->prepare);
+}
+
+/* A percentage with 2 decimals, or 2 significant digits below 0.1 %, so
+ * that a small share never reads as 0.00 %. frac is a fraction. */
+static const char *pct(double frac, char *buf, size_t len)
+{
+	double p = 100 * frac;
+
+	if (p >= 0.1 || p <= 0)
+		snprintf(buf, len, "%.2f%%", p);
+	else
+		snprintf(buf, len, "%.2g%%", p);
+	return buf;
+}
+
+static void amdahl_line(struct out *o, const char *sym,
+			const struct settle_share_stat *st)
+{
+	char a[SETTLE_AMDAHL_NK][32], p[SETTLE_AMDAHL_NK][32], lo[32], hi[32];
+
+	for (size_t j = 0; j < SETTLE_AMDAHL_NK; j++) {
+		settle_format_ns(st->saved_ns[j], a[j], sizeof(a[j]));
+		pct(st->saved_pct[j] / 100, p[j], sizeof(p[j]));
+	}
+	settle_format_ns(st->saved_lo_ns[2], lo, sizeof(lo));
+	settle_format_ns(st->saved_hi_ns[2], hi, sizeof(hi));
+	say(o, 2, "Amdahl: making %s k times faster saves at most %s (%s) "
+	    "for k = 2, %s (%s) for k = 10, %s (%s, 95%% [%s, %s]) for k = "
+	    "infinity", sym, a[0], p[0], a[1], p[1], a[2], p[2], lo, hi);
+}
+
+static void share_lines(struct out *o, const struct settle_result *r)
+{
+	const struct settle_command_data *d = r->command;
+	struct settle_share_stat st;
+	char v[6][32];
+
+	if (d->samples == 0) {
+		say(o, 1, "%s: no samples in %u profiled runs: it ran for less "
+		    "than perf's period (%.0f us of CPU time) each time",
+		    r->variant, d->profiled_runs, (double)d->period_ns / 1e3);
+		return;
+	}
+	for (size_t k = 0; k < d->nshare; k++) {
+		const char *sym = d->share[k].symbol;
+
+		if (settle_share_of(r, k, &st) < 0) {
+			char hi[32];
+
+			settle_format_ns(st.saved_hi_ns[2], hi, sizeof(hi));
+			say(o, 1, "%s: %s is in none of its %llu samples: "
+			    "either it takes under %s of the CPU time (95%% "
+			    "upper bound; even infinitely fast it saves at most "
+			    "%s), or perf knows it by another name (perf report "
+			    "--stdio lists the symbols perf saw)", r->variant,
+			    sym, (unsigned long long)d->samples,
+			    pct(st.with_hi, v[0], sizeof(v[0])), hi);
+			continue;
+		}
+		say(o, 1, "%s: %s %s self [%s, %s], %s with callees [%s, %s] "
+		    "of %llu samples", r->variant, sym,
+		    pct(st.self, v[0], 32), pct(st.self_lo, v[1], 32),
+		    pct(st.self_hi, v[2], 32), pct(st.with, v[3], 32),
+		    pct(st.with_lo, v[4], 32), pct(st.with_hi, v[5], 32),
+		    (unsigned long long)st.samples);
+		amdahl_line(o, sym, &st);
+	}
+}
+
+static void share_part(struct out *o, const struct settle_report *rep,
+		       const struct settle_claim_info *c,
+		       const struct settle_command_data *d0)
+{
+	say(o, 0, "share of perf samples (perf record -e %s -c %llu -g: one "
+	    "sample per %.0f us of CPU time; %u profiled runs of each command, "
+	    "apart from the timed runs)%s:", d0->event,
+	    (unsigned long long)d0->period_ns, (double)d0->period_ns / 1e3,
+	    d0->profiled_runs, user_only(d0) ? "; user space only, as "
+	    "perf_event_paranoid allows: kernel time is not in the samples "
+	    "nor in the CPU time below" : "");
+	for (size_t i = 0; i < rep->nresults; i++)
+		if (rep->results[i].claim == c && rep->results[i].command)
+			share_lines(o, &rep->results[i]);
+	say(o, 0, "(95%% Wilson score intervals, which take the samples as "
+	    "independent: read them as the least uncertainty; with callees "
+	    "comes from frame-pointer call chains, in which a function built "
+	    "without frame pointers hides its caller, so it can be too low; "
+	    "Amdahl: saved = share with callees x "
+	    "median CPU time of a timed run%s x (1 - 1/k), in %% of its "
+	    "median wall time)", user_only(d0) ? " (user)" : "");
+}
+
+int settle_view_command(struct settle_view *v, struct settle_view_claim *vc)
+{
+	const struct settle_report *rep = v->rep;
+	const struct settle_claim_info *c = vc->claim;
+	const struct settle_command_data *d0 = first_data(rep, c);
+	struct out o = { vc, 0 };
+
+	if (!d0)
+		return 0;
+	commands_part(&o, rep, c, d0);
+	if (d0->event[0])
+		share_part(&o, rep, c, d0);
+	return o.failed ? -1 : 0;
+}
+
+
+/* ---- the conclusion --------------------------------------------------- */
+
+/* The profiled row the bound is about: the baseline's, else the first. */
+static const struct settle_view_row *profiled_row(
+	const struct settle_view_claim *vc)
+{
+	const struct settle_view_row *first = NULL;
+
+	for (size_t i = 0; i < vc->nrows; i++) {
+		const struct settle_view_row *w = &vc->rows[i];
+		const struct settle_command_data *d = w->r->command;
+
+		if (!d || !d->event[0])
+			continue;
+		if (w->role == SETTLE_ROLE_BASELINE)
+			return w;
+		if (!first)
+			first = w;
+	}
+	return first;
+}
+
+/* What symbol k of r can save at most; appends to buf. Returns the
+ * bound's upper end (ns of CPU time per run). */
+static double bound_of(const struct settle_result *r, size_t k, char *buf,
+		       size_t len)
+{
+	const char *sym = r->command->share[k].symbol;
+	struct settle_share_stat st;
+	char a[32], lo[32], hi[32], wall[32], p[4][32];
+	size_t used = strlen(buf);
+
+	if (settle_share_of(r, k, &st) < 0) {
+		settle_format_ns(st.saved_hi_ns[2], hi, sizeof(hi));
+		snprintf(buf + used, len - used, "%s%s is under %s of %s's CPU "
+			 "time (in none of its %llu samples; 95%% upper bound): "
+			 "even infinitely fast it saves at most %s per run",
+			 used ? "; " : "", sym, pct(st.with_hi, p[0], 32),
+			 r->variant, (unsigned long long)st.samples, hi);
+		return st.saved_hi_ns[2];
+	}
+	settle_format_ns(st.saved_ns[2], a, sizeof(a));
+	settle_format_ns(st.saved_lo_ns[2], lo, sizeof(lo));
+	settle_format_ns(st.saved_hi_ns[2], hi, sizeof(hi));
+	settle_format_ns(st.wall_ns, wall, sizeof(wall));
+	snprintf(buf + used, len - used, "%s%s is %s [%s, %s] of %s's CPU time "
+		 "with its callees: even infinitely fast it saves at most %s "
+		 "[%s, %s] of %s per run (%s)", used ? "; " : "", sym,
+		 pct(st.with, p[0], 32), pct(st.with_lo, p[1], 32),
+		 pct(st.with_hi, p[2], 32), r->variant, a, lo, hi, wall,
+		 pct(st.saved_pct[2] / 100, p[3], 32));
+	return st.saved_hi_ns[2];
+}
+
+/* The least a compared row saves against the baseline's median wall time
+ * per run, by the interval's upper end (ns; <= 0 when it may save none). */
+static double least_saved(const struct settle_view_row *w,
+			  const struct settle_view_row *base)
+{
+	const struct settle_comparison *c = &w->r->cmp;
+
+	if (w->role != SETTLE_ROLE_COMPARED || w->status != SETTLE_ROW_MEASURED
+	    || c->ratio <= 0)
+		return 0;
+	return (1 - c->hi) * base->r->sum.median;
+}
+
+int settle_command_conclusion(const struct settle_view_claim *vc,
+			      char *sentence, size_t len, char *why,
+			      size_t whylen)
+{
+	const struct settle_view_row *b = profiled_row(vc);
+	const struct settle_command_data *d;
+	double bound = 0;
+	size_t used, nmeasured = 0;
+
+	why[0] = sentence[0] = '\0';
+	if (!b)
+		return 0;
+	d = b->r->command;
+	if (d->samples == 0) {
+		snprintf(why, whylen, "no perf samples of %s: it ran for less "
+			 "than perf's period each time", b->r->variant);
+		snprintf(sentence, len, "%s", why);
+		return 1;
+	}
+	for (size_t k = 0; k < d->nshare; k++)
+		bound += bound_of(b->r, k, sentence, len);
+	for (size_t i = 0; i < vc->nrows && b->role == SETTLE_ROLE_BASELINE;
+	     i++) {
+		const struct settle_view_row *w = &vc->rows[i];
+		char s[32], bd[32];
+
+		if (w->role != SETTLE_ROLE_COMPARED ||
+		    w->status != SETTLE_ROW_MEASURED || w->r->cmp.ratio <= 0)
+			continue;
+		used = strlen(sentence);
+		snprintf(sentence + used, len - used, "%s%s%s%s %s [%s, %s] %s",
+			 nmeasured ? ", " : "; against ",
+			 nmeasured ? "" : b->label, nmeasured ? "" : ": ",
+			 w->label, w->ratio, w->lo, w->hi, w->verdict);
+		nmeasured++;
+		if (why[0] || least_saved(w, b) <= bound)
+			continue;
+		settle_format_ns(least_saved(w, b), s, sizeof(s));
+		settle_format_ns(bound, bd, sizeof(bd));
+		snprintf(why, whylen, "%s saves at least %s per run, more than "
+			 "Amdahl's bound of %s allows (it changed more than the "
+			 "--share symbols, or perf missed their callees)",
+			 w->label, s, bd);
+	}
+	return 1;
+}

@@ -1,0 +1,89 @@
+/*
+ * command.h - what settle says about whole commands (settle run
+ * --command; src/view/command.c): the commands, their CPU time beside the
+ * wall time, the share of a symbol in perf's samples with its interval,
+ * and Amdahl's bound. The view builder puts it into the claim's view as
+ * lines; the formats lay them out.
+ */
+#ifndef SETTLE_VIEW_COMMAND_H
+#define SETTLE_VIEW_COMMAND_H
+
+#include <stdint.h>
+
+#include "settle.h"
+#include "view/view.h"
+
+/* The speed-ups Amdahl's bound is given for: 2, 10 and infinity. */
+#define SETTLE_AMDAHL_NK 3
+extern const double settle_amdahl_k[SETTLE_AMDAHL_NK];
+
+/* The share of one --share symbol in one command's samples. */
+struct settle_share_stat {
+	uint64_t samples;           /* perf samples of the command, all runs */
+	uint64_t self_n, with_n;    /* of them in the symbol: self, with
+				       its callees */
+	double self, self_lo, self_hi; /* fractions, 95 % Wilson interval */
+	double with, with_lo, with_hi;
+	double cpu_ns;  /* median CPU time of a timed run that the samples
+			   divide: user + system, or user alone when perf
+			   sampled user space only */
+	double wall_ns; /* median wall time of a timed run */
+	/* Amdahl for k = settle_amdahl_k[j]: with x cpu_ns x (1 - 1/k),
+	   its interval from with_lo and with_hi, and in % of wall_ns */
+	double saved_ns[SETTLE_AMDAHL_NK];
+	double saved_lo_ns[SETTLE_AMDAHL_NK], saved_hi_ns[SETTLE_AMDAHL_NK];
+	double saved_pct[SETTLE_AMDAHL_NK];
+};
+
+/*
+ * The share of symbol k (index into r->command->share) in result r.
+ * Returns 0; -1 when r was not profiled or has no samples (st all 0), or
+ * when the symbol is in none of them: then only the upper bounds are set
+ * (self_hi, with_hi, saved_hi_ns, cpu_ns, wall_ns, samples), so that no
+ * share is ever given as 0 %.
+ */
+int settle_share_of(const struct settle_result *r, size_t k,
+		    struct settle_share_stat *st);
+
+/*
+ * The CPU time (user + system) of result i of rep against its baseline's,
+ * paired by round like the wall time (settle_compare_paired, the report's
+ * band). Returns 0; -1 for a baseline, a result that is not a whole
+ * command, or when no CPU time was measured (c->why says so).
+ */
+int settle_command_cpu_cmp(const struct settle_report *rep, size_t i,
+			   struct settle_comparison *c);
+
+/* Median user and system CPU time per run of r, ns (0 without command
+ * data). */
+void settle_command_cpu(const struct settle_result *r, double *user_ns,
+			double *sys_ns);
+
+/*
+ * The lines under the table of claim vc of view v when its results are
+ * whole commands (none otherwise): the commands and how they ran, CPU
+ * time per run, and for --share the share of each symbol, self and with
+ * callees, with its 95 % interval and Amdahl's bound for k = 2, 10 and
+ * infinity; and, with --share, the claim's conclusion (the share and
+ * what making the symbol infinitely fast can save). Returns 0, or -1
+ * when out of memory.
+ */
+int settle_view_command(struct settle_view *v, struct settle_view_claim *vc);
+
+/*
+ * The conclusion of a claim of whole commands run with --share, from the
+ * baseline's profile (else the first profiled result's): for each symbol
+ * its share with callees and its 95 % interval, and the most that making
+ * it infinitely fast saves per run (Amdahl's bound), then each variant's
+ * measured ratio. Writes the sentence (len bytes) and, when it does not
+ * settle the question, why (whylen bytes; "" when it does): no samples,
+ * or a variant whose measured saving (by its interval's upper end) is
+ * more than the bound of all the symbols together, which the profile
+ * cannot explain. Returns 1, or 0 when no result of vc was profiled
+ * (sentence and why ""): the generic conclusion applies.
+ */
+int settle_command_conclusion(const struct settle_view_claim *vc,
+			      char *sentence, size_t len, char *why,
+			      size_t whylen);
+
+#endif

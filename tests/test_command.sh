@@ -1,0 +1,302 @@
+#!/bin/bash
+# test_command.sh - settle run --command from the command line: a slower
+# command is called slower; bad input is refused with exit status 2 (1 for
+# a measured command that fails) and nothing half-written; the result file
+# round-trips through show, compare and every format; --processes pools;
+# --share on a real perf, when this machine lets perf sample (make test
+# installs linux-perf). Few samples: plumbing, never timing, except the
+# one verdict the issue asks for (sleep 0.05 against sleep 0.01, a factor
+# of 3 or more whatever the load). Run by make test with SETTLE and BUILD.
+set -u
+BUILD=${BUILD:-build}
+SETTLE=${SETTLE:-$BUILD/settle}
+PY=${PYTHON:-python3}
+pass=0
+fail=0
+skips=0
+
+ok() { pass=$((pass + 1)); echo "ok   $*"; }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+skip() {
+	skips=$((skips + 1))
+	echo "SKIP ==================================================="
+	echo "SKIP $*"
+	echo "SKIP ==================================================="
+}
+
+tmp=$(mktemp -d /tmp/settle-test-command.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+
+# expect STATUS TEXT ARGS...: settle exits with STATUS and says TEXT on
+# standard error.
+expect() {
+	local want=$1 text=$2 rc
+	shift 2
+	"$SETTLE" run "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ "$rc" = "$want" ] && grep -qF -- "$text" "$tmp/err"; then
+		ok "exit $want, '$text': $*"
+	else
+		bad "want exit $want and '$text', got $rc: $*"
+		sed 's/^/     /' "$tmp/err" | head -5
+	fi
+}
+
+# ---- the verdict the issue asks for ---------------------------------------
+"$SETTLE" run --command 'a=sleep 0.01' --command 'b=sleep 0.05' --samples 5 \
+	--warmup 0 >"$tmp/ab" 2>"$tmp/ab.err"
+rc=$?
+if [ $rc = 0 ] && grep -Eq '^  b .* slower$' "$tmp/ab" &&
+   grep -Eq '^  a .* baseline$' "$tmp/ab"; then
+	ok "sleep 0.05 is called slower than sleep 0.01"
+else
+	bad "sleep 0.05 against sleep 0.01 (exit $rc)"
+	cat "$tmp/ab" "$tmp/ab.err"
+fi
+if grep -q "commands: each run a fresh process" "$tmp/ab" &&
+   grep -q "a (sleep 0.01): user" "$tmp/ab"; then
+	ok "the table says what a sample is and gives the CPU time"
+else
+	bad "no commands section"
+fi
+
+# ---- bad input --------------------------------------------------------------
+expect 2 "empty --command" --command ''
+expect 2 "expected NAME=SHELL COMMAND" --command 'sleep 1'
+expect 2 "NAME before '=' is empty" --command '=sleep 1'
+expect 2 "no command after 'a='" --command 'a='
+expect 2 "no command after 'a='" --command 'a=   '
+expect 2 "two --command named 'a'" --command 'a=true' --command 'a=false'
+expect 2 "was not found" --command 'a=settle_no_such_program_anywhere' \
+	--samples 2
+expect 2 "--prepare command (exit 9) failed" --command 'a=true' \
+	--prepare 'exit 9' --samples 2
+expect 1 "command 'b' (exit 5) exited with status 5" --command 'a=true' \
+	--command 'b=exit 5' --samples 2
+expect 2 "do not mix" --command 'a=true' popcount
+expect 2 "do not mix" --command 'a=true' --size 4K
+expect 2 "go with --command" --warmup 3
+expect 2 "go with --command" popcount --share main
+expect 2 "malformed --warmup" --command 'a=true' --warmup many
+SETTLE_PERF=/nonexistent/perf expect 2 "needs perf" --command 'a=true' \
+	--share main --samples 2
+
+# nothing half-written: a run that fails leaves --output as it was
+echo "keep me" >"$tmp/kept.json"
+"$SETTLE" run --command 'a=true' --command 'b=false' --samples 2 \
+	--format json --output "$tmp/kept.json" >/dev/null 2>&1
+rc=$?
+if [ $rc = 1 ] && [ "$(cat "$tmp/kept.json")" = "keep me" ] &&
+   [ "$(ls "$tmp" | grep -c kept)" = 1 ]; then
+	ok "a failed run leaves --output untouched, no temporary file"
+else
+	bad "a failed run touched --output (exit $rc)"
+fi
+"$SETTLE" run --command 'a=nonexistent_cmd_q' --samples 2 \
+	--output "$tmp/none.json" --format json >/dev/null 2>&1
+if [ ! -e "$tmp/none.json" ]; then
+	ok "a refused run writes no --output"
+else
+	bad "a refused run wrote $tmp/none.json"
+fi
+
+# ---- the output stays settle's -----------------------------------------------
+"$SETTLE" run --command 'a=echo on-stdout; echo on-stderr >&2' --samples 2 \
+	>"$tmp/quiet.out" 2>"$tmp/quiet.err"
+if ! grep -qx "on-std.*" "$tmp/quiet.out" "$tmp/quiet.err"; then
+	ok "the commands' output is discarded"
+else
+	bad "the commands' output leaked"
+fi
+"$SETTLE" run --command 'a=echo on-stdout; echo on-stderr >&2' --samples 2 \
+	--show-output --format json >"$tmp/shown.json" 2>"$tmp/shown.err"
+if [ "$(grep -cx on-stdout "$tmp/shown.err")" = 3 ] &&
+   [ "$(grep -cx on-stderr "$tmp/shown.err")" = 3 ] &&
+   ! grep -qx "on-std.*" "$tmp/shown.json"; then
+	ok "--show-output: every run's output on standard error, JSON clean"
+else
+	bad "--show-output"
+fi
+
+# ---- result file, show, compare, formats --------------------------------------
+"$SETTLE" run --command 'x=sleep 0.002' --command 'y=sleep 0.004' \
+	--samples 3 --prepare 'true' --format json --output "$tmp/r.json" \
+	>"$tmp/run.table" 2>/dev/null
+"$SETTLE" show "$tmp/r.json" >"$tmp/show.table"
+if cmp -s "$tmp/run.table" "$tmp/show.table"; then
+	ok "settle show prints what the run printed"
+else
+	bad "show differs from the run"
+	diff "$tmp/run.table" "$tmp/show.table" | head -10
+fi
+if "$PY" -c 'import sys' 2>/dev/null; then
+	if "$PY" - "$tmp/r.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]), parse_constant=lambda c: 1 / 0)
+assert d["claims"]["command"]["baseline"] == "x"
+for r, shell in zip(d["results"], ["sleep 0.002", "sleep 0.004"]):
+    c = r["command"]
+    assert c["shell"] == shell and c["prepare"] == "true"
+    assert len(c["user_ns"]) == len(c["sys_ns"]) == len(r["samples_ns"]) == 3
+    assert c["warmup"] == 1 and c["failed_runs"] == 0
+    assert "profile" not in c
+EOF
+	then ok "the result file has each command's runs"
+	else bad "the result file's command objects"
+	fi
+else
+	skip "python3 missing: the result file's command objects not checked"
+fi
+for f in table md text csv json gbench-json; do
+	if "$SETTLE" show "$tmp/r.json" --format $f >"$tmp/show.$f" 2>"$tmp/e"; then
+		ok "show --format $f"
+	else
+		bad "show --format $f: $(cat "$tmp/e")"
+	fi
+done
+if awk 'length($0) > 72 { bad = 1 } END { exit bad }' "$tmp/show.text"; then
+	ok "text: no line over 72 columns"
+else
+	bad "text has lines over 72 columns"
+fi
+grep -q '^- x (sleep 0.002): user' "$tmp/show.md" &&
+	ok "md lists the commands" || bad "md lacks the commands"
+"$SETTLE" compare "$tmp/r.json" "$tmp/r.json" >"$tmp/cmp" 2>&1 &&
+	grep -q "command y" "$tmp/cmp" && ok "compare reads the file" ||
+	bad "compare"
+
+# a doctored file is refused, not half-read
+sed 's/"user_ns": \[\([0-9.e+]*\), /"user_ns": [/' "$tmp/r.json" >"$tmp/bad.json"
+if ! cmp -s "$tmp/r.json" "$tmp/bad.json"; then
+	"$SETTLE" show "$tmp/bad.json" >/dev/null 2>"$tmp/e"
+	rc=$?
+	[ $rc = 2 ] && grep -q "user_ns" "$tmp/e" &&
+		ok "a file with a run's CPU time missing is refused" ||
+		bad "doctored user_ns accepted (exit $rc)"
+else
+	bad "could not doctor the file"
+fi
+
+# ---- --processes ---------------------------------------------------------------
+"$SETTLE" run --command 'p=true' --command 'q=true' --samples 2 \
+	--processes 3 --format json --output "$tmp/p.json" >"$tmp/p.table" 2>&1
+rc=$?
+if [ $rc = 0 ] && grep -q "3 fresh processes" "$tmp/p.table" &&
+   [ "$(grep -c '"user_ns"' "$tmp/p.json")" = 2 ] &&
+   grep -q '"samples": 6' "$tmp/p.json"; then
+	ok "--processes 3 pools the runs of 3 processes"
+else
+	bad "--processes 3 (exit $rc)"
+	head -20 "$tmp/p.table"
+fi
+
+# ---- an interrupted --share leaves no perf data behind ---------------------------
+# A stand-in perf: "record" says it started, then runs the command, which
+# writes its process id and waits to be killed. settle, killed then, must
+# remove its directory of perf data.
+mkdir -p "$tmp/t"
+{
+	echo '#!/bin/sh'
+	echo 'case "$1" in'
+	echo 'record)'
+	echo '	while [ $# -gt 0 ]; do'
+	echo '		case "$1" in -o) out=$2; shift ;; --) shift; break ;; esac'
+	echo '		shift'
+	echo '	done'
+	echo "	: > \"\$out\"; : > '$tmp/t/recording'; exec \"\$@\" ;;"
+	echo '*) exit 1 ;;'
+	echo 'esac'
+} >"$tmp/slowperf"
+chmod +x "$tmp/slowperf"
+TMPDIR=$tmp/t SETTLE_PERF=$tmp/slowperf "$SETTLE" run --warmup 0 \
+	--command "w=if [ -e $tmp/t/recording ]; then echo \$\$ > $tmp/t/pid; exec sleep 30; fi" \
+	--samples 1 --share main >/dev/null 2>&1 &
+pid=$!
+for i in $(seq 100); do
+	[ -s "$tmp/t/pid" ] && break
+	sleep 0.1
+done
+had=$(ls -d "$tmp"/t/settle-perf-* 2>/dev/null | wc -l)
+kill -TERM $pid 2>/dev/null
+wait $pid 2>/dev/null
+rc=$?
+sleep 0.2
+alive=no
+if [ -s "$tmp/t/pid" ] && kill -0 "$(cat "$tmp/t/pid")" 2>/dev/null &&
+   ! grep -q '^Z' "/proc/$(cat "$tmp/t/pid")/stat" 2>/dev/null &&
+   [ "$(awk '{ print $3 }' "/proc/$(cat "$tmp/t/pid")/stat" 2>/dev/null)" != Z ]; then
+	alive=yes
+	kill "$(cat "$tmp/t/pid")" 2>/dev/null
+fi
+left=$(ls -d "$tmp"/t/settle-perf-* 2>/dev/null | wc -l)
+if [ "$had" = 1 ] && [ "$left" = 0 ] && [ $rc = 143 ] && [ $alive = no ]; then
+	ok "settle stopped while profiling ends the command, removes perf's data"
+else
+	bad "interrupted --share: $had perf directories before, $left after," \
+	    "exit $rc, the command still running: $alive"
+fi
+
+# ---- --share with the real perf ------------------------------------------------
+cat >"$tmp/spin.c" <<'EOF'
+/* Nearly all of its CPU time in spin(), called from work(). */
+static volatile unsigned long sink;
+__attribute__((noinline)) static void spin(unsigned long n)
+{
+	for (unsigned long i = 0; i < n; i++)
+		sink += i;
+}
+__attribute__((noinline)) static void work(void)
+{
+	spin(60000000);
+	sink++; /* not a tail call: work stays on the stack */
+}
+int main(void)
+{
+	work();
+	return 0;
+}
+EOF
+if ! perf record -q -e cpu-clock -o "$tmp/probe.data" -- true \
+	>/dev/null 2>&1; then
+	skip "perf cannot sample here (perf_event_paranoid, or linux-perf" \
+	     "missing): --share with the real perf not checked"
+elif ! cc -O0 -fno-omit-frame-pointer -o "$tmp/spin" "$tmp/spin.c"; then
+	# -O0: a frame pointer in every function, leaves included, so that
+	# perf's call chains name work() above spin()
+	bad "cannot build the spin program"
+else
+	"$SETTLE" run --command "spin=$tmp/spin" --samples 2 --share spin \
+		--share work --share no_such_symbol_here --format json \
+		--output "$tmp/s.json" >"$tmp/s.table" 2>"$tmp/s.err"
+	rc=$?
+	if [ $rc = 0 ] && "$PY" - "$tmp/s.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+p = d["results"][0]["command"]["profile"]
+s = {x["symbol"]: x for x in p["symbols"]}
+assert p["runs"] == 2 and p["samples"] > 100, p
+spin, work, none = s["spin"], s["work"], s["no_such_symbol_here"]
+# the loop is the program: most samples are in spin
+assert spin["self_share"] > 0.5, spin
+assert spin["self_ci"][0] <= spin["self_share"] <= spin["self_ci"][1]
+# work calls spin: its share with callees takes in spin's
+assert work["self"] < spin["self"] and work["children"] >= spin["self"], work
+assert none["self"] == 0 and none["children"] == 0 and "self_share" not in none
+a = spin["amdahl_saved_ns"]
+assert 0 < a["2"] < a["10"] < a["infinity"], a
+EOF
+	then
+		ok "--share: spin's samples, work's with callees, Amdahl bounds"
+	else
+		bad "--share with the real perf (exit $rc)"
+		cat "$tmp/s.table" "$tmp/s.err" | tail -20
+	fi
+	grep -q "no_such_symbol_here is in none of its" "$tmp/s.table" &&
+		ok "--share: a symbol never sampled is said, not 0 %" ||
+		bad "--share: absent symbol not said"
+	grep -Eq "Amdahl: making spin k times faster saves at most" "$tmp/s.table" &&
+		ok "--share: the Amdahl line" || bad "--share: no Amdahl line"
+fi
+
+echo "$pass passed, $fail failed, $skips skipped"
+[ $fail = 0 ]

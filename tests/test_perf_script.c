@@ -1,0 +1,280 @@
+/*
+ * test_perf_script.c - the parser of `perf script -F period,ip,sym` text
+ * (src/runner/perf_script.c): on captured perf output (tests/data/), where
+ * perf report's own figures for the same recording are the oracle, and on
+ * small hand-written cases.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "runner/perf_script.h"
+
+static const char *data_dir(void)
+{
+	const char *d = getenv("SETTLE_TESTDATA");
+
+	return d ? d : "tests/data";
+}
+
+/* Feed a whole file to p, line by line; returns the malformed lines. */
+static size_t feed_file(struct settle_perf_parser *p, const char *name)
+{
+	char path[512], *line = NULL;
+	size_t cap = 0, bad = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", data_dir(), name);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	while (getline(&line, &cap, f) > 0)
+		bad += settle_perf_parse_line(p, line) < 0;
+	free(line);
+	fclose(f);
+	settle_perf_parser_finish(p);
+	return bad;
+}
+
+/* What perf report says of a symbol: its columns, as printed. */
+struct oracle {
+	double children_pct, self_pct; /* children_pct = self without -g */
+	unsigned long samples;         /* self samples */
+	double event_count;            /* of the whole recording */
+};
+
+static void oracle_of(const char *name, const char *sym, int children,
+		      struct oracle *o)
+{
+	char path[512], line[512], tail[256];
+	FILE *f;
+	int found = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", data_dir(), name);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	memset(o, 0, sizeof(*o));
+	while (fgets(line, sizeof(line), f)) {
+		char *end = line + strlen(line);
+
+		while (end > line && (end[-1] == '\n' || end[-1] == ' '))
+			*--end = '\0';
+		sscanf(line, "# Event count (approx.): %lf", &o->event_count);
+		if (line[0] == '#' || !strstr(line, "] "))
+			continue;
+		if (strcmp(strstr(line, "] ") + 2, sym) != 0)
+			continue;
+		if (children)
+			assert_int_equal(sscanf(line, " %lf%% %lf%% %lu %255s",
+						&o->children_pct, &o->self_pct,
+						&o->samples, tail), 4);
+		else
+			assert_int_equal(sscanf(line, " %lf%% %lu %255s",
+						&o->self_pct, &o->samples,
+						tail), 3);
+		if (!children)
+			o->children_pct = o->self_pct;
+		found = 1;
+	}
+	fclose(f);
+	assert_true(found);
+	assert_true(o->event_count > 0);
+}
+
+/*
+ * perf report prints percentages to 2 decimals: the parser's share must
+ * round to the same value (within 0.005 percentage points).
+ */
+static void check_against_report(const char *script, const char *report,
+				 int children, const char *const *syms,
+				 size_t n, uint64_t period)
+{
+	struct settle_perf_parser p;
+	struct oracle o;
+
+	settle_perf_parser_init(&p, syms, n);
+	assert_int_equal(feed_file(&p, script), 0);
+	assert_int_equal(p.count.malformed, 0);
+	assert_true(p.count.samples > 100);
+	for (size_t i = 0; i < n; i++) {
+		double total;
+
+		oracle_of(report, syms[i], children, &o);
+		total = o.event_count / (double)period;
+		assert_int_equal(p.count.samples, (uint64_t)llround(total));
+		assert_true((double)p.count.period_sum == o.event_count);
+		assert_int_equal(p.count.self[i], o.samples);
+		assert_float_equal(100.0 * (double)p.count.self[i] / total,
+				   o.self_pct, 0.005 + 1e-9);
+		assert_float_equal(100.0 * (double)p.count.children[i] / total,
+				   o.children_pct, 0.005 + 1e-9);
+		assert_true(p.count.children[i] >= p.count.self[i]);
+	}
+}
+
+static void test_callchain_capture(void **st)
+{
+	/* leaves, a function only ever a caller (self 0), one in between */
+	static const char *const syms[] = {
+		"e2fsck_pass4", "ext2fs_rb_next", "ext2fs_bitcount",
+		"do_syscall_64", "entry_SYSCALL_64_after_hwframe",
+		"__x64_sys_futex",
+	};
+	struct settle_perf_parser p;
+
+	(void)st;
+	check_against_report("perf-script-e2fsck-callchain.txt",
+			     "perf-report-e2fsck-callchain.txt", 1, syms,
+			     sizeof(syms) / sizeof(syms[0]), 1000000);
+	/* the caller-only symbol really is found only in chains */
+	settle_perf_parser_init(&p, syms, 6);
+	feed_file(&p, "perf-script-e2fsck-callchain.txt");
+	assert_int_equal(p.count.self[4], 0);
+	assert_true(p.count.children[4] > 10);
+}
+
+static void test_flat_capture(void **st)
+{
+	static const char *const syms[] = {
+		"e2fsck_pass4", "ext2fs_rb_next", "ext2fs_bitcount",
+	};
+	struct settle_perf_parser p;
+
+	(void)st;
+	check_against_report("perf-script-e2fsck-flat.txt",
+			     "perf-report-e2fsck-flat.txt", 0, syms, 3, 1000000);
+	/* without call chains, with callees is the same as self */
+	settle_perf_parser_init(&p, syms, 3);
+	feed_file(&p, "perf-script-e2fsck-flat.txt");
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(p.count.children[i], p.count.self[i]);
+}
+
+/* A symbol that perf never saw is counted 0 times, not an error. */
+static void test_absent_symbol(void **st)
+{
+	static const char *const syms[] = { "no_such_function_anywhere" };
+	struct settle_perf_parser p;
+
+	(void)st;
+	settle_perf_parser_init(&p, syms, 1);
+	assert_int_equal(feed_file(&p, "perf-script-e2fsck-callchain.txt"), 0);
+	assert_true(p.count.samples > 100);
+	assert_int_equal(p.count.self[0], 0);
+	assert_int_equal(p.count.children[0], 0);
+}
+
+static const char hand[] =
+	"    250000 \n"
+	"\t    7f0000001000 leaf\n"
+	"\t    7f0000002000 mid\n"
+	"\t    7f0000003000 mid\n"          /* recursion: counted once */
+	"\t    7f0000004000 main\n"
+	"\n"
+	"    250000 \n"
+	"\t    7f0000002000 mid\n"
+	"\t    7f0000004000 main\n"
+	"\n"
+	"    500000 \n"
+	"\tffffffff81000000 do_syscall_64\n"
+	"\t           1ab70 std::vector<int, std::allocator<int> >::push_back(int const&)\n"
+	"\t               0 [unknown]\n"
+	"\n"
+	"    250000 \n"                    /* the last sample has no blank */
+	"\t    7f0000001000 leaf@plt\n"
+	"\t    7f0000004000 main";
+
+static void test_by_hand(void **st)
+{
+	static const char *const syms[] = {
+		"leaf", "mid", "main",
+		"std::vector<int, std::allocator<int> >::push_back(int const&)",
+		"[unknown]", "mai",
+	};
+	struct settle_perf_parser p;
+
+	(void)st;
+	settle_perf_parser_init(&p, syms, 6);
+	assert_int_equal(settle_perf_parse_text(&p, hand, strlen(hand)), 0);
+	settle_perf_parser_finish(&p);
+	assert_int_equal(p.count.samples, 4);
+	assert_int_equal(p.count.period_sum, 1250000);
+	assert_int_equal(p.count.self[0], 1);      /* leaf@plt is not leaf */
+	assert_int_equal(p.count.children[0], 1);
+	assert_int_equal(p.count.self[1], 1);
+	assert_int_equal(p.count.children[1], 2);  /* once per sample */
+	assert_int_equal(p.count.self[2], 0);
+	assert_int_equal(p.count.children[2], 3);
+	assert_int_equal(p.count.children[3], 1);  /* a name with blanks */
+	assert_int_equal(p.count.self[3], 0);
+	assert_int_equal(p.count.children[4], 1);
+	assert_int_equal(p.count.children[5], 0);  /* no prefix match */
+	assert_int_equal(p.count.malformed, 0);
+}
+
+/* The layout without call chains: "PERIOD ADDRESS SYMBOL" per line. */
+static void test_flat_by_hand(void **st)
+{
+	static const char text[] =
+		"   1000000      7f31d701399a _dl_lookup_symbol_x\n"
+		"   1000000  ffffffff815ba691 truncate_inode_pages_final\n"
+		"   2000000      7f31d701399a _dl_lookup_symbol_x\r\n"
+		"   1000000      7f31d6fa0db5 [unknown]\n";
+	static const char *const syms[] = { "_dl_lookup_symbol_x" };
+	struct settle_perf_parser p;
+
+	(void)st;
+	settle_perf_parser_init(&p, syms, 1);
+	assert_int_equal(settle_perf_parse_text(&p, text, strlen(text)), 0);
+	settle_perf_parser_finish(&p);
+	assert_int_equal(p.count.samples, 4);
+	assert_int_equal(p.count.period_sum, 5000000);
+	assert_int_equal(p.count.self[0], 2);
+	assert_int_equal(p.count.children[0], 2);
+}
+
+/* Lines perf script does not write are counted and do not count as
+ * samples; a frame before any sample is one of them. */
+static void test_malformed(void **st)
+{
+	static const char text[] =
+		"\t    7f0000001000 leaf\n"      /* frame outside a sample */
+		"Warning: something\n"
+		"    12x45 \n"                   /* not a period */
+		"    250000 \n"
+		"\tnot-an-address leaf\n"
+		"\t    7f0000001000\n"           /* no symbol */
+		"\t    7f0000001000 leaf\n"
+		"\n"
+		"    99999999999999999999999 \n"; /* overflows */
+	static const char *const syms[] = { "leaf" };
+	struct settle_perf_parser p;
+
+	(void)st;
+	settle_perf_parser_init(&p, syms, 1);
+	assert_int_equal(settle_perf_parse_text(&p, text, strlen(text)), 6);
+	settle_perf_parser_finish(&p);
+	assert_int_equal(p.count.malformed, 6);
+	assert_int_equal(p.count.samples, 1);
+	assert_int_equal(p.count.self[0], 0);   /* the bad frames came first */
+	assert_int_equal(p.count.children[0], 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_callchain_capture),
+		cmocka_unit_test(test_flat_capture),
+		cmocka_unit_test(test_absent_symbol),
+		cmocka_unit_test(test_by_hand),
+		cmocka_unit_test(test_flat_by_hand),
+		cmocka_unit_test(test_malformed),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
