@@ -18,7 +18,7 @@
  * NT_CAP_BYTES: the threshold is never above this, whatever cache size the
  * machine reports, because a hypervisor may report a cache the guest does
  * not have to itself (480 MiB on the Intel family 6 model 167 guest of
- * DESIGN.md, 320 MiB from a legacy cpuid leaf on the AMD EPYC guest), and
+ * docs/founding-experiments.md, 320 MiB from a legacy cpuid leaf on the AMD EPYC guest), and
  * a guest shares the cache it has with other tenants. Measured on the AMD
  * EPYC Zen 4 guest (32 MiB L3 reported by sysfs) with `settle run bswap
  * --variant avx2 --variant avx512 --variant memcpy --processes 3` and
@@ -29,9 +29,10 @@
  * 64 MiB 1.43 against 0.99 (README, "Performance"). So the switch lies
  * between 8 and 10 MiB there, a quarter of the reported cache: a copy
  * touches twice its size. On the Intel guests non-temporal stores were
- * faster at 256 MiB (issue 11: 0.63 of memcpy with ordinary stores, 480
- * MiB reported) and at 1 GiB (DESIGN.md: 10.5 against 6.7 B/ns); the
- * size where they start to win there is not measured.
+ * faster at 256 MiB (0.63 of memcpy with ordinary stores, 480 MiB
+ * reported: README, "Performance") and at 1 GiB (10.5 against 6.7 B/ns:
+ * docs/founding-experiments.md); the size where they start to win there
+ * is not measured.
  */
 #define NT_CAP_BYTES (8ull << 20)
 

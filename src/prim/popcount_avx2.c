@@ -32,7 +32,7 @@
  * with scalar POPCNT to every block of 16 vectors; it is called only when
  * the CPU has both.
  *
- * Chosen on the AMD Zen 4 guest of DESIGN.md (settle run, tests and
+ * Chosen on the AMD Zen 4 guest (docs/primitives.md; settle run, tests and
  * /tmp harnesses under flock, README's performance section): pairs were
  * 5 % faster than the CSA tree at 512 bytes and 6 % slower at 1 KiB;
  * the hybrid is 5-10 % faster than the CSA tree alone from 2 KiB to 8 MiB.

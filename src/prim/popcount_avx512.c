@@ -23,7 +23,7 @@
  * single vectors; then one byte-masked load of the fewer than 64 bytes
  * left.
  *
- * Chosen on the AMD Zen 4 guest of DESIGN.md, where VPOPCNTQ plus one
+ * Chosen on the AMD Zen 4 guest (docs/primitives.md), where VPOPCNTQ plus one
  * VPADDQ per vector keeps pace with the loads and every extra vector
  * instruction costs time: two accumulators and a pairwise add beat four
  * accumulators (whose compiled loop carried register copies) by 6 % at

@@ -32,7 +32,7 @@
  *     "Memory fault suppression"), so no scalar code.
  *   - from SETTLE_READ_LIMIT_STREAM_MIN bytes on, the avx2 and avx512
  *     kernels read with the sse2 kernel's 128-bit loads: on the AMD Zen 4
- *     guest of DESIGN.md, buffers that stream from the last-level cache
+ *     guest (docs/primitives.md), buffers that stream from the last-level cache
  *     or from memory were read faster with narrower loads (1 GiB: 27.2
  *     B/ns with 128-bit loads, 26.7 with 256-bit, 23.8 with 512-bit;
  *     256 MiB: 23-25 against 19-21 and 16-19), while at 8 MiB and below
