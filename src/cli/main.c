@@ -636,8 +636,8 @@ static int run_output(const struct run_args *a, const struct settle_report *rep)
 		rc = emit(rep, "table", "-");
 	if (!rc && bad) {
 		fprintf(stderr, "settle: %zu result%s invalid: the work was "
-			"not repeated (see the table)\n", bad,
-			bad > 1 ? "s are" : " is");
+			"not done as often as timed (the table says why)\n",
+			bad, bad > 1 ? "s are" : " is");
 		rc = 1;
 	}
 	return rc;
