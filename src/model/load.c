@@ -311,16 +311,21 @@ static struct settle_result *add_result(struct loader *l, json_t *doc,
 	return r;
 }
 
-static int load_figures(struct loader *l, json_t *arr, struct settle_result *r)
+static int load_figures(struct loader *l, json_t *arr, size_t idx,
+			struct settle_result *r)
 {
 	size_t i, n = json_array_size(arr);
 	json_t *f;
 
 	if (n == 0)
 		return 0;
+	if (n > SETTLE_MAX_FIGURES)
+		return fail(l, "malformed: results[%zu] (%s %s) has %zu scale "
+			    "figures; settle writes at most %d", idx,
+			    r->claim->name, r->variant, n, SETTLE_MAX_FIGURES);
 	r->figures = calloc(n, sizeof(*r->figures));
 	if (!r->figures)
-		return -1;
+		return fail(l, "out of memory");
 	json_array_foreach(arr, i, f) {
 		copy(r->figures[i].label, sizeof(r->figures[i].label), f, "label");
 		copy(r->figures[i].unit, sizeof(r->figures[i].unit), f, "unit");
@@ -328,7 +333,6 @@ static int load_figures(struct loader *l, json_t *arr, struct settle_result *r)
 		r->figures[i].value = num(f, "value");
 	}
 	r->nfigures = n;
-	(void)l;
 	return 0;
 }
 
@@ -509,8 +513,8 @@ static int load_result(struct loader *l, json_t *doc, json_t *jr, size_t idx,
 				    i);
 		r->samples_ns[r->nsamples++] = json_number_value(s);
 	}
-	if (load_figures(l, json_object_get(jr, "scale"), r) < 0)
-		return fail(l, "out of memory");
+	if (load_figures(l, json_object_get(jr, "scale"), idx, r) < 0)
+		return -1;
 	(void)rep;
 	return load_command(l, jr, idx, r);
 }

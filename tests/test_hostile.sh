@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# test_hostile.sh - settle against bad and hostile input, as a careless or
+# hostile user would give it: each case must end in a clear one-line
+# message naming the input and what is wrong, and a non-zero exit status;
+# never a crash, a hang, a partial result file or a confident wrong
+# number. Every case checks the exit status and the message.
+set -u
+SETTLE=${SETTLE:-build/settle}
+SETTLE=$(cd "$(dirname "$SETTLE")" && pwd)/$(basename "$SETTLE")
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+IN=$ROOT/tests/golden/in
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "ok   $*"; }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/settle-hostile-XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+export SETTLE_CACHE_DIR=$TMP/cache
+FAST=(--quick --samples 3 --min-time 1)
+
+# edit OUT PYTHON: OUT is old.json changed by the python code on doc
+edit() {
+	python3 - "$IN/old.json" "$1" "$2" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+exec(sys.argv[3])
+json.dump(doc, open(sys.argv[2], "w"))
+PY
+}
+
+run() { # NAME ARGS...: exit status in rc, output in $TMP/NAME.{out,err}
+	local name=$1
+	shift
+	timeout 120 "$SETTLE" "$@" >"$TMP/$name.out" 2>"$TMP/$name.err"
+	rc=$?
+}
+
+# expect NAME RC PATTERN WHAT: the last run exited RC, its standard error
+# is one line matching PATTERN (grep -E)
+expect() {
+	local lines
+	lines=$(wc -l <"$TMP/$1.err")
+	if [ "$rc" = "$2" ] && [ "$lines" = 1 ] &&
+	   grep -Eq -- "$3" "$TMP/$1.err"; then
+		ok "$4"
+	else
+		bad "$4: status $rc (expected $2), $lines line(s): $(head -c 400 "$TMP/$1.err")"
+	fi
+}
+
+# ---- result files that settle does not write --------------------------------
+# more scale figures than a result holds (was a crash in the view)
+edit "$TMP/figures.json" '
+doc["results"][0]["scale"] = [{"label": "a", "unit": "s", "value": 1}] * 20'
+run figures show "$TMP/figures.json"
+expect figures 2 "figures.json: malformed: results\[0\] \(popcount table8\) has 20 scale figures" \
+	"show: 20 scale figures in one result are refused, not a crash"
+
+echo "test_hostile: $pass passed, $fail failed"
+[ "$fail" = 0 ]
