@@ -55,5 +55,36 @@ run figures show "$TMP/figures.json"
 expect figures 2 "figures.json: malformed: results\[0\] \(popcount table8\) has 20 scale figures" \
 	"show: 20 scale figures in one result are refused, not a crash"
 
+# a size that is no size: settle printed "18446744073709551615 B" and
+# 1.39e+16 B/ns for -1, "0 B" and 0.00 B/ns for a string
+for v in -1 0 '"4096"' 4096.5 null; do
+	edit "$TMP/size.json" "doc['results'][0]['params']['size_bytes'] = json.loads('$v')"
+	run size show "$TMP/size.json"
+	expect size 2 "size.json: malformed: results\[0\] \(popcount table8\) params.size_bytes is not a size in bytes" \
+		"show: size_bytes $v is refused"
+done
+run size_cmp compare "$IN/old.json" "$TMP/size.json"
+expect size_cmp 2 "size.json: malformed: results\[0\].*size_bytes" \
+	"compare: a bad size_bytes in the new file is refused"
+edit "$TMP/bpo.json" 'doc["claims"]["popcount"]["bytes_per_op"] = -5'
+run bpo show "$TMP/bpo.json"
+expect bpo 2 "bpo.json: malformed: claims.popcount.bytes_per_op is neither" \
+	"show: a negative bytes_per_op is refused"
+
+# Google Benchmark real_time outside the times settle reads (1e-15 ns
+# to 1e15 ns): 1e-300 ns was printed as the best time
+for v in 1e-300 1e300; do
+	python3 - "$IN/gbench.json" "$TMP/gb.json" "$v" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+doc["benchmarks"][0]["real_time"] = float(sys.argv[3])
+doc["benchmarks"][0]["time_unit"] = "ns"
+json.dump(doc, open(sys.argv[2], "w"))
+PY
+	run gb show "$TMP/gb.json"
+	expect gb 2 "gb.json: malformed: benchmarks\[0\] \(BM_sum/64\) real_time is not a time" \
+		"show: a Google Benchmark real_time of $v ns is refused"
+done
+
 echo "test_hostile: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -235,6 +235,12 @@ static const struct settle_claim_info *claim_of(struct loader *l, json_t *doc,
 	k.original = json_string_value(json_object_get(c, "original"));
 	k.show_cycles = json_is_true(json_object_get(c, "show_cycles"));
 	b = json_object_get(c, "bytes_per_op");
+	if (b && !json_is_string(b) &&
+	    (!json_is_integer(b) || json_integer_value(b) < 0)) {
+		fail(l, "malformed: claims.%s.bytes_per_op is neither \"size\" "
+		     "nor a whole number of bytes", name);
+		return NULL;
+	}
 	k.bytes_per_op = json_is_string(b) ? SETTLE_BYTES_SIZE :
 			 (uint64_t)json_integer_value(b);
 	k.sized = json_is_true(json_object_get(c, "sizes"));
@@ -249,10 +255,11 @@ static const struct settle_claim_info *claim_of(struct loader *l, json_t *doc,
  * A result's "params": size_bytes and build go to *size and *build, the
  * others to p[0..*n) (p has room for every key; the strings stay in
  * params, or in text[] for values that are not strings, which the caller
- * frees).
+ * frees). -1 when size_bytes is not a size settle measures (a whole
+ * number of bytes, at least 1).
  */
-static void split_params(json_t *params, struct settle_param *p, size_t *n,
-			 char **text, uint64_t *size, const char **build)
+static int split_params(json_t *params, struct settle_param *p, size_t *n,
+			char **text, uint64_t *size, const char **build)
 {
 	const char *key;
 	json_t *val;
@@ -260,6 +267,8 @@ static void split_params(json_t *params, struct settle_param *p, size_t *n,
 	*n = 0;
 	json_object_foreach(params, key, val) {
 		if (strcmp(key, "size_bytes") == 0) {
+			if (!json_is_integer(val) || json_integer_value(val) < 1)
+				return -1;
 			*size = (uint64_t)json_integer_value(val);
 		} else if (strcmp(key, "build") == 0 && json_is_string(val)) {
 			*build = json_string_value(val);
@@ -276,12 +285,13 @@ static void split_params(json_t *params, struct settle_param *p, size_t *n,
 			(*n)++;
 		}
 	}
+	return 0;
 }
 
 /* Append the result of claim cname, variant vname described by jr. */
 static struct settle_result *add_result(struct loader *l, json_t *doc,
-					json_t *jr, const char *cname,
-					const char *vname)
+					json_t *jr, size_t idx,
+					const char *cname, const char *vname)
 {
 	json_t *params = json_object_get(jr, "params");
 	size_t np = json_object_size(params), n = 0;
@@ -291,21 +301,26 @@ static struct settle_result *add_result(struct loader *l, json_t *doc,
 	const char *build = NULL;
 	struct settle_result *r = NULL;
 	uint64_t size = 0;
+	int bad_size = 0;
 
-	if (p && text && claim) {
-		split_params(params, p, &n, text, &size, &build);
+	if (p && text && claim &&
+	    !(bad_size = split_params(params, p, &n, text, &size, &build)))
 		r = settle_report_append(l->rep, claim, vname, build, p, n,
 					 json_string_value(json_object_get(jr, "label")),
 					 json_is_true(json_object_get(jr, "reference")),
 					 size);
-	}
 	for (size_t i = 0; text && i < n; i++)
 		free(text[i]);
 	free(text);
 	free(p);
-	if (!claim)
-		fail(l, "malformed: claim '%s' is not described under "
-		     "\"claims\"", cname);
+	if (!claim) {
+		if (!*l->err) /* else claim_of() said what is wrong */
+			fail(l, "malformed: claim '%s' is not described "
+			     "under \"claims\"", cname);
+	} else if (bad_size)
+		fail(l, "malformed: results[%zu] (%s %s) params.size_bytes is "
+		     "not a size in bytes (a whole number, at least 1)", idx,
+		     cname, vname);
 	else if (!r)
 		fail(l, "out of memory");
 	return r;
@@ -484,7 +499,7 @@ static int load_result(struct loader *l, json_t *doc, json_t *jr, size_t idx,
 	if (!cname || !vname || !json_is_object(params) || !json_is_array(samples))
 		return fail(l, "malformed: results[%zu] lacks claim, variant, "
 			    "params or samples_ns", idx);
-	r = add_result(l, doc, jr, cname, vname);
+	r = add_result(l, doc, jr, idx, cname, vname);
 	if (!r)
 		return -1;
 	r->iters = count(jr, "iterations");
@@ -638,10 +653,10 @@ static int load_gbench_entry(struct loader *l, json_t *b, size_t idx,
 		return fail(l, "malformed: benchmarks[%zu] (%s) has time_unit "
 			    "'%s'", idx, name, unit);
 	ns *= json_number_value(t);
-	if (!isfinite(ns) || ns <= 0)
+	if (!(ns >= 1e-15 && ns <= 1e15)) /* as is_time() */
 		return fail(l, "malformed: benchmarks[%zu] (%s) real_time is "
-			    "not a time (zero, negative or not finite)", idx,
-			    name);
+			    "not a time (zero, negative, not finite, or below "
+			    "1e-15 ns or above 1e15 ns)", idx, name);
 	r = gbench_result(l, rep, name);
 	if (!r)
 		return fail(l, "out of memory");
@@ -743,6 +758,8 @@ int settle_load_json(const char *path, double band, struct settle_report *rep,
 	FILE *f;
 	int rc;
 
+	if (errlen)
+		err[0] = '\0';
 	if (settle_report_open(rep) < 0)
 		return fail(&l, "out of memory");
 	snprintf(rep->source, sizeof(rep->source), "%s", path);
