@@ -86,5 +86,22 @@ PY
 		"show: a Google Benchmark real_time of $v ns is refused"
 done
 
+# names and values from a file never reach the terminal raw in a message
+# (an escape sequence, a bell, a new line), and a long value is cut
+edit "$TMP/ctl.json" 'doc["results"][0]["claim"] = "ev\x1b[31mil\x07\n"'
+run ctl show "$TMP/ctl.json"
+expect ctl 2 "claim 'ev.x1b\[31mil.x07.x0a' is not described" \
+	"show: control characters in a claim name are written out in the message"
+grep -q "$(printf '\033')" "$TMP/ctl.err" && bad "show: an escape character reached the terminal"
+edit "$TMP/schema.json" 'doc["schema"] = "\x1b]0;owned\x07" + "A" * 5000'
+run schema show "$TMP/schema.json"
+expect schema 2 "schema '.x1b\]0;owned.x07A+', expected 'settle-result/1'" \
+	"show: a hostile schema string is escaped and cut, the expected one named"
+{ cat "$IN/old.json"; printf '\033[2J\x9b\n'; } >"$TMP/junk.json"
+run junk show "$TMP/junk.json"
+expect junk 2 "junk.json: not a settle result file \(invalid or truncated JSON" \
+	"show: binary junk after the document: one line"
+LC_ALL=C grep -q "$(printf '\033')" "$TMP/junk.err" && bad "show: junk reached the terminal raw"
+
 echo "test_hostile: $pass passed, $fail failed"
 [ "$fail" = 0 ]

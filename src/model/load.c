@@ -16,6 +16,7 @@
 #include "model/command.h"
 #include "model/model.h"
 #include "settle.h"
+#include "util/util.h"
 
 struct loader {
 	struct settle_report *rep;
@@ -33,6 +34,9 @@ static int fail(struct loader *l, const char *fmt, ...)
 	if (k > 0 && (size_t)k < l->errlen)
 		vsnprintf(l->err + k, l->errlen - (size_t)k, fmt, ap);
 	va_end(ap);
+	/* names and values from the file: one line, nothing a terminal
+	 * would act on */
+	settle_escape_in(l->err, l->errlen);
 	return -1;
 }
 
@@ -729,7 +733,7 @@ static int load_doc(struct loader *l, json_t *doc, struct settle_report *rep)
 	if (!json_is_object(doc) || !json_is_string(schema))
 		return fail(l, "not a settle result file (no \"schema\")");
 	if (strcmp(json_string_value(schema), SETTLE_SCHEMA) != 0)
-		return fail(l, "not a settle result file (schema '%s', "
+		return fail(l, "not a settle result file (schema '%.64s', "
 			    "expected '%s')", json_string_value(schema),
 			    SETTLE_SCHEMA);
 	res = json_object_get(doc, "results");
