@@ -103,5 +103,49 @@ expect junk 2 "junk.json: not a settle result file \(invalid or truncated JSON" 
 	"show: binary junk after the document: one line"
 LC_ALL=C grep -q "$(printf '\033')" "$TMP/junk.err" && bad "show: junk reached the terminal raw"
 
+# ---- settle run FILE.c: a user's claim that misbehaves ------------------------
+# claim NAME SETUP RUN_B: $TMP/NAME.c, a claim 'h' with variants a
+# (baseline) and b; SETUP is the body of its set-up, RUN_B of b's run()
+claim() {
+	cat >"$TMP/$1.c" <<EOF
+#include <settle.h>
+#include <stdio.h>
+#include <stdlib.h>
+static void *setup(const struct settle_params *p, char *err, size_t len)
+{ (void)p; (void)err; (void)len; $2; return (void *)1; }
+static uint64_t run_a(void *s, const void *a, uint64_t it)
+{ (void)s; (void)a; return it; }
+static uint64_t run_b(void *s, const void *a, uint64_t it)
+{ (void)s; (void)a; $3; return it; }
+static const struct settle_variant variants[] = {
+	{ .name = "a", .run = run_a, .description = "a" },
+	{ .name = "b", .run = run_b, .description = "b" },
+};
+static const struct settle_claim claim = {
+	.name = "h", .title = "hostile", .check_iters = 64, .setup = setup,
+	.op_name = "op", .variants = variants, .nvariants = 2,
+};
+SETTLE_CLAIMS(&claim);
+EOF
+}
+# a crash in the user's code said where, the signal kept as the status
+# (it was a bare "Segmentation fault" from the shell, or nothing); exit()
+# is a failed run, even exit(0) (it was status 0 with no output at all)
+claim segv_setup '*(volatile int *)0 = 1' ''
+claim abort_run '' 'if (it > 1000) abort()'
+claim exit0 'exit(0)' ''
+claim exit3 '' 'if (it > 1000) exit(3)'
+crash() { # NAME STATUS PATTERN
+	run "$1" run "$TMP/$1.c" "${FAST[@]}" --format json --output "$TMP/$1.json"
+	expect "$1" "$2" "$1.c: claim 'h'.* $3.*; nothing was written" \
+		"run FILE.c: $1: said where, status $2"
+	[ -e "$TMP/$1.json" ] && bad "run FILE.c: $1: a result file was written"
+	ls "$TMP" | grep -q "$1.json.tmp" && bad "run FILE.c: $1: a temporary file was left"
+}
+crash segv_setup 139 "\(build 'cc -O2'\): setup\(\) crashed with SIGSEGV"
+crash abort_run 134 "variant 'b' \(build 'cc -O2'\): run\(\) crashed with SIGABRT"
+crash exit0 1 "setup\(\) called exit\(0\)"
+crash exit3 1 "variant 'b' \(build 'cc -O2'\): run\(\) called exit\(3\)"
+
 echo "test_hostile: $pass passed, $fail failed"
 [ "$fail" = 0 ]
