@@ -147,5 +147,17 @@ crash abort_run 134 "variant 'b' \(build 'cc -O2'\): run\(\) crashed with SIGABR
 crash exit0 1 "setup\(\) called exit\(0\)"
 crash exit3 1 "variant 'b' \(build 'cc -O2'\): run\(\) called exit\(3\)"
 
+# what a claim prints goes to standard error, not into settle's output:
+# the JSON document on standard output stayed unreadable by settle show
+claim chatty 'printf("hello from setup\n")' 'printf("hello from run\n")'
+run chatty run "$TMP/chatty.c" "${FAST[@]}" --format json
+if [ $rc = 0 ] && "$SETTLE" show "$TMP/chatty.out" >/dev/null 2>"$TMP/chatty_show.err" &&
+   grep -q "hello from run" "$TMP/chatty.err" &&
+   grep -q "hello from setup" "$TMP/chatty.err"; then
+	ok "run FILE.c --format json: a claim's printf goes to standard error, the document stays whole"
+else
+	bad "run FILE.c --format json with a printing claim: status $rc, show: $(cat "$TMP/chatty_show.err")"
+fi
+
 echo "test_hostile: $pass passed, $fail failed"
 [ "$fail" = 0 ]

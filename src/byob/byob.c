@@ -184,6 +184,32 @@ static void user_exit(int status, void *arg)
 	_exit(1);
 }
 
+/* Standard output while the user's code may run: settle's own, kept
+ * here, while descriptor 1 is standard error (-1: not redirected). */
+static int saved_stdout = -1;
+
+/* What the user's code prints goes to standard error, so that settle's
+ * output (a JSON document on standard output) stays whole. */
+static void user_stdout_aside(void)
+{
+	fflush(stdout);
+	saved_stdout = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+	if (saved_stdout >= 0 && dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+		close(saved_stdout);
+		saved_stdout = -1;
+	}
+}
+
+void settle_byob_stdout_restore(void)
+{
+	if (saved_stdout < 0)
+		return;
+	fflush(stdout); /* what the claims printed, to standard error */
+	dup2(saved_stdout, STDOUT_FILENO);
+	close(saved_stdout);
+	saved_stdout = -1;
+}
+
 /* Watch the user's code for crashes and exit(), from loading on. */
 static void user_watch(const char *file)
 {
@@ -193,6 +219,7 @@ static void user_watch(const char *file)
 	stack_t ss;
 
 	user_file = file;
+	user_stdout_aside();
 	/* a stack of its own: a run-away recursion overflows the stack */
 	ss.ss_size = 65536;
 	ss.ss_flags = 0;

@@ -628,8 +628,11 @@ static int parse_run(struct run_args *a, int argc, char **argv)
  * has failed (exit status 1). */
 static int run_output(const struct run_args *a, const struct settle_report *rep)
 {
-	int rc = emit(rep, a->format, a->output ? a->output : "-");
 	size_t bad = settle_report_invalid(rep);
+	int rc;
+
+	settle_byob_stdout_restore(); /* a FILE.c's claims have run */
+	rc = emit(rep, a->format, a->output ? a->output : "-");
 
 	if (!rc && a->output && strcmp(a->output, "-") &&
 	    (!strcmp(a->format, "json") || !strcmp(a->format, "gbench-json")))
@@ -652,6 +655,7 @@ static int interrupted(const struct settle_report *rep)
 {
 	int sig = settle_interrupted();
 
+	settle_byob_stdout_restore();
 	if (rep && rep->nresults)
 		emit(rep, "table", "-");
 	fprintf(stderr, "settle: interrupted (%s)%s\n", sig == SIGTERM ?
