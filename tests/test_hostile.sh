@@ -159,5 +159,34 @@ else
 	bad "run FILE.c --format json with a printing claim: status $rc, show: $(cat "$TMP/chatty_show.err")"
 fi
 
+# ---- --output: where a result cannot or must not go -------------------------
+# a chain of links: the file at its end is written, every link kept (the
+# middle link was replaced by a file, the real file left stale)
+mkdir -p "$TMP/ln/sub"
+echo stale >"$TMP/ln/c.json"
+ln -s c.json "$TMP/ln/b.json"
+ln -s b.json "$TMP/ln/a.json"
+ln -s ../c.json "$TMP/ln/sub/d.json"
+ln -s sub/d.json "$TMP/ln/e.json"
+for link in a.json e.json; do
+	echo stale >"$TMP/ln/c.json"
+	run chain run popcount --size 1K --variant swar64 "${FAST[@]}" \
+		--format json --output "$TMP/ln/$link"
+	if [ $rc = 0 ] && [ -L "$TMP/ln/b.json" ] && [ -L "$TMP/ln/sub/d.json" ] &&
+	   "$SETTLE" show "$TMP/ln/c.json" >/dev/null 2>&1; then
+		ok "--output $link (a chain of links): the last file written, the links kept"
+	else
+		bad "--output through a chain of links ($link): status $rc, $(ls -l "$TMP/ln" | tr '\n' ' ')"
+	fi
+done
+ln -s loop2 "$TMP/ln/loop1"
+ln -s loop1 "$TMP/ln/loop2"
+run loop run popcount --size 1K --variant swar64 "${FAST[@]}" --output "$TMP/ln/loop1"
+expect loop 2 "cannot write .*loop1: Too many levels of symbolic links" \
+	"--output to a loop of links is refused before the run"
+run empty_out run popcount --output ''
+expect empty_out 2 "cannot write '': an empty file name" \
+	"--output '' says the name is empty"
+
 echo "test_hostile: $pass passed, $fail failed"
 [ "$fail" = 0 ]
