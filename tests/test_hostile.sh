@@ -188,5 +188,17 @@ run empty_out run popcount --output ''
 expect empty_out 2 "cannot write '': an empty file name" \
 	"--output '' says the name is empty"
 
+# ---- the environment ---------------------------------------------------------
+# SETTLE_BSWAP_NT_BYTES that is no size was ignored without a word, as
+# SETTLE_POPCOUNT, SETTLE_BSWAP and SETTLE_CLOCK are not
+for v in junk 0 -1 1e3 '64K '; do
+	SETTLE_BSWAP_NT_BYTES=$v run ntenv list
+	expect ntenv 2 "SETTLE_BSWAP_NT_BYTES=$v refused: not a positive size" \
+		"SETTLE_BSWAP_NT_BYTES='$v' is refused"
+done
+SETTLE_BSWAP_NT_BYTES=64K run ntenv_ok list
+[ $rc = 0 ] && ok "SETTLE_BSWAP_NT_BYTES=64K is taken" ||
+	bad "SETTLE_BSWAP_NT_BYTES=64K: status $rc"
+
 echo "test_hostile: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -27,6 +27,8 @@
 #include "report/plot.h"
 #include "runner/runner.h"
 #include "runner/selftest.h"
+#include "prim/bswap_kernels.h"
+#include "util/env_value.h"
 #include "util/util.h"
 
 #define SETTLE_VERSION "0.1.0"
@@ -1189,7 +1191,8 @@ static int dispatch(int argc, char **argv)
 }
 
 /*
- * SETTLE_POPCOUNT, SETTLE_BSWAP and SETTLE_CLOCK: the library ignores a
+ * SETTLE_POPCOUNT, SETTLE_BSWAP, SETTLE_CLOCK and SETTLE_BSWAP_NT_BYTES:
+ * the library ignores a
  * value it cannot use; the command refuses it, one line, exit status 2.
  */
 static int env_refused(void)
@@ -1198,11 +1201,22 @@ static int env_refused(void)
 			      settle_bswap_env_refusal(),
 			      settle_clock_env_refusal() };
 
+	const char *nt = getenv("SETTLE_BSWAP_NT_BYTES"), *src = "";
+	char v[64];
+
 	for (size_t i = 0; i < sizeof(why) / sizeof(why[0]); i++)
 		if (why[i]) {
 			fprintf(stderr, "settle: %s\n", why[i]);
 			return 1;
 		}
+	/* the library ignores a threshold that is no size; settle says so */
+	settle_bswap_nt_decide(nt, 0, &src);
+	if (nt && *nt && strcmp(src, "SETTLE_BSWAP_NT_BYTES")) {
+		settle_env_value(v, sizeof(v), nt);
+		fprintf(stderr, "settle: SETTLE_BSWAP_NT_BYTES=%s refused: not "
+			"a positive size (1048576, 64K, 32M, 1G)\n", v);
+		return 1;
+	}
 	return 0;
 }
 
