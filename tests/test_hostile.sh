@@ -201,5 +201,14 @@ SETTLE_BSWAP_NT_BYTES=64K run ntenv_ok list
 [ $rc = 0 ] && ok "SETTLE_BSWAP_NT_BYTES=64K is taken" ||
 	bad "SETTLE_BSWAP_NT_BYTES=64K: status $rc"
 
+# an unusable TMPDIR is named, exit 2, whatever needs it
+TMPDIR=/nonexistent/settle-tmp run tmp_cmd run --command a=true --samples 2
+expect tmp_cmd 2 "in /nonexistent/settle-tmp \\(TMPDIR\\)" \
+	"--command with an unusable TMPDIR names it"
+TMPDIR=/nonexistent/settle-tmp run tmp_proc run popcount --processes 2 \
+	--quick --size 1K
+expect tmp_proc 2 "in /nonexistent/settle-tmp \\(TMPDIR\\)" \
+	"--processes with an unusable TMPDIR names it"
+
 echo "test_hostile: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -682,7 +682,8 @@ static int measure(struct run_args *a, int argc, char **argv,
 			return interrupted(NULL);
 		if (rc < 0) {
 			fprintf(stderr, "settle: %s\n", err);
-			return strstr(err, "cannot pin") ? 2 : 1;
+			return strstr(err, "cannot pin") ||
+			       strstr(err, "(TMPDIR)") ? 2 : 1;
 		}
 		/* the conclusions of the pooled processes, not of the first */
 		settle_conclude_claims(&rep, sel->claims, sel->nclaims);
@@ -1225,20 +1226,28 @@ static int env_refused(void)
  * (they keep what finished); the second ends settle at once, removing the
  * temporary files the layers registered.
  */
+static int stderr_is_tty;
+
 static void on_signal(int sig)
 {
+	static const char msg[] = "\nsettle: stopping after the current "
+		"step (Ctrl-C again stops at once)\n";
+
 	if (settle_interrupted()) {
 		settle_temp_cleanup();
 		signal(sig, SIG_DFL);
 		_exit(128 + sig);
 	}
 	settle_interrupt_note(sig);
+	if (sig == SIGINT && stderr_is_tty) /* write(): async-signal-safe */
+		(void)!write(2, msg, sizeof(msg) - 1);
 }
 
 static void catch_signals(void)
 {
 	struct sigaction sa;
 
+	stderr_is_tty = isatty(2);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal; /* no SA_RESTART: waits return EINTR */
 	sigemptyset(&sa.sa_mask);

@@ -78,8 +78,8 @@ static int run_processes(const char *exe, char **argv, int last,
 		return -1;
 	}
 	if (!mkdtemp(dir)) {
-		snprintf(err, errlen, "cannot make a temporary directory: %s",
-			 strerror(errno));
+		snprintf(err, errlen, "cannot make a temporary directory in "
+			 "%s (TMPDIR): %s", settle_tmpdir(), strerror(errno));
 		return -1;
 	}
 	settle_temp_add(dir, 1);
