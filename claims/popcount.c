@@ -19,16 +19,18 @@
  *   - popcnt (x86-64): Intel SDM vol. 2B, POPCNT.
  *   - builtin-generic: claims/popcount_generic.c.
  *   - avx2, avx512 (x86-64), neon, sve (AArch64), auto: settle's own
- *     primitives (include/settle_bits.h, src/prim, src/arch): Harley-Seal
+ *     primitives (include/settle_bits.h, src/prim, src/arch), each as
+ *     settle_popcount() runs it (settle_popcount_path_fn()): Harley-Seal
  *     over AVX2 (Mula, Kurz, Lemire, "Faster Population Counts Using AVX2
- *     Instructions", 2018), AVX-512 VPOPCNTQ, AdvSIMD CNT, SVE CNT, and
- *     the dispatched settle_popcount(). Each architecture lists only its
- *     own.
+ *     Instructions", 2018) with scalar POPCNT beside it, AVX-512 VPOPCNTQ,
+ *     AdvSIMD CNT, SVE CNT, and the dispatched settle_popcount(). Each
+ *     architecture lists only its own.
  *   - gmp: GMP's mpn_popcount (the GMP manual, "Low-level Functions").
  *   - ext2fs: e2fsprogs' ext2fs_bitcount (lib/ext2fs/bitops.h), the
  *     file-system checker's own count.
  *   - read-limit: not a count but a plain streaming read of the buffer
- *     (claims/readlimit*.c), the bound every count is measured against.
+ *     with the widest loads (settle_read_limit(), src/prim/readlimit.h),
+ *     the bound every count is measured against.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -40,7 +42,7 @@
 #include "config.h"
 #include "cpu/cpu.h"
 #include "popcount_variants.h"
-#include "readlimit.h"
+#include "prim/readlimit.h"
 #include "settle.h"
 #include "settle_bits.h"
 
@@ -292,7 +294,8 @@ static uint64_t run_kernel(void *state, const void *arg, uint64_t iters)
 {
 	const struct kernel *k = arg;
 
-	return passes(state, iters, k->fn ? k->fn : settle_popcount_impl_fn(k->impl));
+	return passes(state, iters,
+		      k->fn ? k->fn : settle_popcount_path_fn(k->impl));
 }
 
 /* Unused in the generic build, which has no primitive that may be
@@ -319,12 +322,12 @@ static const char *primitive_unavailable(void *state, const void *arg)
 	}
 }
 
-/* The widest loads of this CPU, chosen on every run (cpu features are
- * detected once, so the choice costs a few loads). */
+/* The widest loads of this CPU: the library's read-limit kernel, called
+ * directly (settle_read_limit_kernel()), as the other rows call theirs. */
 static uint64_t run_read_limit(void *state, const void *arg, uint64_t iters)
 {
 	(void)arg;
-	return passes(state, iters, settle_readlimit_choose(NULL));
+	return passes(state, iters, settle_read_limit_kernel());
 }
 
 static const struct kernel k_table8 = { settle_popcount_table8, 0 };
@@ -384,16 +387,16 @@ static const struct settle_variant variants[] = {
 	},
 	{
 		.name = "avx2",
-		.description = "Harley-Seal carry-save adders over AVX2, "
-			       "VPSHUFB nibble count (settle primitive)",
+		.description = "settle's AVX2 path: Harley-Seal over AVX2, "
+			       "VPSHUFB count, POPCNT beside (primitive)",
 		.run = run_kernel,
 		.arg = &k_avx2,
 		.unavailable = primitive_unavailable,
 	},
 	{
 		.name = "avx512",
-		.description = "AVX-512 VPOPCNTQ, 4 accumulators, masked tail "
-			       "(settle primitive)",
+		.description = "AVX-512 VPOPCNTQ, aligned loads after a masked "
+			       "head, masked tail (settle primitive)",
 		.run = run_kernel,
 		.arg = &k_avx512,
 		.unavailable = primitive_unavailable,

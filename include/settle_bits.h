@@ -79,9 +79,11 @@ const char *settle_popcount_impl_name(enum settle_popcount_impl which);
  * the CPU or OS lacks, one of another architecture, or an unknown name, is
  * ignored: the best is used and settle_popcount_env_refusal() says why.
  * The library never exits. Changing the variable later has no
- * effect. When avx2 is chosen automatically on a CPU that also has POPCNT,
- * settle_popcount() counts short buffers with POPCNT and long ones with
- * AVX2 and POPCNT side by side; it still reports avx2.
+ * effect. When avx2 is chosen (automatically or forced) on a CPU that also
+ * has POPCNT, settle_popcount() counts short buffers (below 192 bytes)
+ * with POPCNT and longer ones with AVX2, using POPCNT for the last words
+ * and, from 2 KiB to 16 MiB, side by side with the vectors; it still
+ * reports avx2.
  */
 enum settle_popcount_impl settle_popcount_active(void);
 
@@ -115,6 +117,19 @@ int settle_popcount_usable(enum settle_popcount_impl which);
  * out-of-range which and for an implementation of another architecture.
  */
 settle_popcount_fn settle_popcount_impl_fn(enum settle_popcount_impl which);
+
+/*
+ * The path settle_popcount() takes when it chooses (or is forced to)
+ * implementation which on this CPU: the same as settle_popcount_impl_fn()
+ * except for SETTLE_POPCOUNT_AVX2 on a CPU that also has POPCNT, where it
+ * is the size-dispatched combination described at
+ * settle_popcount_active() (POPCNT for short buffers, AVX2 and POPCNT
+ * side by side for long ones). For benchmarks of one path against
+ * another library's. Calling one that settle_popcount_usable() rejects
+ * raises SIGILL. Returns NULL for an out-of-range which and for an
+ * implementation of another architecture.
+ */
+settle_popcount_fn settle_popcount_path_fn(enum settle_popcount_impl which);
 
 #ifdef __cplusplus
 }

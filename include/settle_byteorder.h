@@ -79,10 +79,14 @@ static inline void settle_store_be64(void *p, uint64_t v)
  * src are not accessed). The buffers may hold any type (float, double:
  * they are accessed as bytes and through may-alias vector loads, so
  * strict aliasing is respected). A copy (dst != src) larger than the
- * last-level cache is written with non-temporal stores, followed by a
- * store fence, by the vector implementations when dst is a multiple of the
- * element size; in place, and otherwise, with ordinary stores. Never
- * fails; returns nothing.
+ * non-temporal threshold is written with non-temporal stores, followed by
+ * a store fence, by the vector implementations when dst is a multiple of
+ * the element size; in place, and otherwise, with ordinary stores. The
+ * threshold is the last-level cache size the system reports (sysfs, then
+ * sysconf), capped at 8 MiB because a hypervisor may report a cache the
+ * guest does not have to itself, or the size in the environment variable
+ * SETTLE_BSWAP_NT_BYTES ("1048576", "64K", "32M", "1G"; read once; a value
+ * that is not a positive size is ignored). Never fails; returns nothing.
  */
 void settle_bswap16(void *dst, const void *src, size_t n);
 void settle_bswap32(void *dst, const void *src, size_t n);

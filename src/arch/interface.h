@@ -143,10 +143,12 @@ void settle_arch_latency_chains(struct settle_arch_chain *add,
 settle_popcount_fn settle_arch_popcount_kernel(enum settle_popcount_impl which);
 
 /*
- * What settle_popcount() calls when which is chosen automatically on id:
- * its kernel, or a blend (x86-64: POPCNT below a length, AVX2 above).
+ * What settle_popcount() calls when which, an implementation of this
+ * architecture, is chosen or forced on id (and settle_popcount_path_fn()
+ * returns): its kernel, or a blend (x86-64: AVX2 with POPCNT, POPCNT
+ * below a length).
  */
-settle_popcount_fn settle_arch_popcount_auto(enum settle_popcount_impl which,
+settle_popcount_fn settle_arch_popcount_path(enum settle_popcount_impl which,
 					     const struct settle_cpuid *id);
 
 /* Why id cannot run which, an implementation of this architecture that it
@@ -159,6 +161,12 @@ void settle_arch_popcount_refusal(enum settle_popcount_impl which,
  * this architecture has none (scalar is portable: src/prim/bswap.c). */
 settle_bswap_fn settle_arch_bswap_kernel(enum settle_bswap_impl which,
 					 unsigned elem_bits);
+
+/* The in-place loop of which without its swap (the bswap claim's
+ * load-store reference, src/prim/bswap_kernels.h), or NULL when this
+ * architecture has none. */
+typedef void (*settle_bswap_touch_fn)(void *buf, size_t nbytes);
+settle_bswap_touch_fn settle_arch_bswap_touch_kernel(enum settle_bswap_impl which);
 
 /* Why id cannot run which (as for popcount). */
 void settle_arch_bswap_refusal(enum settle_bswap_impl which,

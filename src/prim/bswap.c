@@ -22,7 +22,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cpu/cpu.h"
 #include "prim/bswap_kernels.h"
@@ -58,6 +57,37 @@ LINE_ALIGNED
 void settle_bswap64_scalar(void *dst, const void *src, size_t n)
 {
 	settle_bswap_elems(dst, src, n * 8, 8);
+}
+
+/* The in-place loop of the scalar kernel without the swap: 8-byte words
+ * loaded and stored back, then the bytes left. */
+void settle_bswap_touch_scalar(void *buf, size_t nb)
+{
+	unsigned char *p = buf;
+	size_t i = 0;
+
+	for (; nb - i >= 8; i += 8) {
+		uint64_t v;
+
+		memcpy(&v, p + i, 8);
+		__asm__("" : "+r"(v));
+		memcpy(p + i, &v, 8);
+	}
+	for (; i < nb; i++) {
+		unsigned char v = p[i];
+
+		__asm__("" : "+r"(v));
+		p[i] = v;
+	}
+}
+
+settle_bswap_touch_fn settle_bswap_touch_impl_fn(enum settle_bswap_impl which)
+{
+	if ((unsigned)which >= SETTLE_BSWAP_NIMPL)
+		return NULL;
+	if (which == SETTLE_BSWAP_SCALAR)
+		return settle_bswap_touch_scalar;
+	return settle_arch_bswap_touch_kernel(which);
 }
 
 /* ---- names and kernels -------------------------------------------------- */

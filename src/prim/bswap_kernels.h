@@ -28,6 +28,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "settle_byteorder.h"
+
 /* One bswap per element, memcpy loads and stores (src/prim/bswap.c). */
 void settle_bswap16_scalar(void *dst, const void *src, size_t n);
 void settle_bswap32_scalar(void *dst, const void *src, size_t n);
@@ -58,11 +60,56 @@ void settle_bswap32_neon(void *dst, const void *src, size_t n);
 void settle_bswap64_neon(void *dst, const void *src, size_t n);
 
 /*
+ * The in-place reference of the bswap claim: each implementation's
+ * in-place loop with the shuffle removed (the same loads, unroll and
+ * stores, every byte written back unchanged; an empty asm keeps the
+ * compiler from dropping the store). nbytes bytes at buf, any alignment,
+ * any length. Each needs what its implementation needs.
+ */
+typedef void (*settle_bswap_touch_fn)(void *buf, size_t nbytes);
+void settle_bswap_touch_scalar(void *buf, size_t nbytes);
+void settle_bswap_touch_ssse3(void *buf, size_t nbytes);
+void settle_bswap_touch_avx2(void *buf, size_t nbytes);
+void settle_bswap_touch_avx512(void *buf, size_t nbytes);
+void settle_bswap_touch_neon(void *buf, size_t nbytes);
+/* The touch function of which; NULL out of range. */
+settle_bswap_touch_fn settle_bswap_touch_impl_fn(enum settle_bswap_impl which);
+
+/*
  * Buffer size in bytes above which the vector kernels use non-temporal
- * stores: the size of the last-level cache, read once (sysfs, then
- * sysconf(_SC_LEVEL3_CACHE_SIZE), else 32 MiB). Never 0.
+ * stores, decided once (settle_bswap_nt_decide() with the environment
+ * variable SETTLE_BSWAP_NT_BYTES and the last-level cache size the system
+ * reports: sysfs, then sysconf(_SC_LEVEL3_CACHE_SIZE)). Never 0. No
+ * measurement is made inside the library.
  */
 size_t settle_bswap_nt_bytes(void);
+
+/*
+ * Where settle_bswap_nt_bytes() came from: "SETTLE_BSWAP_NT_BYTES", "last-level
+ * cache", "cap (...)", or "SETTLE_BSWAP_NT_BYTES ignored (not a positive
+ * size)". A static string.
+ */
+const char *settle_bswap_nt_source(void);
+
+/*
+ * The non-temporal threshold in bytes from its inputs, a pure function
+ * (tests inject the inputs): env, the value of SETTLE_BSWAP_NT_BYTES or
+ * NULL; llc, the reported last-level cache size in bytes, 0 if unknown.
+ *   - env a positive size ("1048576", "64K", "32M", "1G"; binary units):
+ *     that size, whatever llc says;
+ *   - else min(llc, NT_CAP_BYTES), or NT_CAP_BYTES when llc is 0; an env
+ *     that is not a positive size is ignored.
+ * *source (when source is not NULL) receives the reason, as
+ * settle_bswap_nt_source() gives it. Never returns 0.
+ *
+ * NT_CAP_BYTES (src/prim/bswap_nt.c) is 8 MiB: a hypervisor's report is
+ * not trusted above it. The measurements behind it (settle run bswap,
+ * copies, speed against memcpy with ordinary and with non-temporal
+ * stores, forced with SETTLE_BSWAP_NT_BYTES) are next to it and in the
+ * README's performance section.
+ */
+size_t settle_bswap_nt_decide(const char *env, uint64_t llc,
+			      const char **source);
 
 /* Number of kernel calls so far that took the non-temporal path (all
  * threads); tests use it to prove that a large buffer took it. */

@@ -16,11 +16,13 @@
  * unknown name, is ignored (the automatic choice is used) and reported by
  * settle_popcount_env_refusal(); the library never exits.
  *
- * An automatic choice may call a blend of kernels
- * (settle_arch_popcount_auto(): on x86-64, when AVX2 is chosen and the
- * CPU also has POPCNT, POPCNT for short buffers and AVX2 with a share of
- * scalar POPCNT for long ones; still reported as avx2). A forced
- * implementation and settle_popcount_impl_fn() give the kernel alone.
+ * When AVX2 is chosen (automatically or forced) and the CPU also has
+ * POPCNT, settle_popcount() takes the path of settle_popcount_path_fn()
+ * (settle_arch_popcount_path(): on x86-64, the POPCNT kernel for short
+ * buffers and the AVX2 kernel that also uses POPCNT for longer ones); the
+ * active implementation is still reported as avx2.
+ * settle_popcount_impl_fn(SETTLE_POPCOUNT_AVX2) runs the plain AVX2
+ * kernel at every length, which needs no POPCNT.
  *
  * The portable kernel is 64-bit SWAR (Henry S. Warren, "Hacker's
  * Delight", 2nd ed., section 5-1, figure 5-2) with the per-byte counts of
@@ -120,6 +122,13 @@ int settle_popcount_usable(enum settle_popcount_impl which)
 
 /* ---- dispatch ---------------------------------------------------------- */
 
+settle_popcount_fn settle_popcount_path_fn(enum settle_popcount_impl which)
+{
+	if (which == SETTLE_POPCOUNT_SWAR || !settle_popcount_impl_fn(which))
+		return settle_popcount_impl_fn(which);
+	return settle_arch_popcount_path(which, settle_cpuid_this());
+}
+
 static uint64_t popcount_resolve(const void *buf, size_t len);
 
 /*
@@ -215,14 +224,10 @@ static settle_popcount_fn popcount_decide(void)
 	}
 	settle_cpuid_read(&id);
 	which = forced_impl(&id);
-	if (which >= 0) {
-		fn = settle_popcount_impl_fn(which);
-	} else {
+	if (which < 0)
 		which = settle_popcount_choose(&id);
-		fn = which == SETTLE_POPCOUNT_SWAR ?
-		     settle_popcount_kernel_swar :
-		     settle_arch_popcount_auto(which, &id);
-	}
+	fn = which == SETTLE_POPCOUNT_SWAR ? settle_popcount_kernel_swar :
+	     settle_arch_popcount_path(which, &id);
 	__atomic_store_n(&popcount_ptr, fn, __ATOMIC_RELEASE);
 	__atomic_store_n(&popcount_active, which, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&decide_lock);

@@ -533,12 +533,19 @@ static void generic_conclusion(const struct settle_view_claim *vc, char *buf,
 		extremes(vc, builds[k], &f, &s, &nsame, same, sizeof(same));
 		if (!f)
 			continue;
-		w = snprintf(buf + used, len - used, "%s%s%sfastest %s (%s), "
-			     "slowest %s (%s)%s%s%s", used ? "; " : "",
-			     builds[k] ? builds[k] : "", builds[k] ? ": " : "",
-			     f->r->variant, f->median, s->r->variant, s->median,
-			     nsame ? "; the same as the baseline: " : "",
-			     nsame ? same : "", "");
+		if (f == s) /* one variant: nothing to rank */
+			w = snprintf(buf + used, len - used, "%s%s%s%s takes %s",
+				     used ? "; " : "", builds[k] ? builds[k] : "",
+				     builds[k] ? ": " : "", f->r->variant,
+				     f->median);
+		else
+			w = snprintf(buf + used, len - used, "%s%s%sfastest %s "
+				     "(%s), slowest %s (%s)%s%s", used ? "; " : "",
+				     builds[k] ? builds[k] : "",
+				     builds[k] ? ": " : "", f->r->variant,
+				     f->median, s->r->variant, s->median,
+				     nsame ? "; the same as the baseline: " : "",
+				     nsame ? same : "");
 		if (w > 0)
 			used += (size_t)w;
 		if (*nrows + 2 <= SETTLE_MAX_NAMED) {

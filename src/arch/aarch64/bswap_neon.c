@@ -27,9 +27,18 @@
 /* Smallest buffer for which the non-temporal path is considered. */
 #define NT_MIN (64 * 1024)
 
-/* The swap of one vector, for esz 2, 4 or 8 (a constant once inlined). */
+/*
+ * The swap of one vector, for esz 2, 4 or 8 (a constant once inlined), or
+ * for esz 0 none: the value passes through an empty asm, so the compiler
+ * cannot tell that the store writes back what was loaded and must keep
+ * both (settle_bswap_touch_neon()).
+ */
 static inline uint8x16_t rev(uint8x16_t v, size_t esz)
 {
+	if (esz == 0) {
+		__asm__("" : "+w"(v));
+		return v;
+	}
 	if (esz == 2)
 		return vrev16q_u8(v);
 	if (esz == 4)
@@ -153,4 +162,23 @@ void settle_bswap32_neon(void *dst, const void *src, size_t n)
 void settle_bswap64_neon(void *dst, const void *src, size_t n)
 {
 	swap_all(dst, src, n * 8, 8);
+}
+
+/* The in-place loop of settle_bswap*_neon() without the REV: whole vectors
+ * loaded and stored back, four per step, then the last vector; fewer than
+ * VEC bytes one byte at a time. */
+void settle_bswap_touch_neon(void *buf, size_t nb)
+{
+	unsigned char *p = buf;
+
+	if (nb >= VEC) {
+		swap_plain(p, p, nb, 0);
+		return;
+	}
+	for (size_t i = 0; i < nb; i++) {
+		unsigned char v = p[i];
+
+		__asm__("" : "+r"(v));
+		p[i] = v;
+	}
 }

@@ -47,6 +47,11 @@ settle_bswap_fn settle_arch_bswap_kernel(enum settle_bswap_impl which,
 	}
 }
 
+settle_bswap_touch_fn settle_arch_bswap_touch_kernel(enum settle_bswap_impl which)
+{
+	return which == SETTLE_BSWAP_NEON ? settle_bswap_touch_neon : NULL;
+}
+
 void settle_arch_bswap_refusal(enum settle_bswap_impl which,
 			       const struct settle_cpuid *id, char *buf,
 			       size_t len)

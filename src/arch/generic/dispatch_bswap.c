@@ -28,6 +28,12 @@ settle_bswap_fn settle_arch_bswap_kernel(enum settle_bswap_impl which,
 	return NULL;
 }
 
+settle_bswap_touch_fn settle_arch_bswap_touch_kernel(enum settle_bswap_impl which)
+{
+	(void)which;
+	return NULL;
+}
+
 void settle_arch_bswap_refusal(enum settle_bswap_impl which,
 			       const struct settle_cpuid *id, char *buf,
 			       size_t len)

@@ -26,7 +26,7 @@ settle_popcount_fn settle_arch_popcount_kernel(enum settle_popcount_impl which)
 	return NULL;
 }
 
-settle_popcount_fn settle_arch_popcount_auto(enum settle_popcount_impl which,
+settle_popcount_fn settle_arch_popcount_path(enum settle_popcount_impl which,
 					     const struct settle_cpuid *id)
 {
 	(void)id;

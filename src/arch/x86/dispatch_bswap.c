@@ -32,10 +32,12 @@ static uint64_t bswap_needs(enum settle_bswap_impl which)
 	case SETTLE_BSWAP_SSSE3:
 		return FEAT(SETTLE_CPU_SSSE3);
 	case SETTLE_BSWAP_AVX2:
-		return FEAT(SETTLE_CPU_AVX) | FEAT(SETTLE_CPU_AVX2);
+		/* large copies go to the SSSE3 kernel (bswap_avx2.c) */
+		return FEAT(SETTLE_CPU_AVX) | FEAT(SETTLE_CPU_AVX2) |
+		       FEAT(SETTLE_CPU_SSSE3);
 	case SETTLE_BSWAP_AVX512:
 		return FEAT(SETTLE_CPU_AVX512F) | FEAT(SETTLE_CPU_AVX512BW) |
-		       FEAT(SETTLE_CPU_AVX512VL);
+		       FEAT(SETTLE_CPU_AVX512VL) | FEAT(SETTLE_CPU_SSSE3);
 	default:
 		return ~0ull;
 	}
@@ -90,6 +92,20 @@ settle_bswap_fn settle_arch_bswap_kernel(enum settle_bswap_impl which,
 	    (elem_bits != 16 && elem_bits != 32 && elem_bits != 64))
 		return NULL;
 	return k[which][b];
+}
+
+settle_bswap_touch_fn settle_arch_bswap_touch_kernel(enum settle_bswap_impl which)
+{
+	switch (which) {
+	case SETTLE_BSWAP_SSSE3:
+		return settle_bswap_touch_ssse3;
+	case SETTLE_BSWAP_AVX2:
+		return settle_bswap_touch_avx2;
+	case SETTLE_BSWAP_AVX512:
+		return settle_bswap_touch_avx512;
+	default:
+		return NULL;
+	}
 }
 
 #define L1_OSXSAVE (1u << 27)
