@@ -446,6 +446,11 @@ static void read_limit(struct run *rn, uint64_t size)
 
 	if (rn->claim->bytes_per_op != SETTLE_BYTES_SIZE || settle_interrupted())
 		return;
+	/* Under emulation (qemu-user) an emulated vector load can be slower
+	 * than translated scalar code, and no time is a measurement: no
+	 * limit to judge a throughput by. */
+	if (rep->machine.emulator[0])
+		return;
 	bpns = read_limit_at(rep, size);
 	for (size_t i = rn->first; i < rep->nresults; i++)
 		rep->results[i].read_limit_bpns = bpns;
