@@ -6,14 +6,16 @@
  *
  * Variants, each for elem_bits 16, 32, 64 (param "elem_bits") and for a
  * copy from a source to a destination buffer or in place (param
- * "in_place"): scalar (one bswap per element; the baseline), ssse3, avx2,
- * avx512 (the implementations of src/prim, called through
- * settle_bswap_impl_fn(); skipped with a reason where the CPU or the OS
- * lacks them), auto (the dispatched settle_bswap16/32/64), and, for the
- * copies only, the reference row memcpy: the same bytes copied, unswapped,
- * the bandwidth limit of the copy. In place has no reference row: a copy of
- * a buffer onto itself is no work, and memmove would measure something
- * else.
+ * "in_place"): scalar (one bswap per element; the baseline), the
+ * architecture's implementations (x86-64: ssse3, avx2, avx512; AArch64:
+ * neon; called through settle_bswap_impl_fn(); skipped with a reason
+ * where the CPU or the OS lacks them), auto (the dispatched
+ * settle_bswap16/32/64), and the reference rows: for the copies, memcpy
+ * (the same bytes copied, unswapped, the bandwidth limit of the copy); in
+ * place, load-store (the dispatched implementation's in-place loop with
+ * the shuffle removed: every vector loaded and stored back unchanged, the
+ * same unroll; src/prim/bswap_kernels.h), since a copy of a buffer onto
+ * itself is no work and memmove would measure something else.
  *
  * One operation is one pass over the buffer of params.size_bytes bytes.
  * A pass swaps size / (elem_bits / 8) whole elements; the trailing
@@ -51,6 +53,8 @@
 
 #include "bswap.h"
 #include "claims.h"
+#include "cpu/cpu.h"
+#include "prim/bswap_kernels.h"
 #include "settle.h"
 #include "settle_byteorder.h"
 
@@ -216,6 +220,27 @@ static uint64_t inplace_passes(struct bswap_state *s, uint64_t iters,
 	return checksum(s->ip, s->size, s->size, s->mask);
 }
 
+/*
+ * The in-place reference: iters passes of the active implementation's
+ * loop without the shuffle (settle_bswap_touch_impl_fn()), which leaves
+ * the buffer as it was. Not checked (a reference row); returns 0.
+ */
+static uint64_t touch_passes(struct bswap_state *s, uint64_t iters, size_t esz)
+{
+	settle_bswap_touch_fn fn =
+		settle_bswap_touch_impl_fn(settle_bswap_active());
+	size_t nb = s->size / esz * esz;
+
+	for (uint64_t i = 0; i < iters; i++) {
+		unsigned char *p = s->ip;
+
+		settle_keep(p);
+		fn(p, nb);
+	}
+	settle_clobber_memory();
+	return 0;
+}
+
 uint64_t settle_bswap_claim_passes(void *state, uint64_t iters,
 				   settle_bswap_fn fn, unsigned elem_bits,
 				   int in_place)
@@ -245,7 +270,8 @@ static void memcpy64(void *dst, const void *src, size_t n)
 }
 
 /* What a variant swaps with, and how: one of settle's implementations
- * (fn NULL) or a function of its own, on elements of esz bytes. */
+ * (fn NULL) or a function of its own, on elements of esz bytes; in_place
+ * 2 is the load-store reference (touch_passes). */
 struct kernel {
 	settle_bswap_fn fn;
 	enum settle_bswap_impl impl;
@@ -259,11 +285,16 @@ static uint64_t run_kernel(void *st, const void *arg, uint64_t iters)
 	settle_bswap_fn fn = k->fn ? k->fn :
 			     settle_bswap_impl_fn(k->impl, k->esz * 8);
 
+	if (k->in_place == 2)
+		return touch_passes(st, iters, k->esz);
 	if (k->in_place)
 		return inplace_passes(st, iters, fn, k->esz);
 	return copy_passes(st, iters, fn, k->esz);
 }
 
+/* Unused in the generic build, which has no implementation that may be
+ * unavailable. */
+__attribute__((unused))
 static const char *impl_unavailable(void *state, const void *arg)
 {
 	const struct kernel *k = arg;
@@ -276,32 +307,60 @@ static const char *impl_unavailable(void *state, const void *arg)
 		return "CPU lacks SSSE3";
 	case SETTLE_BSWAP_AVX2:
 		return "CPU or OS lacks AVX2";
+	case SETTLE_BSWAP_NEON:
+		return "CPU lacks AdvSIMD";
 	default:
 		return "CPU or OS lacks AVX-512BW";
 	}
 }
 
-#define KERNELS(bits, ip, kind)						\
-	static const struct kernel scalar##bits##_##kind = {		\
-		NULL, SETTLE_BSWAP_SCALAR, bits / 8, ip };		\
-	static const struct kernel ssse3##bits##_##kind = {		\
-		NULL, SETTLE_BSWAP_SSSE3, bits / 8, ip };		\
-	static const struct kernel avx2##bits##_##kind = {		\
-		NULL, SETTLE_BSWAP_AVX2, bits / 8, ip };		\
-	static const struct kernel avx512##bits##_##kind = {		\
-		NULL, SETTLE_BSWAP_AVX512, bits / 8, ip };		\
-	static const struct kernel auto##bits##_##kind = {		\
-		settle_bswap##bits, SETTLE_BSWAP_SCALAR, bits / 8, ip }
+#define KERNEL(name, impl, bits, ip, kind)				\
+	static const struct kernel name##bits##_##kind = {		\
+		NULL, SETTLE_BSWAP_##impl, bits / 8, ip };
 
-KERNELS(16, 0, copy);
-KERNELS(16, 1, inplace);
-KERNELS(32, 0, copy);
-KERNELS(32, 1, inplace);
-KERNELS(64, 0, copy);
-KERNELS(64, 1, inplace);
+/* The kernels and rows of this architecture's implementations (none in
+ * the generic build). */
+#if SETTLE_ARCH_X86_64
+#define ARCH_KERNELS(bits, ip, kind)					\
+	KERNEL(ssse3, SSSE3, bits, ip, kind)				\
+	KERNEL(avx2, AVX2, bits, ip, kind)				\
+	KERNEL(avx512, AVX512, bits, ip, kind)
+#define ARCH_ROWS(bits, ip, kind)					\
+	VARIANT("ssse3", ssse3##bits##_##kind, bits, ip,		\
+		D_SSSE3, impl_unavailable, 0),				\
+	VARIANT("avx2", avx2##bits##_##kind, bits, ip,			\
+		D_AVX2, impl_unavailable, 0),				\
+	VARIANT("avx512", avx512##bits##_##kind, bits, ip,		\
+		D_AVX512, impl_unavailable, 0),
+#elif SETTLE_ARCH_AARCH64
+#define ARCH_KERNELS(bits, ip, kind)					\
+	KERNEL(neon, NEON, bits, ip, kind)
+#define ARCH_ROWS(bits, ip, kind)					\
+	VARIANT("neon", neon##bits##_##kind, bits, ip,			\
+		D_NEON, impl_unavailable, 0),
+#else
+#define ARCH_KERNELS(bits, ip, kind)
+#define ARCH_ROWS(bits, ip, kind)
+#endif
+
+#define KERNELS(bits, ip, kind)						\
+	KERNEL(scalar, SCALAR, bits, ip, kind)				\
+	ARCH_KERNELS(bits, ip, kind)					\
+	static const struct kernel auto##bits##_##kind = {		\
+		settle_bswap##bits, SETTLE_BSWAP_SCALAR, bits / 8, ip };
+
+KERNELS(16, 0, copy)
+KERNELS(16, 1, inplace)
+KERNELS(32, 0, copy)
+KERNELS(32, 1, inplace)
+KERNELS(64, 0, copy)
+KERNELS(64, 1, inplace)
 static const struct kernel memcpy16_copy = { memcpy16, 0, 2, 0 };
 static const struct kernel memcpy32_copy = { memcpy32, 0, 4, 0 };
 static const struct kernel memcpy64_copy = { memcpy64, 0, 8, 0 };
+static const struct kernel touch16_inplace = { NULL, 0, 2, 2 };
+static const struct kernel touch32_inplace = { NULL, 0, 4, 2 };
+static const struct kernel touch64_inplace = { NULL, 0, 8, 2 };
 
 #define PARAMS(bits, ip, iplabel)					\
 	static const struct settle_param params_##bits##_##ip[] = {	\
@@ -317,13 +376,18 @@ PARAMS(64, false, "copy");
 PARAMS(64, true, "in-place");
 
 #define D_SCALAR "one bswap per element, memcpy loads and stores"
-#define D_SSSE3 "PSHUFB, 16 bytes per instruction"
-#define D_AVX2 "VPSHUFB on 256 bits, 4x unrolled; non-temporal stores " \
-	       "above the last-level cache size"
+#define D_SSSE3 "PSHUFB, 16 bytes per instruction; non-temporal stores " \
+		"above the threshold (min(last-level cache, 8 MiB))"
+#define D_AVX2 "VPSHUFB on 256 bits, 4x unrolled; large copies with " \
+	       "the SSSE3 loop's non-temporal stores"
 #define D_AVX512 "AVX-512BW VPSHUFB on 512 bits, masked head and tail; " \
-		 "non-temporal stores above the last-level cache size"
+		 "large copies with the SSSE3 loop's non-temporal stores"
+#define D_NEON "AdvSIMD REV16/REV32/REV64, 16 bytes per instruction; " \
+	       "non-temporal stores (STNP) above the threshold"
 #define D_AUTO "settle_bswapNN: the implementation dispatched at run time"
 #define D_MEMCPY "memcpy of the same bytes, unswapped: the copy's limit"
+#define D_TOUCH "the dispatched kernel's in-place loop without the shuffle: " \
+		"each vector loaded and stored back, the in-place limit"
 
 #define VARIANT(vname, fn, bits, ip, desc, unav, fl)			\
 	{								\
@@ -340,12 +404,7 @@ PARAMS(64, true, "in-place");
 #define GROUP(bits, ip, kind)						\
 	VARIANT("scalar", scalar##bits##_##kind, bits, ip,		\
 		D_SCALAR, NULL, 0),					\
-	VARIANT("ssse3", ssse3##bits##_##kind, bits, ip,		\
-		D_SSSE3, impl_unavailable, 0),				\
-	VARIANT("avx2", avx2##bits##_##kind, bits, ip,			\
-		D_AVX2, impl_unavailable, 0),				\
-	VARIANT("avx512", avx512##bits##_##kind, bits, ip,		\
-		D_AVX512, impl_unavailable, 0),				\
+	ARCH_ROWS(bits, ip, kind)					\
 	VARIANT("auto", auto##bits##_##kind, bits, ip,			\
 		D_AUTO, NULL, 0)
 
@@ -353,10 +412,14 @@ PARAMS(64, true, "in-place");
 	VARIANT("memcpy", memcpy##bits##_copy, bits, false,	\
 		D_MEMCPY, NULL, SETTLE_REFERENCE)
 
+#define TOUCH(bits)							\
+	VARIANT("load-store", touch##bits##_inplace, bits, true,	\
+		D_TOUCH, NULL, SETTLE_REFERENCE)
+
 static const struct settle_variant variants[] = {
-	GROUP(16, false, copy), MEMCPY(16), GROUP(16, true, inplace),
-	GROUP(32, false, copy), MEMCPY(32), GROUP(32, true, inplace),
-	GROUP(64, false, copy), MEMCPY(64), GROUP(64, true, inplace),
+	GROUP(16, false, copy), MEMCPY(16), GROUP(16, true, inplace), TOUCH(16),
+	GROUP(32, false, copy), MEMCPY(32), GROUP(32, true, inplace), TOUCH(32),
+	GROUP(64, false, copy), MEMCPY(64), GROUP(64, true, inplace), TOUCH(64),
 };
 
 /* ---- set-up ------------------------------------------------------------- */

@@ -4,11 +4,14 @@
  *
  * The four loops of the 2009 argument (docs/founding-experiments.md,
  * "endian"): a native long, a 32-bit value stored wrong-endian, a native
- * u64 and a u64 stored wrong-endian, each incremented iters times. Each
- * loop is built twice (claims/endian_loops.c): at -O0, as the original was
- * measured, and at -O2 with the value kept in a register. One operation is
- * one increment; throughput counts 8 bytes per conversion, as the original
- * did.
+ * u64 and a u64 stored wrong-endian, each incremented iters times.
+ * "Wrong" is the byte order that is not the host's: big-endian on x86-64
+ * and AArch64 (the original case, a little-endian host and a big-endian
+ * format), little-endian on s390x (a big-endian host and a little-endian
+ * format such as ext4's). Each loop is built twice
+ * (claims/endian_loops.c): at -O0, as the original was measured, and at
+ * -O2 with the value kept in a register. One operation is one increment;
+ * throughput counts 8 bytes per conversion, as the original did.
  *
  * The scale section gives, per variant, the seconds per 100 million
  * increments (the original loop count), the conversion rate in MB/s
@@ -50,9 +53,11 @@ ENDIAN_LOOP(u64, O2);
 ENDIAN_LOOP(we64, O2);
 
 #define D_LONG "native unsigned long, x++"
-#define D_WE32 "u32 stored wrong-endian: x = bswap32(bswap32(x) + 1)"
+#define D_WE32 "u32 stored wrong-endian (the other byte order): " \
+	       "x = bswap32(bswap32(x) + 1)"
 #define D_U64 "native u64, x++"
-#define D_WE64 "u64 stored wrong-endian: x = bswap64(bswap64(x) + 1)"
+#define D_WE64 "u64 stored wrong-endian (the other byte order): " \
+	       "x = bswap64(bswap64(x) + 1)"
 
 #define ENDIAN_VARIANT(loop, b, desc)					\
 	{								\

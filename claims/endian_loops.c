@@ -17,7 +17,13 @@
  * would be wrong at -O2: it forces the value to memory, giving back the
  * -O0 loop.
  *
- * Byte swaps are __builtin_bswap32/64 (one BSWAP instruction on x86-64).
+ * Byte swaps are __builtin_bswap32/64 (one BSWAP instruction on x86-64,
+ * REV on AArch64, LRVR on s390x). A swap reverses the bytes whatever the
+ * host's order, so the we loops keep their value in the byte order that
+ * is not the host's on every host: big-endian on x86-64 and AArch64 (the
+ * original's case), little-endian on s390x (a big-endian host reading a
+ * little-endian format, e.g. ext4). The *_stored functions run the same
+ * loop and return the value as stored, for the test that checks this.
  */
 #include <stdint.h>
 
@@ -50,15 +56,34 @@ uint64_t ENDIAN_FN(long)(uint64_t iters)
 	return x & 0xffffffffu;
 }
 
+/* The loops of the values kept in the other byte order: one macro, so
+ * that the timed function and the one that returns the stored form run
+ * the same code. */
+#define WE32_LOOP(x, iters)						\
+	for (uint64_t i = 0; i < (iters); i++) {			\
+		x = __builtin_bswap32(__builtin_bswap32(x) + 1);	\
+		KEEP(x);						\
+	}
+#define WE64_LOOP(x, iters)						\
+	for (uint64_t i = 0; i < (iters); i++) {			\
+		x = __builtin_bswap64(__builtin_bswap64(x) + 1);	\
+		KEEP(x);						\
+	}
+
 uint64_t ENDIAN_FN(we32)(uint64_t iters)
 {
 	uint32_t x = 0;
 
-	for (uint64_t i = 0; i < iters; i++) {
-		x = __builtin_bswap32(__builtin_bswap32(x) + 1);
-		KEEP(x);
-	}
+	WE32_LOOP(x, iters)
 	return __builtin_bswap32(x);
+}
+
+uint32_t ENDIAN_FN(we32_stored)(uint64_t iters)
+{
+	uint32_t x = 0;
+
+	WE32_LOOP(x, iters)
+	return x;
 }
 
 uint64_t ENDIAN_FN(u64)(uint64_t iters)
@@ -76,9 +101,14 @@ uint64_t ENDIAN_FN(we64)(uint64_t iters)
 {
 	uint64_t x = 0;
 
-	for (uint64_t i = 0; i < iters; i++) {
-		x = __builtin_bswap64(__builtin_bswap64(x) + 1);
-		KEEP(x);
-	}
+	WE64_LOOP(x, iters)
 	return __builtin_bswap64(x) & 0xffffffffu;
+}
+
+uint64_t ENDIAN_FN(we64_stored)(uint64_t iters)
+{
+	uint64_t x = 0;
+
+	WE64_LOOP(x, iters)
+	return x;
 }

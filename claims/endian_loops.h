@@ -5,7 +5,8 @@
  *
  * Every loop starts from 0 and performs iters increments of one value:
  *   long: a native unsigned long;
- *   we32: a 32-bit value stored in the other byte order,
+ *   we32: a 32-bit value stored in the other byte order (the one that is
+ *         not the host's: big-endian on x86-64, little-endian on s390x),
  *         x = bswap32(bswap32(x) + 1);
  *   u64:  a native 64-bit value;
  *   we64: a 64-bit value stored in the other byte order,
@@ -27,5 +28,16 @@ uint64_t settle_endian_long_O2(uint64_t iters);
 uint64_t settle_endian_we32_O2(uint64_t iters);
 uint64_t settle_endian_u64_O2(uint64_t iters);
 uint64_t settle_endian_we64_O2(uint64_t iters);
+
+/*
+ * The we32 and we64 loops, returning the value as they keep it, in the
+ * byte order that is not the host's: stored to memory, its bytes read
+ * with the other order's load (settle_load_be32 on a little-endian host,
+ * settle_load_le32 on a big-endian one) give iters mod 2^32 (2^64).
+ */
+uint32_t settle_endian_we32_stored_O0(uint64_t iters);
+uint64_t settle_endian_we64_stored_O0(uint64_t iters);
+uint32_t settle_endian_we32_stored_O2(uint64_t iters);
+uint64_t settle_endian_we64_stored_O2(uint64_t iters);
 
 #endif

@@ -16,17 +16,21 @@
  *     figure 5-2 (non-looping population count of a 32-bit word).
  *   - swar64: the same in 64 bits with the byte sums added by a multiply,
  *     "Bit Twiddling Hacks", "Counting bits set, in parallel".
- *   - popcnt: Intel SDM vol. 2B, POPCNT.
+ *   - popcnt (x86-64): Intel SDM vol. 2B, POPCNT.
  *   - builtin-generic: claims/popcount_generic.c.
- *   - avx2, avx512, auto: settle's own primitives (include/settle_bits.h,
- *     src/prim/popcount*.c): Harley-Seal over AVX2 (Mula, Kurz, Lemire,
- *     "Faster Population Counts Using AVX2 Instructions", 2018), AVX-512
- *     VPOPCNTQ, and the dispatched settle_popcount().
+ *   - avx2, avx512 (x86-64), neon, sve (AArch64), auto: settle's own
+ *     primitives (include/settle_bits.h, src/prim, src/arch), each as
+ *     settle_popcount() runs it (settle_popcount_path_fn()): Harley-Seal
+ *     over AVX2 (Mula, Kurz, Lemire, "Faster Population Counts Using AVX2
+ *     Instructions", 2018) with scalar POPCNT beside it, AVX-512 VPOPCNTQ,
+ *     AdvSIMD CNT, SVE CNT, and the dispatched settle_popcount(). Each
+ *     architecture lists only its own.
  *   - gmp: GMP's mpn_popcount (the GMP manual, "Low-level Functions").
  *   - ext2fs: e2fsprogs' ext2fs_bitcount (lib/ext2fs/bitops.h), the
  *     file-system checker's own count.
  *   - read-limit: not a count but a plain streaming read of the buffer
- *     (claims/readlimit*.c), the bound every count is measured against.
+ *     with the widest loads (settle_read_limit(), src/prim/readlimit.h),
+ *     the bound every count is measured against.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -38,7 +42,7 @@
 #include "config.h"
 #include "cpu/cpu.h"
 #include "popcount_variants.h"
-#include "readlimit.h"
+#include "prim/readlimit.h"
 #include "settle.h"
 #include "settle_bits.h"
 
@@ -61,6 +65,14 @@
 #endif
 
 /* ---- kernels ----------------------------------------------------------- */
+
+/*
+ * This file and popcount_generic.c are built with every loop starting a
+ * 64-byte line (KERNEL_ALIGN in the Makefile), so that a kernel's loop
+ * sits at the same place in every build: the table8 loop crossing a line
+ * boundary ran 1.6x slower than the same loop inside one, after unrelated
+ * code moved (AMD EPYC Zen 4 KVM guest).
+ */
 
 #define B2(n) n, n + 1, n + 1, n + 2
 #define B4(n) B2(n), B2(n + 1), B2(n + 1), B2(n + 2)
@@ -136,8 +148,8 @@ uint64_t settle_popcount_swar64(const void *buf, size_t len)
 	return n;
 }
 
-__attribute__((target("popcnt")))
-uint64_t settle_popcount_popcnt(const void *buf, size_t len)
+#if SETTLE_ARCH_X86_64
+__attribute__((target("popcnt"))) uint64_t settle_popcount_popcnt(const void *buf, size_t len)
 {
 	const unsigned char *p = buf;
 	uint64_t n = 0;
@@ -153,6 +165,7 @@ uint64_t settle_popcount_popcnt(const void *buf, size_t len)
 		n += (uint64_t)__builtin_popcountll(p[i]);
 	return n;
 }
+#endif
 
 /* ---- peers ------------------------------------------------------------- */
 
@@ -282,9 +295,13 @@ static uint64_t run_kernel(void *state, const void *arg, uint64_t iters)
 {
 	const struct kernel *k = arg;
 
-	return passes(state, iters, k->fn ? k->fn : settle_popcount_impl_fn(k->impl));
+	return passes(state, iters,
+		      k->fn ? k->fn : settle_popcount_path_fn(k->impl));
 }
 
+/* Unused in the generic build, which has no primitive that may be
+ * unavailable. */
+__attribute__((unused))
 static const char *primitive_unavailable(void *state, const void *arg)
 {
 	const struct kernel *k = arg;
@@ -297,27 +314,36 @@ static const char *primitive_unavailable(void *state, const void *arg)
 		return "CPU lacks POPCNT";
 	case SETTLE_POPCOUNT_AVX2:
 		return "CPU or OS lacks AVX2";
+	case SETTLE_POPCOUNT_NEON:
+		return "CPU lacks AdvSIMD";
+	case SETTLE_POPCOUNT_SVE:
+		return "CPU or kernel lacks SVE";
 	default:
 		return "CPU or OS lacks AVX-512 VPOPCNTDQ (with F, BW, VL)";
 	}
 }
 
-/* The widest loads of this CPU, chosen on every run (cpu features are
- * detected once, so the choice costs a few loads). */
+/* The widest loads of this CPU: the library's read-limit kernel, called
+ * directly (settle_read_limit_kernel()), as the other rows call theirs. */
 static uint64_t run_read_limit(void *state, const void *arg, uint64_t iters)
 {
 	(void)arg;
-	return passes(state, iters, settle_readlimit_choose(NULL));
+	return passes(state, iters, settle_read_limit_kernel());
 }
 
 static const struct kernel k_table8 = { settle_popcount_table8, 0 };
 static const struct kernel k_generic = { settle_popcount_builtin_generic, 0 };
 static const struct kernel k_swar32 = { settle_popcount_swar32, 0 };
 static const struct kernel k_swar64 = { settle_popcount_swar64, 0 };
+#if SETTLE_ARCH_X86_64
 static const struct kernel k_popcnt = { settle_popcount_popcnt,
 					SETTLE_POPCOUNT_POPCNT };
 static const struct kernel k_avx2 = { NULL, SETTLE_POPCOUNT_AVX2 };
 static const struct kernel k_avx512 = { NULL, SETTLE_POPCOUNT_AVX512 };
+#elif SETTLE_ARCH_AARCH64
+static const struct kernel k_neon = { NULL, SETTLE_POPCOUNT_NEON };
+static const struct kernel k_sve = { NULL, SETTLE_POPCOUNT_SVE };
+#endif
 static const struct kernel k_auto = { settle_popcount, 0 };
 #if SETTLE_HAVE_GMP
 static const struct kernel k_gmp = { popcount_gmp, 0 };
@@ -352,6 +378,7 @@ static const struct settle_variant variants[] = {
 		.run = run_kernel,
 		.arg = &k_swar64,
 	},
+#if SETTLE_ARCH_X86_64
 	{
 		.name = "popcnt",
 		.description = "POPCNT instruction per 64-bit word",
@@ -361,31 +388,49 @@ static const struct settle_variant variants[] = {
 	},
 	{
 		.name = "avx2",
-		.description = "Harley-Seal carry-save adders over AVX2, "
-			       "VPSHUFB nibble count (settle primitive)",
+		.description = "settle's AVX2 path: Harley-Seal over AVX2, "
+			       "VPSHUFB count, POPCNT beside (primitive)",
 		.run = run_kernel,
 		.arg = &k_avx2,
 		.unavailable = primitive_unavailable,
 	},
 	{
 		.name = "avx512",
-		.description = "AVX-512 VPOPCNTQ, 4 accumulators, masked tail "
-			       "(settle primitive)",
+		.description = "AVX-512 VPOPCNTQ, aligned loads after a masked "
+			       "head, masked tail (settle primitive)",
 		.run = run_kernel,
 		.arg = &k_avx512,
 		.unavailable = primitive_unavailable,
 	},
+#elif SETTLE_ARCH_AARCH64
+	{
+		.name = "neon",
+		.description = "AdvSIMD CNT per byte, widening pairwise adds "
+			       "into 64-bit lanes (settle primitive)",
+		.run = run_kernel,
+		.arg = &k_neon,
+		.unavailable = primitive_unavailable,
+	},
+	{
+		.name = "sve",
+		.description = "SVE CNT on 64-bit lanes, any vector length, "
+			       "predicated tail (settle primitive)",
+		.run = run_kernel,
+		.arg = &k_sve,
+		.unavailable = primitive_unavailable,
+	},
+#endif
 	{
 		.name = "auto",
 		.description = "settle_popcount(): the implementation chosen "
-			       "at run time (cpuid, XCR0)",
+			       "at run time (" SETTLE_ARCH_NAME ")",
 		.run = run_kernel,
 		.arg = &k_auto,
 	},
 	{
 		.name = "read-limit",
 		.description = "reference: plain streaming read, widest vector "
-			       "loads (AVX-512/AVX2/SSE2), summed",
+			       "loads of this CPU, summed",
 		.run = run_read_limit,
 		.flags = SETTLE_REFERENCE,
 	},

@@ -34,7 +34,7 @@ uint64_t settle_popcount_swar32(const void *buf, size_t len);
 uint64_t settle_popcount_swar64(const void *buf, size_t len);
 
 /*
- * The POPCNT instruction per 64-bit word. Call it only when
+ * x86-64 only: the POPCNT instruction per 64-bit word. Call it only when
  * settle_cpu_has(SETTLE_CPU_POPCNT) (src/cpu/cpu.h): on a CPU without
  * POPCNT it raises SIGILL.
  */

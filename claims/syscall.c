@@ -11,6 +11,9 @@
  *   null            syscall(SYS_getppid): the kernel is entered every time
  *                   (glibc may answer getpid() from a cache; getppid() has
  *                   no cache and the raw syscall() bypasses libc entirely).
+ *                   Every Linux architecture has getppid, under its own
+ *                   number and entry instruction (syscall, svc #0, svc 0),
+ *                   which libc's syscall() issues.
  *                   Peer: `perf bench syscall basic`, which times getppid.
  *   pingpong-same   1 byte each way between two processes on the same CPU,
  *                   so every round trip is two context switches.
@@ -47,6 +50,12 @@
 #include <unistd.h>
 
 #include "claims.h"
+
+/* getppid's system-call number on the target (x86-64 110, AArch64 173,
+ * s390x 64): each architecture has its own table. */
+#define STR_(x) #x
+#define STR(x) STR_(x)
+#define NR_GETPPID STR(__NR_getppid)
 
 /* One echo process and the parent's ends of its two pipes. */
 struct echo {
@@ -402,7 +411,8 @@ static const struct settle_variant sys_variants[] = {
 	},
 	{
 		.name = "null",
-		.description = "syscall(SYS_getppid): enters the kernel "
+		.description = "syscall(SYS_getppid), number " NR_GETPPID
+			       " on this architecture: enters the kernel "
 			       "every time",
 		.run = run_null,
 	},

@@ -432,7 +432,9 @@ void settle_decide(struct settle_comparison *c, double band);
 /* ------------------------------------------------------------------ */
 /* Timer (src/timer).                                                  */
 
-enum settle_clock { SETTLE_CLOCK_TSC, SETTLE_CLOCK_MONOTONIC };
+/* The clock: an architecture's counter, or clock_gettime. */
+enum settle_clock { SETTLE_CLOCK_TSC, SETTLE_CLOCK_MONOTONIC,
+		    SETTLE_CLOCK_CNTVCT };
 
 /*
  * What the clock is and what it costs. Every calibrated value is estimated
@@ -442,9 +444,11 @@ enum settle_clock { SETTLE_CLOCK_TSC, SETTLE_CLOCK_MONOTONIC };
  */
 struct settle_timer_info {
 	enum settle_clock clock;
-	double tsc_ghz;         /* TSC ticks per ns; 0 without the TSC (the
-				   clock is then CLOCK_MONOTONIC_RAW, also when
-				   the TSC's rate was unknown) */
+	double tsc_ghz;         /* counter ticks per ns (the TSC, or
+				   CNTVCT_EL0 on AArch64); 0 without a
+				   counter (the clock is then
+				   CLOCK_MONOTONIC_RAW, also when the
+				   counter's rate was unknown) */
 	double overhead_ns;     /* cost of one start/stop pair (the fastest
 				   of each window of reads); 0: unknown */
 	double resolution_ns;   /* smallest non-zero step seen; never 0 */
@@ -454,19 +458,23 @@ struct settle_timer_info {
 };
 
 /*
- * Choose and calibrate the clock: the TSC when cpuid reports an invariant
- * TSC (leaf 0x80000007 EDX bit 8) and RDTSCP (leaf 0x80000001 EDX bit 27),
- * its rate calibrated against CLOCK_MONOTONIC_RAW over calib_ms
+ * Choose and calibrate the clock: the architecture's counter where it runs
+ * at a fixed rate and user space may read it - the TSC on x86-64 when
+ * cpuid reports an invariant TSC (leaf 0x80000007 EDX bit 8) and RDTSCP
+ * (leaf 0x80000001 EDX bit 27), the virtual counter CNTVCT_EL0 on AArch64
+ * - its rate calibrated against CLOCK_MONOTONIC_RAW over calib_ms
  * milliseconds (0: 20) in 24 windows, each bracketed by clock reads, and
  * the rate taken where at least half of the windows agree within 0.5 %
- * (src/timer/calib.h); when they do not, or the rate is outside 1 MHz to
- * 10 GHz, the TSC is not used and clock_gettime(CLOCK_MONOTONIC_RAW) is
- * the clock, as it is without an invariant TSC. SETTLE_CLOCK=monotonic
- * forces that clock; another value but auto or empty is ignored and
- * reported by settle_clock_env_refusal(). Measures overhead and
- * resolution. Idempotent and thread-safe: the first call calibrates
- * (concurrent first calls wait for it), later calls return the same
- * calibration. Returns the info (never NULL).
+ * (src/timer/calib.h); on AArch64 the rate CNTFRQ_EL0 states is used when
+ * that calibration agrees with it within 2 %. When the windows do not
+ * agree, or the rate is outside 1 MHz to 10 GHz, the counter is not used
+ * and clock_gettime(CLOCK_MONOTONIC_RAW) is the clock, as it is without a
+ * counter (and in the generic build). SETTLE_CLOCK=monotonic forces that
+ * clock; another value but auto or empty is ignored and reported by
+ * settle_clock_env_refusal(). Measures overhead and resolution.
+ * Idempotent and thread-safe: the first call calibrates (concurrent first
+ * calls wait for it), later calls return the same calibration. Returns
+ * the info (never NULL).
  */
 const struct settle_timer_info *settle_timer_init(unsigned calib_ms);
 
@@ -481,25 +489,39 @@ const struct settle_timer_info *settle_timer_init(unsigned calib_ms);
  */
 const char *settle_clock_env_refusal(void);
 
-/* Raw timestamps of the chosen clock (TSC ticks or ns). start orders with
- * lfence before the read, stop with rdtscp then lfence. */
+/*
+ * Raw timestamps of the chosen clock (counter ticks or ns). x86-64: start
+ * orders with lfence before rdtsc, stop with rdtscp then lfence. AArch64:
+ * isb before the counter read, and after it for stop.
+ */
 uint64_t settle_timer_start(void);
 uint64_t settle_timer_stop(void);
+
+/* The clock's name in result files ("tsc", "cntvct",
+ * "clock_monotonic_raw") and for people ("TSC", "CNTVCT_EL0",
+ * "clock_gettime(CLOCK_MONOTONIC_RAW)"). */
+const char *settle_clock_name(enum settle_clock clock);
+const char *settle_clock_label(enum settle_clock clock);
+
+/* The clock of a result file's name; an unknown name (or NULL) gives
+ * SETTLE_CLOCK_MONOTONIC. */
+enum settle_clock settle_clock_parse(const char *name);
 
 /* Convert a difference of two timestamps to ns. */
 double settle_timer_ns(uint64_t delta);
 
 /*
- * Estimate the core clock in GHz from a dependent chain of `add reg, reg`
- * (latency 1 cycle on every x86-64 core; Intel SDM optimisation manual,
- * Agner Fog's instruction tables), timed with the chosen clock in windows
- * of about 20 us, as many as fit in about ms milliseconds (0: 10). The
- * estimate is where at least a third of the windows agree within 2 %
- * (src/timer/calib.h): a preemption or other stall only lengthens the
- * window it falls in. Under constant disturbance it stops, with the
- * windows it has, after 4 x ms + 50 milliseconds. Returns 0 (unknown)
- * when no stable estimate can
- * be had, or when it is outside 0.2-10 GHz or above 3x the TSC's rate.
+ * Estimate the core clock in GHz from a dependent chain of register
+ * additions (`add reg, reg` on x86-64, `add xd, xd, xm` on AArch64:
+ * latency 1 cycle on every core of either; Intel SDM optimisation manual,
+ * Agner Fog's instruction tables, the Arm Cortex software optimization
+ * guides), timed with the chosen clock in windows of about 20 us, as many
+ * as fit in about ms milliseconds (0: 10). The estimate is where at least
+ * a third of the windows agree within 2 % (src/timer/calib.h): a
+ * preemption or other stall only lengthens the window it falls in. Under
+ * constant disturbance it stops, with the windows it has, after 4 x ms +
+ * 50 milliseconds. Returns 0 (unknown) when no stable estimate can be
+ * had, or when it is outside 0.2-10 GHz or above 3x the counter's rate.
  * Thread-safe.
  */
 double settle_estimate_core_ghz(unsigned ms);
@@ -516,11 +538,17 @@ struct settle_cache {
 };
 
 struct settle_machine {
-	char vendor[16];       /* cpuid leaf 0 */
-	char model_name[64];   /* cpuid brand string */
-	unsigned family, model, stepping;
+	char vendor[16];       /* x86-64: cpuid leaf 0; AArch64: the MIDR_EL1
+				  implementer ("Arm") */
+	char model_name[64];   /* x86-64: cpuid brand string; AArch64: the
+				  MIDR_EL1 implementer, part and revision
+				  ("Arm Cortex-A53 r0p4") */
+	unsigned family, model, stepping; /* x86-64: cpuid leaf 1; AArch64:
+				  MIDR_EL1 implementer, part number,
+				  revision */
 	char isa[512];         /* usable ISA extensions, space-separated:
-				  cpuid bit and, for AVX state, XCR0 */
+				  cpuid bit and, for AVX state, XCR0;
+				  AArch64: AT_HWCAP/AT_HWCAP2 bits */
 	struct settle_cache caches[SETTLE_MAX_CACHES];
 	size_t ncaches;
 	long logical_cpus;
@@ -533,10 +561,14 @@ struct settle_machine {
 	uint64_t mem_available;/* bytes, /proc/meminfo MemAvailable */
 	char popcount_impl[16];/* the dispatched primitives' choice: */
 	char bswap_impl[16];   /* settle_popcount_active() and _bswap_ */
+	char emulator[32];     /* "qemu-user (qemu-aarch64)" when this CPU is
+				  emulated (timings then describe no real
+				  CPU), else "" */
 };
 
-/* Fill m from cpuid, xgetbv, uname, sysfs and /proc. Fields that cannot be
- * read are left empty or 0. Never fails. */
+/* Fill m from the architecture (cpuid and xgetbv; MIDR_EL1 and the
+ * auxiliary vector), uname, sysfs and /proc. Fields that cannot be read are
+ * left empty or 0. Never fails. */
 void settle_machine_describe(struct settle_machine *m);
 
 /* Noise during a run (src/env/noise.c). */
@@ -847,8 +879,9 @@ int settle_parse_size(const char *s, uint64_t *bytes);
  */
 uint64_t settle_random_next(uint64_t *state);
 
-/* Fill len bytes at buf with the splitmix64 stream of seed (any alignment;
- * the same bytes on every little-endian machine). */
+/* Fill len bytes at buf with the splitmix64 stream of seed, each value
+ * stored little-endian (any alignment; the same bytes on every machine,
+ * big-endian ones included). */
 void settle_fill_random(void *buf, size_t len, uint64_t seed);
 
 /* Set every field of a scale figure (note NULL or "" for none); strings

@@ -1,7 +1,8 @@
 /*
  * settle_bits.h - bit counting over bitmaps (population count, Hamming
  * weight), with the implementation chosen at run time, once, from cpuid
- * and XCR0: never an instruction the CPU or the OS does not support.
+ * and XCR0 (x86-64) or the hardware capabilities of the auxiliary vector
+ * (AArch64): never an instruction the CPU or the OS does not support.
  *
  * Bit numbering of bitmaps: bit i is bit (i % 8), counted from the least
  * significant, of byte i / 8 - the layout of ext2/3/4 block bitmaps and of
@@ -39,21 +40,32 @@ uint64_t settle_popcount64(uint64_t w);
 uint64_t settle_popcount_range(const void *bitmap, uint64_t first,
 			       uint64_t nbits);
 
-/* The implementations, best last. */
+/*
+ * The implementations. Each architecture has its own (SWAR is portable);
+ * the others exist as names everywhere and are never usable on another
+ * architecture. Which is best is the architecture's choice (x86-64: AVX512,
+ * AVX2, POPCNT, SWAR; AArch64: SVE, NEON, SWAR).
+ */
 enum settle_popcount_impl {
 	SETTLE_POPCOUNT_SWAR,   /* portable 64-bit SWAR (Hacker's Delight 5-1) */
-	SETTLE_POPCOUNT_POPCNT, /* the POPCNT instruction */
-	SETTLE_POPCOUNT_AVX2,   /* Harley-Seal carry-save adders over AVX2
-				   (Mula, Kurz, Lemire, "Faster Population
-				   Counts Using AVX2 Instructions", 2016) */
-	SETTLE_POPCOUNT_AVX512, /* AVX-512 VPOPCNTDQ (needs AVX512F, BW,
-				   VL and VPOPCNTDQ) */
+	SETTLE_POPCOUNT_POPCNT, /* x86-64: the POPCNT instruction */
+	SETTLE_POPCOUNT_AVX2,   /* x86-64: Harley-Seal carry-save adders over
+				   AVX2 (Mula, Kurz, Lemire, "Faster
+				   Population Counts Using AVX2
+				   Instructions", 2016) */
+	SETTLE_POPCOUNT_AVX512, /* x86-64: AVX-512 VPOPCNTDQ (needs AVX512F,
+				   BW, VL and VPOPCNTDQ) */
+	SETTLE_POPCOUNT_NEON,   /* AArch64: AdvSIMD CNT per byte, widening
+				   pairwise adds (UADALP) into 64-bit lanes */
+	SETTLE_POPCOUNT_SVE,    /* AArch64: SVE CNT on 64-bit lanes, any
+				   vector length, predicated tail */
 	SETTLE_POPCOUNT_NIMPL
 };
 
 typedef uint64_t (*settle_popcount_fn)(const void *buf, size_t len);
 
-/* Name of an implementation ("swar", "popcnt", "avx2", "avx512"), or "?". */
+/* Name of an implementation ("swar", "popcnt", "avx2", "avx512", "neon",
+ * "sve"), or "?". */
 const char *settle_popcount_impl_name(enum settle_popcount_impl which);
 
 /*
@@ -62,13 +74,16 @@ const char *settle_popcount_impl_name(enum settle_popcount_impl which);
  * settle_popcount_env_refusal(), by whichever thread comes first (others
  * wait for the decision; any thread may make the first call): the best
  * that this CPU and OS support, or the one named by the environment
- * variable SETTLE_POPCOUNT (swar, popcnt, avx2, avx512; unset or empty:
- * the best). A forced implementation the CPU or OS lacks, or an unknown
- * name, is ignored: the best is used and settle_popcount_env_refusal()
- * says why. The library never exits. Changing the variable later has no
- * effect. When avx2 is chosen automatically on a CPU that also has POPCNT,
- * settle_popcount() counts short buffers with POPCNT and long ones with
- * AVX2 and POPCNT side by side; it still reports avx2.
+ * variable SETTLE_POPCOUNT (swar, popcnt, avx2, avx512 on x86-64; swar,
+ * neon, sve on AArch64; unset or empty: the best). A forced implementation
+ * the CPU or OS lacks, one of another architecture, or an unknown name, is
+ * ignored: the best is used and settle_popcount_env_refusal() says why.
+ * The library never exits. Changing the variable later has no
+ * effect. When avx2 is chosen (automatically or forced) on a CPU that also
+ * has POPCNT, settle_popcount() counts short buffers (below 192 bytes)
+ * with POPCNT and longer ones with AVX2, using POPCNT for the last words
+ * and, from 2 KiB to 16 MiB, side by side with the vectors; it still
+ * reports avx2.
  */
 enum settle_popcount_impl settle_popcount_active(void);
 
@@ -88,9 +103,9 @@ const char *settle_popcount_env_refusal(void);
 
 /*
  * Non-zero when this CPU and OS can run implementation which (0 for an
- * out-of-range which). Executes cpuid (and xgetbv when OSXSAVE is set) on
- * every call, which takes microseconds in a virtual machine: call it once,
- * not per buffer.
+ * out-of-range which and for one of another architecture). The CPU is
+ * asked once per process (cpuid and xgetbv on x86-64, which take
+ * microseconds in a virtual machine); later calls only decide.
  */
 int settle_popcount_usable(enum settle_popcount_impl which);
 
@@ -99,9 +114,22 @@ int settle_popcount_usable(enum settle_popcount_impl which);
  * benchmarks), with the contract of settle_popcount(): calling one that
  * settle_popcount_usable() rejects raises SIGILL. SETTLE_POPCOUNT_AVX2
  * gives the AVX2 kernel alone, which needs no POPCNT. Returns NULL for an
- * out-of-range which.
+ * out-of-range which and for an implementation of another architecture.
  */
 settle_popcount_fn settle_popcount_impl_fn(enum settle_popcount_impl which);
+
+/*
+ * The path settle_popcount() takes when it chooses (or is forced to)
+ * implementation which on this CPU: the same as settle_popcount_impl_fn()
+ * except for SETTLE_POPCOUNT_AVX2 on a CPU that also has POPCNT, where it
+ * is the size-dispatched combination described at
+ * settle_popcount_active() (POPCNT for short buffers, AVX2 and POPCNT
+ * side by side for long ones). For benchmarks of one path against
+ * another library's. Calling one that settle_popcount_usable() rejects
+ * raises SIGILL. Returns NULL for an out-of-range which and for an
+ * implementation of another architecture.
+ */
+settle_popcount_fn settle_popcount_path_fn(enum settle_popcount_impl which);
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,8 @@
 /*
  * settle_byteorder.h - byte order: loads and stores of little- and
- * big-endian values at any alignment, and bulk byte swap of arrays with
- * the implementation chosen at run time, once.
+ * big-endian values at any alignment, on little- and big-endian hosts,
+ * and bulk byte swap of arrays with the implementation chosen at run
+ * time, once.
  */
 #ifndef SETTLE_BYTEORDER_H
 #define SETTLE_BYTEORDER_H
@@ -14,38 +15,61 @@
 extern "C" {
 #endif
 
-#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
-#error "settle_byteorder.h: only little-endian hosts are supported"
+#if !defined(__BYTE_ORDER__) || (__BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__ && \
+				  __BYTE_ORDER__ != __ORDER_BIG_ENDIAN__)
+#error "settle_byteorder.h: needs a compiler that defines __BYTE_ORDER__ as little- or big-endian"
 #endif
 
 /*
  * Load or store a 16/32/64-bit value stored little-endian (le) or
- * big-endian (be) at p, which may have any alignment. memcpy makes the
- * access free of alignment and strict-aliasing undefined behaviour;
- * compilers turn it into one load or store (and a bswap/movbe for be).
+ * big-endian (be) at p, which may have any alignment, on a host of either
+ * byte order: the value of settle_load_le32(p) is p[0] + 256 p[1] + ... on
+ * every host. memcpy makes the access free of alignment and
+ * strict-aliasing undefined behaviour; compilers turn it into one load or
+ * store, and a byte swap (bswap/movbe, rev, lrv) for the order that is not
+ * the host's.
  */
-static inline uint16_t settle_load_le16(const void *p)
-{ uint16_t v; memcpy(&v, p, 2); return v; }
-static inline uint32_t settle_load_le32(const void *p)
-{ uint32_t v; memcpy(&v, p, 4); return v; }
-static inline uint64_t settle_load_le64(const void *p)
-{ uint64_t v; memcpy(&v, p, 8); return v; }
-static inline uint16_t settle_load_be16(const void *p)
-{ return __builtin_bswap16(settle_load_le16(p)); }
-static inline uint32_t settle_load_be32(const void *p)
-{ return __builtin_bswap32(settle_load_le32(p)); }
-static inline uint64_t settle_load_be64(const void *p)
-{ return __builtin_bswap64(settle_load_le64(p)); }
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define SETTLE_LE16_(v) (v)
+#define SETTLE_LE32_(v) (v)
+#define SETTLE_LE64_(v) (v)
+#define SETTLE_BE16_(v) __builtin_bswap16(v)
+#define SETTLE_BE32_(v) __builtin_bswap32(v)
+#define SETTLE_BE64_(v) __builtin_bswap64(v)
+#else
+#define SETTLE_LE16_(v) __builtin_bswap16(v)
+#define SETTLE_LE32_(v) __builtin_bswap32(v)
+#define SETTLE_LE64_(v) __builtin_bswap64(v)
+#define SETTLE_BE16_(v) (v)
+#define SETTLE_BE32_(v) (v)
+#define SETTLE_BE64_(v) (v)
+#endif
 
-static inline void settle_store_le16(void *p, uint16_t v) { memcpy(p, &v, 2); }
-static inline void settle_store_le32(void *p, uint32_t v) { memcpy(p, &v, 4); }
-static inline void settle_store_le64(void *p, uint64_t v) { memcpy(p, &v, 8); }
+static inline uint16_t settle_load_le16(const void *p)
+{ uint16_t v; memcpy(&v, p, 2); return SETTLE_LE16_(v); }
+static inline uint32_t settle_load_le32(const void *p)
+{ uint32_t v; memcpy(&v, p, 4); return SETTLE_LE32_(v); }
+static inline uint64_t settle_load_le64(const void *p)
+{ uint64_t v; memcpy(&v, p, 8); return SETTLE_LE64_(v); }
+static inline uint16_t settle_load_be16(const void *p)
+{ uint16_t v; memcpy(&v, p, 2); return SETTLE_BE16_(v); }
+static inline uint32_t settle_load_be32(const void *p)
+{ uint32_t v; memcpy(&v, p, 4); return SETTLE_BE32_(v); }
+static inline uint64_t settle_load_be64(const void *p)
+{ uint64_t v; memcpy(&v, p, 8); return SETTLE_BE64_(v); }
+
+static inline void settle_store_le16(void *p, uint16_t v)
+{ v = SETTLE_LE16_(v); memcpy(p, &v, 2); }
+static inline void settle_store_le32(void *p, uint32_t v)
+{ v = SETTLE_LE32_(v); memcpy(p, &v, 4); }
+static inline void settle_store_le64(void *p, uint64_t v)
+{ v = SETTLE_LE64_(v); memcpy(p, &v, 8); }
 static inline void settle_store_be16(void *p, uint16_t v)
-{ settle_store_le16(p, __builtin_bswap16(v)); }
+{ v = SETTLE_BE16_(v); memcpy(p, &v, 2); }
 static inline void settle_store_be32(void *p, uint32_t v)
-{ settle_store_le32(p, __builtin_bswap32(v)); }
+{ v = SETTLE_BE32_(v); memcpy(p, &v, 4); }
 static inline void settle_store_be64(void *p, uint64_t v)
-{ settle_store_le64(p, __builtin_bswap64(v)); }
+{ v = SETTLE_BE64_(v); memcpy(p, &v, 8); }
 
 /*
  * Reverse the bytes of each of the n 16-, 32- or 64-bit elements at src and
@@ -55,26 +79,37 @@ static inline void settle_store_be64(void *p, uint64_t v)
  * src are not accessed). The buffers may hold any type (float, double:
  * they are accessed as bytes and through may-alias vector loads, so
  * strict aliasing is respected). A copy (dst != src) larger than the
- * last-level cache is written with non-temporal stores, followed by a
- * store fence, by the vector implementations when dst is a multiple of the
- * element size; in place, and otherwise, with ordinary stores. Never
- * fails; returns nothing.
+ * non-temporal threshold is written with non-temporal stores, followed by
+ * a store fence, by the vector implementations when dst is a multiple of
+ * the element size; in place, and otherwise, with ordinary stores. The
+ * threshold is the last-level cache size the system reports (sysfs, then
+ * sysconf), capped at 8 MiB because a hypervisor may report a cache the
+ * guest does not have to itself, or the size in the environment variable
+ * SETTLE_BSWAP_NT_BYTES ("1048576", "64K", "32M", "1G"; read once; a value
+ * that is not a positive size is ignored). Never fails; returns nothing.
  */
 void settle_bswap16(void *dst, const void *src, size_t n);
 void settle_bswap32(void *dst, const void *src, size_t n);
 void settle_bswap64(void *dst, const void *src, size_t n);
 
+/*
+ * The implementations. Each architecture has its own (scalar is portable);
+ * the others exist as names everywhere and are never usable on another
+ * architecture.
+ */
 enum settle_bswap_impl {
 	SETTLE_BSWAP_SCALAR, /* one bswap per element */
-	SETTLE_BSWAP_SSSE3,  /* PSHUFB, 16 bytes at a time */
-	SETTLE_BSWAP_AVX2,   /* VPSHUFB, 32 bytes */
-	SETTLE_BSWAP_AVX512, /* AVX-512BW VPSHUFB, 64 bytes */
+	SETTLE_BSWAP_SSSE3,  /* x86-64: PSHUFB, 16 bytes at a time */
+	SETTLE_BSWAP_AVX2,   /* x86-64: VPSHUFB, 32 bytes */
+	SETTLE_BSWAP_AVX512, /* x86-64: AVX-512BW VPSHUFB, 64 bytes */
+	SETTLE_BSWAP_NEON,   /* AArch64: AdvSIMD REV16/REV32/REV64, 16 bytes */
 	SETTLE_BSWAP_NIMPL
 };
 
 typedef void (*settle_bswap_fn)(void *dst, const void *src, size_t n);
 
-/* Name of an implementation ("scalar", "ssse3", "avx2", "avx512"), or "?". */
+/* Name of an implementation ("scalar", "ssse3", "avx2", "avx512", "neon"),
+ * or "?". */
 const char *settle_bswap_impl_name(enum settle_bswap_impl which);
 
 /*
@@ -82,10 +117,11 @@ const char *settle_bswap_impl_name(enum settle_bswap_impl which);
  * call of any of them, of this function or of settle_bswap_env_refusal(),
  * by whichever thread comes first (others wait for the decision): the
  * best this CPU and OS support, or the one named by the environment
- * variable SETTLE_BSWAP (scalar, ssse3, avx2, avx512; unset or empty: the
- * best). A forced one the CPU or OS lacks, or an unknown name, is ignored:
- * the best is used and settle_bswap_env_refusal() says why. The library
- * never exits.
+ * variable SETTLE_BSWAP (scalar, ssse3, avx2, avx512 on x86-64; scalar,
+ * neon on AArch64; unset or empty: the best). A forced one the CPU or OS
+ * lacks, one of another architecture, or an unknown name, is ignored: the
+ * best is used and settle_bswap_env_refusal() says why. The library never
+ * exits.
  */
 enum settle_bswap_impl settle_bswap_active(void);
 
@@ -95,20 +131,23 @@ enum settle_bswap_impl settle_bswap_active(void);
  * names the value (non-printable characters as '?', a value over 67
  * characters cut to 64 and "..."): "SETTLE_BSWAP=avx512 refused: this CPU
  * lacks AVX-512BW", "SETTLE_BSWAP=sse9 refused: unknown implementation
- * (scalar, ssse3, avx2 or avx512)", or "... refused: the OS does not
+ * (scalar, ssse3, avx2 or avx512)", "SETTLE_BSWAP=neon refused: AArch64
+ * only, this build is for x86-64", or "... refused: the OS does not
  * enable AVX state (XCR0)". Makes the decision if it is not made yet. The
  * string is static; it does not change once returned. The settle command
  * prints it after "settle: " and exits with status 2.
  */
 const char *settle_bswap_env_refusal(void);
 
-/* Non-zero when this CPU and OS can run implementation which. */
+/* Non-zero when this CPU and OS can run implementation which (0 for one of
+ * another architecture). */
 int settle_bswap_usable(enum settle_bswap_impl which);
 
 /*
  * One implementation for elem_bits 16, 32 or 64, whatever the CPU (for
  * tests and benchmarks); calling one that settle_bswap_usable() rejects
- * raises SIGILL. Returns NULL for a bad which or elem_bits.
+ * raises SIGILL. Returns NULL for a bad which or elem_bits and for an
+ * implementation of another architecture.
  */
 settle_bswap_fn settle_bswap_impl_fn(enum settle_bswap_impl which,
 				     unsigned elem_bits);

@@ -11,6 +11,7 @@ SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
              -fno-omit-frame-pointer
 # Programs whose checks do not depend on the run-time environment.
 SAN_TESTS := test_stats test_size test_verdict test_files test_popcount \
+             test_readlimit test_bswap_nt \
              test_popcount_variants test_dispatch test_byteorder \
              test_bswap_claim test_endian_loops test_runner test_timer \
              test_threads
@@ -30,7 +31,8 @@ test-sanitize:
 # wrong dispatch fails here. qemu implements no AVX-512: natively, the
 # expected choice follows this CPU's own flags.
 QEMU       := qemu-x86_64
-QEMU_TESTS := test_stats test_size test_verdict test_popcount \
+QEMU_TESTS := test_stats test_size test_verdict test_popcount test_readlimit \
+              test_bswap_nt \
               test_popcount_variants test_dispatch test_byteorder \
               test_bswap_claim test_endian_loops
 CPU_EXPECT := core2duo:swar Nehalem:popcnt Haswell:avx2

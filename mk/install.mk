@@ -65,7 +65,7 @@ $(BUILD)/pic/src/runner/placed%_popcnt.o: src/runner/placed_popcnt.c | $(BUILD)/
 
 $(BUILD)/pic/src/env/build.o: ALL_CFLAGS += \
 	-DSETTLE_BUILD_FLAGS='"$(strip -std=c11 $(CFLAGS) -fPIC)"' \
-	-DSETTLE_NOVEC_FLAGS='"$(strip $(CFLAGS) $(NOVEC) -fPIC)"'
+	-DSETTLE_NOVEC_FLAGS='"$(strip $(CFLAGS) $(NOVEC) $(KERNEL_ALIGN) -fPIC)"'
 $(BUILD)/pic/src/env/build.o: Makefile
 
 # -z defs: every symbol the library uses is defined in it or in a library

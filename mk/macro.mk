@@ -26,9 +26,9 @@ MACRO_PKGS := linux-perf e2fsprogs libext2fs-dev hyperfine
 # a sample in a kernel hides the kernel's caller, which must then be
 # settle_popcount() (a real call, not a jump) and not ext2fs_bitcount.
 SHIM       := $(BUILD)/e2fsck-popcount-shim.so
-SHIM_SRC   := src/prim/popcount.c src/prim/popcount_popcnt.c \
-              src/prim/popcount_avx2.c src/prim/popcount_avx512.c \
-              src/prim/dispatch_popcount.c src/cpu/cpu.c
+SHIM_SRC   := src/prim/popcount.c src/cpu/cpu.c \
+              $(call arch_files,popcount_*.c) \
+              $(call arch_files,dispatch_popcount.c) $(call arch_files,cpu.c)
 SHIM_OBJ   := $(SHIM_SRC:%.c=$(BUILD)/shim/%.o)
 SHIM_FLAGS := -fPIC -fno-omit-frame-pointer -fno-optimize-sibling-calls
 

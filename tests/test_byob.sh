@@ -365,13 +365,17 @@ else
 fi
 
 # ---- the examples -------------------------------------------------------
+# The peer benchmarks (examples/*-peers.c: settle's primitives against
+# other libraries, README "Performance") are longer than the short examples
+# of the guide; they keep the other rules.
 for f in "$ROOT"/examples/*.c; do
 	n=$(wc -l <"$f")
 	wide=$(expand -t8 "$f" | awk 'length > 80' | wc -l)
-	if [ "$n" -lt 40 ] && [ "$wide" = 0 ]; then
+	case $f in *-peers.c) max=400 ;; *) max=40 ;; esac
+	if [ "$n" -lt $max ] && [ "$wide" = 0 ]; then
 		ok "$(basename "$f"): $n lines, none over 80 columns"
 	else
-		bad "$(basename "$f"): $n lines (want under 40)," \
+		bad "$(basename "$f"): $n lines (want under $max)," \
 		    "$wide over 80 columns"
 	fi
 	for cc in gcc clang; do

@@ -70,6 +70,7 @@ static const struct subject s_scalar = { "scalar", SETTLE_BSWAP_SCALAR };
 static const struct subject s_ssse3 = { "ssse3", SETTLE_BSWAP_SSSE3 };
 static const struct subject s_avx2 = { "avx2", SETTLE_BSWAP_AVX2 };
 static const struct subject s_avx512 = { "avx512", SETTLE_BSWAP_AVX512 };
+static const struct subject s_neon = { "neon", SETTLE_BSWAP_NEON };
 static const struct subject s_auto = { "settle_bswapNN", SETTLE_BSWAP_NIMPL };
 
 static const unsigned elem_bits[] = { 16, 32, 64 };
@@ -481,6 +482,9 @@ static void test_beyond_llc(void **state)
 
 /* ---- float and double --------------------------------------------------- */
 
+/* 1 on a big-endian host: the "native" order of the helpers below. */
+#define NATIVE_BE (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__)
+
 #define NFP 37
 
 static void test_float_double(void **unused)
@@ -592,18 +596,24 @@ static void test_float_helpers(void **unused)
 	settle_store_be64(&g[2], settle_load_le64(&g[2]));
 	assert_true(g[2] == 0.125);
 	assert_true(f[2] == 3.0f && g[0] == 1e300 && g[1] == -4.5);
-	assert_true(store_f32(&f[2], &f[2], 0x40000000u, 0) == 2.0f);
-	assert_true(store_f32(&f[2], &f[2], 0x0000c03fu, 1) == 1.5f);
-	assert_int_equal(load_f32(&f[0], &f[0], 0), 0x40000000u);
-	assert_int_equal(load_f32(&f[0], &f[0], 1), 0x00000040u);
-	assert_true(store_f64(&g[2], &g[2], 0x4000000000000000u, 0) == 2.0);
-	assert_true(store_f64(&g[2], &g[2], 0x000000000000f83fu, 1) == 1.5);
-	assert_int_equal(load_f64(&g[0], &g[0], 0), 0x4000000000000000u);
-	assert_int_equal(load_f64(&g[0], &g[0], 1), 0x40u);
+	/* in the host's order the bits are the float's; in the other, the
+	 * bytes reversed */
+	assert_true(store_f32(&f[2], &f[2], 0x40000000u, NATIVE_BE) == 2.0f);
+	assert_true(store_f32(&f[2], &f[2], 0x0000c03fu, !NATIVE_BE) == 1.5f);
+	assert_int_equal(load_f32(&f[0], &f[0], NATIVE_BE), 0x40000000u);
+	assert_int_equal(load_f32(&f[0], &f[0], !NATIVE_BE), 0x00000040u);
+	assert_true(store_f64(&g[2], &g[2], 0x4000000000000000u, NATIVE_BE) ==
+		    2.0);
+	assert_true(store_f64(&g[2], &g[2], 0x000000000000f83fu, !NATIVE_BE) ==
+		    1.5);
+	assert_int_equal(load_f64(&g[0], &g[0], NATIVE_BE),
+			 0x4000000000000000u);
+	assert_int_equal(load_f64(&g[0], &g[0], !NATIVE_BE), 0x40u);
 }
 
 /* ---- dispatch decision -------------------------------------------------- */
 
+#if SETTLE_ARCH_X86_64
 #define L1_SSSE3 (1u << 9)
 #define L1_OSXSAVE (1u << 27)
 #define L1_AVX (1u << 28)
@@ -673,7 +683,44 @@ static void test_choose(void **unused)
 	assert_true(settle_bswap_runs_on(SETTLE_BSWAP_SCALAR, &id));
 	id = cpu(0xd, avx, L7_AVX2 | L7_AVX512, XCR0_AVX512);
 	assert_false(settle_bswap_runs_on(SETTLE_BSWAP_NIMPL, &id));
+	assert_false(settle_bswap_runs_on(SETTLE_BSWAP_NEON, &id));
 }
+#elif SETTLE_ARCH_AARCH64
+/* AT_HWCAP of qemu's Cortex-A53 and "max" (see test_dispatch.c). */
+static void test_choose(void **unused)
+{
+	struct settle_cpuid id = { .hwcap = 0x8fb };
+
+	(void)unused;
+	assert_int_equal(settle_bswap_choose(&id), SETTLE_BSWAP_NEON);
+	id = (struct settle_cpuid){ .hwcap = 0xecfffffb, .hwcap2 = 0x7f877fff };
+	assert_int_equal(settle_bswap_choose(&id), SETTLE_BSWAP_NEON);
+	/* no AdvSIMD: scalar, whatever else is set */
+	id.hwcap &= ~SETTLE_HWCAP_ASIMD;
+	assert_int_equal(settle_bswap_choose(&id), SETTLE_BSWAP_SCALAR);
+	assert_false(settle_bswap_runs_on(SETTLE_BSWAP_NEON, &id));
+	id = (struct settle_cpuid){ 0 };
+	assert_int_equal(settle_bswap_choose(&id), SETTLE_BSWAP_SCALAR);
+	assert_true(settle_bswap_runs_on(SETTLE_BSWAP_SCALAR, &id));
+	/* x86-64 implementations never, a bad one nowhere */
+	id = (struct settle_cpuid){ .hwcap = ~0ull, .hwcap2 = ~0ull };
+	assert_false(settle_bswap_runs_on(SETTLE_BSWAP_SSSE3, &id));
+	assert_false(settle_bswap_runs_on(SETTLE_BSWAP_AVX2, &id));
+	assert_false(settle_bswap_runs_on(SETTLE_BSWAP_AVX512, &id));
+	assert_false(settle_bswap_runs_on(SETTLE_BSWAP_NIMPL, &id));
+}
+#else
+static void test_choose(void **unused)
+{
+	struct settle_cpuid id;
+
+	(void)unused;
+	memset(&id, 0xff, sizeof(id));
+	assert_int_equal(settle_bswap_choose(&id), SETTLE_BSWAP_SCALAR);
+	for (int w = 1; w < SETTLE_BSWAP_NIMPL; w++)
+		assert_false(settle_bswap_runs_on(w, &id));
+}
+#endif
 
 /* On this CPU: usable() agrees with runs_on(), active() with choose(). */
 static void test_this_cpu(void **unused)
@@ -704,13 +751,25 @@ static void test_names(void **unused)
 	assert_string_equal(settle_bswap_impl_name(SETTLE_BSWAP_AVX2), "avx2");
 	assert_string_equal(settle_bswap_impl_name(SETTLE_BSWAP_AVX512),
 			    "avx512");
+	assert_string_equal(settle_bswap_impl_name(SETTLE_BSWAP_NEON), "neon");
 	assert_string_equal(settle_bswap_impl_name(SETTLE_BSWAP_NIMPL), "?");
 	assert_null(settle_bswap_impl_fn(SETTLE_BSWAP_NIMPL, 32));
 	assert_null(settle_bswap_impl_fn(SETTLE_BSWAP_SCALAR, 8));
 	assert_null(settle_bswap_impl_fn(SETTLE_BSWAP_SCALAR, 128));
-	for (int w = 0; w < SETTLE_BSWAP_NIMPL; w++)
+	/* this architecture's implementations have all three kernels; the
+	 * others none, and are never usable */
+	for (int w = 0; w < SETTLE_BSWAP_NIMPL; w++) {
+		int mine = w == SETTLE_BSWAP_SCALAR ||
+			   (SETTLE_ARCH_X86_64 && w >= SETTLE_BSWAP_SSSE3 &&
+			    w <= SETTLE_BSWAP_AVX512) ||
+			   (SETTLE_ARCH_AARCH64 && w == SETTLE_BSWAP_NEON);
+
 		for (int b = 0; b < 3; b++)
-			assert_non_null(settle_bswap_impl_fn(w, elem_bits[b]));
+			assert_int_equal(settle_bswap_impl_fn(w, elem_bits[b]) !=
+					 NULL, mine);
+		if (!mine)
+			assert_false(settle_bswap_usable(w));
+	}
 }
 
 /* ---- SETTLE_BSWAP in a fresh process ------------------------------------- */
@@ -813,16 +872,22 @@ static void test_forced(void **unused)
 		nl = strchr(r.out, '\n');
 		assert_non_null(nl);
 		assert_string_equal(nl + 1, dflt.out);
+#if SETTLE_ARCH_X86_64
 		if (w == SETTLE_BSWAP_AVX512 && !(settle_cpu_features() &
 		    (1ull << SETTLE_CPU_AVX512BW)))
 			assert_non_null(strstr(r.out,
 					       "this CPU lacks AVX-512BW"));
+#endif
+		if (!settle_bswap_impl_fn(w, 32))
+			assert_non_null(strstr(r.out, " only, this build is "
+					       "for " SETTLE_ARCH_NAME "\n"));
 	}
 	run_probe("sse9", &r);
 	assert_int_equal(r.status, 0);
 	snprintf(want, sizeof(want), "SETTLE_BSWAP=sse9 refused: unknown "
-		 "implementation (scalar, ssse3, avx2 or avx512)\n%s",
-		 dflt.out);
+		 "implementation (%s)\n%s",
+		 SETTLE_ARCH_X86_64 ? "scalar, ssse3, avx2 or avx512" :
+		 SETTLE_ARCH_AARCH64 ? "scalar or neon" : "scalar", dflt.out);
 	assert_string_equal(r.out, want);
 }
 
@@ -831,7 +896,7 @@ static void test_forced(void **unused)
 #define ONE(fn, subj) { #fn " " #subj, fn, NULL, NULL, (void *)&s_##subj }
 #define PER_SUBJECT(fn)							\
 	ONE(fn, scalar), ONE(fn, ssse3), ONE(fn, avx2),			\
-	ONE(fn, avx512), ONE(fn, auto)
+	ONE(fn, avx512), ONE(fn, neon), ONE(fn, auto)
 
 #ifdef BYTEORDER_O3
 #define O3_BUILD 1

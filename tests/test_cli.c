@@ -17,6 +17,8 @@
 #include <cmocka.h>
 #include <jansson.h>
 
+#include "cpu/cpu.h"
+
 static char out[1 << 16], err[1 << 16];
 
 static void slurp(int fd, char *buf, size_t len)
@@ -177,9 +179,10 @@ static void test_option_corners(void **st)
 		    "3 buffers");
 	/* a size given twice is measured once */
 	assert_int_equal(settle("run", "popcount", "--quick", "--samples", "2",
-				"--variant", "popcnt", "--size", "4K", "--size",
+				"--variant", "swar64", "--size", "4K", "--size",
 				"4K", NULL), 0);
-	assert_null(strstr(strstr(out, "4 KiB    popcnt") + 1, "4 KiB    popcnt"));
+	assert_non_null(strstr(out, "4 KiB    swar64"));
+	assert_null(strstr(strstr(out, "4 KiB    swar64") + 1, "4 KiB    swar64"));
 }
 
 static void test_help(void **st)
@@ -312,7 +315,14 @@ static void test_selftest_quick(void **st)
 		assert_non_null(json_object_get(j, keys[i]));
 	assert_int_equal(json_integer_value(json_object_get(j, "aa_trials")), 4);
 	double imul = json_number_value(json_object_get(j, "imul_latency_cycles"));
-	assert_true(imul > 0.5 && imul < 20); /* a latency, not 0 or NaN */
+	if (SETTLE_ARCH_GENERIC) {
+		/* no multiply chain without architecture-specific code */
+		assert_true(json_is_null(json_object_get(j, "imul_latency_cycles")));
+		assert_string_equal(json_string_value(json_object_get(
+					j, "mul_instruction")), "mul");
+	} else {
+		assert_true(imul > 0.5 && imul < 20); /* a latency, not 0 or NaN */
+	}
 	json_decref(j);
 	usage_error(settle("selftest", "--aa-trials", "0", NULL), "trial");
 	unlink(file);

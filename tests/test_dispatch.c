@@ -1,8 +1,9 @@
 /*
  * test_dispatch.c - the run-time choice of the popcount implementation.
  *
- * The decision (src/prim/dispatch.h, src/cpu/cpu.c) is a pure function of
- * the cpuid words and XCR0, so each rule is a case with injected words:
+ * The decision (src/prim/dispatch.h, src/arch/<arch>) is a pure function
+ * of the architecture's identification words, so each rule is a case with
+ * injected words. On x86-64, the cpuid words and XCR0:
  *   - models of real CPUs: Core 2 (SWAR), Nehalem (POPCNT), Haswell
  *     (AVX2), Ice Lake server (AVX-512);
  *   - leaf 0 reporting a maximum leaf below 7: leaf-7 words are ignored;
@@ -13,6 +14,12 @@
  *   - AVX512F/BW/VL/VPOPCNTDQ with XCR0 lacking any ZMM state bit
  *     (0xe0): AVX2, not AVX-512; XCR0 lacking AVX state: neither;
  *   - AVX-512 without VPOPCNTDQ or without BW: AVX2.
+ * On AArch64, the words AT_HWCAP and AT_HWCAP2 of qemu's models of real
+ * CPUs: Cortex-A53 (neon), "max" and A64FX (sve, which has SVE), a CPU
+ * without AdvSIMD (SWAR), the SVE bit alone (sve), HWCAP2 alone (never
+ * sve: SVE2 without SVE does not exist, and the decision reads HWCAP).
+ * The generic build chooses SWAR whatever the words. An implementation
+ * of another architecture is refused as such.
  * The environment variable SETTLE_POPCOUNT is tested in forked children
  * (the choice is made once per process): a usable forced path is taken
  * and stays; an unusable one and an unknown name are ignored by the
@@ -36,6 +43,7 @@
 #include "prim/dispatch.h"
 #include "settle_bits.h"
 
+#if SETTLE_ARCH_X86_64
 /* cpuid bits (Intel SDM vol. 2A, CPUID, tables 3-10, 3-11, 3-8). */
 #define L1C_SSE3 (1u << 0)
 #define L1C_SSSE3 (1u << 9)
@@ -242,6 +250,103 @@ static void test_avx512_subsets(void **state)
 	}
 }
 
+#elif SETTLE_ARCH_AARCH64
+/* The words qemu 7.2 gives its models (qemu-aarch64 -cpu NAME; getauxval
+ * printed by a probe program), and a CPU without AdvSIMD. */
+static const struct settle_cpuid a53 = { .hwcap = 0x8fb };
+static const struct settle_cpuid qemu_max = { .hwcap = 0xecfffffb,
+					      .hwcap2 = 0x7f877fff };
+static const struct settle_cpuid a64fx = { .hwcap = 0x415ffb };
+static const struct settle_cpuid neoverse_n1 = { .hwcap = 0x119ffb };
+static const struct settle_cpuid no_simd = { .hwcap = SETTLE_HWCAP_FP };
+
+static void expect_choice(const struct settle_cpuid *id,
+			  enum settle_popcount_impl want, const char *what)
+{
+	enum settle_popcount_impl got = settle_popcount_choose(id);
+
+	if (got != want) {
+		print_error("%s: chose %s, want %s\n", what,
+			    settle_popcount_impl_name(got),
+			    settle_popcount_impl_name(want));
+		fail();
+	}
+	assert_true(settle_popcount_runs_on(got, id));
+	assert_true(settle_popcount_runs_on(SETTLE_POPCOUNT_SWAR, id));
+	/* nothing of another architecture, ever */
+	assert_false(settle_popcount_runs_on(SETTLE_POPCOUNT_POPCNT, id));
+	assert_false(settle_popcount_runs_on(SETTLE_POPCOUNT_AVX2, id));
+	assert_false(settle_popcount_runs_on(SETTLE_POPCOUNT_AVX512, id));
+}
+
+static void test_cpu_models(void **state)
+{
+	struct settle_cpuid id;
+
+	(void)state;
+	expect_choice(&a53, SETTLE_POPCOUNT_NEON, "Cortex-A53");
+	assert_false(settle_popcount_runs_on(SETTLE_POPCOUNT_SVE, &a53));
+	expect_choice(&neoverse_n1, SETTLE_POPCOUNT_NEON, "Neoverse-N1");
+	expect_choice(&qemu_max, SETTLE_POPCOUNT_SVE, "qemu max");
+	assert_true(settle_popcount_runs_on(SETTLE_POPCOUNT_NEON, &qemu_max));
+	expect_choice(&a64fx, SETTLE_POPCOUNT_SVE, "A64FX");
+	expect_choice(&no_simd, SETTLE_POPCOUNT_SWAR, "no AdvSIMD");
+	assert_false(settle_popcount_runs_on(SETTLE_POPCOUNT_NEON, &no_simd));
+	/* the SVE bit decides sve, AdvSIMD or not */
+	id = (struct settle_cpuid){ .hwcap = SETTLE_HWCAP_SVE };
+	expect_choice(&id, SETTLE_POPCOUNT_SVE, "SVE bit alone");
+	assert_false(settle_popcount_runs_on(SETTLE_POPCOUNT_NEON, &id));
+	/* HWCAP2 (SVE2 and the rest) without HWCAP_SVE: no sve */
+	id = (struct settle_cpuid){ .hwcap = a53.hwcap, .hwcap2 = ~0ull };
+	expect_choice(&id, SETTLE_POPCOUNT_NEON, "HWCAP2 without HWCAP_SVE");
+	id = (struct settle_cpuid){ 0 };
+	expect_choice(&id, SETTLE_POPCOUNT_SWAR, "no capabilities");
+	assert_false(settle_popcount_runs_on(SETTLE_POPCOUNT_NIMPL, &qemu_max));
+	assert_false(settle_popcount_runs_on(-1, &qemu_max));
+}
+
+/* The feature list follows the words bit by bit (Linux uapi hwcap.h). */
+static void test_features(void **state)
+{
+	struct settle_cpuid id = { 0 };
+	uint64_t f;
+
+	(void)state;
+	assert_int_equal(settle_cpu_features_of(&id), 0);
+	f = settle_cpu_features_of(&a53);
+	assert_true((f >> SETTLE_CPU_ASIMD) & 1);
+	assert_true((f >> SETTLE_CPU_CPUID) & 1);
+	assert_false((f >> SETTLE_CPU_SVE) & 1);
+	assert_false((f >> SETTLE_CPU_ATOMICS) & 1);
+	f = settle_cpu_features_of(&qemu_max);
+	assert_true((f >> SETTLE_CPU_SVE) & 1);
+	assert_true((f >> SETTLE_CPU_SVE2) & 1);   /* HWCAP2 bit 1 */
+	assert_true((f >> SETTLE_CPU_I8MM) & 1);   /* HWCAP2 bit 13 */
+	id.hwcap2 = SETTLE_HWCAP2_SVE2;
+	assert_int_equal(settle_cpu_features_of(&id), 1ull << SETTLE_CPU_SVE2);
+	id = (struct settle_cpuid){ .hwcap = SETTLE_HWCAP2_SVE2 }; /* bit 1 */
+	assert_int_equal(settle_cpu_features_of(&id), 1ull << SETTLE_CPU_ASIMD);
+	assert_string_equal(settle_cpu_feature_name(SETTLE_CPU_SVE), "sve");
+	assert_string_equal(settle_cpu_feature_name(SETTLE_CPU_ASIMD), "asimd");
+	assert_string_equal(settle_cpu_feature_name(SETTLE_CPU_NFEATURES), "?");
+}
+
+#else
+static void test_cpu_models(void **state)
+{
+	struct settle_cpuid id = { 0 };
+
+	(void)state;
+	assert_int_equal(settle_popcount_choose(&id), SETTLE_POPCOUNT_SWAR);
+	memset(&id, 0xff, sizeof(id));
+	assert_int_equal(settle_popcount_choose(&id), SETTLE_POPCOUNT_SWAR);
+	for (int i = 1; i < SETTLE_POPCOUNT_NIMPL; i++)
+		assert_false(settle_popcount_runs_on(i, &id));
+	assert_int_equal(settle_cpu_features_of(&id), 0);
+}
+
+#endif
+
 /* ---- the environment variable, in forked children ---------------------- */
 
 struct child {
@@ -332,14 +437,38 @@ static void test_env_unset(void **state)
 	assert_int_equal(c.status, 10 + (int)this_cpu_choice());
 }
 
+/* The architecture each implementation belongs to. */
+static const char *home(enum settle_popcount_impl which)
+{
+	switch (which) {
+	case SETTLE_POPCOUNT_POPCNT:
+	case SETTLE_POPCOUNT_AVX2:
+	case SETTLE_POPCOUNT_AVX512:
+		return "x86-64";
+	case SETTLE_POPCOUNT_NEON:
+	case SETTLE_POPCOUNT_SVE:
+		return "AArch64";
+	default:
+		return NULL;
+	}
+}
+
 /* The one-line refusal expected for implementation which on this CPU,
  * with a newline. */
 static void refusal(enum settle_popcount_impl which, char *buf, size_t len)
 {
+	const char *name = settle_popcount_impl_name(which);
+	const char *h = home(which);
+
+	if (h && strcmp(h, SETTLE_ARCH_NAME) != 0) {
+		snprintf(buf, len, "SETTLE_POPCOUNT=%s refused: %s only, this "
+			 "build is for %s\n", name, h, SETTLE_ARCH_NAME);
+		return;
+	}
+#if SETTLE_ARCH_X86_64
 	static const char *const lacks[] = {
 		"nothing", "POPCNT", "AVX2", "AVX-512 VPOPCNTDQ",
 	};
-	const char *name = settle_popcount_impl_name(which);
 	struct settle_cpuid id, os_on;
 
 	settle_cpuid_read(&id);
@@ -353,7 +482,24 @@ static void refusal(enum settle_popcount_impl which, char *buf, size_t len)
 	else
 		snprintf(buf, len, "SETTLE_POPCOUNT=%s refused: this "
 			 "CPU lacks %s\n", name, lacks[which]);
+#elif SETTLE_ARCH_AARCH64
+	snprintf(buf, len, "SETTLE_POPCOUNT=%s refused: this CPU or kernel "
+		 "lacks %s\n", name, which == SETTLE_POPCOUNT_SVE ?
+		 "SVE (HWCAP_SVE)" : "AdvSIMD (HWCAP_ASIMD)");
+#else
+	snprintf(buf, len, "(%s runs everywhere)\n", name);
+#endif
 }
+
+/* The implementations of this build, as an unknown name's refusal lists
+ * them. */
+#if SETTLE_ARCH_X86_64
+#define THIS_ARCH_IMPLS "swar, popcnt, avx2 or avx512"
+#elif SETTLE_ARCH_AARCH64
+#define THIS_ARCH_IMPLS "swar, neon or sve"
+#else
+#define THIS_ARCH_IMPLS "swar"
+#endif
 
 static void test_env_forced(void **state)
 {
@@ -393,8 +539,8 @@ static void test_env_unknown(void **state)
 
 		run_child(bad[i], &c);
 		snprintf(want, sizeof(want), "SETTLE_POPCOUNT=%s "
-			 "refused: unknown implementation (swar, popcnt, avx2 "
-			 "or avx512)\n", bad[i]);
+			 "refused: unknown implementation (" THIS_ARCH_IMPLS
+			 ")\n", bad[i]);
 		assert_int_equal(c.status, 10 + (int)this_cpu_choice());
 		assert_string_equal(c.err, want);
 	}
@@ -421,8 +567,8 @@ static void test_env_odd_values(void **state)
 
 		run_child(value[i], &c);
 		snprintf(want, sizeof(want), "SETTLE_POPCOUNT=%s refused: "
-			 "unknown implementation (swar, popcnt, avx2 or "
-			 "avx512)\n", shown[i]);
+			 "unknown implementation (" THIS_ARCH_IMPLS ")\n",
+			 shown[i]);
 		assert_int_equal(c.status, 10 + (int)this_cpu_choice());
 		assert_string_equal(c.err, want);
 	}
@@ -461,12 +607,16 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cpu_models),
+#if SETTLE_ARCH_X86_64
 		cmocka_unit_test(test_max_leaf_below_7),
 		cmocka_unit_test(test_osxsave_clear),
 		cmocka_unit_test(test_avx2_without_avx),
 		cmocka_unit_test(test_avx2_without_popcnt),
 		cmocka_unit_test(test_xcr0_without_zmm),
 		cmocka_unit_test(test_avx512_subsets),
+#elif SETTLE_ARCH_AARCH64
+		cmocka_unit_test(test_features),
+#endif
 		cmocka_unit_test(test_env_unset),
 		cmocka_unit_test(test_env_forced),
 		cmocka_unit_test(test_env_unknown),

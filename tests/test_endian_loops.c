@@ -6,7 +6,9 @@
  * Every loop starts from 0 and increments iters times, so its check value
  * is iters mod 2^32. The iteration counts cross the byte boundaries of the
  * wrong-endian values (255 -> 256, 65535 -> 65536, 2^24 - 1 -> 2^24), where
- * a wrong swap or a swap of the wrong width shows. No timing is asserted.
+ * a wrong swap or a swap of the wrong width shows. The wrong-endian loops
+ * keep their value in the byte order that is not the host's, on a
+ * big-endian host too. No timing is asserted.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -18,7 +20,9 @@
 #include <cmocka.h>
 
 #include "claims.h"
+#include "endian_loops.h"
 #include "settle.h"
+#include "settle_byteorder.h"
 
 static const uint64_t counts[] = {
 	0, 1, 2, 3, 255, 256, 257, 1000, 65535, 65536, 65537,
@@ -84,6 +88,53 @@ static void test_variants(void **state)
 	}
 }
 
+/* 1 on a big-endian host. */
+#define NATIVE_BE (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__)
+
+/*
+ * The we loops keep the value in the byte order that is not the host's,
+ * on little- and big-endian hosts alike: its stored bytes read with the
+ * other order's load give the count, and with the host's own load do not
+ * (for counts whose bytes are not a palindrome).
+ */
+static void test_other_byte_order(void **state)
+{
+	static uint32_t (*const w32[])(uint64_t) = {
+		settle_endian_we32_stored_O0, settle_endian_we32_stored_O2,
+	};
+	static uint64_t (*const w64[])(uint64_t) = {
+		settle_endian_we64_stored_O0, settle_endian_we64_stored_O2,
+	};
+	size_t ncounts = sizeof(counts) / sizeof(counts[0]);
+
+	(void)state;
+	for (size_t b = 0; b < 2; b++) {
+		for (size_t j = 0; j < ncounts; j++) {
+			unsigned char m[8];
+			uint32_t x = w32[b](counts[j]);
+			uint64_t y = w64[b](counts[j]);
+
+			memcpy(m, &x, 4);
+			assert_int_equal(NATIVE_BE ? settle_load_le32(m) :
+					 settle_load_be32(m),
+					 counts[j] & 0xffffffffu);
+			if (counts[j] == 256 || counts[j] == 65537)
+				assert_int_not_equal(NATIVE_BE ?
+						     settle_load_be32(m) :
+						     settle_load_le32(m),
+						     counts[j]);
+			memcpy(m, &y, 8);
+			assert_int_equal(NATIVE_BE ? settle_load_le64(m) :
+					 settle_load_be64(m), counts[j]);
+			if (counts[j] == 256)
+				assert_int_not_equal(NATIVE_BE ?
+						     settle_load_be64(m) :
+						     settle_load_le64(m),
+						     counts[j]);
+		}
+	}
+}
+
 static void test_scale(void **state)
 {
 	const struct settle_claim *c = &settle_claim_endian;
@@ -136,6 +187,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_shape),
 		cmocka_unit_test(test_variants),
+		cmocka_unit_test(test_other_byte_order),
 		cmocka_unit_test(test_scale),
 	};
 

@@ -49,8 +49,22 @@ accepted() {
 	fi
 }
 
-pc="unknown implementation (swar, popcnt, avx2 or avx512)"
-bs="unknown implementation (scalar, ssse3, avx2 or avx512)"
+# The implementations of this build's architecture (make passes ARCH as
+# SETTLE_ARCH), best last, and a name of another architecture's.
+case ${SETTLE_ARCH:-x86} in
+x86)
+	pcs="swar, popcnt, avx2 or avx512" bss="scalar, ssse3, avx2 or avx512"
+	ranked="swar popcnt avx2 avx512" foreign=neon home=AArch64
+	this=x86-64 ;;
+aarch64)
+	pcs="swar, neon or sve" bss="scalar or neon"
+	ranked="swar neon sve" foreign=avx2 home=x86-64 this=AArch64 ;;
+*)
+	pcs="swar" bss="scalar" ranked="swar" foreign=avx2 home=x86-64
+	this=generic ;;
+esac
+pc="unknown implementation ($pcs)"
+bs="unknown implementation ($bss)"
 for cmd in info list "run popcount --quick --size 4K"; do
 	# shellcheck disable=SC2086
 	refused SETTLE_POPCOUNT=avx3 \
@@ -69,7 +83,7 @@ b" "settle: SETTLE_POPCOUNT=a?b refused: $pc" info
 # choice, which is the best usable (none on a CPU with AVX-512 VPOPCNTDQ;
 # tests/test_dispatch.c checks the library's side under qemu's older CPUs)
 auto=$("$SETTLE" info | sed -n 's/^  primitives: popcount \([a-z0-9]*\),.*/\1/p')
-above=$(echo "swar popcnt avx2 avx512" | sed "s/.*$auto//")
+above=$(echo "$ranked" | sed "s/.*$auto//")
 if [ -z "$auto" ]; then
 	bad "settle info names no popcount implementation"
 fi
@@ -85,6 +99,10 @@ for impl in $above; do
 		cat "$TMP/err"
 	fi
 done
+
+# an implementation of another architecture: refused as such
+refused SETTLE_POPCOUNT=$foreign \
+	"settle: SETTLE_POPCOUNT=$foreign refused: $home only, this build is for $this" info
 
 accepted SETTLE_POPCOUNT=swar info
 accepted SETTLE_BSWAP=scalar info

@@ -149,5 +149,27 @@ if [ $rc = 130 ] && [ $took -le 5 ] && [ -z "$(leftovers)" ]; then
 else
 	bad "second SIGINT: status $rc after ${took} s, left: $(leftovers)"
 fi
+# 6. on a terminal, the first Ctrl-C says what it does and how to stop at
+# once (a claim stuck in a long sample would otherwise seem to ignore it)
+if command -v script >/dev/null 2>&1; then
+	rm -f "$TMP/mark"
+	MARK=$TMP/mark script -qec "'$SETTLE' run '$TMP/slow.c' slow --samples 3 \
+		--min-time 20000" /dev/null >"$TMP/tty.out" 2>&1 &
+	spid=$!
+	wait_mark "$TMP/mark"; sleep 0.5
+	pid=$(pgrep -f "settle run $TMP/slow.c slow" | head -1)
+	kill -INT $pid; sleep 0.5; kill -INT $pid; wait $spid
+	if grep -q "Ctrl-C again stops at once" "$TMP/tty.out"; then
+		ok "on a terminal, the first Ctrl-C says a second stops at once"
+	else
+		bad "no hint after the first Ctrl-C: $(tail -3 "$TMP/tty.out")"
+	fi
+	"$SETTLE" run "$TMP/slow.c" slow --samples 3 --min-time 20000 \
+		>/dev/null 2>"$TMP/err" &
+	pid=$!
+	sleep 1; kill -INT $pid; sleep 0.3; kill -INT $pid; wait $pid
+	! grep -q "Ctrl-C again" "$TMP/err" &&
+		ok "not a terminal: no hint" || bad "the hint went to a file"
+fi
 echo "test_interrupt: $pass passed, $fail failed"
 [ "$fail" = 0 ]

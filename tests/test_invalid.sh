@@ -15,19 +15,25 @@ trap 'rm -rf "$TMP"' EXIT
 export SETTLE_CACHE_DIR=$TMP/cache
 
 # once: does its work once per call, whatever iters says (the effect of a
-# pure function hoisted out of the repetition loop); each: iters times.
+# pure function hoisted out of the repetition loop); each: iters times;
+# part: iters times, but over 64 bytes of the buffer it claims to count (its
+# time grows with the repetitions; its throughput is impossible).
 cat >"$TMP/claim.c" <<'C'
 #include <stdlib.h>
 #include <string.h>
 #include <settle.h>
 static size_t len;
-static uint64_t count(const unsigned char *p)
+static uint64_t count_n(const unsigned char *p, size_t n)
 {
 	uint64_t s = 0;
 
-	for (size_t i = 0; i < len; i++)
+	for (size_t i = 0; i < n; i++)
 		s += __builtin_popcount(p[i]);
 	return s;
+}
+static uint64_t count(const unsigned char *p)
+{
+	return count_n(p, len);
 }
 static void *setup(const struct settle_params *p, char *err, size_t n)
 {
@@ -51,6 +57,20 @@ static uint64_t each(void *s, const void *arg, uint64_t iters)
 	}
 	return t;
 }
+static uint64_t part(void *s, const void *arg, uint64_t iters)
+{
+	uint64_t t = 0;
+
+	(void)arg;
+	for (uint64_t i = 0; i < iters; i++) {
+		const unsigned char *p = s;
+
+		settle_keep(p);
+		t = count_n(p, 64);
+		settle_keep(t);
+	}
+	return t;
+}
 static uint64_t once(void *s, const void *arg, uint64_t iters)
 {
 	(void)arg, (void)iters;
@@ -70,11 +90,12 @@ static const uint64_t sizes[] = { 64 << 10 };
 static const struct settle_variant v[] = {
 	{ .name = "each", .run = each },
 	{ .name = "once", .run = once, .flags = SETTLE_REFERENCE },
+	{ .name = "part", .run = part, .flags = SETTLE_REFERENCE },
 	{ .name = "nothing", .run = nothing, .unavailable = never,
 	  .flags = SETTLE_REFERENCE },
 };
 static const struct settle_claim c = { .name = "hoist", .variants = v,
-	.nvariants = 3, .default_sizes = sizes, .ndefault_sizes = 1,
+	.nvariants = 4, .default_sizes = sizes, .ndefault_sizes = 1,
 	.bytes_per_op = SETTLE_BYTES_SIZE, .setup = setup, .teardown = free };
 SETTLE_CLAIMS(&c);
 C
@@ -82,17 +103,23 @@ C
 "$SETTLE" run "$TMP/claim.c" --quick --samples 3 --format json \
 	--output "$TMP/r.json" >"$TMP/run.out" 2>"$TMP/run.err"
 rc=$?
-if [ $rc = 1 ] && grep -q "result is invalid" "$TMP/run.err"; then
+if [ $rc = 1 ] && grep -q "results are invalid" "$TMP/run.err"; then
 	ok "settle run exits 1 when a reported row is invalid"
 else
 	bad "run with an invalid row: status $rc: $(cat "$TMP/run.err")"
 fi
-if grep -q "once  *invalid: twice the repetitions took 1.0.x the time" \
+if grep -q "once  *invalid: twice the repetitions took [0-9.]*x the time" \
 	"$TMP/run.out" && grep -q "settle_keep()" "$TMP/run.out" &&
    ! grep "once" "$TMP/run.out" | grep -q "faster\|slower\|x  \["; then
 	ok "the table says invalid, why, and the hint; no ratio, no verdict"
 else
 	bad "the invalid row: $(grep once "$TMP/run.out")"
+fi
+if grep -q "part  *invalid: .* B/ns is [0-9.]*x what a plain read of this size reaches" \
+	"$TMP/run.out"; then
+	ok "a throughput beyond twice the read limit is invalid, with both figures"
+else
+	bad "the impossible throughput: $(grep part "$TMP/run.out")"
 fi
 if grep -q "each .*baseline" "$TMP/run.out"; then
 	ok "the variant that repeats its work is measured as usual"
@@ -109,6 +136,11 @@ rc = o["repetition_check"]
 # a suspicious first 3 pairs get 6 more
 assert rc["iterations_2x"] == 2 * rc["iterations"]
 assert len(rc["ns_1x"]) == len(rc["ns_2x"]) == 9
+p = r["part"]
+assert "plain read" in p["invalid"], p.get("invalid")
+assert p["read_limit_bytes_per_ns"] > 0, p
+assert p["bytes_per_ns"] > 2 * p["read_limit_bytes_per_ns"], p
+assert e["read_limit_bytes_per_ns"] == p["read_limit_bytes_per_ns"]
 ec = e["repetition_check"]
 assert "invalid" not in e and len(ec["ns_1x"]) == len(ec["ns_2x"]) in (3, 9)
 PY
@@ -169,6 +201,73 @@ if grep "nothing" "$TMP/nothing.out" | grep -q "below resolution.*remove the wor
 	ok "a removed body is below resolution, and the message says the compiler may have removed the work"
 else
 	bad "removed body: $(grep nothing "$TMP/nothing.out")"
+fi
+# --processes: work hoisted in one process only (here the second: its
+# layout let the compiler... simulated by a counter file) makes the pooled
+# row invalid, with that process's evidence in the file
+cat >"$TMP/flaky.c" <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <settle.h>
+static int hoisted;
+static uint64_t work(const unsigned char *p, size_t n)
+{
+	uint64_t s = 0;
+
+	for (size_t i = 0; i < n; i++)
+		s += p[i] * (i | 1);
+	return s;
+}
+static void *setup(const struct settle_params *p, char *err, size_t n)
+{
+	const char *f = getenv("FLAKY_COUNTER");
+	FILE *c = fopen(f, "r+");
+	int k = 0;
+
+	(void)err, (void)n, (void)p;
+	if (!c)
+		return NULL;
+	if (fscanf(c, "%d", &k) != 1)
+		k = 0;
+	rewind(c);
+	fprintf(c, "%d\n", k + 1);
+	fclose(c);
+	hoisted = k == 1;
+	return calloc(1, 1 << 20);
+}
+static uint64_t run(void *s, const void *arg, uint64_t iters)
+{
+	uint64_t t = 0;
+
+	(void)arg;
+	if (hoisted)
+		return work(s, 1 << 20);
+	for (uint64_t i = 0; i < iters; i++) {
+		const unsigned char *p = s;
+
+		settle_keep(p);
+		t += work(p, 1 << 20);
+	}
+	return t;
+}
+static const struct settle_variant v[] = { { .name = "flaky", .run = run } };
+static const struct settle_claim c = { .name = "flaky", .variants = v,
+	.nvariants = 1, .setup = setup, .teardown = free };
+SETTLE_CLAIMS(&c);
+C
+echo 0 >"$TMP/counter"
+FLAKY_COUNTER=$TMP/counter "$SETTLE" run "$TMP/flaky.c" --quick --samples 3 \
+	--processes 3 --format json --output "$TMP/flaky.json" \
+	>"$TMP/flaky.out" 2>"$TMP/flaky.err"
+rc=$?
+if [ $rc = 1 ] && [ "$(cat "$TMP/counter")" -ge 3 ] &&
+   grep -q "flaky  *invalid: twice the repetitions" "$TMP/flaky.out" &&
+   "$SETTLE" show "$TMP/flaky.json" --format csv | grep -q "invalid"; then
+	ok "--processes: work hoisted in one process makes the pooled row invalid"
+else
+	bad "--processes with one hoisting process: status $rc," \
+	    "$(grep flaky "$TMP/flaky.out") $(head -3 "$TMP/flaky.err")"
 fi
 echo "test_invalid: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -56,7 +56,7 @@ refused() {
 
 # ---- the data --------------------------------------------------------------
 if "$SETTLE" run popcount --quick --size 1K --size 32K --size 1M --size 8M \
-	--variant popcnt --variant swar64 --format json --output sweep.json \
+	--variant swar32 --variant swar64 --format json --output sweep.json \
 	>/dev/null 2>"$tmp/err"; then
 	ok "settle run popcount --quick, 4 sizes, --format json"
 else
@@ -159,7 +159,7 @@ check "the size axis is logarithmic (L1d-L2 gap = 5/2 of L2 to 4 MiB)" \
 for t in "1 KiB" "1 MiB" "throughput by buffer size" "bytes per ns"; do
 	check "sweep.svg shows '$t'" has "$t"
 done
-for v in builtin-generic popcnt swar64; do
+for v in builtin-generic swar32 swar64; do
 	check "sweep.svg names variant $v" has "$v"
 done
 check "sweep.svg: one sample panel per size (4)" \
@@ -175,7 +175,7 @@ python3 - <<'EOF'
 import json
 d = json.load(open("known.json"))
 for r in d["results"]:
-    if r["variant"] == "popcnt":
+    if r["variant"] == "swar32":
         r["variant"] = r["label"] = "pop'cnt <&> \"x\" \u00fc\nnext"
 d["claims"]["popcount"]["title"] = "it's <b>bold</b> & \\ \"q\""
 json.dump(d, open("names.json", "w"))
@@ -267,7 +267,7 @@ EOF
 		sh -c 'grep -q "^settle: popcount" def.txt && grep -q "Model X CPU" def.txt && ! grep -q "hv.json" def.txt'
 	check "the cache lines say the hypervisor reports them" \
 		grep -q "reported by the hypervisor" def.txt
-	for v in builtin-generic popcnt swar64; do
+	for v in builtin-generic swar32 swar64; do
 		check "the default picture names $v" grep -q "$v" def.txt
 	done
 	h=$(python3 -c 'import xml.etree.ElementTree as E; r=E.parse("default.svg").getroot(); print(int(float(r.get("viewBox").split()[3])))')

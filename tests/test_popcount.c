@@ -3,14 +3,17 @@
  * against bit-by-bit references.
  *
  * Every implementation this CPU can run (taken directly with
- * settle_popcount_impl_fn()), the private AVX2+POPCNT kernel that
- * settle_popcount() uses for long buffers, and the dispatched
- * settle_popcount() are checked on:
+ * settle_popcount_impl_fn(); x86-64: popcnt, avx2, avx512; AArch64: neon,
+ * sve), on x86-64 the private AVX2+POPCNT kernel and the AVX2 path of
+ * settle_popcount_path_fn(), and the dispatched settle_popcount() are
+ * checked on:
  *   - every length 0..1024 at every alignment 0..63 (random bytes), and
  *     the lengths up to 2700 (several steps of every unrolled loop);
- *   - every length 0..1024 placed right after and right before a
+ *   - every length 0..2700 placed right after and right before a
  *     PROT_NONE page, so that a read outside the buffer crashes;
  *   - random buffers of 1 MiB and more, at odd lengths and alignments;
+ *   - buffers of 16 MiB and more (the streaming loops) against the sum of
+ *     two halves below 16 MiB, at odd lengths and alignments;
  *   - buffers of the words 0, ~0, 0x10, 0xF0, 0xFFFFFFFF00000000;
  *   - 64 MiB + 37 bytes of 0xFF (every per-byte and per-lane counter of
  *     the vector kernels is pushed to its largest value).
@@ -38,6 +41,7 @@
 
 #include "helpers.h"
 
+#include "cpu/cpu.h"
 #include "prim/popcount_kernels.h"
 #include "settle_bits.h"
 
@@ -71,9 +75,24 @@ static const struct subject s_avx512 = {
 static const struct subject s_auto = {
 	.name = "settle_popcount", .impl = SETTLE_POPCOUNT_NIMPL
 };
+static const struct subject s_neon = {
+	.name = "neon", .impl = SETTLE_POPCOUNT_NEON
+};
+static const struct subject s_sve = {
+	.name = "sve", .impl = SETTLE_POPCOUNT_SVE
+};
+#if SETTLE_ARCH_X86_64
 static const struct subject s_avx2_popcnt = {
 	.name = "avx2+popcnt", .impl = SETTLE_POPCOUNT_AVX2,
 	.fn = settle_popcount_kernel_avx2_popcnt,
+	.impl2 = SETTLE_POPCOUNT_POPCNT
+};
+#endif
+
+/* settle_popcount_path_fn(SETTLE_POPCOUNT_AVX2): what settle_popcount()
+ * runs when it chooses AVX2 on a CPU with POPCNT. */
+static const struct subject s_avx2_path = {
+	.name = "avx2 path", .impl = SETTLE_POPCOUNT_AVX2,
 	.impl2 = SETTLE_POPCOUNT_POPCNT
 };
 
@@ -112,11 +131,14 @@ static settle_popcount_fn subject_fn(void **state, const char **name)
 	if (s->impl == SETTLE_POPCOUNT_NIMPL)
 		return settle_popcount;
 	if (!settle_popcount_usable(s->impl) ||
-	    (s->fn && !settle_popcount_usable(s->impl2))) {
+	    ((s->fn || s == &s_avx2_path) &&
+	     !settle_popcount_usable(s->impl2))) {
 		print_message("this CPU or OS cannot run %s: skipped\n",
 			      s->name);
 		skip();
 	}
+	if (s == &s_avx2_path)
+		return settle_popcount_path_fn(s->impl);
 	return s->fn ? s->fn : settle_popcount_impl_fn(s->impl);
 }
 
@@ -231,8 +253,9 @@ static void test_sweep_long(void **state)
 	free(buf);
 }
 
-/* Every length with the buffer's first byte just after a PROT_NONE page
- * and with its last byte just before one. */
+/* Every length up to LONG_LEN (the long paths: Harley-Seal, the hybrid,
+ * the AVX-512 alignment prologue) with the buffer's first byte just after
+ * a PROT_NONE page and with its last byte just before one. */
 static void test_guard_pages(void **state)
 {
 	const char *name;
@@ -240,9 +263,9 @@ static void test_guard_pages(void **state)
 	long pg = sysconf(_SC_PAGESIZE);
 	unsigned char *page = guarded_page();
 
-	assert_true(pg >= MAX_LEN);
+	assert_true(pg >= LONG_LEN);
 	fill_random(page, (size_t)pg, 7);
-	for (size_t len = 0; len <= MAX_LEN; len++) {
+	for (size_t len = 0; len <= LONG_LEN; len++) {
 		const unsigned char *end = page + pg - len;
 
 		if (!len_wanted(len))
@@ -273,6 +296,37 @@ static void test_random_large(void **state)
 			expect(name, "random large", buf + offs[j], lens[i],
 			       fn(buf + offs[j], lens[i]),
 			       reference(buf + offs[j], lens[i]));
+	free(buf);
+}
+
+/*
+ * Buffers of 16 MiB and more (the kernels' streaming loops), at odd
+ * lengths and alignments: the count equals the sum of the counts of two
+ * halves below 16 MiB, which take the paths the sweeps check.
+ */
+static void test_stream(void **state)
+{
+	static const size_t extra[] = { 0, 1, 31, 63, 64, 65, 127, 128, 129,
+					200, 4097 };
+	static const size_t offs[] = { 0, 1, 16, 33, 63 };
+	const char *name;
+	settle_popcount_fn fn = subject_fn(state, &name);
+	size_t base = 16u << 20;
+	size_t cap = base + 4097 + MAX_ALIGN;
+	unsigned char *buf = alloc64(cap);
+
+	fill_random(buf, cap, 77);
+	for (size_t i = 0; i < sizeof(extra) / sizeof(extra[0]); i++) {
+		if (sampled() && i % 3)
+			continue;
+		for (size_t j = 0; j < sizeof(offs) / sizeof(offs[0]); j++) {
+			const unsigned char *p = buf + offs[j];
+			size_t len = base + extra[i], half = len / 2 + 7;
+
+			expect(name, "16 MiB and more", p, len, fn(p, len),
+			       fn(p, half) + fn(p + half, len - half));
+		}
+	}
 	free(buf);
 }
 
@@ -518,9 +572,25 @@ static void test_names(void **state)
 			    "avx2");
 	assert_string_equal(settle_popcount_impl_name(SETTLE_POPCOUNT_AVX512),
 			    "avx512");
+	assert_string_equal(settle_popcount_impl_name(SETTLE_POPCOUNT_NEON),
+			    "neon");
+	assert_string_equal(settle_popcount_impl_name(SETTLE_POPCOUNT_SVE),
+			    "sve");
 	assert_string_equal(settle_popcount_impl_name(SETTLE_POPCOUNT_NIMPL),
 			    "?");
 	assert_null(settle_popcount_impl_fn(SETTLE_POPCOUNT_NIMPL));
+	/* this architecture's implementations have a kernel; the others
+	 * none, and are never usable */
+	for (int i = 0; i < SETTLE_POPCOUNT_NIMPL; i++) {
+		int mine = i == SETTLE_POPCOUNT_SWAR ||
+			   (SETTLE_ARCH_X86_64 && i >= SETTLE_POPCOUNT_POPCNT &&
+			    i <= SETTLE_POPCOUNT_AVX512) ||
+			   (SETTLE_ARCH_AARCH64 && i >= SETTLE_POPCOUNT_NEON);
+
+		assert_int_equal(settle_popcount_impl_fn(i) != NULL, mine);
+		if (!mine)
+			assert_false(settle_popcount_usable(i));
+	}
 	assert_true(settle_popcount_usable(SETTLE_POPCOUNT_SWAR));
 	assert_false(settle_popcount_usable(SETTLE_POPCOUNT_NIMPL));
 	/* the active implementation is one this CPU can run */
@@ -535,6 +605,7 @@ static void test_names(void **state)
 	SUBJECT_TEST(s, test_sweep_long),				\
 	SUBJECT_TEST(s, test_guard_pages),				\
 	SUBJECT_TEST(s, test_random_large),				\
+	SUBJECT_TEST(s, test_stream),					\
 	SUBJECT_TEST(s, test_patterns),					\
 	SUBJECT_TEST(s, test_all_ones)
 
@@ -545,8 +616,13 @@ int main(void)
 		SUBJECT_TESTS(s_popcnt),
 		SUBJECT_TESTS(s_avx2),
 		SUBJECT_TESTS(s_avx512),
+		SUBJECT_TESTS(s_neon),
+		SUBJECT_TESTS(s_sve),
 		SUBJECT_TESTS(s_auto),
+#if SETTLE_ARCH_X86_64
 		SUBJECT_TESTS(s_avx2_popcnt),
+		SUBJECT_TESTS(s_avx2_path),
+#endif
 		cmocka_unit_test(test_popcount64),
 		cmocka_unit_test(test_range),
 		cmocka_unit_test(test_range_empty),

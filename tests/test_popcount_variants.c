@@ -39,7 +39,9 @@ static const struct kernel k_generic = {
 };
 static const struct kernel k_swar32 = { "swar32", settle_popcount_swar32, 0 };
 static const struct kernel k_swar64 = { "swar64", settle_popcount_swar64, 0 };
+#if SETTLE_ARCH_X86_64
 static const struct kernel k_popcnt = { "popcnt", settle_popcount_popcnt, 1 };
+#endif
 
 #define MAX_MISALIGN 16
 #define SMALL_MAX 300
@@ -49,10 +51,12 @@ static const struct kernel *kernel_of(void **state)
 {
 	const struct kernel *k = *state;
 
+#if SETTLE_ARCH_X86_64
 	if (k->needs_popcnt && !settle_cpu_has(SETTLE_CPU_POPCNT)) {
 		print_message("CPU lacks POPCNT: %s skipped\n", k->name);
 		skip();
 	}
+#endif
 	return k;
 }
 
@@ -174,8 +178,13 @@ static void test_claim_shape(void **state)
 {
 	const struct settle_claim *c = &settle_claim_popcount;
 	static const char *const names[] = {
-		"table8", "builtin-generic", "swar32", "swar64", "popcnt",
-		"avx2", "avx512", "auto", "read-limit",
+		"table8", "builtin-generic", "swar32", "swar64",
+#if SETTLE_ARCH_X86_64
+		"popcnt", "avx2", "avx512",
+#elif SETTLE_ARCH_AARCH64
+		"neon", "sve",
+#endif
+		"auto", "read-limit",
 	};
 	size_t n = sizeof(names) / sizeof(names[0]);
 
@@ -201,11 +210,23 @@ static void test_claim_shape(void **state)
 	assert_non_null(c->setup);
 	assert_non_null(c->teardown);
 	assert_non_null(c->scale);
+#if SETTLE_ARCH_X86_64
 	/* popcnt's availability follows the CPU */
 	if (settle_cpu_has(SETTLE_CPU_POPCNT))
 		assert_null(variant("popcnt")->unavailable(NULL, variant("popcnt")->arg));
 	else
 		assert_non_null(variant("popcnt")->unavailable(NULL, variant("popcnt")->arg));
+	assert_null(variant("neon"));
+#elif SETTLE_ARCH_AARCH64
+	/* sve's availability follows the CPU */
+	assert_int_equal(variant("sve")->unavailable(NULL, variant("sve")->arg)
+			 == NULL, settle_cpu_has(SETTLE_CPU_SVE));
+	assert_null(variant("popcnt"));
+#else
+	/* no row of an architecture's own implementations */
+	assert_null(variant("popcnt"));
+	assert_null(variant("neon"));
+#endif
 }
 
 static uint64_t run_size(const struct settle_variant *v, uint64_t size,
@@ -330,7 +351,9 @@ int main(void)
 		KERNEL_TESTS(k_generic),
 		KERNEL_TESTS(k_swar32),
 		KERNEL_TESTS(k_swar64),
+#if SETTLE_ARCH_X86_64
 		KERNEL_TESTS(k_popcnt),
+#endif
 		cmocka_unit_test(test_claim_shape),
 		cmocka_unit_test(test_claim_variants_agree),
 		cmocka_unit_test(test_scale),

@@ -7,19 +7,27 @@
  * every run and after tear-down, and that an %fs: variant run on a thread
  * other than the one that set it up is refused (check value 0) instead of
  * loading through another thread's TLS. No timing is asserted.
+ *
+ * Segment-prefixed loads exist on x86-64 only: elsewhere (and in the
+ * generic build) this prints "skipped: x86-64 only" and checks that the
+ * claim is still listed, with every variant unavailable for that reason.
  */
 #include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <setjmp.h>
 #include <cmocka.h>
-#include <asm/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "claims.h"
+#include "cpu/cpu.h"
+
+#if SETTLE_ARCH_X86_64
+#include <asm/prctl.h>
 
 static const struct settle_claim *claim = &settle_claim_segprefix;
 
@@ -204,3 +212,32 @@ int main(void)
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
+#else /* not x86-64 */
+
+static void test_listed_unavailable(void **unused)
+{
+	const struct settle_claim *c = &settle_claim_segprefix;
+
+	(void)unused;
+	assert_ptr_equal(settle_claim_find("segprefix"), c);
+	assert_int_equal(c->nvariants, 8);
+	assert_string_equal(c->baseline, "plain-dep");
+	for (size_t i = 0; i < c->nvariants; i++) {
+		assert_non_null(c->variants[i].unavailable);
+		assert_string_equal(c->variants[i].unavailable(NULL,
+							       c->variants[i].arg),
+				    "x86-64 only");
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_listed_unavailable),
+	};
+
+	printf("skipped: x86-64 only (this build is for %s); checking that "
+	       "the claim says so\n", SETTLE_ARCH_NAME);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
+#endif

@@ -238,7 +238,12 @@ static void test_echoes_die_with_parent(void **unused)
 	char c;
 
 	(void)unused;
-	assert_int_equal(prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1) != 0) {
+		/* qemu-user does not pass this prctl on */
+		print_message("PR_SET_CHILD_SUBREAPER refused (%s): "
+			      "skipped\n", strerror(errno));
+		skip();
+	}
 	assert_int_equal(pipe(ready), 0);
 	mid = fork();
 	assert_true(mid >= 0);
@@ -285,6 +290,22 @@ static void test_echoes_die_with_parent(void **unused)
 #define SYS_SECCOMP 1 /* si_code of a seccomp SIGSYS (asm-generic/siginfo.h) */
 #endif
 
+/*
+ * The target's system-call ABI: the audit architecture seccomp reports
+ * and the register that returns a call's result (x86-64 rax, AArch64 x0,
+ * s390x r2). Elsewhere the filter is not installed and the test skipped.
+ */
+#if defined(__x86_64__)
+#define TRAP_AUDIT_ARCH AUDIT_ARCH_X86_64
+#define SET_RESULT(uc, v) ((uc)->uc_mcontext.gregs[REG_RAX] = (v))
+#elif defined(__aarch64__)
+#define TRAP_AUDIT_ARCH AUDIT_ARCH_AARCH64
+#define SET_RESULT(uc, v) ((uc)->uc_mcontext.regs[0] = (v))
+#elif defined(__s390x__)
+#define TRAP_AUDIT_ARCH AUDIT_ARCH_S390X
+#define SET_RESULT(uc, v) ((uc)->uc_mcontext.gregs[2] = (v))
+#endif
+
 static volatile sig_atomic_t traps;
 
 /* SIGSYS from SECCOMP_RET_TRAP: the call was not executed; count it and
@@ -297,15 +318,22 @@ static void on_sigsys(int sig, siginfo_t *si, void *ctx)
 	if (si->si_code != SYS_SECCOMP || si->si_syscall != __NR_getppid)
 		return;
 	traps++;
-	uc->uc_mcontext.gregs[REG_RAX] = 1;
+#ifdef SET_RESULT
+	SET_RESULT(uc, 1);
+#else
+	(void)uc;
+#endif
 }
 
 static int trap_getppid(void)
 {
+#ifndef TRAP_AUDIT_ARCH
+	return -1;
+#else
 	struct sock_filter f[] = {
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
 			 offsetof(struct seccomp_data, arch)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, TRAP_AUDIT_ARCH, 1, 0),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
 			 offsetof(struct seccomp_data, nr)),
@@ -325,6 +353,7 @@ static int trap_getppid(void)
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
 		return -1;
 	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog);
+#endif
 }
 
 #define NO_SECCOMP 77 /* exit status: filter could not be installed */

@@ -50,6 +50,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,13 +112,168 @@ static const struct settle_claim *in_layout(const struct mclaim *mc,
 	return l ? mc->per_layout[l * mc->nbuilds + b] : mc->per_build[b];
 }
 
+/*
+ * The user's code that is running, for one line when it crashes or calls
+ * exit(): the file, the claim, the build, the variant (NULL outside run()
+ * and unavailable()) and the function (NULL: settle's own code). Set
+ * around every call into the file: four stores per call of run(), whose
+ * sample lasts milliseconds.
+ */
+static const char *user_file;
+static const char *volatile user_claim, *volatile user_build,
+		  *volatile user_variant, *volatile user_fn;
+
+static void user_enter(const struct mclaim *mc, size_t build,
+		       const char *variant, const char *fn)
+{
+	user_claim = mc ? mc->claim.name : NULL;
+	user_build = mc ? mc->build_names[build] : NULL;
+	user_variant = variant;
+	user_fn = fn;
+}
+
+static void user_leave(void)
+{
+	user_fn = NULL;
+}
+
+static void say(const char *s)
+{
+	ssize_t k = write(STDERR_FILENO, s, strlen(s));
+
+	(void)k;
+}
+
+/* "settle: FILE.c: claim 'c', variant 'v' (build 'b'): run()"; only
+ * async-signal-safe calls. */
+static void say_where(void)
+{
+	say("settle: ");
+	say(user_file ? user_file : "FILE.c");
+	if (user_claim) {
+		say(": claim '");
+		say(user_claim);
+		say("'");
+	}
+	if (user_variant) {
+		say(", variant '");
+		say(user_variant);
+		say("'");
+	}
+	if (user_build) {
+		say(user_claim ? " (build '" : ": build '");
+		say(user_build);
+		say(user_claim ? "')" : "'");
+	}
+	say(": ");
+	say(user_fn);
+}
+
+/* A fatal signal in the user's code: say where, remove settle's
+ * temporary files, end with the signal (SA_RESETHAND, SA_NODEFER). */
+static void user_crash(int sig)
+{
+	static const struct { int sig; const char *name; } names[] = {
+		{ SIGSEGV, "SIGSEGV (a bad memory access)" },
+		{ SIGBUS, "SIGBUS (a bad memory access)" },
+		{ SIGILL, "SIGILL (an instruction this CPU lacks)" },
+		{ SIGFPE, "SIGFPE (an arithmetic error)" },
+		{ SIGABRT, "SIGABRT (abort(), a failed assert)" },
+		{ SIGSYS, "SIGSYS (a bad system call)" },
+	};
+
+	if (user_fn) {
+		say_where();
+		say(" crashed with ");
+		for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+			if (names[i].sig == sig)
+				say(names[i].name);
+		say("; nothing was written\n");
+	}
+	settle_temp_cleanup();
+	raise(sig);
+}
+
+/* exit() called by the user's code: say where; the run has failed. */
+static void user_exit(int status, void *arg)
+{
+	char num[16];
+
+	(void)arg;
+	if (!user_fn)
+		return;
+	fflush(stdout);
+	say_where();
+	snprintf(num, sizeof(num), "%d", status);
+	say(" called exit(");
+	say(num);
+	say("); nothing was written\n");
+	settle_temp_cleanup();
+	_exit(1);
+}
+
+/* Standard output while the user's code may run: settle's own, kept
+ * here, while descriptor 1 is standard error (-1: not redirected). */
+static int saved_stdout = -1;
+
+/* What the user's code prints goes to standard error, so that settle's
+ * output (a JSON document on standard output) stays whole. */
+static void user_stdout_aside(void)
+{
+	fflush(stdout);
+	saved_stdout = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+	if (saved_stdout >= 0 && dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+		close(saved_stdout);
+		saved_stdout = -1;
+	}
+}
+
+void settle_byob_stdout_restore(void)
+{
+	if (saved_stdout < 0)
+		return;
+	fflush(stdout); /* what the claims printed, to standard error */
+	dup2(saved_stdout, STDOUT_FILENO);
+	close(saved_stdout);
+	saved_stdout = -1;
+}
+
+/* Watch the user's code for crashes and exit(), from loading on. */
+static void user_watch(const char *file)
+{
+	static const int sigs[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT,
+				    SIGSYS };
+	struct sigaction sa;
+	stack_t ss;
+
+	user_file = file;
+	user_stdout_aside();
+	/* a stack of its own: a run-away recursion overflows the stack */
+	ss.ss_size = 65536;
+	ss.ss_flags = 0;
+	ss.ss_sp = malloc(ss.ss_size);
+	if (ss.ss_sp && sigaltstack(&ss, NULL) < 0)
+		free(ss.ss_sp);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = user_crash;
+	sa.sa_flags = SA_RESETHAND | SA_NODEFER | SA_ONSTACK;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+	on_exit(user_exit, NULL);
+}
+
 static uint64_t slot_run(void *state, const void *arg, uint64_t iters)
 {
 	const struct mstate *s = state;
 	const struct slot *sl = arg;
 	const struct settle_variant *v = s->var[sl->i];
+	uint64_t r;
 
-	return v->run(s->st[sl->build], v->arg, iters);
+	user_enter(s->mc, sl->build, v->name, "run()");
+	r = v->run(s->st[sl->build], v->arg, iters);
+	user_leave();
+	return r;
 }
 
 static const char *slot_unavailable(void *state, const void *arg)
@@ -125,8 +281,12 @@ static const char *slot_unavailable(void *state, const void *arg)
 	const struct mstate *s = state;
 	const struct slot *sl = arg;
 	const struct settle_variant *v = s->var[sl->i];
+	const char *why;
 
-	return v->unavailable(s->st[sl->build], v->arg);
+	user_enter(s->mc, sl->build, v->name, "unavailable()");
+	why = v->unavailable(s->st[sl->build], v->arg);
+	user_leave();
+	return why;
 }
 
 /* The merged claim that c is, or a copy of (settle run --variant runs a
@@ -148,8 +308,11 @@ static void mstate_free(struct mstate *s)
 	for (size_t b = 0; b < s->mc->nbuilds; b++) {
 		const struct settle_claim *c = in_layout(s->mc, s->layout, b);
 
-		if (s->up[b] && c->teardown)
+		if (s->up[b] && c->teardown) {
+			user_enter(s->mc, b, NULL, "teardown()");
 			c->teardown(s->st[b]);
+			user_leave();
+		}
 	}
 	free(s->var);
 	free(s);
@@ -171,8 +334,15 @@ static size_t mclaim_scale(const struct settle_result *r,
 
 	if (!mc || !sl)
 		return 0;
+	size_t n;
+
 	c = mc->per_build[sl->build];
-	return c->scale ? c->scale(r, ctx, out, max) : 0;
+	if (!c->scale)
+		return 0;
+	user_enter(mc, sl->build, sl->orig->name, "scale()");
+	n = c->scale(r, ctx, out, max);
+	user_leave();
+	return n;
 }
 
 static void size_note(uint64_t size, char *buf, size_t len)
@@ -212,10 +382,13 @@ static int check_builds(const struct mclaim *mc, struct mstate *s,
 		const struct settle_variant *v = s->var[i];
 		void *st = s->st[sl[i].build];
 
+		user_enter(mc, sl[i].build, v->name, "unavailable()");
 		have[i] = !(v->flags & SETTLE_REFERENCE) &&
 			  !(v->unavailable && v->unavailable(st, v->arg));
+		user_enter(mc, sl[i].build, v->name, "run()");
 		if (have[i])
 			val[i] = v->run(st, v->arg, it);
+		user_leave();
 	}
 	for (size_t i = 0; i < n; i++) {
 		for (size_t j = 0; j < n && have[i]; j++) {
@@ -296,7 +469,9 @@ static void *mclaim_setup(const struct settle_params *p, char *err,
 			s->up[b] = 1;
 			continue;
 		}
+		user_enter(mc, b, NULL, "setup()");
 		s->st[b] = c->setup(p, e, sizeof(e));
+		user_leave();
 		if (!s->st[b]) {
 			snprintf(err, len, "claim %s, build '%s': %s",
 				 mc->claim.name, mc->build_names[b],
@@ -1059,7 +1234,10 @@ static int make_build(struct build *b, const char *file, const char *real,
 			"compiled (not cached: a file it read changed during "
 			"the build)" : "compiled", b->so);
 
+	user_enter(NULL, 0, NULL, "loading it (a constructor)");
+	user_build = b->cmd;
 	dl = dlopen(b->so, RTLD_NOW | RTLD_LOCAL);
+	user_leave();
 	if (b->transient)
 		unlink(b->so);
 	if (!dl) {
@@ -1416,6 +1594,7 @@ int settle_byob_claims(const char *file, const char *const *builds,
 		fprintf(stderr, "settle: out of memory\n");
 		return 2;
 	}
+	user_watch(file);
 	for (unsigned l = 0; l < nl; l++) {
 		if (nl > 1 && layout_header(cache, l, pad, sizeof(pad)) < 0) {
 			free(src);

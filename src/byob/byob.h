@@ -48,4 +48,14 @@ int settle_byob_claims(const char *file, const char *const *builds,
 		       const struct settle_claim **out, size_t max,
 		       size_t *nout);
 
+/*
+ * From settle_byob_claims() on, what the file's code writes to standard
+ * output goes to standard error (a claim's printf would otherwise land in
+ * the middle of settle's output, a JSON document among them). This gives
+ * settle its standard output back, first flushing what the claims wrote;
+ * call it once the claims have run, before writing the result. Does
+ * nothing when no file was loaded.
+ */
+void settle_byob_stdout_restore(void);
+
 #endif

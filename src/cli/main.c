@@ -27,6 +27,8 @@
 #include "report/plot.h"
 #include "runner/runner.h"
 #include "runner/selftest.h"
+#include "prim/bswap_kernels.h"
+#include "util/env_value.h"
 #include "util/util.h"
 
 #define SETTLE_VERSION "0.1.0"
@@ -665,16 +667,19 @@ static int parse_run(struct run_args *a, int argc, char **argv)
  * has failed (exit status 1). */
 static int run_output(const struct run_args *a, const struct settle_report *rep)
 {
-	int rc = emit(rep, a->format, a->output ? a->output : "-");
 	size_t bad = settle_report_invalid(rep);
+	int rc;
+
+	settle_byob_stdout_restore(); /* a FILE.c's claims have run */
+	rc = emit(rep, a->format, a->output ? a->output : "-");
 
 	if (!rc && a->output && strcmp(a->output, "-") &&
 	    (!strcmp(a->format, "json") || !strcmp(a->format, "gbench-json")))
 		rc = emit(rep, "table", "-");
 	if (!rc && bad) {
 		fprintf(stderr, "settle: %zu result%s invalid: the work was "
-			"not repeated (see the table)\n", bad,
-			bad > 1 ? "s are" : " is");
+			"not done as often as timed (the table says why)\n",
+			bad, bad > 1 ? "s are" : " is");
 		rc = 1;
 	}
 	return rc;
@@ -689,6 +694,7 @@ static int interrupted(const struct settle_report *rep)
 {
 	int sig = settle_interrupted();
 
+	settle_byob_stdout_restore();
 	if (rep && rep->nresults)
 		emit(rep, "table", "-");
 	fprintf(stderr, "settle: interrupted (%s)%s\n", sig == SIGTERM ?
@@ -714,7 +720,8 @@ static int measure(struct run_args *a, int argc, char **argv,
 			return interrupted(NULL);
 		if (rc < 0) {
 			fprintf(stderr, "settle: %s\n", err);
-			return strstr(err, "cannot pin") ? 2 : 1;
+			return strstr(err, "cannot pin") ||
+			       strstr(err, "(TMPDIR)") ? 2 : 1;
 		}
 		/* the conclusions of the pooled processes, not of the first */
 		settle_conclude_claims(&rep, sel->claims, sel->nclaims);
@@ -1238,7 +1245,8 @@ static int dispatch(int argc, char **argv)
 }
 
 /*
- * SETTLE_POPCOUNT, SETTLE_BSWAP and SETTLE_CLOCK: the library ignores a
+ * SETTLE_POPCOUNT, SETTLE_BSWAP, SETTLE_CLOCK and SETTLE_BSWAP_NT_BYTES:
+ * the library ignores a
  * value it cannot use; the command refuses it, one line, exit status 2.
  */
 static int env_refused(void)
@@ -1247,11 +1255,22 @@ static int env_refused(void)
 			      settle_bswap_env_refusal(),
 			      settle_clock_env_refusal() };
 
+	const char *nt = getenv("SETTLE_BSWAP_NT_BYTES"), *src = "";
+	char v[64];
+
 	for (size_t i = 0; i < sizeof(why) / sizeof(why[0]); i++)
 		if (why[i]) {
 			fprintf(stderr, "settle: %s\n", why[i]);
 			return 1;
 		}
+	/* the library ignores a threshold that is no size; settle says so */
+	settle_bswap_nt_decide(nt, 0, &src);
+	if (nt && *nt && strcmp(src, "SETTLE_BSWAP_NT_BYTES")) {
+		settle_env_value(v, sizeof(v), nt);
+		fprintf(stderr, "settle: SETTLE_BSWAP_NT_BYTES=%s refused: not "
+			"a positive size (1048576, 64K, 32M, 1G)\n", v);
+		return 1;
+	}
 	return 0;
 }
 
@@ -1260,20 +1279,28 @@ static int env_refused(void)
  * (they keep what finished); the second ends settle at once, removing the
  * temporary files the layers registered.
  */
+static int stderr_is_tty;
+
 static void on_signal(int sig)
 {
+	static const char msg[] = "\nsettle: stopping after the current "
+		"step (Ctrl-C again stops at once)\n";
+
 	if (settle_interrupted()) {
 		settle_temp_cleanup();
 		signal(sig, SIG_DFL);
 		_exit(128 + sig);
 	}
 	settle_interrupt_note(sig);
+	if (sig == SIGINT && stderr_is_tty) /* write(): async-signal-safe */
+		(void)!write(2, msg, sizeof(msg) - 1);
 }
 
 static void catch_signals(void)
 {
 	struct sigaction sa;
 
+	stderr_is_tty = isatty(2);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal; /* no SA_RESTART: waits return EINTR */
 	sigemptyset(&sa.sa_mask);

@@ -1,7 +1,9 @@
 /*
  * machine.c - describe the machine a result was measured on.
  *
- * CPU identity and usable ISA from cpuid/xgetbv (src/cpu); caches from
+ * CPU identity and usable ISA from the architecture (src/arch: cpuid and
+ * xgetbv on x86-64, MIDR_EL1 and the hardware capabilities on AArch64),
+ * and whether qemu-user emulates this CPU; caches from
  * sysfs (/sys/devices/system/cpu/cpu0/cache); kernel from uname; the
  * seccomp state and the CPU vulnerability mitigations, which dominate
  * system-call cost, from /proc/self/status and sysfs.
@@ -18,12 +20,6 @@
 #include "settle_byteorder.h"
 #include "cpu/cpu.h"
 
-static void regs_to_str(char *dst, const uint32_t *regs, size_t nregs)
-{
-	memcpy(dst, regs, nregs * 4);
-	dst[nregs * 4] = '\0';
-}
-
 static void trim(char *s)
 {
 	size_t n = strlen(s), i = 0;
@@ -35,43 +31,52 @@ static void trim(char *s)
 	memmove(s, s + i, n - i + 1);
 }
 
+/*
+ * qemu-user runs a program of another architecture as a process of its
+ * own: the kernel's name for the process (the Name line of
+ * /proc/self/status, which qemu does not rewrite) is then "qemu-<arch>"
+ * while /proc/self/exe, which qemu does rewrite, names the program. Under
+ * emulation no timing describes a real CPU, and /proc/cpuinfo is the
+ * host's.
+ */
+static void detect_emulator(struct settle_machine *m)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[256], name[64] = "", exe[512];
+	const char *base;
+	ssize_t k;
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Name: %63s", name) == 1)
+			break;
+	fclose(f);
+	k = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (strncmp(name, "qemu-", 5) != 0 || k <= 0)
+		return;
+	exe[k] = '\0';
+	base = strrchr(exe, '/') ? strrchr(exe, '/') + 1 : exe;
+	if (strncmp(base, name, 15) == 0) /* qemu itself, run natively */
+		return;
+	snprintf(m->emulator, sizeof(m->emulator), "qemu-user (%.18s)", name);
+}
+
 static void describe_cpu(struct settle_machine *m)
 {
-	uint32_t r[4], b[12], v[3];
 	uint64_t feat = settle_cpu_features();
 
-	settle_cpuid_raw(0, 0, r);
-	v[0] = r[1], v[1] = r[3], v[2] = r[2];
-	regs_to_str(m->vendor, v, 3);
-	settle_cpuid_raw(1, 0, r);
-	m->stepping = r[0] & 0xf;
-	m->model = (r[0] >> 4) & 0xf;
-	m->family = (r[0] >> 8) & 0xf;
-	if (m->family == 0xf)
-		m->family += (r[0] >> 20) & 0xff;
-	if (m->family >= 6)
-		m->model |= ((r[0] >> 16) & 0xf) << 4;
-	m->hypervisor = (r[2] >> 31) & 1;
-	settle_cpuid_raw(0x80000000u, 0, r);
-	if (r[0] >= 0x80000004u) {
-		for (uint32_t i = 0; i < 3; i++)
-			settle_cpuid_raw(0x80000002u + i, 0, b + 4 * i);
-		regs_to_str(m->model_name, b, 12);
-		trim(m->model_name);
-	}
-	if (m->hypervisor) {
-		settle_cpuid_raw(0x40000000u, 0, r);
-		regs_to_str(m->hypervisor_vendor, r + 1, 3);
-		trim(m->hypervisor_vendor);
-	}
+	settle_arch_describe_cpu(m);
+	trim(m->model_name);
 	m->isa[0] = '\0';
 	for (int f = 0; f < SETTLE_CPU_NFEATURES; f++) {
-		if (f == SETTLE_CPU_HYPERVISOR || !((feat >> f) & 1))
+		const char *name = settle_cpu_feature_name(f);
+
+		if (!((feat >> f) & 1) || !strcmp(name, "hypervisor"))
 			continue;
 		if (m->isa[0])
 			strncat(m->isa, " ", sizeof(m->isa) - strlen(m->isa) - 1);
-		strncat(m->isa, settle_cpu_feature_name(f),
-			sizeof(m->isa) - strlen(m->isa) - 1);
+		strncat(m->isa, name, sizeof(m->isa) - strlen(m->isa) - 1);
 	}
 }
 
@@ -207,6 +212,7 @@ void settle_machine_describe(struct settle_machine *m)
 	struct utsname u;
 
 	memset(m, 0, sizeof(*m));
+	detect_emulator(m);
 	describe_cpu(m);
 	describe_caches(m);
 	m->logical_cpus = sysconf(_SC_NPROCESSORS_ONLN);

@@ -16,6 +16,7 @@
 #include "model/command.h"
 #include "model/model.h"
 #include "settle.h"
+#include "util/util.h"
 
 struct loader {
 	struct settle_report *rep;
@@ -33,6 +34,9 @@ static int fail(struct loader *l, const char *fmt, ...)
 	if (k > 0 && (size_t)k < l->errlen)
 		vsnprintf(l->err + k, l->errlen - (size_t)k, fmt, ap);
 	va_end(ap);
+	/* names and values from the file: one line, nothing a terminal
+	 * would act on */
+	settle_escape_in(l->err, l->errlen);
 	return -1;
 }
 
@@ -121,6 +125,7 @@ static void load_machine(struct loader *l, struct settle_report *rep,
 	m->hypervisor = json_is_boolean(v) ? json_is_true(v) : -1;
 	copy(m->hypervisor_vendor, sizeof(m->hypervisor_vendor), jm,
 	     "hypervisor_vendor");
+	copy(m->emulator, sizeof(m->emulator), jm, "emulator");
 	copy(m->seccomp, sizeof(m->seccomp), jm, "seccomp");
 	copy(m->mitigations, sizeof(m->mitigations), jm, "mitigations");
 	m->mem_available = (uint64_t)num(jm, "mem_available_bytes");
@@ -131,9 +136,8 @@ static void load_machine(struct loader *l, struct settle_report *rep,
 	rep->timer.tsc_ghz = num(jm, "tsc_ghz");
 	rep->timer.core_ghz = num(jm, "core_ghz_estimate");
 	v = json_object_get(t, "clock");
-	rep->timer.clock = json_is_string(v) &&
-		strcmp(json_string_value(v), "tsc") == 0 ?
-		SETTLE_CLOCK_TSC : SETTLE_CLOCK_MONOTONIC;
+	rep->timer.clock = settle_clock_parse(json_is_string(v) ?
+					      json_string_value(v) : NULL);
 	rep->timer.why = str(l, t, "why");
 	if (!rep->timer.why)
 		rep->timer.why = "unknown";
@@ -239,6 +243,12 @@ static const struct settle_claim_info *claim_of(struct loader *l, json_t *doc,
 	k.original = json_string_value(json_object_get(c, "original"));
 	k.show_cycles = json_is_true(json_object_get(c, "show_cycles"));
 	b = json_object_get(c, "bytes_per_op");
+	if (b && !json_is_string(b) &&
+	    (!json_is_integer(b) || json_integer_value(b) < 0)) {
+		fail(l, "malformed: claims.%s.bytes_per_op is neither \"size\" "
+		     "nor a whole number of bytes", name);
+		return NULL;
+	}
 	k.bytes_per_op = json_is_string(b) ? SETTLE_BYTES_SIZE :
 			 (uint64_t)json_integer_value(b);
 	k.sized = json_is_true(json_object_get(c, "sizes"));
@@ -253,10 +263,11 @@ static const struct settle_claim_info *claim_of(struct loader *l, json_t *doc,
  * A result's "params": size_bytes and build go to *size and *build, the
  * others to p[0..*n) (p has room for every key; the strings stay in
  * params, or in text[] for values that are not strings, which the caller
- * frees).
+ * frees). -1 when size_bytes is not a size settle measures (a whole
+ * number of bytes, at least 1).
  */
-static void split_params(json_t *params, struct settle_param *p, size_t *n,
-			 char **text, uint64_t *size, const char **build)
+static int split_params(json_t *params, struct settle_param *p, size_t *n,
+			char **text, uint64_t *size, const char **build)
 {
 	const char *key;
 	json_t *val;
@@ -264,6 +275,8 @@ static void split_params(json_t *params, struct settle_param *p, size_t *n,
 	*n = 0;
 	json_object_foreach(params, key, val) {
 		if (strcmp(key, "size_bytes") == 0) {
+			if (!json_is_integer(val) || json_integer_value(val) < 1)
+				return -1;
 			*size = (uint64_t)json_integer_value(val);
 		} else if (strcmp(key, "build") == 0 && json_is_string(val)) {
 			*build = json_string_value(val);
@@ -280,12 +293,13 @@ static void split_params(json_t *params, struct settle_param *p, size_t *n,
 			(*n)++;
 		}
 	}
+	return 0;
 }
 
 /* Append the result of claim cname, variant vname described by jr. */
 static struct settle_result *add_result(struct loader *l, json_t *doc,
-					json_t *jr, const char *cname,
-					const char *vname)
+					json_t *jr, size_t idx,
+					const char *cname, const char *vname)
 {
 	json_t *params = json_object_get(jr, "params");
 	size_t np = json_object_size(params), n = 0;
@@ -295,36 +309,46 @@ static struct settle_result *add_result(struct loader *l, json_t *doc,
 	const char *build = NULL;
 	struct settle_result *r = NULL;
 	uint64_t size = 0;
+	int bad_size = 0;
 
-	if (p && text && claim) {
-		split_params(params, p, &n, text, &size, &build);
+	if (p && text && claim &&
+	    !(bad_size = split_params(params, p, &n, text, &size, &build)))
 		r = settle_report_append(l->rep, claim, vname, build, p, n,
 					 json_string_value(json_object_get(jr, "label")),
 					 json_is_true(json_object_get(jr, "reference")),
 					 size);
-	}
 	for (size_t i = 0; text && i < n; i++)
 		free(text[i]);
 	free(text);
 	free(p);
-	if (!claim)
-		fail(l, "malformed: claim '%s' is not described under "
-		     "\"claims\"", cname);
+	if (!claim) {
+		if (!*l->err) /* else claim_of() said what is wrong */
+			fail(l, "malformed: claim '%s' is not described "
+			     "under \"claims\"", cname);
+	} else if (bad_size)
+		fail(l, "malformed: results[%zu] (%s %s) params.size_bytes is "
+		     "not a size in bytes (a whole number, at least 1)", idx,
+		     cname, vname);
 	else if (!r)
 		fail(l, "out of memory");
 	return r;
 }
 
-static int load_figures(struct loader *l, json_t *arr, struct settle_result *r)
+static int load_figures(struct loader *l, json_t *arr, size_t idx,
+			struct settle_result *r)
 {
 	size_t i, n = json_array_size(arr);
 	json_t *f;
 
 	if (n == 0)
 		return 0;
+	if (n > SETTLE_MAX_FIGURES)
+		return fail(l, "malformed: results[%zu] (%s %s) has %zu scale "
+			    "figures; settle writes at most %d", idx,
+			    r->claim->name, r->variant, n, SETTLE_MAX_FIGURES);
 	r->figures = calloc(n, sizeof(*r->figures));
 	if (!r->figures)
-		return -1;
+		return fail(l, "out of memory");
 	json_array_foreach(arr, i, f) {
 		copy(r->figures[i].label, sizeof(r->figures[i].label), f, "label");
 		copy(r->figures[i].unit, sizeof(r->figures[i].unit), f, "unit");
@@ -332,7 +356,6 @@ static int load_figures(struct loader *l, json_t *arr, struct settle_result *r)
 		r->figures[i].value = num(f, "value");
 	}
 	r->nfigures = n;
-	(void)l;
 	return 0;
 }
 
@@ -511,7 +534,7 @@ static int load_result(struct loader *l, json_t *doc, json_t *jr, size_t idx,
 	if (!cname || !vname || !json_is_object(params) || !json_is_array(samples))
 		return fail(l, "malformed: results[%zu] lacks claim, variant, "
 			    "params or samples_ns", idx);
-	r = add_result(l, doc, jr, cname, vname);
+	r = add_result(l, doc, jr, idx, cname, vname);
 	if (!r)
 		return -1;
 	r->iters = count(jr, "iterations");
@@ -542,8 +565,8 @@ static int load_result(struct loader *l, json_t *doc, json_t *jr, size_t idx,
 	}
 	if (load_layouts(l, jr, idx, r) < 0)
 		return -1;
-	if (load_figures(l, json_object_get(jr, "scale"), r) < 0)
-		return fail(l, "out of memory");
+	if (load_figures(l, json_object_get(jr, "scale"), idx, r) < 0)
+		return -1;
 	(void)rep;
 	return load_command(l, jr, idx, r);
 }
@@ -667,10 +690,10 @@ static int load_gbench_entry(struct loader *l, json_t *b, size_t idx,
 		return fail(l, "malformed: benchmarks[%zu] (%s) has time_unit "
 			    "'%s'", idx, name, unit);
 	ns *= json_number_value(t);
-	if (!isfinite(ns) || ns <= 0)
+	if (!(ns >= 1e-15 && ns <= 1e15)) /* as is_time() */
 		return fail(l, "malformed: benchmarks[%zu] (%s) real_time is "
-			    "not a time (zero, negative or not finite)", idx,
-			    name);
+			    "not a time (zero, negative, not finite, or below "
+			    "1e-15 ns or above 1e15 ns)", idx, name);
 	r = gbench_result(l, rep, name);
 	if (!r)
 		return fail(l, "out of memory");
@@ -743,7 +766,7 @@ static int load_doc(struct loader *l, json_t *doc, struct settle_report *rep)
 	if (!json_is_object(doc) || !json_is_string(schema))
 		return fail(l, "not a settle result file (no \"schema\")");
 	if (strcmp(json_string_value(schema), SETTLE_SCHEMA) != 0)
-		return fail(l, "not a settle result file (schema '%s', "
+		return fail(l, "not a settle result file (schema '%.64s', "
 			    "expected '%s')", json_string_value(schema),
 			    SETTLE_SCHEMA);
 	res = json_object_get(doc, "results");
@@ -772,6 +795,8 @@ int settle_load_json(const char *path, double band, struct settle_report *rep,
 	FILE *f;
 	int rc;
 
+	if (errlen)
+		err[0] = '\0';
 	if (settle_report_open(rep) < 0)
 		return fail(&l, "out of memory");
 	snprintf(rep->source, sizeof(rep->source), "%s", path);

@@ -790,6 +790,27 @@ static int same_layout(const struct settle_report *a,
 	return 1;
 }
 
+/*
+ * The evidence a pooled result keeps: the first invalid process's
+ * repetition check (work hoisted in one process's layout is hoisted in
+ * the pool: a reader decides again from it), and the fastest read limit
+ * of any process (an impossible throughput is one beyond all of them).
+ */
+static void pool_evidence(struct settle_result *d,
+			  const struct settle_result *s)
+{
+	if (s->read_limit_bpns > d->read_limit_bpns)
+		d->read_limit_bpns = s->read_limit_bpns;
+	if (d->invalid[0] || !s->invalid[0] || s->repeat_iters != 2 * s->iters)
+		return;
+	d->iters = s->iters;
+	d->repeat_iters = s->repeat_iters;
+	d->nrepeat = s->nrepeat;
+	memcpy(d->repeat1_ns, s->repeat1_ns, sizeof(d->repeat1_ns));
+	memcpy(d->repeat2_ns, s->repeat2_ns, sizeof(d->repeat2_ns));
+	memcpy(d->invalid, s->invalid, sizeof(d->invalid));
+}
+
 int settle_report_pool(struct settle_report *rep,
 		       const struct settle_report *more, char *err,
 		       size_t errlen)
@@ -808,6 +829,7 @@ int settle_report_pool(struct settle_report *rep,
 			snprintf(err, errlen, "out of memory");
 			return -1;
 		}
+		pool_evidence(d, s);
 		d->below_resolution |= s->below_resolution;
 		d->cycles_total += s->cycles_total;
 		if (d->command && s->command &&

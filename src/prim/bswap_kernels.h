@@ -7,7 +7,7 @@
  * elements (n counts elements, not bytes) read at src and writes them to
  * dst; any alignment of dst and of src, each on its own; dst == src swaps
  * in place; no other overlap. Each ISA's kernels live in their own object
- * (src/prim/bswap_ssse3.c, bswap_avx2.c, bswap_avx512.c), compiled for
+ * (src/arch/x86/bswap_ssse3.c, bswap_avx2.c, bswap_avx512.c), compiled for
  * that ISA only (see the Makefile); the caller guarantees that the CPU and
  * the OS support it (settle_bswap_usable(), src/prim/dispatch.h).
  *
@@ -18,8 +18,8 @@
  * read into the cache) and otherwise with ordinary stores.
  *
  * The helper below is static inline, so each file compiles it with its own
- * flags; it uses no instruction beyond baseline x86-64 (BSWAP, or ROL for
- * 16 bits).
+ * flags; it uses no instruction beyond the baseline (x86-64 BSWAP, or ROL
+ * for 16 bits; AArch64 REV, REV16).
  */
 #ifndef SETTLE_BSWAP_KERNELS_H
 #define SETTLE_BSWAP_KERNELS_H
@@ -28,35 +28,88 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "settle_byteorder.h"
+
 /* One bswap per element, memcpy loads and stores (src/prim/bswap.c). */
 void settle_bswap16_scalar(void *dst, const void *src, size_t n);
 void settle_bswap32_scalar(void *dst, const void *src, size_t n);
 void settle_bswap64_scalar(void *dst, const void *src, size_t n);
 
-/* PSHUFB, 16 bytes per instruction (src/prim/bswap_ssse3.c); needs SSSE3. */
+/* PSHUFB, 16 bytes per instruction (src/arch/x86/bswap_ssse3.c); needs SSSE3. */
 void settle_bswap16_ssse3(void *dst, const void *src, size_t n);
 void settle_bswap32_ssse3(void *dst, const void *src, size_t n);
 void settle_bswap64_ssse3(void *dst, const void *src, size_t n);
 
-/* VPSHUFB on 256-bit vectors (src/prim/bswap_avx2.c); needs AVX and AVX2
+/* VPSHUFB on 256-bit vectors (src/arch/x86/bswap_avx2.c); needs AVX and AVX2
  * with OS support for AVX state. */
 void settle_bswap16_avx2(void *dst, const void *src, size_t n);
 void settle_bswap32_avx2(void *dst, const void *src, size_t n);
 void settle_bswap64_avx2(void *dst, const void *src, size_t n);
 
 /* AVX-512BW VPSHUFB on 512-bit vectors, byte-masked head and tail
- * (src/prim/bswap_avx512.c); needs AVX512F, BW and VL with OS support for
+ * (src/arch/x86/bswap_avx512.c); needs AVX512F, BW and VL with OS support for
  * opmask and ZMM state. */
 void settle_bswap16_avx512(void *dst, const void *src, size_t n);
 void settle_bswap32_avx512(void *dst, const void *src, size_t n);
 void settle_bswap64_avx512(void *dst, const void *src, size_t n);
 
+/* AArch64 AdvSIMD REV16/REV32/REV64 on 128-bit vectors, STNP beyond the
+ * last-level cache (src/arch/aarch64/bswap_neon.c); needs HWCAP_ASIMD. */
+void settle_bswap16_neon(void *dst, const void *src, size_t n);
+void settle_bswap32_neon(void *dst, const void *src, size_t n);
+void settle_bswap64_neon(void *dst, const void *src, size_t n);
+
+/*
+ * The in-place reference of the bswap claim: each implementation's
+ * in-place loop with the shuffle removed (the same loads, unroll and
+ * stores, every byte written back unchanged; an empty asm keeps the
+ * compiler from dropping the store). nbytes bytes at buf, any alignment,
+ * any length. Each needs what its implementation needs.
+ */
+typedef void (*settle_bswap_touch_fn)(void *buf, size_t nbytes);
+void settle_bswap_touch_scalar(void *buf, size_t nbytes);
+void settle_bswap_touch_ssse3(void *buf, size_t nbytes);
+void settle_bswap_touch_avx2(void *buf, size_t nbytes);
+void settle_bswap_touch_avx512(void *buf, size_t nbytes);
+void settle_bswap_touch_neon(void *buf, size_t nbytes);
+/* The touch function of which; NULL out of range. */
+settle_bswap_touch_fn settle_bswap_touch_impl_fn(enum settle_bswap_impl which);
+
 /*
  * Buffer size in bytes above which the vector kernels use non-temporal
- * stores: the size of the last-level cache, read once (sysfs, then
- * sysconf(_SC_LEVEL3_CACHE_SIZE), else 32 MiB). Never 0.
+ * stores, decided once (settle_bswap_nt_decide() with the environment
+ * variable SETTLE_BSWAP_NT_BYTES and the last-level cache size the system
+ * reports: sysfs, then sysconf(_SC_LEVEL3_CACHE_SIZE)). Never 0. No
+ * measurement is made inside the library.
  */
 size_t settle_bswap_nt_bytes(void);
+
+/*
+ * Where settle_bswap_nt_bytes() came from: "SETTLE_BSWAP_NT_BYTES", "last-level
+ * cache", "cap (...)", or "SETTLE_BSWAP_NT_BYTES ignored (not a positive
+ * size)". A static string.
+ */
+const char *settle_bswap_nt_source(void);
+
+/*
+ * The non-temporal threshold in bytes from its inputs, a pure function
+ * (tests inject the inputs): env, the value of SETTLE_BSWAP_NT_BYTES or
+ * NULL; llc, the reported last-level cache size in bytes, 0 if unknown.
+ *   - env a positive size ("1048576", "64K", "32M", "1G"; binary units):
+ *     that size, whatever llc says;
+ *   - else min(llc, NT_CAP_BYTES), or NT_CAP_BYTES when llc is 0; an env
+ *     that is not a positive size is ignored.
+ * *source (when source is not NULL) receives the reason, as
+ * settle_bswap_nt_source() gives it. Never returns 0.
+ *
+ * NT_CAP_BYTES (src/prim/bswap_nt.c) is 8 MiB: a hypervisor's report is
+ * not trusted above it. The measurements behind it (settle run bswap,
+ * copies, speed against memcpy with ordinary and with non-temporal
+ * stores, forced with SETTLE_BSWAP_NT_BYTES) are next to it and in the
+ * README's performance section.
+ */
+size_t settle_bswap_nt_decide(const char *env, uint64_t llc,
+			      const char **source);
 
 /* Number of kernel calls so far that took the non-temporal path (all
  * threads); tests use it to prove that a large buffer took it. */

@@ -14,7 +14,54 @@
 
 /* ---- the non-temporal threshold ----------------------------------------- */
 
-#define NT_FALLBACK_BYTES (32ull << 20)
+/*
+ * NT_CAP_BYTES: the threshold is never above this, whatever cache size the
+ * machine reports, because a hypervisor may report a cache the guest does
+ * not have to itself (480 MiB on the Intel family 6 model 167 guest of
+ * docs/founding-experiments.md, 320 MiB from a legacy cpuid leaf on the AMD EPYC guest), and
+ * a guest shares the cache it has with other tenants. Measured on the AMD
+ * EPYC Zen 4 guest (32 MiB L3 reported by sysfs) with `settle run bswap
+ * --variant avx2 --variant avx512 --variant memcpy --processes 3` and
+ * SETTLE_BSWAP_NT_BYTES=64K (always) or 64G (never), as the fraction of
+ * memcpy's speed in the same run (AVX2, 32-bit copies): 8 MiB 0.89
+ * non-temporal against 1.06 ordinary; 10 MiB 1.10 against 1.04; 12 MiB
+ * 1.41 against 1.00; 16 MiB 1.38 against 1.05; 32 MiB 1.34 against 1.03;
+ * 64 MiB 1.43 against 0.99 (README, "Performance"). So the switch lies
+ * between 8 and 10 MiB there, a quarter of the reported cache: a copy
+ * touches twice its size. On the Intel guests non-temporal stores were
+ * faster at 256 MiB (0.63 of memcpy with ordinary stores, 480 MiB
+ * reported: README, "Performance") and at 1 GiB (10.5 against 6.7 B/ns:
+ * docs/founding-experiments.md); the size where they start to win there
+ * is not measured.
+ */
+#define NT_CAP_BYTES (8ull << 20)
+
+/* "123", "64K", "32M", "1G" (binary units) in bytes; 0 if s is not such a
+ * positive size or it does not fit in size_t. */
+static uint64_t parse_size(const char *s)
+{
+	unsigned shift = 0;
+	uint64_t v = 0;
+
+	if (!s || *s < '0' || *s > '9')
+		return 0;
+	for (; *s >= '0' && *s <= '9'; s++) {
+		if (v > (UINT64_MAX - 9) / 10)
+			return 0;
+		v = v * 10 + (uint64_t)(*s - '0');
+	}
+	if (*s == 'K')
+		shift = 10;
+	else if (*s == 'M')
+		shift = 20;
+	else if (*s == 'G')
+		shift = 30;
+	if (shift)
+		s++;
+	if (*s != '\0' || v == 0 || v > (SIZE_MAX >> shift))
+		return 0;
+	return v << shift;
+}
 
 /* Size in bytes of "12345K"-style sysfs text; 0 if it is not one. */
 static uint64_t sysfs_size(const char *s)
@@ -89,31 +136,69 @@ static uint64_t sysfs_llc_bytes(void)
 	return best;
 }
 
-static size_t llc_bytes(void)
+/* The last-level cache size as the system reports it (sysfs, then
+ * sysconf), or 0 when neither knows. */
+static uint64_t reported_llc_bytes(void)
 {
 	uint64_t b = sysfs_llc_bytes();
 	long s;
 
 	if (b)
-		return b > SIZE_MAX ? SIZE_MAX : (size_t)b;
+		return b;
 	s = sysconf(_SC_LEVEL3_CACHE_SIZE);
-	if (s > 0)
-		return (size_t)s;
-	return NT_FALLBACK_BYTES;
+	return s > 0 ? (uint64_t)s : 0;
+}
+
+size_t settle_bswap_nt_decide(const char *env, uint64_t llc,
+			      const char **source)
+{
+	const char *why;
+	uint64_t b;
+
+	if (env && *env) {
+		b = parse_size(env);
+		if (b) {
+			if (source)
+				*source = "SETTLE_BSWAP_NT_BYTES";
+			return (size_t)b;
+		}
+	}
+	if (llc && llc <= NT_CAP_BYTES) {
+		b = llc;
+		why = "last-level cache";
+	} else {
+		b = NT_CAP_BYTES;
+		why = llc ? "cap (the reported last-level cache is larger)" :
+			    "cap (no last-level cache size reported)";
+	}
+	if (source)
+		*source = env && *env ? "SETTLE_BSWAP_NT_BYTES ignored (not a "
+					"positive size)" : why;
+	return (size_t)(b > SIZE_MAX ? SIZE_MAX : b);
 }
 
 static size_t nt_bytes; /* 0 until decided */
+static const char *nt_source;
 static uint64_t nt_calls;
 
 size_t settle_bswap_nt_bytes(void)
 {
-	size_t b = __atomic_load_n(&nt_bytes, __ATOMIC_RELAXED);
+	size_t b = __atomic_load_n(&nt_bytes, __ATOMIC_ACQUIRE);
+	const char *why;
 
 	if (b)
 		return b;
-	b = llc_bytes();
-	__atomic_store_n(&nt_bytes, b, __ATOMIC_RELAXED);
+	b = settle_bswap_nt_decide(getenv("SETTLE_BSWAP_NT_BYTES"),
+				   reported_llc_bytes(), &why);
+	__atomic_store_n(&nt_source, why, __ATOMIC_RELAXED);
+	__atomic_store_n(&nt_bytes, b, __ATOMIC_RELEASE);
 	return b;
+}
+
+const char *settle_bswap_nt_source(void)
+{
+	settle_bswap_nt_bytes();
+	return __atomic_load_n(&nt_source, __ATOMIC_RELAXED);
 }
 
 uint64_t settle_bswap_nt_calls(void)

@@ -5,25 +5,24 @@
  *
  * Dispatch: settle_popcount() calls through a function pointer whose
  * initial value is a resolver. The first call runs the resolver, which
- * reads cpuid and XCR0 (src/cpu/cpu.c; xgetbv only when OSXSAVE is set),
- * picks an implementation with settle_popcount_choose() or takes the one
- * forced by the environment variable SETTLE_POPCOUNT, stores the chosen
- * kernel in the pointer with an atomic release store and calls it. Later
- * calls jump straight to the kernel. The decision is taken under a mutex,
- * once: threads racing through the first call wait for it. A forced
- * implementation this CPU cannot run, or an unknown name, is ignored (the
- * automatic choice is used) and reported by settle_popcount_env_refusal();
- * the library never exits.
+ * reads the CPU's identification words (src/arch/<arch>: cpuid and XCR0
+ * on x86-64, the hardware capabilities on AArch64), picks an
+ * implementation with settle_popcount_choose() or takes the one forced by
+ * the environment variable SETTLE_POPCOUNT, stores the chosen kernel in
+ * the pointer with an atomic release store and calls it. Later calls jump
+ * straight to the kernel. The decision is taken under a mutex, once:
+ * threads racing through the first call wait for it. A forced
+ * implementation this CPU cannot run, one of another architecture, or an
+ * unknown name, is ignored (the automatic choice is used) and reported by
+ * settle_popcount_env_refusal(); the library never exits.
  *
- * When AVX2 is chosen automatically and the CPU also has POPCNT (every
- * AVX2 CPU made so far does), buffers shorter than POPCOUNT_AVX2_MIN bytes
- * go to the POPCNT kernel, which beats the vector code there, and those
- * of POPCOUNT_HYBRID_MIN bytes and more to the AVX2 kernel that also
- * counts a share of the words with scalar POPCNT (popcount_avx2.c), in
- * between to the AVX2 kernel alone; the active implementation is still
- * reported as avx2. A forced avx2 (SETTLE_POPCOUNT=avx2) and
- * settle_popcount_impl_fn(SETTLE_POPCOUNT_AVX2) run the plain AVX2 kernel
- * at every length, which needs no POPCNT.
+ * When AVX2 is chosen (automatically or forced) and the CPU also has
+ * POPCNT, settle_popcount() takes the path of settle_popcount_path_fn()
+ * (settle_arch_popcount_path(): on x86-64, the POPCNT kernel for short
+ * buffers and the AVX2 kernel that also uses POPCNT for longer ones); the
+ * active implementation is still reported as avx2.
+ * settle_popcount_impl_fn(SETTLE_POPCOUNT_AVX2) runs the plain AVX2
+ * kernel at every length, which needs no POPCNT.
  *
  * The portable kernel is 64-bit SWAR (Henry S. Warren, "Hacker's
  * Delight", 2nd ed., section 5-1, figure 5-2) with the per-byte counts of
@@ -82,26 +81,22 @@ uint64_t settle_popcount64(uint64_t w)
 
 /* ---- implementations and names ----------------------------------------- */
 
-static const settle_popcount_fn kernels[SETTLE_POPCOUNT_NIMPL] = {
-	[SETTLE_POPCOUNT_SWAR] = settle_popcount_kernel_swar,
-	[SETTLE_POPCOUNT_POPCNT] = settle_popcount_kernel_popcnt,
-	[SETTLE_POPCOUNT_AVX2] = settle_popcount_kernel_avx2,
-	[SETTLE_POPCOUNT_AVX512] = settle_popcount_kernel_avx512,
-};
-
 static const char *const names[SETTLE_POPCOUNT_NIMPL] = {
 	[SETTLE_POPCOUNT_SWAR] = "swar",
 	[SETTLE_POPCOUNT_POPCNT] = "popcnt",
 	[SETTLE_POPCOUNT_AVX2] = "avx2",
 	[SETTLE_POPCOUNT_AVX512] = "avx512",
+	[SETTLE_POPCOUNT_NEON] = "neon",
+	[SETTLE_POPCOUNT_SVE] = "sve",
 };
 
-/* What a CPU that cannot run an implementation lacks, for messages. */
-static const char *const needs_text[SETTLE_POPCOUNT_NIMPL] = {
-	[SETTLE_POPCOUNT_SWAR] = "nothing",
-	[SETTLE_POPCOUNT_POPCNT] = "POPCNT",
-	[SETTLE_POPCOUNT_AVX2] = "AVX2",
-	[SETTLE_POPCOUNT_AVX512] = "AVX-512 VPOPCNTDQ",
+/* The architecture each implementation belongs to (NULL: portable). */
+static const char *const home[SETTLE_POPCOUNT_NIMPL] = {
+	[SETTLE_POPCOUNT_POPCNT] = "x86-64",
+	[SETTLE_POPCOUNT_AVX2] = "x86-64",
+	[SETTLE_POPCOUNT_AVX512] = "x86-64",
+	[SETTLE_POPCOUNT_NEON] = "AArch64",
+	[SETTLE_POPCOUNT_SVE] = "AArch64",
 };
 
 const char *settle_popcount_impl_name(enum settle_popcount_impl which)
@@ -111,35 +106,27 @@ const char *settle_popcount_impl_name(enum settle_popcount_impl which)
 
 settle_popcount_fn settle_popcount_impl_fn(enum settle_popcount_impl which)
 {
-	return (unsigned)which < SETTLE_POPCOUNT_NIMPL ? kernels[which] : NULL;
+	if ((unsigned)which >= SETTLE_POPCOUNT_NIMPL)
+		return NULL;
+	if (which == SETTLE_POPCOUNT_SWAR)
+		return settle_popcount_kernel_swar;
+	return settle_arch_popcount_kernel(which);
 }
 
 int settle_popcount_usable(enum settle_popcount_impl which)
 {
-	struct settle_cpuid id;
-
-	settle_cpuid_read(&id);
-	return settle_popcount_runs_on(which, &id);
+	if (!settle_popcount_impl_fn(which))
+		return 0;
+	return settle_popcount_runs_on(which, settle_cpuid_this());
 }
 
 /* ---- dispatch ---------------------------------------------------------- */
 
-/*
- * The automatic AVX2 choice, when the CPU also has POPCNT: POPCNT alone
- * below POPCOUNT_AVX2_MIN bytes, the AVX2 kernel up to POPCOUNT_HYBRID_MIN,
- * the AVX2 kernel with a share of scalar POPCNT above. The lengths are
- * where one overtook the other on the Zen 4 guest settle is developed on.
- */
-#define POPCOUNT_AVX2_MIN 320
-#define POPCOUNT_HYBRID_MIN 2048
-
-static uint64_t popcount_avx2_auto(const void *buf, size_t len)
+settle_popcount_fn settle_popcount_path_fn(enum settle_popcount_impl which)
 {
-	if (len < POPCOUNT_AVX2_MIN)
-		return settle_popcount_kernel_popcnt(buf, len);
-	if (len < POPCOUNT_HYBRID_MIN)
-		return settle_popcount_kernel_avx2(buf, len);
-	return settle_popcount_kernel_avx2_popcnt(buf, len);
+	if (which == SETTLE_POPCOUNT_SWAR || !settle_popcount_impl_fn(which))
+		return settle_popcount_impl_fn(which);
+	return settle_arch_popcount_path(which, settle_cpuid_this());
 }
 
 static uint64_t popcount_resolve(const void *buf, size_t len);
@@ -152,37 +139,52 @@ static uint64_t popcount_resolve(const void *buf, size_t len);
 static settle_popcount_fn popcount_ptr = popcount_resolve;
 static int popcount_active = -1; /* enum settle_popcount_impl once known */
 static pthread_mutex_t decide_lock = PTHREAD_MUTEX_INITIALIZER;
-static char refusal[192]; /* why SETTLE_POPCOUNT was ignored, or "" */
+static char refusal[320]; /* why SETTLE_POPCOUNT was ignored, or "" */
+
+/* "swar, neon or sve": the implementations built for this architecture. */
+static void list_names(char *buf, size_t len)
+{
+	int n = 0, k = 0;
+	size_t used = 0;
+
+	for (int i = 0; i < SETTLE_POPCOUNT_NIMPL; i++)
+		n += settle_popcount_impl_fn(i) != NULL;
+	buf[0] = '\0';
+	for (int i = 0; i < SETTLE_POPCOUNT_NIMPL && used < len; i++) {
+		if (!settle_popcount_impl_fn(i))
+			continue;
+		k++;
+		used += (size_t)snprintf(buf + used, len - used, "%s%s",
+					 k == 1 ? "" : k == n ? " or " : ", ",
+					 names[i]);
+	}
+}
 
 /*
  * Why a forced implementation cannot be used, as one line without the
- * newline. When cpuid has the instructions but XCR0 lacks their state,
- * say so.
+ * newline: an unknown name, one of another architecture, or the
+ * architecture's reason (on x86-64, when cpuid has the instructions but
+ * XCR0 lacks their state, it says so).
  */
 static void refuse(const char *forced, int which,
 		   const struct settle_cpuid *id)
 {
-	struct settle_cpuid os_on = *id;
-	char value[68];
+	char value[68], why[128];
 
 	settle_env_value(value, sizeof(value), forced);
 	if (which < 0) {
+		list_names(why, sizeof(why));
 		snprintf(refusal, sizeof(refusal), "SETTLE_POPCOUNT=%s "
-			 "refused: unknown implementation (swar, popcnt, avx2 "
-			 "or avx512)", value);
+			 "refused: unknown implementation (%s)", value, why);
 		return;
 	}
-	os_on.l1_ecx |= 1u << 27; /* OSXSAVE */
-	os_on.xcr0 = ~0ull;
-	if (settle_popcount_runs_on(which, &os_on))
-		snprintf(refusal, sizeof(refusal), "SETTLE_POPCOUNT=%s "
-			 "refused: the OS has not enabled %s register state "
-			 "(XCR0 %#llx)", value, needs_text[which],
-			 (unsigned long long)id->xcr0);
+	if (!settle_popcount_impl_fn(which))
+		snprintf(why, sizeof(why), "%s only, this build is for %s",
+			 home[which], SETTLE_ARCH_NAME);
 	else
-		snprintf(refusal, sizeof(refusal), "SETTLE_POPCOUNT=%s "
-			 "refused: this CPU lacks %s", value,
-			 needs_text[which]);
+		settle_arch_popcount_refusal(which, id, why, sizeof(why));
+	snprintf(refusal, sizeof(refusal), "SETTLE_POPCOUNT=%s refused: %s",
+		 value, why);
 }
 
 /*
@@ -199,7 +201,8 @@ static int forced_impl(const struct settle_cpuid *id)
 	for (int i = 0; i < SETTLE_POPCOUNT_NIMPL; i++)
 		if (strcmp(env, names[i]) == 0)
 			which = i;
-	if (which < 0 || !settle_popcount_runs_on(which, id)) {
+	if (which < 0 || !settle_popcount_impl_fn(which) ||
+	    !settle_popcount_runs_on(which, id)) {
 		refuse(env, which, id);
 		return -1;
 	}
@@ -221,15 +224,10 @@ static settle_popcount_fn popcount_decide(void)
 	}
 	settle_cpuid_read(&id);
 	which = forced_impl(&id);
-	if (which >= 0) {
-		fn = kernels[which];
-	} else {
+	if (which < 0)
 		which = settle_popcount_choose(&id);
-		fn = kernels[which];
-		if (which == SETTLE_POPCOUNT_AVX2 &&
-		    settle_popcount_runs_on(SETTLE_POPCOUNT_POPCNT, &id))
-			fn = popcount_avx2_auto;
-	}
+	fn = which == SETTLE_POPCOUNT_SWAR ? settle_popcount_kernel_swar :
+	     settle_arch_popcount_path(which, &id);
 	__atomic_store_n(&popcount_ptr, fn, __ATOMIC_RELEASE);
 	__atomic_store_n(&popcount_active, which, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&decide_lock);

@@ -4,13 +4,16 @@
  *
  * Each kernel returns the number of set bits in the len bytes at buf, for
  * any alignment and any len (0 included), as a 64-bit count. Each lives in
- * its own object so that only that object is compiled for its ISA (see the
- * Makefile: *_popcnt.c, *_avx2.c, *_avx512.c); the caller guarantees that
- * the CPU and the OS support it (src/prim/dispatch.h).
+ * its own object so that only that object is compiled for its ISA (see
+ * src/arch/<arch>/arch.mk: *_popcnt.c, *_avx2.c, *_avx512.c, *_sve.c);
+ * the caller guarantees that the CPU and the OS support it
+ * (src/prim/dispatch.h). Only the kernels of the target architecture are
+ * built.
  *
  * The small helpers below are static inline, so every file that uses them
  * compiles them with its own flags: plain x86-64 in popcount.c, AVX2 in
- * popcount_avx2.c. They use no instruction beyond the baseline.
+ * popcount_avx2.c. They use no instruction beyond the baseline, and their
+ * counts do not depend on the host's byte order.
  */
 #ifndef SETTLE_POPCOUNT_KERNELS_H
 #define SETTLE_POPCOUNT_KERNELS_H
@@ -19,22 +22,22 @@
 #include <stdint.h>
 #include <string.h>
 
-/* Portable 64-bit SWAR (src/prim/popcount.c); baseline x86-64. */
+/* Portable 64-bit SWAR (src/prim/popcount.c); any CPU. */
 uint64_t settle_popcount_kernel_swar(const void *buf, size_t len);
 
-/* POPCNT, four accumulators (src/prim/popcount_popcnt.c); needs POPCNT. */
+/* POPCNT, four accumulators (src/arch/x86/popcount_popcnt.c); needs POPCNT. */
 uint64_t settle_popcount_kernel_popcnt(const void *buf, size_t len);
 
 /*
  * Harley-Seal carry-save adders over 256-bit vectors
- * (src/prim/popcount_avx2.c); needs AVX2 with OS support for AVX state.
+ * (src/arch/x86/popcount_avx2.c); needs AVX2 with OS support for AVX state.
  * Tails are counted with SWAR, so it does not need POPCNT.
  */
 uint64_t settle_popcount_kernel_avx2(const void *buf, size_t len);
 
 /*
  * The same with scalar POPCNT counting a share of each step's bytes
- * beside the vectors (src/prim/popcount_avx2.c); needs AVX2 and POPCNT.
+ * beside the vectors (src/arch/x86/popcount_avx2.c); needs AVX2 and POPCNT.
  * What settle_popcount() uses for long buffers when AVX2 is chosen
  * automatically and the CPU has POPCNT (src/prim/popcount.c).
  */
@@ -42,10 +45,24 @@ uint64_t settle_popcount_kernel_avx2_popcnt(const void *buf, size_t len);
 
 /*
  * VPOPCNTQ over 512-bit vectors with masked tail loads
- * (src/prim/popcount_avx512.c); needs AVX512F, AVX512BW, AVX512VL and
+ * (src/arch/x86/popcount_avx512.c); needs AVX512F, AVX512BW, AVX512VL and
  * AVX512_VPOPCNTDQ with OS support for opmask and ZMM state.
  */
 uint64_t settle_popcount_kernel_avx512(const void *buf, size_t len);
+
+/*
+ * AArch64 AdvSIMD: CNT per byte, byte counts summed over up to seven
+ * 64-byte blocks, then widened by pairwise adds (UADDLP, UADALP) into
+ * 64-bit lanes (src/arch/aarch64/popcount_neon.c); needs HWCAP_ASIMD.
+ */
+uint64_t settle_popcount_kernel_neon(const void *buf, size_t len);
+
+/*
+ * AArch64 SVE: CNT on 64-bit lanes of whole vectors of any length, four
+ * accumulators, and a predicated byte count of the tail
+ * (src/arch/aarch64/popcount_sve.c); needs HWCAP_SVE.
+ */
+uint64_t settle_popcount_kernel_sve(const void *buf, size_t len);
 
 static inline uint64_t settle_load64(const unsigned char *p)
 {

@@ -80,8 +80,7 @@ static void context(FILE *f, const struct settle_report *rep)
 	fputs(",\n    \"settle_build_flags\": ", f);
 	settle_json_string(f, rep->build_flags);
 	fputs(",\n    \"settle_clock\": ", f);
-	settle_json_string(f, t->clock == SETTLE_CLOCK_TSC ? "tsc" :
-			   "clock_monotonic_raw");
+	settle_json_string(f, settle_clock_name(t->clock));
 	fputs("\n  },\n", f);
 }
 

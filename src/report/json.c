@@ -114,6 +114,9 @@ static void write_machine(FILE *f, const struct settle_report *rep)
 	fprintf(f, ",\n    \"hypervisor\": %s", m->hypervisor < 0 ? "null" :
 		m->hypervisor ? "true" : "false");
 	fputs(",\n    ", f); jkey(f, "hypervisor_vendor"); jstr(f, m->hypervisor_vendor);
+	if (m->emulator[0]) { /* only then: older readers know no such key */
+		fputs(",\n    ", f); jkey(f, "emulator"); jstr(f, m->emulator);
+	}
 	fputs(",\n    ", f); jkey(f, "seccomp"); jstr(f, m->seccomp);
 	fputs(",\n    ", f); jkey(f, "mitigations"); jstr(f, m->mitigations);
 	fprintf(f, ",\n    \"mem_available_bytes\": %llu",
@@ -127,7 +130,7 @@ static void write_machine(FILE *f, const struct settle_report *rep)
 	fputs(",\n    \"core_ghz_source\": \"dependent add reg,reg chain\"", f);
 	fputs("\n  },\n  \"timer\": {", f);
 	jkey(f, "clock");
-	jstr(f, t->clock == SETTLE_CLOCK_TSC ? "tsc" : "clock_monotonic_raw");
+	jstr(f, settle_clock_name(t->clock));
 	fputs(", ", f); jkey(f, "why"); jstr(f, t->why);
 	fputs(", \"overhead_ns\": ", f); jknown(f, t->overhead_ns);
 	fputs(", \"resolution_ns\": ", f); jnum(f, t->resolution_ns);

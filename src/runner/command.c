@@ -890,9 +890,10 @@ int settle_run_commands(struct settle_report *rep,
 	}
 	if (open_io(&m) < 0) {
 		snprintf(err, errlen, "cannot open /dev/null or a temporary "
-			 "file: %s", strerror(errno));
+			 "file in %s (TMPDIR): %s", settle_tmpdir(),
+			 strerror(errno));
 		close_io(&m);
-		return 1;
+		return 2;
 	}
 	/* a sample is one run, however long: no minimum sample time */
 	rep->options.min_sample_ns = 0;

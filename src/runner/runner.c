@@ -21,6 +21,7 @@
 
 #include "env/env.h"
 #include "model/model.h"
+#include "prim/readlimit.h"
 #include "runner/runner.h"
 #include "timer/perf.h"
 #include "util/placement.h"
@@ -530,6 +531,84 @@ out:
 	return rc;
 }
 
+/* ---- the read limit ----------------------------------------------------- */
+
+/* The read limit is measured on at most this many bytes: beyond the
+ * last-level cache a plain read streams from memory at one rate. */
+#define READ_LIMIT_MAX_BYTES (256ull << 20)
+#define READ_LIMIT_SAMPLES 5
+
+struct read_state {
+	const unsigned char *buf;
+	size_t len;
+	settle_read_limit_fn read;
+};
+
+static uint64_t read_run(void *state, const void *arg, uint64_t iters)
+{
+	const struct read_state *s = state;
+	uint64_t sum = 0;
+
+	(void)arg;
+	for (uint64_t i = 0; i < iters; i++) {
+		const unsigned char *b = s->buf;
+
+		settle_keep(b); /* each repetition reads again */
+		sum += s->read(b, s->len);
+	}
+	return sum;
+}
+
+/*
+ * The read limit at size bytes, B/ns: the best of READ_LIMIT_SAMPLES
+ * samples of settle_read_limit() over a buffer of min(size,
+ * READ_LIMIT_MAX_BYTES) bytes, each calibrated like a variant's. The best,
+ * not the median: the check it serves calls a throughput impossible only
+ * beyond twice the fastest plain read seen. Returns 0 (no check) when the
+ * buffer cannot be had.
+ */
+static double read_limit_at(const struct settle_report *rep, uint64_t size)
+{
+	size_t len = size < READ_LIMIT_MAX_BYTES ? size : READ_LIMIT_MAX_BYTES;
+	struct read_state st = { NULL, len, settle_read_limit_kernel() };
+	struct settle_variant v = { .name = "read-limit", .run = read_run };
+	unsigned char *buf;
+	double best = INFINITY, target = rep->options.min_sample_ns;
+	uint64_t n;
+
+	if (len == 0 || !(buf = malloc(len)))
+		return 0;
+	memset(buf, 0x5a, len); /* the pages exist before the clock runs */
+	st.buf = buf;
+	n = calibrate(&v, &st, target);
+	for (int k = 0; k < READ_LIMIT_SAMPLES; k++) {
+		double t = time_call(&v, &st, n, NULL);
+
+		best = t > 0 && t < best ? t : best;
+	}
+	free(buf);
+	return isfinite(best) ? (double)len * (double)n / best : 0;
+}
+
+/* Give the results of this size the read limit, for claims whose
+ * operation reads its whole buffer (settle_report_analyze judges them). */
+static void read_limit(struct run *rn, uint64_t size)
+{
+	struct settle_report *rep = rn->rep;
+	double bpns;
+
+	if (rn->claim->bytes_per_op != SETTLE_BYTES_SIZE || settle_interrupted())
+		return;
+	/* Under emulation (qemu-user) an emulated vector load can be slower
+	 * than translated scalar code, and no time is a measurement: no
+	 * limit to judge a throughput by. */
+	if (rep->machine.emulator[0])
+		return;
+	bpns = read_limit_at(rep, size);
+	for (size_t i = rn->first; i < rep->nresults; i++)
+		rep->results[i].read_limit_bpns = bpns;
+}
+
 static int run_size(struct run *rn, uint64_t size, struct progress *pg,
 		    char *err, size_t errlen)
 {
@@ -541,8 +620,10 @@ static int run_size(struct run *rn, uint64_t size, struct progress *pg,
 		rc = visit(rn, size, pg, v, err, errlen);
 	if (rep->options.progress)
 		fprintf(rep->options.progress, "\r\033[K");
-	if (rc == 0)
+	if (rc == 0) {
+		read_limit(rn, size);
 		settle_report_analyze(rep, rn->first, rep->nresults);
+	}
 	return rc;
 }
 

@@ -6,11 +6,14 @@
  *     "faster"/"slower" at most at the nominal rate.
  * (b) Detection: a variant doing a known 3 % (2 %) more work must be
  *     called "slower".
- * (c) Latencies: dependent chains of popcnt and imul timed against a
- *     dependent chain of `add reg, reg` in the same process (1 cycle per
- *     add), so neither figure is true by construction; published values
- *     (Agner Fog, "Instruction tables"; Intel optimization manual) are
- *     3 cycles for both on recent Intel cores.
+ * (c) Latencies: dependent chains of a multiply and a bit count (x86-64:
+ *     imul, popcnt; AArch64: mul, cnt) timed against a dependent chain of
+ *     register additions in the same process (1 cycle per add), so
+ *     neither figure is true by construction; published values (Agner
+ *     Fog, "Instruction tables"; Intel optimization manual) are 3 cycles
+ *     for imul and popcnt on recent Intel cores. The chains are the
+ *     architecture's (src/arch/<arch>/chains.c); where it has none, the
+ *     row is not measured (n/a).
  * (d) Layouts (docs/layouts.md): a workload that moves with its place, a
  *     plain popcount loop compiled into settle at the code offsets of
  *     layouts 0-3 (src/runner/placed_popcnt.c). In layout k variant A
@@ -36,31 +39,14 @@
 #include "cpu/cpu.h"
 
 /*
- * Work: blocks of 16 dependent `add reg, reg`, one cycle each, all
- * variants through this one loop. It is written in asm, unrolled so that
- * the loop's own branch is not the bottleneck, and aligned to 64 bytes:
- * on some cores a tight loop runs at one or two cycles per iteration
- * depending on where it sits, and variants with their own copies of the
- * loop would differ by their placement, not by their work.
+ * Work: blocks of 16 dependent register additions, one cycle each, all
+ * variants through this one loop (settle_arch_work_chain(): in asm,
+ * unrolled and aligned, so that its placement does not change its speed
+ * and variants differ by their work only).
  */
-__attribute__((noinline))
 static uint64_t chain(uint64_t blocks)
 {
-	uint64_t x = 0;
-
-	if (blocks == 0)
-		return 0;
-	__asm__ __volatile__(
-		"jmp 2f\n\t"
-		".p2align 6\n"
-		"2:\n\t"
-		".rept 16\n\t"
-		"add %[n], %[x]\n\t"
-		".endr\n\t"
-		"dec %[n]\n\t"
-		"jnz 2b\n\t"
-		: [x] "+r"(x), [n] "+r"(blocks) :: "cc");
-	return x;
+	return settle_arch_work_chain(blocks);
 }
 
 /* 100 blocks (1600 adds) per operation; 3 % and 2 % more. */
@@ -155,7 +141,7 @@ static const char *placed_unavailable(void *state, const void *arg)
 {
 	(void)state;
 	(void)arg;
-	return settle_cpu_has(SETTLE_CPU_POPCNT) ? NULL : "CPU lacks POPCNT";
+	return settle_arch_placed_unavailable();
 }
 
 static const struct placed_arg here = { 0, WORDS };
@@ -276,66 +262,41 @@ static void progress(FILE *f, const char *what, unsigned k, unsigned n)
 }
 
 /*
- * Dependent chains of 64 instructions per repetition, aligned like chain()
- * above so that no loop pays for its placement.
+ * Dependent chains of 64 instructions per repetition, the architecture's
+ * (settle_arch_latency_chains()): an add chain, a multiply and a bit
+ * count; arg is the index into lat. lat[i].run NULL: not measured here.
  */
-#define CHAIN(insn) \
-	"jmp 2f\n\t" ".p2align 6\n" "2:\n\t" \
-	".rept 64\n\t" insn "\n\t" ".endr\n\t" \
-	"dec %[n]\n\t" "jnz 2b\n\t"
+static struct settle_arch_chain lat[3];
+static const int lat_index[3] = { 0, 1, 2 };
 
-static uint64_t add_chain(void *s, const void *arg, uint64_t n)
+static uint64_t run_chain(void *s, const void *arg, uint64_t n)
 {
-	uint64_t x = 1, y = 1, k = n;
+	uint64_t x = lat[*(const int *)arg].run(n);
 
 	(void)s;
-	(void)arg;
-	if (n)
-		__asm__ __volatile__(CHAIN("add %[y], %[x]")
-				     : [x] "+r"(x), [n] "+r"(k) : [y] "r"(y)
-				     : "cc");
-	return n + (x & 0);
+	settle_keep(x);
+	return n;
 }
 
-static uint64_t imul_chain(void *s, const void *arg, uint64_t n)
+static const char *chain_unavailable(void *s, const void *arg)
 {
-	uint64_t x = 3, k = n;
+	const struct settle_arch_chain *c = &lat[*(const int *)arg];
 
 	(void)s;
-	(void)arg;
-	if (n)
-		__asm__ __volatile__(CHAIN("imul %[x], %[x]")
-				     : [x] "+r"(x), [n] "+r"(k) :: "cc");
-	return n + (x & 0);
+	if (!c->run)
+		return "not measured on " SETTLE_ARCH_NAME;
+	return c->unavailable ? c->unavailable() : NULL;
 }
 
-__attribute__((target("popcnt")))
-static uint64_t popcnt_chain(void *s, const void *arg, uint64_t n)
-{
-	uint64_t x = 0xff, k = n;
-
-	(void)s;
-	(void)arg;
-	if (n)
-		__asm__ __volatile__(CHAIN("popcnt %[x], %[x]")
-				     : [x] "+r"(x), [n] "+r"(k) :: "cc");
-	return n + (x & 0);
-}
-
-static const char *no_popcnt(void *s, const void *arg)
-{
-	(void)s;
-	(void)arg;
-	return settle_cpu_has(SETTLE_CPU_POPCNT) ? NULL : "CPU lacks POPCNT";
-}
-
-static const struct settle_variant chains[] = {
-	{ .name = "add", .description = "dependent add reg, reg",
-	  .run = add_chain, .ops_per_iter = 64 },
-	{ .name = "imul", .description = "dependent imul reg, reg",
-	  .run = imul_chain, .ops_per_iter = 64 },
-	{ .name = "popcnt", .description = "dependent popcnt reg, reg",
-	  .run = popcnt_chain, .unavailable = no_popcnt, .ops_per_iter = 64 },
+static struct settle_variant chains[] = {
+	{ .name = "add", .description = "dependent register additions",
+	  .run = run_chain, .arg = &lat_index[0], .ops_per_iter = 64 },
+	{ .name = "mul", .description = "dependent multiplies",
+	  .run = run_chain, .arg = &lat_index[1],
+	  .unavailable = chain_unavailable, .ops_per_iter = 64 },
+	{ .name = "count", .description = "dependent bit counts",
+	  .run = run_chain, .arg = &lat_index[2],
+	  .unavailable = chain_unavailable, .ops_per_iter = 64 },
 };
 
 static const struct settle_claim latency = {
@@ -352,15 +313,25 @@ static int latencies(const struct settle_options *o, struct settle_selftest *st)
 
 	lo.samples = 21;
 	lo.progress = NULL;
+	settle_arch_latency_chains(&lat[0], &lat[1], &lat[2]);
+	for (int i = 1; i < 3; i++)
+		chains[i].name = lat[i].insn;
+	st->mul_name = lat[1].insn;
+	st->count_name = lat[2].insn;
 	if (settle_report_init(&rep, &lo, err, sizeof(err)) < 0 ||
 	    settle_run_claim(&rep, &latency, NULL, 0, err, sizeof(err)) < 0)
 		return -1;
-	st->imul_latency_cycles = rep.results[1].ratio;
+	st->imul_latency_cycles = rep.results[1].skipped ? 0 :
+				  rep.results[1].ratio;
 	st->popcnt_latency_cycles = rep.results[2].skipped ? 0 :
 				    rep.results[2].ratio;
+	st->mul_why = rep.results[1].skipped;
+	st->count_why = rep.results[2].skipped;
 	st->core_ghz = settle_safe_div(1, rep.results[0].sum.median);
 	st->reference_ghz = rep.timer.core_ghz;
 	st->loadavg = rep.noise.loadavg;
+	snprintf(st->emulator, sizeof(st->emulator), "%s",
+		 rep.machine.emulator);
 	settle_report_free(&rep);
 	return 0;
 }
@@ -369,8 +340,8 @@ static int latencies(const struct settle_options *o, struct settle_selftest *st)
  * The layout trials (d): layout_trials A/A trials with o's layouts,
  * layout_trials / 2 with 3 % more work, layout_trials / 5 (at least 4)
  * A/A trials in one layout each, the layouts in turn (what one layout
- * says is plain after a few). Skipped (all 0) without POPCNT or with one
- * layout.
+ * says is plain after a few). Skipped (no trials, st->layout_why says
+ * why) with one layout or where settle_arch_placed_unavailable() says so.
  */
 static void layout_trials(const struct settle_options *o, unsigned trials,
 			  struct settle_selftest *st)
@@ -381,7 +352,10 @@ static void layout_trials(const struct settle_options *o, unsigned trials,
 	struct settle_options one = *o;
 	enum settle_verdict v;
 
-	if (!settle_cpu_has(SETTLE_CPU_POPCNT) || o->layouts < 2)
+	st->layouts = o->layouts;
+	st->layout_why = o->layouts < 2 ? "one layout per trial: --layouts" :
+			 settle_arch_placed_unavailable();
+	if (st->layout_why)
 		return;
 	for (unsigned i = 0; i < trials && !settle_interrupted(); i++) {
 		progress(o->progress, "layout A/A", i + 1, trials);
@@ -414,7 +388,6 @@ static void layout_trials(const struct settle_options *o, unsigned trials,
 		n1++;
 		fp1 += v == SETTLE_FASTER || v == SETTLE_SLOWER;
 	}
-	st->layouts = o->layouts;
 	st->layout_aa_trials = n;
 	st->layout_detect_trials = n3;
 	st->layout_single_trials = n1;
@@ -529,7 +502,15 @@ int settle_write_selftest_json(const struct settle_selftest *st,
 		settle_json_number(f, st->popcnt_latency_cycles);
 	else
 		fputs("null", f);
-	fputs(",\n  \"imul_latency_cycles\": ", f); settle_json_number(f, st->imul_latency_cycles);
+	fputs(",\n  \"imul_latency_cycles\": ", f);
+	if (st->imul_latency_cycles > 0)
+		settle_json_number(f, st->imul_latency_cycles);
+	else
+		fputs("null", f);
+	fputs(",\n  \"mul_instruction\": ", f);
+	settle_json_string(f, st->mul_name ? st->mul_name : "");
+	fputs(",\n  \"count_instruction\": ", f);
+	settle_json_string(f, st->count_name ? st->count_name : "");
 	fputs(",\n  \"core_ghz\": ", f); settle_json_number(f, st->core_ghz);
 	fprintf(f, ",\n  \"settings\": {\"samples\": %u, \"min_sample_ns\": ",
 		o->samples);
@@ -575,8 +556,8 @@ static void layout_print(FILE *f, const struct settle_selftest *st)
 	int d3 = st->layout_detect_rate_3pct >= TARGET_LAYOUT_DETECT_3PCT;
 
 	if (!st->layout_aa_trials) {
-		fprintf(f, "  layouts: not measured (%s)\n", st->layouts < 2 ?
-			"one layout per trial: --layouts" : "CPU lacks POPCNT");
+		fprintf(f, "  layouts: not measured (%s)\n",
+			st->layout_why ? st->layout_why : "interrupted");
 		return;
 	}
 	fprintf(f, "  a popcount loop that moves with its place, %u layouts "
@@ -595,6 +576,17 @@ static void layout_print(FILE *f, const struct settle_selftest *st)
 		"slower %.1f%% (what one layout says)\n",
 		st->layout_single_trials,
 		100 * st->layout_aa_false_positive_rate_single);
+}
+
+/* "imul 3.00 cycles", or "mul n/a (not measured on generic)". */
+static void print_latency(FILE *f, const char *insn, double cycles,
+			  const char *why)
+{
+	fprintf(f, "%s ", insn ? insn : "?");
+	if (cycles > 0)
+		fprintf(f, "%.2f cycles", cycles);
+	else
+		fprintf(f, "n/a (%s)", why ? why : "not measured");
 }
 
 void settle_selftest_print(FILE *f, const struct settle_selftest *st,
@@ -623,12 +615,15 @@ void settle_selftest_print(FILE *f, const struct settle_selftest *st,
 		100 * st->detect_rate_2pct, 100 * TARGET_DETECT_2PCT, met(d2));
 	layout_print(f, st);
 	fprintf(f, "  dependent chains against an add chain (1 cycle each, "
-		"%.2f GHz):\n    imul %.2f cycles, popcnt ", st->core_ghz,
-		st->imul_latency_cycles);
-	if (st->popcnt_latency_cycles > 0)
-		fprintf(f, "%.2f cycles\n", st->popcnt_latency_cycles);
-	else
-		fprintf(f, "not measured (CPU lacks POPCNT)\n");
+		"%.2f GHz):\n    ", st->core_ghz);
+	print_latency(f, st->mul_name, st->imul_latency_cycles, st->mul_why);
+	fputs(", ", f);
+	print_latency(f, st->count_name, st->popcnt_latency_cycles,
+		      st->count_why);
+	fputs("\n", f);
+	if (st->emulator[0])
+		fprintf(f, "  warning: this CPU is emulated by %s: the rates "
+			"and latencies are not\n  measurements\n", st->emulator);
 	if (settle_noise_loaded(st->loadavg))
 		fprintf(f, "  warning: other load on the machine (load average "
 			"%.2f): the rates describe\n  this machine's noise as "

@@ -14,8 +14,15 @@ struct settle_selftest {
 	double aa_same_rate;           /* A/A trials called same */
 	double detect_rate_3pct;       /* 3 % more work called slower */
 	double detect_rate_2pct;       /* 2 % more work, band 0.5 %, slower */
-	double popcnt_latency_cycles;  /* 0 without POPCNT */
-	double imul_latency_cycles;
+	double popcnt_latency_cycles;  /* the bit count's latency in cycles
+					  (x86-64 popcnt, AArch64 cnt); 0:
+					  not measured */
+	double imul_latency_cycles;    /* the multiply's (imul, mul); 0: not
+					  measured */
+	const char *mul_name, *count_name; /* the instructions timed ("imul",
+					  "popcnt"; "mul", "cnt") */
+	const char *mul_why, *count_why; /* why one was not measured
+					  ("CPU lacks POPCNT"), or NULL */
 	double core_ghz;               /* from the add chain */
 	double reference_ghz;          /* the core clock estimated at the
 					  start, for a sanity check */
@@ -31,6 +38,10 @@ struct settle_selftest {
 	double layout_aa_same_rate;
 	double layout_detect_rate_3pct;       /* 3 % more words: slower */
 	double layout_aa_false_positive_rate_single; /* A/A in one layout */
+	const char *layout_why;         /* why the layout trials did not run,
+					  or NULL */
+	char emulator[32];             /* settle_machine.emulator: "" unless
+					  the CPU is emulated */
 };
 
 /*
@@ -54,8 +65,9 @@ int settle_selftest_run(const struct settle_options *o, unsigned aa_trials,
  * layout_aa_false_positive_rate, layout_aa_same_rate, layout_aa_trials,
  * layout_detect_rate_3pct, layout_detect_trials,
  * layout_aa_false_positive_rate_single, layout_single_trials (the rates
- * null when not measured), popcnt_latency_cycles (null without POPCNT),
- * imul_latency_cycles, settings), whole or not at all.
+ * null when not measured), popcnt_latency_cycles (null where not
+ * measured), imul_latency_cycles (null where not measured),
+ * mul_instruction, count_instruction, settings), whole or not at all.
  * Returns 0, or -1 with a message in err.
  */
 int settle_write_selftest_json(const struct settle_selftest *st,

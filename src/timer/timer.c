@@ -1,19 +1,25 @@
 /*
  * timer.c - the clock samples are taken with.
  *
- * The TSC is used when cpuid says it is invariant (constant rate in every
- * P-/C-state: leaf 0x80000007 EDX bit 8) and RDTSCP exists (leaf 0x80000001
- * EDX bit 27). Reads are ordered as the Intel white paper "How to Benchmark
- * Code Execution Times on Intel IA-32 and IA-64 Instruction Set
- * Architectures" (Paoloni, 2010) recommends, with lfence in place of cpuid:
- * start = lfence; rdtsc, stop = rdtscp; lfence. Its rate is calibrated
- * against CLOCK_MONOTONIC_RAW. Elsewhere clock_gettime(CLOCK_MONOTONIC_RAW)
- * is the clock. SETTLE_CLOCK=monotonic forces the fallback (for tests); any
- * other value but auto is ignored and reported by settle_clock_env_refusal().
+ * The architecture's counter (src/arch/<arch>) is used when
+ * settle_arch_counter_probe() says it can be: on x86-64 the TSC when cpuid
+ * says it is invariant (constant rate in every P-/C-state: leaf 0x80000007
+ * EDX bit 8) and RDTSCP exists (leaf 0x80000001 EDX bit 27), read as the
+ * Intel white paper "How to Benchmark Code Execution Times on Intel IA-32
+ * and IA-64 Instruction Set Architectures" (Paoloni, 2010) recommends,
+ * with lfence in place of cpuid; on AArch64 the virtual counter
+ * CNTVCT_EL0, read between ISBs. Its rate is calibrated against
+ * CLOCK_MONOTONIC_RAW; where the architecture states a rate (CNTFRQ_EL0),
+ * the stated rate is used when the calibration agrees with it within
+ * NOMINAL_TOLERANCE, the calibrated one, said so, when not. Elsewhere (and
+ * in the generic build) clock_gettime(CLOCK_MONOTONIC_RAW) is the clock.
+ * SETTLE_CLOCK=monotonic forces the fallback (for tests); any other value
+ * but auto is ignored and reported by settle_clock_env_refusal().
  *
- * No calibration rests on one window (calib.h): the TSC's rate, the cost
- * of a read and the core clock are each estimated from many short windows,
- * the undisturbed ones, within physical bounds, or are unknown (0).
+ * No calibration rests on one window (calib.h): the counter's rate, the
+ * cost of a read and the core clock are each estimated from many short
+ * windows, the undisturbed ones, within physical bounds, or are unknown
+ * (0).
  *
  * Thread safety: the first settle_timer_init() calibrates under a mutex
  * and publishes the result with a release store; later calls, from any
@@ -34,56 +40,14 @@
 
 /* ---- architecture: the counter and the add chain ----------------------- */
 
-/* Non-zero when the counter can be the clock; *why says why (not). */
-static int counter_usable(const char **why)
-{
-	if (!settle_cpu_has(SETTLE_CPU_RDTSCP)) {
-		*why = "CPU lacks RDTSCP";
-		return 0;
-	}
-	if (!settle_cpu_has(SETTLE_CPU_INVARIANT_TSC)) {
-		*why = "TSC not invariant";
-		return 0;
-	}
-	*why = "invariant TSC with RDTSCP";
-	return 1;
-}
-
-static inline uint64_t tsc_start(void)
-{
-	uint32_t lo, hi;
-
-	__asm__ __volatile__("lfence\n\trdtsc" : "=a"(lo), "=d"(hi) :: "memory");
-	return ((uint64_t)hi << 32) | lo;
-}
-
-static inline uint64_t tsc_stop(void)
-{
-	uint32_t lo, hi, aux;
-
-	__asm__ __volatile__("rdtscp\n\tlfence"
-			     : "=a"(lo), "=d"(hi), "=c"(aux) :: "memory");
-	return ((uint64_t)hi << 32) | lo;
-}
-
-/* 64 dependent `add reg, reg` per repetition: each needs the previous
- * result. */
+/* The counter and the chain are the architecture's (src/arch/<arch>):
+ * settle_arch_counter_probe(), settle_arch_counter_start/stop() and
+ * settle_arch_add_chain(), 64 dependent register additions per
+ * repetition. */
 #define CHAIN_OPS 64
 
-static uint64_t add_chain(uint64_t n)
-{
-	uint64_t x = 1, y = 3;
-
-	for (uint64_t i = 0; i < n; i++) {
-		__asm__ __volatile__(
-#define A8 "add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\t" \
-	   "add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\t"
-			A8 A8 A8 A8 A8 A8 A8 A8
-#undef A8
-			: "+r"(x) : "r"(y));
-	}
-	return x;
-}
+/* A stated counter rate is used when the calibration is within 2 % of it. */
+#define NOMINAL_TOLERANCE 0.02
 
 /* ---- calibration windows (the rules are in calib.c) -------------------- */
 
@@ -105,6 +69,7 @@ static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t env_once = PTHREAD_ONCE_INIT;
 static int force_monotonic;
 static char env_refusal[128];     /* why SETTLE_CLOCK was ignored, or "" */
+static char why_buf[200];         /* info.why when it is composed */
 
 static uint64_t mono_ns(void)
 {
@@ -117,13 +82,13 @@ static uint64_t mono_ns(void)
 uint64_t settle_timer_start(void)
 {
 	return atomic_load_explicit(&use_tsc, memory_order_acquire) ?
-	       tsc_start() : mono_ns();
+	       settle_arch_counter_start() : mono_ns();
 }
 
 uint64_t settle_timer_stop(void)
 {
 	return atomic_load_explicit(&use_tsc, memory_order_acquire) ?
-	       tsc_stop() : mono_ns();
+	       settle_arch_counter_stop() : mono_ns();
 }
 
 double settle_timer_ns(uint64_t delta)
@@ -155,6 +120,39 @@ const char *settle_clock_env_refusal(void)
 	return env_refusal[0] ? env_refusal : NULL;
 }
 
+const char *settle_clock_name(enum settle_clock clock)
+{
+	switch (clock) {
+	case SETTLE_CLOCK_TSC:
+		return "tsc";
+	case SETTLE_CLOCK_CNTVCT:
+		return "cntvct";
+	default:
+		return "clock_monotonic_raw";
+	}
+}
+
+const char *settle_clock_label(enum settle_clock clock)
+{
+	switch (clock) {
+	case SETTLE_CLOCK_TSC:
+		return "TSC";
+	case SETTLE_CLOCK_CNTVCT:
+		return "CNTVCT_EL0";
+	default:
+		return "clock_gettime(CLOCK_MONOTONIC_RAW)";
+	}
+}
+
+enum settle_clock settle_clock_parse(const char *name)
+{
+	if (name && strcmp(name, "tsc") == 0)
+		return SETTLE_CLOCK_TSC;
+	if (name && strcmp(name, "cntvct") == 0)
+		return SETTLE_CLOCK_CNTVCT;
+	return SETTLE_CLOCK_MONOTONIC;
+}
+
 /* ---- calibration -------------------------------------------------------- */
 
 /*
@@ -169,7 +167,7 @@ static void tsc_point(uint64_t *ticks, uint64_t *mid2)
 
 	*ticks = *mid2 = 0;
 	for (int i = 0; i < 5; i++) {
-		uint64_t m0 = mono_ns(), c = tsc_stop(), m1 = mono_ns();
+		uint64_t m0 = mono_ns(), c = settle_arch_counter_stop(), m1 = mono_ns();
 
 		if (m1 - m0 < width) {
 			width = m1 - m0;
@@ -240,26 +238,50 @@ static void measure_reads(void)
 		info.resolution_ns = 1;
 }
 
+/*
+ * The counter c's rate in ticks per ns: the calibrated one, or the rate
+ * the architecture states when the calibration agrees with it. 0 when
+ * the calibration found no stable rate.
+ */
+static double counter_rate(const struct settle_arch_counter *c, unsigned ms)
+{
+	double ghz = calibrate_tsc(ms ? ms : 20);
+
+	if (!(ghz > 0) || !(c->nominal_ghz > 0))
+		return ghz;
+	if (ghz / c->nominal_ghz - 1 <= NOMINAL_TOLERANCE &&
+	    c->nominal_ghz / ghz - 1 <= NOMINAL_TOLERANCE)
+		return c->nominal_ghz;
+	snprintf(why_buf, sizeof(why_buf), "%s; stated rate %.6g GHz, "
+		 "calibrated %.6g GHz: the calibrated rate is used", c->why,
+		 c->nominal_ghz, ghz);
+	info.why = why_buf;
+	return ghz;
+}
+
 static void timer_setup(unsigned calib_ms)
 {
-	const char *why;
-	int tsc = counter_usable(&why);
+	struct settle_arch_counter c;
+	int tsc = settle_arch_counter_probe(&c) == 0;
 
 	settle_clock_env_refusal();
-	info.why = why;
+	info.why = c.why;
 	if (force_monotonic) {
 		tsc = 0;
 		info.why = "SETTLE_CLOCK=monotonic";
 	}
 	if (tsc) {
-		tsc_rate = calibrate_tsc(calib_ms ? calib_ms : 20);
+		tsc_rate = counter_rate(&c, calib_ms);
 		if (!(tsc_rate > 0)) {
 			tsc = 0;
-			info.why = "TSC rate unknown: no stable calibration "
-				   "against CLOCK_MONOTONIC_RAW";
+			snprintf(why_buf, sizeof(why_buf), "%s rate unknown: "
+				 "no stable calibration against "
+				 "CLOCK_MONOTONIC_RAW",
+				 settle_clock_label(c.clock));
+			info.why = why_buf;
 		}
 	}
-	info.clock = tsc ? SETTLE_CLOCK_TSC : SETTLE_CLOCK_MONOTONIC;
+	info.clock = tsc ? c.clock : SETTLE_CLOCK_MONOTONIC;
 	info.tsc_ghz = tsc ? tsc_rate : 0;
 	atomic_store_explicit(&use_tsc, tsc, memory_order_release);
 	measure_reads();
@@ -285,7 +307,7 @@ static double chain_window(uint64_t reps, uint64_t *sink)
 {
 	uint64_t t0 = settle_timer_start();
 
-	*sink += add_chain(reps);
+	*sink += settle_arch_add_chain(reps);
 	return settle_timer_ns(settle_timer_stop() - t0);
 }
 

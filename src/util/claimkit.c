@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "settle.h"
+#include "settle_byteorder.h"
 
 uint64_t settle_random_next(uint64_t *state)
 {
@@ -21,15 +22,13 @@ void settle_fill_random(void *buf, size_t len, uint64_t seed)
 	unsigned char *p = buf;
 	size_t i = 0;
 
-	for (; len - i >= 8; i += 8) {
-		uint64_t w = settle_random_next(&seed);
-
-		memcpy(p + i, &w, 8);
-	}
+	for (; len - i >= 8; i += 8)
+		settle_store_le64(p + i, settle_random_next(&seed));
 	if (i < len) {
-		uint64_t w = settle_random_next(&seed);
+		unsigned char w[8];
 
-		memcpy(p + i, &w, len - i);
+		settle_store_le64(w, settle_random_next(&seed));
+		memcpy(p + i, w, len - i);
 	}
 }
 

@@ -33,33 +33,44 @@ int settle_output_target(const char *path, char *resolved, size_t len,
 			 char *err, size_t errlen)
 {
 	struct stat st;
-	char probe[4096];
-	int fd;
+	char probe[4096], cur[4096];
+	int fd, hops = 0;
 
 	if (strcmp(path, "-") == 0) {
 		snprintf(resolved, len, "-");
 		return 0;
 	}
-	/* a symbolic link: write the file it names, keep the link */
-	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+	if (!*path) {
+		snprintf(err, errlen, "cannot write '': an empty file name");
+		return -1;
+	}
+	/* a symbolic link, or a chain of them: write the file the last one
+	 * names, keep every link */
+	snprintf(cur, sizeof(cur), "%s", path);
+	while (lstat(cur, &st) == 0 && S_ISLNK(st.st_mode)) {
 		char link[4096];
-		ssize_t k = readlink(path, link, sizeof(link) - 1);
-		const char *slash = strrchr(path, '/');
+		ssize_t k = readlink(cur, link, sizeof(link) - 1);
+		const char *slash = strrchr(cur, '/');
 
-		if (k < 0) {
+		if (k < 0 || ++hops > 40) {
 			snprintf(err, errlen, "cannot write %s: %s", path,
-				 strerror(errno));
+				 strerror(k < 0 ? errno : ELOOP));
 			return -1;
 		}
 		link[k] = '\0';
 		if (link[0] == '/' || !slash)
-			snprintf(resolved, len, "%s", link);
+			k = snprintf(probe, sizeof(probe), "%s", link);
 		else
-			snprintf(resolved, len, "%.*s/%s", (int)(slash - path),
-				 path, link);
-	} else {
-		snprintf(resolved, len, "%s", path);
+			k = snprintf(probe, sizeof(probe), "%.*s/%s",
+				     (int)(slash - cur), cur, link);
+		if (k >= (ssize_t)sizeof(probe)) {
+			snprintf(err, errlen, "cannot write %s: %s", path,
+				 strerror(ENAMETOOLONG));
+			return -1;
+		}
+		memcpy(cur, probe, (size_t)k + 1);
 	}
+	snprintf(resolved, len, "%s", cur);
 	if (stat(resolved, &st) == 0 && !S_ISREG(st.st_mode)) {
 		snprintf(err, errlen, "cannot write %s: not a regular file (a "
 			 "directory, device or FIFO); refusing to replace it",

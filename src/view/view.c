@@ -128,10 +128,13 @@ static void machine_items(const struct settle_report *rep,
 	if (m->logical_cpus > 0)
 		snprintf(cpus, sizeof(cpus), ", %ld logical CPUs",
 			 m->logical_cpus);
-	it = item(v, "machine", "%s%s%s%s", cpu, cpus,
+	it = item(v, "machine", "%s%s%s%s%s%s%s", cpu, cpus,
 		  m->hypervisor > 0 ? ", hypervisor " : "",
 		  m->hypervisor > 0 ? (m->hypervisor_vendor[0] ?
-				       m->hypervisor_vendor : "present") : "");
+				       m->hypervisor_vendor : "present") : "",
+		  m->emulator[0] ? ", emulated by " : "", m->emulator,
+		  m->emulator[0] ? " (times under emulation are not "
+		  "measurements)" : "");
 	brief(it, "%s", it->text);
 	item(v, "ISA", "%s", m->isa[0] ? m->isa : "unknown");
 	caches(m, buf, sizeof(buf));
@@ -153,14 +156,17 @@ static void machine_items(const struct settle_report *rep,
 		snprintf(res, sizeof(res), "%.1f ns", t->resolution_ns);
 	else
 		snprintf(res, sizeof(res), "unknown");
-	if (t->clock == SETTLE_CLOCK_TSC && t->tsc_ghz > 0) {
-		it = item(v, "clock", "TSC at %.3f GHz (%s), read cost %s, "
-			  "resolution %s", t->tsc_ghz, t->why, cost, res);
-		brief(it, "clock TSC %.3f GHz", t->tsc_ghz);
-	} else if (t->clock == SETTLE_CLOCK_TSC) {
-		it = item(v, "clock", "TSC at an unknown rate (%s), read cost "
-			  "%s, resolution %s", t->why, cost, res);
-		brief(it, "clock TSC");
+	if (t->clock != SETTLE_CLOCK_MONOTONIC && t->tsc_ghz > 0) {
+		it = item(v, "clock", "%s at %.3f GHz (%s), read cost %s, "
+			  "resolution %s", settle_clock_label(t->clock),
+			  t->tsc_ghz, t->why, cost, res);
+		brief(it, "clock %s %.3f GHz", settle_clock_label(t->clock),
+		      t->tsc_ghz);
+	} else if (t->clock != SETTLE_CLOCK_MONOTONIC) {
+		it = item(v, "clock", "%s at an unknown rate (%s), read cost "
+			  "%s, resolution %s", settle_clock_label(t->clock),
+			  t->why, cost, res);
+		brief(it, "clock %s", settle_clock_label(t->clock));
 	} else {
 		it = item(v, "clock", "clock_gettime(CLOCK_MONOTONIC_RAW) (%s), "
 			  "read cost %s, resolution %s",
@@ -619,12 +625,19 @@ static void generic_conclusion(const struct settle_view_claim *vc, char *buf,
 		extremes(vc, builds[k], &f, &s, &nsame, same, sizeof(same));
 		if (!f)
 			continue;
-		w = snprintf(buf + used, len - used, "%s%s%sfastest %s (%s), "
-			     "slowest %s (%s)%s%s%s", used ? "; " : "",
-			     builds[k] ? builds[k] : "", builds[k] ? ": " : "",
-			     f->r->variant, f->median, s->r->variant, s->median,
-			     nsame ? "; the same as the baseline: " : "",
-			     nsame ? same : "", "");
+		if (f == s) /* one variant: nothing to rank */
+			w = snprintf(buf + used, len - used, "%s%s%s%s takes %s",
+				     used ? "; " : "", builds[k] ? builds[k] : "",
+				     builds[k] ? ": " : "", f->r->variant,
+				     f->median);
+		else
+			w = snprintf(buf + used, len - used, "%s%s%sfastest %s "
+				     "(%s), slowest %s (%s)%s%s", used ? "; " : "",
+				     builds[k] ? builds[k] : "",
+				     builds[k] ? ": " : "", f->r->variant,
+				     f->median, s->r->variant, s->median,
+				     nsame ? "; the same as the baseline: " : "",
+				     nsame ? same : "");
 		if (w > 0)
 			used += (size_t)w;
 		if (*nrows + 2 <= SETTLE_MAX_NAMED) {
@@ -787,6 +800,9 @@ static void noise(const struct settle_report *rep, struct settle_view *v)
 		     n->loadavg);
 	if (n->migrations)
 		warn(v, "%ld samples ran on another CPU", n->migrations);
+	if (rep->machine.emulator[0])
+		warn(v, "this CPU was emulated by %s: the times are not "
+		     "measurements", rep->machine.emulator);
 }
 
 int settle_view_build(const struct settle_report *rep, struct settle_view *v)

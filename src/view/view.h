@@ -43,7 +43,7 @@ enum settle_row_status {
 	SETTLE_ROW_MEASURED,  /* times, ratio and verdict */
 	SETTLE_ROW_SKIPPED,   /* not run here; status_text says why */
 	SETTLE_ROW_BELOW_RES, /* no time: a sample was below the resolution */
-	SETTLE_ROW_INVALID,   /* the work was not repeated: no time to show;
+	SETTLE_ROW_INVALID,   /* the work was not done as timed: no time;
 				 status_text says why, with a hint */
 };
 

@@ -39,10 +39,25 @@ static inline void storeu(unsigned char *p, __m128i v)
 	_mm_storeu_si128((__m128i *)p, v);
 }
 
+/*
+ * The shuffle of the byte-swap loops, or with touch (a constant, so each
+ * use compiles to one of the two) none: the value passes through an empty
+ * asm, so the compiler cannot tell that the store writes back what was
+ * loaded and must keep both (settle_bswap_touch_ssse3()).
+ */
+static inline __attribute__((always_inline)) __m128i
+shuf(__m128i v, __m128i m, int touch)
+{
+	if (!touch)
+		return _mm_shuffle_epi8(v, m);
+	__asm__("" : "+x"(v));
+	return v;
+}
+
 /* Whole blocks from offset 0 on with ordinary stores; returns the offset
  * after the last whole block. */
-static inline size_t body(unsigned char *d, const unsigned char *s,
-			  size_t nb, __m128i m)
+static inline __attribute__((always_inline)) size_t
+body(unsigned char *d, const unsigned char *s, size_t nb, __m128i m, int touch)
 {
 	size_t i = 0;
 
@@ -50,13 +65,13 @@ static inline size_t body(unsigned char *d, const unsigned char *s,
 		__m128i a = loadu(s + i), b = loadu(s + i + VEC);
 		__m128i c = loadu(s + i + 2 * VEC), e = loadu(s + i + 3 * VEC);
 
-		storeu(d + i, _mm_shuffle_epi8(a, m));
-		storeu(d + i + VEC, _mm_shuffle_epi8(b, m));
-		storeu(d + i + 2 * VEC, _mm_shuffle_epi8(c, m));
-		storeu(d + i + 3 * VEC, _mm_shuffle_epi8(e, m));
+		storeu(d + i, shuf(a, m, touch));
+		storeu(d + i + VEC, shuf(b, m, touch));
+		storeu(d + i + 2 * VEC, shuf(c, m, touch));
+		storeu(d + i + 3 * VEC, shuf(e, m, touch));
 	}
 	for (; nb - i >= VEC; i += VEC)
-		storeu(d + i, _mm_shuffle_epi8(loadu(s + i), m));
+		storeu(d + i, shuf(loadu(s + i), m, touch));
 	return i;
 }
 
@@ -94,13 +109,14 @@ static inline size_t body_nt(unsigned char *d, const unsigned char *s,
 
 /* At least VEC bytes with ordinary stores: whole vectors, then the last
  * VEC bytes of the buffer, loaded before anything is stored. */
-static inline void swap_plain(unsigned char *d, const unsigned char *s,
-			      size_t nb, __m128i m)
+static inline __attribute__((always_inline)) void
+swap_plain(unsigned char *d, const unsigned char *s, size_t nb, __m128i m,
+	   int touch)
 {
 	__m128i last = loadu(s + nb - VEC);
 
-	if (body(d, s, nb, m) != nb)
-		storeu(d + nb - VEC, _mm_shuffle_epi8(last, m));
+	if (body(d, s, nb, m, touch) != nb)
+		storeu(d + nb - VEC, shuf(last, m, touch));
 }
 
 /*
@@ -120,7 +136,7 @@ swap_large(unsigned char *d, const unsigned char *s, size_t nb, size_t esz,
 
 	if (d == s || nb <= settle_bswap_nt_bytes() ||
 	    (uintptr_t)d % esz != 0) {
-		swap_plain(d, s, nb, m);
+		swap_plain(d, s, nb, m, 0);
 		return;
 	}
 	last = loadu(s + nb - VEC);
@@ -141,7 +157,7 @@ swap_all(void *dst, const void *src, size_t nb, size_t esz, __m128i m)
 	if (nb >= NT_MIN)
 		swap_large(d, s, nb, esz, m);
 	else
-		swap_plain(d, s, nb, m);
+		swap_plain(d, s, nb, m, 0);
 }
 
 void settle_bswap16_ssse3(void *dst, const void *src, size_t n)
@@ -166,4 +182,23 @@ void settle_bswap64_ssse3(void *dst, const void *src, size_t n)
 					15, 14, 13, 12, 11, 10, 9, 8);
 
 	swap_all(dst, src, n * 8, 8, m);
+}
+
+/* The in-place loop of settle_bswap*_ssse3() without the shuffle: whole
+ * vectors loaded and stored back, four per step, then the last vector;
+ * fewer than VEC bytes one byte at a time. */
+void settle_bswap_touch_ssse3(void *buf, size_t nb)
+{
+	unsigned char *p = buf;
+
+	if (nb >= VEC) {
+		swap_plain(p, p, nb, _mm_setzero_si128(), 1);
+		return;
+	}
+	for (size_t i = 0; i < nb; i++) {
+		unsigned char v = p[i];
+
+		__asm__("" : "+r"(v));
+		p[i] = v;
+	}
 }

@@ -3,7 +3,7 @@
  * (Intel SDM vol. 2B, POPCNT; cpuid leaf 1 ECX bit 23).
  *
  * Compiled with -mpopcnt (Makefile: *_popcnt.c); called only when the CPU
- * reports POPCNT (src/prim/dispatch_popcount.c). Four words per step into
+ * reports POPCNT (src/arch/x86/dispatch_popcount.c). Four words per step into
  * four accumulators, so that the additions of consecutive words do not
  * form one dependent chain; loads go through memcpy, so any alignment is
  * fine. The last len % 8 bytes are gathered into one word and counted with

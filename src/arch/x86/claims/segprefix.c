@@ -55,6 +55,7 @@
 #include <unistd.h>
 
 #include "claims.h"
+#include "segprefix.h"
 
 #ifndef HWCAP2_FSGSBASE
 #define HWCAP2_FSGSBASE (1ul << 1) /* Linux arch/x86 uapi asm/hwcap2.h */
@@ -380,46 +381,6 @@ static const struct settle_variant seg_variants[] = {
 	  .description = "%gs: with a non-zero base" IND_DESC },
 };
 
-/*
- * The extra cost of one prefixed dependent load over a plain one, in core
- * cycles where the core clock is known, and what one more per system call
- * would add to 10 M of them.
- */
-static int seg_conclude(const struct settle_result *res, size_t n,
-			const struct settle_conclude_ctx *ctx,
-			struct settle_conclusion *out)
-{
-	const struct settle_result *plain = settle_result_find(res, n,
-							       "plain-dep", 0);
-	const struct settle_result *fs = settle_result_find(res, n, "fs-dep", 0);
-	double ns, cyc;
-
-	(void)ctx;
-	if (!plain || !fs || !fs->has_cmp)
-		return 0;
-	ns = fs->sum.median - plain->sum.median;
-	cyc = fs->cycles_per_op > 0 && plain->cycles_per_op > 0 ?
-	      fs->cycles_per_op - plain->cycles_per_op : NAN;
-	if (isfinite(cyc))
-		snprintf(out->sentence, sizeof(out->sentence), "a dependent "
-			 "%%fs: load takes %+.2f core cycles (%+.3f ns, %.3fx) "
-			 "over a plain one; one more per system call adds %.3g "
-			 "ms to 10 M of them", cyc, ns, fs->cmp.ratio,
-			 ns * 1e7 / 1e6);
-	else
-		snprintf(out->sentence, sizeof(out->sentence), "a dependent "
-			 "%%fs: load takes %+.3f ns (%.3fx) over a plain one; "
-			 "one more per system call adds %.3g ms to 10 M of them",
-			 ns, fs->cmp.ratio, ns * 1e7 / 1e6);
-	settle_conclusion_number(out, "extra_ns", ns, "ns");
-	if (isfinite(cyc))
-		settle_conclusion_number(out, "extra_cycles", cyc, "cycles");
-	settle_conclusion_number(out, "ratio", fs->cmp.ratio, "x");
-	settle_conclusion_number(out, "per_10m_syscalls", ns * 1e7 / 1e6, "ms");
-	settle_conclusion_row(out, fs);
-	return 1;
-}
-
 const struct settle_claim settle_claim_segprefix = {
 	.name = "segprefix",
 	.description = "user-space cost of a %fs:/%gs: prefixed load vs a "
@@ -435,7 +396,7 @@ const struct settle_claim settle_claim_segprefix = {
 		    "5.05 core cycles plain or through %gs: with base 0, "
 		    "7.07 through %fs: or %gs: with a non-zero base; "
 		    "independent loads ran 3 per cycle either way",
-	.conclude = seg_conclude,
+	.conclude = settle_segprefix_conclude,
 	.check_iters = 64,
 	.show_cycles = 1,
 	.setup = seg_setup,

@@ -7,13 +7,9 @@
  * Bytes", VEX.256 form) shuffles each 128-bit lane of ymm2 by the same
  * lane of the control ymm3; with the element-reversing control in both
  * lanes it swaps 16, 8 or 4 elements at once. Loads and stores are
- * VMOVDQU (no alignment needed). Copies larger than the last-level cache
- * are written with VMOVNTDQ (vol. 2B, "MOVNTDQ - Store Packed Integers
- * Using Non-Temporal Hint"; a 32-byte aligned destination), so the output
- * does not evict the cache and the line is not read before it is written,
- * then fenced with SFENCE, since non-temporal stores are weakly ordered
- * (vol. 1, 10.4.6 "Cacheability Control, Prefetch, and Memory Ordering
- * Instructions").
+ * VMOVDQU (no alignment needed). Copies larger than the non-temporal
+ * threshold go to the SSSE3 kernel, which writes them with MOVNTDQ (see
+ * swap_large()).
  *
  * Layout of one call over nb bytes (a multiple of the element size esz):
  * whole 32-byte vectors from the start, four per loop turn, then the last
@@ -43,15 +39,25 @@ static inline void storeu(unsigned char *p, __m256i v)
 	_mm256_storeu_si256((__m256i *)p, v);
 }
 
-static inline void stream(unsigned char *p, __m256i v)
+/*
+ * The shuffle of the byte-swap loops, or with touch (a constant, so each
+ * use compiles to one of the two) none: the value passes through an empty
+ * asm, so the compiler cannot tell that the store writes back what was
+ * loaded and must keep both (settle_bswap_touch_avx2()).
+ */
+static inline __attribute__((always_inline)) __m256i
+shuf(__m256i v, __m256i m, int touch)
 {
-	_mm256_stream_si256((__m256i *)p, v);
+	if (!touch)
+		return _mm256_shuffle_epi8(v, m);
+	__asm__("" : "+x"(v));
+	return v;
 }
 
 /* Whole vectors from offset 0 on with ordinary stores; returns the offset
  * after the last whole vector. */
-static inline size_t body(unsigned char *d, const unsigned char *s,
-			  size_t nb, __m256i m)
+static inline __attribute__((always_inline)) size_t
+body(unsigned char *d, const unsigned char *s, size_t nb, __m256i m, int touch)
 {
 	size_t i = 0;
 
@@ -59,42 +65,13 @@ static inline size_t body(unsigned char *d, const unsigned char *s,
 		__m256i a = loadu(s + i), b = loadu(s + i + VEC);
 		__m256i c = loadu(s + i + 2 * VEC), e = loadu(s + i + 3 * VEC);
 
-		storeu(d + i, _mm256_shuffle_epi8(a, m));
-		storeu(d + i + VEC, _mm256_shuffle_epi8(b, m));
-		storeu(d + i + 2 * VEC, _mm256_shuffle_epi8(c, m));
-		storeu(d + i + 3 * VEC, _mm256_shuffle_epi8(e, m));
+		storeu(d + i, shuf(a, m, touch));
+		storeu(d + i + VEC, shuf(b, m, touch));
+		storeu(d + i + 2 * VEC, shuf(c, m, touch));
+		storeu(d + i + 3 * VEC, shuf(e, m, touch));
 	}
 	for (; nb - i >= VEC; i += VEC)
-		storeu(d + i, _mm256_shuffle_epi8(loadu(s + i), m));
-	return i;
-}
-
-/*
- * Non-temporal: elements one at a time up to the next 64-byte boundary of
- * d (d is a multiple of esz, so that boundary is an element boundary and
- * every later store fills whole cache lines in pairs), then whole vectors
- * with VMOVNTDQ, then SFENCE. Returns the offset after the last whole
- * vector.
- */
-static inline size_t body_nt(unsigned char *d, const unsigned char *s,
-			     size_t nb, __m256i m, size_t esz)
-{
-	size_t i = (size_t)(-(uintptr_t)d & 63);
-
-	settle_bswap_elems(d, s, i, esz);
-	for (; nb - i >= UNROLL * VEC; i += UNROLL * VEC) {
-		__m256i a = loadu(s + i), b = loadu(s + i + VEC);
-		__m256i c = loadu(s + i + 2 * VEC), e = loadu(s + i + 3 * VEC);
-
-		stream(d + i, _mm256_shuffle_epi8(a, m));
-		stream(d + i + VEC, _mm256_shuffle_epi8(b, m));
-		stream(d + i + 2 * VEC, _mm256_shuffle_epi8(c, m));
-		stream(d + i + 3 * VEC, _mm256_shuffle_epi8(e, m));
-	}
-	for (; nb - i >= VEC; i += VEC)
-		stream(d + i, _mm256_shuffle_epi8(loadu(s + i), m));
-	_mm_sfence();
-	settle_bswap_nt_note();
+		storeu(d + i, shuf(loadu(s + i), m, touch));
 	return i;
 }
 
@@ -111,38 +88,46 @@ static inline void swap_16_31(unsigned char *d, const unsigned char *s,
 
 /* At least VEC bytes with ordinary stores: whole vectors, then the last
  * VEC bytes of the buffer, loaded before anything is stored. */
-static inline void swap_plain(unsigned char *d, const unsigned char *s,
-			      size_t nb, __m256i m)
+static inline __attribute__((always_inline)) void
+swap_plain(unsigned char *d, const unsigned char *s, size_t nb, __m256i m,
+	   int touch)
 {
 	__m256i last = loadu(s + nb - VEC);
 
-	if (body(d, s, nb, m) != nb)
-		storeu(d + nb - VEC, _mm256_shuffle_epi8(last, m));
+	if (body(d, s, nb, m, touch) != nb)
+		storeu(d + nb - VEC, shuf(last, m, touch));
+}
+
+/* The SSSE3 kernel for elements of esz bytes. */
+static settle_bswap_fn ssse3_kernel(size_t esz)
+{
+	if (esz == 2)
+		return settle_bswap16_ssse3;
+	return esz == 4 ? settle_bswap32_ssse3 : settle_bswap64_ssse3;
 }
 
 /*
- * Buffers of NT_MIN bytes or more: non-temporal stores when larger than
- * the last-level cache, not in place, and d is a multiple of esz. In
- * place, each line has just been read into the cache, and ordinary stores
- * were faster (settle run bswap --size 1G, AVX2 on an AMD EPYC KVM guest:
- * 24 against 18 B/ns).
- * Kept out of line, so the common path makes no call and needs no stack
- * frame.
+ * Buffers of NT_MIN bytes or more. A copy larger than the non-temporal
+ * threshold, into a destination that is a multiple of esz, goes to the
+ * SSSE3 kernel, which writes it with non-temporal stores: from memory to
+ * memory, 128-bit loads and stores were faster on the Zen 4 guest than
+ * 256-bit and 512-bit ones (256 MiB copies 7-9 % faster, 1 GiB the same:
+ * make bench, README "Performance"), the same finding as the read limit's.
+ * In place, each line has just been read into the cache, and ordinary
+ * stores were faster (settle run bswap --size 1G, AVX2 on an AMD EPYC KVM
+ * guest: 24 against 18 B/ns). Kept out of line, so the common path makes
+ * no call and needs no stack frame.
  */
 static __attribute__((noinline)) void
 swap_large(unsigned char *d, const unsigned char *s, size_t nb, size_t esz,
 	   __m256i m)
 {
-	__m256i last;
-
 	if (d == s || nb <= settle_bswap_nt_bytes() ||
 	    (uintptr_t)d % esz != 0) {
-		swap_plain(d, s, nb, m);
+		swap_plain(d, s, nb, m, 0);
 		return;
 	}
-	last = loadu(s + nb - VEC);
-	if (body_nt(d, s, nb, m, esz) != nb)
-		storeu(d + nb - VEC, _mm256_shuffle_epi8(last, m));
+	ssse3_kernel(esz)(d, s, nb / esz);
 }
 
 static inline __attribute__((always_inline)) void
@@ -162,7 +147,7 @@ swap_all(void *dst, const void *src, size_t nb, size_t esz, __m256i m)
 	if (nb >= NT_MIN)
 		swap_large(d, s, nb, esz, m);
 	else
-		swap_plain(d, s, nb, m);
+		swap_plain(d, s, nb, m, 0);
 }
 
 void settle_bswap16_avx2(void *dst, const void *src, size_t n)
@@ -193,4 +178,23 @@ void settle_bswap64_avx2(void *dst, const void *src, size_t n)
 					   15, 14, 13, 12, 11, 10, 9, 8);
 
 	swap_all(dst, src, n * 8, 8, m);
+}
+
+/* The in-place loop of settle_bswap*_avx2() without the shuffle: whole
+ * vectors loaded and stored back, four per step, then the last vector;
+ * fewer than VEC bytes one byte at a time. */
+void settle_bswap_touch_avx2(void *buf, size_t nb)
+{
+	unsigned char *p = buf;
+
+	if (nb >= VEC) {
+		swap_plain(p, p, nb, _mm256_setzero_si256(), 1);
+		return;
+	}
+	for (size_t i = 0; i < nb; i++) {
+		unsigned char v = p[i];
+
+		__asm__("" : "+r"(v));
+		p[i] = v;
+	}
 }

@@ -17,7 +17,7 @@
 #
 # Usage: BUILD=build bash tests/test_isa_objects.sh [object...]
 #   (with objects given, only those are checked: to see that the test
-#   catches an ISA object, pass one, e.g. build/src/prim/popcount_avx2.o)
+#   catches an ISA object, pass one, e.g. build/src/arch/x86/popcount_avx2.o)
 set -u
 BUILD=${BUILD:-build}
 command -v objdump >/dev/null || { echo "objdump not found (binutils)"; exit 1; }

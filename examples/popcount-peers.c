@@ -1,0 +1,268 @@
+/*
+ * popcount-peers.c - settle's popcount against the best public library,
+ * path by path, in one interleaved run. libpopcnt (Kim Walisch,
+ * github.com/kimwalisch/libpopcnt) is a single header, not packaged by
+ * Debian: put libpopcnt.h in a folder and point the build at it:
+ *
+ *   settle run examples/popcount-peers.c --build "cc -O3 -march=native -I DIR"
+ *
+ * Without it, settle's own rows still run (and GMP's mpn_popcount, loaded
+ * at run time from libgmp.so.10 where it is installed). Every row counts
+ * the same random bytes, so the run checks them against each other.
+ *
+ * Rows, grouped by path (each group's baseline is libpopcnt's kernel for
+ * that path, so each settle row's ratio is settle / libpopcnt):
+ *   dispatched  libpopcnt popcnt() | settle_popcount() | settle at +16
+ *               (the same bits 16 bytes past a 64-byte boundary, as
+ *               malloc returns memory, in the same pages) | gmp
+ *               mpn_popcount
+ *   avx2        libpopcnt without its AVX-512 path (popcnt_avx2() from
+ *               1 KiB, popcnt_avx2_medium() from 96 bytes, then scalar
+ *               POPCNT, as its popcnt() does) | settle's AVX2 path
+ *   avx512      libpopcnt popcnt_avx512() | settle's AVX-512 kernel
+ * A path the CPU or the build lacks is skipped, saying why.
+ */
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <settle.h>
+#include <settle_bits.h>
+
+#if defined(__has_include)
+#if __has_include(<libpopcnt.h>)
+#include <libpopcnt.h>
+#define HAVE_LIBPOPCNT 1
+#endif
+#endif
+#ifndef HAVE_LIBPOPCNT
+#define HAVE_LIBPOPCNT 0
+#endif
+
+static const uint64_t sizes[] = { 1 << 10, 32 << 10, 1 << 20, 32 << 20,
+				  1 << 30 };
+
+/*
+ * One buffer: al is 64-byte aligned, off = al + 16 is 16 bytes past a
+ * 64-byte boundary, as malloc returns memory. The 16 bytes after al's
+ * len are a copy of its first 16, so both windows hold the same bits,
+ * and both rows read the same pages.
+ */
+struct bufs {
+	unsigned char *al;
+	unsigned char *off;
+	size_t len;
+	unsigned long (*gmp)(const unsigned long *, long); /* or NULL */
+};
+
+static void *setup(const struct settle_params *prm, char *err, size_t n)
+{
+	struct bufs *b = calloc(1, sizeof(*b));
+	size_t alloc = (prm->size_bytes + 16 + 63) / 64 * 64;
+	void *gmp;
+
+	/* settle_alloc: placed by the layout (settle run --layouts) */
+	if (!b || !(b->al = settle_alloc(prm, alloc, 64))) {
+		snprintf(err, n, "out of memory");
+		free(b);
+		return NULL;
+	}
+	b->len = prm->size_bytes;
+	settle_fill_random(b->al, b->len, 7);
+	memcpy(b->al + b->len, b->al, 16);
+	b->off = b->al + 16;
+	gmp = dlopen("libgmp.so.10", RTLD_NOW);
+	if (gmp)
+		*(void **)&b->gmp = dlsym(gmp, "__gmpn_popcount");
+	return b;
+}
+
+static void teardown(void *state)
+{
+	struct bufs *b = state;
+
+	settle_free(b->al);
+	free(b);
+}
+
+/* iters passes over buf; the pointer is laundered so that no pass is
+ * hoisted, and each count is kept. */
+#define RUN(name, buf, count)						\
+	static uint64_t name(void *state, const void *arg, uint64_t iters) \
+	{								\
+		const struct bufs *b = state;				\
+		uint64_t n = 0;						\
+		(void)arg;						\
+		while (iters--) {					\
+			const unsigned char *p = b->buf;		\
+			settle_keep(p);					\
+			n = count(b, p, b->len);			\
+			settle_keep(n);					\
+		}							\
+		return n;						\
+	}
+
+#define SETTLE(b, p, len) settle_popcount(p, len)
+RUN(run_settle, al, SETTLE)
+RUN(run_settle_off, off, SETTLE)
+
+/* settle's path for the implementation *arg, taken once per call of
+ * run (so each pass is one call through a register). */
+static uint64_t run_path(void *state, const void *arg, uint64_t iters)
+{
+	const struct bufs *b = state;
+	const enum settle_popcount_impl *which = arg;
+	settle_popcount_fn f = settle_popcount_path_fn(*which);
+	uint64_t n = 0;
+
+	while (iters--) {
+		const unsigned char *p = b->al;
+
+		settle_keep(p);
+		n = f(p, b->len);
+		settle_keep(n);
+	}
+	return n;
+}
+
+static const char *no_path(void *state, const void *arg)
+{
+	enum settle_popcount_impl which =
+		*(const enum settle_popcount_impl *)arg;
+
+	(void)state;
+	if (settle_popcount_usable(which))
+		return NULL;
+	return which == SETTLE_POPCOUNT_AVX2 ? "CPU or OS lacks AVX2" :
+	       "CPU or OS lacks AVX-512 VPOPCNTDQ";
+}
+
+static const enum settle_popcount_impl avx2 = SETTLE_POPCOUNT_AVX2;
+static const enum settle_popcount_impl avx512 = SETTLE_POPCOUNT_AVX512;
+
+/* Whole limbs with mpn_popcount, the rest byte by byte. */
+static uint64_t gmp_count(const struct bufs *b, const unsigned char *p,
+			  size_t len)
+{
+	size_t limbs = len / sizeof(long);
+	uint64_t n = limbs ? b->gmp((const unsigned long *)p, (long)limbs) : 0;
+
+	for (size_t i = limbs * sizeof(long); i < len; i++)
+		n += (uint64_t)__builtin_popcount(p[i]);
+	return n;
+}
+RUN(run_gmp, al, gmp_count)
+
+static const char *no_gmp(void *state, const void *arg)
+{
+	(void)arg;
+	const struct bufs *b = state;
+
+	return b && b->gmp ? NULL : "libgmp.so.10 not found";
+}
+
+#if HAVE_LIBPOPCNT
+static const char *no_avx2(void *state, const void *arg)
+{
+	(void)arg;
+	(void)state;
+	return settle_popcount_usable(SETTLE_POPCOUNT_AVX2) ? NULL :
+	       "CPU or OS lacks AVX2";
+}
+
+static const char *no_avx512(void *state, const void *arg)
+{
+	(void)arg;
+	(void)state;
+	return settle_popcount_usable(SETTLE_POPCOUNT_AVX512) ? NULL :
+	       "CPU or OS lacks AVX-512 VPOPCNTDQ";
+}
+
+#define LIB(b, p, len) popcnt(p, len)
+RUN(run_lib, al, LIB)
+
+#ifdef LIBPOPCNT_HAVE_AVX2
+/* libpopcnt's popcnt() without its AVX-512 branch. */
+static uint64_t lib_avx2(const struct bufs *b, const unsigned char *p,
+			 size_t len)
+{
+	uint64_t n = 0, i = 0;
+
+	(void)b;
+	if (len >= 96) {
+		if (len >= 1024)
+			n = popcnt_avx2((const __m256i *)p, len / 32);
+		else
+			n = popcnt_avx2_medium((const __m256i *)p, len / 32);
+		i = len - len % 32;
+	}
+	for (; i + 8 <= len; i += 8) {
+		uint64_t w;
+
+		memcpy(&w, p + i, 8);
+		n += popcnt64(w);
+	}
+	for (; i < len; i++)
+		n += popcnt64(p[i]);
+	return n;
+}
+RUN(run_lib_avx2, al, lib_avx2)
+#endif
+
+#ifdef LIBPOPCNT_HAVE_AVX512
+#define LIB_AVX512(b, p, len) popcnt_avx512(p, len)
+RUN(run_lib_avx512, al, LIB_AVX512)
+#endif
+#endif /* HAVE_LIBPOPCNT */
+
+#define PATH(p)								\
+	static const struct settle_param path_##p[] = {			\
+		{ "path", #p, SETTLE_PARAM_STRING, #p },		\
+	}
+PATH(dispatched);
+PATH(avx2);
+PATH(avx512);
+#define ROW(n, fn, p, desc, unav)					\
+	{ .name = n, .run = fn, .description = desc,			\
+	  .unavailable = unav, .params = path_##p, .nparams = 1 }
+
+static const struct settle_variant variants[] = {
+#if HAVE_LIBPOPCNT
+	ROW("libpopcnt", run_lib, dispatched, "libpopcnt popcnt()", NULL),
+#endif
+	ROW("settle", run_settle, dispatched, "settle_popcount()", NULL),
+	ROW("settle+16", run_settle_off, dispatched,
+	    "settle_popcount() 16 bytes past a 64-byte boundary", NULL),
+	ROW("gmp", run_gmp, dispatched, "GMP mpn_popcount (libgmp.so.10)",
+	    no_gmp),
+#if HAVE_LIBPOPCNT && defined(LIBPOPCNT_HAVE_AVX2)
+	ROW("libpopcnt", run_lib_avx2, avx2,
+	    "libpopcnt without its AVX-512 path", no_avx2),
+#endif
+	{ .name = "settle", .run = run_path, .arg = &avx2,
+	  .description = "settle's AVX2 path", .unavailable = no_path,
+	  .params = path_avx2, .nparams = 1 },
+#if HAVE_LIBPOPCNT && defined(LIBPOPCNT_HAVE_AVX512)
+	ROW("libpopcnt", run_lib_avx512, avx512, "libpopcnt popcnt_avx512()",
+	    no_avx512),
+#endif
+	{ .name = "settle", .run = run_path, .arg = &avx512,
+	  .description = "settle's AVX-512 kernel", .unavailable = no_path,
+	  .params = path_avx512, .nparams = 1 },
+};
+
+static const struct settle_claim claim = {
+	.name = "popcount-peers",
+	.title = HAVE_LIBPOPCNT ?
+		 "popcount: settle against libpopcnt, path by path" :
+		 "popcount: settle (no libpopcnt.h on the include path)",
+	.op_name = "buffer",
+	.variants = variants,
+	.nvariants = sizeof(variants) / sizeof(variants[0]),
+	.baseline = HAVE_LIBPOPCNT ? "libpopcnt" : "settle",
+	.default_sizes = sizes,
+	.ndefault_sizes = sizeof(sizes) / sizeof(sizes[0]),
+	.bytes_per_op = SETTLE_BYTES_SIZE,
+	.setup = setup,
+	.teardown = teardown,
+};
+SETTLE_CLAIMS(&claim);

@@ -1,0 +1,182 @@
+#!/usr/bin/env python3
+"""bench_summary.py - the ratios make bench is about, from its result files.
+
+usage: bench_summary.py POPCOUNT.json READLIMIT.json BSWAP.json
+(settle-result/1 files written by `settle run ... --format json --output`;
+a missing file is skipped). Prints, per size:
+  - popcount: settle's time over libpopcnt's on each path (the run's own
+    per-process ratio, 95 % interval and verdict), settle 16 bytes past a
+    64-byte boundary over settle aligned, GMP over settle;
+  - read limit: read-limit's time over the fastest plain read's (1 or
+    less: read-limit is the limit);
+  - bswap: each implementation's speed as a fraction of memcpy (copies) or
+    of load-store (in place), and any forced kernel slower than a narrower
+    one by more than 1 %.
+Ratios other than settle's own verdicts are medians of per-round ratios
+(paired(): samples taken side by side in one interleaved run).
+"""
+import json
+import os
+import sys
+
+
+def load(path):
+    if not os.path.exists(path):
+        print(f"({path}: not found, skipped)")
+        return None
+    with open(path) as f:
+        return json.load(f)
+
+
+def size_name(b):
+    for unit, shift in (("GiB", 30), ("MiB", 20), ("KiB", 10)):
+        if b >= 1 << shift and b % (1 << shift) == 0:
+            return f"{b >> shift} {unit}"
+    return f"{b} B"
+
+
+def short(build):
+    """The build without its -I folder (the libpopcnt path)."""
+    words, out, skip = (build or "").split(), [], False
+    for w in words:
+        if skip:
+            skip = False
+            continue
+        if w == "-I":
+            skip = True
+            continue
+        if not w.startswith("-I"):
+            out.append(w)
+    return " ".join(out)
+
+
+def rows(doc):
+    return [r for r in doc.get("results", []) if "median_ns" in r]
+
+
+def paired(a, b):
+    """The median over rounds of a's time / b's time: each settle result
+    keeps its samples in round order, and every variant of a run has a
+    sample in every round, so sample k of a and of b were taken side by
+    side; drift and a disturbed round hit both. Falls back to the ratio
+    of the medians."""
+    x, y = a.get("samples_ns") or [], b.get("samples_ns") or []
+    q = sorted(u / v for u, v in zip(x, y) if u > 0 and v > 0)
+    if len(x) != len(y) or not q:
+        return a["median_ns"] / b["median_ns"]
+    n = len(q)
+    return q[n // 2] if n % 2 else (q[n // 2 - 1] + q[n // 2]) / 2
+
+
+def key(r, *names):
+    p = r.get("params", {})
+    return tuple(p.get(n) for n in names)
+
+
+def popcount(doc):
+    print("\npopcount: settle / libpopcnt (time; below 1 is faster)")
+    print(f"  {'build':<24} {'path':<11} {'size':>8}  {'ratio':>6}"
+          f"  {'95% interval':<16} verdict")
+    by = {}
+    for r in rows(doc):
+        by[key(r, "build", "path", "size_bytes") + (r["variant"],)] = r
+    seen = False
+    for (build, path, size, name), r in sorted(
+            by.items(), key=lambda kv: (kv[0][0], kv[0][1], kv[0][2])):
+        if name != "settle" or "vs_baseline" not in r:
+            continue
+        if (build, path, size, "libpopcnt") not in by:
+            continue
+        v = r["vs_baseline"]
+        seen = True
+        print(f"  {short(build):<24} {path:<11} {size_name(size):>8}  "
+              f"{v['ratio']:6.3f}  [{v['ci_low']:.3f}, {v['ci_high']:.3f}]"
+              f"  {v['verdict']}")
+    if not seen:
+        print("  (no libpopcnt rows: make bench LIBPOPCNT_DIR=DIR)")
+    print("\npopcount: 16 bytes past a 64-byte boundary / aligned "
+          "(settle_popcount), and GMP / settle (time, per-round medians)")
+    for (build, path, size, name), r in sorted(by.items()):
+        if name != "settle" or path != "dispatched":
+            continue
+        off = by.get((build, path, size, "settle+16"))
+        gmp = by.get((build, path, size, "gmp"))
+        line = f"  {short(build):<24} {size_name(size):>8}"
+        if off:
+            line += f"  +16: {paired(off, r):6.3f}"
+        if gmp:
+            line += f"  gmp: {paired(gmp, r):7.2f}"
+        print(line)
+
+
+def readlimit(doc):
+    print("\nread limit: read-limit / fastest plain read (time; 1.02 or "
+          "less is within 2 %)")
+    sizes = {}
+    for r in rows(doc):
+        sizes.setdefault(r["params"]["size_bytes"], []).append(r)
+    for size in sorted(sizes):
+        rl = [r for r in sizes[size] if r["variant"] == "read-limit"]
+        plain = [r for r in sizes[size] if r["variant"].startswith("plain")]
+        if not rl or not plain:
+            continue
+        best = min(plain, key=lambda r: paired(r, rl[0]))
+        ratio = paired(rl[0], best)
+        ci = ""
+        v = best.get("vs_baseline")
+        if v and v["ci_low"] > 0 and v["ci_high"] > 0:
+            ci = f"  [{1 / v['ci_high']:.3f}, {1 / v['ci_low']:.3f}]"
+        print(f"  {size_name(size):>8}  read-limit {rl[0]['bytes_per_ns']:7.1f}"
+              f" B/ns, {best['variant']:<14} {best['bytes_per_ns']:7.1f} B/ns"
+              f"  ratio {ratio:.3f}{ci}")
+
+
+ORDER = ["scalar", "ssse3", "avx2", "avx512"]
+
+
+def bswap(doc):
+    print("\nbswap: speed as a fraction of memcpy (copy) or of load-store "
+          "(in place), median of per-round ratios")
+    groups = {}
+    for r in rows(doc):
+        groups.setdefault(key(r, "size_bytes", "elem_bits", "in_place"),
+                          {})[r["variant"]] = r
+    names = ORDER + ["auto"]
+    print(f"  {'size':>8} {'elements':<17}" +
+          "".join(f"{n:>8}" for n in names) + "  slower than a narrower one")
+    for (size, bits, ip), g in sorted(groups.items(),
+                                      key=lambda kv: (kv[0][0], kv[0][1],
+                                                      str(kv[0][2]))):
+        in_place = ip in (True, "true")
+        ref = g.get("load-store" if in_place else "memcpy")
+        if not ref:
+            continue
+        cells = ""
+        for n in names:
+            r = g.get(n)
+            cells += f"{paired(ref, r):8.3f}" if r else f"{'-':>8}"
+        worse = []
+        ran = [n for n in ORDER if n in g]
+        for i, wide in enumerate(ran):
+            for narrow in ran[:i]:
+                slower = paired(g[wide], g[narrow])
+                if slower > 1.01:
+                    worse.append(f"{wide} > {narrow} by {slower - 1:.1%}")
+        what = f"{bits}-bit {'in place' if in_place else 'copy'}"
+        print(f"  {size_name(size):>8} {what:<17}{cells}  "
+              f"{'; '.join(worse) if worse else 'none'}")
+
+
+def main(argv):
+    if len(argv) != 4:
+        print(__doc__.strip().splitlines()[2], file=sys.stderr)
+        return 2
+    for path, fn in zip(argv[1:], (popcount, readlimit, bswap)):
+        doc = load(path)
+        if doc:
+            fn(doc)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,220 @@
+/*
+ * bswap_avx512.c - bulk byte swap with AVX-512BW VPSHUFB on 512-bit
+ * vectors (compiled with the AVX-512 flags of the Makefile; called only
+ * when AVX512F, BW and VL are usable: cpuid bits and XCR0 opmask and ZMM
+ * state).
+ *
+ * VPSHUFB zmm1, zmm2, zmm3 (Intel SDM vol. 2B, "PSHUFB - Packed Shuffle
+ * Bytes", EVEX.512 form, AVX512BW) shuffles each 128-bit lane of zmm2 by
+ * the same lane of the control zmm3; with the element-reversing control in
+ * every lane it swaps 32, 16 or 8 elements at once. Loads and stores are
+ * VMOVDQU8 (vol. 2A, "MOVDQU - Move Unaligned Packed Integer Values"); the
+ * partial vectors at the head and the tail use its byte-masked form, which
+ * neither reads nor writes the masked-off bytes and takes no fault on
+ * them (vol. 2A, "Exception Classifications of EVEX-Encoded
+ * Instructions": memory fault suppression), so there is no scalar tail
+ * and no overlap. Copies larger than the non-temporal threshold go to
+ * the SSSE3 kernel, which writes them with MOVNTDQ (see swap_large()).
+ */
+#include <immintrin.h>
+#include <stdint.h>
+
+#include "prim/bswap_kernels.h"
+
+#define VEC 64
+#define UNROLL 4
+/* Smallest buffer for which the non-temporal path is considered. */
+#define NT_MIN (64 * 1024)
+
+static inline __m512i loadu(const unsigned char *p)
+{
+	return _mm512_loadu_si512((const void *)p);
+}
+
+static inline void storeu(unsigned char *p, __m512i v)
+{
+	_mm512_storeu_si512((void *)p, v);
+}
+
+/* Mask of the first len bytes of a vector, 0 <= len < 64. */
+static inline __mmask64 first_bytes(size_t len)
+{
+	return (__mmask64)((1ull << len) - 1);
+}
+
+/*
+ * The shuffle of the byte-swap loops, or with touch (a constant, so each
+ * use compiles to one of the two) none: the value passes through an empty
+ * asm, so the compiler cannot tell that the store writes back what was
+ * loaded and must keep both (settle_bswap_touch_avx512()).
+ */
+static inline __attribute__((always_inline)) __m512i
+shuf(__m512i v, __m512i m, int touch)
+{
+	if (!touch)
+		return _mm512_shuffle_epi8(v, m);
+	__asm__("" : "+v"(v));
+	return v;
+}
+
+/* The len bytes at s (0 <= len < 64), swapped, to d. */
+static inline __attribute__((always_inline)) void
+swap_part(unsigned char *d, const unsigned char *s, size_t len, __m512i m,
+	  int touch)
+{
+	__mmask64 k = first_bytes(len);
+	__m512i v = _mm512_maskz_loadu_epi8(k, s);
+
+	_mm512_mask_storeu_epi8(d, k, shuf(v, m, touch));
+}
+
+/* Whole vectors with ordinary stores; returns the offset after the last. */
+static inline __attribute__((always_inline)) size_t
+body(unsigned char *d, const unsigned char *s, size_t nb, __m512i m, int touch)
+{
+	size_t i = 0;
+
+	for (; nb - i >= UNROLL * VEC; i += UNROLL * VEC) {
+		__m512i a = loadu(s + i), b = loadu(s + i + VEC);
+		__m512i c = loadu(s + i + 2 * VEC), e = loadu(s + i + 3 * VEC);
+
+		storeu(d + i, shuf(a, m, touch));
+		storeu(d + i + VEC, shuf(b, m, touch));
+		storeu(d + i + 2 * VEC, shuf(c, m, touch));
+		storeu(d + i + 3 * VEC, shuf(e, m, touch));
+	}
+	for (; nb - i >= VEC; i += VEC)
+		storeu(d + i, shuf(loadu(s + i), m, touch));
+	return i;
+}
+
+/*
+ * A copy whose destination is 1 to ALIAS_WINDOW - 1 bytes past its source
+ * modulo 4 KiB goes from the end to the start. Going forward, each load
+ * would then share its address bits 0-11 with a store issued a few vectors
+ * before, still in flight, and wait for it as if it depended on it ("4K
+ * aliasing", Intel 64 and IA-32 Architectures Optimization Reference
+ * Manual, 3.6.8.1 in the 2016 edition): on the AMD Zen 4 guest 512-bit
+ * copies of 32 KiB at such distances ran 10-20 % slower (45-52 against
+ * 57-58 B/ns; 256-bit and 128-bit copies were not affected). Going
+ * backward, the store that shares a load's address bits comes after it.
+ */
+#define ALIAS_WINDOW 512
+
+static inline int backward(const unsigned char *d, const unsigned char *s)
+{
+	return (((uintptr_t)d - (uintptr_t)s) & 4095) - 1 < ALIAS_WINDOW - 1;
+}
+
+/* The masked rest first, then whole vectors from the end, four at a time
+ * (loaded before they are stored). Ordinary stores; not in place. */
+static inline void body_back(unsigned char *d, const unsigned char *s,
+			     size_t nb, __m512i m)
+{
+	size_t i = nb - nb % VEC;
+
+	if (i != nb)
+		swap_part(d + i, s + i, nb - i, m, 0);
+	for (; i >= UNROLL * VEC; i -= UNROLL * VEC) {
+		__m512i a = loadu(s + i - VEC), b = loadu(s + i - 2 * VEC);
+		__m512i c = loadu(s + i - 3 * VEC), e = loadu(s + i - 4 * VEC);
+
+		storeu(d + i - VEC, _mm512_shuffle_epi8(a, m));
+		storeu(d + i - 2 * VEC, _mm512_shuffle_epi8(b, m));
+		storeu(d + i - 3 * VEC, _mm512_shuffle_epi8(c, m));
+		storeu(d + i - 4 * VEC, _mm512_shuffle_epi8(e, m));
+	}
+	for (; i >= VEC; i -= VEC)
+		storeu(d + i - VEC, _mm512_shuffle_epi8(loadu(s + i - VEC), m));
+}
+
+/* Whole vectors with ordinary stores, then the masked rest; backward for
+ * a copy at a 4K-aliasing distance. */
+static inline __attribute__((always_inline)) void
+swap_plain(unsigned char *d, const unsigned char *s, size_t nb, __m512i m,
+	   int touch)
+{
+	size_t i;
+
+	if (!touch && nb > VEC && backward(d, s)) {
+		body_back(d, s, nb, m);
+		return;
+	}
+	i = body(d, s, nb, m, touch);
+	if (i != nb)
+		swap_part(d + i, s + i, nb - i, m, touch);
+}
+
+/* The SSSE3 kernel for elements of esz bytes. */
+static settle_bswap_fn ssse3_kernel(size_t esz)
+{
+	if (esz == 2)
+		return settle_bswap16_ssse3;
+	return esz == 4 ? settle_bswap32_ssse3 : settle_bswap64_ssse3;
+}
+
+/*
+ * Buffers of NT_MIN bytes or more. A copy larger than the non-temporal
+ * threshold, into a destination that is a multiple of esz, goes to the
+ * SSSE3 kernel, which writes it with non-temporal stores: from memory to
+ * memory, 128-bit loads and stores were faster on the Zen 4 guest than
+ * 256-bit and 512-bit ones (256 MiB copies 7-9 % faster, 1 GiB the same:
+ * make bench, README "Performance"), the same finding as the read limit's.
+ * In place, each line has just been read into the cache, and ordinary
+ * stores were faster (settle run bswap --size 1G, AVX2 on an AMD EPYC KVM
+ * guest: 24 against 18 B/ns). Kept out of line, so the common path makes
+ * no call and needs no stack frame.
+ */
+static __attribute__((noinline)) void
+swap_large(unsigned char *d, const unsigned char *s, size_t nb, size_t esz,
+	   __m512i m)
+{
+	if (d == s || nb <= settle_bswap_nt_bytes() ||
+	    (uintptr_t)d % esz != 0) {
+		swap_plain(d, s, nb, m, 0);
+		return;
+	}
+	ssse3_kernel(esz)(d, s, nb / esz);
+}
+
+static inline __attribute__((always_inline)) void
+swap_all(void *dst, const void *src, size_t nb, size_t esz, __m128i lane)
+{
+	const __m512i m = _mm512_broadcast_i32x4(lane);
+
+	if (nb >= NT_MIN)
+		swap_large(dst, src, nb, esz, m);
+	else
+		swap_plain(dst, src, nb, m, 0);
+}
+
+void settle_bswap16_avx512(void *dst, const void *src, size_t n)
+{
+	const __m128i lane = _mm_setr_epi8(1, 0, 3, 2, 5, 4, 7, 6,
+					   9, 8, 11, 10, 13, 12, 15, 14);
+
+	swap_all(dst, src, n * 2, 2, lane);
+}
+
+void settle_bswap32_avx512(void *dst, const void *src, size_t n)
+{
+	const __m128i lane = _mm_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4,
+					   11, 10, 9, 8, 15, 14, 13, 12);
+
+	swap_all(dst, src, n * 4, 4, lane);
+}
+
+void settle_bswap64_avx512(void *dst, const void *src, size_t n)
+{
+	const __m128i lane = _mm_setr_epi8(7, 6, 5, 4, 3, 2, 1, 0,
+					   15, 14, 13, 12, 11, 10, 9, 8);
+
+	swap_all(dst, src, n * 8, 8, lane);
+}
+
+/* The in-place loop of settle_bswap*_avx512() without the shuffle: whole
+ * vectors loaded and stored back, four per step, then the masked rest. */
+void settle_bswap_touch_avx512(void *buf, size_t nb)
+{
+	swap_plain(buf, buf, nb, _mm512_setzero_si512(), 1);
+}

@@ -1,0 +1,128 @@
+/*
+ * readlimit.h - the read limit: how fast this CPU can read a buffer
+ * (private to settle; the runner and the claims call it).
+ *
+ * settle_read_limit(buf, len) reads every byte of the len bytes at buf
+ * once, with the widest loads this CPU and OS can run, and adds them up so
+ * that no load can be dropped. Timing it over a buffer gives the bound
+ * that any operation which must read the same buffer (a bit count, a
+ * checksum, a scan) cannot beat: the popcount claim's `read-limit` row,
+ * and the runner's test for impossible throughputs.
+ *
+ * The value returned is the sum, modulo 2^64, of the naturally aligned
+ * 64-bit words (host byte order) that overlap the buffer, with the bytes
+ * outside the buffer taken as zero. It depends only on the bytes and
+ * their addresses, so every kernel returns the same value, and the sum
+ * over two adjacent ranges is the sum of their values. It is a sink for
+ * the loads, not a checksum worth keeping.
+ *
+ * How the kernels are built (every one reads exactly the len bytes, never
+ * a byte outside them, at any alignment):
+ *   - an unaligned head up to the kernel's vector alignment, then aligned
+ *     vector loads, eight per loop step into four accumulators of 64-bit
+ *     lanes (one addition per load: the loop is bound by the loads), then
+ *     the remaining whole vectors one at a time, then the tail;
+ *   - generic (portable C, every architecture): 64-bit words, four per
+ *     step into four accumulators; head and tail as partial words;
+ *   - neon (AArch64): 16-byte vectors (LD1, ADD on 64-bit lanes); head
+ *     and tail with the generic code;
+ *   - sse2 (x86-64 baseline), avx2: 16 and 32-byte vectors; head and tail
+ *     with the generic code (fewer than 16 or 32 bytes each);
+ *   - avx512 (AVX512F, BW, VL): 64-byte vectors; head and tail with one
+ *     byte-masked load each (VMOVDQU8 with a zeroing mask reads no
+ *     masked-out byte and takes no fault on it: Intel SDM vol. 1, 15.4
+ *     "Memory fault suppression"), so no scalar code.
+ *   - from SETTLE_READ_LIMIT_STREAM_MIN bytes on, the avx2 and avx512
+ *     kernels read with the sse2 kernel's 128-bit loads: on the AMD Zen 4
+ *     guest (docs/primitives.md), buffers that stream from the last-level cache
+ *     or from memory were read faster with narrower loads (1 GiB: 27.2
+ *     B/ns with 128-bit loads, 26.7 with 256-bit, 23.8 with 512-bit;
+ *     256 MiB: 23-25 against 19-21 and 16-19), while at 8 MiB and below
+ *     the widths are equal or the widest wins.
+ * The unroll, the accumulators and the aligned loads are those of the
+ * fastest plain read of examples/readlimit-peers.c on that guest (see the
+ * README's performance section).
+ */
+#ifndef SETTLE_READLIMIT_H
+#define SETTLE_READLIMIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cpu/cpu.h"
+
+typedef uint64_t (*settle_read_limit_fn)(const void *buf, size_t len);
+
+/* Bytes from which the wide kernels stream with 128-bit loads (above). */
+#define SETTLE_READ_LIMIT_STREAM_MIN (16u << 20)
+
+/* The read-limit kernels, narrowest first. */
+enum settle_read_limit_impl {
+	SETTLE_READ_LIMIT_GENERIC, /* portable C, 64-bit words */
+	SETTLE_READ_LIMIT_SSE2,    /* x86-64: 16-byte loads */
+	SETTLE_READ_LIMIT_AVX2,    /* x86-64: 32-byte loads */
+	SETTLE_READ_LIMIT_AVX512,  /* x86-64: 64-byte loads, masked edges */
+	SETTLE_READ_LIMIT_NEON,    /* AArch64: 16-byte loads */
+	SETTLE_READ_LIMIT_NIMPL
+};
+
+/*
+ * Read the len bytes at buf (any alignment, any len, 0 included) with the
+ * widest kernel this CPU and OS can run, chosen at the first call (the
+ * architecture's words: src/arch/<arch>/dispatch_readlimit.c) and kept; threads may race through the first
+ * call (each stores the same choice atomically). Returns the aligned-word
+ * sum described above. Cannot fail; no calibration, no allocation.
+ */
+uint64_t settle_read_limit(const void *buf, size_t len);
+
+/* The kernel settle_read_limit() uses (decides it if not yet done). */
+enum settle_read_limit_impl settle_read_limit_active(void);
+
+/*
+ * That kernel's function, to call directly in a timed loop: one call
+ * through a register instead of a call and the dispatcher's jump through
+ * memory (and, from a shared object, the PLT's), each of which shows at
+ * 1 KiB. Never NULL.
+ */
+settle_read_limit_fn settle_read_limit_kernel(void);
+
+/*
+ * Pure decision for injected identification words (the architecture's:
+ * src/arch/<arch>/dispatch_readlimit.c): on x86-64 AVX512 when AVX512F,
+ * AVX512BW and AVX512VL are usable (XCR0 enables opmask and ZMM state),
+ * else AVX2 (AVX and AVX2 usable), else SSE2; on AArch64 NEON when
+ * HWCAP_ASIMD is set; GENERIC otherwise and in the generic build.
+ */
+enum settle_read_limit_impl
+settle_read_limit_choose(const struct settle_cpuid *id);
+
+/* Non-zero when id can run which (always for GENERIC; another
+ * architecture's kernels never). */
+int settle_read_limit_runs_on(enum settle_read_limit_impl which,
+			      const struct settle_cpuid *id);
+
+/* Non-zero when this CPU and OS can run which. */
+int settle_read_limit_usable(enum settle_read_limit_impl which);
+
+/* The kernel which, callable only when settle_read_limit_usable(which);
+ * NULL for a value out of range or a kernel not built here. */
+settle_read_limit_fn settle_read_limit_impl_fn(enum settle_read_limit_impl which);
+
+/* "generic", "sse2", "avx2", "avx512", "neon"; "?" out of range. */
+const char *settle_read_limit_impl_name(enum settle_read_limit_impl which);
+
+/* The kernels (src/prim/readlimit_generic.c; src/arch/x86/readlimit_sse2.c,
+ * readlimit_avx2.c, readlimit_avx512.c; src/arch/aarch64/readlimit_neon.c);
+ * each architecture's need what settle_read_limit_choose() says, and only
+ * the target's are built. */
+uint64_t settle_read_limit_generic(const void *buf, size_t len);
+uint64_t settle_read_limit_sse2(const void *buf, size_t len);
+uint64_t settle_read_limit_avx2(const void *buf, size_t len);
+uint64_t settle_read_limit_avx512(const void *buf, size_t len);
+uint64_t settle_read_limit_neon(const void *buf, size_t len);
+
+/* The kernel of which if it is this architecture's, else NULL
+ * (src/arch/<arch>/dispatch_readlimit.c; GENERIC is portable). */
+settle_read_limit_fn settle_arch_read_limit_kernel(enum settle_read_limit_impl which);
+
+#endif

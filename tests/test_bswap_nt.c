@@ -1,0 +1,372 @@
+/*
+ * test_bswap_nt.c - the non-temporal switch of the bulk byte swap and the
+ * in-place reference loops (src/prim/bswap_kernels.h).
+ *
+ *   - settle_bswap_nt_decide() on injected inputs: reported last-level
+ *     caches below, at and above the 8 MiB cap (the 480 MiB a hypervisor
+ *     reported on an Intel guest gives the cap, 6 MiB gives 6 MiB), none
+ *     reported, SETTLE_BSWAP_NT_BYTES in bytes and with K/M/G suffixes
+ *     (taken whatever the cache says), and values that are not positive
+ *     sizes (ignored, with the reason);
+ *   - in a forked child (the threshold is decided once per process),
+ *     SETTLE_BSWAP_NT_BYTES=1M: settle_bswap_nt_bytes() is 1 MiB, a 2 MiB
+ *     copy takes the non-temporal path with every vector kernel this CPU
+ *     can run and a 512 KiB copy does not, and the results are right;
+ *   - copies whose destination lies 1 to 4095 bytes past the source
+ *     modulo 4 KiB (the AVX-512 kernel copies from the end when that
+ *     distance is below 512 bytes), every implementation, element size
+ *     and a range of lengths, against the scalar kernel, the guard bytes
+ *     around the destination unchanged;
+ *   - the touch loops (each implementation's in-place loop without the
+ *     shuffle) at every length 0..1024 and alignment 0..63 leave the
+ *     buffer and the guard bytes around it unchanged, at the edges of
+ *     PROT_NONE pages too, and really store: on a read-only buffer they
+ *     fault (in a forked child).
+ * Implementations this CPU cannot run are skipped, and say so.
+ * SETTLE_TEST_SAMPLE=1 checks a sample of lengths and alignments.
+ */
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "helpers.h"
+
+#include "prim/bswap_kernels.h"
+#include "settle_byteorder.h"
+
+#define MIB (1ull << 20)
+#define CAP (8 * MIB) /* NT_CAP_BYTES of src/prim/bswap_nt.c */
+
+static int sampled(void)
+{
+	const char *e = getenv("SETTLE_TEST_SAMPLE");
+
+	return e && *e && strcmp(e, "0") != 0;
+}
+
+/* ---- the decision --------------------------------------------------------- */
+
+static void expect_decide(const char *env, uint64_t llc, size_t want,
+			  const char *want_source)
+{
+	const char *why = NULL;
+	size_t got = settle_bswap_nt_decide(env, llc, &why);
+
+	if (got != want || !why || strncmp(why, want_source,
+					   strlen(want_source)) != 0) {
+		print_error("env %s, llc %llu: got %zu (%s), want %zu (%s)\n",
+			    env ? env : "unset", (unsigned long long)llc, got,
+			    why ? why : "no reason", want, want_source);
+		fail();
+	}
+	assert_int_equal(settle_bswap_nt_decide(env, llc, NULL), want);
+}
+
+static void test_decide(void **unused)
+{
+	(void)unused;
+	/* the reported cache, up to the cap */
+	expect_decide(NULL, 6 * MIB, 6 * MIB, "last-level cache");
+	expect_decide(NULL, 8 * MIB, 8 * MIB, "last-level cache");
+	expect_decide("", 1 * MIB, 1 * MIB, "last-level cache");
+	/* 32 MiB (the Zen 4 guest's L3), a hypervisor's 480 MiB or 320 MiB */
+	expect_decide(NULL, 32 * MIB, CAP, "cap");
+	expect_decide(NULL, 480 * MIB, CAP, "cap");
+	expect_decide(NULL, 320 * MIB, CAP, "cap");
+	expect_decide(NULL, 0, CAP, "cap (no last-level cache");
+	/* the environment wins, whatever the cache */
+	expect_decide("1048576", 480 * MIB, 1048576, "SETTLE_BSWAP_NT_BYTES");
+	expect_decide("64K", 4 * MIB, 65536, "SETTLE_BSWAP_NT_BYTES");
+	expect_decide("512M", 32 * MIB, 512 * MIB, "SETTLE_BSWAP_NT_BYTES");
+	expect_decide("2G", 0, 2048 * MIB, "SETTLE_BSWAP_NT_BYTES");
+	expect_decide("1", 4 * MIB, 1, "SETTLE_BSWAP_NT_BYTES");
+	/* not a positive size: ignored, and said so */
+	static const char *const bad[] = {
+		"0", "abc", "12X", "-5", "1.5M", " 1M", "1M ", "1MB", "K",
+		"99999999999999999999", "20000000000G",
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		expect_decide(bad[i], 4 * MIB, 4 * MIB,
+			      "SETTLE_BSWAP_NT_BYTES ignored");
+		expect_decide(bad[i], 480 * MIB, CAP,
+			      "SETTLE_BSWAP_NT_BYTES ignored");
+	}
+}
+
+/* ---- SETTLE_BSWAP_NT_BYTES in a fresh decision --------------------------- */
+
+static const enum settle_bswap_impl vector_impls[] = {
+	SETTLE_BSWAP_SSSE3, SETTLE_BSWAP_AVX2, SETTLE_BSWAP_AVX512,
+};
+
+/* One copy of nb bytes with fn; 0 when the result is right and the
+ * non-temporal path was taken exactly when want_nt. */
+static int one_copy(settle_bswap_fn fn, size_t nb, int want_nt,
+		    unsigned char *src, unsigned char *dst, unsigned char *ref)
+{
+	uint64_t before = settle_bswap_nt_calls();
+
+	settle_bswap32_scalar(ref, src, nb / 4);
+	fn(dst, src, nb / 4);
+	if (memcmp(dst, ref, nb) != 0)
+		return 1;
+	return (settle_bswap_nt_calls() != before) != want_nt ? 2 : 0;
+}
+
+/* The child: exit status 0 when every check holds, else which failed. */
+static int env_child(void)
+{
+	size_t big = 2 * MIB, small = 512 << 10;
+	unsigned char *src = malloc(big), *dst = aligned_alloc(64, big);
+	unsigned char *ref = malloc(big);
+
+	if (!src || !dst || !ref)
+		return 90;
+	setenv("SETTLE_BSWAP_NT_BYTES", "1M", 1);
+	if (settle_bswap_nt_bytes() != MIB)
+		return 91;
+	if (strcmp(settle_bswap_nt_source(), "SETTLE_BSWAP_NT_BYTES") != 0)
+		return 92;
+	fill_random(src, big, 3);
+	for (size_t i = 0; i < sizeof(vector_impls) / sizeof(vector_impls[0]);
+	     i++) {
+		settle_bswap_fn fn;
+
+		if (!settle_bswap_usable(vector_impls[i]))
+			continue;
+		fn = settle_bswap_impl_fn(vector_impls[i], 32);
+		if (one_copy(fn, big, 1, src, dst, ref))
+			return 10 + (int)i;
+		if (one_copy(fn, small, 0, src, dst, ref))
+			return 20 + (int)i;
+	}
+	if (one_copy(settle_bswap32_scalar, big, 0, src, dst, ref))
+		return 30;
+	return 0;
+}
+
+static void test_env(void **unused)
+{
+	pid_t pid;
+	int st;
+
+	(void)unused;
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(env_child());
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	if (WEXITSTATUS(st) != 0)
+		fail_msg("SETTLE_BSWAP_NT_BYTES=1M: check %d failed",
+			 WEXITSTATUS(st));
+}
+
+/* ---- copy direction -------------------------------------------------------- */
+
+#define DIR_GUARD 64
+#define DIR_GUARD_BYTE 0x3c
+
+static void test_distances(void **state)
+{
+	static const size_t gaps[] = { 1, 2, 3, 8, 63, 64, 65, 100, 128, 256,
+				       383, 448, 510, 511, 512, 513, 1024,
+				       4031, 4032, 4095, 4096 };
+	static const size_t lens[] = { 0, 1, 7, 63, 64, 65, 255, 256, 257,
+				       511, 1000, 4096, 4099, 70001 };
+	enum settle_bswap_impl w = *(const enum settle_bswap_impl *)*state;
+	size_t span = (2 * 70001 + 3 * 4096 + 2 * DIR_GUARD + 4095) / 4096 * 4096;
+	unsigned char *buf, *ref;
+
+	if (!settle_bswap_usable(w)) {
+		print_message("this CPU or OS cannot run %s: skipped\n",
+			      settle_bswap_impl_name(w));
+		skip();
+	}
+	buf = aligned_alloc(4096, span + 8192);
+	ref = malloc(70001);
+	assert_non_null(buf);
+	assert_non_null(ref);
+	for (unsigned bits = 16; bits <= 64; bits *= 2) {
+		settle_bswap_fn fn = settle_bswap_impl_fn(w, bits);
+		settle_bswap_fn scalar =
+			settle_bswap_impl_fn(SETTLE_BSWAP_SCALAR, bits);
+
+		for (size_t gi = 0; gi < sizeof(gaps) / sizeof(gaps[0]); gi++)
+		for (size_t li = 0; li < sizeof(lens) / sizeof(lens[0]); li++) {
+			size_t nb = lens[li] / (bits / 8) * (bits / 8);
+			unsigned char *src = buf + 64 + gi % 3;
+			unsigned char *dst = buf + 4096 * ((nb + 64 + 8191) / 4096)
+					     + (size_t)((uintptr_t)src & 4095)
+					     + gaps[gi];
+
+			assert_true(dst + nb + DIR_GUARD <= buf + span + 8192);
+			fill_random(src, nb, gi * 100 + li);
+			memset(dst - DIR_GUARD, DIR_GUARD_BYTE,
+			       nb + 2 * DIR_GUARD);
+			scalar(ref, src, nb / (bits / 8));
+			fn(dst, src, nb / (bits / 8));
+			if (memcmp(dst, ref, nb) != 0)
+				fail_msg("%s, %u-bit, %zu bytes, dst - src = %zu "
+					 "mod 4096: wrong result",
+					 settle_bswap_impl_name(w), bits, nb,
+					 (size_t)((uintptr_t)(dst - src) & 4095));
+			for (size_t k = 0; k < DIR_GUARD; k++)
+				if (dst[-1 - (ptrdiff_t)k] != DIR_GUARD_BYTE ||
+				    dst[nb + k] != DIR_GUARD_BYTE)
+					fail_msg("%s, %u-bit, %zu bytes: wrote "
+						 "outside", settle_bswap_impl_name(w),
+						 bits, nb);
+		}
+	}
+	free(buf);
+	free(ref);
+}
+
+/* ---- the touch loops ------------------------------------------------------ */
+
+#define MAX_LEN 1024
+#define MAX_ALIGN 64
+#define GUARD 64
+
+static const enum settle_bswap_impl all_impls[] = {
+	SETTLE_BSWAP_SCALAR, SETTLE_BSWAP_SSSE3, SETTLE_BSWAP_AVX2,
+	SETTLE_BSWAP_AVX512,
+};
+
+static settle_bswap_touch_fn touch_of(void **state, const char **name)
+{
+	enum settle_bswap_impl w = *(const enum settle_bswap_impl *)*state;
+
+	*name = settle_bswap_impl_name(w);
+	if (!settle_bswap_usable(w)) {
+		print_message("this CPU or OS cannot run %s: skipped\n",
+			      *name);
+		skip();
+	}
+	assert_non_null(settle_bswap_touch_impl_fn(w));
+	return settle_bswap_touch_impl_fn(w);
+}
+
+static int len_wanted(size_t len)
+{
+	return !sampled() || len % 7 == 0 || len % 64 <= 1 || len % 64 == 63;
+}
+
+static int align_wanted(size_t a)
+{
+	return !sampled() || a == 0 || a == 1 || a == 16 || a == 63;
+}
+
+static void test_touch_sweep(void **state)
+{
+	const char *name;
+	settle_bswap_touch_fn fn = touch_of(state, &name);
+	size_t cap = MAX_LEN + MAX_ALIGN + 2 * GUARD;
+	unsigned char *buf = aligned_alloc(64, cap), *copy = malloc(cap);
+
+	assert_non_null(buf);
+	assert_non_null(copy);
+	for (size_t len = 0; len <= MAX_LEN; len++) {
+		if (!len_wanted(len))
+			continue;
+		fill_random(buf, cap, len + 1);
+		memcpy(copy, buf, cap);
+		for (size_t off = 0; off < MAX_ALIGN; off++) {
+			if (!align_wanted(off))
+				continue;
+			fn(buf + GUARD + off, len);
+			if (memcmp(buf, copy, cap) != 0)
+				fail_msg("%s: %zu bytes at %% 64 = %zu changed "
+					 "the buffer", name, len, off);
+		}
+	}
+	free(buf);
+	free(copy);
+}
+
+/* Against PROT_NONE pages: the first byte right after one, the last
+ * right before one. */
+static void test_touch_guard_pages(void **state)
+{
+	const char *name;
+	settle_bswap_touch_fn fn = touch_of(state, &name);
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+	unsigned char *m = mmap(NULL, 3 * pg, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	unsigned char *page = m + pg, *copy = malloc(pg);
+
+	assert_true(m != MAP_FAILED);
+	assert_non_null(copy);
+	assert_int_equal(mprotect(m, pg, PROT_NONE), 0);
+	assert_int_equal(mprotect(m + 2 * pg, pg, PROT_NONE), 0);
+	fill_random(page, pg, 5);
+	memcpy(copy, page, pg);
+	for (size_t len = 0; len <= MAX_LEN; len++) {
+		if (!len_wanted(len))
+			continue;
+		fn(page, len);
+		fn(page + pg - len, len);
+	}
+	assert_memory_equal(page, copy, pg);
+	munmap(m, 3 * pg);
+	free(copy);
+}
+
+/* The stores are kept: on a read-only buffer the loop faults. */
+static void test_touch_stores(void **state)
+{
+	const char *name;
+	settle_bswap_touch_fn fn = touch_of(state, &name);
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+	unsigned char *m = mmap(NULL, pg, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	pid_t pid;
+	int st;
+
+	assert_true(m != MAP_FAILED);
+	fill_random(m, pg, 9);
+	assert_int_equal(mprotect(m, pg, PROT_READ), 0);
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		signal(SIGSEGV, SIG_DFL);
+		fn(m, 1024);
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	if (!WIFSIGNALED(st) || WTERMSIG(st) != SIGSEGV)
+		fail_msg("%s: the touch loop did not store to a read-only "
+			 "buffer", name);
+	munmap(m, pg);
+}
+
+#define TOUCH_TESTS(i)							\
+	cmocka_unit_test_prestate(test_distances, (void *)&all_impls[i]), \
+	cmocka_unit_test_prestate(test_touch_sweep, (void *)&all_impls[i]), \
+	cmocka_unit_test_prestate(test_touch_guard_pages,		\
+				  (void *)&all_impls[i]),		\
+	cmocka_unit_test_prestate(test_touch_stores, (void *)&all_impls[i])
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_decide),
+		cmocka_unit_test(test_env),
+		TOUCH_TESTS(0), TOUCH_TESTS(1), TOUCH_TESTS(2), TOUCH_TESTS(3),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,214 @@
+#!/usr/bin/env bash
+# test_hostile.sh - settle against bad and hostile input, as a careless or
+# hostile user would give it: each case must end in a clear one-line
+# message naming the input and what is wrong, and a non-zero exit status;
+# never a crash, a hang, a partial result file or a confident wrong
+# number. Every case checks the exit status and the message.
+set -u
+SETTLE=${SETTLE:-build/settle}
+SETTLE=$(cd "$(dirname "$SETTLE")" && pwd)/$(basename "$SETTLE")
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+IN=$ROOT/tests/golden/in
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "ok   $*"; }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/settle-hostile-XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+export SETTLE_CACHE_DIR=$TMP/cache
+FAST=(--quick --samples 3 --min-time 1)
+
+# edit OUT PYTHON: OUT is old.json changed by the python code on doc
+edit() {
+	python3 - "$IN/old.json" "$1" "$2" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+exec(sys.argv[3])
+json.dump(doc, open(sys.argv[2], "w"))
+PY
+}
+
+run() { # NAME ARGS...: exit status in rc, output in $TMP/NAME.{out,err}
+	local name=$1
+	shift
+	# (the shell's own "Segmentation fault" for an expected crash: not here)
+	{ timeout 120 "$SETTLE" "$@" >"$TMP/$name.out" 2>"$TMP/$name.err"
+	  rc=$?; } 2>/dev/null
+}
+
+# expect NAME RC PATTERN WHAT: the last run exited RC, its standard error
+# is one line matching PATTERN (grep -E)
+expect() {
+	local lines
+	lines=$(wc -l <"$TMP/$1.err")
+	if [ "$rc" = "$2" ] && [ "$lines" = 1 ] &&
+	   grep -Eq -- "$3" "$TMP/$1.err"; then
+		ok "$4"
+	else
+		bad "$4: status $rc (expected $2), $lines line(s): $(head -c 400 "$TMP/$1.err")"
+	fi
+}
+
+# ---- result files that settle does not write --------------------------------
+# more scale figures than a result holds (was a crash in the view)
+edit "$TMP/figures.json" '
+doc["results"][0]["scale"] = [{"label": "a", "unit": "s", "value": 1}] * 20'
+run figures show "$TMP/figures.json"
+expect figures 2 "figures.json: malformed: results\[0\] \(popcount table8\) has 20 scale figures" \
+	"show: 20 scale figures in one result are refused, not a crash"
+
+# a size that is no size: settle printed "18446744073709551615 B" and
+# 1.39e+16 B/ns for -1, "0 B" and 0.00 B/ns for a string
+for v in -1 0 '"4096"' 4096.5 null; do
+	edit "$TMP/size.json" "doc['results'][0]['params']['size_bytes'] = json.loads('$v')"
+	run size show "$TMP/size.json"
+	expect size 2 "size.json: malformed: results\[0\] \(popcount table8\) params.size_bytes is not a size in bytes" \
+		"show: size_bytes $v is refused"
+done
+run size_cmp compare "$IN/old.json" "$TMP/size.json"
+expect size_cmp 2 "size.json: malformed: results\[0\].*size_bytes" \
+	"compare: a bad size_bytes in the new file is refused"
+edit "$TMP/bpo.json" 'doc["claims"]["popcount"]["bytes_per_op"] = -5'
+run bpo show "$TMP/bpo.json"
+expect bpo 2 "bpo.json: malformed: claims.popcount.bytes_per_op is neither" \
+	"show: a negative bytes_per_op is refused"
+
+# Google Benchmark real_time outside the times settle reads (1e-15 ns
+# to 1e15 ns): 1e-300 ns was printed as the best time
+for v in 1e-300 1e300; do
+	python3 - "$IN/gbench.json" "$TMP/gb.json" "$v" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+doc["benchmarks"][0]["real_time"] = float(sys.argv[3])
+doc["benchmarks"][0]["time_unit"] = "ns"
+json.dump(doc, open(sys.argv[2], "w"))
+PY
+	run gb show "$TMP/gb.json"
+	expect gb 2 "gb.json: malformed: benchmarks\[0\] \(BM_sum/64\) real_time is not a time" \
+		"show: a Google Benchmark real_time of $v ns is refused"
+done
+
+# names and values from a file never reach the terminal raw in a message
+# (an escape sequence, a bell, a new line), and a long value is cut
+edit "$TMP/ctl.json" 'doc["results"][0]["claim"] = "ev\x1b[31mil\x07\n"'
+run ctl show "$TMP/ctl.json"
+expect ctl 2 "claim 'ev.x1b\[31mil.x07.x0a' is not described" \
+	"show: control characters in a claim name are written out in the message"
+grep -q "$(printf '\033')" "$TMP/ctl.err" && bad "show: an escape character reached the terminal"
+edit "$TMP/schema.json" 'doc["schema"] = "\x1b]0;owned\x07" + "A" * 5000'
+run schema show "$TMP/schema.json"
+expect schema 2 "schema '.x1b\]0;owned.x07A+', expected 'settle-result/1'" \
+	"show: a hostile schema string is escaped and cut, the expected one named"
+{ cat "$IN/old.json"; printf '\033[2J\x9b\n'; } >"$TMP/junk.json"
+run junk show "$TMP/junk.json"
+expect junk 2 "junk.json: not a settle result file \(invalid or truncated JSON" \
+	"show: binary junk after the document: one line"
+LC_ALL=C grep -q "$(printf '\033')" "$TMP/junk.err" && bad "show: junk reached the terminal raw"
+
+# ---- settle run FILE.c: a user's claim that misbehaves ------------------------
+# claim NAME SETUP RUN_B: $TMP/NAME.c, a claim 'h' with variants a
+# (baseline) and b; SETUP is the body of its set-up, RUN_B of b's run()
+claim() {
+	cat >"$TMP/$1.c" <<EOF
+#include <settle.h>
+#include <stdio.h>
+#include <stdlib.h>
+static void *setup(const struct settle_params *p, char *err, size_t len)
+{ (void)p; (void)err; (void)len; $2; return (void *)1; }
+static uint64_t run_a(void *s, const void *a, uint64_t it)
+{ (void)s; (void)a; return it; }
+static uint64_t run_b(void *s, const void *a, uint64_t it)
+{ (void)s; (void)a; $3; return it; }
+static const struct settle_variant variants[] = {
+	{ .name = "a", .run = run_a, .description = "a" },
+	{ .name = "b", .run = run_b, .description = "b" },
+};
+static const struct settle_claim claim = {
+	.name = "h", .title = "hostile", .check_iters = 64, .setup = setup,
+	.op_name = "op", .variants = variants, .nvariants = 2,
+};
+SETTLE_CLAIMS(&claim);
+EOF
+}
+# a crash in the user's code said where, the signal kept as the status
+# (it was a bare "Segmentation fault" from the shell, or nothing); exit()
+# is a failed run, even exit(0) (it was status 0 with no output at all)
+claim segv_setup '*(volatile int *)0 = 1' ''
+claim abort_run '' 'if (it > 1000) abort()'
+claim exit0 'exit(0)' ''
+claim exit3 '' 'if (it > 1000) exit(3)'
+crash() { # NAME STATUS PATTERN
+	run "$1" run "$TMP/$1.c" "${FAST[@]}" --format json --output "$TMP/$1.json"
+	expect "$1" "$2" "$1.c: claim 'h'.* $3.*; nothing was written" \
+		"run FILE.c: $1: said where, status $2"
+	[ -e "$TMP/$1.json" ] && bad "run FILE.c: $1: a result file was written"
+	ls "$TMP" | grep -q "$1.json.tmp" && bad "run FILE.c: $1: a temporary file was left"
+}
+crash segv_setup 139 "\(build 'cc -O2'\): setup\(\) crashed with SIGSEGV"
+crash abort_run 134 "variant 'b' \(build 'cc -O2'\): run\(\) crashed with SIGABRT"
+crash exit0 1 "setup\(\) called exit\(0\)"
+crash exit3 1 "variant 'b' \(build 'cc -O2'\): run\(\) called exit\(3\)"
+
+# what a claim prints goes to standard error, not into settle's output:
+# the JSON document on standard output stayed unreadable by settle show
+claim chatty 'printf("hello from setup\n")' 'printf("hello from run\n")'
+run chatty run "$TMP/chatty.c" "${FAST[@]}" --format json
+if [ $rc = 0 ] && "$SETTLE" show "$TMP/chatty.out" >/dev/null 2>"$TMP/chatty_show.err" &&
+   grep -q "hello from run" "$TMP/chatty.err" &&
+   grep -q "hello from setup" "$TMP/chatty.err"; then
+	ok "run FILE.c --format json: a claim's printf goes to standard error, the document stays whole"
+else
+	bad "run FILE.c --format json with a printing claim: status $rc, show: $(cat "$TMP/chatty_show.err")"
+fi
+
+# ---- --output: where a result cannot or must not go -------------------------
+# a chain of links: the file at its end is written, every link kept (the
+# middle link was replaced by a file, the real file left stale)
+mkdir -p "$TMP/ln/sub"
+echo stale >"$TMP/ln/c.json"
+ln -s c.json "$TMP/ln/b.json"
+ln -s b.json "$TMP/ln/a.json"
+ln -s ../c.json "$TMP/ln/sub/d.json"
+ln -s sub/d.json "$TMP/ln/e.json"
+for link in a.json e.json; do
+	echo stale >"$TMP/ln/c.json"
+	run chain run popcount --size 1K --variant swar64 "${FAST[@]}" \
+		--format json --output "$TMP/ln/$link"
+	if [ $rc = 0 ] && [ -L "$TMP/ln/b.json" ] && [ -L "$TMP/ln/sub/d.json" ] &&
+	   "$SETTLE" show "$TMP/ln/c.json" >/dev/null 2>&1; then
+		ok "--output $link (a chain of links): the last file written, the links kept"
+	else
+		bad "--output through a chain of links ($link): status $rc, $(ls -l "$TMP/ln" | tr '\n' ' ')"
+	fi
+done
+ln -s loop2 "$TMP/ln/loop1"
+ln -s loop1 "$TMP/ln/loop2"
+run loop run popcount --size 1K --variant swar64 "${FAST[@]}" --output "$TMP/ln/loop1"
+expect loop 2 "cannot write .*loop1: Too many levels of symbolic links" \
+	"--output to a loop of links is refused before the run"
+run empty_out run popcount --output ''
+expect empty_out 2 "cannot write '': an empty file name" \
+	"--output '' says the name is empty"
+
+# ---- the environment ---------------------------------------------------------
+# SETTLE_BSWAP_NT_BYTES that is no size was ignored without a word, as
+# SETTLE_POPCOUNT, SETTLE_BSWAP and SETTLE_CLOCK are not
+for v in junk 0 -1 1e3 '64K '; do
+	SETTLE_BSWAP_NT_BYTES=$v run ntenv list
+	expect ntenv 2 "SETTLE_BSWAP_NT_BYTES=$v refused: not a positive size" \
+		"SETTLE_BSWAP_NT_BYTES='$v' is refused"
+done
+SETTLE_BSWAP_NT_BYTES=64K run ntenv_ok list
+[ $rc = 0 ] && ok "SETTLE_BSWAP_NT_BYTES=64K is taken" ||
+	bad "SETTLE_BSWAP_NT_BYTES=64K: status $rc"
+
+# an unusable TMPDIR is named, exit 2, whatever needs it
+TMPDIR=/nonexistent/settle-tmp run tmp_cmd run --command a=true --samples 2
+expect tmp_cmd 2 "in /nonexistent/settle-tmp \\(TMPDIR\\)" \
+	"--command with an unusable TMPDIR names it"
+TMPDIR=/nonexistent/settle-tmp run tmp_proc run popcount --processes 2 \
+	--quick --size 1K
+expect tmp_proc 2 "in /nonexistent/settle-tmp \\(TMPDIR\\)" \
+	"--processes with an unusable TMPDIR names it"
+
+echo "test_hostile: $pass passed, $fail failed"
+[ "$fail" = 0 ]

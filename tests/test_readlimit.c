@@ -1,0 +1,396 @@
+/*
+ * test_readlimit.c - the read-limit kernels (src/prim/readlimit.h)
+ * against a byte-by-byte reference of the aligned-word sum.
+ *
+ * Every kernel this CPU can run (generic; x86-64 sse2, avx2, avx512;
+ * AArch64 neon; taken
+ * directly with settle_read_limit_impl_fn()) and the dispatched
+ * settle_read_limit() are checked on:
+ *   - every length 0..1024 at every alignment 0..63 (random bytes), and
+ *     lengths up to 2700 (several steps of every unrolled loop);
+ *   - every length 0..1024 placed right after and right before a
+ *     PROT_NONE page, so that a read outside the buffer crashes;
+ *   - the sum of two adjacent ranges equals the sum of their union;
+ *   - a random 1 MiB + 61 bytes at odd alignments;
+ *   - 16 MiB and more (the wide kernels' streaming path) at odd lengths
+ *     and alignments, against the generic kernel.
+ * Kernels this CPU cannot run are skipped, and say so. The choice is
+ * checked on injected cpuid words (Core 2, Haswell, Ice Lake; AVX-512
+ * without BW or without ZMM state in XCR0; OSXSAVE clear) on x86-64, on
+ * injected AT_HWCAP words on AArch64, and the
+ * dispatched kernel (settle_read_limit_active(), settle_read_limit_kernel())
+ * is the one settle_read_limit_choose() names for this CPU.
+ *
+ * SETTLE_TEST_SAMPLE=1 checks a sample instead of every length and
+ * alignment (under CPU emulation the full sweep takes too long).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "helpers.h"
+
+#include "prim/readlimit.h"
+
+#define MAX_LEN 1024
+#define MAX_ALIGN 64
+
+/*
+ * The reference: each byte at address x weighs 256^(x mod 8) (little
+ * endian) or 256^(7 - x mod 8) (big endian), summed modulo 2^64.
+ */
+static uint64_t reference_sum(const unsigned char *p, size_t len)
+{
+	uint64_t s = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		unsigned pos = (unsigned)((uintptr_t)(p + i) & 7);
+
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+		pos = 7 - pos;
+#endif
+		s += (uint64_t)p[i] << (8 * pos);
+	}
+	return s;
+}
+
+static int sampled(void)
+{
+	const char *e = getenv("SETTLE_TEST_SAMPLE");
+
+	return e && *e && strcmp(e, "0") != 0;
+}
+
+static int len_wanted(size_t len)
+{
+	size_t m64 = len % 64;
+
+	return !sampled() || len % 7 == 0 || m64 <= 1 || m64 >= 62 ||
+	       len == MAX_LEN;
+}
+
+static int align_wanted(size_t a)
+{
+	return !sampled() || a == 0 || a == 1 || a == 7 || a == 8 ||
+	       a == 31 || a == 32 || a == 63;
+}
+
+/* state: a pointer to an enum settle_read_limit_impl, or to NIMPL for
+ * the dispatched function. */
+static const enum settle_read_limit_impl k_generic = SETTLE_READ_LIMIT_GENERIC;
+static const enum settle_read_limit_impl k_sse2 = SETTLE_READ_LIMIT_SSE2;
+static const enum settle_read_limit_impl k_avx2 = SETTLE_READ_LIMIT_AVX2;
+static const enum settle_read_limit_impl k_avx512 = SETTLE_READ_LIMIT_AVX512;
+static const enum settle_read_limit_impl k_neon = SETTLE_READ_LIMIT_NEON;
+static const enum settle_read_limit_impl k_auto = SETTLE_READ_LIMIT_NIMPL;
+
+static settle_read_limit_fn subject(void **state, const char **name)
+{
+	enum settle_read_limit_impl which =
+		*(const enum settle_read_limit_impl *)*state;
+
+	if (which == SETTLE_READ_LIMIT_NIMPL) {
+		*name = "settle_read_limit";
+		return settle_read_limit;
+	}
+	*name = settle_read_limit_impl_name(which);
+	if (!settle_read_limit_usable(which)) {
+		print_message("this CPU or OS cannot run %s: skipped\n",
+			      *name);
+		skip();
+	}
+	assert_non_null(settle_read_limit_impl_fn(which));
+	return settle_read_limit_impl_fn(which);
+}
+
+static void expect(const char *name, const char *what, const void *buf,
+		   size_t len, uint64_t got, uint64_t want)
+{
+	if (got == want)
+		return;
+	print_error("%s: %s, %zu bytes at address %% 64 = %u: got %#llx, "
+		    "want %#llx\n", name, what, len,
+		    (unsigned)((uintptr_t)buf % 64), (unsigned long long)got,
+		    (unsigned long long)want);
+	fail();
+}
+
+static unsigned char *alloc64(size_t len)
+{
+	unsigned char *p = aligned_alloc(64, (len + 63) / 64 * 64);
+
+	assert_non_null(p);
+	return p;
+}
+
+static void test_sweep(void **state)
+{
+	const char *name;
+	settle_read_limit_fn fn = subject(state, &name);
+	size_t cap = 2700 + MAX_ALIGN;
+	unsigned char *buf = alloc64(cap);
+
+	for (size_t len = 0; len <= 2700; len++) {
+		if (len > MAX_LEN && len % 61 != 0)
+			continue;
+		if (!len_wanted(len))
+			continue;
+		fill_random(buf, cap, 0x9e3779b97f4a7c15u * (len + 1));
+		for (size_t off = 0; off < MAX_ALIGN; off++) {
+			if (!align_wanted(off))
+				continue;
+			expect(name, "sweep", buf + off, len,
+			       fn(buf + off, len),
+			       reference_sum(buf + off, len));
+		}
+	}
+	free(buf);
+}
+
+/* Three pages: PROT_NONE, readable, PROT_NONE. Returns the middle one. */
+static unsigned char *guarded_page(void)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	unsigned char *p = mmap(NULL, 3 * (size_t)pg, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	assert_true(p != MAP_FAILED);
+	assert_int_equal(mprotect(p, (size_t)pg, PROT_NONE), 0);
+	assert_int_equal(mprotect(p + 2 * pg, (size_t)pg, PROT_NONE), 0);
+	return p + pg;
+}
+
+static void guarded_free(unsigned char *mid)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+
+	munmap(mid - pg, 3 * (size_t)pg);
+}
+
+/* Every length against both guard pages: a read outside crashes. */
+static void test_guard_pages(void **state)
+{
+	const char *name;
+	settle_read_limit_fn fn = subject(state, &name);
+	long pg = sysconf(_SC_PAGESIZE);
+	unsigned char *mid = guarded_page();
+
+	fill_random(mid, (size_t)pg, 77);
+	for (size_t len = 0; len <= MAX_LEN && len <= (size_t)pg; len++) {
+		unsigned char *end = mid + pg - len;
+
+		if (!len_wanted(len))
+			continue;
+		expect(name, "after a guard page", mid, len, fn(mid, len),
+		       reference_sum(mid, len));
+		expect(name, "before a guard page", end, len, fn(end, len),
+		       reference_sum(end, len));
+	}
+	guarded_free(mid);
+}
+
+/* The sum over two adjacent ranges is the sum of their union. */
+static void test_additive(void **state)
+{
+	const char *name;
+	settle_read_limit_fn fn = subject(state, &name);
+	size_t len = 3000;
+	unsigned char *buf = alloc64(len + MAX_ALIGN);
+
+	fill_random(buf, len + MAX_ALIGN, 5);
+	for (size_t off = 0; off < MAX_ALIGN; off += 5)
+		for (size_t cut = 0; cut <= len; cut += 97)
+			expect(name, "split", buf + off, len,
+			       fn(buf + off, cut) +
+			       fn(buf + off + cut, len - cut),
+			       fn(buf + off, len));
+	free(buf);
+}
+
+static void test_large(void **state)
+{
+	const char *name;
+	settle_read_limit_fn fn = subject(state, &name);
+	size_t len = (1u << 20) + 61;
+	unsigned char *buf = alloc64(len + MAX_ALIGN);
+	size_t offs[] = { 0, 3, 16, 33, 63 };
+
+	fill_random(buf, len + MAX_ALIGN, 11);
+	for (size_t i = 0; i < sizeof(offs) / sizeof(offs[0]); i++)
+		expect(name, "1 MiB", buf + offs[i], len,
+		       fn(buf + offs[i], len),
+		       reference_sum(buf + offs[i], len));
+	free(buf);
+}
+
+/* 16 MiB and more (the wide kernels stream with 128-bit loads there): the
+ * generic kernel's value, at odd lengths and alignments. */
+static void test_stream(void **state)
+{
+	static const size_t extra[] = { 0, 1, 63, 64, 65, 4097 };
+	static const size_t offs[] = { 0, 3, 16, 63 };
+	const char *name;
+	settle_read_limit_fn fn = subject(state, &name);
+	size_t base = SETTLE_READ_LIMIT_STREAM_MIN;
+	unsigned char *buf = alloc64(base + 4097 + MAX_ALIGN);
+
+	fill_random(buf, base + 4097 + MAX_ALIGN, 13);
+	for (size_t i = 0; i < sizeof(extra) / sizeof(extra[0]); i++)
+		for (size_t j = 0; j < sizeof(offs) / sizeof(offs[0]); j++) {
+			const unsigned char *p = buf + offs[j];
+			size_t len = base + extra[i];
+
+			if (sampled() && (i + j) % 3)
+				continue;
+			expect(name, "16 MiB and more", p, len, fn(p, len),
+			       settle_read_limit_generic(p, len));
+		}
+	/* one below the threshold, against the same */
+	expect(name, "just below 16 MiB", buf + 5, base - 1,
+	       fn(buf + 5, base - 1), settle_read_limit_generic(buf + 5, base - 1));
+	free(buf);
+}
+
+/* ---- the choice --------------------------------------------------------- */
+
+/* cpuid bits (x86-64) */
+#define L1C_OSXSAVE (1u << 27)
+#define L1C_AVX (1u << 28)
+#define L1D_SSE2 (1u << 26)
+#define L7B_AVX2 (1u << 5)
+#define L7B_AVX512F (1u << 16)
+#define L7B_AVX512BW (1u << 30)
+#define L7B_AVX512VL (1u << 31)
+
+static void expect_choice(const struct settle_cpuid *id,
+			  enum settle_read_limit_impl want, const char *what)
+{
+	enum settle_read_limit_impl got = settle_read_limit_choose(id);
+
+	if (got != want) {
+		print_error("%s: chose %s, want %s\n", what,
+			    settle_read_limit_impl_name(got),
+			    settle_read_limit_impl_name(want));
+		fail();
+	}
+	assert_true(settle_read_limit_runs_on(got, id));
+	for (int i = got + 1; i < SETTLE_READ_LIMIT_NIMPL; i++)
+		assert_false(settle_read_limit_runs_on(i, id));
+}
+
+#if SETTLE_ARCH_X86_64
+static void test_choice(void **state)
+{
+	struct settle_cpuid core2 = { .max_leaf = 10, .l1_edx = L1D_SSE2 };
+	struct settle_cpuid haswell = {
+		.max_leaf = 13, .l1_ecx = L1C_OSXSAVE | L1C_AVX,
+		.l1_edx = L1D_SSE2, .l7_ebx = L7B_AVX2, .xcr0 = 0x7,
+	};
+	struct settle_cpuid icelake = haswell;
+	struct settle_cpuid id;
+
+	(void)state;
+	icelake.l7_ebx |= L7B_AVX512F | L7B_AVX512BW | L7B_AVX512VL;
+	icelake.xcr0 = 0xe7;
+	expect_choice(&core2, SETTLE_READ_LIMIT_SSE2, "Core 2");
+	expect_choice(&haswell, SETTLE_READ_LIMIT_AVX2, "Haswell");
+	expect_choice(&icelake, SETTLE_READ_LIMIT_AVX512, "Ice Lake");
+	id = icelake;
+	id.l7_ebx &= ~L7B_AVX512BW;
+	expect_choice(&id, SETTLE_READ_LIMIT_AVX2, "AVX-512 without BW");
+	id = icelake;
+	id.xcr0 = 0x7;
+	expect_choice(&id, SETTLE_READ_LIMIT_AVX2, "XCR0 without ZMM state");
+	id = icelake;
+	id.l1_ecx &= ~L1C_OSXSAVE;
+	expect_choice(&id, SETTLE_READ_LIMIT_SSE2, "OSXSAVE clear");
+	assert_false(settle_read_limit_runs_on(SETTLE_READ_LIMIT_NEON,
+					       &icelake));
+	assert_true(settle_read_limit_runs_on(SETTLE_READ_LIMIT_GENERIC,
+					      &core2));
+	assert_false(settle_read_limit_runs_on(SETTLE_READ_LIMIT_NIMPL,
+					       &icelake));
+	assert_null(settle_read_limit_impl_fn(SETTLE_READ_LIMIT_NIMPL));
+	assert_null(settle_read_limit_impl_fn(SETTLE_READ_LIMIT_NEON));
+	assert_string_equal(settle_read_limit_impl_name(SETTLE_READ_LIMIT_NIMPL),
+			    "?");
+}
+#elif SETTLE_ARCH_AARCH64
+/* AT_HWCAP of qemu's Cortex-A53 (see test_dispatch.c) and of no AdvSIMD. */
+static void test_choice(void **state)
+{
+	struct settle_cpuid a53 = { .hwcap = 0x8fb };
+	struct settle_cpuid none = { .hwcap = SETTLE_HWCAP_FP };
+
+	(void)state;
+	expect_choice(&a53, SETTLE_READ_LIMIT_NEON, "Cortex-A53");
+	expect_choice(&none, SETTLE_READ_LIMIT_GENERIC, "no AdvSIMD");
+	a53.hwcap = a53.hwcap2 = ~0ull;
+	assert_false(settle_read_limit_runs_on(SETTLE_READ_LIMIT_SSE2, &a53));
+	assert_false(settle_read_limit_runs_on(SETTLE_READ_LIMIT_AVX512, &a53));
+	assert_null(settle_read_limit_impl_fn(SETTLE_READ_LIMIT_AVX2));
+	assert_string_equal(settle_read_limit_impl_name(SETTLE_READ_LIMIT_NEON),
+			    "neon");
+}
+#else
+static void test_choice(void **state)
+{
+	struct settle_cpuid id;
+
+	(void)state;
+	memset(&id, 0xff, sizeof(id));
+	expect_choice(&id, SETTLE_READ_LIMIT_GENERIC, "the generic build");
+	for (int i = 1; i < SETTLE_READ_LIMIT_NIMPL; i++)
+		assert_null(settle_read_limit_impl_fn(i));
+}
+#endif
+
+/* The dispatched kernel is the choice for this CPU's own words, and
+ * the widest one usable here. */
+static void test_active(void **state)
+{
+	struct settle_cpuid id;
+	enum settle_read_limit_impl a = settle_read_limit_active();
+
+	(void)state;
+	settle_cpuid_read(&id);
+	assert_int_equal(a, settle_read_limit_choose(&id));
+	assert_true(settle_read_limit_usable(a));
+	for (int i = a + 1; i < SETTLE_READ_LIMIT_NIMPL; i++)
+		assert_false(settle_read_limit_usable(i));
+	assert_ptr_equal(settle_read_limit_kernel(),
+			 settle_read_limit_impl_fn(a));
+	print_message("dispatched read-limit kernel: %s\n",
+		      settle_read_limit_impl_name(a));
+}
+
+#define KERNEL_TESTS(k)							\
+	cmocka_unit_test_prestate(test_sweep, (void *)&k),		\
+	cmocka_unit_test_prestate(test_guard_pages, (void *)&k),	\
+	cmocka_unit_test_prestate(test_additive, (void *)&k),		\
+	cmocka_unit_test_prestate(test_large, (void *)&k),		\
+	cmocka_unit_test_prestate(test_stream, (void *)&k)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		KERNEL_TESTS(k_generic),
+		KERNEL_TESTS(k_sse2),
+		KERNEL_TESTS(k_avx2),
+		KERNEL_TESTS(k_avx512),
+		KERNEL_TESTS(k_neon),
+		KERNEL_TESTS(k_auto),
+		cmocka_unit_test(test_choice),
+		cmocka_unit_test(test_active),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
