@@ -12,10 +12,11 @@
 #                      outside *_sve.o);
 #                      compare tests/digest.c's output under each emulator
 #                      with the native build's; run `settle run popcount
-#                      bswap endian --quick --size 64K --size 1M` under
-#                      qemu-aarch64 -cpu cortex-a53 (expects neon), -cpu
-#                      max (sve) and qemu-s390x (swar, scalar), asserting
-#                      the implementations chosen.
+#                      bswap endian --quick --size 64K --size 1M
+#                      --layouts 2` under qemu-aarch64 -cpu cortex-a53
+#                      (expects neon), -cpu max (sve) and qemu-s390x
+#                      (swar, scalar), asserting the implementations
+#                      chosen and the 2 layouts.
 #
 # Dynamically linked programs run directly under qemu-aarch64 and
 # qemu-s390x: they find the target's loader and libraries where Debian's
@@ -140,16 +141,18 @@ cross_tests = d=$(BUILD)/cross-$(1); q=$(CROSS_QEMU_$(1)); \
 	fi;
 
 # Shell: settle run under target $(1), CPU $(2), expecting popcount $(3)
-# and bswap $(4), and the note that the timings are emulated.
+# and bswap $(4), the note that the timings are emulated, and two layouts
+# measured (settle_alloc, the stack, the visits of docs/layouts.md).
 cross_run = d=$(BUILD)/cross-$(1); q=$(CROSS_QEMU_$(1)); \
 	cpu=$(if $(filter -,$(2)),default,$(2)); \
 	opt="$(if $(filter -,$(2)),,-cpu $(2))"; log=$$d/run-$$cpu.log; \
 	if env $(CROSS_ENV_$(1)) $$q $$opt $$d/settle run popcount bswap endian \
-	   --quick --size 64K --size 1M > $$log 2>&1; then \
+	   --quick --size 64K --size 1M --layouts 2 > $$log 2>&1; then \
 	  got=$$(sed -n 's/^  primitives: popcount \([a-z0-9]*\), bswap \([a-z0-9]*\)$$/\1 \2/p' $$log); \
-	  if [ "$$got" = "$(3) $(4)" ] && grep -q 'emulated by qemu-user' $$log; \
-	  then echo "ok   $$q$${opt:+ $$opt}: popcount $(3), bswap $(4); timings not measurements"; \
-	  else echo "FAIL $$q $$opt: popcount/bswap '$$got', expected '$(3) $(4)' and the emulation note (see $$log)"; \
+	  if [ "$$got" = "$(3) $(4)" ] && grep -q 'emulated by qemu-user' $$log && \
+	     grep -q '^  layouts: 2: ' $$log; \
+	  then echo "ok   $$q$${opt:+ $$opt}: popcount $(3), bswap $(4), 2 layouts; timings not measurements"; \
+	  else echo "FAIL $$q $$opt: popcount/bswap '$$got', expected '$(3) $(4)', the emulation note and 2 layouts (see $$log)"; \
 	    fail=1; fi; \
 	else echo "FAIL $$q $$opt: settle run failed (see $$log)"; fail=1; fi;
 
@@ -182,7 +185,7 @@ test-cross: deps deps-test deps-cross
 	  $(foreach c,$(CROSS_CPUS_$(t)),$(call cross_tests,$(t),$(c),$(CROSS_TEST_NAMES))) \
 	  $(call cross_arch_sh,$(t)) \
 	  $(foreach c,$(CROSS_PRIM_CPUS_$(t)),$(call cross_tests,$(t),$(c),$(CROSS_PRIM_TESTS)))) \
-	echo "== settle run popcount bswap endian --quick --size 64K --size 1M"; \
+	echo "== settle run popcount bswap endian --quick --size 64K --size 1M --layouts 2"; \
 	$(foreach r,$(CROSS_RUNS),$(call cross_run,$(call colon_word,$(r),1),$(call colon_word,$(r),2),$(call colon_word,$(r),3),$(call colon_word,$(r),4))) \
 	s=$$(( $$(date +%s) - start )); \
 	if [ $$fail = 0 ]; then \

@@ -152,7 +152,7 @@ static const char usage_selftest[] =
 "0.5%); (c) the latency of dependent popcnt and imul chains in core\n"
 "cycles, measured against a dependent add chain; (d) layouts: the same\n"
 "popcount loop compiled in 4 places, copy k against copy k+2 in layout\n"
-"k (A/A, 3% more work, and A/A in one layout).\n\n"
+"k (A/A, 3% more work, and A/A in one layout; x86-64 only).\n\n"
 "options:\n"
 "  --quick            20 A/A and 10 detection trials of short samples (CI)\n"
 "  --aa-trials N      A/A trials (default 200)\n"

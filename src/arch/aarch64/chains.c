@@ -80,5 +80,5 @@ void settle_arch_latency_chains(struct settle_arch_chain *add,
 
 const char *settle_arch_placed_unavailable(void)
 {
-	return "the placed loop is measured on x86-64 only (docs/layouts.md)";
+	return "the placed loop is timed on x86-64 only: docs/layouts.md";
 }
