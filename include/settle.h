@@ -412,10 +412,22 @@ int settle_compare_unpaired(const double *old, size_t n, const double *new_,
 
 /*
  * Comparison with the process as the unit of replication: est[0..p) are
- * per-process log ratios (one estimate per fresh process). The ratio is
- * exp of their mean, with a Student t interval on p - 1 degrees of
- * freedom. Same verdict rules; p < 2 gives unclear (too few samples).
+ * per-process log ratios (one estimate per fresh process). With p < 5 the
+ * ratio is exp of their mean, with a Student t interval on p - 1 degrees
+ * of freedom. With p >= 5, g = settle_process_trim(p) estimates are cut
+ * from each end: the ratio is exp of the 20 % trimmed mean, with Yuen's
+ * interval, the winsorized standard deviation s_w over
+ * (1 - 2g/p) sqrt(p) times t on p - 2g - 1 degrees of freedom (Tukey and
+ * McLaughlin 1963, Yuen 1974; Wilcox, Introduction to Robust Estimation
+ * and Hypothesis Testing, 4.4-4.5), so that one process that a burst of
+ * other work or a code-placement flip moved by several per cent does not
+ * make the interval wide. Same verdict rules; p < 2 gives unclear (too
+ * few samples). Returns 0, or -1 when memory runs out.
  */
+/* The per-process estimates settle_compare_processes() cuts from each
+ * end: floor(0.2 p), 0 below 5 processes. */
+size_t settle_process_trim(size_t p);
+
 int settle_compare_processes(const double *est, size_t p, double band,
 			     struct settle_comparison *c);
 

@@ -184,6 +184,8 @@ static void test_processes(void **st)
 {
 	const double same[] = { 0.001, -0.002, 0.0005, 0.0015, -0.001 };
 	const double up[] = { 0.030, 0.028, 0.031, 0.029, 0.032 };
+	const double one_off[] = { 0.001, -0.002, 0.0005, 0.0015, -0.001, 0.0,
+				   0.08 };
 	struct settle_comparison c;
 
 	(void)st;
@@ -195,6 +197,14 @@ static void test_processes(void **st)
 	settle_compare_processes(up, 1, 0.01, &c);
 	assert_int_equal(c.verdict, SETTLE_UNCLEAR);
 	assert_string_equal(c.why, "too few samples");
+	/* seven processes, one 8 % off: the trimmed mean and Yuen's
+	 * interval leave it out (a Student t interval would be [-1.7 %,
+	 * +3.9 %], unclear); three processes are not trimmed */
+	settle_compare_processes(one_off, 7, 0.01, &c);
+	assert_int_equal(c.verdict, SETTLE_SAME);
+	assert_float_equal(c.ratio, exp(0.0004), 1e-9);
+	settle_compare_processes(one_off + 4, 3, 0.01, &c);
+	assert_int_equal(c.verdict, SETTLE_UNCLEAR);
 }
 
 int main(void)

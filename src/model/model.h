@@ -102,6 +102,18 @@ size_t settle_layout_units(const struct settle_result *base,
 			   const struct settle_result *r, size_t from,
 			   size_t to, double *out);
 
+/*
+ * One process's estimate of log(r / base) over r's samples [from, to),
+ * as settle_report_analyze() makes it for each process of a run with
+ * --processes: the Hodges-Lehmann estimate of the paired log ratios, or
+ * with several layouts the mean of one such estimate per layout, each
+ * layout weighing the same (docs/layouts.md). Returns 0, or -1 when a
+ * layout has no estimate or memory runs out.
+ */
+int settle_process_estimate(const struct settle_result *base,
+			    const struct settle_result *r, size_t from,
+			    size_t to, double *est);
+
 /* Index of the baseline of result i in its group, or -1. */
 long settle_report_baseline(const struct settle_report *rep, size_t i);
 

@@ -649,10 +649,24 @@ static int process_estimate(const struct settle_result *b,
 	return 0;
 }
 
+int settle_process_estimate(const struct settle_result *base,
+			    const struct settle_result *r, size_t from,
+			    size_t to, double *est)
+{
+	double *bx = malloc((to - from + 1) * sizeof(*bx));
+	double *xx = malloc((to - from + 1) * sizeof(*xx));
+	int rc = bx && xx && to <= base->nsamples && to <= r->nsamples ?
+		 process_estimate(base, r, from, to, bx, xx, est) : -1;
+
+	free(bx);
+	free(xx);
+	return rc;
+}
+
 /*
  * r against its baseline b, over their common rounds: paired by round;
  * with processes, one estimate per process (each the mean over its
- * layouts) and a Student t interval over processes; with several layouts
+ * layouts) and an interval over processes (settle_compare_processes()); with several layouts
  * in one process, the layouts as the unit (one estimate each).
  */
 static void compare_rounds(struct settle_result *r,
@@ -673,8 +687,11 @@ static void compare_rounds(struct settle_result *r,
 				np++;
 		settle_compare_processes(est, np, band, &r->cmp);
 		if (r->nlayouts > 1)
-			r->cmp.method = "per-process estimates, each the mean "
-					"of one per layout, Student t interval";
+			r->cmp.method = settle_process_trim(np) ?
+				"per-process estimates, each the mean of one "
+				"per layout, 20% trimmed mean, Yuen interval" :
+				"per-process estimates, each the mean of one "
+				"per layout, Student t interval";
 	} else if (layouts_in(r, 0, n, seen) > 1) {
 		/* one process: balanced rounds, each the mean over the
 		 * layouts of one round in each, as the unit */

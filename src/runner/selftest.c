@@ -31,6 +31,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "model/model.h"
 #include "runner/placed.h"
 #include "runner/selftest.h"
 #include "stats/rules.h"
@@ -183,6 +184,17 @@ static int one_process(const struct settle_options *o,
 		return -1;
 	ok = rep.results[1].has_cmp && rep.results[1].cmp.ratio > 0;
 	*cmp = rep.results[1].cmp; /* why/method point to static strings */
+	/* with layouts, the estimate a process of settle run --processes
+	 * gives (the mean of one per layout), not the one-process verdict's
+	 * balanced rounds */
+	if (ok && o->layouts > 1) {
+		double e;
+
+		ok = settle_process_estimate(&rep.results[0], &rep.results[1],
+					     0, rep.results[1].nsamples,
+					     &e) == 0;
+		cmp->ratio = exp(e);
+	}
 	settle_report_free(&rep);
 	return ok ? 0 : -1;
 }

@@ -4,6 +4,7 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "settle.h"
 #include "stats/nonparam.h"
@@ -131,22 +132,53 @@ int settle_compare_unpaired(const double *old, size_t n, const double *new_,
 	return 0;
 }
 
+size_t settle_process_trim(size_t p)
+{
+	return p / 5;
+}
+
+static int by_value(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
 int settle_compare_processes(const double *est, size_t p, double band,
 			     struct settle_comparison *c)
 {
-	double mean = 0, ss = 0, half;
+	size_t g = settle_process_trim(p);
+	double *x = malloc((p ? p : 1) * sizeof(*x));
+	double mean = 0, wmean = 0, ss = 0, half;
 
-	*c = (struct settle_comparison){ .method =
+	*c = (struct settle_comparison){ .method = g ?
+		"per-process estimates, 20% trimmed mean, Yuen interval" :
 		"per-process estimates, Student t interval" };
+	if (!x)
+		return -1;
+	memcpy(x, est, p * sizeof(*x));
+	qsort(x, p, sizeof(*x), by_value);
+	/* the trimmed mean, and the winsorized variance around the
+	 * winsorized mean: the g values at each end set to their
+	 * neighbours */
+	for (size_t i = g; i < p - g; i++)
+		mean += x[i] / (double)(p - 2 * g);
+	for (size_t i = 0; i < g; i++) {
+		x[i] = x[g];
+		x[p - 1 - i] = x[p - 1 - g];
+	}
 	for (size_t i = 0; i < p; i++)
-		mean += est[i] / (double)p;
+		wmean += x[i] / (double)p;
 	for (size_t i = 0; i < p; i++)
-		ss += (est[i] - mean) * (est[i] - mean);
+		ss += (x[i] - wmean) * (x[i] - wmean);
+	free(x);
 	c->n = p;
 	c->ratio = exp(mean);
 	if (p >= 2) {
-		half = settle_t_quantile(1 - (1 - CONF) / 2, (double)p - 1) *
-		       sqrt(ss / (double)(p - 1) / (double)p);
+		half = settle_t_quantile(1 - (1 - CONF) / 2,
+					 (double)(p - 2 * g) - 1) *
+		       sqrt(ss / (double)(p - 1) / (double)p) /
+		       (1 - 2 * (double)g / (double)p);
 		c->lo = exp(mean - half);
 		c->hi = exp(mean + half);
 		c->level = CONF;

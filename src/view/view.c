@@ -383,6 +383,14 @@ static const char *cycles_source(const struct settle_view_claim *vc)
 	       "hardware counters)";
 }
 
+/* How the interval over p processes is made (settle_compare_processes()). */
+static const char *over_processes(unsigned p)
+{
+	return settle_process_trim(p) ?
+	       "95% Yuen interval of their 20% trimmed mean over processes" :
+	       "95% Student t interval over processes";
+}
+
 static void notes(const struct settle_report *rep, struct settle_view_claim *vc)
 {
 	const struct settle_options *o = &rep->options;
@@ -403,26 +411,26 @@ static void notes(const struct settle_report *rep, struct settle_view_claim *vc)
 		note(vc, "", "median time per %s of %u samples; ratio = time / "
 		     "time of '%s'%s in the same rounds (below 1 is faster; %u "
 		     "fresh processes, each %u layouts: one Hodges-Lehmann "
-		     "estimate per layout, their mean per process, 95%% "
-		     "Student t interval over processes; band +-%g%%)",
-		     c->op_name, o->samples, c->baseline, grouped ?
+		     "estimate per layout, their mean per process, %s; band "
+		     "+-%g%%)", c->op_name, o->samples, c->baseline, grouped ?
 		     " of the same build and parameters" : "", o->processes,
-		     nl, o->band * 100);
+		     nl, over_processes(o->processes), o->band * 100);
 	else if (based && nl > 1)
 		note(vc, "", "median time per %s of %u samples; ratio = time / "
 		     "time of '%s'%s in the same rounds (below 1 is faster; %u "
-		     "layouts, one Hodges-Lehmann estimate each, 95%% Student "
-		     "t interval over layouts; band +-%g%%)", c->op_name,
-		     o->samples, c->baseline, grouped ?
+		     "layouts: the mean over the layouts of each round's log "
+		     "ratio, Hodges-Lehmann estimate of those, 95%% signed-rank "
+		     "interval; band +-%g%%)", c->op_name, o->samples,
+		     c->baseline, grouped ?
 		     " of the same build and parameters" : "", nl,
 		     o->band * 100);
 	else if (based && o->processes > 1)
 		note(vc, "", "median time per %s of %u samples; ratio = time / "
 		     "time of '%s'%s in the same rounds (below 1 is faster; %u "
-		     "fresh processes, one Hodges-Lehmann estimate each, 95%% "
-		     "Student t interval over processes; band +-%g%%)",
-		     c->op_name, o->samples, c->baseline, grouped ?
-		     " of the same build and parameters" : "", o->processes,
+		     "fresh processes, one Hodges-Lehmann estimate each, %s; "
+		     "band +-%g%%)", c->op_name, o->samples, c->baseline,
+		     grouped ? " of the same build and parameters" : "",
+		     o->processes, over_processes(o->processes),
 		     o->band * 100);
 	else if (based)
 		note(vc, "", "median time per %s of %u samples; ratio = time / "
