@@ -19,6 +19,7 @@ bench: bench-primitives bench-preempt
 
 $(STORM_LIB): tests/preempt_storm.c
 	@mkdir -p $(@D)
+	$(call say,LD,$@)
 	$(CC) -std=c11 $(WARN) -O2 -shared -fPIC -o $@ $<
 
 .PHONY: bench-preempt
