@@ -12,6 +12,8 @@
 # Usage: bash tests/test_make.sh (from the repository's top).
 # Prints "N passed, M failed"; exits 1 when any check failed.
 set -u
+# Not the flags of a make that runs this test (make test is quiet: -s).
+unset MAKEFLAGS MFLAGS MAKELEVEL
 pass=0
 fail=0
 ok() { echo "ok   $*"; pass=$((pass + 1)); }
