@@ -85,3 +85,13 @@ $(BUILD)/tests/test_large: tests/large_popcount.c $(LIB)
 	@mkdir -p $(@D)
 	$(call say,LD,$@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+
+# The Debian packages each command installs (as root) or names, from the
+# lists above; the README's quick start lists the same (tests/test_make.sh).
+.PHONY: packages
+packages:
+	@echo "make run: $(REQ_PKGS); optional: $(PEER_PKGS)"
+	@echo "make test: $(sort $(TEST_PKGS))"
+	@echo "make test-cpus: qemu-user"
+	@echo "make test-cross: $(CROSS_PKGS)"
+	@echo "make bench-macro: $(MACRO_PKGS)"

@@ -7,7 +7,8 @@
 # last "N passed, M failed" line and from cmocka's PASSED/FAILED lines
 # (summed over groups), one case for a test that prints neither, one more
 # failed case for a test that crashes after its counts, and the test's
-# exit status passed on.
+# exit status passed on. The README's quick start names every package
+# that `make packages` lists.
 #
 # Usage: bash tests/test_make.sh (from the repository's top).
 # Prints "N passed, M failed"; exits 1 when any check failed.
@@ -72,6 +73,14 @@ if grep -qx visible "$tmp/out"; then
 else
 	bad "the test's output is not shown"
 fi
+
+# ---- the README names every package make installs --------------------
+quick=$(sed -n '/^## Quick start/,/^## /p' README.md)
+missing=
+for p in $(make --no-print-directory packages | sed 's/^[^:]*: //; s/optional://; s/;//g'); do
+	case $quick in *"$p"*) ;; *) missing="$missing $p" ;; esac
+done
+same "the quick start names every package of make packages" "$missing" ""
 
 echo "test_make: $pass passed, $fail failed"
 [ "$fail" = 0 ]
