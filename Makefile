@@ -5,7 +5,19 @@
 #   make test ARCH=generic   the same with no architecture-specific code
 #   make test-cross the tests under qemu-user on AArch64 and s390x (mk/cross.mk)
 #   make clean
+#   V=1             show every command (quiet by default)
 CC      ?= cc
+
+# Quiet unless V=1: one line per file made ("  CC   build/src/x.o"), so
+# that results are not buried under compiler command lines. V=1 shows
+# every command as make runs it.
+V ?= 0
+ifeq ($(V),1)
+say :=
+else
+MAKEFLAGS += -s
+say = printf '  %-4s %s\n' '$(1)' '$(2)'
+endif
 
 # ---- architecture ----------------------------------------------------------
 # Architecture-specific code lives in one folder per architecture,
@@ -76,6 +88,7 @@ all: deps
 
 $(BUILD)/%.o: %.c | $(BUILD)/config.h
 	@mkdir -p $(@D)
+	$(call say,CC,$@)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 # The architecture's own rules (ISA flags of its files): src/arch/<arch>/arch.mk.
@@ -147,9 +160,11 @@ $(BUILD)/src/env/build.o: Makefile
 # and at -O2.
 $(BUILD)/claims/endian_loops_O0.o: claims/endian_loops.c | $(BUILD)/config.h
 	@mkdir -p $(@D)
+	$(call say,CC,$@)
 	$(CC) $(ALL_CFLAGS) -O0 -DENDIAN_BUILD=O0 -c $< -o $@
 $(BUILD)/claims/endian_loops_O2.o: claims/endian_loops.c | $(BUILD)/config.h
 	@mkdir -p $(@D)
+	$(call say,CC,$@)
 	$(CC) $(ALL_CFLAGS) -O2 -DENDIAN_BUILD=O2 -c $< -o $@
 # The placed loops are portable C: ISA_popcnt is x86-64's (its arch.mk) and
 # empty elsewhere, where the selftest does not time them
@@ -160,16 +175,20 @@ $(BUILD)/src/runner/placed%_popcnt.o: src/runner/placed_popcnt.c | $(BUILD)/conf
 	$(CC) $(ALL_CFLAGS) $(PLACED_FLAGS) -DCOPY=$* -c $< -o $@
 $(BUILD)/claims/popcount_generic.o: claims/popcount_generic.c | $(BUILD)/config.h
 	@mkdir -p $(@D)
+	$(call say,CC,$@)
 	$(CC) $(ALL_CFLAGS) $(NOVEC) $(KERNEL_ALIGN) -c $< -o $@
 
 $(LIB): $(LIB_OBJ)
 	@rm -f $@
+	$(call say,AR,$@)
 	$(AR) rcs $@ $^
 $(CLAIMS_A): $(CLAIM_OBJ)
 	@rm -f $@
+	$(call say,AR,$@)
 	$(AR) rcs $@ $^
 
 $(BUILD)/settle: $(CLI_OBJ) $(CLAIMS_A) $(LIB)
+	$(call say,LD,$@)
 	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(CLAIMS_A) $(LIB) $(LDLIBS)
 
 run: all
@@ -201,11 +220,23 @@ TEST_LIBS  = -lcmocka $(LDLIBS)
 
 $(BUILD)/tests/%: tests/%.c $(CLAIMS_A) $(LIB) | deps-test
 	@mkdir -p $(@D)
+	$(call say,LD,$@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(CLAIMS_A) $(LIB) $(TEST_LIBS)
 
+# Every test program and script goes through mk/run-test.sh, which adds
+# its cases to $(TALLY); make test ends with their total.
+TALLY    := $(BUILD)/test-tally
+RUN_TEST  = sh mk/run-test.sh $(TALLY)
+
 test: deps deps-test
-	@$(MAKE) --no-print-directory test-run
-	@$(MAKE) --no-print-directory test-sanitize
+	@rm -f $(TALLY); fail=0; \
+	$(MAKE) --no-print-directory test-run || fail=1; \
+	$(MAKE) --no-print-directory test-sanitize || fail=1; \
+	awk '{ p += $$1; f += $$2; n++ } END { \
+	  printf "%d passed, %d failed (test cases of %d programs and scripts)\n", \
+	    p, f, n }' $(TALLY) 2>/dev/null; \
+	if [ $$fail != 0 ]; then \
+	  echo "failed:" $$(awk '$$2 > 0 { print $$3 }' $(TALLY)); exit 1; fi
 
 # Shell tests (tests/test_*.sh, and the architecture's own) get SETTLE and
 # BUILD in their environment.
@@ -218,14 +249,16 @@ include $(wildcard mk/*.mk)
 
 test-run: $(BUILD)/settle $(TEST_BIN) $(TEST_DEPS)
 	@fail=0; for t in $(TEST_BIN); do \
-	  echo "== $$t"; SETTLE=$(BUILD)/settle $$t || fail=1; \
+	  echo "== $$t"; SETTLE=$(BUILD)/settle $(RUN_TEST) $$t $$t || fail=1; \
 	done; \
 	for t in $(TEST_SH); do \
 	  echo "== $$t"; SETTLE=$(BUILD)/settle BUILD=$(BUILD) SETTLE_ARCH=$(ARCH) \
-	    SETTLE_OBJS="$(LIB_OBJ) $(CLAIM_OBJ) $(CLI_OBJ)" bash $$t || fail=1; \
+	    SETTLE_OBJS="$(LIB_OBJ) $(CLAIM_OBJ) $(CLI_OBJ)" $(RUN_TEST) $$t bash $$t \
+	    || fail=1; \
 	done; \
 	echo "== $(BUILD)/tests/test_runner with the clock_gettime fallback"; \
-	SETTLE_CLOCK=monotonic $(BUILD)/tests/test_runner || fail=1; \
+	SETTLE_CLOCK=monotonic $(RUN_TEST) "test_runner(clock_gettime)" \
+	  $(BUILD)/tests/test_runner || fail=1; \
 	if [ $$fail = 0 ]; then echo "all test programs passed"; \
 	else echo "some test programs FAILED"; exit 1; fi
 

@@ -23,6 +23,7 @@ bench: bench-primitives bench-preempt bench-layouts
 
 $(STORM_LIB): tests/preempt_storm.c
 	@mkdir -p $(@D)
+	$(call say,LD,$@)
 	$(CC) -std=c11 $(WARN) -O2 -shared -fPIC -o $@ $<
 
 .PHONY: bench-preempt

@@ -7,6 +7,7 @@
 $(BUILD)/tests/test_byteorder_O3: tests/test_byteorder.c $(CLAIMS_A) $(LIB) \
 				  | deps-test
 	@mkdir -p $(@D)
+	$(call say,LD,$@)
 	$(CC) $(ALL_CFLAGS) -O3 -fstrict-aliasing -DBYTEORDER_O3 -o $@ $< \
 		$(CLAIMS_A) $(LIB) $(TEST_LIBS)
 

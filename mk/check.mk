@@ -24,7 +24,7 @@ test-sanitize:
 	  echo "== sanitized $$t"; \
 	  SETTLE=$(SAN_BUILD)/settle SETTLE_TEST_SAMPLE=1 \
 	  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	    $(SAN_BUILD)/tests/$$t || fail=1; \
+	    $(RUN_TEST) "$$t(sanitized)" $(SAN_BUILD)/tests/$$t || fail=1; \
 	done; [ $$fail = 0 ] && echo "sanitized test programs passed"
 
 # qemu-user traps the instructions an emulated CPU lacks (SIGILL), so a
@@ -83,4 +83,15 @@ test-large: $(BUILD)/tests/test_large
 
 $(BUILD)/tests/test_large: tests/large_popcount.c $(LIB)
 	@mkdir -p $(@D)
+	$(call say,LD,$@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+
+# The Debian packages each command installs (as root) or names, from the
+# lists above; the README's quick start lists the same (tests/test_make.sh).
+.PHONY: packages
+packages:
+	@echo "make run: $(REQ_PKGS); optional: $(PEER_PKGS)"
+	@echo "make test: $(sort $(TEST_PKGS))"
+	@echo "make test-cpus: qemu-user"
+	@echo "make test-cross: $(CROSS_PKGS)"
+	@echo "make bench-macro: $(MACRO_PKGS)"

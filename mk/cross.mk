@@ -102,6 +102,7 @@ $(BUILD)/cross-%/settle-qemu: mk/cross.mk
 	@chmod +x $@
 
 $(BUILD)/digest: tests/digest.c $(LIB)
+	$(call say,LD,$@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 
 # Big-endian locales for the s390x runs (see above).

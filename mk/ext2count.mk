@@ -8,6 +8,7 @@ ifeq ($(HAVE_EXT2FS),1)
 EXT2COUNT := $(BUILD)/ext2count
 
 $(EXT2COUNT): $(BUILD)/tools/ext2count.o $(LIB)
+	$(call say,LD,$@)
 	$(CC) $(CFLAGS) -o $@ $< $(LIB) -lext2fs -lcom_err $(LDLIBS)
 
 TEST_DEPS += $(EXT2COUNT)

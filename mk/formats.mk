@@ -28,4 +28,4 @@ test-sanitize-formats: deps-locale-de
 		$(SAN_BUILD)/tests/test_formats
 	@echo "== sanitized test_formats"; \
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	  $(SAN_BUILD)/tests/test_formats
+	  $(RUN_TEST) "test_formats(sanitized)" $(SAN_BUILD)/tests/test_formats

@@ -57,6 +57,7 @@ MANPAGES  := man/settle.1 man/settle.3
 
 $(BUILD)/pic/%.o: %.c | $(BUILD)/config.h
 	@mkdir -p $(@D)
+	$(call say,CC,$@)
 	$(CC) $(ALL_CFLAGS) -fPIC -c $< -o $@
 
 $(BUILD)/pic/src/runner/placed%_popcnt.o: src/runner/placed_popcnt.c | $(BUILD)/config.h
@@ -71,6 +72,7 @@ $(BUILD)/pic/src/env/build.o: Makefile
 # -z defs: every symbol the library uses is defined in it or in a library
 # it names (jansson, libm, libc), so the .so works on its own.
 $(SOLIB): $(PIC_OBJ) mk/install.mk
+	$(call say,LD,$@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(SO_NAME) -Wl,-z,defs \
 		-o $@ $(PIC_OBJ) -ljansson -lm
 	ln -sf $(SO_REAL) $(BUILD)/$(SO_NAME)

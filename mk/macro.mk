@@ -34,13 +34,16 @@ SHIM_FLAGS := -fPIC -fno-omit-frame-pointer -fno-optimize-sibling-calls
 
 $(BUILD)/shim/%.o: %.c | $(BUILD)/config.h
 	@mkdir -p $(@D)
+	$(call say,CC,$@)
 	$(CC) $(ALL_CFLAGS) $(SHIM_FLAGS) -c $< -o $@
 
 $(BUILD)/shim/shim.o: examples/e2fsck-popcount/shim.c | $(BUILD)/config.h
 	@mkdir -p $(@D)
+	$(call say,CC,$@)
 	$(CC) $(ALL_CFLAGS) $(SHIM_FLAGS) -c $< -o $@
 
 $(SHIM): $(BUILD)/shim/shim.o $(SHIM_OBJ) examples/e2fsck-popcount/shim.map
+	$(call say,LD,$@)
 	$(CC) $(CFLAGS) -shared -Wl,--version-script=examples/e2fsck-popcount/shim.map \
 		-Wl,-z,defs -o $@ $(BUILD)/shim/shim.o $(SHIM_OBJ)
 
@@ -49,9 +52,11 @@ PLACEBO := $(BUILD)/e2fsck-popcount-placebo.so
 
 $(BUILD)/shim/placebo.o: examples/e2fsck-popcount/shim.c | $(BUILD)/config.h
 	@mkdir -p $(@D)
+	$(call say,CC,$@)
 	$(CC) $(ALL_CFLAGS) $(SHIM_FLAGS) -DSETTLE_SHIM_PLACEBO -c $< -o $@
 
 $(PLACEBO): $(BUILD)/shim/placebo.o examples/e2fsck-popcount/shim.map
+	$(call say,LD,$@)
 	$(CC) $(CFLAGS) -shared -Wl,--version-script=examples/e2fsck-popcount/shim.map \
 		-Wl,-z,defs -o $@ $(BUILD)/shim/placebo.o -ldl
 

@@ -21,14 +21,19 @@ test-tsan: deps-test
 		CFLAGS="$(TSAN_FLAGS)" $(TSAN_TESTS:%=$(TSAN_BUILD)/tests/%)
 	@fail=0; for t in $(TSAN_TESTS); do \
 	  echo "== ThreadSanitizer $$t"; \
-	  TSAN_OPTIONS="halt_on_error=1 exitcode=66" $(TSAN_BUILD)/tests/$$t; \
+	  rm -f $(TALLY).tsan; \
+	  TSAN_OPTIONS="halt_on_error=1 exitcode=66" \
+	    sh mk/run-test.sh $(TALLY).tsan "$$t(tsan)" $(TSAN_BUILD)/tests/$$t; \
 	  rc=$$?; \
 	  if [ $$rc != 0 ] && [ $$rc != 66 ] && [ $$rc != 1 ] && \
 	     command -v setarch >/dev/null; then \
 	    echo "   (rerun with address randomisation off)"; \
+	    rm -f $(TALLY).tsan; \
 	    TSAN_OPTIONS="halt_on_error=1 exitcode=66" \
+	      sh mk/run-test.sh $(TALLY).tsan "$$t(tsan)" \
 	      setarch "$$(uname -m)" -R $(TSAN_BUILD)/tests/$$t; rc=$$?; \
 	  fi; \
+	  cat $(TALLY).tsan >> $(TALLY); rm -f $(TALLY).tsan; \
 	  [ $$rc = 0 ] || { echo "FAIL $$t under ThreadSanitizer (status $$rc)"; \
 	                    fail=1; }; \
 	done; [ $$fail = 0 ] && echo "ThreadSanitizer test programs passed"

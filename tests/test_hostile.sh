@@ -98,6 +98,10 @@ edit "$TMP/schema.json" 'doc["schema"] = "\x1b]0;owned\x07" + "A" * 5000'
 run schema show "$TMP/schema.json"
 expect schema 2 "schema '.x1b\]0;owned.x07A+', expected 'settle-result/1'" \
 	"show: a hostile schema string is escaped and cut, the expected one named"
+run cmdname run --command "$(printf 'a\033[31mX=true')" --samples 2
+expect cmdname 2 "--command 'a.x1b\[31mX=true': a NAME is 1 to 32" \
+	"run: a --command NAME with an escape sequence is written out in the message"
+grep -q "$(printf '\033')" "$TMP/cmdname.err" && bad "run: --command's escape reached the terminal"
 { cat "$IN/old.json"; printf '\033[2J\x9b\n'; } >"$TMP/junk.json"
 run junk show "$TMP/junk.json"
 expect junk 2 "junk.json: not a settle result file \(invalid or truncated JSON" \

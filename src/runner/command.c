@@ -144,7 +144,8 @@ static int parse_warmup(struct settle_command_set *s, const char *arg,
 	return 0;
 }
 
-int settle_command_option(struct settle_command_set *s, int which,
+/* The option's work; its message may quote what the user typed. */
+static int command_option(struct settle_command_set *s, int which,
 			  const char *arg, char *err, size_t errlen)
 {
 	switch (which) {
@@ -171,6 +172,17 @@ int settle_command_option(struct settle_command_set *s, int which,
 	}
 	snprintf(err, errlen, "unknown command option %d", which);
 	return -1;
+}
+
+int settle_command_option(struct settle_command_set *s, int which,
+			  const char *arg, char *err, size_t errlen)
+{
+	int rc = command_option(s, which, arg, err, errlen);
+
+	/* what it quotes is written out, never sent raw to the terminal */
+	if (rc < 0 && errlen)
+		settle_escape_in(err, errlen);
+	return rc;
 }
 
 int settle_command_check(const struct settle_command_set *s, int claims_too,

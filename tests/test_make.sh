@@ -1,0 +1,86 @@
+#!/bin/bash
+# test_make.sh - what make prints (Makefile, mk/run-test.sh).
+#
+# Quiet by default: making one object prints one line "  CC   FILE" and
+# no compiler command; V=1 prints the command instead. The tally that
+# make test totals (mk/run-test.sh): cases counted from a shell test's
+# last "N passed, M failed" line and from cmocka's PASSED/FAILED lines
+# (summed over groups), one case for a test that prints neither, one more
+# failed case for a test that crashes after its counts, and the test's
+# exit status passed on. The README's quick start names every package
+# that `make packages` lists.
+#
+# Usage: bash tests/test_make.sh (from the repository's top).
+# Prints "N passed, M failed"; exits 1 when any check failed.
+set -u
+# Not the flags of a make that runs this test (make test is quiet: -s).
+unset MAKEFLAGS MFLAGS MAKELEVEL
+pass=0
+fail=0
+ok() { echo "ok   $*"; pass=$((pass + 1)); }
+bad() { echo "FAIL $*"; fail=$((fail + 1)); }
+# same WHAT GOT WANT
+same() {
+	if [ "$2" = "$3" ]; then ok "$1"; else bad "$1: got '$2', want '$3'"; fi
+}
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/settle-make-test.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+# ---- quiet and V=1 ---------------------------------------------------
+obj=$tmp/b/src/util/size.o
+out=$(make --no-print-directory BUILD="$tmp/b" "$obj" 2>&1)
+same "quiet: one line for one object" "$out" "  CC   $obj"
+rm -f "$obj"
+out=$(make --no-print-directory BUILD="$tmp/b" V=1 "$obj" 2>&1)
+case $out in
+*" -c src/util/size.c -o $obj"*) ok "V=1: the compiler's command" ;;
+*) bad "V=1: no compiler command in '$out'" ;;
+esac
+case $out in
+*"  CC   "*) bad "V=1: the short line as well: '$out'" ;;
+*) ok "V=1: no short line" ;;
+esac
+
+# ---- the tally -------------------------------------------------------
+# tally NAME CMD...: runs mk/run-test.sh, prints "PASSED FAILED rc".
+tally() {
+	local name=$1 rc
+	shift
+	rm -f "$tmp/tally"
+	sh mk/run-test.sh "$tmp/tally" "$name" "$@" > "$tmp/out" 2>&1
+	rc=$?
+	echo "$(cut -d' ' -f1,2 "$tmp/tally") $rc"
+}
+same "shell test: its last summary line" \
+	"$(tally s sh -c 'echo "x: 1 passed, 9 failed"; echo "x: 5 passed, 2 failed"; exit 1')" \
+	"5 2 1"
+same "shell test with skips" \
+	"$(tally s sh -c 'echo "12 passed, 0 failed, 3 skipped"')" "12 0 0"
+same "cmocka: groups summed" \
+	"$(tally c printf '%s\n' '[  PASSED  ] 4 test(s).' \
+		'[  PASSED  ] 3 test(s).' '[  FAILED  ] 2 test(s), listed below:')" \
+	"7 2 0"
+same "a test that prints no count and passes" "$(tally n true)" "1 0 0"
+same "a test that prints no count and fails" "$(tally n sh -c 'exit 3')" \
+	"0 1 3"
+same "a crash after its counts is one failed case more" \
+	"$(tally k sh -c 'echo "[  PASSED  ] 6 test(s)."; kill -SEGV $$')" \
+	"6 1 139"
+tally o sh -c 'echo visible' > /dev/null
+if grep -qx visible "$tmp/out"; then
+	ok "the test's output is shown"
+else
+	bad "the test's output is not shown"
+fi
+
+# ---- the README names every package make installs --------------------
+quick=$(sed -n '/^## Quick start/,/^## /p' README.md)
+missing=
+for p in $(make --no-print-directory packages | sed 's/^[^:]*: //; s/optional://; s/;//g'); do
+	case $quick in *"$p"*) ;; *) missing="$missing $p" ;; esac
+done
+same "the quick start names every package of make packages" "$missing" ""
+
+echo "test_make: $pass passed, $fail failed"
+[ "$fail" = 0 ]
