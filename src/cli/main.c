@@ -76,7 +76,7 @@ static const char usage_run[] =
 "                     (default 10, quick 2)\n"
 "  --cpu N            pin to CPU N (default: the CPU settle starts on)\n"
 "  --quick            fewer samples and shorter samples (CI, emulators)\n"
-"  --rigorous         the preset that meets settle's selftest targets: 40\n"
+"  --rigorous         the preset settle selftest checks its targets with: 40\n"
 "                     samples of >= 2 ms (10 in each of 4 layouts) in each\n"
 "                     of 7 fresh processes. Cost per variant and size:\n"
 "                     7 x ~60 calls of >= 2 ms (the samples, calibration,\n"
