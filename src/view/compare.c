@@ -277,15 +277,37 @@ out:
 	return rc;
 }
 
+/*
+ * How r was measured, in buf: samples, their length, processes and the
+ * CPU; "" when the file does not say (a Google Benchmark file).
+ */
+static void settings(const struct settle_report *r, char *buf, size_t len)
+{
+	const struct settle_options *o = &r->options;
+	char cpu[32] = "";
+
+	buf[0] = '\0';
+	if (!o->samples || !(o->min_sample_ns > 0))
+		return;
+	if (r->cpu >= 0)
+		snprintf(cpu, sizeof(cpu), ", pinned to CPU %d", r->cpu);
+	snprintf(buf, len, "%u samples of >= %g ms in %u process%s%s",
+		 o->samples, o->min_sample_ns / 1e6,
+		 o->processes ? o->processes : 1,
+		 o->processes > 1 ? "es" : "", cpu);
+}
+
 static int differences(const struct settle_report *a,
 		       const struct settle_report *b,
 		       struct settle_compare_view *cv)
 {
+	char sa[160], sb[160];
 	const struct { const char *what, *x, *y; } fields[] = {
 		{ "CPU models", a->machine.model_name, b->machine.model_name },
 		{ "ISA extensions", a->machine.isa, b->machine.isa },
 		{ "kernels", a->machine.kernel, b->machine.kernel },
 		{ "compilers", a->compiler, b->compiler },
+		{ "settings", sa, sb },
 	};
 	size_t n = sizeof(fields) / sizeof(fields[0]);
 	char (*more)[700] = realloc(cv->differences,
@@ -294,9 +316,11 @@ static int differences(const struct settle_report *a,
 	if (!more)
 		return -1;
 	cv->differences = more;
+	settings(a, sa, sizeof(sa));
+	settings(b, sb, sizeof(sb));
 	for (size_t i = 0; i < n; i++)
-		if (strcmp(fields[i].x, fields[i].y) != 0)
-		{
+		if (fields[i].x[0] && fields[i].y[0] &&
+		    strcmp(fields[i].x, fields[i].y) != 0) {
 			char *d = more[cv->ndifferences++];
 			char *ex = settle_escape(fields[i].x);
 			char *ey = settle_escape(fields[i].y);
@@ -479,6 +503,16 @@ static void summary(struct settle_compare_view *cv)
 		 slower, nf, faster, nsame, cv->band * 100);
 }
 
+/* Some row of cv carries the "!" mark. */
+static int marked(const struct settle_compare_view *cv)
+{
+	for (size_t k = 0; k < cv->nsections; k++)
+		for (size_t i = 0; i < cv->sections[k].nrows; i++)
+			if (cv->sections[k].rows[i].mark[0])
+				return 1;
+	return 0;
+}
+
 static void compare_notes(struct settle_compare_view *cv)
 {
 	snprintf(cv->notes[0].text, sizeof(cv->notes[0].text),
@@ -493,7 +527,7 @@ static void compare_notes(struct settle_compare_view *cv)
 		 "best sample more than %g%% below it): do not trust that row",
 		 SETTLE_UNSTABLE_MAD * 100, SETTLE_UNSTABLE_BEST * 100);
 	cv->notes[1].mark = "!";
-	cv->nnotes = 2;
+	cv->nnotes = marked(cv) ? 2 : 1; /* the legend only with a "!" */
 }
 
 int settle_compare_build(const struct settle_report *old,

@@ -1,0 +1,29 @@
+#!/bin/bash
+# test_pinned_code.sh - code whose place in settle is pinned (arch.mk).
+#
+# builtin-generic calls libgcc's __popcountdi2; settle links an aligned
+# copy of it, so its start must be a multiple of 64 in build/settle and in
+# a test program linked with the claims. A build whose compiler calls no
+# __popcountdi2 (clang, -mpopcnt) has nothing to check and says so.
+#
+# Usage: BUILD=build bash src/arch/x86/test_pinned_code.sh
+# Prints "N passed, M failed"; exits 1 when any check failed.
+set -u
+BUILD=${BUILD:-build}
+pass=0
+fail=0
+for bin in "$BUILD/settle" "$BUILD/tests/test_popcount_variants"; do
+	addr=$(nm "$bin" 2>/dev/null | awk '$3 == "__popcountdi2" { print $1 }')
+	if [ -z "$addr" ]; then
+		echo "ok   $bin calls no __popcountdi2 (nothing to pin)"
+		pass=$((pass + 1))
+	elif [ $((16#$addr % 64)) = 0 ]; then
+		echo "ok   $bin: __popcountdi2 at 0x$addr, a 64-byte line"
+		pass=$((pass + 1))
+	else
+		echo "FAIL $bin: __popcountdi2 at 0x$addr, $((16#$addr % 64)) bytes into a line"
+		fail=$((fail + 1))
+	fi
+done
+echo "test_pinned_code: $pass passed, $fail failed"
+[ "$fail" = 0 ]
