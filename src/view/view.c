@@ -62,6 +62,15 @@ static void caches(const struct settle_machine *m, char *buf, size_t len)
 	}
 }
 
+/* rep holds whole commands (settle run --command), which run unpinned. */
+static int has_commands(const struct settle_report *rep)
+{
+	for (size_t i = 0; i < rep->nresults; i++)
+		if (rep->results[i].command)
+			return 1;
+	return 0;
+}
+
 static void machine_items(const struct settle_report *rep,
 			  struct settle_view *v)
 {
@@ -151,7 +160,9 @@ static void machine_items(const struct settle_report *rep,
 		  m->mitigations : "unknown");
 	it->detail = 1;
 	if (rep->cpu >= 0)
-		snprintf(pinned, sizeof(pinned), "pinned to CPU %d", rep->cpu);
+		snprintf(pinned, sizeof(pinned), has_commands(rep) ?
+			 "settle on CPU %d, the commands not pinned" :
+			 "pinned to CPU %d", rep->cpu);
 	it = item(v, NULL, "%s", pinned);
 	it->info_only = 1;
 	if (o->processes > 1)
