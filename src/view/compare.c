@@ -114,6 +114,29 @@ static void pct(double ratio, char *buf, size_t len)
 
 /* The row of key r (a result of nw): -1 when out of memory, 0 when old
  * lacks it, 1 when made. x and y receive the pooled samples. */
+/*
+ * An unstable row (either side) is called faster or slower only when its
+ * whole interval also lies beyond the row's spread, the larger side's
+ * MAD over its median. The two files were measured apart in time; samples
+ * that spread say the machine itself moved by as much (a memory-bound row
+ * on a shared host), and the interval of pooled samples does not see
+ * that, so a smaller change is not called the code's.
+ */
+static void within_spread(struct settle_comparison *c,
+			  const struct settle_summary *so,
+			  const struct settle_summary *sn)
+{
+	double s = fmax(settle_safe_div(so->mad, so->median),
+			settle_safe_div(sn->mad, sn->median));
+
+	if (c->verdict != SETTLE_SLOWER && c->verdict != SETTLE_FASTER)
+		return;
+	if (c->lo > 1 + s || c->hi < 1 - s)
+		return;
+	c->verdict = SETTLE_UNCLEAR;
+	c->why = "within the spread of an unstable row";
+}
+
 static int make_row(const struct settle_report *old,
 		    const struct settle_report *nw,
 		    const struct settle_result *r, double band,
@@ -167,6 +190,8 @@ static int make_row(const struct settle_report *old,
 	pct(c.lo, w->lo_text, sizeof(w->lo_text));
 	pct(c.hi, w->hi_text, sizeof(w->hi_text));
 	w->mark = unstable(*x, w->n_old) || unstable(*y, w->n_new) ? "!" : "";
+	if (w->mark[0])
+		within_spread(&c, &so, &sn);
 	w->verdict = settle_verdict_name(c.verdict);
 	w->why = c.why;
 	if (invalid(nw, r) || invalid(old, r)) {
