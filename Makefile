@@ -232,11 +232,11 @@ test: deps deps-test
 	@rm -f $(TALLY); fail=0; \
 	$(MAKE) --no-print-directory test-run || fail=1; \
 	$(MAKE) --no-print-directory test-sanitize || fail=1; \
-	awk '{ p += $$1; f += $$2; n++ } END { \
-	  printf "%d passed, %d failed (test cases of %d programs and scripts)\n", \
-	    p, f, n }' $(TALLY) 2>/dev/null; \
+	awk '{ p += $$1; f += $$2; k += $$3; n++ } END { \
+	  printf "%d passed, %d failed, %d skipped (test cases of %d programs and scripts)\n", \
+	    p, f, k, n }' $(TALLY) 2>/dev/null; \
 	if [ $$fail != 0 ]; then \
-	  echo "failed:" $$(awk '$$2 > 0 { print $$3 }' $(TALLY)); exit 1; fi
+	  echo "failed:" $$(awk '$$2 > 0 { print $$4 }' $(TALLY)); exit 1; fi
 
 # Shell tests (tests/test_*.sh, and the architecture's own) get SETTLE and
 # BUILD in their environment.

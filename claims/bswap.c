@@ -327,17 +327,17 @@ static const char *impl_unavailable(void *state, const void *arg)
 	KERNEL(avx512, AVX512, bits, ip, kind)
 #define ARCH_ROWS(bits, ip, kind)					\
 	VARIANT("ssse3", ssse3##bits##_##kind, bits, ip,		\
-		D_SSSE3, impl_unavailable, 0),				\
+		D_SSSE3_##kind, impl_unavailable, 0),			\
 	VARIANT("avx2", avx2##bits##_##kind, bits, ip,			\
-		D_AVX2, impl_unavailable, 0),				\
+		D_AVX2_##kind, impl_unavailable, 0),			\
 	VARIANT("avx512", avx512##bits##_##kind, bits, ip,		\
-		D_AVX512, impl_unavailable, 0),
+		D_AVX512_##kind, impl_unavailable, 0),
 #elif SETTLE_ARCH_AARCH64
 #define ARCH_KERNELS(bits, ip, kind)					\
 	KERNEL(neon, NEON, bits, ip, kind)
 #define ARCH_ROWS(bits, ip, kind)					\
 	VARIANT("neon", neon##bits##_##kind, bits, ip,			\
-		D_NEON, impl_unavailable, 0),
+		D_NEON_##kind, impl_unavailable, 0),
 #else
 #define ARCH_KERNELS(bits, ip, kind)
 #define ARCH_ROWS(bits, ip, kind)
@@ -375,16 +375,34 @@ PARAMS(32, true, "in-place");
 PARAMS(64, false, "copy");
 PARAMS(64, true, "in-place");
 
-#define D_SCALAR "one bswap per element, memcpy loads and stores"
-#define D_SSSE3 "PSHUFB, 16 bytes per instruction; non-temporal stores " \
-		"above the threshold (min(last-level cache, 8 MiB))"
-#define D_AVX2 "VPSHUFB on 256 bits, 4x unrolled; large copies with " \
-	       "the SSSE3 loop's non-temporal stores"
-#define D_AVX512 "AVX-512BW VPSHUFB on 512 bits, masked head and tail; " \
-		 "large copies with the SSSE3 loop's non-temporal stores"
-#define D_NEON "AdvSIMD REV16/REV32/REV64, 16 bytes per instruction; " \
-	       "non-temporal stores (STNP) above the threshold"
-#define D_AUTO "settle_bswapNN: the implementation dispatched at run time"
+/* Descriptions for settle list, one per kind of row: a copy (dst != src)
+ * and in place (dst == src, which never takes the non-temporal path). */
+#define D_SCALAR_copy "one bswap per element, memcpy loads and stores"
+#define D_SCALAR_inplace "one bswap per element, memcpy loads and stores " \
+			 "back to the same place"
+#define D_SSSE3_copy "PSHUFB, 16 bytes per instruction; non-temporal " \
+		     "stores above the threshold (min(last-level cache, " \
+		     "8 MiB))"
+#define D_SSSE3_inplace "PSHUFB, 16 bytes per instruction; ordinary " \
+			"stores at every size"
+#define D_AVX2_copy "VPSHUFB on 256 bits, 4x unrolled; large copies " \
+		    "with the SSSE3 loop's non-temporal stores"
+#define D_AVX2_inplace "VPSHUFB on 256 bits, 4x unrolled; ordinary " \
+		       "stores at every size"
+#define D_AVX512_copy "AVX-512BW VPSHUFB on 512 bits, masked head and " \
+		      "tail; large copies with the SSSE3 loop's " \
+		      "non-temporal stores"
+#define D_AVX512_inplace "AVX-512BW VPSHUFB on 512 bits, masked head " \
+			 "and tail; ordinary stores at every size"
+#define D_NEON_copy "AdvSIMD REV16/REV32/REV64, 16 bytes per " \
+		    "instruction; non-temporal stores (STNP) above the " \
+		    "threshold"
+#define D_NEON_inplace "AdvSIMD REV16/REV32/REV64, 16 bytes per " \
+		       "instruction; ordinary stores at every size"
+#define D_AUTO_copy "settle_bswapNN: the implementation dispatched at " \
+		    "run time"
+#define D_AUTO_inplace "settle_bswapNN(buf, buf, n): the implementation " \
+		       "dispatched at run time, in place"
 #define D_MEMCPY "memcpy of the same bytes, unswapped: the copy's limit"
 #define D_TOUCH "the dispatched kernel's in-place loop without the shuffle: " \
 		"each vector loaded and stored back, the in-place limit"
@@ -403,10 +421,10 @@ PARAMS(64, true, "in-place");
 
 #define GROUP(bits, ip, kind)						\
 	VARIANT("scalar", scalar##bits##_##kind, bits, ip,		\
-		D_SCALAR, NULL, 0),					\
+		D_SCALAR_##kind, NULL, 0),				\
 	ARCH_ROWS(bits, ip, kind)					\
 	VARIANT("auto", auto##bits##_##kind, bits, ip,			\
-		D_AUTO, NULL, 0)
+		D_AUTO_##kind, NULL, 0)
 
 #define MEMCPY(bits)							\
 	VARIANT("memcpy", memcpy##bits##_copy, bits, false,	\

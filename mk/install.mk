@@ -95,33 +95,50 @@ shared: deps
 install-build: deps
 	@$(MAKE) --no-print-directory $(BUILD)/settle $(LIB) $(SOLIB) $(SETTLE_PC)
 
+# Exactly the files install writes (symbolic links included), as
+# installed; uninstall removes these and nothing else.
+INSTALLED := $(DESTDIR)$(bindir)/settle \
+	     $(HEADERS:include/%=$(DESTDIR)$(includedir)/%) \
+	     $(DESTDIR)$(libdir)/libsettle.a \
+	     $(DESTDIR)$(libdir)/$(SO_REAL) \
+	     $(DESTDIR)$(libdir)/$(SO_NAME) \
+	     $(DESTDIR)$(libdir)/$(SO_LINK) \
+	     $(DESTDIR)$(pkgconfigdir)/settle.pc \
+	     $(DESTDIR)$(man1dir)/settle.1 \
+	     $(DESTDIR)$(man3dir)/settle.3
+
+# say for each path of $(2) ("  INSTALL path"); nothing with V=1, where
+# say is empty and make shows the commands instead.
+say_each = $(if $(say),$(foreach f,$(2),$(call say,$(1),$(f));) true)
+
 install: install-build
 	$(INSTALL) -d $(DESTDIR)$(bindir) $(DESTDIR)$(libdir) \
 		$(DESTDIR)$(includedir) $(DESTDIR)$(pkgconfigdir) \
 		$(DESTDIR)$(man1dir) $(DESTDIR)$(man3dir)
+	$(call say,INSTALL,$(DESTDIR)$(bindir)/settle)
 	$(INSTALL_PROGRAM) $(BUILD)/settle $(DESTDIR)$(bindir)/settle
+	$(call say_each,INSTALL,$(HEADERS:include/%=$(DESTDIR)$(includedir)/%))
 	$(INSTALL_DATA) $(HEADERS) $(DESTDIR)$(includedir)/
+	$(call say,INSTALL,$(DESTDIR)$(libdir)/libsettle.a)
 	$(INSTALL_DATA) $(LIB) $(DESTDIR)$(libdir)/libsettle.a
+	$(call say,INSTALL,$(DESTDIR)$(libdir)/$(SO_REAL))
 	$(INSTALL_PROGRAM) $(SOLIB) $(DESTDIR)$(libdir)/$(SO_REAL)
+	$(call say,INSTALL,$(DESTDIR)$(libdir)/$(SO_NAME) -> $(SO_REAL))
 	ln -sf $(SO_REAL) $(DESTDIR)$(libdir)/$(SO_NAME)
+	$(call say,INSTALL,$(DESTDIR)$(libdir)/$(SO_LINK) -> $(SO_NAME))
 	ln -sf $(SO_NAME) $(DESTDIR)$(libdir)/$(SO_LINK)
+	$(call say,INSTALL,$(DESTDIR)$(pkgconfigdir)/settle.pc)
 	$(INSTALL_DATA) $(SETTLE_PC) $(DESTDIR)$(pkgconfigdir)/settle.pc
+	$(call say,INSTALL,$(DESTDIR)$(man1dir)/settle.1)
 	$(INSTALL_DATA) man/settle.1 $(DESTDIR)$(man1dir)/settle.1
+	$(call say,INSTALL,$(DESTDIR)$(man3dir)/settle.3)
 	$(INSTALL_DATA) man/settle.3 $(DESTDIR)$(man3dir)/settle.3
 	@$(ldconfig_if_live)
 
-# Exactly the files install writes; directories are left, as they may
-# hold other packages' files.
+# Directories are left, as they may hold other packages' files.
 uninstall:
-	rm -f $(DESTDIR)$(bindir)/settle \
-	      $(HEADERS:include/%=$(DESTDIR)$(includedir)/%) \
-	      $(DESTDIR)$(libdir)/libsettle.a \
-	      $(DESTDIR)$(libdir)/$(SO_REAL) \
-	      $(DESTDIR)$(libdir)/$(SO_NAME) \
-	      $(DESTDIR)$(libdir)/$(SO_LINK) \
-	      $(DESTDIR)$(pkgconfigdir)/settle.pc \
-	      $(DESTDIR)$(man1dir)/settle.1 \
-	      $(DESTDIR)$(man3dir)/settle.3
+	$(call say_each,RM,$(INSTALLED))
+	rm -f $(INSTALLED)
 	@$(ldconfig_if_live)
 
 define ldconfig_if_live

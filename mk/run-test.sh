@@ -4,7 +4,7 @@
 #
 #   sh mk/run-test.sh TALLY NAME COMMAND [ARG...]
 #
-# Appends "PASSED FAILED NAME" to TALLY and exits with COMMAND's status.
+# Appends "PASSED FAILED SKIPPED NAME" to TALLY and exits with COMMAND's status.
 # The cases are counted from what the test prints:
 #   - shell scripts: their last "N passed, M failed" line;
 #   - cmocka programs (which print no such line): every
@@ -26,23 +26,25 @@ rm -f "$out.rc"
 counts=$(awk '
 /^\[  PASSED  \] [0-9]+ test/ { p += $4; cm = 1 }
 /^\[  FAILED  \] [0-9]+ test/ { f += $4; cm = 1 }
+/^\[  SKIPPED \] [0-9]+ test/ { k += $4 }
 /(^|: )[0-9]+ passed, [0-9]+ failed/ {
 	line = $0
 	sub(/^.*: /, "", line)
-	split(line, w, /[ ,]+/)
-	sp = w[1]; sf = w[3]; sh = 1
+	n = split(line, w, /[ ,]+/)
+	sp = w[1]; sf = w[3]; sk = n >= 6 && w[6] == "skipped" ? w[5] : 0
+	sh = 1
 }
 END {
-	if (sh) print sp + 0, sf + 0
-	else if (cm) print p + 0, f + 0
+	if (sh) print sp + 0, sf + 0, sk + 0
+	else if (cm) print p + 0, f + 0, k + 0
 }' "$out")
 if [ -z "$counts" ]; then
-	if [ "$rc" = 0 ]; then counts="1 0"; else counts="0 1"; fi
+	if [ "$rc" = 0 ]; then counts="1 0 0"; else counts="0 1 0"; fi
 fi
 set -- $counts
-passed=$1 failed=$2
+passed=$1 failed=$2 skipped=$3
 if [ "$rc" != 0 ] && [ "$failed" = 0 ]; then
 	failed=1
 fi
-echo "$passed $failed $name" >> "$tally"
+echo "$passed $failed $skipped $name" >> "$tally"
 exit "$rc"

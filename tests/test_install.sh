@@ -163,6 +163,14 @@ if mk install PREFIX="$P"; then ok "make install PREFIX=$P"
 else bad "make install PREFIX=$P (see below)"; tail -20 "$tmp/make.log"; finish; fi
 check_tree "$P"
 
+# Quiet by default: one "  INSTALL path" line per installed file, no
+# commands (V=1 shows those instead).
+said=$(grep -c "^  INSTALL $P/" "$tmp/make.log")
+check "make install says INSTALL once per file ($said of $(files | wc -w))" \
+	test "$said" = "$(files | wc -w)"
+check "make install shows no install command without V=1" \
+	test -z "$(grep -E '^(install|ln) ' "$tmp/make.log")"
+
 # The library holds the primitives and the harness, not the CLI or claims.
 check "libsettle.so exports settle_popcount, settle_bswap32, settle_plot" \
 	test "$(nm -D --defined-only "$P/lib/libsettle.so" | \
@@ -264,6 +272,8 @@ check "settle.3 documents settle_popcount and settle_bswap32" \
 if mk uninstall PREFIX="$P"; then ok "make uninstall PREFIX=$P"
 else bad "make uninstall PREFIX=$P"; tail -5 "$tmp/make.log"; fi
 check_gone "$P"
+check "make uninstall says RM once per file" \
+	test "$(grep -c "^  RM   $P/" "$tmp/make.log")" = "$(files | wc -w)"
 
 # ---- DESTDIR staging -----------------------------------------------------
 S=$tmp/stage

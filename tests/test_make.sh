@@ -50,23 +50,24 @@ tally() {
 	rm -f "$tmp/tally"
 	sh mk/run-test.sh "$tmp/tally" "$name" "$@" > "$tmp/out" 2>&1
 	rc=$?
-	echo "$(cut -d' ' -f1,2 "$tmp/tally") $rc"
+	echo "$(cut -d' ' -f1-3 "$tmp/tally") $rc"
 }
 same "shell test: its last summary line" \
 	"$(tally s sh -c 'echo "x: 1 passed, 9 failed"; echo "x: 5 passed, 2 failed"; exit 1')" \
-	"5 2 1"
+	"5 2 0 1"
 same "shell test with skips" \
-	"$(tally s sh -c 'echo "12 passed, 0 failed, 3 skipped"')" "12 0 0"
+	"$(tally s sh -c 'echo "12 passed, 0 failed, 3 skipped"')" "12 0 3 0"
 same "cmocka: groups summed" \
 	"$(tally c printf '%s\n' '[  PASSED  ] 4 test(s).' \
-		'[  PASSED  ] 3 test(s).' '[  FAILED  ] 2 test(s), listed below:')" \
-	"7 2 0"
-same "a test that prints no count and passes" "$(tally n true)" "1 0 0"
+		'[  PASSED  ] 3 test(s).' '[  FAILED  ] 2 test(s), listed below:' \
+		'[  SKIPPED ] 1 test(s), listed below:')" \
+	"7 2 1 0"
+same "a test that prints no count and passes" "$(tally n true)" "1 0 0 0"
 same "a test that prints no count and fails" "$(tally n sh -c 'exit 3')" \
-	"0 1 3"
+	"0 1 0 3"
 same "a crash after its counts is one failed case more" \
 	"$(tally k sh -c 'echo "[  PASSED  ] 6 test(s)."; kill -SEGV $$')" \
-	"6 1 139"
+	"6 1 0 139"
 tally o sh -c 'echo visible' > /dev/null
 if grep -qx visible "$tmp/out"; then
 	ok "the test's output is shown"

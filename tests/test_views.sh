@@ -145,5 +145,31 @@ for fmt in text md table; do
 		bad "compare --format $fmt does not end with the summary"
 	fi
 done
+# compare: a change within the spread of an unstable row is not called
+# (90 samples within +-12 % of their median, MAD 6 %; the new file 5 %
+# slower, an interval beyond the band but within the spread: unclear; 60 %
+# slower: slower)
+spread() { # OUT FACTOR: old.json's first result with spread samples x FACTOR
+	python3 - "$GOLDEN/old.json" "$1" "$2" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+r = doc["results"][0]
+base = [1000.0 * (1 + 0.03 * (i % 9 - 4)) for i in range(90)]
+r["samples_ns"] = [v * float(sys.argv[3]) for v in base]
+doc["results"] = [r]
+json.dump(doc, open(sys.argv[2], "w"))
+PY
+}
+spread "$TMP/s1.json" 1 && spread "$TMP/s105.json" 1.05 &&
+	spread "$TMP/s160.json" 1.6
+"$SETTLE" compare "$TMP/s1.json" "$TMP/s105.json" >"$TMP/c105" 2>&1
+"$SETTLE" compare "$TMP/s1.json" "$TMP/s160.json" >"$TMP/c160" 2>&1
+if grep -q "unclear (within the spread of an unstable row)" "$TMP/c105" &&
+   grep -Eq "\+60\.00%! .* slower" "$TMP/c160"; then
+	ok "compare: 5 % within a 6 % spread (MAD) is unclear, 60 % is slower"
+else
+	bad "compare across an unstable row: $(grep popcount "$TMP/c105" "$TMP/c160")"
+fi
+
 echo "test_views: $pass passed, $fail failed"
 [ "$fail" = 0 ]

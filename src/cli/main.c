@@ -180,7 +180,8 @@ static const char usage_plot[] =
 "...): throughput in B/ns against the buffer size, one line per variant,\n"
 "both axes logarithmic so that every variant shows, with the machine's\n"
 "L1d, L2 and last-level cache sizes (from the file; under a hypervisor,\n"
-"as it reports them) as dashed lines. For every claim and size: each\n"
+"as it reports them) as dashed lines. For every claim and size (with\n"
+"--kind samples or all, or by default when the file has no sweep): each\n"
 "variant's samples, a box plot with every sample drawn over it.\n"
 "The extension chooses SVG or PNG; the picture is written whole or not\n"
 "at all. Needs gnuplot: sudo apt-get install -y gnuplot-nox.\n"
@@ -349,13 +350,39 @@ static int no_options(void *ctx, int opt, const char *arg)
 	return 2;
 }
 
+/*
+ * The width of settle list's name column: the longest claim name or
+ * indented variant label ("  16-bit in-place load-store"), so that every
+ * description starts in the same column.
+ */
+static int list_width(const struct settle_claim *const *all, size_t n)
+{
+	size_t w = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct settle_claim *c = all[i];
+		char lb[96];
+
+		if (strlen(c->name) > w)
+			w = strlen(c->name);
+		for (size_t j = 0; j < c->nvariants; j++) {
+			size_t k = 2 + strlen(settle_variant_label(&c->variants[j],
+								   lb, sizeof(lb)));
+
+			if (k > w)
+				w = k;
+		}
+	}
+	return w < 127 ? (int)w : 127;
+}
+
 static int cmd_list(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	const struct settle_claim *const *all;
-	int first, rc;
+	int first, rc, width;
 	size_t n;
 
 	rc = parse_options(argc, argv, ":h", opts, no_options, NULL,
@@ -366,17 +393,18 @@ static int cmd_list(int argc, char **argv)
 		return fail_usage("unknown argument '%s' (see settle list "
 				  "--help)", argv[first]);
 	all = settle_claims(&n);
+	width = list_width(all, n);
 	for (size_t i = 0; i < n; i++) {
 		const struct settle_claim *c = all[i];
 
-		printf("%-24s %s\n", c->name, c->description);
+		printf("%-*s %s\n", width, c->name, c->description);
 		for (size_t j = 0; j < c->nvariants; j++) {
 			const struct settle_variant *v = &c->variants[j];
 			char name[128], lb[96];
 
 			snprintf(name, sizeof(name), "  %s",
 				 settle_variant_label(v, lb, sizeof(lb)));
-			printf("%-24s %s%s%s\n", name, v->description,
+			printf("%-*s %s%s%s\n", width, name, v->description,
 			       strcmp(v->name, c->baseline) == 0 ?
 			       " [baseline]" : "",
 			       v->flags & SETTLE_REFERENCE ? " [reference]" : "");

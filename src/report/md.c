@@ -261,9 +261,11 @@ static void report(FILE *f, const struct settle_view *v)
 
 /* ---- compare ----------------------------------------------------------- */
 
-static void compare_section(FILE *f, const struct settle_compare_section *s)
+/* sep: a blank line first (not at the very top of the output) */
+static void compare_section(FILE *f, const struct settle_compare_section *s,
+			    int sep)
 {
-	fputs("\n### ", f);
+	fputs(sep ? "\n### " : "### ", f);
 	esc(f, s->old_name);
 	fputs(" → ", f);
 	esc(f, s->new_name);
@@ -330,7 +332,8 @@ static void compare(FILE *f, const struct settle_compare_view *cv)
 		fputc('\n', f);
 	}
 	for (size_t k = 0; k < cv->nsections; k++)
-		compare_section(f, &cv->sections[k]);
+		compare_section(f, &cv->sections[k],
+				k > 0 || cv->ndifferences > 0);
 	notes(f, cv->notes, cv->nnotes);
 	for (size_t i = 0; i < cv->nwarnings; i++) {
 		fputs("\n**warning:** ", f);

@@ -186,9 +186,12 @@ static void report(FILE *f, const struct settle_view *v)
 
 /* ---- compare ----------------------------------------------------------- */
 
-static void compare_section(FILE *f, const struct settle_compare_section *s)
+/* sep: a blank line first (not at the very top of the output) */
+static void compare_section(FILE *f, const struct settle_compare_section *s,
+			    int sep)
 {
-	fprintf(f, "\n%s -> %s\n", s->old_name, s->new_name);
+	fprintf(f, "%s%s -> %s\n", sep ? "\n" : "", s->old_name,
+		s->new_name);
 	fprintf(f, "  %-40s %11s %11s %9s  %-19s %-9s %s\n", "claim / variant",
 		"old", "new", "change", "95% interval", "samples", "verdict");
 	int mw = 1;
@@ -245,7 +248,8 @@ static void compare(FILE *f, const struct settle_compare_view *cv)
 		fprintf(f, "%s\n", d);
 	}
 	for (size_t k = 0; k < cv->nsections; k++)
-		compare_section(f, &cv->sections[k]);
+		compare_section(f, &cv->sections[k],
+				k > 0 || cv->ndifferences > 0);
 	for (size_t i = 0; i < cv->nnotes; i++)
 		note(f, &cv->notes[i]);
 	for (size_t i = 0; i < cv->nwarnings; i++)

@@ -153,11 +153,11 @@ static const struct settle_command_data *first_data(
 	return NULL;
 }
 
-/* A time, "0" when none was measured (wait4 counts in microseconds). */
+/* A time, "0 s" when none was measured (wait4 counts in microseconds). */
 static const char *time_of(double ns, char *buf, size_t len)
 {
 	if (ns <= 0) {
-		snprintf(buf, len, "0");
+		snprintf(buf, len, "0 s");
 		return buf;
 	}
 	return settle_format_ns(ns, buf, len);

@@ -205,6 +205,29 @@ static void pct(double ratio, char *buf, size_t len)
 
 /* The row of key r (a result of nw): -1 when out of memory, 0 when old
  * lacks it, 1 when made. x and y receive the pooled samples. */
+/*
+ * An unstable row (either side) is called faster or slower only when its
+ * whole interval also lies beyond the row's spread, the larger side's
+ * MAD over its median. The two files were measured apart in time; samples
+ * that spread say the machine itself moved by as much (a memory-bound row
+ * on a shared host), and the interval of pooled samples does not see
+ * that, so a smaller change is not called the code's.
+ */
+static void within_spread(struct settle_comparison *c,
+			  const struct settle_summary *so,
+			  const struct settle_summary *sn)
+{
+	double s = fmax(settle_safe_div(so->mad, so->median),
+			settle_safe_div(sn->mad, sn->median));
+
+	if (c->verdict != SETTLE_SLOWER && c->verdict != SETTLE_FASTER)
+		return;
+	if (c->lo > 1 + s || c->hi < 1 - s)
+		return;
+	c->verdict = SETTLE_UNCLEAR;
+	c->why = "within the spread of an unstable row";
+}
+
 static int make_row(const struct settle_report *old,
 		    const struct settle_report *nw,
 		    const struct settle_result *r, double band,
@@ -269,11 +292,18 @@ static int make_row(const struct settle_report *old,
 	pct(c.ratio, w->change_text, sizeof(w->change_text));
 	pct(c.lo, w->lo_text, sizeof(w->lo_text));
 	pct(c.hi, w->hi_text, sizeof(w->hi_text));
-	if (k) /* with layouts, the spread within them (the results') */
+	if (k) { /* with layouts, the spread within them (the results') */
 		w->mark = w->old_r->unstable || r->unstable ? "!" : "";
-	else
+		so.mad = w->old_r->layout_mad;
+		so.median = w->old_r->sum.median;
+		sn.mad = r->layout_mad;
+		sn.median = r->sum.median;
+	} else {
 		w->mark = unstable(*x, w->n_old) || unstable(*y, w->n_new) ?
 			  "!" : "";
+	}
+	if (w->mark[0])
+		within_spread(&c, &so, &sn);
 	w->verdict = settle_verdict_name(c.verdict);
 	w->why = c.why;
 	if (invalid(nw, r) || invalid(old, r)) {
@@ -386,15 +416,37 @@ out:
 	return rc;
 }
 
+/*
+ * How r was measured, in buf: samples, their length, processes and the
+ * CPU; "" when the file does not say (a Google Benchmark file).
+ */
+static void settings(const struct settle_report *r, char *buf, size_t len)
+{
+	const struct settle_options *o = &r->options;
+	char cpu[32] = "";
+
+	buf[0] = '\0';
+	if (!o->samples || !(o->min_sample_ns > 0))
+		return;
+	if (r->cpu >= 0)
+		snprintf(cpu, sizeof(cpu), ", pinned to CPU %d", r->cpu);
+	snprintf(buf, len, "%u samples of >= %g ms in %u process%s%s",
+		 o->samples, o->min_sample_ns / 1e6,
+		 o->processes ? o->processes : 1,
+		 o->processes > 1 ? "es" : "", cpu);
+}
+
 static int differences(const struct settle_report *a,
 		       const struct settle_report *b,
 		       struct settle_compare_view *cv)
 {
+	char sa[160], sb[160];
 	const struct { const char *what, *x, *y; } fields[] = {
 		{ "CPU models", a->machine.model_name, b->machine.model_name },
 		{ "ISA extensions", a->machine.isa, b->machine.isa },
 		{ "kernels", a->machine.kernel, b->machine.kernel },
 		{ "compilers", a->compiler, b->compiler },
+		{ "settings", sa, sb },
 	};
 	size_t n = sizeof(fields) / sizeof(fields[0]);
 	char (*more)[700] = realloc(cv->differences,
@@ -403,9 +455,11 @@ static int differences(const struct settle_report *a,
 	if (!more)
 		return -1;
 	cv->differences = more;
+	settings(a, sa, sizeof(sa));
+	settings(b, sb, sizeof(sb));
 	for (size_t i = 0; i < n; i++)
-		if (strcmp(fields[i].x, fields[i].y) != 0)
-		{
+		if (fields[i].x[0] && fields[i].y[0] &&
+		    strcmp(fields[i].x, fields[i].y) != 0) {
 			char *d = more[cv->ndifferences++];
 			char *ex = settle_escape(fields[i].x);
 			char *ey = settle_escape(fields[i].y);
@@ -588,6 +642,16 @@ static void summary(struct settle_compare_view *cv)
 		 slower, nf, faster, nsame, cv->band * 100);
 }
 
+/* Some row of cv carries the "!" mark. */
+static int marked(const struct settle_compare_view *cv)
+{
+	for (size_t k = 0; k < cv->nsections; k++)
+		for (size_t i = 0; i < cv->sections[k].nrows; i++)
+			if (cv->sections[k].rows[i].mark[0])
+				return 1;
+	return 0;
+}
+
 static void compare_notes(struct settle_compare_view *cv)
 {
 	int moved = 0;
@@ -608,17 +672,16 @@ static void compare_notes(struct settle_compare_view *cv)
 		 "best sample more than %g%% below it): do not trust that row",
 		 SETTLE_UNSTABLE_MAD * 100, SETTLE_UNSTABLE_BEST * 100);
 	cv->notes[1].mark = "!";
-	cv->nnotes = 2;
+	cv->nnotes = marked(cv) ? 2 : 1; /* the legend only with a "!" */
 	if (cv->layouts) {
-		snprintf(cv->notes[2].text, sizeof(cv->notes[2].text),
+		snprintf(cv->notes[cv->nnotes].text, sizeof(cv->notes[0].text),
 			 "rows measured in two layouts or more in both files: "
 			 "the samples are taken in balanced units, one round of "
 			 "every layout averaged over the layouts, and the "
 			 "change and its interval are those of the units: a "
 			 "time that only moves with the layout (code that only "
 			 "moved) is the same in every unit (docs/layouts.md)");
-		cv->notes[2].mark = "";
-		cv->nnotes++;
+		cv->notes[cv->nnotes++].mark = "";
 	}
 	if (moved) {
 		snprintf(cv->notes[cv->nnotes].text,

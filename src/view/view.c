@@ -107,6 +107,15 @@ char *settle_layout_why(double spread, char *buf, size_t len)
 	return buf;
 }
 
+/* rep holds whole commands (settle run --command), which run unpinned. */
+static int has_commands(const struct settle_report *rep)
+{
+	for (size_t i = 0; i < rep->nresults; i++)
+		if (rep->results[i].command)
+			return 1;
+	return 0;
+}
+
 static void machine_items(const struct settle_report *rep,
 			  struct settle_view *v)
 {
@@ -196,7 +205,9 @@ static void machine_items(const struct settle_report *rep,
 		  m->mitigations : "unknown");
 	it->detail = 1;
 	if (rep->cpu >= 0)
-		snprintf(pinned, sizeof(pinned), "pinned to CPU %d", rep->cpu);
+		snprintf(pinned, sizeof(pinned), has_commands(rep) ?
+			 "settle on CPU %d, the commands not pinned" :
+			 "pinned to CPU %d", rep->cpu);
 	it = item(v, NULL, "%s", pinned);
 	it->info_only = 1;
 	if (o->processes > 1)
@@ -566,16 +577,54 @@ static const char *unsettled(const struct settle_view_claim *vc,
 	return NULL;
 }
 
-/* Fastest and slowest measured row of build b at the largest size. */
+/*
+ * Whether this run cannot tell w from the fastest row f (both measured in
+ * one group): two compared rows whose intervals overlap; f the baseline
+ * and w unclear against it; w the baseline and f not called faster.
+ */
+static int undecided(const struct settle_view_row *f,
+		     const struct settle_view_row *w)
+{
+	const struct settle_result *a = f->r, *b = w->r;
+
+	if (w == f || !settle_result_same_group(a, b))
+		return 0;
+	if (f->role == SETTLE_ROLE_COMPARED && w->role == SETTLE_ROLE_COMPARED)
+		return a->cmp.lo <= b->cmp.hi && b->cmp.lo <= a->cmp.hi;
+	if (f->role == SETTLE_ROLE_BASELINE && w->role == SETTLE_ROLE_COMPARED)
+		return !strcmp(w->verdict, "unclear");
+	if (w->role == SETTLE_ROLE_BASELINE && f->role == SETTLE_ROLE_COMPARED)
+		return strcmp(f->verdict, "faster") != 0;
+	return 0;
+}
+
+/* The measured rows of build b at the largest size, not references. */
+static int ranked(const char *b, const struct settle_view_row *w,
+		  uint64_t size)
+{
+	const struct settle_result *r = w->r;
+
+	return w->status == SETTLE_ROW_MEASURED && !r->reference &&
+	       r->size_bytes == size &&
+	       !strcmp(r->build ? r->build : "", b ? b : "");
+}
+
+/*
+ * Fastest and slowest measured row of build b at the largest size, the
+ * rows this run cannot tell from the fastest (ties[], *nties; those
+ * called the same as the baseline are listed in same), and which are the
+ * same as the baseline.
+ */
 static void extremes(const struct settle_view_claim *vc, const char *b,
 		     const struct settle_view_row **fast,
-		     const struct settle_view_row **slow, size_t *nsame,
-		     char *same, size_t len)
+		     const struct settle_view_row **slow,
+		     const struct settle_view_row **ties, size_t *nties,
+		     size_t maxties, size_t *nsame, char *same, size_t len)
 {
 	uint64_t size = 0;
 
 	*fast = *slow = NULL;
-	*nsame = 0;
+	*nsame = *nties = 0;
 	same[0] = '\0';
 	for (size_t i = 0; i < vc->nrows; i++)
 		if (vc->rows[i].r->size_bytes > size)
@@ -584,9 +633,7 @@ static void extremes(const struct settle_view_claim *vc, const char *b,
 		const struct settle_view_row *w = &vc->rows[i];
 		const struct settle_result *r = w->r;
 
-		if (w->status != SETTLE_ROW_MEASURED || r->reference ||
-		    r->size_bytes != size ||
-		    strcmp(r->build ? r->build : "", b ? b : ""))
+		if (!ranked(b, w, size))
 			continue;
 		if (!*fast || r->sum.median < (*fast)->r->sum.median)
 			*fast = w;
@@ -598,6 +645,11 @@ static void extremes(const struct settle_view_claim *vc, const char *b,
 			(*nsame)++;
 		}
 	}
+	for (size_t i = 0; *fast && i < vc->nrows && *nties < maxties; i++)
+		if (ranked(b, &vc->rows[i], size) &&
+		    undecided(*fast, &vc->rows[i]) &&
+		    &vc->rows[i] != *slow)
+			ties[(*nties)++] = &vc->rows[i];
 }
 
 /*
@@ -625,14 +677,19 @@ static void generic_conclusion(const struct settle_view_claim *vc, char *buf,
 			builds[nb++] = b;
 	}
 	for (size_t k = 0; k < nb && used < len; k++) {
-		const struct settle_view_row *f, *s;
-		char same[256];
-		size_t nsame;
+		const struct settle_view_row *f, *s, *ties[SETTLE_MAX_NAMED];
+		char same[256], tie[256] = "";
+		size_t nsame, nties, t = 0;
 		int w;
 
-		extremes(vc, builds[k], &f, &s, &nsame, same, sizeof(same));
+		extremes(vc, builds[k], &f, &s, ties, &nties,
+			 SETTLE_MAX_NAMED - 2, &nsame, same, sizeof(same));
 		if (!f)
 			continue;
+		for (size_t i = 0; i < nties && t < sizeof(tie); i++)
+			t += (size_t)snprintf(tie + t, sizeof(tie) - t, "%s%s",
+					      i ? ", " : "; not told apart "
+					      "from ", ties[i]->r->variant);
 		if (f == s) /* one variant: nothing to rank */
 			w = snprintf(buf + used, len - used, "%s%s%s%s takes %s",
 				     used ? "; " : "", builds[k] ? builds[k] : "",
@@ -640,10 +697,10 @@ static void generic_conclusion(const struct settle_view_claim *vc, char *buf,
 				     f->median);
 		else
 			w = snprintf(buf + used, len - used, "%s%s%sfastest %s "
-				     "(%s), slowest %s (%s)%s%s", used ? "; " : "",
+				     "(%s%s), slowest %s (%s)%s%s", used ? "; " : "",
 				     builds[k] ? builds[k] : "",
 				     builds[k] ? ": " : "", f->r->variant,
-				     f->median, s->r->variant, s->median,
+				     f->median, tie, s->r->variant, s->median,
 				     nsame ? "; the same as the baseline: " : "",
 				     nsame ? same : "");
 		if (w > 0)
@@ -652,6 +709,8 @@ static void generic_conclusion(const struct settle_view_claim *vc, char *buf,
 			rows[(*nrows)++] = f;
 			rows[(*nrows)++] = s;
 		}
+		for (size_t i = 0; i < nties && *nrows < SETTLE_MAX_NAMED; i++)
+			rows[(*nrows)++] = ties[i];
 	}
 }
 
