@@ -62,8 +62,18 @@ static void caches(const struct settle_machine *m, char *buf, size_t len)
 	}
 }
 
+/* rep holds whole commands (settle run --command), which run unpinned. */
+static int has_commands(const struct settle_report *rep)
+{
+	for (size_t i = 0; i < rep->nresults; i++)
+		if (rep->results[i].command)
+			return 1;
+	return 0;
+}
+
 /* The layouts measured (docs/layouts.md); with one, that the verdicts
- * hold for it only (said once, when there are verdicts). */
+ * hold for it only (said once, when there are verdicts; not for whole
+ * commands, whose placement is the programs' own). */
 static void layouts_item(const struct settle_report *rep,
 			 struct settle_view *v)
 {
@@ -73,6 +83,8 @@ static void layouts_item(const struct settle_report *rep,
 
 	for (size_t i = 0; i < rep->nresults; i++)
 		verdicts |= rep->results[i].has_cmp;
+	if (has_commands(rep))
+		return;
 	if (o->layouts > 1) {
 		it = item(v, "layouts", "%u: code, data and stack placed %u "
 			  "ways, %u samples in each per process "
@@ -105,15 +117,6 @@ char *settle_layout_why(double spread, char *buf, size_t len)
 	snprintf(buf, len, x >= 9.95 ? "layout-sensitive, +-%.0f %%" :
 		 "layout-sensitive, +-%.1f %%", x);
 	return buf;
-}
-
-/* rep holds whole commands (settle run --command), which run unpinned. */
-static int has_commands(const struct settle_report *rep)
-{
-	for (size_t i = 0; i < rep->nresults; i++)
-		if (rep->results[i].command)
-			return 1;
-	return 0;
 }
 
 static void machine_items(const struct settle_report *rep,
