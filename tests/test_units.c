@@ -79,9 +79,25 @@ static void test_widths(void **st)
 	}
 }
 
+/* settle_trim: the blanks and new lines of /proc lines and cpuid brand
+ * strings go, inner blanks stay. */
+static void test_trim(void **st)
+{
+	char a[] = "  AMD EPYC 9R14 96-Core  \n", b[] = "   ", c[] = "x";
+
+	(void)st;
+	settle_trim(a);
+	settle_trim(b);
+	settle_trim(c);
+	assert_string_equal(a, "AMD EPYC 9R14 96-Core");
+	assert_string_equal(b, "");
+	assert_string_equal(c, "x");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_trim),
 		cmocka_unit_test(test_unit_after_rounding),
 		cmocka_unit_test(test_never_zero),
 		cmocka_unit_test(test_widths),

@@ -19,17 +19,7 @@
 #include "settle_bits.h"
 #include "settle_byteorder.h"
 #include "cpu/cpu.h"
-
-static void trim(char *s)
-{
-	size_t n = strlen(s), i = 0;
-
-	while (n && (s[n - 1] == ' ' || s[n - 1] == '\n'))
-		s[--n] = '\0';
-	while (s[i] == ' ')
-		i++;
-	memmove(s, s + i, n - i + 1);
-}
+#include "util/util.h"
 
 /*
  * qemu-user runs a program of another architecture as a process of its
@@ -67,7 +57,7 @@ static void describe_cpu(struct settle_machine *m)
 	uint64_t feat = settle_cpu_features();
 
 	settle_arch_describe_cpu(m);
-	trim(m->model_name);
+	settle_trim(m->model_name);
 	m->isa[0] = '\0';
 	for (int f = 0; f < SETTLE_CPU_NFEATURES; f++) {
 		const char *name = settle_cpu_feature_name(f);
@@ -92,7 +82,7 @@ static int read_line(const char *path, char *buf, size_t len)
 	fclose(f);
 	if (!ok)
 		return -1;
-	trim(buf);
+	settle_trim(buf);
 	return 0;
 }
 

@@ -214,3 +214,13 @@ void settle_c_locale_end(struct settle_c_locale *l)
 	l->c = (locale_t)0;
 }
 
+void settle_trim(char *s)
+{
+	size_t n = strlen(s), i = 0;
+
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\n'))
+		s[--n] = '\0';
+	while (s[i] == ' ')
+		i++;
+	memmove(s, s + i, n - i + 1);
+}

@@ -104,6 +104,10 @@ char *settle_escape(const char *s);
 /* The same, in place in buf (len bytes), cut to fit. */
 void settle_escape_in(char *buf, size_t len);
 
+/* Remove leading blanks and trailing blanks and new lines of s, in place
+ * (a line read from /proc or a cpuid brand string). */
+void settle_trim(char *s);
+
 /* s as an RFC 8259 string: quoted, pure ASCII (\uXXXX escapes, surrogate
  * pairs beyond the BMP, U+FFFD for invalid UTF-8); NULL writes "". */
 void settle_json_string(FILE *f, const char *s);

@@ -7,22 +7,12 @@
 #include <string.h>
 
 #include "cpu/cpu.h"
+#include "util/util.h"
 
 static void regs_to_str(char *dst, const uint32_t *regs, size_t nregs)
 {
 	memcpy(dst, regs, nregs * 4);
 	dst[nregs * 4] = '\0';
-}
-
-static void trim(char *s)
-{
-	size_t n = strlen(s), i = 0;
-
-	while (n && (s[n - 1] == ' ' || s[n - 1] == '\n'))
-		s[--n] = '\0';
-	while (s[i] == ' ')
-		i++;
-	memmove(s, s + i, n - i + 1);
 }
 
 void settle_arch_describe_cpu(struct settle_machine *m)
@@ -46,11 +36,11 @@ void settle_arch_describe_cpu(struct settle_machine *m)
 		for (uint32_t i = 0; i < 3; i++)
 			settle_cpuid_raw(0x80000002u + i, 0, b + 4 * i);
 		regs_to_str(m->model_name, b, 12);
-		trim(m->model_name);
+		settle_trim(m->model_name);
 	}
 	if (m->hypervisor) {
 		settle_cpuid_raw(0x40000000u, 0, r);
 		regs_to_str(m->hypervisor_vendor, r + 1, 3);
-		trim(m->hypervisor_vendor);
+		settle_trim(m->hypervisor_vendor);
 	}
 }
