@@ -4,6 +4,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 /* Set bits of buf[0..len), one bit at a time: the reference count. */
 static inline uint64_t reference(const unsigned char *buf, size_t len)
@@ -35,6 +37,35 @@ static inline void fill_random(unsigned char *p, size_t len, uint64_t seed)
 
 	for (size_t i = 0; i < len; i++)
 		p[i] = (unsigned char)(xorshift64(&s) >> 56);
+}
+
+/*
+ * n readable and writable pages between two PROT_NONE pages, so that a
+ * read or write past either end faults: the first of the n pages, or
+ * NULL when mmap or mprotect fails. Free with guarded_free(p, n).
+ */
+static inline unsigned char *guarded_pages(size_t n)
+{
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+	unsigned char *m = mmap(NULL, (n + 2) * pg, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (m == MAP_FAILED)
+		return NULL;
+	if (mprotect(m, pg, PROT_NONE) ||
+	    mprotect(m + (n + 1) * pg, pg, PROT_NONE)) {
+		munmap(m, (n + 2) * pg);
+		return NULL;
+	}
+	return m + pg;
+}
+
+static inline void guarded_free(unsigned char *p, size_t n)
+{
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+
+	if (p)
+		munmap(p - pg, (n + 2) * pg);
 }
 
 #endif

@@ -303,14 +303,10 @@ static void test_touch_guard_pages(void **state)
 	const char *name;
 	settle_bswap_touch_fn fn = touch_of(state, &name);
 	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
-	unsigned char *m = mmap(NULL, 3 * pg, PROT_READ | PROT_WRITE,
-				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	unsigned char *page = m + pg, *copy = malloc(pg);
+	unsigned char *page = guarded_pages(1), *copy = malloc(pg);
 
-	assert_true(m != MAP_FAILED);
+	assert_non_null(page);
 	assert_non_null(copy);
-	assert_int_equal(mprotect(m, pg, PROT_NONE), 0);
-	assert_int_equal(mprotect(m + 2 * pg, pg, PROT_NONE), 0);
 	fill_random(page, pg, 5);
 	memcpy(copy, page, pg);
 	for (size_t len = 0; len <= MAX_LEN; len++) {
@@ -320,7 +316,7 @@ static void test_touch_guard_pages(void **state)
 		fn(page + pg - len, len);
 	}
 	assert_memory_equal(page, copy, pg);
-	munmap(m, 3 * pg);
+	guarded_free(page, 1);
 	free(copy);
 }
 

@@ -350,18 +350,6 @@ static void test_long(void **state)
 
 /* ---- no access outside the arrays ---------------------------------------- */
 
-/* Two pages of data between PROT_NONE pages; returns the first data page. */
-static unsigned char *fenced_pages(size_t page)
-{
-	unsigned char *m = mmap(NULL, 4 * page, PROT_READ | PROT_WRITE,
-				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	assert_true(m != MAP_FAILED);
-	assert_int_equal(mprotect(m, page, PROT_NONE), 0);
-	assert_int_equal(mprotect(m + 3 * page, page, PROT_NONE), 0);
-	return m + page;
-}
-
 /*
  * Arrays whose last byte is the last before a PROT_NONE page, and whose
  * first is the first after one: a kernel that reads or writes outside
@@ -371,9 +359,11 @@ static void test_fenced(void **state)
 {
 	const struct subject *s = usable_subject(state);
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	unsigned char *a = fenced_pages(page), *b = fenced_pages(page);
+	unsigned char *a = guarded_pages(2), *b = guarded_pages(2);
 	unsigned char *aend = a + 2 * page, *bend = b + 2 * page;
 
+	assert_non_null(a);
+	assert_non_null(b);
 	fill_random(a, 2 * page, 77);
 	for (size_t k = 0; k < 3; k++) {
 		settle_bswap_fn fn = subject_fn(s, elem_bits[k]);
@@ -394,8 +384,8 @@ static void test_fenced(void **state)
 			fn(b, b, n);
 		}
 	}
-	munmap(a - page, 4 * page);
-	munmap(b - page, 4 * page);
+	guarded_free(a, 2);
+	guarded_free(b, 2);
 }
 
 /* ---- larger than the last-level cache ------------------------------------ */

@@ -165,26 +165,6 @@ static unsigned char *alloc64(size_t len)
 
 /* ---- guarded pages ------------------------------------------------------ */
 
-/* Three pages: PROT_NONE, readable, PROT_NONE. Returns the middle one. */
-static unsigned char *guarded_page(void)
-{
-	long pg = sysconf(_SC_PAGESIZE);
-	unsigned char *p = mmap(NULL, 3 * (size_t)pg, PROT_READ | PROT_WRITE,
-				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	assert_true(p != MAP_FAILED);
-	assert_int_equal(mprotect(p, (size_t)pg, PROT_NONE), 0);
-	assert_int_equal(mprotect(p + 2 * pg, (size_t)pg, PROT_NONE), 0);
-	return p + pg;
-}
-
-static void guarded_free(unsigned char *mid)
-{
-	long pg = sysconf(_SC_PAGESIZE);
-
-	munmap(mid - pg, 3 * (size_t)pg);
-}
-
 /* ---- buffers ------------------------------------------------------------ */
 
 /*
@@ -261,8 +241,9 @@ static void test_guard_pages(void **state)
 	const char *name;
 	settle_popcount_fn fn = subject_fn(state, &name);
 	long pg = sysconf(_SC_PAGESIZE);
-	unsigned char *page = guarded_page();
+	unsigned char *page = guarded_pages(1);
 
+	assert_non_null(page);
 	assert_true(pg >= LONG_LEN);
 	fill_random(page, (size_t)pg, 7);
 	for (size_t len = 0; len <= LONG_LEN; len++) {
@@ -275,7 +256,7 @@ static void test_guard_pages(void **state)
 		expect(name, "at page end", end, len, fn(end, len),
 		       reference(end, len));
 	}
-	guarded_free(page);
+	guarded_free(page, 1);
 }
 
 static void test_random_large(void **state)
@@ -504,10 +485,11 @@ static void check_ranges(const unsigned char *bits, size_t nbytes,
 static void test_range(void **state)
 {
 	long pg = sysconf(_SC_PAGESIZE);
-	unsigned char *page = guarded_page();
+	unsigned char *page = guarded_pages(1);
 	unsigned char bits[80];
 
 	(void)state;
+	assert_non_null(page);
 	fill_random(bits, sizeof(bits), 5);
 	check_ranges(bits, sizeof(bits), page, pg);
 	memset(bits, 0xff, sizeof(bits));
@@ -521,22 +503,23 @@ static void test_range(void **state)
 	assert_int_equal(settle_popcount_range(bits, 0, 76), 0);
 	assert_int_equal(settle_popcount_range(bits, 0, 77), 1);
 	assert_int_equal(settle_popcount_range(bits, 77, 563), 0);
-	guarded_free(page);
+	guarded_free(page, 1);
 }
 
 /* Empty ranges read nothing: any pointer, even NULL, any first. */
 static void test_range_empty(void **state)
 {
 	long pg = sysconf(_SC_PAGESIZE);
-	unsigned char *page = guarded_page();
+	unsigned char *page = guarded_pages(1);
 
 	(void)state;
+	assert_non_null(page);
 	assert_int_equal(settle_popcount_range(NULL, 0, 0), 0);
 	assert_int_equal(settle_popcount_range(page - pg, 12345, 0), 0);
 	assert_int_equal(settle_popcount_range(page + pg, 0, 0), 0);
 	assert_int_equal(settle_popcount_range(page, UINT64_MAX, 0), 0);
 	assert_int_equal(settle_popcount(NULL, 0), 0);
-	guarded_free(page);
+	guarded_free(page, 1);
 }
 
 /* Long ranges: the middle goes through settle_popcount. */

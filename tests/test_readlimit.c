@@ -155,34 +155,15 @@ static void test_sweep(void **state)
 	free(buf);
 }
 
-/* Three pages: PROT_NONE, readable, PROT_NONE. Returns the middle one. */
-static unsigned char *guarded_page(void)
-{
-	long pg = sysconf(_SC_PAGESIZE);
-	unsigned char *p = mmap(NULL, 3 * (size_t)pg, PROT_READ | PROT_WRITE,
-				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	assert_true(p != MAP_FAILED);
-	assert_int_equal(mprotect(p, (size_t)pg, PROT_NONE), 0);
-	assert_int_equal(mprotect(p + 2 * pg, (size_t)pg, PROT_NONE), 0);
-	return p + pg;
-}
-
-static void guarded_free(unsigned char *mid)
-{
-	long pg = sysconf(_SC_PAGESIZE);
-
-	munmap(mid - pg, 3 * (size_t)pg);
-}
-
 /* Every length against both guard pages: a read outside crashes. */
 static void test_guard_pages(void **state)
 {
 	const char *name;
 	settle_read_limit_fn fn = subject(state, &name);
 	long pg = sysconf(_SC_PAGESIZE);
-	unsigned char *mid = guarded_page();
+	unsigned char *mid = guarded_pages(1);
 
+	assert_non_null(mid);
 	fill_random(mid, (size_t)pg, 77);
 	for (size_t len = 0; len <= MAX_LEN && len <= (size_t)pg; len++) {
 		unsigned char *end = mid + pg - len;
@@ -194,7 +175,7 @@ static void test_guard_pages(void **state)
 		expect(name, "before a guard page", end, len, fn(end, len),
 		       reference_sum(end, len));
 	}
-	guarded_free(mid);
+	guarded_free(mid, 1);
 }
 
 /* The sum over two adjacent ranges is the sum of their union. */
