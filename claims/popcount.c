@@ -517,13 +517,6 @@ static int contender(const struct settle_result *r,
 	       r->cmp.ratio > 0;
 }
 
-/* The intervals of a and b against the same baseline overlap: this run
- * does not tell which of the two is faster. */
-static int tied(const struct settle_result *a, const struct settle_result *b)
-{
-	return a->cmp.lo <= b->cmp.hi && b->cmp.lo <= a->cmp.hi;
-}
-
 /*
  * The fastest count at the largest size against the baseline, and what it
  * saves on the 4 GiB of bitmaps of a 128 TB file system, as a share of the
@@ -555,7 +548,7 @@ static int popcount_conclude(const struct settle_result *res, size_t n,
 	rmax = best->cmp.ratio;
 	for (size_t i = 0; i < n && nties < SETTLE_MAX_NAMED - 2; i++)
 		if (&res[i] != best && contender(&res[i], base) &&
-		    tied(&res[i], best)) {
+		    settle_intervals_overlap(&res[i].cmp, &best->cmp)) {
 			ties[nties++] = &res[i];
 			lo = fmin(lo, res[i].cmp.lo);
 			hi = fmax(hi, res[i].cmp.hi);

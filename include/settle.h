@@ -410,6 +410,10 @@ int settle_compare_paired(const double *base, const double *x, size_t n,
 int settle_compare_unpaired(const double *old, size_t n, const double *new_,
 			    size_t m, double band, struct settle_comparison *c);
 
+/* The per-process estimates settle_compare_processes() cuts from each
+ * end: floor(0.2 p), 0 below 5 processes. */
+size_t settle_process_trim(size_t p);
+
 /*
  * Comparison with the process as the unit of replication: est[0..p) are
  * per-process log ratios (one estimate per fresh process). With p < 5 the
@@ -424,12 +428,16 @@ int settle_compare_unpaired(const double *old, size_t n, const double *new_,
  * make the interval wide. Same verdict rules; p < 2 gives unclear (too
  * few samples). Returns 0, or -1 when memory runs out.
  */
-/* The per-process estimates settle_compare_processes() cuts from each
- * end: floor(0.2 p), 0 below 5 processes. */
-size_t settle_process_trim(size_t p);
-
 int settle_compare_processes(const double *est, size_t p, double band,
 			     struct settle_comparison *c);
+
+/*
+ * Whether the 95 % intervals of a and b (ratios against the same
+ * baseline: lo, hi) overlap: a run that gives both cannot tell which is
+ * faster. 1 or 0.
+ */
+int settle_intervals_overlap(const struct settle_comparison *a,
+			     const struct settle_comparison *b);
 
 /*
  * Apply the verdict rules to c->lo, c->hi, c->n, c->level: fewer than 3

@@ -207,6 +207,22 @@ static void test_processes(void **st)
 	assert_int_equal(c.verdict, SETTLE_UNCLEAR);
 }
 
+/* Overlap of two intervals, touching ends included; disjoint either
+ * way round is no overlap. */
+static void test_overlap(void **state)
+{
+	struct settle_comparison a = { .lo = 0.15, .hi = 0.16 };
+	struct settle_comparison b = { .lo = 0.16, .hi = 0.18 };
+	struct settle_comparison c = { .lo = 0.17, .hi = 0.19 };
+
+	(void)state;
+	assert_true(settle_intervals_overlap(&a, &b));
+	assert_true(settle_intervals_overlap(&b, &a));
+	assert_true(settle_intervals_overlap(&b, &c));
+	assert_false(settle_intervals_overlap(&a, &c));
+	assert_false(settle_intervals_overlap(&c, &a));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -220,6 +236,7 @@ int main(void)
 		cmocka_unit_test(test_too_few),
 		cmocka_unit_test(test_band_rules),
 		cmocka_unit_test(test_processes),
+		cmocka_unit_test(test_overlap),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

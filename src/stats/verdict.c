@@ -192,3 +192,9 @@ int settle_compare_processes(const double *est, size_t p, double band,
 	}
 	return 0;
 }
+
+int settle_intervals_overlap(const struct settle_comparison *a,
+			     const struct settle_comparison *b)
+{
+	return a->lo <= b->hi && b->lo <= a->hi;
+}

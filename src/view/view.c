@@ -593,7 +593,7 @@ static int undecided(const struct settle_view_row *f,
 	if (w == f || !settle_result_same_group(a, b))
 		return 0;
 	if (f->role == SETTLE_ROLE_COMPARED && w->role == SETTLE_ROLE_COMPARED)
-		return a->cmp.lo <= b->cmp.hi && b->cmp.lo <= a->cmp.hi;
+		return settle_intervals_overlap(&a->cmp, &b->cmp);
 	if (f->role == SETTLE_ROLE_BASELINE && w->role == SETTLE_ROLE_COMPARED)
 		return !strcmp(w->verdict, "unclear");
 	if (w->role == SETTLE_ROLE_BASELINE && f->role == SETTLE_ROLE_COMPARED)
