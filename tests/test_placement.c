@@ -11,7 +11,13 @@
  *     spread, the test, a verdict on the mean over the layouts (balanced
  *     rounds in one process, one estimate per process with several),
  *     "unclear (layout-sensitive)", and no flag for a row that does not
- *     move.
+ *     move;
+ *   - a process's estimate against its baseline is the mean over the
+ *     layouts of each layout's median ratio: 4 of a layout's 10 rounds
+ *     30 % off (a placement that did not keep its speed for part of a
+ *     visit) do not move it, where a Hodges-Lehmann estimate would; a
+ *     process's level (compare's unit) is the mean of the layouts' log
+ *     medians.
  */
 #include <errno.h>
 #include <math.h>
@@ -223,6 +229,58 @@ static void test_layout_analysis(void **st)
 	settle_report_free(&rep);
 }
 
+/* One process, 4 layouts x 10 rounds: a flat, b = a x f[layout]; in
+ * layout 2, rounds 0-3 of b are 30 % slower (flipped). */
+static void test_process_estimate(void **st)
+{
+	static const double f[4] = { 1.0, 2.0, 1.0, 0.5 };
+	struct settle_claim_info c = { .name = "t", .baseline = "a" };
+	const struct settle_claim_info *ci;
+	struct settle_report rep;
+	double xa[40], xb[40], e, level, want = 0;
+	unsigned char l[40];
+
+	(void)st;
+	assert_int_equal(settle_report_open(&rep), 0);
+	rep.options.samples = 40;
+	rep.options.band = 0.01;
+	ci = settle_report_claim(&rep, &c);
+	for (unsigned j = 0; j < 40; j++) {
+		unsigned lay = j / 10, k = j % 10;
+		double jitter = 1 + 0.001 * (double)((j * 7) % 5);
+
+		l[j] = (unsigned char)lay;
+		xa[j] = 100 * jitter;
+		xb[j] = 100 * jitter * f[lay] * (lay == 2 && k < 4 ? 1.3 : 1);
+	}
+	/* each layout's median time: the jitter runs 1.000-1.004 twice, so
+	 * the middle one, 1.002; in layout 2 the flipped rounds are the 4
+	 * largest, and the middle two of its 10 are 1.003 and 1.004 */
+	for (unsigned lay = 0; lay < 4; lay++)
+		want += log(100 * f[lay] * (lay == 2 ? 1.0035 : 1.002)) / 4;
+	assert_non_null(settle_report_append(&rep, ci, "a", NULL, NULL, 0,
+					     NULL, 0, 0));
+	assert_non_null(settle_report_append(&rep, ci, "b", NULL, NULL, 0,
+					     NULL, 0, 0));
+	assert_int_equal(settle_result_add_samples(&rep.results[0], xa, l, 40),
+			 0);
+	assert_int_equal(settle_result_add_samples(&rep.results[1], xb, l, 40),
+			 0);
+	/* b / a is exactly f in every unflipped round: log(2) + log(0.5)
+	 * cancel, and the flipped rounds of layout 2 leave its median 1 */
+	assert_int_equal(settle_process_estimate(&rep.results[0],
+						 &rep.results[1], 0, 40, &e), 0);
+	assert_true(fabs(e) < 1e-9);
+	/* the level: the mean of the layouts' log median times */
+	assert_int_equal(settle_layout_level(&rep.results[1], 0, 40, &level),
+			 0);
+	assert_true(fabs(level - want) < 1e-6); /* the times as stored */
+	/* a range with no samples of any layout has no level */
+	assert_int_equal(settle_layout_level(&rep.results[1], 0, 0, &level),
+			 -1);
+	settle_report_free(&rep);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -231,6 +289,7 @@ int main(void)
 		cmocka_unit_test(test_code_and_stack),
 		cmocka_unit_test(test_f_distribution),
 		cmocka_unit_test(test_layout_analysis),
+		cmocka_unit_test(test_process_estimate),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

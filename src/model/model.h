@@ -103,6 +103,18 @@ size_t settle_layout_units(const struct settle_result *base,
 			   size_t to, double *out);
 
 /*
+ * One process's level of r, from its samples [from, to) (times in ns):
+ * the mean over the layouts measured there of the log of each layout's
+ * median, each layout weighing the same, so a time that only moves with
+ * the layout is the same in every process. compare's unit when both
+ * files have several processes measured in layouts (docs/layouts.md).
+ * Sets *out (log ns) and returns 0, or -1 when a layout has no positive
+ * time or memory runs out.
+ */
+int settle_layout_level(const struct settle_result *r, size_t from,
+			size_t to, double *out);
+
+/*
  * One process's estimate of log(r / base) over r's samples [from, to),
  * as settle_report_analyze() makes it for each process of a run with
  * --processes: the Hodges-Lehmann estimate of the paired log ratios, or
