@@ -13,7 +13,7 @@
 #                      compare tests/digest.c's output under each emulator
 #                      with the native build's; run `settle run popcount
 #                      bswap endian --quick --size 64K --size 1M
-#                      --layouts 2` under qemu-aarch64 -cpu cortex-a53
+#                      --layouts 2 --processes 1` under qemu-aarch64 -cpu cortex-a53
 #                      (expects neon), -cpu max (sve) and qemu-s390x
 #                      (swar, scalar), asserting the implementations
 #                      chosen and the 2 layouts.
@@ -143,12 +143,13 @@ cross_tests = d=$(BUILD)/cross-$(1); q=$(CROSS_QEMU_$(1)); \
 
 # Shell: settle run under target $(1), CPU $(2), expecting popcount $(3)
 # and bswap $(4), the note that the timings are emulated, and two layouts
-# measured (settle_alloc, the stack, the visits of docs/layouts.md).
+# measured in one process (settle_alloc, the stack, the visits of
+# docs/layouts.md; fresh processes would need the emulator to exec them).
 cross_run = d=$(BUILD)/cross-$(1); q=$(CROSS_QEMU_$(1)); \
 	cpu=$(if $(filter -,$(2)),default,$(2)); \
 	opt="$(if $(filter -,$(2)),,-cpu $(2))"; log=$$d/run-$$cpu.log; \
 	if env $(CROSS_ENV_$(1)) $$q $$opt $$d/settle run popcount bswap endian \
-	   --quick --size 64K --size 1M --layouts 2 > $$log 2>&1; then \
+	   --quick --size 64K --size 1M --layouts 2 --processes 1 > $$log 2>&1; then \
 	  got=$$(sed -n 's/^  primitives: popcount \([a-z0-9]*\), bswap \([a-z0-9]*\)$$/\1 \2/p' $$log); \
 	  if [ "$$got" = "$(3) $(4)" ] && grep -q 'emulated by qemu-user' $$log && \
 	     grep -q '^  layouts: 2: ' $$log; \
@@ -186,7 +187,7 @@ test-cross: deps deps-test deps-cross
 	  $(foreach c,$(CROSS_CPUS_$(t)),$(call cross_tests,$(t),$(c),$(CROSS_TEST_NAMES))) \
 	  $(call cross_arch_sh,$(t)) \
 	  $(foreach c,$(CROSS_PRIM_CPUS_$(t)),$(call cross_tests,$(t),$(c),$(CROSS_PRIM_TESTS)))) \
-	echo "== settle run popcount bswap endian --quick --size 64K --size 1M --layouts 2"; \
+	echo "== settle run popcount bswap endian --quick --size 64K --size 1M --layouts 2 --processes 1"; \
 	$(foreach r,$(CROSS_RUNS),$(call cross_run,$(call colon_word,$(r),1),$(call colon_word,$(r),2),$(call colon_word,$(r),3),$(call colon_word,$(r),4))) \
 	s=$$(( $$(date +%s) - start )); \
 	if [ $$fail = 0 ]; then \

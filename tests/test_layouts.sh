@@ -84,17 +84,25 @@ else
 fi
 
 # ---- the same on exact samples (no timing) ---------------------------
+# before4.json has 4 processes (--layouts 4 alone); the exact files keep
+# them (compare's unit: one level per process) or keep one process
+# (balanced units of that process)
 python3 - "$TMP" <<'PY'
 import json, sys
 tmp = sys.argv[1]
 f = [0.9, 1.0, 1.1, 1.0]
 src = json.load(open(tmp + "/before4.json"))
-def make(shift, layouts, name):
+def order(p, k):  # process p's layouts, k samples: forward from p, back
+    fw = [(p + i) % 4 for i in range(4)]
+    seq = fw + fw[::-1]
+    return [seq[(j * 8) // k] for j in range(k)]
+def make(shift, layouts, name, procs):
     d = json.loads(json.dumps(src))
+    d["settings"]["processes"] = procs
     for r in d["results"]:
-        n = len(r["samples_ns"])
-        order = [0, 1, 2, 3, 3, 2, 1, 0]
-        lay = [order[(j * 8) // n] for j in range(n)] if layouts else [0] * n
+        k = len(r["samples_ns"]) // src["settings"]["processes"]
+        lay = sum((order(p, k) for p in range(procs)), []) if layouts \
+              else [0] * (k * procs)
         cost = (lambda l: f[(l + shift) % 4]) if r["variant"] == "moved" \
                else (lambda l: 1.0)
         r["samples_ns"] = [100 * cost(l) * (1 + 0.0001 * j)
@@ -106,14 +114,25 @@ def make(shift, layouts, name):
     if not layouts:
         d["settings"].pop("layouts", None)
     json.dump(d, open(tmp + "/" + name + ".json", "w"))
-make(0, 1, "exact-before4"); make(1, 1, "exact-after4")
-make(0, 0, "exact-before1"); make(1, 0, "exact-after1")
+make(0, 1, "exact-before4", 4); make(1, 1, "exact-after4", 4)
+make(0, 1, "exact-before4p1", 1); make(1, 1, "exact-after4p1", 1)
+make(0, 0, "exact-before1", 1); make(1, 0, "exact-after1", 1)
 PY
 v=$(verdict exact-before4 exact-after4 moved)
-if [ "$v" = "same  True" ]; then
-	ok "exact samples, layouts: same, marked layout-sensitive"
+if [ "$v" = "same  True" ] &&
+   "$SETTLE" compare "$TMP/exact-before4.json" "$TMP/exact-after4.json" --format md |
+   grep -q "the process is the unit"; then
+	ok "exact samples, layouts, 4 processes: same, marked layout-sensitive, the process as the unit"
 else
-	bad "exact samples, layouts: '$v' (want same, layout-sensitive)"
+	bad "exact samples, layouts, 4 processes: '$v' (want same, layout-sensitive, the process as the unit)"
+fi
+v=$(verdict exact-before4p1 exact-after4p1 moved)
+if [ "$v" = "same  True" ] &&
+   "$SETTLE" compare "$TMP/exact-before4p1.json" "$TMP/exact-after4p1.json" --format md |
+   grep -q "taken in balanced units"; then
+	ok "exact samples, layouts, one process: same, marked layout-sensitive, balanced units"
+else
+	bad "exact samples, layouts, one process: '$v' (want same, layout-sensitive, balanced units)"
 fi
 # the same moved code, and 3 % more work in the new file: slower
 python3 - "$TMP" <<'PY'
@@ -153,16 +172,21 @@ if python3 - "$TMP/before4.json" <<'PY'
 import json, sys, collections
 d = json.load(open(sys.argv[1]))
 assert d["settings"]["layouts"] == 4, d["settings"]
+# --layouts 4 alone: 4 fresh processes, process p from layout p
+assert d["settings"]["processes"] == 4, d["settings"]
 for r in d["results"]:
     lay = r["sample_layouts"]
-    assert len(lay) == len(r["samples_ns"]) == 16, r["variant"]
+    assert len(lay) == len(r["samples_ns"]) == 64, r["variant"]
     c = collections.Counter(lay)
-    assert sorted(c) == [0, 1, 2, 3] and set(c.values()) == {4}, c
-    # one process: two passes, the second backwards
-    assert lay == [0, 0, 1, 1, 2, 2, 3, 3, 3, 3, 2, 2, 1, 1, 0, 0], lay
+    assert sorted(c) == [0, 1, 2, 3] and set(c.values()) == {16}, c
+    # each process: two passes, the second backwards
+    for p in range(4):
+        fw = [(p + i) % 4 for i in range(4)]
+        want = [l for l in fw + fw[::-1] for _ in (0, 1)]
+        assert lay[16 * p:16 * (p + 1)] == want, (p, lay)
     assert "layout_spread" in r and r["layout_spread"] >= 0
 PY
-then ok "result file: layouts 4, 4 samples in each layout, layout_spread"
+then ok "result file: --layouts 4 alone runs 4 processes, each from its own layout, 4 samples in each layout, layout_spread"
 else bad "result file of --layouts 4 is not as documented"; fi
 if "$SETTLE" run "$CLAIM" --samples 4 --min-time 1 --layouts 2 \
 	--processes 2 --format json --output "$TMP/p2.json" >/dev/null 2>&1 &&
@@ -174,6 +198,16 @@ for r in d["results"]:
 PY
 then ok "--processes 2 --layouts 2: process 0 starts at layout 0, process 1 at layout 1"
 else bad "--processes 2 --layouts 2: layouts not rotated per process"; fi
+
+if "$SETTLE" run "$CLAIM" --samples 4 --min-time 1 --layouts 2 \
+	--format json --output "$TMP/l2.json" >/dev/null 2>&1 &&
+   python3 - "$TMP/l2.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["settings"]["processes"] == 3, d["settings"]
+PY
+then ok "--layouts 2 alone: 3 processes (the fewest a verdict over processes takes)"
+else bad "--layouts 2 alone did not run 3 processes"; fi
 
 # ---- code placement -----------------------------------------------------
 if grep -q "layout-3.h" "$TMP/before4.err" && [ -f "$SETTLE_CACHE_DIR/layout-3.h" ]; then

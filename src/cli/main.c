@@ -90,9 +90,10 @@ static const char usage_run[] =
 "  --layouts N        measure in N layouts (default 1): the claim's buffers\n"
 "                     (settle_alloc), the stack and, for FILE.c, the code\n"
 "                     (compiled once per layout) placed N ways, one after\n"
-"                     another in each process; a row whose time moves with\n"
-"                     the layout is marked ~ and a verdict is about the\n"
-"                     mean over the layouts (docs/layouts.md)\n"
+"                     another in each process; without --processes, N\n"
+"                     fresh processes (at least 3); a row whose time moves\n"
+"                     with the layout is marked ~ and a verdict is about\n"
+"                     the mean over the layouts (docs/layouts.md)\n"
 "  --full             also measure the claim's large sizes (popcount: the\n"
 "                     4 GiB bitmaps of a 128 TB file system)\n"
 "  --device-mbps X    device speed for the endian scale, MB/s (default 13)\n"
@@ -686,6 +687,13 @@ static int parse_run(struct run_args *a, int argc, char **argv)
 		a->opt.layouts = (unsigned)a->layouts;
 	if (a->have_layout_first)
 		a->opt.layout_first = (unsigned)a->layout_first;
+	/* --layouts N alone: N fresh processes (at least 3), each measuring
+	 * every layout; one process cannot show how far a second run
+	 * differs, and compare takes the process as its unit when both
+	 * files have 3 or more (docs/layouts.md) */
+	if (a->have_layouts && !a->have_processes && a->opt.layouts > 1 &&
+	    a->opt.processes <= 1)
+		a->opt.processes = a->opt.layouts > 3 ? a->opt.layouts : 3;
 	/* the claims last: FILE.c is compiled once per layout */
 	return a->cmds.n ? 0 : run_claims(a, argc, argv, first);
 }

@@ -17,6 +17,9 @@
 #include "view/view.h"
 
 #define GEOMEAN_SEED 0x5e771eull
+/* Processes a file needs for compare to take the process as the unit:
+ * fewer than 3 units decide nothing (settle_decide()). */
+#define MIN_PROCESSES 3
 
 /* Same claim, variant, size, build and parameters. */
 static int same_key(const struct settle_result *a, const struct settle_result *b)
@@ -65,13 +68,19 @@ static unsigned layouts_of(const struct settle_report *rep,
 	return n;
 }
 
+/* The processes of rep (1 for a run of one process). */
+static unsigned processes_of(const struct settle_report *rep)
+{
+	return rep->options.processes > 1 ? rep->options.processes : 1;
+}
+
 /* The balanced units (settle_layout_units()) of every result of rep with
  * r's key, each process on its own, as times (exp of the units) in a new
  * array; *n their number. NULL when out of memory. */
 static double *units(const struct settle_report *rep,
 		     const struct settle_result *r, size_t *n)
 {
-	unsigned np = rep->options.processes > 1 ? rep->options.processes : 1;
+	unsigned np = processes_of(rep);
 	size_t total = 0;
 	double *u;
 
@@ -95,34 +104,74 @@ static double *units(const struct settle_report *rep,
 	return u;
 }
 
+/* One level per process (settle_layout_level()) of every result of rep
+ * with r's key, as times (ns) in a new array; *n their number. NULL when
+ * out of memory. */
+static double *levels(const struct settle_report *rep,
+		      const struct settle_result *r, size_t *n)
+{
+	unsigned np = processes_of(rep);
+	double *u = malloc((rep->nresults * np + 1) * sizeof(*u));
+
+	*n = 0;
+	for (size_t i = 0; u && i < rep->nresults; i++) {
+		const struct settle_result *x = &rep->results[i];
+		size_t chunk = x->nsamples / np;
+
+		if (!same_key(x, r))
+			continue;
+		for (unsigned p = 0; p < np && chunk; p++) {
+			if (settle_layout_level(x, p * chunk, (p + 1) * chunk,
+						&u[*n]) < 0)
+				continue;
+			u[*n] = exp(u[*n]);
+			(*n)++;
+		}
+	}
+	return u;
+}
+
 /*
- * Both files measured r's key in two layouts or more: the balanced units
- * of each (one round of every layout, averaged over the layouts), compared
- * by the two-sample Hodges-Lehmann shift with its Mann-Whitney interval.
- * Returns 1 (c set), 0 when not both have layouts, -1 when out of memory.
+ * Both files measured r's key in two layouts or more. With 3 processes
+ * or more in each, the process is the unit: one level per process
+ * (the mean over the layouts of the log of each layout's median), the
+ * two files' levels compared by the two-sample Hodges-Lehmann shift with
+ * its Mann-Whitney interval. Two runs apart in time differ by more than
+ * the rounds of one process show (the machine's state, where the process
+ * and its memory landed), so rounds pooled from one process are no
+ * replicates of a run. With fewer processes in either file: the balanced
+ * units of each process (one round of every layout, averaged over the layouts).
+ * Returns 2 (c set, per process) or 1 (c set, balanced units), 0 when
+ * not both have layouts, -1 when out of memory.
  */
 static int by_layout(const struct settle_report *old,
 		     const struct settle_report *nw,
 		     const struct settle_result *r, double band,
 		     struct settle_comparison *c)
 {
+	int per_process = processes_of(old) >= MIN_PROCESSES &&
+			  processes_of(nw) >= MIN_PROCESSES;
 	double *x, *y;
 	size_t nx, ny;
-	int rc = 1;
+	int rc = per_process ? 2 : 1;
 
 	if (layouts_of(old, r) < 2 || layouts_of(nw, r) < 2)
 		return 0;
-	x = units(old, r, &nx);
-	y = units(nw, r, &ny);
+	x = per_process ? levels(old, r, &nx) : units(old, r, &nx);
+	y = per_process ? levels(nw, r, &ny) : units(nw, r, &ny);
 	if (!x || !y)
 		rc = -1;
 	else if (!nx || !ny ||
 		 settle_compare_unpaired(x, nx, y, ny, band, c) < 0)
 		rc = 0;
 	else
-		c->method = "balanced units (one round of every layout, the "
-			    "mean over the layouts), two-sample "
-			    "Hodges-Lehmann, Mann-Whitney interval";
+		c->method = per_process ?
+			"one level per process (the mean over the layouts of "
+			"each layout's log median), two-sample "
+			"Hodges-Lehmann, Mann-Whitney interval" :
+			"balanced units (one round of every layout, the "
+			"mean over the layouts), two-sample "
+			"Hodges-Lehmann, Mann-Whitney interval";
 	free(x);
 	free(y);
 	return rc;
@@ -673,14 +722,28 @@ static void compare_notes(struct settle_compare_view *cv)
 		 SETTLE_UNSTABLE_MAD * 100, SETTLE_UNSTABLE_BEST * 100);
 	cv->notes[1].mark = "!";
 	cv->nnotes = marked(cv) ? 2 : 1; /* the legend only with a "!" */
-	if (cv->layouts) {
+	if (cv->layouts & 1) {
 		snprintf(cv->notes[cv->nnotes].text, sizeof(cv->notes[0].text),
-			 "rows measured in two layouts or more in both files: "
-			 "the samples are taken in balanced units, one round of "
-			 "every layout averaged over the layouts, and the "
-			 "change and its interval are those of the units: a "
-			 "time that only moves with the layout (code that only "
-			 "moved) is the same in every unit (docs/layouts.md)");
+			 "rows measured in two layouts or more in both files, "
+			 "by fewer than %d processes in one: the samples are "
+			 "taken in balanced units, one round of every layout "
+			 "averaged over the layouts, and the change and its "
+			 "interval are those of the units: a time that only "
+			 "moves with the layout (code that only moved) is the "
+			 "same in every unit; the rounds of a process do not "
+			 "show how far another run differs "
+			 "(docs/layouts.md)", MIN_PROCESSES);
+		cv->notes[cv->nnotes++].mark = "";
+	}
+	if (cv->layouts & 2) {
+		snprintf(cv->notes[cv->nnotes].text, sizeof(cv->notes[0].text),
+			 "rows measured in two layouts or more by %d processes "
+			 "or more in both files: the process is the unit, "
+			 "its level the mean over the layouts of each layout's "
+			 "log median, and the change and its interval are those "
+			 "of the levels: a time that only moves with the layout "
+			 "(code that only moved) is the same in every process "
+			 "(docs/layouts.md)", MIN_PROCESSES);
 		cv->notes[cv->nnotes++].mark = "";
 	}
 	if (moved) {

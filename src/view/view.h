@@ -202,9 +202,10 @@ struct settle_compare_view {
 	size_t ndifferences;
 	struct settle_compare_section *sections;
 	size_t nsections;
-	struct settle_view_note notes[4];
+	struct settle_view_note notes[5]; /* change, !, balanced units, per process, ~ */
 	size_t nnotes;
-	int layouts;       /* some row compared layout by layout */
+	int layouts;       /* rows compared layout by layout: 1 some in
+			      balanced units, 2 some per process */
 	char warnings[2 * SETTLE_VIEW_MAX_WARNINGS][300];
 	size_t nwarnings;
 	double band;
