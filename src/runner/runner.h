@@ -28,11 +28,11 @@ int settle_conclude_claims(struct settle_report *rep,
 			   const struct settle_claim *const *claims, size_t n);
 
 /* --rigorous: the settings `settle selftest` checks against its targets:
- * 40 samples of >= 2 ms (10 in each of 4 layouts) in each of 7 fresh
+ * 40 samples of >= 2 ms (10 in each of 4 layouts) in each of 9 fresh
  * processes (docs/layouts.md). */
 #define SETTLE_RIGOROUS_SAMPLES 40
 #define SETTLE_RIGOROUS_MIN_MS 2
-#define SETTLE_RIGOROUS_PROCESSES 7
+#define SETTLE_RIGOROUS_PROCESSES 9
 #define SETTLE_RIGOROUS_LAYOUTS 4
 
 /* Set o's samples, sample length and processes to the --rigorous ones. */
