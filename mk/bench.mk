@@ -42,8 +42,11 @@ bench-layouts: deps
 # ---- bench-primitives ------------------------------------------------------
 #
 #   make bench-primitives [LIBPOPCNT_DIR=DIR] [BENCH_PROCESSES=5]
+#                         [BENCH_LAYOUTS=4]
 #
-# Runs, each interleaved and repeated in BENCH_PROCESSES fresh processes:
+# Runs, each interleaved and repeated in BENCH_PROCESSES fresh processes,
+# each measuring BENCH_LAYOUTS layouts (code of the examples, buffers and
+# stack placed that many ways; docs/layouts.md):
 #   - examples/popcount-peers.c at 1 KiB, 32 KiB, 1 MiB, 32 MiB, 1 GiB:
 #     settle's dispatched, AVX2 and AVX-512 paths against libpopcnt's, and
 #     GMP's mpn_popcount; built with BENCH_CC and, on a CPU with AVX2, also
@@ -63,6 +66,7 @@ bench-layouts: deps
 
 BENCH_DIR       := $(BUILD)/bench
 BENCH_PROCESSES ?= 5
+BENCH_LAYOUTS   ?= 4
 BENCH_CC        ?= cc -O3 -march=native
 BENCH_AVX2_CC   ?= cc -O3 -march=x86-64-v3
 BENCH_SIZES     ?= 1K 32K 1M 32M 1G
@@ -71,7 +75,8 @@ LIBPOPCNT_DIR   ?=
 
 BENCH_INC  = $(if $(LIBPOPCNT_DIR),-I $(abspath $(LIBPOPCNT_DIR)))
 BENCH_RUN  = flock $(BENCH_LOCK) $(BUILD)/settle run
-BENCH_OPTS = --processes $(BENCH_PROCESSES) --format json
+BENCH_OPTS = --processes $(BENCH_PROCESSES) --layouts $(BENCH_LAYOUTS) \
+	--format json
 HAVE_AVX2 := $(shell grep -qw avx2 /proc/cpuinfo 2>/dev/null && echo 1)
 BENCH_POPCOUNT_BUILDS = --build "$(BENCH_CC) $(BENCH_INC)" \
 	$(if $(HAVE_AVX2),--build "$(BENCH_AVX2_CC) $(BENCH_INC)")
