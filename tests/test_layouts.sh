@@ -118,22 +118,21 @@ make(0, 1, "exact-before4", 4); make(1, 1, "exact-after4", 4)
 make(0, 1, "exact-before4p1", 1); make(1, 1, "exact-after4p1", 1)
 make(0, 0, "exact-before1", 1); make(1, 0, "exact-after1", 1)
 PY
-v=$(verdict exact-before4 exact-after4 moved)
-if [ "$v" = "same  True" ] &&
-   "$SETTLE" compare "$TMP/exact-before4.json" "$TMP/exact-after4.json" --format md |
-   grep -q "the process is the unit"; then
-	ok "exact samples, layouts, 4 processes: same, marked layout-sensitive, the process as the unit"
-else
-	bad "exact samples, layouts, 4 processes: '$v' (want same, layout-sensitive, the process as the unit)"
-fi
-v=$(verdict exact-before4p1 exact-after4p1 moved)
-if [ "$v" = "same  True" ] &&
-   "$SETTLE" compare "$TMP/exact-before4p1.json" "$TMP/exact-after4p1.json" --format md |
-   grep -q "taken in balanced units"; then
-	ok "exact samples, layouts, one process: same, marked layout-sensitive, balanced units"
-else
-	bad "exact samples, layouts, one process: '$v' (want same, layout-sensitive, balanced units)"
-fi
+# exact_same OLD NEW UNIT WHAT: compare calls "moved" same, marked
+# layout-sensitive, and its note names UNIT
+exact_same() {
+	local v
+	v=$(verdict "$1" "$2" moved)
+	if [ "$v" = "same  True" ] &&
+	   "$SETTLE" compare "$TMP/$1.json" "$TMP/$2.json" --format md |
+	   grep -q "$3"; then
+		ok "exact samples, layouts, $4: same, marked layout-sensitive, '$3'"
+	else
+		bad "exact samples, layouts, $4: '$v' (want same, layout-sensitive, '$3')"
+	fi
+}
+exact_same exact-before4 exact-after4 "the process is the unit" "4 processes"
+exact_same exact-before4p1 exact-after4p1 "taken in balanced units" "one process"
 # the same moved code, and 3 % more work in the new file: slower
 python3 - "$TMP" <<'PY'
 import json, sys

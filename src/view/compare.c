@@ -701,6 +701,19 @@ static int marked(const struct settle_compare_view *cv)
 	return 0;
 }
 
+/* One more note under the tables, marked mark. */
+static void add_note(struct settle_compare_view *cv, const char *mark,
+		     const char *fmt, ...)
+{
+	struct settle_view_note *n = &cv->notes[cv->nnotes++];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(n->text, sizeof(n->text), fmt, ap);
+	va_end(ap);
+	n->mark = mark;
+}
+
 static void compare_notes(struct settle_compare_view *cv)
 {
 	int moved = 0;
@@ -722,39 +735,30 @@ static void compare_notes(struct settle_compare_view *cv)
 		 SETTLE_UNSTABLE_MAD * 100, SETTLE_UNSTABLE_BEST * 100);
 	cv->notes[1].mark = "!";
 	cv->nnotes = marked(cv) ? 2 : 1; /* the legend only with a "!" */
-	if (cv->layouts & 1) {
-		snprintf(cv->notes[cv->nnotes].text, sizeof(cv->notes[0].text),
-			 "rows measured in two layouts or more in both files, "
-			 "by fewer than %d processes in one: the samples are "
-			 "taken in balanced units, one round of every layout "
-			 "averaged over the layouts, and the change and its "
-			 "interval are those of the units: a time that only "
-			 "moves with the layout (code that only moved) is the "
-			 "same in every unit; the rounds of a process do not "
-			 "show how far another run differs "
+	if (cv->layouts & 1)
+		add_note(cv, "", "rows measured in two layouts or more in both "
+			 "files, by fewer than %d processes in one: the samples "
+			 "are taken in balanced units, one round of every "
+			 "layout averaged over the layouts, and the change and "
+			 "its interval are those of the units: a time that "
+			 "only moves with the layout (code that only moved) is "
+			 "the same in every unit; the rounds of a process do "
+			 "not show how far another run differs "
 			 "(docs/layouts.md)", MIN_PROCESSES);
-		cv->notes[cv->nnotes++].mark = "";
-	}
-	if (cv->layouts & 2) {
-		snprintf(cv->notes[cv->nnotes].text, sizeof(cv->notes[0].text),
-			 "rows measured in two layouts or more by %d processes "
-			 "or more in both files: the process is the unit, "
-			 "its level the mean over the layouts of each layout's "
-			 "log median, and the change and its interval are those "
-			 "of the levels: a time that only moves with the layout "
-			 "(code that only moved) is the same in every process "
-			 "(docs/layouts.md)", MIN_PROCESSES);
-		cv->notes[cv->nnotes++].mark = "";
-	}
-	if (moved) {
-		snprintf(cv->notes[cv->nnotes].text,
-			 sizeof(cv->notes[0].text), "layout-sensitive on "
-			 "either side: its time moves with where code, data "
-			 "and stack sit, beyond the noise within a layout (p < "
-			 "%g) and by more than +-%g%% (docs/layouts.md)",
-			 SETTLE_LAYOUT_ALPHA, cv->band * 100);
-		cv->notes[cv->nnotes++].mark = "~";
-	}
+	if (cv->layouts & 2)
+		add_note(cv, "", "rows measured in two layouts or more by %d "
+			 "processes or more in both files: the process is the "
+			 "unit, its level the mean over the layouts of each "
+			 "layout's log median, and the change and its interval "
+			 "are those of the levels: a time that only moves with "
+			 "the layout (code that only moved) is the same in "
+			 "every process (docs/layouts.md)", MIN_PROCESSES);
+	if (moved)
+		add_note(cv, "~", "layout-sensitive on either side: its time "
+			 "moves with where code, data and stack sit, beyond the "
+			 "noise within a layout (p < %g) and by more than +-%g%% "
+			 "(docs/layouts.md)", SETTLE_LAYOUT_ALPHA,
+			 cv->band * 100);
 }
 
 int settle_compare_build(const struct settle_report *old,
