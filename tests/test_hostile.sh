@@ -193,6 +193,79 @@ run empty_out run popcount --output ''
 expect empty_out 2 "cannot write '': an empty file name" \
 	"--output '' says the name is empty"
 
+# ---- doctored layout files (compare by process levels, docs/layouts.md) -----
+# layfile OUT PYTHON: tests/golden/in/layouts.json with exact samples, 3
+# processes of 8 rounds (levels 1, 1.04, 0.97, or fill()'s), layout 1
+# 30 % slower ("moved" 2 % slower), then changed by the python code on doc
+layfile() {
+	python3 - "$IN/layouts.json" "$1" "$2" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+seq = [0, 1, 2, 3, 3, 2, 1, 0]
+def fill(shift):  # each process's own level
+    for r in doc["results"]:
+        k = 1.02 if r["variant"] == "moved" else 1.0
+        r["sample_layouts"] = seq * 3
+        r["samples_ns"] = [100 * k * shift[p] * (1.3 if l == 1 else 1) *
+                           (1 + 0.001 * i) for p in range(3)
+                           for i, l in enumerate(seq)]
+        r.pop("vs_baseline", None)
+fill([1.0, 1.04, 0.97])
+doc["settings"].update(processes=3, samples=24)
+exec(sys.argv[3])
+json.dump(doc, open(sys.argv[2], "w"))
+PY
+}
+# compare's verdict and reason for every row, one line each
+rows() {
+	"$SETTLE" compare "$1" "$2" --format json 2>/dev/null | python3 -c '
+import json, sys
+for s in json.load(sys.stdin)["comparisons"]:
+    for r in s["rows"]:
+        print(r["variant"], r["verdict"], r["why"] or "")'
+}
+layfile "$TMP/lay3.json" 'fill([1, 1, 1])'
+# the new file measured in layouts 0 and 2 only (the fast ones): the mean
+# over other placements was called 12 % faster
+layfile "$TMP/lay02.json" '
+fill([1, 1, 1])
+for r in doc["results"]:
+    r["sample_layouts"] = [{1: 0, 3: 2}.get(l, l) for l in r["sample_layouts"]]
+    r["samples_ns"] = [x / 1.3 if x > 125 else x for x in r["samples_ns"]]'
+out=$(rows "$TMP/lay3.json" "$TMP/lay02.json")
+if [ "$(grep -c 'unclear the files measured it in other layouts' <<<"$out")" = 2 ]
+then ok "compare: files in other layouts are unclear, not faster"
+else bad "compare: files in other layouts: $out"; fi
+# more processes than samples: no process level at all, and the pooled
+# samples (the rounds of one process) were called slower
+layfile "$TMP/p40a.json" 'doc["settings"]["processes"] = 40'
+layfile "$TMP/p40b.json" '
+doc["settings"]["processes"] = 40
+for r in doc["results"]:
+    r["samples_ns"] = [x * 1.03 for x in r["samples_ns"]]'
+out=$(rows "$TMP/p40a.json" "$TMP/p40b.json")
+if [ "$(grep -c 'unclear no process of a file measured it' <<<"$out")" = 2 ]
+then ok "compare: more processes than samples is unclear"
+else bad "compare: more processes than samples: $out"; fi
+run p40show show "$TMP/p40a.json"
+grep -q 'moved .*unclear (fewer samples than processes)' "$TMP/p40show.out" &&
+	ok "show: more processes than samples is unclear" ||
+	bad "show: more processes than samples: $(grep moved "$TMP/p40show.out")"
+# a chunk lacking layouts counts for no process: 2 processes of 3 left
+layfile "$TMP/gap.json" '
+for r in doc["results"]:
+    r["sample_layouts"][:8] = [0, 2] * 4'
+out=$(rows "$TMP/lay3.json" "$TMP/gap.json")
+[ "$(grep -c ' unclear ' <<<"$out")" = 2 ] &&
+	ok "compare: a process without every layout counts for nothing" ||
+	bad "compare: a process without every layout decided: $out"
+# 10^12 processes read as a wrapped 3567587328: 42 s a result in show
+layfile "$TMP/p1e12.json" 'doc["settings"]["processes"] = 1e12'
+run p1e12 show "$TMP/p1e12.json"
+[ $rc = 0 ] && ! grep -q 3567587328 "$TMP/p1e12.out" &&
+	ok "show: 1e12 processes is no settle run's (read as one)" ||
+	bad "show: 1e12 processes: status $rc, $(grep -m1 processes "$TMP/p1e12.out")"
+
 # ---- the environment ---------------------------------------------------------
 # SETTLE_BSWAP_NT_BYTES that is no size was ignored without a word, as
 # SETTLE_POPCOUNT, SETTLE_BSWAP and SETTLE_CLOCK are not

@@ -184,7 +184,10 @@ static void load_settings(struct settle_report *rep, json_t *doc)
 	o->quick = json_is_true(json_object_get(s, "quick"));
 	o->full = json_is_true(json_object_get(s, "full"));
 	o->device_mbps = num(s, "device_mbps");
-	o->processes = (unsigned)num(s, "processes");
+	/* at most 256 processes (settle run --processes): a larger count
+	 * would split the samples into empty chunks, one loop per chunk */
+	o->processes = num(s, "processes") <= 256 ?
+		       (unsigned)num(s, "processes") : 0;
 	o->layouts = (unsigned)num(s, "layouts");
 	o->layout_first = (unsigned)num(s, "layout");
 	if (o->layouts > 64 || o->layout_first > 63)

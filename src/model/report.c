@@ -732,7 +732,11 @@ static void compare_rounds(struct settle_result *r,
 	size_t np = 0;
 
 	settle_compare_paired(b->samples_ns, r->samples_ns, n, band, &r->cmp);
-	if (rounds && b->nsamples >= rounds * nproc) {
+	if (nproc > 1 && !rounds) { /* no process has a round: no file of
+				     * settle's, and no unit to decide by */
+		r->cmp.verdict = SETTLE_UNCLEAR;
+		r->cmp.why = "fewer samples than processes";
+	} else if (rounds && b->nsamples >= rounds * nproc) {
 		for (unsigned p = 0; p < nproc && p < 256; p++)
 			if (process_estimate(b, r, p * rounds, (p + 1) * rounds,
 					     bx, xx, &est[np]) == 0)

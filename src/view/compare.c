@@ -74,11 +74,40 @@ static unsigned processes_of(const struct settle_report *rep)
 	return rep->options.processes > 1 ? rep->options.processes : 1;
 }
 
+/* The layouts the results of rep with r's key were measured in: set[l]
+ * is 1 for each. */
+static void key_layouts(const struct settle_report *rep,
+			const struct settle_result *r, unsigned char set[256])
+{
+	memset(set, 0, 256);
+	for (size_t i = 0; i < rep->nresults; i++) {
+		const struct settle_result *x = &rep->results[i];
+
+		if (same_key(x, r))
+			for (size_t j = 0; j < x->nsamples; j++)
+				set[x->sample_layouts ?
+				    x->sample_layouts[j] : 0] = 1;
+	}
+}
+
+/* Were r's samples [from, to) measured in every layout of set and in no
+ * other? A process that lacks one would average other placements. */
+static int chunk_in(const struct settle_result *r, size_t from, size_t to,
+		    const unsigned char set[256])
+{
+	unsigned char seen[256] = { 0 };
+
+	for (size_t j = from; j < to; j++)
+		seen[r->sample_layouts ? r->sample_layouts[j] : 0] = 1;
+	return memcmp(seen, set, sizeof(seen)) == 0;
+}
+
 /* The balanced units (settle_layout_units()) of every result of rep with
  * r's key, each process on its own, as times (exp of the units) in a new
  * array; *n their number. NULL when out of memory. */
 static double *units(const struct settle_report *rep,
-		     const struct settle_result *r, size_t *n)
+		     const struct settle_result *r, const unsigned char set[256],
+		     size_t *n)
 {
 	unsigned np = processes_of(rep);
 	size_t total = 0;
@@ -96,8 +125,10 @@ static double *units(const struct settle_report *rep,
 		if (!same_key(x, r))
 			continue;
 		for (unsigned p = 0; p < np && chunk; p++)
-			*n += settle_layout_units(NULL, x, p * chunk,
-						  (p + 1) * chunk, u + *n);
+			if (chunk_in(x, p * chunk, (p + 1) * chunk, set))
+				*n += settle_layout_units(NULL, x, p * chunk,
+							  (p + 1) * chunk,
+							  u + *n);
 	}
 	for (size_t k = 0; u && k < *n; k++)
 		u[k] = exp(u[k]);
@@ -108,7 +139,8 @@ static double *units(const struct settle_report *rep,
  * with r's key, as times (ns) in a new array; *n their number. NULL when
  * out of memory. */
 static double *levels(const struct settle_report *rep,
-		      const struct settle_result *r, size_t *n)
+		      const struct settle_result *r, const unsigned char set[256],
+		      size_t *n)
 {
 	unsigned np = processes_of(rep);
 	double *u = malloc((rep->nresults * np + 1) * sizeof(*u));
@@ -121,7 +153,8 @@ static double *levels(const struct settle_report *rep,
 		if (!same_key(x, r))
 			continue;
 		for (unsigned p = 0; p < np && chunk; p++) {
-			if (settle_layout_level(x, p * chunk, (p + 1) * chunk,
+			if (!chunk_in(x, p * chunk, (p + 1) * chunk, set) ||
+			    settle_layout_level(x, p * chunk, (p + 1) * chunk,
 						&u[*n]) < 0)
 				continue;
 			u[*n] = exp(u[*n]);
@@ -141,8 +174,12 @@ static double *levels(const struct settle_report *rep,
  * and its memory landed), so rounds pooled from one process are no
  * replicates of a run. With fewer processes in either file: the balanced
  * units of each process (one round of every layout, averaged over the layouts).
- * Returns 2 (c set, per process) or 1 (c set, balanced units), 0 when
- * not both have layouts, -1 when out of memory.
+ * Only processes (units) measured in every layout the file measured the
+ * key in count, and both files must have measured it in the same
+ * layouts. Returns 2 (c set, per process) or 1 (c set, balanced units),
+ * 0 when not both have layouts, -2 when c is made unclear (other layouts
+ * in each file, or no process or unit with every layout; c->why says
+ * which), -1 when out of memory.
  */
 static int by_layout(const struct settle_report *old,
 		     const struct settle_report *nw,
@@ -151,18 +188,32 @@ static int by_layout(const struct settle_report *old,
 {
 	int per_process = processes_of(old) >= MIN_PROCESSES &&
 			  processes_of(nw) >= MIN_PROCESSES;
+	unsigned char so[256], sn[256];
 	double *x, *y;
 	size_t nx, ny;
 	int rc = per_process ? 2 : 1;
 
 	if (layouts_of(old, r) < 2 || layouts_of(nw, r) < 2)
 		return 0;
-	x = per_process ? levels(old, r, &nx) : units(old, r, &nx);
-	y = per_process ? levels(nw, r, &ny) : units(nw, r, &ny);
-	if (!x || !y)
+	/* the mean over other placements is another quantity: no change
+	 * of the code's, and no verdict from the pooled samples either */
+	key_layouts(old, r, so);
+	key_layouts(nw, r, sn);
+	if (memcmp(so, sn, sizeof(so))) {
+		c->verdict = SETTLE_UNCLEAR;
+		c->why = "the files measured it in other layouts";
+		return -2;
+	}
+	x = per_process ? levels(old, r, so, &nx) : units(old, r, so, &nx);
+	y = per_process ? levels(nw, r, sn, &ny) : units(nw, r, sn, &ny);
+	if (!x || !y) {
 		rc = -1;
-	else if (!nx || !ny ||
-		 settle_compare_unpaired(x, nx, y, ny, band, c) < 0)
+	} else if (!nx || !ny) {
+		c->verdict = SETTLE_UNCLEAR;
+		c->why = per_process ? "no process of a file measured it in "
+			 "every layout" : "no round of every layout";
+		rc = -2;
+	} else if (settle_compare_unpaired(x, nx, y, ny, band, c) < 0)
 		rc = 0;
 	else
 		c->method = per_process ?
@@ -320,15 +371,15 @@ static int make_row(const struct settle_report *old,
 		return 1;
 	}
 	k = by_layout(old, nw, r, band, &c);
-	if (k < 0)
+	if (k == -1)
 		return -1;
-	*layouts |= k;
+	*layouts |= k > 0 ? k : 0;
 	spread = fmax(moves(old, r), moves(nw, r));
 	w->lmark = spread > 0 ? "~" : "";
 	if (below_resolution(nw, r) || below_resolution(old, r)) {
 		c.verdict = SETTLE_UNCLEAR;
 		c.why = "below resolution";
-	} else if (c.verdict == SETTLE_UNCLEAR && spread > 0) {
+	} else if (c.verdict == SETTLE_UNCLEAR && spread > 0 && k >= 0) {
 		c.why = settle_layout_why(spread, why, whylen);
 	}
 	w->old_median = so.median;
