@@ -424,8 +424,8 @@ static void notes(const struct settle_report *rep, struct settle_view_claim *vc)
 	if (based && nl > 1 && o->processes > 1)
 		note(vc, "", "median time per %s of %u samples; ratio = time / "
 		     "time of '%s'%s in the same rounds (below 1 is faster; %u "
-		     "fresh processes, each %u layouts: one Hodges-Lehmann "
-		     "estimate per layout, their mean per process, %s; band "
+		     "fresh processes, each %u layouts: the median ratio in "
+		     "each layout, their mean per process, %s; band "
 		     "+-%g%%)", c->op_name, o->samples, c->baseline, grouped ?
 		     " of the same build and parameters" : "", o->processes,
 		     nl, over_processes(o->processes), o->band * 100);
