@@ -348,6 +348,41 @@ static int latencies(const struct settle_options *o, struct settle_selftest *st)
 	return 0;
 }
 
+/* Verdicts of a run of trials: those that gave one, and how many said
+ * faster or slower, same, slower. */
+struct tally {
+	unsigned n, moved, same, slower;
+};
+
+/*
+ * k trials of claim c with o's settings and band, progress shown as
+ * what; with rotate, trial i starts at layout i mod SETTLE_PLACED_COPIES.
+ * A trial whose processes failed counts in st->failed_trials, not in t.
+ */
+static void run_trials(const struct settle_options *o,
+		       const struct settle_claim *c, double band, unsigned k,
+		       const char *what, int rotate, struct settle_selftest *st,
+		       struct tally *t)
+{
+	struct settle_options po = *o;
+	enum settle_verdict v;
+
+	memset(t, 0, sizeof(*t));
+	for (unsigned i = 0; i < k && !settle_interrupted(); i++) {
+		progress(o->progress, what, i + 1, k);
+		if (rotate)
+			po.layout_first = i % SETTLE_PLACED_COPIES;
+		if (trial(&po, c, band, &v) < 0) {
+			st->failed_trials++;
+			continue;
+		}
+		t->n++;
+		t->moved += v == SETTLE_FASTER || v == SETTLE_SLOWER;
+		t->same += v == SETTLE_SAME;
+		t->slower += v == SETTLE_SLOWER;
+	}
+}
+
 /*
  * The layout trials (d): layout_trials A/A trials with o's layouts,
  * layout_trials / 2 with 3 % more work, layout_trials / 5 (at least 4)
@@ -358,104 +393,55 @@ static int latencies(const struct settle_options *o, struct settle_selftest *st)
 static void layout_trials(const struct settle_options *o, unsigned trials,
 			  struct settle_selftest *st)
 {
-	unsigned fp = 0, same = 0, d3 = 0, fp1 = 0, n = 0, n3 = 0, n1 = 0;
 	unsigned singles = trials / 5 < 4 ? (trials < 4 ? trials : 4) :
 			   trials / 5;
 	struct settle_options one = *o;
-	enum settle_verdict v;
+	struct tally aa, d3, single;
 
 	st->layouts = o->layouts;
 	st->layout_why = o->layouts < 2 ? "one layout per trial: --layouts" :
 			 settle_arch_placed_unavailable();
 	if (st->layout_why)
 		return;
-	for (unsigned i = 0; i < trials && !settle_interrupted(); i++) {
-		progress(o->progress, "layout A/A", i + 1, trials);
-		if (trial(o, &layout_claims[0], o->band, &v) < 0) {
-			st->failed_trials++;
-			continue;
-		}
-		n++;
-		fp += v == SETTLE_FASTER || v == SETTLE_SLOWER;
-		same += v == SETTLE_SAME;
-	}
-	for (unsigned i = 0; i < trials / 2 && !settle_interrupted(); i++) {
-		progress(o->progress, "layouts, 3% more work", i + 1,
-			 trials / 2);
-		if (trial(o, &layout_claims[1], o->band, &v) < 0) {
-			st->failed_trials++;
-			continue;
-		}
-		n3++;
-		d3 += v == SETTLE_SLOWER;
-	}
+	run_trials(o, &layout_claims[0], o->band, trials, "layout A/A", 0, st,
+		   &aa);
+	run_trials(o, &layout_claims[1], o->band, trials / 2,
+		   "layouts, 3% more work", 0, st, &d3);
 	one.layouts = 1;
-	for (unsigned i = 0; i < singles && !settle_interrupted(); i++) {
-		progress(o->progress, "A/A in one layout", i + 1, singles);
-		one.layout_first = i % SETTLE_PLACED_COPIES;
-		if (trial(&one, &layout_claims[0], o->band, &v) < 0) {
-			st->failed_trials++;
-			continue;
-		}
-		n1++;
-		fp1 += v == SETTLE_FASTER || v == SETTLE_SLOWER;
-	}
-	st->layout_aa_trials = n;
-	st->layout_detect_trials = n3;
-	st->layout_single_trials = n1;
-	st->layout_aa_false_positive_rate = rate(fp, n);
-	st->layout_aa_same_rate = rate(same, n);
-	st->layout_detect_rate_3pct = rate(d3, n3);
-	st->layout_aa_false_positive_rate_single = rate(fp1, n1);
+	run_trials(&one, &layout_claims[0], o->band, singles,
+		   "A/A in one layout", 1, st, &single);
+	st->layout_aa_trials = aa.n;
+	st->layout_detect_trials = d3.n;
+	st->layout_single_trials = single.n;
+	st->layout_aa_false_positive_rate = rate(aa.moved, aa.n);
+	st->layout_aa_same_rate = rate(aa.same, aa.n);
+	st->layout_detect_rate_3pct = rate(d3.slower, d3.n);
+	st->layout_aa_false_positive_rate_single = rate(single.moved,
+							single.n);
 }
 
 int settle_selftest_run(const struct settle_options *o, unsigned aa_trials,
 			unsigned detect_trials, unsigned layout_trials_n,
 			struct settle_selftest *st)
 {
-	unsigned fp = 0, same = 0, d3 = 0, d2 = 0, n_aa = 0, n3 = 0, n2 = 0;
-	enum settle_verdict v;
+	struct tally aa, d3, d2;
 
 	memset(st, 0, sizeof(*st));
-	for (unsigned i = 0; i < aa_trials && !settle_interrupted(); i++) {
-		progress(o->progress, "A/A", i + 1, aa_trials);
-		if (trial(o, &claims[0], o->band, &v) < 0) {
-			st->failed_trials++;
-			continue;
-		}
-		n_aa++;
-		fp += v == SETTLE_FASTER || v == SETTLE_SLOWER;
-		same += v == SETTLE_SAME;
-	}
-	for (unsigned i = 0; i < detect_trials && !settle_interrupted(); i++) {
-		progress(o->progress, "3% more work", i + 1, detect_trials);
-		if (trial(o, &claims[1], o->band, &v) < 0) {
-			st->failed_trials++;
-			continue;
-		}
-		n3++;
-		d3 += v == SETTLE_SLOWER;
-	}
-	for (unsigned i = 0; i < detect_trials && !settle_interrupted(); i++) {
-		progress(o->progress, "2% more work, band 0.5%", i + 1,
-			 detect_trials);
-		if (trial(o, &claims[2], 0.005, &v) < 0) {
-			st->failed_trials++;
-			continue;
-		}
-		n2++;
-		d2 += v == SETTLE_SLOWER;
-	}
+	run_trials(o, &claims[0], o->band, aa_trials, "A/A", 0, st, &aa);
+	run_trials(o, &claims[1], o->band, detect_trials, "3% more work", 0,
+		   st, &d3);
+	run_trials(o, &claims[2], 0.005, detect_trials,
+		   "2% more work, band 0.5%", 0, st, &d2);
 	layout_trials(o, layout_trials_n, st);
 	if (o->progress)
 		fprintf(o->progress, "\r\033[K");
 	/* the rates are over the trials that gave a verdict */
-	st->aa_trials = n_aa;
-	st->detect_trials = n3 < n2 ? n3 : n2;
-	st->aa_false_positive_rate = rate(fp, n_aa);
-	st->aa_same_rate = rate(same, n_aa);
-	st->detect_rate_3pct = rate(d3, n3);
-	st->detect_rate_2pct = rate(d2, n2);
+	st->aa_trials = aa.n;
+	st->detect_trials = d3.n < d2.n ? d3.n : d2.n;
+	st->aa_false_positive_rate = rate(aa.moved, aa.n);
+	st->aa_same_rate = rate(aa.same, aa.n);
+	st->detect_rate_3pct = rate(d3.slower, d3.n);
+	st->detect_rate_2pct = rate(d2.slower, d2.n);
 	return latencies(o, st);
 }
 
