@@ -27,6 +27,7 @@
 #include "report/plot.h"
 #include "runner/runner.h"
 #include "runner/selftest.h"
+#include "stats/rules.h"
 #include "prim/bswap_kernels.h"
 #include "util/env_value.h"
 #include "util/util.h"
@@ -693,7 +694,8 @@ static int parse_run(struct run_args *a, int argc, char **argv)
 	 * files have 3 or more (docs/layouts.md) */
 	if (a->have_layouts && !a->have_processes && a->opt.layouts > 1 &&
 	    a->opt.processes <= 1)
-		a->opt.processes = a->opt.layouts > 3 ? a->opt.layouts : 3;
+		a->opt.processes = a->opt.layouts > SETTLE_MIN_UNITS ?
+				   a->opt.layouts : SETTLE_MIN_UNITS;
 	/* the claims last: FILE.c is compiled once per layout */
 	return a->cmds.n ? 0 : run_claims(a, argc, argv, first);
 }

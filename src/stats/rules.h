@@ -15,6 +15,12 @@
  * samples, or whole processes, ran at another speed). */
 #define SETTLE_UNSTABLE_BEST 0.20
 
+/* The fewest units (samples, rounds or processes) a verdict is made
+ * from; with fewer it is unclear (too few samples). compare takes the
+ * process as its unit only when both files have this many, and
+ * --layouts N alone runs at least this many processes. */
+#define SETTLE_MIN_UNITS 3
+
 /* Non-zero when the samples summarised in s are too spread to trust. */
 int settle_summary_unstable(const struct settle_summary *s);
 

@@ -8,9 +8,9 @@
 
 #include "settle.h"
 #include "stats/nonparam.h"
+#include "stats/rules.h"
 
 #define CONF 0.95
-#define MIN_N 3
 /* An interval that reaches less than this (the widest one from 3 or 4
  * pairs) decides nothing. */
 #define MIN_LEVEL 0.90
@@ -31,7 +31,7 @@ void settle_decide(struct settle_comparison *c, double band)
 	double lo = 1 - band, hi = 1 + band;
 
 	c->why = NULL;
-	if (c->n < MIN_N || c->level < MIN_LEVEL) {
+	if (c->n < SETTLE_MIN_UNITS || c->level < MIN_LEVEL) {
 		c->verdict = SETTLE_UNCLEAR;
 		c->why = "too few samples";
 	} else if (c->hi < lo) {

@@ -17,9 +17,6 @@
 #include "view/view.h"
 
 #define GEOMEAN_SEED 0x5e771eull
-/* Processes a file needs for compare to take the process as the unit:
- * fewer than 3 units decide nothing (settle_decide()). */
-#define MIN_PROCESSES 3
 
 /* Same claim, variant, size, build and parameters. */
 static int same_key(const struct settle_result *a, const struct settle_result *b)
@@ -186,8 +183,8 @@ static int by_layout(const struct settle_report *old,
 		     const struct settle_result *r, double band,
 		     struct settle_comparison *c)
 {
-	int per_process = processes_of(old) >= MIN_PROCESSES &&
-			  processes_of(nw) >= MIN_PROCESSES;
+	int per_process = processes_of(old) >= SETTLE_MIN_UNITS &&
+			  processes_of(nw) >= SETTLE_MIN_UNITS;
 	unsigned char so[256], sn[256];
 	double *x, *y;
 	size_t nx, ny;
@@ -795,7 +792,7 @@ static void compare_notes(struct settle_compare_view *cv)
 			 "only moves with the layout (code that only moved) is "
 			 "the same in every unit; the rounds of a process do "
 			 "not show how far another run differs "
-			 "(docs/layouts.md)", MIN_PROCESSES);
+			 "(docs/layouts.md)", SETTLE_MIN_UNITS);
 	if (cv->layouts & 2)
 		add_note(cv, "", "rows measured in two layouts or more by %d "
 			 "processes or more in both files: the process is the "
@@ -803,7 +800,7 @@ static void compare_notes(struct settle_compare_view *cv)
 			 "layout's log median, and the change and its interval "
 			 "are those of the levels: a time that only moves with "
 			 "the layout (code that only moved) is the same in "
-			 "every process (docs/layouts.md)", MIN_PROCESSES);
+			 "every process (docs/layouts.md)", SETTLE_MIN_UNITS);
 	if (moved)
 		add_note(cv, "~", "layout-sensitive on either side: its time "
 			 "moves with where code, data and stack sit, beyond the "
