@@ -601,37 +601,6 @@ size_t settle_layout_units(const struct settle_result *base,
 	return n;
 }
 
-int settle_layout_level(const struct settle_result *r, size_t from,
-			size_t to, double *out)
-{
-	unsigned char seen[256];
-	unsigned nl = layouts_in(r, from, to, seen);
-	double *x = malloc((to > from ? to - from : 1) * sizeof(*x));
-	double sum = 0;
-
-	if (!x || nl == 0) {
-		free(x);
-		return -1;
-	}
-	for (unsigned l = 0; l < 256; l++) {
-		size_t n = 0;
-
-		if (!seen[l])
-			continue;
-		for (size_t j = from; j < to; j++)
-			if (layout_of(r, j) == l && r->samples_ns[j] > 0)
-				x[n++] = log(r->samples_ns[j]);
-		if (!n) {
-			free(x);
-			return -1;
-		}
-		sum += settle_median_inplace(x, n);
-	}
-	free(x);
-	*out = sum / nl;
-	return 0;
-}
-
 /*
  * Hodges-Lehmann estimate of log(x / base) over the rounds [from, to)
  * (every round). bx, xx: room for to - from values each.
@@ -655,12 +624,12 @@ static int round_estimate(const struct settle_result *b,
 
 /*
  * The median of log(x / base) over the rounds [from, to) measured in
- * layout l; d: room for to - from values. The median, not the
- * Hodges-Lehmann estimate: a layout has few rounds (10 with --rigorous,
- * half from each of its two visits), and a code placement that does not
- * keep its speed for part of a visit moves a few rounds by 10-50 %; the
- * median stands until half of them move, the Hodges-Lehmann estimate
- * until 29 % (docs/layouts.md).
+ * layout l, or of log(x) with base NULL; d: room for to - from values.
+ * The median, not the Hodges-Lehmann estimate: a layout has few rounds
+ * (10 with --rigorous, half from each of its two visits), and a code
+ * placement that does not keep its speed for part of a visit moves a few
+ * rounds by 10-50 %; the median stands until half of them move, the
+ * Hodges-Lehmann estimate until 29 % (docs/layouts.md).
  */
 static int layout_estimate(const struct settle_result *b,
 			   const struct settle_result *r, size_t from,
@@ -668,14 +637,50 @@ static int layout_estimate(const struct settle_result *b,
 {
 	size_t n = 0;
 
-	for (size_t j = from; j < to; j++)
-		if (layout_of(r, j) == l && b->samples_ns[j] > 0 &&
-		    r->samples_ns[j] > 0)
-			d[n++] = log(r->samples_ns[j] / b->samples_ns[j]);
+	for (size_t j = from; j < to; j++) {
+		if (layout_of(r, j) != l || !(r->samples_ns[j] > 0) ||
+		    (b && !(b->samples_ns[j] > 0)))
+			continue;
+		d[n++] = b ? log(r->samples_ns[j] / b->samples_ns[j]) :
+			     log(r->samples_ns[j]);
+	}
 	if (!n)
 		return -1;
 	*est = settle_median_inplace(d, n);
 	return 0;
+}
+
+/* The mean over the layouts of rounds [from, to) of layout_estimate(),
+ * each layout weighing the same; -1 when a layout has none. */
+static int layouts_mean(const struct settle_result *b,
+			const struct settle_result *r, size_t from, size_t to,
+			double *d, double *est)
+{
+	unsigned char seen[256];
+	unsigned nl = layouts_in(r, from, to, seen);
+	double sum = 0, e;
+
+	if (nl == 0)
+		return -1;
+	for (unsigned l = 0; l < 256; l++) {
+		if (!seen[l])
+			continue;
+		if (layout_estimate(b, r, from, to, l, d, &e) < 0)
+			return -1;
+		sum += e;
+	}
+	*est = sum / nl;
+	return 0;
+}
+
+int settle_layout_level(const struct settle_result *r, size_t from,
+			size_t to, double *out)
+{
+	double *d = malloc((to > from ? to - from : 1) * sizeof(*d));
+	int rc = d ? layouts_mean(NULL, r, from, to, d, out) : -1;
+
+	free(d);
+	return rc;
 }
 
 /* One process's estimate, rounds [from, to): with several layouts, the
@@ -685,20 +690,10 @@ static int process_estimate(const struct settle_result *b,
 			    size_t to, double *bx, double *xx, double *est)
 {
 	unsigned char seen[256];
-	unsigned nl = layouts_in(r, from, to, seen), k = 0;
-	double sum = 0, e;
 
-	if (nl < 2)
+	if (layouts_in(r, from, to, seen) < 2)
 		return round_estimate(b, r, from, to, bx, xx, est);
-	for (unsigned l = 0; l < 256; l++)
-		if (seen[l] && layout_estimate(b, r, from, to, l, bx, &e) == 0) {
-			sum += e;
-			k++;
-		}
-	if (k < nl)
-		return -1;
-	*est = sum / k;
-	return 0;
+	return layouts_mean(b, r, from, to, bx, est);
 }
 
 int settle_process_estimate(const struct settle_result *base,
