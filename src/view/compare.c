@@ -771,10 +771,11 @@ static void compare_notes(struct settle_compare_view *cv)
 			moved |= cv->sections[k].rows[i].lmark &&
 				 cv->sections[k].rows[i].lmark[0];
 	snprintf(cv->notes[0].text, sizeof(cv->notes[0].text),
-		 "change: new time / old time - 1, the Hodges-Lehmann "
+		 "change: new time / old time - 1, %sthe Hodges-Lehmann "
 		 "estimate (the median of every new/old pair of samples, not "
 		 "the ratio of the two medians shown), 95%% Mann-Whitney "
 		 "interval; every repetition of a name pooled; band +-%g%%",
+		 cv->layouts ? "for rows not compared by layouts (below) " : "",
 		 cv->band * 100);
 	cv->notes[0].mark = "";
 	snprintf(cv->notes[1].text, sizeof(cv->notes[1].text),
