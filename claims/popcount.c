@@ -314,6 +314,8 @@ static const char *primitive_unavailable(void *state, const void *arg)
 		return "CPU lacks POPCNT";
 	case SETTLE_POPCOUNT_AVX2:
 		return "CPU or OS lacks AVX2";
+	case SETTLE_POPCOUNT_AVX512VL:
+		return "CPU or OS lacks AVX-512VL";
 	case SETTLE_POPCOUNT_NEON:
 		return "CPU lacks AdvSIMD";
 	case SETTLE_POPCOUNT_SVE:
@@ -339,6 +341,7 @@ static const struct kernel k_swar64 = { settle_popcount_swar64, 0 };
 static const struct kernel k_popcnt = { settle_popcount_popcnt,
 					SETTLE_POPCOUNT_POPCNT };
 static const struct kernel k_avx2 = { NULL, SETTLE_POPCOUNT_AVX2 };
+static const struct kernel k_avx512vl = { NULL, SETTLE_POPCOUNT_AVX512VL };
 static const struct kernel k_avx512 = { NULL, SETTLE_POPCOUNT_AVX512 };
 #elif SETTLE_ARCH_AARCH64
 static const struct kernel k_neon = { NULL, SETTLE_POPCOUNT_NEON };
@@ -392,6 +395,14 @@ static const struct settle_variant variants[] = {
 			       "VPSHUFB count, POPCNT beside (primitive)",
 		.run = run_kernel,
 		.arg = &k_avx2,
+		.unavailable = primitive_unavailable,
+	},
+	{
+		.name = "avx512vl",
+		.description = "settle's AVX512VL path: the avx2 row with "
+			       "VPTERNLOGQ carry-save adders (primitive)",
+		.run = run_kernel,
+		.arg = &k_avx512vl,
 		.unavailable = primitive_unavailable,
 	},
 	{

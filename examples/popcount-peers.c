@@ -19,6 +19,12 @@
  *   avx2        libpopcnt without its AVX-512 path (popcnt_avx2() from
  *               1 KiB, popcnt_avx2_medium() from 96 bytes, then scalar
  *               POPCNT, as its popcnt() does) | settle's AVX2 path
+ *   avx512vl    the same libpopcnt code when the build allows AVX512VL
+ *               (e.g. -march=native on an AVX-512 CPU: the compiler
+ *               turns its carry-save adders into VPTERNLOGQ, so it is no
+ *               longer AVX2 code) | settle's AVX512VL path, which does
+ *               the same on purpose; such a build has no avx2 pair
+ *               (build with -march=x86-64-v3 for it), only settle's row
  *   avx512      libpopcnt popcnt_avx512() | settle's AVX-512 kernel
  * A path the CPU or the build lacks is skipped, saying why.
  */
@@ -132,11 +138,18 @@ static const char *no_path(void *state, const void *arg)
 	(void)state;
 	if (settle_popcount_usable(which))
 		return NULL;
-	return which == SETTLE_POPCOUNT_AVX2 ? "CPU or OS lacks AVX2" :
-	       "CPU or OS lacks AVX-512 VPOPCNTDQ";
+	switch (which) {
+	case SETTLE_POPCOUNT_AVX2:
+		return "CPU or OS lacks AVX2";
+	case SETTLE_POPCOUNT_AVX512VL:
+		return "CPU or OS lacks AVX-512VL";
+	default:
+		return "CPU or OS lacks AVX-512 VPOPCNTDQ";
+	}
 }
 
 static const enum settle_popcount_impl avx2 = SETTLE_POPCOUNT_AVX2;
+static const enum settle_popcount_impl avx512vl = SETTLE_POPCOUNT_AVX512VL;
 static const enum settle_popcount_impl avx512 = SETTLE_POPCOUNT_AVX512;
 
 /* Whole limbs with mpn_popcount, the rest byte by byte. */
@@ -161,12 +174,27 @@ static const char *no_gmp(void *state, const void *arg)
 }
 
 #if HAVE_LIBPOPCNT
+/* libpopcnt's AVX2 code as this build compiles it: with AVX512VL allowed
+ * it is the counterpart of settle's AVX512VL path. */
+#ifdef __AVX512VL__
+#define LIB_AVX2_PATH avx512vl
+#define LIB_AVX2_NEEDS SETTLE_POPCOUNT_AVX512VL
+#define LIB_AVX2_LACKS "AVX-512VL"
+#define LIB_AVX2_DESC "libpopcnt without its AVX-512 path (AVX2 code " \
+		      "compiled with AVX512VL)"
+#else
+#define LIB_AVX2_PATH avx2
+#define LIB_AVX2_NEEDS SETTLE_POPCOUNT_AVX2
+#define LIB_AVX2_LACKS "AVX2"
+#define LIB_AVX2_DESC "libpopcnt without its AVX-512 path"
+#endif
+
 static const char *no_avx2(void *state, const void *arg)
 {
 	(void)arg;
 	(void)state;
-	return settle_popcount_usable(SETTLE_POPCOUNT_AVX2) ? NULL :
-	       "CPU or OS lacks AVX2";
+	return settle_popcount_usable(LIB_AVX2_NEEDS) ? NULL :
+	       "CPU or OS lacks " LIB_AVX2_LACKS;
 }
 
 static const char *no_avx512(void *state, const void *arg)
@@ -220,10 +248,13 @@ RUN(run_lib_avx512, al, LIB_AVX512)
 	}
 PATH(dispatched);
 PATH(avx2);
+PATH(avx512vl);
 PATH(avx512);
 #define ROW(n, fn, p, desc, unav)					\
 	{ .name = n, .run = fn, .description = desc,			\
 	  .unavailable = unav, .params = path_##p, .nparams = 1 }
+/* ROW with a path that is itself a macro (expanded before the paste). */
+#define PATH_ROW(n, fn, p, desc, unav) ROW(n, fn, p, desc, unav)
 
 static const struct settle_variant variants[] = {
 #if HAVE_LIBPOPCNT
@@ -235,12 +266,15 @@ static const struct settle_variant variants[] = {
 	ROW("gmp", run_gmp, dispatched, "GMP mpn_popcount (libgmp.so.10)",
 	    no_gmp),
 #if HAVE_LIBPOPCNT && defined(LIBPOPCNT_HAVE_AVX2)
-	ROW("libpopcnt", run_lib_avx2, avx2,
-	    "libpopcnt without its AVX-512 path", no_avx2),
+	PATH_ROW("libpopcnt", run_lib_avx2, LIB_AVX2_PATH, LIB_AVX2_DESC,
+		 no_avx2),
 #endif
 	{ .name = "settle", .run = run_path, .arg = &avx2,
 	  .description = "settle's AVX2 path", .unavailable = no_path,
 	  .params = path_avx2, .nparams = 1 },
+	{ .name = "settle", .run = run_path, .arg = &avx512vl,
+	  .description = "settle's AVX512VL path", .unavailable = no_path,
+	  .params = path_avx512vl, .nparams = 1 },
 #if HAVE_LIBPOPCNT && defined(LIBPOPCNT_HAVE_AVX512)
 	ROW("libpopcnt", run_lib_avx512, avx512, "libpopcnt popcnt_avx512()",
 	    no_avx512),

@@ -44,7 +44,7 @@ uint64_t settle_popcount_range(const void *bitmap, uint64_t first,
  * The implementations. Each architecture has its own (SWAR is portable);
  * the others exist as names everywhere and are never usable on another
  * architecture. Which is best is the architecture's choice (x86-64: AVX512,
- * AVX2, POPCNT, SWAR; AArch64: SVE, NEON, SWAR).
+ * AVX512VL, AVX2, POPCNT, SWAR; AArch64: SVE, NEON, SWAR).
  */
 enum settle_popcount_impl {
 	SETTLE_POPCOUNT_SWAR,   /* portable 64-bit SWAR (Hacker's Delight 5-1) */
@@ -53,6 +53,10 @@ enum settle_popcount_impl {
 				   AVX2 (Mula, Kurz, Lemire, "Faster
 				   Population Counts Using AVX2
 				   Instructions", 2016) */
+	SETTLE_POPCOUNT_AVX512VL, /* x86-64: the AVX2 path's Harley-Seal with
+				   each carry-save adder as two VPTERNLOGQ
+				   (needs AVX2, AVX512F and AVX512VL; for
+				   CPUs without VPOPCNTDQ) */
 	SETTLE_POPCOUNT_AVX512, /* x86-64: AVX-512 VPOPCNTDQ (needs AVX512F,
 				   BW, VL and VPOPCNTDQ) */
 	SETTLE_POPCOUNT_NEON,   /* AArch64: AdvSIMD CNT per byte, widening
@@ -64,8 +68,8 @@ enum settle_popcount_impl {
 
 typedef uint64_t (*settle_popcount_fn)(const void *buf, size_t len);
 
-/* Name of an implementation ("swar", "popcnt", "avx2", "avx512", "neon",
- * "sve"), or "?". */
+/* Name of an implementation ("swar", "popcnt", "avx2", "avx512vl",
+ * "avx512", "neon", "sve"), or "?". */
 const char *settle_popcount_impl_name(enum settle_popcount_impl which);
 
 /*
@@ -74,7 +78,8 @@ const char *settle_popcount_impl_name(enum settle_popcount_impl which);
  * settle_popcount_env_refusal(), by whichever thread comes first (others
  * wait for the decision; any thread may make the first call): the best
  * that this CPU and OS support, or the one named by the environment
- * variable SETTLE_POPCOUNT (swar, popcnt, avx2, avx512 on x86-64; swar,
+ * variable SETTLE_POPCOUNT (swar, popcnt, avx2, avx512vl, avx512 on x86-64;
+ * swar,
  * neon, sve on AArch64; unset or empty: the best). A forced implementation
  * the CPU or OS lacks, one of another architecture, or an unknown name, is
  * ignored: the best is used and settle_popcount_env_refusal() says why.
@@ -83,7 +88,7 @@ const char *settle_popcount_impl_name(enum settle_popcount_impl which);
  * has POPCNT, settle_popcount() counts short buffers (below 192 bytes)
  * with POPCNT and longer ones with AVX2, using POPCNT for the last words
  * and, from 2 KiB to 16 MiB, side by side with the vectors; it still
- * reports avx2.
+ * reports avx2. The same holds for avx512vl.
  */
 enum settle_popcount_impl settle_popcount_active(void);
 
@@ -94,7 +99,7 @@ enum settle_popcount_impl settle_popcount_active(void);
  * characters cut to 64 and "..."):
  * "SETTLE_POPCOUNT=avx512 refused: this CPU lacks AVX-512 VPOPCNTDQ",
  * "SETTLE_POPCOUNT=avx3 refused: unknown implementation (swar, popcnt,
- * avx2 or avx512)", or "... refused: the OS has not enabled AVX2 register
+ * avx2, avx512vl or avx512)", or "... refused: the OS has not enabled AVX2 register
  * state (XCR0 0x3)". Makes the decision if it is not made yet. The string
  * is static; it does not change once returned. The settle command prints
  * it after "settle: " and exits with status 2.
@@ -113,7 +118,7 @@ int settle_popcount_usable(enum settle_popcount_impl which);
  * One implementation directly, whatever the CPU (for tests and
  * benchmarks), with the contract of settle_popcount(): calling one that
  * settle_popcount_usable() rejects raises SIGILL. SETTLE_POPCOUNT_AVX2
- * gives the AVX2 kernel alone, which needs no POPCNT. Returns NULL for an
+ * (and AVX512VL) gives the kernel alone, which needs no POPCNT. Returns NULL for an
  * out-of-range which and for an implementation of another architecture.
  */
 settle_popcount_fn settle_popcount_impl_fn(enum settle_popcount_impl which);
@@ -121,7 +126,8 @@ settle_popcount_fn settle_popcount_impl_fn(enum settle_popcount_impl which);
 /*
  * The path settle_popcount() takes when it chooses (or is forced to)
  * implementation which on this CPU: the same as settle_popcount_impl_fn()
- * except for SETTLE_POPCOUNT_AVX2 on a CPU that also has POPCNT, where it
+ * except for SETTLE_POPCOUNT_AVX2 and AVX512VL on a CPU that also has
+ * POPCNT, where it
  * is the size-dispatched combination described at
  * settle_popcount_active() (POPCNT for short buffers, AVX2 and POPCNT
  * side by side for long ones). For benchmarks of one path against

@@ -83,6 +83,16 @@ static const struct settle_cpuid haswell = {
 	.xcr0 = XCR0_AVX,
 };
 
+/* Skylake-SP: AVX-512 F, BW, VL without VPOPCNTDQ. */
+static const struct settle_cpuid skylake_x = {
+	.max_leaf = 22,
+	.l1_ecx = L1C_SSE3 | L1C_SSSE3 | L1C_SSE41 | L1C_SSE42 | L1C_POPCNT |
+		  L1C_OSXSAVE | L1C_AVX,
+	.l1_edx = L1D_SSE2,
+	.l7_ebx = L7B_AVX2 | L7B_AVX512F | L7B_AVX512BW | L7B_AVX512VL,
+	.xcr0 = XCR0_AVX512,
+};
+
 static const struct settle_cpuid icelake = {
 	.max_leaf = 27,
 	.l1_ecx = L1C_SSE3 | L1C_SSSE3 | L1C_SSE41 | L1C_SSE42 | L1C_POPCNT |
@@ -124,7 +134,13 @@ static void test_cpu_models(void **state)
 	expect_choice(&nehalem, SETTLE_POPCOUNT_POPCNT, "Nehalem");
 	expect_choice(&haswell, SETTLE_POPCOUNT_AVX2, "Haswell");
 	assert_true(settle_popcount_runs_on(SETTLE_POPCOUNT_POPCNT, &haswell));
+	expect_choice(&skylake_x, SETTLE_POPCOUNT_AVX512VL, "Skylake-X");
+	assert_true(settle_popcount_runs_on(SETTLE_POPCOUNT_AVX2, &skylake_x));
+	assert_false(settle_popcount_runs_on(SETTLE_POPCOUNT_AVX512,
+					     &skylake_x));
 	expect_choice(&icelake, SETTLE_POPCOUNT_AVX512, "Ice Lake");
+	assert_true(settle_popcount_runs_on(SETTLE_POPCOUNT_AVX512VL,
+					    &icelake));
 	assert_true(settle_popcount_runs_on(SETTLE_POPCOUNT_AVX2, &icelake));
 	assert_false(settle_popcount_runs_on(SETTLE_POPCOUNT_NIMPL, &icelake));
 	assert_false(settle_popcount_runs_on(-1, &icelake));
@@ -225,19 +241,25 @@ static void test_xcr0_without_zmm(void **state)
 	expect_choice(&id, SETTLE_POPCOUNT_POPCNT, "XCR0 0xe5");
 }
 
-/* The AVX-512 kernel needs F, BW, VL and VPOPCNTDQ. */
+/* The AVX-512 kernel needs F, BW, VL and VPOPCNTDQ; the AVX512VL one F
+ * and VL (and AVX2). */
 static void test_avx512_subsets(void **state)
 {
 	static const struct {
 		uint32_t ebx_off, ecx_off;
+		enum settle_popcount_impl want;
 		const char *what;
 	} drop[] = {
-		{ 0, L7C_VPOPCNTDQ, "AVX-512 without VPOPCNTDQ (Skylake-X)" },
-		{ L7B_AVX512BW | L7B_AVX512VL, 0,
+		{ 0, L7C_VPOPCNTDQ, SETTLE_POPCOUNT_AVX512VL,
+		  "AVX-512 without VPOPCNTDQ (Skylake-X)" },
+		{ L7B_AVX512BW | L7B_AVX512VL, 0, SETTLE_POPCOUNT_AVX2,
 		  "VPOPCNTDQ without BW, VL (Knights Mill)" },
-		{ L7B_AVX512BW, 0, "AVX-512 without BW" },
-		{ L7B_AVX512VL, 0, "AVX-512 without VL" },
-		{ L7B_AVX512F, 0, "AVX-512 without F" },
+		{ L7B_AVX512BW, 0, SETTLE_POPCOUNT_AVX512VL,
+		  "AVX-512 without BW" },
+		{ L7B_AVX512VL, 0, SETTLE_POPCOUNT_AVX2, "AVX-512 without VL" },
+		{ L7B_AVX512F, 0, SETTLE_POPCOUNT_AVX2, "AVX-512 without F" },
+		{ L7B_AVX2, L7C_VPOPCNTDQ, SETTLE_POPCOUNT_POPCNT,
+		  "AVX512VL without AVX2 or VPOPCNTDQ" },
 	};
 
 	(void)state;
@@ -246,7 +268,7 @@ static void test_avx512_subsets(void **state)
 
 		id.l7_ebx &= ~drop[i].ebx_off;
 		id.l7_ecx &= ~drop[i].ecx_off;
-		expect_choice(&id, SETTLE_POPCOUNT_AVX2, drop[i].what);
+		expect_choice(&id, drop[i].want, drop[i].what);
 	}
 }
 
@@ -443,6 +465,7 @@ static const char *home(enum settle_popcount_impl which)
 	switch (which) {
 	case SETTLE_POPCOUNT_POPCNT:
 	case SETTLE_POPCOUNT_AVX2:
+	case SETTLE_POPCOUNT_AVX512VL:
 	case SETTLE_POPCOUNT_AVX512:
 		return "x86-64";
 	case SETTLE_POPCOUNT_NEON:
@@ -494,7 +517,7 @@ static void refusal(enum settle_popcount_impl which, char *buf, size_t len)
 /* The implementations of this build, as an unknown name's refusal lists
  * them. */
 #if SETTLE_ARCH_X86_64
-#define THIS_ARCH_IMPLS "swar, popcnt, avx2 or avx512"
+#define THIS_ARCH_IMPLS "swar, popcnt, avx2, avx512vl or avx512"
 #elif SETTLE_ARCH_AARCH64
 #define THIS_ARCH_IMPLS "swar, neon or sve"
 #else

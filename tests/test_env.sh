@@ -53,7 +53,7 @@ accepted() {
 # SETTLE_ARCH), best last, and a name of another architecture's.
 case ${SETTLE_ARCH:-x86} in
 x86)
-	pcs="swar, popcnt, avx2 or avx512" bss="scalar, ssse3, avx2 or avx512"
+	pcs="swar, popcnt, avx2, avx512vl or avx512" bss="scalar, ssse3, avx2 or avx512"
 	ranked="swar popcnt avx2 avx512" foreign=neon home=AArch64
 	this=x86-64 ;;
 aarch64)

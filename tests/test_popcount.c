@@ -3,8 +3,9 @@
  * against bit-by-bit references.
  *
  * Every implementation this CPU can run (taken directly with
- * settle_popcount_impl_fn(); x86-64: popcnt, avx2, avx512; AArch64: neon,
- * sve), on x86-64 the private AVX2+POPCNT kernel and the AVX2 path of
+ * settle_popcount_impl_fn(); x86-64: popcnt, avx2, avx512vl, avx512;
+ * AArch64: neon, sve), on x86-64 the private AVX2+POPCNT and
+ * AVX512VL+POPCNT kernels and the AVX2 and AVX512VL paths of
  * settle_popcount_path_fn(), and the dispatched settle_popcount() are
  * checked on:
  *   - every length 0..1024 at every alignment 0..63 (random bytes), and
@@ -50,14 +51,15 @@
 
 /*
  * An implementation under test: impl, or with impl NIMPL the dispatched
- * function, or fn (a private kernel) when the CPU can run both impl and
- * impl2.
+ * function, or fn (a private kernel) or with path set impl's path
+ * (settle_popcount_path_fn()) when the CPU can run both impl and impl2.
  */
 struct subject {
 	const char *name;
 	enum settle_popcount_impl impl;
 	settle_popcount_fn fn;
 	enum settle_popcount_impl impl2;
+	int path;
 };
 
 static const struct subject s_swar = {
@@ -68,6 +70,9 @@ static const struct subject s_popcnt = {
 };
 static const struct subject s_avx2 = {
 	.name = "avx2", .impl = SETTLE_POPCOUNT_AVX2
+};
+static const struct subject s_avx512vl = {
+	.name = "avx512vl", .impl = SETTLE_POPCOUNT_AVX512VL
 };
 static const struct subject s_avx512 = {
 	.name = "avx512", .impl = SETTLE_POPCOUNT_AVX512
@@ -87,13 +92,22 @@ static const struct subject s_avx2_popcnt = {
 	.fn = settle_popcount_kernel_avx2_popcnt,
 	.impl2 = SETTLE_POPCOUNT_POPCNT
 };
+static const struct subject s_avx512vl_popcnt = {
+	.name = "avx512vl+popcnt", .impl = SETTLE_POPCOUNT_AVX512VL,
+	.fn = settle_popcount_kernel_avx512vl_popcnt,
+	.impl2 = SETTLE_POPCOUNT_POPCNT
+};
 #endif
 
 /* settle_popcount_path_fn(SETTLE_POPCOUNT_AVX2): what settle_popcount()
  * runs when it chooses AVX2 on a CPU with POPCNT. */
 static const struct subject s_avx2_path = {
 	.name = "avx2 path", .impl = SETTLE_POPCOUNT_AVX2,
-	.impl2 = SETTLE_POPCOUNT_POPCNT
+	.impl2 = SETTLE_POPCOUNT_POPCNT, .path = 1
+};
+static const struct subject s_avx512vl_path = {
+	.name = "avx512vl path", .impl = SETTLE_POPCOUNT_AVX512VL,
+	.impl2 = SETTLE_POPCOUNT_POPCNT, .path = 1
 };
 
 static int sampled(void)
@@ -131,13 +145,13 @@ static settle_popcount_fn subject_fn(void **state, const char **name)
 	if (s->impl == SETTLE_POPCOUNT_NIMPL)
 		return settle_popcount;
 	if (!settle_popcount_usable(s->impl) ||
-	    ((s->fn || s == &s_avx2_path) &&
+	    ((s->fn || s->path) &&
 	     !settle_popcount_usable(s->impl2))) {
 		print_message("this CPU or OS cannot run %s: skipped\n",
 			      s->name);
 		skip();
 	}
-	if (s == &s_avx2_path)
+	if (s->path)
 		return settle_popcount_path_fn(s->impl);
 	return s->fn ? s->fn : settle_popcount_impl_fn(s->impl);
 }
@@ -553,6 +567,8 @@ static void test_names(void **state)
 			    "popcnt");
 	assert_string_equal(settle_popcount_impl_name(SETTLE_POPCOUNT_AVX2),
 			    "avx2");
+	assert_string_equal(settle_popcount_impl_name(SETTLE_POPCOUNT_AVX512VL),
+			    "avx512vl");
 	assert_string_equal(settle_popcount_impl_name(SETTLE_POPCOUNT_AVX512),
 			    "avx512");
 	assert_string_equal(settle_popcount_impl_name(SETTLE_POPCOUNT_NEON),
@@ -598,6 +614,7 @@ int main(void)
 		SUBJECT_TESTS(s_swar),
 		SUBJECT_TESTS(s_popcnt),
 		SUBJECT_TESTS(s_avx2),
+		SUBJECT_TESTS(s_avx512vl),
 		SUBJECT_TESTS(s_avx512),
 		SUBJECT_TESTS(s_neon),
 		SUBJECT_TESTS(s_sve),
@@ -605,6 +622,8 @@ int main(void)
 #if SETTLE_ARCH_X86_64
 		SUBJECT_TESTS(s_avx2_popcnt),
 		SUBJECT_TESTS(s_avx2_path),
+		SUBJECT_TESTS(s_avx512vl_popcnt),
+		SUBJECT_TESTS(s_avx512vl_path),
 #endif
 		cmocka_unit_test(test_popcount64),
 		cmocka_unit_test(test_range),

@@ -5,7 +5,8 @@
  * Each kernel returns the number of set bits in the len bytes at buf, for
  * any alignment and any len (0 included), as a 64-bit count. Each lives in
  * its own object so that only that object is compiled for its ISA (see
- * src/arch/<arch>/arch.mk: *_popcnt.c, *_avx2.c, *_avx512.c, *_sve.c);
+ * src/arch/<arch>/arch.mk: *_popcnt.c, *_avx2.c, *_avx512vl.c, *_avx512.c,
+ * *_sve.c);
  * the caller guarantees that the CPU and the OS support it
  * (src/prim/dispatch.h). Only the kernels of the target architecture are
  * built.
@@ -42,6 +43,15 @@ uint64_t settle_popcount_kernel_avx2(const void *buf, size_t len);
  * automatically and the CPU has POPCNT (src/prim/popcount.c).
  */
 uint64_t settle_popcount_kernel_avx2_popcnt(const void *buf, size_t len);
+
+/*
+ * The two above with each carry-save adder as two VPTERNLOGQ
+ * (src/arch/x86/popcount_avx512vl.c, body popcount_hs256.h); need AVX2,
+ * AVX512F and AVX512VL with OS support for AVX, opmask and ZMM state (and
+ * POPCNT for the second).
+ */
+uint64_t settle_popcount_kernel_avx512vl(const void *buf, size_t len);
+uint64_t settle_popcount_kernel_avx512vl_popcnt(const void *buf, size_t len);
 
 /*
  * VPOPCNTQ over 512-bit vectors with masked tail loads

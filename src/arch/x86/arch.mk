@@ -6,10 +6,12 @@ ISA_popcnt := -mpopcnt
 ISA_ssse3  := -mssse3
 ISA_avx2   := -mavx2
 ISA_avx512 := -mavx512f -mavx512bw -mavx512vl -mavx512vpopcntdq
+ISA_avx512vl := -mavx2 -mavx512f -mavx512vl
 $(BUILD)/%_popcnt.o: ALL_CFLAGS += $(ISA_popcnt)
 $(BUILD)/%_ssse3.o:  ALL_CFLAGS += $(ISA_ssse3)
 $(BUILD)/%_avx2.o:   ALL_CFLAGS += $(ISA_avx2)
 $(BUILD)/%_avx512.o: ALL_CFLAGS += $(ISA_avx512)
+$(BUILD)/%_avx512vl.o: ALL_CFLAGS += $(ISA_avx512vl)
 
 # builtin-generic measures the compiler's generic popcount: without
 # -mpopcnt, gcc calls libgcc's __popcountdi2, whose place in the binary

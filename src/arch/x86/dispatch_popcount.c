@@ -31,6 +31,10 @@ static uint64_t popcount_needs(enum settle_popcount_impl which)
 	case SETTLE_POPCOUNT_AVX2:
 		/* Its tails use SWAR, not POPCNT (popcount_avx2.c). */
 		return FEAT(SETTLE_CPU_AVX) | FEAT(SETTLE_CPU_AVX2);
+	case SETTLE_POPCOUNT_AVX512VL:
+		/* EVEX VPTERNLOGQ on YMM (F, VL) in AVX2 code */
+		return FEAT(SETTLE_CPU_AVX) | FEAT(SETTLE_CPU_AVX2) |
+		       FEAT(SETTLE_CPU_AVX512F) | FEAT(SETTLE_CPU_AVX512VL);
 	case SETTLE_POPCOUNT_AVX512:
 		/*
 		 * VPOPCNTQ on ZMM (F, VPOPCNTDQ), byte-masked tail loads
@@ -74,6 +78,8 @@ settle_popcount_fn settle_arch_popcount_kernel(enum settle_popcount_impl which)
 		return settle_popcount_kernel_popcnt;
 	case SETTLE_POPCOUNT_AVX2:
 		return settle_popcount_kernel_avx2;
+	case SETTLE_POPCOUNT_AVX512VL:
+		return settle_popcount_kernel_avx512vl;
 	case SETTLE_POPCOUNT_AVX512:
 		return settle_popcount_kernel_avx512;
 	default:
@@ -98,12 +104,23 @@ static uint64_t popcount_avx2_auto(const void *buf, size_t len)
 	return settle_popcount_kernel_avx2_popcnt(buf, len);
 }
 
+/* The same blend for AVX512VL (the same vectors, fewer instructions). */
+static uint64_t popcount_avx512vl_auto(const void *buf, size_t len)
+{
+	if (len < POPCOUNT_AVX2_MIN)
+		return settle_popcount_kernel_popcnt(buf, len);
+	return settle_popcount_kernel_avx512vl_popcnt(buf, len);
+}
+
 settle_popcount_fn settle_arch_popcount_path(enum settle_popcount_impl which,
 					     const struct settle_cpuid *id)
 {
-	if (which == SETTLE_POPCOUNT_AVX2 &&
-	    settle_popcount_runs_on(SETTLE_POPCOUNT_POPCNT, id))
+	int popcnt = settle_popcount_runs_on(SETTLE_POPCOUNT_POPCNT, id);
+
+	if (which == SETTLE_POPCOUNT_AVX2 && popcnt)
 		return popcount_avx2_auto;
+	if (which == SETTLE_POPCOUNT_AVX512VL && popcnt)
+		return popcount_avx512vl_auto;
 	return settle_arch_popcount_kernel(which);
 }
 
@@ -115,6 +132,8 @@ static const char *popcount_needs_text(enum settle_popcount_impl which)
 		return "POPCNT";
 	case SETTLE_POPCOUNT_AVX2:
 		return "AVX2";
+	case SETTLE_POPCOUNT_AVX512VL:
+		return "AVX-512VL";
 	case SETTLE_POPCOUNT_AVX512:
 		return "AVX-512 VPOPCNTDQ";
 	default:

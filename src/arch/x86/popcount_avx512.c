@@ -19,18 +19,21 @@
  * aligned vector that holds its first byte, so that every later load is
  * aligned and none splits a cache line (a buffer from malloc, 16 bytes
  * past a boundary, was up to 1.5x slower without it); then four vectors
- * per step, their counts added in pairs into two accumulators; then
+ * per step, each count added into its own accumulator; then
  * single vectors; then one byte-masked load of the fewer than 64 bytes
  * left.
  *
- * Chosen on the AMD Zen 4 guest (docs/primitives.md), where VPOPCNTQ plus one
- * VPADDQ per vector keeps pace with the loads and every extra vector
- * instruction costs time: two accumulators and a pairwise add beat four
- * accumulators (whose compiled loop carried register copies) by 6 % at
- * 32 KiB; a Harley-Seal stage with VPTERNLOGQ (two ternary-logic
- * operations per carry-save adder) was 1.45x slower at 32 KiB and 1.4x
- * at 4 KiB, and one that mixed it with VPOPCNTQ was 1.2x slower; the
- * prologue cost 3 % at 1 KiB and gained 20-35 % from 2 KiB on.
+ * Chosen on the AMD Zen 4 guest (docs/primitives.md), where VPOPCNTQ
+ * plus one VPADDQ per vector keeps pace with the loads and every extra
+ * vector instruction costs time: four counts then four adds into four
+ * accumulators compile (gcc 12, -O2) to a loop without register copies
+ * and matched libpopcnt at 32 KiB, where two accumulators with a
+ * pairwise add compiled with two copies per step and were 2.3 % slower,
+ * and four accumulators with each add next to its count 21 % slower; a
+ * Harley-Seal stage with VPTERNLOGQ (two ternary-logic operations per
+ * carry-save adder) was 1.45x slower at 32 KiB and 1.4x at 4 KiB, and one
+ * that mixed it with VPOPCNTQ was 1.2x slower; the prologue cost 3 % at
+ * 1 KiB and gained 20-35 % from 2 KiB on.
  */
 #include <immintrin.h>
 
@@ -127,7 +130,7 @@ uint64_t settle_popcount_kernel_avx512(const void *buf, size_t len)
 {
 	const unsigned char *p = buf;
 	size_t off = (uintptr_t)p & (VEC - 1);
-	__m512i a = _mm512_setzero_si512(), b = a;
+	__m512i a = _mm512_setzero_si512(), b = a, c = a, d = a;
 
 	if (len >= STREAM_MIN)
 		return count_stream(p, len);
@@ -141,9 +144,13 @@ uint64_t settle_popcount_kernel_avx512(const void *buf, size_t len)
 		__m512i w = count_at(p), x = count_at(p + VEC);
 		__m512i y = count_at(p + 2 * VEC), z = count_at(p + 3 * VEC);
 
-		a = _mm512_add_epi64(a, _mm512_add_epi64(w, y));
-		b = _mm512_add_epi64(b, _mm512_add_epi64(x, z));
+		a = _mm512_add_epi64(a, w);
+		b = _mm512_add_epi64(b, x);
+		c = _mm512_add_epi64(c, y);
+		d = _mm512_add_epi64(d, z);
 	}
+	a = _mm512_add_epi64(a, c);
+	b = _mm512_add_epi64(b, d);
 	for (; len >= VEC; p += VEC, len -= VEC)
 		a = _mm512_add_epi64(a, count_at(p));
 	if (len) /* len < 64: the low len bits of the mask */

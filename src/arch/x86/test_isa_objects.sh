@@ -1,7 +1,8 @@
 #!/bin/bash
 # test_isa_objects.sh - the baseline objects hold no VEX or EVEX instruction.
 #
-# Only files named *_popcnt.c, *_ssse3.c, *_avx2.c, *_avx512.c are compiled
+# Only files named *_popcnt.c, *_ssse3.c, *_avx2.c, *_avx512.c and
+# *_avx512vl.c are compiled
 # with ISA flags (Makefile), and they run only after a cpuid/XCR0 check.
 # Every other object of the library and the claims (the endian and
 # builtin-generic builds included) must run on any x86-64 CPU, so this
@@ -27,7 +28,8 @@ if [ $# -gt 0 ]; then
 else
 	mapfile -t objs < <(find "$BUILD/src" "$BUILD/claims" -name '*.o' \
 		! -name '*_popcnt.o' ! -name '*_ssse3.o' \
-		! -name '*_avx2.o' ! -name '*_avx512.o' 2>/dev/null | sort)
+		! -name '*_avx2.o' ! -name '*_avx512.o' \
+		! -name '*_avx512vl.o' 2>/dev/null | sort)
 fi
 if [ ${#objs[@]} -eq 0 ]; then
 	echo "no objects under $BUILD/src or $BUILD/claims: build first"
