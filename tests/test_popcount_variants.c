@@ -180,7 +180,7 @@ static void test_claim_shape(void **state)
 	static const char *const names[] = {
 		"table8", "builtin-generic", "swar32", "swar64",
 #if SETTLE_ARCH_X86_64
-		"popcnt", "avx2", "avx512",
+		"popcnt", "avx2", "avx512vl", "avx512",
 #elif SETTLE_ARCH_AARCH64
 		"neon", "sve",
 #endif
