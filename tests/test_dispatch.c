@@ -490,7 +490,11 @@ static void refusal(enum settle_popcount_impl which, char *buf, size_t len)
 	}
 #if SETTLE_ARCH_X86_64
 	static const char *const lacks[] = {
-		"nothing", "POPCNT", "AVX2", "AVX-512 VPOPCNTDQ",
+		[SETTLE_POPCOUNT_SWAR] = "nothing",
+		[SETTLE_POPCOUNT_POPCNT] = "POPCNT",
+		[SETTLE_POPCOUNT_AVX2] = "AVX2",
+		[SETTLE_POPCOUNT_AVX512VL] = "AVX-512VL",
+		[SETTLE_POPCOUNT_AVX512] = "AVX-512 VPOPCNTDQ",
 	};
 	struct settle_cpuid id, os_on;
 
