@@ -51,7 +51,21 @@
 
 #include "cpu/cpu.h"
 
-typedef uint64_t (*settle_read_limit_fn)(const void *buf, size_t len);
+/*
+ * A read-limit kernel: passes passes over the len bytes at buf, each
+ * reading every byte once; returns the sum, modulo 2^64, of the value of
+ * each pass (the aligned-word sum above), so passes times that value, and
+ * 0 without reading a byte when passes is 0. Cannot fail. The pointer is
+ * laundered (SETTLE_READ_LIMIT_LAUNDER) at the start of every pass, so the
+ * compiler can neither hoist a pass nor merge two: a timed loop of one
+ * call for all its passes pays no call and no entry work per pass.
+ */
+typedef uint64_t (*settle_read_limit_fn)(const void *buf, size_t len,
+					 uint64_t passes);
+
+/* p (a pointer lvalue) may have changed here, as far as the compiler
+ * knows: no instruction, and every pass after it loads again. */
+#define SETTLE_READ_LIMIT_LAUNDER(p) __asm__ __volatile__("" : "+r"(p))
 
 /* Bytes from which the wide kernels stream with 128-bit loads (above). */
 #define SETTLE_READ_LIMIT_STREAM_MIN (16u << 20)
@@ -75,14 +89,24 @@ enum settle_read_limit_impl {
  */
 uint64_t settle_read_limit(const void *buf, size_t len);
 
+/*
+ * passes passes over the len bytes at buf with the same kernel: the sum,
+ * modulo 2^64, of each pass's settle_read_limit() value (0 when passes is
+ * 0, and nothing read). Cannot fail. For timed loops: one call per loop,
+ * not per pass.
+ */
+uint64_t settle_read_limit_passes(const void *buf, size_t len,
+				  uint64_t passes);
+
 /* The kernel settle_read_limit() uses (decides it if not yet done). */
 enum settle_read_limit_impl settle_read_limit_active(void);
 
 /*
- * That kernel's function, to call directly in a timed loop: one call
- * through a register instead of a call and the dispatcher's jump through
- * memory (and, from a shared object, the PLT's), each of which shows at
- * 1 KiB. Never NULL.
+ * That kernel's function (settle_read_limit_fn: it takes a pass count),
+ * to call directly from a timed loop: one call through a register for all
+ * the loop's passes, instead of a call per pass and the dispatcher's jump
+ * through memory (and, from a shared object, the PLT's), each of which
+ * shows at 1 KiB. Never NULL.
  */
 settle_read_limit_fn settle_read_limit_kernel(void);
 
@@ -115,11 +139,13 @@ const char *settle_read_limit_impl_name(enum settle_read_limit_impl which);
  * readlimit_avx2.c, readlimit_avx512.c; src/arch/aarch64/readlimit_neon.c);
  * each architecture's need what settle_read_limit_choose() says, and only
  * the target's are built. */
-uint64_t settle_read_limit_generic(const void *buf, size_t len);
-uint64_t settle_read_limit_sse2(const void *buf, size_t len);
-uint64_t settle_read_limit_avx2(const void *buf, size_t len);
-uint64_t settle_read_limit_avx512(const void *buf, size_t len);
-uint64_t settle_read_limit_neon(const void *buf, size_t len);
+uint64_t settle_read_limit_generic(const void *buf, size_t len,
+				   uint64_t passes);
+uint64_t settle_read_limit_sse2(const void *buf, size_t len, uint64_t passes);
+uint64_t settle_read_limit_avx2(const void *buf, size_t len, uint64_t passes);
+uint64_t settle_read_limit_avx512(const void *buf, size_t len,
+				  uint64_t passes);
+uint64_t settle_read_limit_neon(const void *buf, size_t len, uint64_t passes);
 
 /* The kernel of which if it is this architecture's, else NULL
  * (src/arch/<arch>/dispatch_readlimit.c; GENERIC is portable). */
