@@ -12,8 +12,9 @@
  *     PROT_NONE page, so that a read outside the buffer crashes;
  *   - the sum of two adjacent ranges equals the sum of their union;
  *   - a random 1 MiB + 61 bytes at odd alignments;
- *   - 16 MiB and more (the wide kernels' streaming path) at odd lengths
- *     and alignments, against the generic kernel;
+ *   - 64 MiB and more (the wide kernels' streaming path) at odd lengths
+ *     and alignments, against the generic kernel, and each side of the
+ *     avx512 kernel's width changes (SETTLE_READ_LIMIT_ZMM_MIN, _END);
  *   - passes: 0 to 3 passes over every length 0..1024 at every alignment
  *     0..63 and against both guard pages give that many times the
  *     one-pass value (modulo 2^64), 0 passes read nothing (a PROT_NONE
@@ -235,12 +236,15 @@ static void test_large(void **state)
 	free(buf);
 }
 
-/* 16 MiB and more (the wide kernels stream with 128-bit loads there): the
- * generic kernel's value, at odd lengths and alignments. */
+/* SETTLE_READ_LIMIT_STREAM_MIN and more (the wide kernels stream with
+ * 128-bit loads there): the generic kernel's value, at odd lengths and
+ * alignments; and each side of the avx512 kernel's width changes. */
 static void test_stream(void **state)
 {
 	static const size_t extra[] = { 0, 1, 63, 64, 65, 4097 };
 	static const size_t offs[] = { 0, 3, 16, 63 };
+	static const size_t widths[] = { SETTLE_READ_LIMIT_ZMM_MIN,
+					 SETTLE_READ_LIMIT_ZMM_END };
 	const char *name;
 	settle_read_limit_fn fn = subject(state, &name);
 	size_t base = SETTLE_READ_LIMIT_STREAM_MIN;
@@ -254,17 +258,28 @@ static void test_stream(void **state)
 
 			if (sampled() && (i + j) % 3)
 				continue;
-			expect(name, "16 MiB and more", p, len,
+			expect(name, "the streaming size and more", p, len,
 			       one(name, fn, p, len),
 			       settle_read_limit_generic(p, len, 1));
 		}
 	/* one below the threshold, against the same */
-	expect(name, "just below 16 MiB", buf + 5, base - 1,
+	expect(name, "just below the streaming size", buf + 5, base - 1,
 	       one(name, fn, buf + 5, base - 1),
 	       settle_read_limit_generic(buf + 5, base - 1, 1));
-	expect(name, "16 MiB + 65, 2 passes", buf + 3, base + 65,
+	expect(name, "the streaming size + 65, 2 passes", buf + 3, base + 65,
 	       fn(buf + 3, base + 65, 2),
 	       2 * settle_read_limit_generic(buf + 3, base + 65, 1));
+	for (size_t i = 0; i < sizeof(widths) / sizeof(widths[0]); i++)
+		for (size_t d = 0; d < 3; d++) {
+			size_t len = widths[i] - 1 + d;
+
+			expect(name, "each side of a width change", buf, len,
+			       one(name, fn, buf, len),
+			       settle_read_limit_generic(buf, len, 1));
+			expect(name, "each side of a width change", buf + 3,
+			       len, fn(buf + 3, len, 2),
+			       2 * settle_read_limit_generic(buf + 3, len, 1));
+		}
 	free(buf);
 }
 
