@@ -193,7 +193,7 @@ static inline uint64_t read_8_8(const unsigned char *p, size_t len)
  * build, 256-bit) aligned loads, 8 per step into 4 accumulators. On the
  * AMD Zen 4 guest of the README they read buffers that stream from memory
  * faster than 512-bit loads, which is why settle's read limit uses them
- * from 16 MiB on.
+ * from 64 MiB on (and 256-bit loads below 64 KiB and from 2 MiB).
  */
 #if defined(__SSE2__) && (defined(__AVX2__) || defined(__AVX512F__))
 #define L128(o) _mm_load_si128((const __m128i *)(p + i + (o)))
