@@ -12,8 +12,15 @@
  *     PROT_NONE page, so that a read outside the buffer crashes;
  *   - the sum of two adjacent ranges equals the sum of their union;
  *   - a random 1 MiB + 61 bytes at odd alignments;
- *   - 16 MiB and more (the wide kernels' streaming path) at odd lengths
- *     and alignments, against the generic kernel.
+ *   - 64 MiB and more (the wide kernels' streaming path) at odd lengths
+ *     and alignments, against the generic kernel, and each side of the
+ *     avx512 kernel's width changes (SETTLE_READ_LIMIT_ZMM_MIN, _END);
+ *   - passes: 0 to 3 passes over every length 0..1024 at every alignment
+ *     0..63 and against both guard pages give that many times the
+ *     one-pass value (modulo 2^64), 0 passes read nothing (a PROT_NONE
+ *     page), and 1 MiB + 61 bytes and the streaming path with several
+ *     passes;
+ *   - settle_read_limit() is settle_read_limit_passes() with one pass.
  * Kernels this CPU cannot run are skipped, and say so. The choice is
  * checked on injected cpuid words (Core 2, Haswell, Ice Lake; AVX-512
  * without BW or without ZMM state in XCR0; OSXSAVE clear) on x86-64, on
@@ -98,8 +105,8 @@ static settle_read_limit_fn subject(void **state, const char **name)
 		*(const enum settle_read_limit_impl *)*state;
 
 	if (which == SETTLE_READ_LIMIT_NIMPL) {
-		*name = "settle_read_limit";
-		return settle_read_limit;
+		*name = "settle_read_limit_passes";
+		return settle_read_limit_passes;
 	}
 	*name = settle_read_limit_impl_name(which);
 	if (!settle_read_limit_usable(which)) {
@@ -121,6 +128,21 @@ static void expect(const char *name, const char *what, const void *buf,
 		    (unsigned)((uintptr_t)buf % 64), (unsigned long long)got,
 		    (unsigned long long)want);
 	fail();
+}
+
+/*
+ * One pass of fn over the len bytes at buf; for the dispatched function,
+ * settle_read_limit() must give the same value.
+ */
+static uint64_t one(const char *name, settle_read_limit_fn fn,
+		    const void *buf, size_t len)
+{
+	uint64_t v = fn(buf, len, 1);
+
+	if (fn == settle_read_limit_passes)
+		expect(name, "settle_read_limit", buf, len,
+		       settle_read_limit(buf, len), v);
+	return v;
 }
 
 static unsigned char *alloc64(size_t len)
@@ -148,7 +170,7 @@ static void test_sweep(void **state)
 			if (!align_wanted(off))
 				continue;
 			expect(name, "sweep", buf + off, len,
-			       fn(buf + off, len),
+			       one(name, fn, buf + off, len),
 			       reference_sum(buf + off, len));
 		}
 	}
@@ -170,10 +192,10 @@ static void test_guard_pages(void **state)
 
 		if (!len_wanted(len))
 			continue;
-		expect(name, "after a guard page", mid, len, fn(mid, len),
-		       reference_sum(mid, len));
-		expect(name, "before a guard page", end, len, fn(end, len),
-		       reference_sum(end, len));
+		expect(name, "after a guard page", mid, len,
+		       one(name, fn, mid, len), reference_sum(mid, len));
+		expect(name, "before a guard page", end, len,
+		       one(name, fn, end, len), reference_sum(end, len));
 	}
 	guarded_free(mid, 1);
 }
@@ -190,9 +212,9 @@ static void test_additive(void **state)
 	for (size_t off = 0; off < MAX_ALIGN; off += 5)
 		for (size_t cut = 0; cut <= len; cut += 97)
 			expect(name, "split", buf + off, len,
-			       fn(buf + off, cut) +
-			       fn(buf + off + cut, len - cut),
-			       fn(buf + off, len));
+			       one(name, fn, buf + off, cut) +
+			       one(name, fn, buf + off + cut, len - cut),
+			       one(name, fn, buf + off, len));
 	free(buf);
 }
 
@@ -207,17 +229,22 @@ static void test_large(void **state)
 	fill_random(buf, len + MAX_ALIGN, 11);
 	for (size_t i = 0; i < sizeof(offs) / sizeof(offs[0]); i++)
 		expect(name, "1 MiB", buf + offs[i], len,
-		       fn(buf + offs[i], len),
+		       one(name, fn, buf + offs[i], len),
 		       reference_sum(buf + offs[i], len));
+	expect(name, "1 MiB, 3 passes", buf + 33, len, fn(buf + 33, len, 3),
+	       3 * reference_sum(buf + 33, len));
 	free(buf);
 }
 
-/* 16 MiB and more (the wide kernels stream with 128-bit loads there): the
- * generic kernel's value, at odd lengths and alignments. */
+/* SETTLE_READ_LIMIT_STREAM_MIN and more (the wide kernels stream with
+ * 128-bit loads there): the generic kernel's value, at odd lengths and
+ * alignments; and each side of the avx512 kernel's width changes. */
 static void test_stream(void **state)
 {
 	static const size_t extra[] = { 0, 1, 63, 64, 65, 4097 };
 	static const size_t offs[] = { 0, 3, 16, 63 };
+	static const size_t widths[] = { SETTLE_READ_LIMIT_ZMM_MIN,
+					 SETTLE_READ_LIMIT_ZMM_END };
 	const char *name;
 	settle_read_limit_fn fn = subject(state, &name);
 	size_t base = SETTLE_READ_LIMIT_STREAM_MIN;
@@ -231,12 +258,73 @@ static void test_stream(void **state)
 
 			if (sampled() && (i + j) % 3)
 				continue;
-			expect(name, "16 MiB and more", p, len, fn(p, len),
-			       settle_read_limit_generic(p, len));
+			expect(name, "the streaming size and more", p, len,
+			       one(name, fn, p, len),
+			       settle_read_limit_generic(p, len, 1));
 		}
 	/* one below the threshold, against the same */
-	expect(name, "just below 16 MiB", buf + 5, base - 1,
-	       fn(buf + 5, base - 1), settle_read_limit_generic(buf + 5, base - 1));
+	expect(name, "just below the streaming size", buf + 5, base - 1,
+	       one(name, fn, buf + 5, base - 1),
+	       settle_read_limit_generic(buf + 5, base - 1, 1));
+	expect(name, "the streaming size + 65, 2 passes", buf + 3, base + 65,
+	       fn(buf + 3, base + 65, 2),
+	       2 * settle_read_limit_generic(buf + 3, base + 65, 1));
+	for (size_t i = 0; i < sizeof(widths) / sizeof(widths[0]); i++)
+		for (size_t d = 0; d < 3; d++) {
+			size_t len = widths[i] - 1 + d;
+
+			expect(name, "each side of a width change", buf, len,
+			       one(name, fn, buf, len),
+			       settle_read_limit_generic(buf, len, 1));
+			expect(name, "each side of a width change", buf + 3,
+			       len, fn(buf + 3, len, 2),
+			       2 * settle_read_limit_generic(buf + 3, len, 1));
+		}
+	free(buf);
+}
+
+/*
+ * 0 to 3 passes at every length 0..1024 and alignment 0..63, and against
+ * both guard pages: that many times the reference, modulo 2^64. 0 passes
+ * read nothing, not even a byte of a PROT_NONE page.
+ */
+static void test_passes(void **state)
+{
+	const char *name;
+	settle_read_limit_fn fn = subject(state, &name);
+	long pg = sysconf(_SC_PAGESIZE);
+	unsigned char *buf = alloc64(MAX_LEN + MAX_ALIGN);
+	unsigned char *mid = guarded_pages(1);
+
+	assert_non_null(mid);
+	fill_random(mid, (size_t)pg, 78);
+	for (size_t len = 0; len <= MAX_LEN; len++) {
+		if (!len_wanted(len))
+			continue;
+		fill_random(buf, MAX_LEN + MAX_ALIGN, 0x51ed27 * (len + 1));
+		for (size_t off = 0; off < MAX_ALIGN; off++) {
+			uint64_t want = reference_sum(buf + off, len);
+
+			if (!align_wanted(off))
+				continue;
+			for (uint64_t n = 0; n <= 3; n++)
+				expect(name, "passes", buf + off, len,
+				       fn(buf + off, len, n), n * want);
+		}
+		if (len > (size_t)pg)
+			continue;
+		for (uint64_t n = 0; n <= 3; n++) {
+			unsigned char *end = mid + pg - len;
+
+			expect(name, "passes after a guard page", mid, len,
+			       fn(mid, len, n), n * reference_sum(mid, len));
+			expect(name, "passes before a guard page", end, len,
+			       fn(end, len, n), n * reference_sum(end, len));
+		}
+	}
+	expect(name, "0 passes over a PROT_NONE page", mid - pg, (size_t)pg,
+	       fn(mid - pg, (size_t)pg, 0), 0);
+	guarded_free(mid, 1);
 	free(buf);
 }
 
@@ -358,7 +446,8 @@ static void test_active(void **state)
 	cmocka_unit_test_prestate(test_guard_pages, (void *)&k),	\
 	cmocka_unit_test_prestate(test_additive, (void *)&k),		\
 	cmocka_unit_test_prestate(test_large, (void *)&k),		\
-	cmocka_unit_test_prestate(test_stream, (void *)&k)
+	cmocka_unit_test_prestate(test_stream, (void *)&k),		\
+	cmocka_unit_test_prestate(test_passes, (void *)&k)
 
 int main(void)
 {

@@ -41,7 +41,7 @@ int settle_read_limit_usable(enum settle_read_limit_impl which)
 
 /* ---- dispatch ---------------------------------------------------------- */
 
-static uint64_t resolve(const void *buf, size_t len);
+static uint64_t resolve(const void *buf, size_t len, uint64_t passes);
 
 static settle_read_limit_fn read_limit_ptr = resolve;
 static int active = -1; /* enum settle_read_limit_impl once decided */
@@ -64,12 +64,19 @@ settle_read_limit_fn settle_read_limit_kernel(void)
 	return settle_read_limit_impl_fn(settle_read_limit_active());
 }
 
-static uint64_t resolve(const void *buf, size_t len)
+static uint64_t resolve(const void *buf, size_t len, uint64_t passes)
 {
-	return settle_read_limit_kernel()(buf, len);
+	return settle_read_limit_kernel()(buf, len, passes);
+}
+
+uint64_t settle_read_limit_passes(const void *buf, size_t len,
+				  uint64_t passes)
+{
+	return __atomic_load_n(&read_limit_ptr, __ATOMIC_ACQUIRE)(buf, len,
+								  passes);
 }
 
 uint64_t settle_read_limit(const void *buf, size_t len)
 {
-	return __atomic_load_n(&read_limit_ptr, __ATOMIC_ACQUIRE)(buf, len);
+	return settle_read_limit_passes(buf, len, 1);
 }

@@ -28,17 +28,37 @@
  *     and tail with the generic code;
  *   - sse2 (x86-64 baseline), avx2: 16 and 32-byte vectors; head and tail
  *     with the generic code (fewer than 16 or 32 bytes each);
- *   - avx512 (AVX512F, BW, VL): 64-byte vectors; head and tail with one
+ *   - avx512 (AVX512F, BW, VL, and AVX2): 64-byte vectors; head and tail with one
  *     byte-masked load each (VMOVDQU8 with a zeroing mask reads no
  *     masked-out byte and takes no fault on it: Intel SDM vol. 1, 15.4
- *     "Memory fault suppression"), so no scalar code.
- *   - from SETTLE_READ_LIMIT_STREAM_MIN bytes on, the avx2 and avx512
- *     kernels read with the sse2 kernel's 128-bit loads: on the AMD Zen 4
- *     guest (docs/primitives.md), buffers that stream from the last-level cache
- *     or from memory were read faster with narrower loads (1 GiB: 27.2
- *     B/ns with 128-bit loads, 26.7 with 256-bit, 23.8 with 512-bit;
- *     256 MiB: 23-25 against 19-21 and 16-19), while at 8 MiB and below
- *     the widths are equal or the widest wins.
+ *     "Memory fault suppression"), so no scalar code;
+ *   - every kernel takes a pass count (settle_read_limit_fn) and runs
+ *     the passes itself: the split into head, steps, single vectors and
+ *     tail (and the avx512 masks) is worked out once per call, the
+ *     pointer is laundered at the start of each pass, the accumulators
+ *     run on across the passes and are added up once, at the end; a
+ *     buffer of whole steps only (aligned, a multiple of eight vectors)
+ *     runs a pass loop with nothing but the steps in it. At 1 KiB a call
+ *     per pass (a return-address load, jumps, the entry and the final
+ *     reduction) took 15 % of the time of the fastest inlined plain read
+ *     of examples/readlimit-peers.c on the Zen 4 guest below;
+ *   - the load width follows the buffer size (SETTLE_READ_LIMIT_ZMM_MIN,
+ *     _ZMM_END, _STREAM_MIN): the avx512 kernel reads with 256-bit loads
+ *     (the avx2 kernel; every AVX-512 CPU has AVX2, and the dispatch
+ *     asks for both) below 64 KiB and from 2 MiB, with 512-bit loads in
+ *     between, and the avx2 and avx512 kernels read with 128-bit loads
+ *     (the sse2 kernel) from 64 MiB on. Measured on the AMD Zen 4 guest
+ *     only (docs/primitives.md; examples/readlimit-peers.c with these
+ *     kernels called directly, cc -O3 -march=native, --processes 3
+ *     --layouts 2, median B/ns): 1 KiB 230 with 256-bit loads against
+ *     223 with 512-bit, 2-32 KiB 228 against 214-220 (the fastest
+ *     inlined plain read: 220-223); 64-256 KiB all widths 116-117 (L2);
+ *     512 KiB 115.4 against 114.0, 1 MiB 98.9 against 95.7 (512-bit
+ *     ahead); 4 MiB 98.7 with 256-bit, 99.4 with 128-bit, 98.0 with
+ *     512-bit; 16 MiB 68.6, 70.4, 66.9; 32 MiB (the L3's size) 45.7,
+ *     41.8, 38.0; 64 MiB 26.3, 26.9, 22.8; 256 MiB 27.3, 27.9, 24.6;
+ *     1 GiB 28.2, 28.4, 25.7. 256-bit loads from 2 MiB to 64 MiB give
+ *     up 1-3 % to 128-bit ones at 4 and 16 MiB for 9 % at 32 MiB.
  * The unroll, the accumulators and the aligned loads are those of the
  * fastest plain read of examples/readlimit-peers.c on that guest (see the
  * README's performance section).
@@ -51,10 +71,33 @@
 
 #include "cpu/cpu.h"
 
-typedef uint64_t (*settle_read_limit_fn)(const void *buf, size_t len);
+/*
+ * A read-limit kernel: passes passes over the len bytes at buf, each
+ * reading every byte once; returns the sum, modulo 2^64, of the value of
+ * each pass (the aligned-word sum above), so passes times that value, and
+ * 0 without reading a byte when passes is 0. Cannot fail. The pointer is
+ * laundered (SETTLE_READ_LIMIT_LAUNDER) at the start of every pass, so the
+ * compiler can neither hoist a pass nor merge two: a timed loop of one
+ * call for all its passes pays no call and no entry work per pass.
+ */
+typedef uint64_t (*settle_read_limit_fn)(const void *buf, size_t len,
+					 uint64_t passes);
 
-/* Bytes from which the wide kernels stream with 128-bit loads (above). */
-#define SETTLE_READ_LIMIT_STREAM_MIN (16u << 20)
+/* p (a pointer lvalue) may have changed here, as far as the compiler
+ * knows: no instruction, and every pass after it loads again. */
+#define SETTLE_READ_LIMIT_LAUNDER(p) __asm__ __volatile__("" : "+r"(p))
+
+/*
+ * Load width by buffer size (bytes; above, "How the kernels are built"):
+ * the avx512 kernel reads with 512-bit loads from SETTLE_READ_LIMIT_ZMM_MIN
+ * up to, not including, SETTLE_READ_LIMIT_ZMM_END, with the avx2 kernel's
+ * 256-bit loads below and above that range, and the avx2 and avx512
+ * kernels with the sse2 kernel's 128-bit loads from
+ * SETTLE_READ_LIMIT_STREAM_MIN on. Measured on the AMD Zen 4 guest only.
+ */
+#define SETTLE_READ_LIMIT_ZMM_MIN ((size_t)64 << 10)
+#define SETTLE_READ_LIMIT_ZMM_END ((size_t)2 << 20)
+#define SETTLE_READ_LIMIT_STREAM_MIN ((size_t)64 << 20)
 
 /* The read-limit kernels, narrowest first. */
 enum settle_read_limit_impl {
@@ -75,21 +118,32 @@ enum settle_read_limit_impl {
  */
 uint64_t settle_read_limit(const void *buf, size_t len);
 
+/*
+ * passes passes over the len bytes at buf with the same kernel: the sum,
+ * modulo 2^64, of each pass's settle_read_limit() value (0 when passes is
+ * 0, and nothing read). Cannot fail. For timed loops: one call per loop,
+ * not per pass.
+ */
+uint64_t settle_read_limit_passes(const void *buf, size_t len,
+				  uint64_t passes);
+
 /* The kernel settle_read_limit() uses (decides it if not yet done). */
 enum settle_read_limit_impl settle_read_limit_active(void);
 
 /*
- * That kernel's function, to call directly in a timed loop: one call
- * through a register instead of a call and the dispatcher's jump through
- * memory (and, from a shared object, the PLT's), each of which shows at
- * 1 KiB. Never NULL.
+ * That kernel's function (settle_read_limit_fn: it takes a pass count),
+ * to call directly from a timed loop: one call through a register for all
+ * the loop's passes, instead of a call per pass and the dispatcher's jump
+ * through memory (and, from a shared object, the PLT's), each of which
+ * shows at 1 KiB. Never NULL.
  */
 settle_read_limit_fn settle_read_limit_kernel(void);
 
 /*
  * Pure decision for injected identification words (the architecture's:
  * src/arch/<arch>/dispatch_readlimit.c): on x86-64 AVX512 when AVX512F,
- * AVX512BW and AVX512VL are usable (XCR0 enables opmask and ZMM state),
+ * AVX512BW, AVX512VL and AVX2 are usable (XCR0 enables opmask and ZMM
+ * state),
  * else AVX2 (AVX and AVX2 usable), else SSE2; on AArch64 NEON when
  * HWCAP_ASIMD is set; GENERIC otherwise and in the generic build.
  */
@@ -115,11 +169,13 @@ const char *settle_read_limit_impl_name(enum settle_read_limit_impl which);
  * readlimit_avx2.c, readlimit_avx512.c; src/arch/aarch64/readlimit_neon.c);
  * each architecture's need what settle_read_limit_choose() says, and only
  * the target's are built. */
-uint64_t settle_read_limit_generic(const void *buf, size_t len);
-uint64_t settle_read_limit_sse2(const void *buf, size_t len);
-uint64_t settle_read_limit_avx2(const void *buf, size_t len);
-uint64_t settle_read_limit_avx512(const void *buf, size_t len);
-uint64_t settle_read_limit_neon(const void *buf, size_t len);
+uint64_t settle_read_limit_generic(const void *buf, size_t len,
+				   uint64_t passes);
+uint64_t settle_read_limit_sse2(const void *buf, size_t len, uint64_t passes);
+uint64_t settle_read_limit_avx2(const void *buf, size_t len, uint64_t passes);
+uint64_t settle_read_limit_avx512(const void *buf, size_t len,
+				  uint64_t passes);
+uint64_t settle_read_limit_neon(const void *buf, size_t len, uint64_t passes);
 
 /* The kernel of which if it is this architecture's, else NULL
  * (src/arch/<arch>/dispatch_readlimit.c; GENERIC is portable). */

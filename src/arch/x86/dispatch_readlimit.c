@@ -4,7 +4,8 @@
  * src/prim/readlimit.h). SSE2 is part of x86-64; AVX2 needs AVX and AVX2
  * usable; AVX-512 needs AVX512F, BW (byte masks) and VL (its object is
  * compiled with -mavx512vl, so EVEX forms on XMM/YMM registers may
- * appear), with XCR0 enabling their state (cpu.c).
+ * appear), and AVX2 too (it hands some sizes to the avx2 kernel), with
+ * XCR0 enabling their state (cpu.c).
  */
 #include "prim/readlimit.h"
 
@@ -20,8 +21,10 @@ static uint64_t needs(enum settle_read_limit_impl which)
 	case SETTLE_READ_LIMIT_AVX2:
 		return FEAT(SETTLE_CPU_AVX) | FEAT(SETTLE_CPU_AVX2);
 	case SETTLE_READ_LIMIT_AVX512:
+		/* and AVX2: it reads some sizes with the avx2 kernel */
 		return FEAT(SETTLE_CPU_AVX512F) | FEAT(SETTLE_CPU_AVX512BW) |
-		       FEAT(SETTLE_CPU_AVX512VL);
+		       FEAT(SETTLE_CPU_AVX512VL) | FEAT(SETTLE_CPU_AVX) |
+		       FEAT(SETTLE_CPU_AVX2);
 	default:
 		return ~0ull;
 	}

@@ -1,15 +1,20 @@
 /*
  * readlimit_avx512.c - the read-limit kernel with 64-byte loads
  * (VMOVDQA64, VPADDQ: Intel SDM vol. 2); see readlimit.h. Compiled for
- * AVX-512 (arch.mk: *_avx512.c); called only when AVX512F, AVX512BW and
- * the OS's opmask and ZMM state are usable (dispatch_readlimit.c).
+ * AVX-512 (arch.mk: *_avx512.c); called only when AVX512F, AVX512BW,
+ * AVX2 and the OS's opmask and ZMM state are usable
+ * (dispatch_readlimit.c). Buffers outside the sizes where 512-bit loads
+ * read fastest go to the avx2 kernel (readlimit.h).
  *
  * A buffer that does not start on a 64-byte boundary begins with one
  * byte-masked load of the aligned vector that holds its first byte; one
  * that does not end on one ends with another. VMOVDQU8 with a zeroing
  * mask reads no masked-out byte and takes no fault on it (Intel SDM vol.
  * 1, 15.4 "Memory fault suppression"), so the kernel never touches a byte
- * outside the buffer, and the masked-out lanes add zero.
+ * outside the buffer, and the masked-out lanes add zero. The split of
+ * the buffer and the two masks are worked out once per call; the
+ * accumulators run on across the passes and are added up once, at the
+ * end.
  */
 #include <immintrin.h>
 
@@ -20,11 +25,10 @@ static inline __m512i load(const unsigned char *p)
 	return _mm512_load_si512((const void *)p);
 }
 
-/* Bytes [lo, hi) of the aligned vector at q (0 <= lo < hi <= 64). */
-static inline __m512i load_part(const unsigned char *q, size_t lo, size_t hi)
+/* The bytes of the aligned vector at q whose bits are set in k, the
+ * others zero (and not read). */
+static inline __m512i load_part(const unsigned char *q, __mmask64 k)
 {
-	__mmask64 k = (~0ull >> (64 - (hi - lo))) << lo;
-
 	return _mm512_maskz_loadu_epi8(k, (const void *)q);
 }
 
@@ -41,38 +45,68 @@ static inline uint64_t sum_lanes(__m512i v)
 	return (uint64_t)_mm_cvtsi128_si64(h);
 }
 
-uint64_t settle_read_limit_avx512(const void *buf, size_t len)
+/* n steps of eight aligned vectors from p into the four accumulators. */
+static inline void steps(const unsigned char *p, size_t n, __m512i *a,
+			 __m512i *b, __m512i *c, __m512i *d)
 {
-	const unsigned char *p = buf;
-	size_t off = (uintptr_t)p & 63;
+	for (; n; n--, p += 512) {
+		*a = _mm512_add_epi64(*a, load(p));
+		*b = _mm512_add_epi64(*b, load(p + 64));
+		*c = _mm512_add_epi64(*c, load(p + 128));
+		*d = _mm512_add_epi64(*d, load(p + 192));
+		*a = _mm512_add_epi64(*a, load(p + 256));
+		*b = _mm512_add_epi64(*b, load(p + 320));
+		*c = _mm512_add_epi64(*c, load(p + 384));
+		*d = _mm512_add_epi64(*d, load(p + 448));
+	}
+}
+
+uint64_t settle_read_limit_avx512(const void *buf, size_t len,
+				  uint64_t passes)
+{
+	size_t off = (uintptr_t)buf & 63;
+	size_t head = off ? 64 - off : 0;
+	size_t n, vecs, tail;
+	__mmask64 hk = 0, tk;
 	__m512i a = _mm512_setzero_si512(), b = a, c = a, d = a;
 
-	if (len >= SETTLE_READ_LIMIT_STREAM_MIN)
-		return settle_read_limit_sse2(buf, len);
+	/* 512-bit loads in [ZMM_MIN, ZMM_END) only (readlimit.h) */
+	if (len < SETTLE_READ_LIMIT_ZMM_MIN || len >= SETTLE_READ_LIMIT_ZMM_END)
+		return settle_read_limit_avx2(buf, len, passes);
 
-	if (off) {
-		size_t n = 64 - off < len ? 64 - off : len;
+	if (head > len)
+		head = len;
+	if (head)
+		hk = (~0ull >> (64 - head)) << off;
+	n = (len - head) / 512;
+	vecs = (len - head) % 512 / 64;
+	tail = (len - head) % 64;
+	tk = tail ? ~0ull >> (64 - tail) : 0;
+	if (!head && !vecs && !tail) {
+		/* whole steps only: nothing else in a pass */
+		while (passes--) {
+			const unsigned char *p = buf;
 
-		if (n == 0)
-			return 0;
-		a = load_part(p - off, off, off + n);
-		p += n;
-		len -= n;
+			SETTLE_READ_LIMIT_LAUNDER(p);
+			steps(p, n, &a, &b, &c, &d);
+		}
+		passes = 0;
 	}
-	for (; len >= 512; p += 512, len -= 512) {
-		a = _mm512_add_epi64(a, load(p));
-		b = _mm512_add_epi64(b, load(p + 64));
-		c = _mm512_add_epi64(c, load(p + 128));
-		d = _mm512_add_epi64(d, load(p + 192));
-		a = _mm512_add_epi64(a, load(p + 256));
-		b = _mm512_add_epi64(b, load(p + 320));
-		c = _mm512_add_epi64(c, load(p + 384));
-		d = _mm512_add_epi64(d, load(p + 448));
+	while (passes--) {
+		const unsigned char *p = buf;
+
+		SETTLE_READ_LIMIT_LAUNDER(p);
+		if (head) {
+			a = _mm512_add_epi64(a, load_part(p - off, hk));
+			p += head;
+		}
+		steps(p, n, &a, &b, &c, &d);
+		p += n * 512;
+		for (size_t i = vecs; i; i--, p += 64)
+			b = _mm512_add_epi64(b, load(p));
+		if (tail)
+			c = _mm512_add_epi64(c, load_part(p, tk));
 	}
-	for (; len >= 64; p += 64, len -= 64)
-		b = _mm512_add_epi64(b, load(p));
-	if (len)
-		c = _mm512_add_epi64(c, load_part(p, 0, len));
 	a = _mm512_add_epi64(_mm512_add_epi64(a, b), _mm512_add_epi64(c, d));
 	return sum_lanes(a);
 }
