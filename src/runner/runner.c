@@ -584,8 +584,9 @@ static uint64_t read_run(void *state, const void *arg, uint64_t iters)
 
 /*
  * The read limit at size bytes, B/ns: the best of READ_LIMIT_SAMPLES
- * samples of settle_read_limit() over a buffer of min(size,
- * READ_LIMIT_MAX_BYTES) bytes, each calibrated like a variant's. The best,
+ * samples of settle_read_limit() over a 64-byte aligned buffer of
+ * min(size, READ_LIMIT_MAX_BYTES) bytes, each calibrated like a
+ * variant's. The best,
  * not the median: the check it serves calls a throughput impossible only
  * beyond twice the fastest plain read seen. Returns 0 (no check) when the
  * buffer cannot be had.
@@ -599,7 +600,9 @@ static double read_limit_at(const struct settle_report *rep, uint64_t size)
 	double best = INFINITY, target = rep->options.min_sample_ns;
 	uint64_t n;
 
-	if (len == 0 || !(buf = malloc(len)))
+	/* 64-byte aligned: the limit is the best case, and an unaligned
+	 * head and tail cost a short buffer up to half its speed */
+	if (len == 0 || !(buf = aligned_alloc(64, (len + 63) / 64 * 64)))
 		return 0;
 	memset(buf, 0x5a, len); /* the pages exist before the clock runs */
 	st.buf = buf;
