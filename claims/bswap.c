@@ -385,15 +385,17 @@ PARAMS(64, true, "in-place");
 		     "8 MiB))"
 #define D_SSSE3_inplace "PSHUFB, 16 bytes per instruction; ordinary " \
 			"stores at every size"
-#define D_AVX2_copy "VPSHUFB on 256 bits, 4x unrolled; large copies " \
-		    "with the SSSE3 loop's non-temporal stores"
-#define D_AVX2_inplace "VPSHUFB on 256 bits, 4x unrolled; ordinary " \
-		       "stores at every size"
+#define D_AVX2_copy "VPSHUFB on 256 bits, 4x unrolled; copies of " \
+		    "24 KiB or more with the SSSE3 loop (non-temporal " \
+		    "stores above the threshold)"
+#define D_AVX2_inplace "VPSHUFB on 256 bits, 4x unrolled; 128 MiB or " \
+		       "more with the SSSE3 loop; ordinary stores"
 #define D_AVX512_copy "AVX-512BW VPSHUFB on 512 bits, masked head and " \
-		      "tail; large copies with the SSSE3 loop's " \
-		      "non-temporal stores"
+		      "tail; copies of 24 KiB or more with the SSSE3 " \
+		      "loop (non-temporal stores above the threshold)"
 #define D_AVX512_inplace "AVX-512BW VPSHUFB on 512 bits, masked head " \
-			 "and tail; ordinary stores at every size"
+			 "and tail; 128 MiB or more with the SSSE3 loop; " \
+			 "ordinary stores"
 #define D_NEON_copy "AdvSIMD REV16/REV32/REV64, 16 bytes per " \
 		    "instruction; non-temporal stores (STNP) above the " \
 		    "threshold"

@@ -21,7 +21,9 @@
  *     shuffle) at every length 0..1024 and alignment 0..63 leave the
  *     buffer and the guard bytes around it unchanged, at the edges of
  *     PROT_NONE pages too, and really store: on a read-only buffer they
- *     fault (in a forked child).
+ *     fault (in a forked child); and at lengths just below, at and above
+ *     SETTLE_BSWAP_NARROW_INPLACE_BYTES (from it on, the AVX2 and AVX-512
+ *     ones run the SSSE3 one), at the edges of PROT_NONE pages.
  * Implementations this CPU cannot run are skipped, and say so.
  * SETTLE_TEST_SAMPLE=1 checks a sample of lengths and alignments.
  */
@@ -320,6 +322,41 @@ static void test_touch_guard_pages(void **state)
 	free(copy);
 }
 
+/* Around SETTLE_BSWAP_NARROW_INPLACE_BYTES, against PROT_NONE pages:
+ * every byte unchanged. Sampled: below and above only. */
+static void test_touch_narrow(void **state)
+{
+	static const long delta[] = { -65, -1, 0, 1, 64 + 7 };
+	const char *name;
+	settle_bswap_touch_fn fn = touch_of(state, &name);
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+	size_t h = SETTLE_BSWAP_NARROW_INPLACE_BYTES;
+	size_t np = (h + 128 + pg - 1) / pg;
+	unsigned char *page = guarded_pages(np), *copy = malloc(np * pg);
+
+	if (!page || !copy) {
+		guarded_free(page, np);
+		free(copy);
+		print_message("cannot map %zu pages: skipped\n", np);
+		skip();
+	}
+	fill_random(page, np * pg, 6);
+	memcpy(copy, page, np * pg);
+	for (size_t i = 0; i < sizeof(delta) / sizeof(delta[0]); i++) {
+		size_t len = (size_t)((long)h + delta[i]);
+
+		if (sampled() && i != 1 && i != 4)
+			continue;
+		fn(page, len);
+		fn(page + np * pg - len, len);
+		if (memcmp(page, copy, np * pg) != 0)
+			fail_msg("%s: %zu bytes changed the buffer", name,
+				 len);
+	}
+	guarded_free(page, np);
+	free(copy);
+}
+
 /* The stores are kept: on a read-only buffer the loop faults. */
 static void test_touch_stores(void **state)
 {
@@ -354,7 +391,8 @@ static void test_touch_stores(void **state)
 	cmocka_unit_test_prestate(test_touch_sweep, (void *)&all_impls[i]), \
 	cmocka_unit_test_prestate(test_touch_guard_pages,		\
 				  (void *)&all_impls[i]),		\
-	cmocka_unit_test_prestate(test_touch_stores, (void *)&all_impls[i])
+	cmocka_unit_test_prestate(test_touch_stores, (void *)&all_impls[i]), \
+	cmocka_unit_test_prestate(test_touch_narrow, (void *)&all_impls[i])
 
 int main(void)
 {

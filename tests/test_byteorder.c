@@ -15,6 +15,11 @@
  *     page, so that a read or write outside them crashes;
  *   - an array larger than the last-level cache (the non-temporal path of
  *     the vector kernels; the test checks that the path was taken);
+ *   - both sides of the sizes at which the AVX2 and AVX-512 kernels hand
+ *     the work to the SSSE3 kernel (SETTLE_BSWAP_NARROW_COPY_BYTES for a
+ *     copy, SETTLE_BSWAP_NARROW_INPLACE_BYTES in place): lengths just
+ *     below, at and above each, at several alignments, with guard bytes,
+ *     and the copies also against PROT_NONE pages;
  *   - float and double arrays swapped twice, through settle_bswap32/64 and
  *     the load/store helpers, read back as float and double: with strict
  *     aliasing at -O2 (this file) and -O3 (mk/bswap.mk builds it again as
@@ -29,8 +34,9 @@
  * SETTLE_TEST_SAMPLE=1 checks a sample instead of every length and
  * alignment (lengths 0..300 in steps of 7 plus those around multiples of
  * 16 and 32 elements; alignments 0, 1, 3, 8, 31, 32, 33, 63) and only
- * 32-bit elements beyond the last-level cache: under CPU emulation the
- * full sweep takes too long. No timing is asserted.
+ * 32-bit elements beyond the last-level cache and at the in-place
+ * hand-over: under CPU emulation the full sweep takes too long. No timing
+ * is asserted.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -467,6 +473,125 @@ static void test_beyond_llc(void **state)
 			       nb - elem_bits[b] / 8 * k);
 	free(src);
 	free(dbuf);
+	free(ref);
+}
+
+/* ---- the hand-over to the SSSE3 kernel ---------------------------------- */
+
+/* Bytes just below, at and above a hand-over size h (a multiple of 64);
+ * each is a multiple of every element size. */
+static size_t around(size_t h, size_t k)
+{
+	static const long delta[] = { -64 - 8, -8, 0, 8, 64 + 24 };
+
+	return (size_t)((long)h + delta[k]);
+}
+
+#define NAROUND 5
+
+/*
+ * Copies of lengths around SETTLE_BSWAP_NARROW_COPY_BYTES (below: the
+ * kernel's own loop; from it on: the SSSE3 kernel) at several alignments,
+ * and in place (its own loop on both sides), with guard bytes; then the
+ * same lengths ending right before and starting right after a PROT_NONE
+ * page.
+ */
+static void test_narrow_copy(void **state)
+{
+	static const size_t aligns[][2] = { { 0, 0 }, { 1, 3 }, { 5, 32 },
+					     { 63, 1 }, { 8, 63 }, { 32, 33 } };
+	const struct subject *s = usable_subject(state);
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+	size_t top = around(SETTLE_BSWAP_NARROW_COPY_BYTES, NAROUND - 1);
+	size_t np = (top + pg - 1) / pg;
+	unsigned char *a = guarded_pages(np), *b = guarded_pages(np);
+	unsigned char *aend = a + np * pg, *bend = b + np * pg;
+	struct sweep w;
+
+	assert_non_null(a);
+	assert_non_null(b);
+	fill_random(a, np * pg, 31);
+	sweep_init(&w);
+	for (size_t e = 0; e < 3; e++) {
+		unsigned bits = elem_bits[e];
+		size_t esz = bits / 8, bad = 0;
+		settle_bswap_fn fn = subject_fn(s, bits);
+
+		for (size_t i = 0; i < NAROUND; i++) {
+			size_t nb = around(SETTLE_BSWAP_NARROW_COPY_BYTES, i);
+			size_t n = nb / esz;
+
+			for (size_t k = 0; k < 6; k++) {
+				one_copy(&w, s, bits, n, aligns[k][0],
+					 aligns[k][1]);
+				one_inplace(&w, s, bits, n, aligns[k][1]);
+			}
+			fn(bend - nb, aend - nb, n);
+			if (!swapped_ok(bend - nb, aend - nb, nb, esz, &bad))
+				report("wrong at page end", s->name, bits, n,
+				       0, 0, bad);
+			fn(b, a, n);
+			if (!swapped_ok(b, a, nb, esz, &bad))
+				report("wrong at page start", s->name, bits,
+				       n, 0, 0, bad);
+		}
+	}
+	sweep_free(&w);
+	guarded_free(a, np);
+	guarded_free(b, np);
+}
+
+/*
+ * In place, lengths around SETTLE_BSWAP_NARROW_INPLACE_BYTES (below: the
+ * kernel's own loop; from it on: the SSSE3 kernel) at offsets 0, 21 and
+ * 42 from a 64-byte boundary, against the scalar kernel, with guard bytes.
+ * Sampled: 32-bit elements, below and above only.
+ */
+static void test_narrow_inplace(void **state)
+{
+	const struct subject *s = usable_subject(state);
+	size_t h = SETTLE_BSWAP_NARROW_INPLACE_BYTES;
+	/* a multiple of 64, as aligned_alloc wants */
+	size_t cap = (around(h, NAROUND - 1) + 64 + 2 * GUARD + 63) / 64 * 64;
+	unsigned char *src = malloc(cap), *buf = aligned_alloc(64, cap);
+	unsigned char *ref = malloc(cap);
+
+	if (!src || !buf || !ref) {
+		free(src);
+		free(buf);
+		free(ref);
+		print_message("cannot allocate 3 x %zu bytes: skipped\n", cap);
+		skip();
+	}
+	fill_random(src, cap, 4242);
+	for (size_t e = sampled() ? 1 : 0; e < (sampled() ? 2u : 3u); e++) {
+		unsigned bits = elem_bits[e];
+		size_t esz = bits / 8;
+		settle_bswap_fn scalar =
+			settle_bswap_impl_fn(SETTLE_BSWAP_SCALAR, bits);
+
+		for (size_t i = 0; i < NAROUND; i++) {
+			size_t nb = around(h, i), n = nb / esz;
+			size_t off = 21 * (i % 3);
+			unsigned char *p = buf + GUARD + off;
+
+			if (sampled() && i != 1 && i != NAROUND - 1)
+				continue;
+			scalar(ref, src, n);
+			memset(p - GUARD, GUARD_BYTE, GUARD);
+			memset(p + nb, GUARD_BYTE, GUARD);
+			memcpy(p, src, nb);
+			subject_fn(s, bits)(p, p, n);
+			if (memcmp(p, ref, nb) != 0)
+				fail_msg("%s, %u-bit, %zu bytes in place at "
+					 "%% 64 = %zu: wrong result", s->name,
+					 bits, nb, off);
+			assert_true(all_bytes(p - GUARD, GUARD, GUARD_BYTE));
+			assert_true(all_bytes(p + nb, GUARD, GUARD_BYTE));
+		}
+	}
+	free(src);
+	free(buf);
 	free(ref);
 }
 
@@ -909,6 +1034,8 @@ int main(void)
 		PER_SUBJECT(test_long),
 		PER_SUBJECT(test_fenced),
 		PER_SUBJECT(test_beyond_llc),
+		PER_SUBJECT(test_narrow_copy),
+		PER_SUBJECT(test_narrow_inplace),
 	};
 	/* The -O3 build (mk/bswap.mk) runs only these: what it compiles
 	 * differently is this file, not the library. */

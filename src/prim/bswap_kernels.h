@@ -15,7 +15,9 @@
  * bytes with non-temporal stores (ordinary ones would only evict the
  * cache) when dst is a multiple of the element size, so that an element
  * boundary of dst reaches 64-byte alignment; in place (the line was just
- * read into the cache) and otherwise with ordinary stores.
+ * read into the cache) and otherwise with ordinary stores. The AVX2 and
+ * AVX-512 kernels hand large buffers to the SSSE3 kernel (see
+ * SETTLE_BSWAP_NARROW_COPY_BYTES below).
  *
  * The helper below is static inline, so each file compiles it with its own
  * flags; it uses no instruction beyond the baseline (x86-64 BSWAP, or ROL
@@ -63,8 +65,10 @@ void settle_bswap64_neon(void *dst, const void *src, size_t n);
  * The in-place reference of the bswap claim: each implementation's
  * in-place loop with the shuffle removed (the same loads, unroll and
  * stores, every byte written back unchanged; an empty asm keeps the
- * compiler from dropping the store). nbytes bytes at buf, any alignment,
- * any length. Each needs what its implementation needs.
+ * compiler from dropping the store; the AVX2 and AVX-512 ones, like their
+ * kernels, run the SSSE3 loop from SETTLE_BSWAP_NARROW_INPLACE_BYTES on).
+ * nbytes bytes at buf, any alignment, any length. Each needs what its
+ * implementation needs.
  */
 typedef void (*settle_bswap_touch_fn)(void *buf, size_t nbytes);
 void settle_bswap_touch_scalar(void *buf, size_t nbytes);
@@ -74,6 +78,38 @@ void settle_bswap_touch_avx512(void *buf, size_t nbytes);
 void settle_bswap_touch_neon(void *buf, size_t nbytes);
 /* The touch function of which; NULL out of range. */
 settle_bswap_touch_fn settle_bswap_touch_impl_fn(enum settle_bswap_impl which);
+
+/*
+ * The AVX2 and AVX-512 kernels call the SSSE3 kernel (128-bit loads and
+ * stores; non-temporal stores above settle_bswap_nt_bytes()) for a copy
+ * (dst != src) of SETTLE_BSWAP_NARROW_COPY_BYTES bytes or more and for an
+ * in-place swap of SETTLE_BSWAP_NARROW_INPLACE_BYTES bytes or more, and
+ * their touch loops (below) do the same in place: where the buffers no
+ * longer fit in L1 (a copy) or stream from memory (in place), the 128-bit
+ * loop was the faster one on the AMD Zen 4 KVM guest, the only machine
+ * measured (32 KiB L1d, 1 MiB L2, 32 MiB L3, ~3.7 GHz). Bytes per ns,
+ * 32-bit elements, the library's kernels timed side by side (15 to 41
+ * interleaved rounds, median; two or three placements of the buffers,
+ * ranges over them; a stand-alone timing loop, then settle run bswap):
+ *
+ *   copy      16 KiB: ssse3 58, avx2 100-116, avx512 104-113 (in L1)
+ *             20 KiB: either, by placement (58 / 99 / 99, 58 / 55 / 56)
+ *             24 KiB: ssse3 57.6, avx2 55.3-55.8, avx512 56.1-56.2
+ *             32 KiB: ssse3 57.8, avx2 55.6-55.7, avx512 55.7-56.0
+ *                     (memcpy 56.6-57.2)
+ *              4 MiB: ssse3 47.5-48.1, avx2 47.2-47.3, avx512 46.4-46.9
+ *   in place  64 MiB: ssse3 28.8-29.0, avx2 29.7-30.5, avx512 29.9
+ *            128 MiB: ssse3 23.8-24.4, avx2 23.1-23.8, avx512 23.5-24.0
+ *
+ * and in make bench (README, "Performance") the SSSE3 kernel was 1-4 %
+ * faster than the AVX2 and AVX-512 ones at 32 KiB copies and 256 MiB and
+ * 1 GiB in place. In place up to 64 MiB (from L1, L2 or L3) the wide loops
+ * are up to twice as fast (the 128-bit loop stores 16 bytes a cycle) and
+ * are kept. Between 64 and 128 MiB in place is not measured. Not measured
+ * on an Intel CPU.
+ */
+#define SETTLE_BSWAP_NARROW_COPY_BYTES ((size_t)24 << 10)
+#define SETTLE_BSWAP_NARROW_INPLACE_BYTES ((size_t)128 << 20)
 
 /*
  * Buffer size in bytes above which the vector kernels use non-temporal

@@ -7,9 +7,10 @@
  * Bytes", VEX.256 form) shuffles each 128-bit lane of ymm2 by the same
  * lane of the control ymm3; with the element-reversing control in both
  * lanes it swaps 16, 8 or 4 elements at once. Loads and stores are
- * VMOVDQU (no alignment needed). Copies larger than the non-temporal
- * threshold go to the SSSE3 kernel, which writes them with MOVNTDQ (see
- * swap_large()).
+ * VMOVDQU (no alignment needed). Copies of SETTLE_BSWAP_NARROW_COPY_BYTES
+ * or more and in-place swaps of SETTLE_BSWAP_NARROW_INPLACE_BYTES or more
+ * go to the SSSE3 kernel, which writes copies larger than the
+ * non-temporal threshold with MOVNTDQ (see swap_narrow()).
  *
  * Layout of one call over nb bytes (a multiple of the element size esz):
  * whole 32-byte vectors from the start, four per loop turn, then the last
@@ -26,8 +27,6 @@
 
 #define VEC 32
 #define UNROLL 4
-/* Smallest buffer for which the non-temporal path is considered. */
-#define NT_MIN (64 * 1024)
 
 static inline __m256i loadu(const unsigned char *p)
 {
@@ -107,27 +106,32 @@ static settle_bswap_fn ssse3_kernel(size_t esz)
 }
 
 /*
- * Buffers of NT_MIN bytes or more. A copy larger than the non-temporal
- * threshold, into a destination that is a multiple of esz, goes to the
- * SSSE3 kernel, which writes it with non-temporal stores: from memory to
- * memory, 128-bit loads and stores were faster on the Zen 4 guest than
- * 256-bit and 512-bit ones (256 MiB copies 7-9 % faster, 1 GiB the same:
- * make bench, README "Performance"), the same finding as the read limit's.
- * In place, each line has just been read into the cache, and ordinary
- * stores were faster (settle run bswap --size 1G, AVX2 on an AMD EPYC KVM
- * guest: 24 against 18 B/ns). Kept out of line, so the common path makes
- * no call and needs no stack frame.
+ * A copy of SETTLE_BSWAP_NARROW_COPY_BYTES or more, or in place of
+ * SETTLE_BSWAP_NARROW_INPLACE_BYTES or more: the SSSE3 kernel, whose
+ * 128-bit loop was the faster one there on the Zen 4 guest (the figures
+ * are in prim/bswap_kernels.h); it also writes a copy larger than the
+ * non-temporal threshold with non-temporal stores when dst is a multiple
+ * of esz: from memory to memory, 128-bit loads and stores were faster
+ * than 256-bit and 512-bit ones (256 MiB copies 7-9 % faster, 1 GiB the
+ * same: make bench, README "Performance"). Kept out of line, so the
+ * common path makes no call and needs no stack frame; an in-place swap
+ * below SETTLE_BSWAP_NARROW_INPLACE_BYTES stays on that path (when it
+ * went through an out-of-line function with the same loop, the AVX-512
+ * kernel swapped 32 KiB in place at 0.977-0.980 of load-store instead of
+ * 0.995, make bench's settings).
  */
 static __attribute__((noinline)) void
-swap_large(unsigned char *d, const unsigned char *s, size_t nb, size_t esz,
-	   __m256i m)
+swap_narrow(unsigned char *d, const unsigned char *s, size_t nb, size_t esz)
 {
-	if (d == s || nb <= settle_bswap_nt_bytes() ||
-	    (uintptr_t)d % esz != 0) {
-		swap_plain(d, s, nb, m, 0);
-		return;
-	}
 	ssse3_kernel(esz)(d, s, nb / esz);
+}
+
+/* Does a call over nb bytes go to the SSSE3 kernel (swap_narrow())? */
+static inline int narrow(const void *d, const void *s, size_t nb)
+{
+	if (d == s)
+		return nb >= SETTLE_BSWAP_NARROW_INPLACE_BYTES;
+	return nb >= SETTLE_BSWAP_NARROW_COPY_BYTES;
 }
 
 static inline __attribute__((always_inline)) void
@@ -144,8 +148,8 @@ swap_all(void *dst, const void *src, size_t nb, size_t esz, __m256i m)
 		swap_16_31(d, s, nb, _mm256_castsi256_si128(m));
 		return;
 	}
-	if (nb >= NT_MIN)
-		swap_large(d, s, nb, esz, m);
+	if (narrow(d, s, nb))
+		swap_narrow(d, s, nb, esz);
 	else
 		swap_plain(d, s, nb, m, 0);
 }
@@ -182,11 +186,16 @@ void settle_bswap64_avx2(void *dst, const void *src, size_t n)
 
 /* The in-place loop of settle_bswap*_avx2() without the shuffle: whole
  * vectors loaded and stored back, four per step, then the last vector;
- * fewer than VEC bytes one byte at a time. */
+ * fewer than VEC bytes one byte at a time; from
+ * SETTLE_BSWAP_NARROW_INPLACE_BYTES on, the SSSE3 one's, as the kernel. */
 void settle_bswap_touch_avx2(void *buf, size_t nb)
 {
 	unsigned char *p = buf;
 
+	if (nb >= SETTLE_BSWAP_NARROW_INPLACE_BYTES) {
+		settle_bswap_touch_ssse3(buf, nb);
+		return;
+	}
 	if (nb >= VEC) {
 		swap_plain(p, p, nb, _mm256_setzero_si256(), 1);
 		return;
