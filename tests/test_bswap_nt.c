@@ -8,6 +8,10 @@
  *     reported, SETTLE_BSWAP_NT_BYTES in bytes and with K/M/G suffixes
  *     (taken whatever the cache says), and values that are not positive
  *     sizes (ignored, with the reason);
+ *   - settle_bswap_narrow_copy_decide() (where the AVX2 and AVX-512
+ *     kernels hand copies to the SSSE3 one) for injected L1d sizes: 3/4
+ *     of it, rounded down to 64 bytes; unknown or impossible sizes give
+ *     a 32 KiB L1d's 24 KiB;
  *   - in a forked child (the threshold is decided once per process),
  *     SETTLE_BSWAP_NT_BYTES=1M: settle_bswap_nt_bytes() is 1 MiB, a 2 MiB
  *     copy takes the non-temporal path with every vector kernel this CPU
@@ -103,6 +107,42 @@ static void test_decide(void **unused)
 		expect_decide(bad[i], 480 * MIB, CAP,
 			      "SETTLE_BSWAP_NT_BYTES ignored");
 	}
+}
+
+/* ---- the copy hand-over size for injected L1d sizes ---------------------- */
+
+static void test_narrow_copy_decide(void **unused)
+{
+	static const struct {
+		uint64_t l1d;
+		size_t want;
+	} cases[] = {
+		{ 32 << 10, 24 << 10 },    /* the Zen 4 guest measured */
+		{ 48 << 10, 36 << 10 },    /* Ice Lake, Golden Cove */
+		{ 64 << 10, 48 << 10 },
+		{ 1 << 20, 768 << 10 },    /* the largest taken */
+		{ 16 << 10, 12 << 10 },    /* the smallest taken */
+		{ 40000, 30000 / 64 * 64 }, /* rounded down to 64 bytes */
+		{ 0, 24 << 10 },           /* unknown: a 32 KiB L1d's */
+		{ (16 << 10) - 1, 24 << 10 }, /* no such L1d: as unknown */
+		{ (1 << 20) + 1, 24 << 10 },
+		{ 480ull << 20, 24 << 10 },
+	};
+
+	(void)unused;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		size_t got = settle_bswap_narrow_copy_decide(cases[i].l1d);
+
+		if (got != cases[i].want)
+			print_error("L1d %llu bytes: hand-over at %zu, want "
+				    "%zu\n", (unsigned long long)cases[i].l1d,
+				    got, cases[i].want);
+		assert_int_equal(got, cases[i].want);
+	}
+	/* this machine's: one of those rules applied to what it reports */
+	assert_true(settle_bswap_narrow_copy_bytes() >=
+		    SETTLE_BSWAP_NARROW_COPY_MIN);
+	assert_int_equal(settle_bswap_narrow_copy_bytes() % 64, 0);
 }
 
 /* ---- SETTLE_BSWAP_NT_BYTES in a fresh decision --------------------------- */
@@ -398,6 +438,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_decide),
+		cmocka_unit_test(test_narrow_copy_decide),
 		cmocka_unit_test(test_env),
 		TOUCH_TESTS(0), TOUCH_TESTS(1), TOUCH_TESTS(2), TOUCH_TESTS(3),
 	};

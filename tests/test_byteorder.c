@@ -16,7 +16,7 @@
  *   - an array larger than the last-level cache (the non-temporal path of
  *     the vector kernels; the test checks that the path was taken);
  *   - both sides of the sizes at which the AVX2 and AVX-512 kernels hand
- *     the work to the SSSE3 kernel (SETTLE_BSWAP_NARROW_COPY_BYTES for a
+ *     the work to the SSSE3 kernel (settle_bswap_narrow_copy_bytes() for a
  *     copy, SETTLE_BSWAP_NARROW_INPLACE_BYTES in place): lengths just
  *     below, at and above each, at several alignments, with guard bytes,
  *     and the copies also against PROT_NONE pages;
@@ -490,7 +490,7 @@ static size_t around(size_t h, size_t k)
 #define NAROUND 5
 
 /*
- * Copies of lengths around SETTLE_BSWAP_NARROW_COPY_BYTES (below: the
+ * Copies of lengths around settle_bswap_narrow_copy_bytes() (below: the
  * kernel's own loop; from it on: the SSSE3 kernel) at several alignments,
  * and in place (its own loop on both sides), with guard bytes; then the
  * same lengths ending right before and starting right after a PROT_NONE
@@ -502,7 +502,7 @@ static void test_narrow_copy(void **state)
 					     { 63, 1 }, { 8, 63 }, { 32, 33 } };
 	const struct subject *s = usable_subject(state);
 	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
-	size_t top = around(SETTLE_BSWAP_NARROW_COPY_BYTES, NAROUND - 1);
+	size_t top = around(settle_bswap_narrow_copy_bytes(), NAROUND - 1);
 	size_t np = (top + pg - 1) / pg;
 	unsigned char *a = guarded_pages(np), *b = guarded_pages(np);
 	unsigned char *aend = a + np * pg, *bend = b + np * pg;
@@ -518,7 +518,7 @@ static void test_narrow_copy(void **state)
 		settle_bswap_fn fn = subject_fn(s, bits);
 
 		for (size_t i = 0; i < NAROUND; i++) {
-			size_t nb = around(SETTLE_BSWAP_NARROW_COPY_BYTES, i);
+			size_t nb = around(settle_bswap_narrow_copy_bytes(), i);
 			size_t n = nb / esz;
 
 			for (size_t k = 0; k < 6; k++) {

@@ -17,7 +17,7 @@
  * boundary of dst reaches 64-byte alignment; in place (the line was just
  * read into the cache) and otherwise with ordinary stores. The AVX2 and
  * AVX-512 kernels hand large buffers to the SSSE3 kernel (see
- * SETTLE_BSWAP_NARROW_COPY_BYTES below).
+ * settle_bswap_narrow_copy_bytes() below).
  *
  * The helper below is static inline, so each file compiles it with its own
  * flags; it uses no instruction beyond the baseline (x86-64 BSWAP, or ROL
@@ -82,7 +82,8 @@ settle_bswap_touch_fn settle_bswap_touch_impl_fn(enum settle_bswap_impl which);
 /*
  * The AVX2 and AVX-512 kernels call the SSSE3 kernel (128-bit loads and
  * stores; non-temporal stores above settle_bswap_nt_bytes()) for a copy
- * (dst != src) of SETTLE_BSWAP_NARROW_COPY_BYTES bytes or more and for an
+ * (dst != src) of settle_bswap_narrow_copy_bytes() bytes or more (3/4 of
+ * the L1 data cache: 24 KiB on the guest below) and for an
  * in-place swap of SETTLE_BSWAP_NARROW_INPLACE_BYTES bytes or more, and
  * their touch loops (below) do the same in place: where the buffers no
  * longer fit in L1 (a copy) or stream from memory (in place), the 128-bit
@@ -108,8 +109,28 @@ settle_bswap_touch_fn settle_bswap_touch_impl_fn(enum settle_bswap_impl which);
  * are kept. Between 64 and 128 MiB in place is not measured. Not measured
  * on an Intel CPU.
  */
-#define SETTLE_BSWAP_NARROW_COPY_BYTES ((size_t)24 << 10)
 #define SETTLE_BSWAP_NARROW_INPLACE_BYTES ((size_t)128 << 20)
+
+/*
+ * The copy size from which the AVX2 and AVX-512 kernels hand over (above),
+ * for an L1 data cache of l1d bytes (0: unknown): 3/4 of it, rounded down
+ * to 64 bytes, where source and destination together no longer fit (the
+ * crossover lay between 20 and 24 KiB for a 32 KiB L1d above: a CPU with
+ * a larger L1d keeps the wide loops longer). An l1d of 0, or outside
+ * [SETTLE_BSWAP_L1D_MIN, SETTLE_BSWAP_L1D_MAX] (no such L1d exists; a
+ * hypervisor's report may be wrong), gives SETTLE_BSWAP_NARROW_COPY_DEFAULT
+ * (a 32 KiB L1d's). Never below SETTLE_BSWAP_NARROW_COPY_MIN, so that a
+ * kernel needs no decision for shorter copies. Pure, for tests.
+ */
+#define SETTLE_BSWAP_L1D_MIN ((uint64_t)16 << 10)
+#define SETTLE_BSWAP_L1D_MAX ((uint64_t)1 << 20)
+#define SETTLE_BSWAP_NARROW_COPY_DEFAULT ((size_t)24 << 10)
+#define SETTLE_BSWAP_NARROW_COPY_MIN ((size_t)12 << 10)
+size_t settle_bswap_narrow_copy_decide(uint64_t l1d);
+
+/* That size for this machine's L1d (sysconf(_SC_LEVEL1_DCACHE_SIZE),
+ * which glibc reads from cpuid), decided at the first call. */
+size_t settle_bswap_narrow_copy_bytes(void);
 
 /*
  * Buffer size in bytes above which the vector kernels use non-temporal

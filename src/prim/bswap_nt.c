@@ -12,6 +12,34 @@
 
 #include "prim/bswap_kernels.h"
 
+/* ---- the hand-over of copies to the SSSE3 kernel ------------------------ */
+
+size_t settle_bswap_narrow_copy_decide(uint64_t l1d)
+{
+	size_t b;
+
+	if (l1d < SETTLE_BSWAP_L1D_MIN || l1d > SETTLE_BSWAP_L1D_MAX)
+		return SETTLE_BSWAP_NARROW_COPY_DEFAULT;
+	b = (size_t)(l1d / 4 * 3) & ~(size_t)63;
+	return b < SETTLE_BSWAP_NARROW_COPY_MIN ? SETTLE_BSWAP_NARROW_COPY_MIN :
+						  b;
+}
+
+static size_t narrow_copy; /* 0 until decided */
+
+size_t settle_bswap_narrow_copy_bytes(void)
+{
+	size_t b = __atomic_load_n(&narrow_copy, __ATOMIC_RELAXED);
+	long l1d;
+
+	if (b)
+		return b;
+	l1d = sysconf(_SC_LEVEL1_DCACHE_SIZE);
+	b = settle_bswap_narrow_copy_decide(l1d > 0 ? (uint64_t)l1d : 0);
+	__atomic_store_n(&narrow_copy, b, __ATOMIC_RELAXED);
+	return b;
+}
+
 /* ---- the non-temporal threshold ----------------------------------------- */
 
 /*

@@ -7,7 +7,7 @@
  * Bytes", VEX.256 form) shuffles each 128-bit lane of ymm2 by the same
  * lane of the control ymm3; with the element-reversing control in both
  * lanes it swaps 16, 8 or 4 elements at once. Loads and stores are
- * VMOVDQU (no alignment needed). Copies of SETTLE_BSWAP_NARROW_COPY_BYTES
+ * VMOVDQU (no alignment needed). Copies of settle_bswap_narrow_copy_bytes()
  * or more and in-place swaps of SETTLE_BSWAP_NARROW_INPLACE_BYTES or more
  * go to the SSSE3 kernel, which writes copies larger than the
  * non-temporal threshold with MOVNTDQ (see swap_narrow()).
@@ -106,7 +106,7 @@ static settle_bswap_fn ssse3_kernel(size_t esz)
 }
 
 /*
- * A copy of SETTLE_BSWAP_NARROW_COPY_BYTES or more, or in place of
+ * A copy of settle_bswap_narrow_copy_bytes() or more, or in place of
  * SETTLE_BSWAP_NARROW_INPLACE_BYTES or more: the SSSE3 kernel, whose
  * 128-bit loop was the faster one there on the Zen 4 guest (the figures
  * are in prim/bswap_kernels.h); it also writes a copy larger than the
@@ -131,7 +131,8 @@ static inline int narrow(const void *d, const void *s, size_t nb)
 {
 	if (d == s)
 		return nb >= SETTLE_BSWAP_NARROW_INPLACE_BYTES;
-	return nb >= SETTLE_BSWAP_NARROW_COPY_BYTES;
+	return nb >= SETTLE_BSWAP_NARROW_COPY_MIN &&
+	       nb >= settle_bswap_narrow_copy_bytes();
 }
 
 static inline __attribute__((always_inline)) void

@@ -13,7 +13,7 @@
  * neither reads nor writes the masked-off bytes and takes no fault on
  * them (vol. 2A, "Exception Classifications of EVEX-Encoded
  * Instructions": memory fault suppression), so there is no scalar tail
- * and no overlap. Copies of SETTLE_BSWAP_NARROW_COPY_BYTES or more and
+ * and no overlap. Copies of settle_bswap_narrow_copy_bytes() or more and
  * in-place swaps of SETTLE_BSWAP_NARROW_INPLACE_BYTES or more go to the
  * SSSE3 kernel, which writes copies larger than the non-temporal
  * threshold with MOVNTDQ (see swap_narrow()).
@@ -154,7 +154,7 @@ static settle_bswap_fn ssse3_kernel(size_t esz)
 }
 
 /*
- * A copy of SETTLE_BSWAP_NARROW_COPY_BYTES or more, or in place of
+ * A copy of settle_bswap_narrow_copy_bytes() or more, or in place of
  * SETTLE_BSWAP_NARROW_INPLACE_BYTES or more: the SSSE3 kernel, whose
  * 128-bit loop was the faster one there on the Zen 4 guest (the figures
  * are in prim/bswap_kernels.h); it also writes a copy larger than the
@@ -179,7 +179,8 @@ static inline int narrow(const void *d, const void *s, size_t nb)
 {
 	if (d == s)
 		return nb >= SETTLE_BSWAP_NARROW_INPLACE_BYTES;
-	return nb >= SETTLE_BSWAP_NARROW_COPY_BYTES;
+	return nb >= SETTLE_BSWAP_NARROW_COPY_MIN &&
+	       nb >= settle_bswap_narrow_copy_bytes();
 }
 
 static inline __attribute__((always_inline)) void
