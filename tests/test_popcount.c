@@ -97,10 +97,9 @@ static const struct subject s_avx512vl_popcnt = {
 	.fn = settle_popcount_kernel_avx512vl_popcnt,
 	.impl2 = SETTLE_POPCOUNT_POPCNT
 };
-#endif
 
 /* settle_popcount_path_fn(SETTLE_POPCOUNT_AVX2): what settle_popcount()
- * runs when it chooses AVX2 on a CPU with POPCNT. */
+ * runs when it chooses AVX2 on a CPU with POPCNT; the same for AVX512VL. */
 static const struct subject s_avx2_path = {
 	.name = "avx2 path", .impl = SETTLE_POPCOUNT_AVX2,
 	.impl2 = SETTLE_POPCOUNT_POPCNT, .path = 1
@@ -109,6 +108,7 @@ static const struct subject s_avx512vl_path = {
 	.name = "avx512vl path", .impl = SETTLE_POPCOUNT_AVX512VL,
 	.impl2 = SETTLE_POPCOUNT_POPCNT, .path = 1
 };
+#endif
 
 static int sampled(void)
 {
