@@ -5,8 +5,9 @@
  *   - settle_load/store_le/be16/32/64 at every alignment 0..15;
  *   - every byte-swap implementation this CPU can run (taken directly with
  *     settle_bswap_impl_fn()) and the dispatched settle_bswap16/32/64, for
- *     16, 32 and 64-bit elements: every length 0..300 elements at every
- *     source alignment 0..63 and destination alignments 0, 1, 2, 3, 4, 7,
+ *     16, 32 and 64-bit elements: every length 0..512 elements (so every
+ *     byte length 0..1024 of 16-bit ones) at every source alignment 0..63
+ *     and destination alignments 0, 1, 2, 3, 4, 7,
  *     8, 15, 16, 31, 32, 33, 63, and in place at every alignment 0..63;
  *     some long arrays (over 4 KiB, over 64 KiB, odd lengths) at a few
  *     alignments; guard bytes around the destination must stay untouched,
@@ -32,7 +33,7 @@
  * Implementations this CPU cannot run are skipped, and say so.
  *
  * SETTLE_TEST_SAMPLE=1 checks a sample instead of every length and
- * alignment (lengths 0..300 in steps of 7 plus those around multiples of
+ * alignment (lengths 0..512 in steps of 7 plus those around multiples of
  * 16 and 32 elements; alignments 0, 1, 3, 8, 31, 32, 33, 63) and only
  * 32-bit elements beyond the last-level cache and at the in-place
  * hand-over: under CPU emulation the full sweep takes too long. No timing
@@ -58,7 +59,7 @@
 #include "prim/dispatch.h"
 #include "settle_byteorder.h"
 
-#define MAX_ELEMS 300
+#define MAX_ELEMS 512 /* 1024 bytes of 16-bit elements, 4096 of 64-bit */
 #define MAX_ALIGN 64
 #define GUARD 64
 #define GUARD_BYTE 0xa5
