@@ -75,8 +75,14 @@ uint64_t settle_read_limit_avx512(const void *buf, size_t len,
 	__mmask64 hk = 0, tk;
 	__m512i a = _mm512_setzero_si512(), b = a, c = a, d = a;
 
-	/* 512-bit loads in [ZMM_MIN, ZMM_END) only (readlimit.h) */
-	if (len < SETTLE_READ_LIMIT_ZMM_MIN || len >= SETTLE_READ_LIMIT_ZMM_END)
+	/*
+	 * 512-bit loads in [ZMM_MIN, ZMM_END) only (readlimit.h), and below
+	 * ZMM_MIN for a buffer that is not 32-byte aligned: the avx2
+	 * kernel reads its head and tail with generic code in every pass,
+	 * where this one takes one masked load each.
+	 */
+	if ((len < SETTLE_READ_LIMIT_ZMM_MIN && !(off & 31)) ||
+	    len >= SETTLE_READ_LIMIT_ZMM_END)
 		return settle_read_limit_avx2(buf, len, passes);
 
 	if (head > len)
