@@ -258,17 +258,22 @@ read_call(const unsigned char *p, size_t len)
 }
 
 
-/* iters passes; the pointer is laundered so that no pass is hoisted. */
+/* iters passes; the pointer is laundered so that no pass is hoisted.
+ * The buffer and length are read into locals before the loop, so that a
+ * row that calls its loop (read_call) does not reload them after every
+ * call (docs/writing-a-claim.md, "Barriers"). */
 #define RUN(name, fn)							\
 	static uint64_t name(void *state, const void *arg, uint64_t iters) \
 	{								\
 		const struct buf *b = state;				\
+		const unsigned char *start = b->p;			\
+		size_t len = b->len;					\
 		uint64_t s = 0;						\
 		(void)arg;						\
 		while (iters--) {					\
-			const unsigned char *p = b->p;			\
+			const unsigned char *p = start;			\
 			settle_keep(p);					\
-			s = fn(p, b->len);				\
+			s = fn(p, len);					\
 			settle_keep(s);					\
 		}							\
 		return s;						\

@@ -42,7 +42,7 @@ bench-layouts: deps
 # ---- bench-primitives ------------------------------------------------------
 #
 #   make bench-primitives [LIBPOPCNT_DIR=DIR] [BENCH_PROCESSES=5]
-#                         [BENCH_LAYOUTS=4]
+#                         [BENCH_LAYOUTS=4] [BENCH_SAMPLES=64]
 #
 # Runs, each interleaved and repeated in BENCH_PROCESSES fresh processes,
 # each measuring BENCH_LAYOUTS layouts (code of the examples, buffers and
@@ -59,6 +59,12 @@ bench-layouts: deps
 # then prints a summary of the ratios (mk/bench_summary.py, python3). The
 # result files stay in $(BUILD)/bench/ for settle show and settle compare.
 #
+# BENCH_SAMPLES: samples per process of the popcount and read-limit rows
+# (16 in each layout). With settle's default 16 (4 in each layout) the
+# 1 KiB intervals over 5 processes spanned up to 12 %, and no verdict
+# there could be `same`. The byte-swap rows keep the default: a 1 GiB
+# sample is one swap of 40-200 ms.
+#
 # LIBPOPCNT_DIR: a folder holding libpopcnt.h (Kim Walisch's header-only
 # library, github.com/kimwalisch/libpopcnt, not packaged by Debian; it is
 # never copied into this repository). Without it the libpopcnt rows are
@@ -67,6 +73,7 @@ bench-layouts: deps
 BENCH_DIR       := $(BUILD)/bench
 BENCH_PROCESSES ?= 5
 BENCH_LAYOUTS   ?= 4
+BENCH_SAMPLES   ?= 64
 BENCH_CC        ?= cc -O3 -march=native
 BENCH_AVX2_CC   ?= cc -O3 -march=x86-64-v3
 BENCH_SIZES     ?= 1K 32K 1M 32M 1G
@@ -92,10 +99,10 @@ bench-primitives: deps
 	@[ -n "$(LIBPOPCNT_DIR)" ] || echo "note: LIBPOPCNT_DIR is not set:" \
 	  "the popcount table has no libpopcnt rows"
 	$(BENCH_RUN) examples/popcount-peers.c $(BENCH_POPCOUNT_BUILDS) \
-	  $(BENCH_SIZES:%=--size %) $(BENCH_OPTS) \
+	  $(BENCH_SIZES:%=--size %) $(BENCH_OPTS) --samples $(BENCH_SAMPLES) \
 	  --output $(BENCH_DIR)/popcount-peers.json
 	$(BENCH_RUN) examples/readlimit-peers.c --build "$(BENCH_CC)" \
-	  $(BENCH_SIZES:%=--size %) $(BENCH_OPTS) \
+	  $(BENCH_SIZES:%=--size %) $(BENCH_OPTS) --samples $(BENCH_SAMPLES) \
 	  --output $(BENCH_DIR)/readlimit-peers.json
 	$(BENCH_RUN) bswap $(BENCH_BSWAP_SIZES:%=--size %) $(BENCH_OPTS) \
 	  --output $(BENCH_DIR)/bswap.json
