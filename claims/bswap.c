@@ -184,11 +184,13 @@ static uint64_t copy_passes(struct bswap_state *s, uint64_t iters,
 {
 	const unsigned char m[3] = { esz - 1, esz - 1, esz - 1 };
 	size_t n = s->size / esz;
+	unsigned char *dst = s->dst;
+	const unsigned char *src = s->src;
 
-	poison(s->dst, n * esz);
+	poison(dst, n * esz);
 	for (uint64_t i = 0; i < iters; i++) {
-		unsigned char *d = s->dst;
-		const unsigned char *p = s->src;
+		unsigned char *d = dst;
+		const unsigned char *p = src;
 
 		settle_keep(d);
 		settle_keep(p);
@@ -202,9 +204,10 @@ static uint64_t inplace_passes(struct bswap_state *s, uint64_t iters,
 			       settle_bswap_fn fn, size_t esz)
 {
 	size_t n = s->size / esz;
+	unsigned char *ip = s->ip;
 
 	for (uint64_t i = 0; i < iters; i++) {
-		unsigned char *p = s->ip;
+		unsigned char *p = ip;
 
 		settle_keep(p);
 		fn(p, p, n);
@@ -230,9 +233,10 @@ static uint64_t touch_passes(struct bswap_state *s, uint64_t iters, size_t esz)
 	settle_bswap_touch_fn fn =
 		settle_bswap_touch_impl_fn(settle_bswap_active());
 	size_t nb = s->size / esz * esz;
+	unsigned char *ip = s->ip;
 
 	for (uint64_t i = 0; i < iters; i++) {
-		unsigned char *p = s->ip;
+		unsigned char *p = ip;
 
 		settle_keep(p);
 		fn(p, nb);

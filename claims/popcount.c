@@ -268,18 +268,22 @@ typedef uint64_t (*popcount_fn)(const void *buf, size_t len);
 /*
  * iters passes over the bitmap. The pointer is laundered on every pass so
  * that no pass can be hoisted or merged with another, and every count is
- * kept alive so that no pass is dead code.
+ * kept alive so that no pass is dead code. The buffer and length are read
+ * once, before the loop: read from *s, they would be reloaded after every
+ * call (docs/writing-a-claim.md, "Barriers").
  */
 static inline uint64_t passes(const struct popcount_state *s, uint64_t iters,
 			      popcount_fn fn)
 {
+	const unsigned char *buf = s->buf;
+	size_t len = s->len;
 	uint64_t n = 0;
 
 	for (uint64_t i = 0; i < iters; i++) {
-		const unsigned char *p = s->buf;
+		const unsigned char *p = buf;
 
 		settle_keep(p);
-		n = fn(p, s->len);
+		n = fn(p, len);
 		settle_keep(n);
 	}
 	return n;
