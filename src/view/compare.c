@@ -370,7 +370,7 @@ static int make_row(const struct settle_report *old,
 	k = by_layout(old, nw, r, band, &c);
 	if (k == -1)
 		return -1;
-	*layouts |= k > 0 ? k : 0;
+	*layouts |= k > 0 ? k : k == 0 ? 4 : 0;
 	spread = fmax(moves(old, r), moves(nw, r));
 	w->lmark = spread > 0 ? "~" : "";
 	if (below_resolution(nw, r) || below_resolution(old, r)) {
@@ -775,7 +775,8 @@ static void compare_notes(struct settle_compare_view *cv)
 		 "estimate (the median of every new/old pair of samples, not "
 		 "the ratio of the two medians shown), 95%% Mann-Whitney "
 		 "interval; every repetition of a name pooled; band +-%g%%",
-		 cv->layouts ? "for rows not compared by layouts (below) " : "",
+		 cv->layouts & 3 ? "for rows not compared by layouts (below) " :
+		 "",
 		 cv->band * 100);
 	cv->notes[0].mark = "";
 	snprintf(cv->notes[1].text, sizeof(cv->notes[1].text),
@@ -802,6 +803,14 @@ static void compare_notes(struct settle_compare_view *cv)
 			 "are those of the levels: a time that only moves with "
 			 "the layout (code that only moved) is the same in "
 			 "every process (docs/layouts.md)", SETTLE_MIN_UNITS);
+	if (cv->layouts & 4)
+		add_note(cv, "", "rows not measured in layouts in both files: "
+			 "each file's samples are pooled, and the interval "
+			 "shows how they spread within each run, not how far "
+			 "another run of the same code differs: unchanged "
+			 "code can be called slower or faster. Measure both "
+			 "with --layouts 4 (4 processes, the process as the "
+			 "unit; docs/layouts.md)");
 	if (moved)
 		add_note(cv, "~", "layout-sensitive on either side: its time "
 			 "moves with where code, data and stack sit, beyond the "

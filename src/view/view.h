@@ -202,10 +202,12 @@ struct settle_compare_view {
 	size_t ndifferences;
 	struct settle_compare_section *sections;
 	size_t nsections;
-	struct settle_view_note notes[5]; /* change, !, balanced units, per process, ~ */
+	struct settle_view_note notes[6]; /* change, !, balanced units, per
+					     process, pooled, ~ */
 	size_t nnotes;
-	int layouts;       /* rows compared layout by layout: 1 some in
-			      balanced units, 2 some per process */
+	int layouts;       /* how rows were compared: 1 some layout by layout
+			      in balanced units, 2 some per process, 4 some
+			      from pooled samples (not in layouts in both) */
 	char warnings[2 * SETTLE_VIEW_MAX_WARNINGS][300];
 	size_t nwarnings;
 	double band;
