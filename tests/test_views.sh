@@ -139,7 +139,8 @@ else
 	bad "compare --format text is wider than 72 columns or cuts a label"
 fi
 for fmt in text md table; do
-	if tail -3 "$TMP/cmp.$fmt" | grep -q "^\(\*\*\)\?\(not \)\?settled:"; then
+	# the summary, wrapped at 72 columns in text, is the last paragraph
+	if tail -6 "$TMP/cmp.$fmt" | grep -q "^\(\*\*\)\?\(not \)\?settled:"; then
 		ok "compare --format $fmt ends with the settled/not settled summary"
 	else
 		bad "compare --format $fmt does not end with the summary"

@@ -692,13 +692,16 @@ static size_t count_verdict(const struct settle_compare_view *cv,
 
 /*
  * What changed, said once: settled when every compared row has a verdict
- * other than unclear and none is invalid or undefined.
+ * other than unclear, none is invalid or undefined, and none was compared
+ * by pooled samples (their interval does not show how far another run
+ * differs: the note under the table).
  */
 static void summary(struct settle_compare_view *cv)
 {
 	char slower[300] = "", faster[300] = "";
 	size_t rows = 0, ns, nf, nsame, nunclear, ninvalid, nundef = 0;
 	size_t used;
+	int pooled = cv->layouts & 4;
 
 	for (size_t k = 0; k < cv->nsections; k++) {
 		rows += cv->sections[k].nrows;
@@ -711,7 +714,7 @@ static void summary(struct settle_compare_view *cv)
 	nsame = count_verdict(cv, "same", NULL);
 	nunclear = count_verdict(cv, "unclear", NULL);
 	ninvalid = count_verdict(cv, "invalid", NULL);
-	cv->settled = rows && !nunclear && !ninvalid && !nundef;
+	cv->settled = rows && !nunclear && !ninvalid && !nundef && !pooled;
 	used = (size_t)snprintf(cv->summary, sizeof(cv->summary), "%s",
 				cv->settled ? "settled: " : "not settled: ");
 	if (!rows) {
@@ -719,7 +722,7 @@ static void summary(struct settle_compare_view *cv)
 			 "no row in common");
 		return;
 	}
-	if (!cv->settled) {
+	if (!cv->settled && (nunclear || ninvalid || nundef || !pooled)) {
 		size_t edge = count_verdict(cv, "unclear",
 					    "interval straddles the band's "
 					    "edge");
@@ -735,8 +738,10 @@ static void summary(struct settle_compare_view *cv)
 				"undefined; ", ninvalid, nundef);
 	}
 	snprintf(cv->summary + used, sizeof(cv->summary) - used,
-		 "%zu slower%s, %zu faster%s, %zu the same (band +-%g%%)", ns,
-		 slower, nf, faster, nsame, cv->band * 100);
+		 "%zu slower%s, %zu faster%s, %zu the same (band +-%g%%)%s", ns,
+		 slower, nf, faster, nsame, cv->band * 100,
+		 pooled ? "; by pooled samples of each run, which do not show "
+		 "how far another run differs (measure with --layouts 4)" : "");
 }
 
 /* Some row of cv carries the "!" mark. */
