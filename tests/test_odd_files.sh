@@ -37,6 +37,29 @@ cp "$IN/old.json" "$TMP/old.json"
 run same compare "$TMP/old.json" "$TMP/old.json" --fail-on slower
 [ $rc = 0 ] && ok "--fail-on: a file against itself passes" ||
 	bad "--fail-on: a file against itself: status $rc"
+! grep -q "pooled" "$TMP/same.err" && ok "--fail-on: nothing slower, no pooled-samples line" ||
+	bad "--fail-on: a pooled-samples line without a slower row: $(cat "$TMP/same.err")"
+
+# a row 50 % slower, in files of one process each: --fail-on fails, and
+# says that pooled samples do not show how far another run differs; in
+# files measured in layouts it does not say so
+edit "$TMP/old.json" "$TMP/slow.json" '
+r = [x for x in doc["results"] if x.get("samples_ns")][0]
+r["samples_ns"] = [v * 1.5 for v in r["samples_ns"]]
+r["median_ns"] *= 1.5'
+run pooled compare "$TMP/old.json" "$TMP/slow.json" --fail-on slower
+[ $rc = 1 ] && grep -q "pooled samples of each run" "$TMP/pooled.err" &&
+	ok "--fail-on: slower by pooled samples fails and says why it may be another run" ||
+	bad "--fail-on, pooled: status $rc: $(cat "$TMP/pooled.err")"
+edit "$IN/layouts.json" "$TMP/lslow.json" '
+for r in doc["results"]:
+    if r.get("samples_ns"):
+        r["samples_ns"] = [v * 1.5 for v in r["samples_ns"]]
+        r["median_ns"] *= 1.5'
+run laid compare "$IN/layouts.json" "$TMP/lslow.json" --fail-on slower
+[ $rc = 1 ] && ! grep -q "pooled" "$TMP/laid.err" &&
+	ok "--fail-on: slower in layouts fails without the pooled-samples line" ||
+	bad "--fail-on, layouts: status $rc: $(cat "$TMP/laid.err")"
 edit "$IN/old.json" "$TMP/empty.json" 'doc["results"] = []; doc["skipped"] = []'
 run empty compare "$TMP/old.json" "$TMP/empty.json" --fail-on slower
 if [ $rc = 1 ] && grep -q "no results at all" "$TMP/empty.err"; then

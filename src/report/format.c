@@ -149,6 +149,11 @@ int settle_write_compare(const struct settle_report *old,
 		for (size_t i = 0; i < cv.nfailures && failures; i++)
 			fprintf(failures, "settle: --fail-on: %s\n",
 				cv.failures[i]);
+		if (failures && cv.slower && (cv.layouts & 4))
+			fprintf(failures, "settle: --fail-on: slower by pooled "
+				"samples of each run, which do not show how far "
+				"another run of the same code differs (measure "
+				"both files with --layouts 4)\n");
 		if (failures)
 			*slower += cv.nfailures;
 		settle_compare_free(&cv);
