@@ -132,6 +132,34 @@ size_t settle_bswap_narrow_copy_decide(uint64_t l1d);
  * which glibc reads from cpuid), decided at the first call. */
 size_t settle_bswap_narrow_copy_bytes(void);
 
+/* Does an AVX2 or AVX-512 call over nb bytes from src to dst (in place
+ * when dst == src) go to the SSSE3 kernel (settle_bswap_ssse3_bytes())? */
+static inline int settle_bswap_goes_narrow(const void *dst, const void *src,
+					   size_t nb)
+{
+	if (dst == src)
+		return nb >= SETTLE_BSWAP_NARROW_INPLACE_BYTES;
+	return nb >= SETTLE_BSWAP_NARROW_COPY_MIN &&
+	       nb >= settle_bswap_narrow_copy_bytes();
+}
+
+/*
+ * The hand-over of the AVX2 and AVX-512 kernels: nb bytes (a multiple of
+ * esz, which is 2, 4 or 8) with settle_bswap{16,32,64}_ssse3(), which
+ * writes a copy larger than the non-temporal threshold with non-temporal
+ * stores when dst is a multiple of esz (from memory to memory, 128-bit
+ * loads and stores were faster than 256-bit and 512-bit ones on the Zen 4
+ * guest: 256 MiB copies 7-9 % faster, 1 GiB the same; make bench, README
+ * "Performance"). A function of its own, so the wide kernels' common path
+ * makes no call and needs no stack frame; an in-place swap below
+ * SETTLE_BSWAP_NARROW_INPLACE_BYTES stays on that path (through an
+ * out-of-line function with the same loop, the AVX-512 kernel swapped
+ * 32 KiB in place at 0.977-0.980 of load-store instead of 0.995, make
+ * bench's settings). x86-64 only; needs SSSE3.
+ */
+void settle_bswap_ssse3_bytes(void *dst, const void *src, size_t nb,
+			      size_t esz);
+
 /*
  * Buffer size in bytes above which the vector kernels use non-temporal
  * stores, decided once (settle_bswap_nt_decide() with the environment

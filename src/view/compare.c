@@ -370,7 +370,10 @@ static int make_row(const struct settle_report *old,
 	k = by_layout(old, nw, r, band, &c);
 	if (k == -1)
 		return -1;
-	*layouts |= k > 0 ? k : k == 0 ? 4 : 0;
+	if (k > 0)
+		*layouts |= k; /* 1 balanced units, 2 per process */
+	else if (k == 0)
+		*layouts |= 4; /* pooled samples */
 	spread = fmax(moves(old, r), moves(nw, r));
 	w->lmark = spread > 0 ? "~" : "";
 	if (below_resolution(nw, r) || below_resolution(old, r)) {

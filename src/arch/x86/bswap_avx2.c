@@ -10,7 +10,7 @@
  * VMOVDQU (no alignment needed). Copies of settle_bswap_narrow_copy_bytes()
  * or more and in-place swaps of SETTLE_BSWAP_NARROW_INPLACE_BYTES or more
  * go to the SSSE3 kernel, which writes copies larger than the
- * non-temporal threshold with MOVNTDQ (see swap_narrow()).
+ * non-temporal threshold with MOVNTDQ (settle_bswap_ssse3_bytes()).
  *
  * Layout of one call over nb bytes (a multiple of the element size esz):
  * whole 32-byte vectors from the start, four per loop turn, then the last
@@ -97,44 +97,6 @@ swap_plain(unsigned char *d, const unsigned char *s, size_t nb, __m256i m,
 		storeu(d + nb - VEC, shuf(last, m, touch));
 }
 
-/* The SSSE3 kernel for elements of esz bytes. */
-static settle_bswap_fn ssse3_kernel(size_t esz)
-{
-	if (esz == 2)
-		return settle_bswap16_ssse3;
-	return esz == 4 ? settle_bswap32_ssse3 : settle_bswap64_ssse3;
-}
-
-/*
- * A copy of settle_bswap_narrow_copy_bytes() or more, or in place of
- * SETTLE_BSWAP_NARROW_INPLACE_BYTES or more: the SSSE3 kernel, whose
- * 128-bit loop was the faster one there on the Zen 4 guest (the figures
- * are in prim/bswap_kernels.h); it also writes a copy larger than the
- * non-temporal threshold with non-temporal stores when dst is a multiple
- * of esz: from memory to memory, 128-bit loads and stores were faster
- * than 256-bit and 512-bit ones (256 MiB copies 7-9 % faster, 1 GiB the
- * same: make bench, README "Performance"). Kept out of line, so the
- * common path makes no call and needs no stack frame; an in-place swap
- * below SETTLE_BSWAP_NARROW_INPLACE_BYTES stays on that path (when it
- * went through an out-of-line function with the same loop, the AVX-512
- * kernel swapped 32 KiB in place at 0.977-0.980 of load-store instead of
- * 0.995, make bench's settings).
- */
-static __attribute__((noinline)) void
-swap_narrow(unsigned char *d, const unsigned char *s, size_t nb, size_t esz)
-{
-	ssse3_kernel(esz)(d, s, nb / esz);
-}
-
-/* Does a call over nb bytes go to the SSSE3 kernel (swap_narrow())? */
-static inline int narrow(const void *d, const void *s, size_t nb)
-{
-	if (d == s)
-		return nb >= SETTLE_BSWAP_NARROW_INPLACE_BYTES;
-	return nb >= SETTLE_BSWAP_NARROW_COPY_MIN &&
-	       nb >= settle_bswap_narrow_copy_bytes();
-}
-
 static inline __attribute__((always_inline)) void
 swap_all(void *dst, const void *src, size_t nb, size_t esz, __m256i m)
 {
@@ -149,8 +111,8 @@ swap_all(void *dst, const void *src, size_t nb, size_t esz, __m256i m)
 		swap_16_31(d, s, nb, _mm256_castsi256_si128(m));
 		return;
 	}
-	if (narrow(d, s, nb))
-		swap_narrow(d, s, nb, esz);
+	if (settle_bswap_goes_narrow(d, s, nb))
+		settle_bswap_ssse3_bytes(d, s, nb, esz);
 	else
 		swap_plain(d, s, nb, m, 0);
 }

@@ -184,6 +184,17 @@ void settle_bswap64_ssse3(void *dst, const void *src, size_t n)
 	swap_all(dst, src, n * 8, 8, m);
 }
 
+void settle_bswap_ssse3_bytes(void *dst, const void *src, size_t nb,
+			      size_t esz)
+{
+	if (esz == 2)
+		settle_bswap16_ssse3(dst, src, nb / 2);
+	else if (esz == 4)
+		settle_bswap32_ssse3(dst, src, nb / 4);
+	else
+		settle_bswap64_ssse3(dst, src, nb / 8);
+}
+
 /* The in-place loop of settle_bswap*_ssse3() without the shuffle: whole
  * vectors loaded and stored back, four per step, then the last vector;
  * fewer than VEC bytes one byte at a time. */
