@@ -17,6 +17,11 @@
 # stay in the settle binary, which links libsettle.a statically and so
 # does not depend on the installed shared library.
 #
+# settle itself reads one more file: EXEC_PREFIX/lib/settle/libsettle-prim.a,
+# the primitives that `settle run FILE.c` links into each claim object
+# (mk/byob.mk). It finds it beside its executable (../lib/settle), so it
+# stays under exec_prefix/lib whatever libdir says.
+#
 # The shared library is built from a second object tree, $(BUILD)/pic,
 # compiled with -fPIC; the ISA rules of the Makefile ($(BUILD)/%_avx2.o
 # ...) match those objects too, so each keeps its own ISA flags.
@@ -60,6 +65,10 @@ $(BUILD)/pic/%.o: %.c | $(BUILD)/config.h
 	$(call say,CC,$@)
 	$(CC) $(ALL_CFLAGS) -fPIC -c $< -o $@
 
+# The kernels' loops start at a 64-byte line here too (Makefile,
+# KERNEL_ALIGN): the pattern above it does not match $(BUILD)/pic.
+$(BUILD)/pic/src/arch/%.o $(BUILD)/pic/src/prim/%.o: ALL_CFLAGS += $(KERNEL_ALIGN)
+
 $(BUILD)/pic/src/runner/placed%_popcnt.o: src/runner/placed_popcnt.c | $(BUILD)/config.h
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -fPIC $(PLACED_FLAGS) -DCOPY=$* -c $< -o $@
@@ -93,13 +102,15 @@ shared: deps
 	@$(MAKE) --no-print-directory $(SOLIB)
 
 install-build: deps
-	@$(MAKE) --no-print-directory $(BUILD)/settle $(LIB) $(SOLIB) $(SETTLE_PC)
+	@$(MAKE) --no-print-directory $(BUILD)/settle $(LIB) $(SOLIB) $(SETTLE_PC) \
+		$(PRIM_A)
 
 # Exactly the files install writes (symbolic links included), as
 # installed; uninstall removes these and nothing else.
 INSTALLED := $(DESTDIR)$(bindir)/settle \
 	     $(HEADERS:include/%=$(DESTDIR)$(includedir)/%) \
 	     $(DESTDIR)$(libdir)/libsettle.a \
+	     $(DESTDIR)$(exec_prefix)/lib/settle/libsettle-prim.a \
 	     $(DESTDIR)$(libdir)/$(SO_REAL) \
 	     $(DESTDIR)$(libdir)/$(SO_NAME) \
 	     $(DESTDIR)$(libdir)/$(SO_LINK) \
@@ -121,6 +132,9 @@ install: install-build
 	$(INSTALL_DATA) $(HEADERS) $(DESTDIR)$(includedir)/
 	$(call say,INSTALL,$(DESTDIR)$(libdir)/libsettle.a)
 	$(INSTALL_DATA) $(LIB) $(DESTDIR)$(libdir)/libsettle.a
+	$(call say,INSTALL,$(DESTDIR)$(exec_prefix)/lib/settle/libsettle-prim.a)
+	$(INSTALL) -d $(DESTDIR)$(exec_prefix)/lib/settle
+	$(INSTALL_DATA) $(PRIM_A) $(DESTDIR)$(exec_prefix)/lib/settle/libsettle-prim.a
 	$(call say,INSTALL,$(DESTDIR)$(libdir)/$(SO_REAL))
 	$(INSTALL_PROGRAM) $(SOLIB) $(DESTDIR)$(libdir)/$(SO_REAL)
 	$(call say,INSTALL,$(DESTDIR)$(libdir)/$(SO_NAME) -> $(SO_REAL))

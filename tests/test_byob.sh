@@ -25,6 +25,11 @@
 #     params.build, both builds present;
 #   - a claim that calls settle's own functions loads (settle exports
 #     them) and runs;
+#   - a claim that calls settle_popcount() calls its own object's copy,
+#     linked from libsettle-prim.a (dladdr), chosen by SETTLE_POPCOUNT;
+#     with two layouts the copy sits at two lines of its page; an
+#     installed settle links PREFIX/lib/settle/libsettle-prim.a, and a
+#     changed archive is linked anew;
 #   - the examples compile warning-free with -Wall -Wextra -Werror (gcc,
 #     and clang where installed), are under 40 lines, and run; the
 #     writing-a-claim guide shows examples/popcount.c as it is.
@@ -362,6 +367,120 @@ if [ $rc = 0 ] && grep -q "cc -O2 format" "$TMP/calls.out"; then
 else
 	bad "a claim calling settle: status $rc"
 	cat "$TMP/calls.err"
+fi
+
+# ---- settle's primitives in the claim's object ---------------------------
+# The claim calls its own copy of settle_popcount(), linked from
+# libsettle-prim.a: dladdr() finds it in the claim's object, not in the
+# settle executable. The copy chooses its kernel from SETTLE_POPCOUNT as
+# the library does. With two layouts, the copy sits at another line of
+# its page in each object.
+cat >"$TMP/prim.c" <<'EOF'
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdio.h>
+#include <string.h>
+#include <settle.h>
+#include <settle_bits.h>
+
+static uint64_t words[64];
+
+static const char *object_of(const void *fn)
+{
+	Dl_info d;
+
+	return dladdr(fn, &d) && d.dli_fname ? d.dli_fname : "?";
+}
+static void *setup(const struct settle_params *p, char *err, size_t len)
+{
+	(void)p, (void)err, (void)len;
+	memset(words, 0x5a, sizeof(words));
+	fprintf(stderr, "prim: popcount in %s, claim in %s, kernel %s\n",
+		object_of((const void *)settle_popcount),
+		object_of((const void *)setup),
+		settle_popcount_impl_name(settle_popcount_active()));
+	return words;
+}
+static uint64_t count(void *state, const void *arg, uint64_t iters)
+{
+	uint64_t n = 0;
+
+	(void)arg;
+	while (iters--)
+		n += settle_popcount(state, sizeof(words));
+	return n;
+}
+static const struct settle_variant variants[] = {
+	{ .name = "count", .run = count },
+};
+static const struct settle_claim claim = {
+	.name = "prim", .variants = variants, .nvariants = 1,
+	.setup = setup,
+};
+SETTLE_CLAIMS(&claim);
+EOF
+SETTLE_POPCOUNT=swar run prim "$TMP/prim.c" "${FAST[@]}" --verbose
+line=$(grep -m1 '^prim: ' "$TMP/prim.err")
+so=$(sed -n 's/^settle: .*prim\.c, build .*: compiled \(.*\.so\)$/\1/p' \
+	"$TMP/prim.err" | head -1)
+if [ $rc = 0 ] && [ -n "$so" ] &&
+   [ "$line" = "prim: popcount in $so, claim in $so, kernel swar" ]; then
+	ok "the claim calls its object's own settle_popcount(), which honours SETTLE_POPCOUNT"
+else
+	bad "settle_popcount in the claim: status $rc, '$line', object '$so'"
+	cat "$TMP/prim.err"
+fi
+undef=$(nm -D --undefined-only "$so" 2>/dev/null | awk '{ print $2 }' |
+	grep '^settle_' | tr '\n' ' ')
+if [ -n "$so" ] && [ "$undef" = "" ]; then
+	ok "the claim's object leaves no settle_ function to the executable"
+else
+	bad "the claim's object leaves settle symbols undefined: $undef"
+fi
+run prim2 "$TMP/prim.c" "${FAST[@]}" --layouts 2 --verbose
+objs=$(sed -n 's/^settle: .*layout-[01]\.h: compiled \(.*\.so\)$/\1/p' \
+	"$TMP/prim2.err")
+lines=$(for o in $objs; do
+	nm "$o" | awk '$3 == "settle_popcount" { print $1 }'
+done | while read -r a; do echo $(((0x$a / 64) % 64)); done | sort -u |
+	wc -l)
+if [ $rc = 0 ] && [ "$(echo $objs | wc -w)" = 2 ] && [ "$lines" = 2 ]; then
+	ok "with two layouts, settle_popcount() sits at another line of its page"
+else
+	bad "settle_popcount's place with two layouts: status $rc," \
+		"objects: $objs; $lines distinct lines"
+	cat "$TMP/prim2.err"
+fi
+
+# An installed settle links PREFIX/lib/settle/libsettle-prim.a; a changed
+# archive is linked anew, never a cached object of the old one.
+mkdir -p "$TMP/inst/bin" "$TMP/inst/lib/settle"
+cp "$SETTLE" "$TMP/inst/bin/settle"
+ln -s "$ROOT/include" "$TMP/inst/include"
+cp "$(dirname "$SETTLE")/libsettle-prim.a" "$TMP/inst/lib/settle/"
+inst() {
+	local name=$1
+	shift
+	"$TMP/inst/bin/settle" run "$@" >"$TMP/$name.out" 2>"$TMP/$name.err"
+	rc=$?
+}
+inst inst1 "$TMP/prim.c" "${FAST[@]}" --verbose
+rc1=$rc
+echo 'int settle_test_extra_member;' >"$TMP/extra.c"
+gcc -c -fPIC "$TMP/extra.c" -o "$TMP/extra.o" &&
+	ar q "$TMP/inst/lib/settle/libsettle-prim.a" "$TMP/extra.o"
+inst inst2 "$TMP/prim.c" "${FAST[@]}" --verbose
+rc2=$rc
+inst inst3 "$TMP/prim.c" "${FAST[@]}" --verbose
+if [ $rc1$rc2$rc = 000 ] &&
+   grep -q "links $TMP/inst/lib/settle/libsettle-prim.a" "$TMP/inst1.err" &&
+   grep -q ": compiled " "$TMP/inst1.err" &&
+   grep -q ": compiled " "$TMP/inst2.err" &&
+   grep -q ": cached " "$TMP/inst3.err"; then
+	ok "installed: lib/settle/libsettle-prim.a is linked; changed, it is linked anew"
+else
+	bad "installed archive: status $rc1 $rc2 $rc"
+	cat "$TMP/inst1.err" "$TMP/inst2.err" "$TMP/inst3.err"
 fi
 
 # ---- the examples -------------------------------------------------------

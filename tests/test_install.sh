@@ -7,6 +7,7 @@
 # and settle_bswap32 through PKG_CONFIG_PATH and runs it linked shared
 # (LD_LIBRARY_PATH, then rpath) and static (pkg-config --static, with the
 # harness too, so that Libs.private is needed), runs the installed settle,
+# and a claim file that links the installed lib/settle/libsettle-prim.a,
 # renders both man pages without warnings, then uninstalls and checks that
 # no file is left. Then the same with DESTDIR staging (PREFIX=/usr/local),
 # and once with libdir overridden.
@@ -120,6 +121,7 @@ files() {
 		include/settle_byteorder.h "$lib/libsettle.a" \
 		"$lib/libsettle.so.$version" "$lib/libsettle.so.$major" \
 		"$lib/libsettle.so" "$lib/pkgconfig/settle.pc" \
+		lib/settle/libsettle-prim.a \
 		share/man/man1/settle.1 share/man/man3/settle.3
 }
 
@@ -244,6 +246,12 @@ check "installed settle list runs and lists popcount" \
 	test "$?" = 0 -a -n "$(grep -w '^popcount' <<<"$out")"
 check "installed settle --version = $version" \
 	test "$("$P/bin/settle" --version)" = "settle $version"
+# settle run FILE.c links the installed primitives into the claim.
+out=$(SETTLE_CACHE_DIR=$tmp/cache "$P/bin/settle" run \
+	"$ROOT/examples/popcount-peers.c" --quick --samples 3 --min-time 1 \
+	--verbose 2>&1 >/dev/null)
+check "installed settle run FILE.c links $P/lib/settle/libsettle-prim.a" \
+	grep -q "each build links $P/lib/settle/libsettle-prim.a" <<<"$out"
 
 # The man pages: found in the installed mandir, and render without warnings.
 for page in 1 3; do

@@ -6,12 +6,14 @@
  * settle compiles it into a shared object:
  *
  *   CMD... -shared -fPIC -I<include dir> -MD -MF <cache>/<key>.d.tmp.<pid>
- *          -o <cache>/<key>.so.tmp.<pid> FILE.c
+ *          -o <cache>/<key>.so.tmp.<pid> FILE.c <libsettle-prim.a>
+ *          -Wl,-Bsymbolic-functions
  *
  * renamed to <cache>/<object>.so once the compiler succeeded, so that the
  * cache never holds a partial object. <key> is 64-bit FNV-1a over the
  * file's contents and real path, the compile command, the compiler's
- * identity (real path, contents, `--version` output) and, for a command
+ * identity (real path, contents, `--version` output), the contents of
+ * libsettle-prim.a and, for a command
  * that mentions "native", the CPU (-march=native depends on it); <object>
  * adds every file the compiler read, listed by the compiler (-MD), with
  * their contents. The list is kept in <cache>/<key>.manifest, so that a
@@ -23,6 +25,17 @@
  * symbols never bind another's, and an undefined symbol is reported at
  * load. The settle command is linked with -rdynamic (mk/byob.mk), so a
  * claim can call settle's own functions.
+ *
+ * libsettle-prim.a holds the primitives (src/prim, src/cpu, src/arch),
+ * compiled -fPIC with the library's flags. The linker takes from it the
+ * members the claim uses, after FILE.c's code, and -Bsymbolic-functions
+ * binds the claim's calls to them rather than to the executable's copies.
+ * So a claim that calls settle_popcount() calls code that moves with the
+ * layouts, as a peer library's inlined code does; a verdict between them
+ * then averages both sides' placements (docs/layouts.md). Their state
+ * (the chosen kernel) is the copy's own, chosen from the same CPU and the
+ * same SETTLE_POPCOUNT / SETTLE_BSWAP. Without the archive (not found:
+ * a warning), the claim calls the executable's.
  *
  * The builds are merged into one claim per claim name: its variants are
  * every build's variants, in build order, with .build set to the build
@@ -64,7 +77,8 @@
 #include "util/placement.h"
 #include "util/util.h"
 
-#define MAX_WORDS 64    /* words of one build string */
+#define MAX_WORDS 64    /* words of one compile command */
+#define EXTRA_WORDS 20  /* of them, what make_build() adds, with NULL */
 #define MAX_FILE_CLAIMS 64
 
 #define FNV_OFFSET 0xcbf29ce484222325ull
@@ -99,6 +113,15 @@ struct mstate {
 	void *st[SETTLE_BYOB_MAX_BUILDS];
 	int up[SETTLE_BYOB_MAX_BUILDS]; /* set up: tear down at the end */
 	const struct settle_variant **var; /* each slot's variant in layout */
+};
+
+/* Where a build's inputs and outputs are, the same for every build. */
+struct places {
+	char inc[PATH_MAX];    /* the directory holding settle.h */
+	char cache[PATH_MAX];  /* the object cache */
+	char prim[PATH_MAX];   /* libsettle-prim.a, or empty */
+	uint64_t prim_hash;    /* of its contents */
+	int verbose;
 };
 
 /* The merged claims of this process (one file's). */
@@ -574,14 +597,23 @@ static int has_header(const char *dir)
 	return access(path, R_OK) == 0;
 }
 
-/*
- * The directory holding settle.h: <dir of the executable>/../include (the
- * build tree's build/settle, and an installed PREFIX/bin/settle), else
- * the source tree's include directory, compiled in.
- */
-static int find_include(char *dir, size_t len)
+static int readable(const char *path)
 {
-	char exe[PATH_MAX], cand[PATH_MAX + 16];
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+	       access(path, R_OK) == 0;
+}
+
+/*
+ * The first of <dir of the executable>/<rel> and fallback (a path
+ * compiled in, or NULL) for which ok() holds, as a real path in out
+ * (PATH_MAX bytes). -1 when neither.
+ */
+static int find_beside_exe(const char *rel, const char *fallback,
+			   int (*ok)(const char *), char *out)
+{
+	char exe[PATH_MAX], cand[2 * PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	char *slash;
 
@@ -590,22 +622,63 @@ static int find_include(char *dir, size_t len)
 		slash = strrchr(exe, '/');
 		if (slash) {
 			*slash = '\0';
-			snprintf(cand, sizeof(cand), "%s/../include", exe);
-			if (has_header(cand) && realpath(cand, exe) &&
-			    strlen(exe) < len) {
-				strcpy(dir, exe);
+			snprintf(cand, sizeof(cand), "%s/%s", exe, rel);
+			if (ok(cand) && realpath(cand, out))
 				return 0;
-			}
 		}
 	}
-#ifdef SETTLE_BYOB_INCLUDE
-	if (has_header(SETTLE_BYOB_INCLUDE) &&
-	    strlen(SETTLE_BYOB_INCLUDE) < len) {
-		strcpy(dir, SETTLE_BYOB_INCLUDE);
+	if (fallback && ok(fallback) && realpath(fallback, out))
 		return 0;
-	}
-#endif
 	return -1;
+}
+
+#ifndef SETTLE_BYOB_INCLUDE
+#define SETTLE_BYOB_INCLUDE NULL
+#endif
+#ifndef SETTLE_BYOB_PRIM
+#define SETTLE_BYOB_PRIM NULL
+#endif
+
+/*
+ * The directory holding settle.h: <dir of the executable>/../include (the
+ * build tree's build/settle, and an installed PREFIX/bin/settle), else
+ * the source tree's include directory, compiled in. -1 after a message.
+ */
+static int find_include(char *dir)
+{
+	if (find_beside_exe("../include", SETTLE_BYOB_INCLUDE, has_header,
+			    dir) == 0)
+		return 0;
+	fprintf(stderr, "settle: cannot find settle.h (looked in the "
+		"executable's ../include%s%s)\n",
+		SETTLE_BYOB_INCLUDE ? " and " : "",
+		SETTLE_BYOB_INCLUDE ? SETTLE_BYOB_INCLUDE : "");
+	return -1;
+}
+
+/*
+ * The primitives' archive the claims link (see above): installed, as
+ * <dir of the executable>/../lib/settle/libsettle-prim.a; in the build
+ * tree, the path compiled in. Its path in path (PATH_MAX bytes) and the
+ * hash of its contents in *hash; 0 with path empty, after a warning, when
+ * there is none.
+ */
+static int hash_file(const char *path, uint64_t *out);
+
+static void find_prim(char *path, uint64_t *hash)
+{
+	if (find_beside_exe("../lib/settle/libsettle-prim.a",
+			    SETTLE_BYOB_PRIM, readable, path) == 0 &&
+	    hash_file(path, hash) == 0)
+		return;
+	fprintf(stderr, "settle: warning: cannot find libsettle-prim.a "
+		"(looked in the executable's ../lib/settle%s%s): the claims "
+		"call the settle executable's primitives, whose code does not "
+		"move with --layouts\n",
+		SETTLE_BYOB_PRIM ? " and at " : "",
+		SETTLE_BYOB_PRIM ? SETTLE_BYOB_PRIM : "");
+	path[0] = '\0';
+	*hash = 0;
 }
 
 /* mkdir -p, the directories created with mode. */
@@ -1033,7 +1106,7 @@ static int split_build(struct build *b)
 		return -1;
 	for (w = strtok_r(b->buf, " \t", &save); w;
 	     w = strtok_r(NULL, " \t", &save)) {
-		if (b->nwords == MAX_WORDS - 12) {
+		if (b->nwords == MAX_WORDS - EXTRA_WORDS) {
 			fprintf(stderr, "settle: --build '%s' has too many "
 				"words\n", b->cmd);
 			return -1;
@@ -1061,16 +1134,18 @@ struct slots {
  */
 static int command_key(const struct build *b, char *const *argv,
 		       const struct slots *sl, const char *real,
-		       const char *src, size_t len, uint64_t *key)
+		       const char *src, size_t len, uint64_t prim_hash,
+		       uint64_t *key)
 {
 	uint64_t h = FNV_OFFSET;
 
-	fnv_str(&h, "settle-byob/2");
+	fnv_str(&h, "settle-byob/3");
 	fnv_str(&h, real);
 	fnv_field(&h, src, len);
 	for (size_t i = 0; argv[i]; i++)
 		if (i != sl->dfile && i != sl->out)
 			fnv_str(&h, argv[i]);
+	fnv(&h, &prim_hash, sizeof(prim_hash)); /* the link reads it */
 	if (hash_compiler(&h, b->words[0]) < 0)
 		return -1;
 	if (strstr(b->cmd, "native"))
@@ -1189,9 +1264,11 @@ static int find_cached(struct build *b, const char *cache, uint64_t key,
  * contents are src[0..len). -1 after a message.
  */
 static int make_build(struct build *b, const char *file, const char *real,
-		      const char *src, size_t len, const char *inc,
-		      const char *cache, const char *pad, int verbose)
+		      const char *src, size_t len, const struct places *pl,
+		      const char *pad)
 {
+	const char *cache = pl->cache;
+	int verbose = pl->verbose;
 	char *argv[MAX_WORDS];
 	struct slots sl;
 	size_t argc = 0;
@@ -1212,17 +1289,23 @@ static int make_build(struct build *b, const char *file, const char *real,
 	argv[argc++] = "-shared";
 	argv[argc++] = "-fPIC";
 	argv[argc++] = "-I";
-	argv[argc++] = (char *)inc;
+	argv[argc++] = (char *)pl->inc;
 	argv[argc++] = "-MD";
 	argv[argc++] = "-MF";
 	sl.dfile = argc++;
 	argv[argc++] = "-o";
 	sl.out = argc++;
 	argv[argc++] = (char *)file;
+	if (pl->prim[0]) {
+		/* settle's primitives in the object, called there (see above) */
+		argv[argc++] = (char *)pl->prim;
+		argv[argc++] = "-Wl,-Bsymbolic-functions";
+	}
 	argv[argc] = NULL;
 	argv[sl.dfile] = argv[sl.out] = "";
 
-	if (command_key(b, argv, &sl, real, src, len, &key) < 0)
+	if (command_key(b, argv, &sl, real, src, len, pl->prim_hash,
+			&key) < 0)
 		return -1;
 	cached = find_cached(b, cache, key, verbose);
 	if (!cached && (rc = compile(b, argv, &sl, file, cache, key)) < 0)
@@ -1540,8 +1623,9 @@ int settle_byob_claims(const char *file, const char *const *builds,
 		       size_t *nout)
 {
 	static const char *const dflt[] = { SETTLE_BYOB_DEFAULT_BUILD };
+	static struct places pl; /* big: not on the stack */
 	struct build *b;
-	char inc[PATH_MAX], cache[PATH_MAX], real[PATH_MAX], *src;
+	char real[PATH_MAX], *src;
 	char pad[PATH_MAX];
 	unsigned nl = layouts > 1 ? layouts : 1;
 	size_t len;
@@ -1571,19 +1655,16 @@ int settle_byob_claims(const char *file, const char *const *builds,
 			strerror(errno));
 		return 2;
 	}
-	if (find_include(inc, sizeof(inc)) < 0) {
-		fprintf(stderr, "settle: cannot find settle.h (looked in the "
-			"executable's ../include%s%s)\n",
-#ifdef SETTLE_BYOB_INCLUDE
-			" and ", SETTLE_BYOB_INCLUDE
-#else
-			"", ""
-#endif
-			);
+	if (find_include(pl.inc) < 0) {
 		free(src);
 		return 2;
 	}
-	if (cache_dir(cache, sizeof(cache)) < 0) {
+	find_prim(pl.prim, &pl.prim_hash);
+	pl.verbose = verbose;
+	if (verbose && pl.prim[0])
+		fprintf(stderr, "settle: %s: each build links %s\n", file,
+			pl.prim);
+	if (cache_dir(pl.cache, sizeof(pl.cache)) < 0) {
 		free(src);
 		return 2;
 	}
@@ -1596,7 +1677,8 @@ int settle_byob_claims(const char *file, const char *const *builds,
 	}
 	user_watch(file);
 	for (unsigned l = 0; l < nl; l++) {
-		if (nl > 1 && layout_header(cache, l, pad, sizeof(pad)) < 0) {
+		if (nl > 1 &&
+		    layout_header(pl.cache, l, pad, sizeof(pad)) < 0) {
 			free(src);
 			return 2;
 		}
@@ -1605,8 +1687,8 @@ int settle_byob_claims(const char *file, const char *const *builds,
 			int rc;
 
 			bl->cmd = builds[i];
-			rc = make_build(bl, file, real, src, len, inc, cache,
-					nl > 1 ? pad : NULL, verbose);
+			rc = make_build(bl, file, real, src, len, &pl,
+					nl > 1 ? pad : NULL);
 			if (rc < 0) {
 				free(src);
 				/* interrupted: 128 + the signal, as the
