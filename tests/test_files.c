@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "settle.h"
+#include "view/view.h"
 
 static char dir[] = "/tmp/settle-files-XXXXXX";
 
@@ -213,6 +214,45 @@ static void test_compare_warns_other_cpu(void **st)
 	settle_report_free(&b);
 }
 
+/* The summary names what else differs: the machine, a file's noise. */
+static void test_compare_summary_caveats(void **st)
+{
+	const struct settle_report *news[1];
+	struct settle_compare_view cv;
+	struct settle_report a, b;
+	char err[256];
+
+	(void)st;
+	assert_int_equal(settle_load_json(result_file("c1.json", "CPU One",
+		old_base, old_v, 3), 0.01, &a, err, sizeof(err)), 0);
+	assert_int_equal(settle_load_json(result_file("c2.json", "CPU One",
+		old_base, old_v, 3), 0.01, &b, err, sizeof(err)), 0);
+	news[0] = &b;
+	assert_int_equal(settle_compare_build(&a, news, 1, -1, &cv), 0);
+	assert_null(strstr(cv.summary, "note:"));
+	settle_compare_free(&cv);
+
+	snprintf(b.machine.model_name, sizeof(b.machine.model_name),
+		 "CPU Two");
+	assert_int_equal(settle_compare_build(&a, news, 1, -1, &cv), 0);
+	assert_non_null(strstr(cv.summary, "; note: the files come from "
+				   "different machines"));
+	assert_null(strstr(cv.summary, "noise"));
+	settle_compare_free(&cv);
+
+	snprintf(b.machine.model_name, sizeof(b.machine.model_name),
+		 "CPU One");
+	b.noise.known = 1;
+	b.noise.loadavg = 1.5;
+	assert_int_equal(settle_compare_build(&a, news, 1, -1, &cv), 0);
+	assert_null(strstr(cv.summary, "different machines"));
+	assert_non_null(strstr(cv.summary, "; note: a file was measured "
+				   "under noise"));
+	settle_compare_free(&cv);
+	settle_report_free(&a);
+	settle_report_free(&b);
+}
+
 static int setup(void **st)
 {
 	(void)st;
@@ -235,6 +275,7 @@ int main(void)
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_compare_pools_repetitions),
 		cmocka_unit_test(test_compare_warns_other_cpu),
+		cmocka_unit_test(test_compare_summary_caveats),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

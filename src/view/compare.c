@@ -542,6 +542,7 @@ static int differences(const struct settle_report *a,
 {
 	char sa[160], sb[160];
 	const struct { const char *what, *x, *y; } fields[] = {
+		/* the machine first (cv->caveats), then the build */
 		{ "CPU models", a->machine.model_name, b->machine.model_name },
 		{ "ISA extensions", a->machine.isa, b->machine.isa },
 		{ "kernels", a->machine.kernel, b->machine.kernel },
@@ -566,6 +567,8 @@ static int differences(const struct settle_report *a,
 			char *ea = settle_escape(a->source);
 			char *eb = settle_escape(b->source);
 
+			if (i < 3) /* the machine, not the build */
+				cv->caveats |= 1;
 			snprintf(d, sizeof(*more), "the files come from "
 				 "different %s:\n%s: %s\n%s: %s",
 				 fields[i].what, ea ? ea : "?", ex ? ex : "?",
@@ -599,6 +602,7 @@ static void file_noise(struct settle_compare_view *cv,
 		       const struct settle_report *r)
 {
 	const struct settle_noise *n = &r->noise;
+	size_t had = cv->nwarnings;
 
 	if (!n->known)
 		return;
@@ -611,6 +615,8 @@ static void file_noise(struct settle_compare_view *cv,
 	if (settle_noise_drift_known(n) && settle_noise_drifted(n->drift_pct))
 		warn(cv, "%s: the core clock drifted by %+.1f%%", r->source,
 		     n->drift_pct);
+	if (cv->nwarnings > had)
+		cv->caveats |= 2;
 }
 
 __attribute__((format(printf, 2, 3)))
@@ -694,6 +700,25 @@ static size_t count_verdict(const struct settle_compare_view *cv,
 }
 
 /*
+ * The summary's caveats from cv->caveats, appended at used: a change
+ * between two machines may be the machines'; one file's noise is not
+ * interleaved with the other's rows, so it may move them all. The rows'
+ * verdicts stand; the reader is told what else differs.
+ */
+static void caveats(struct settle_compare_view *cv, size_t used)
+{
+	if (used < sizeof(cv->summary) && (cv->caveats & 1))
+		used += (size_t)snprintf(cv->summary + used,
+			sizeof(cv->summary) - used, "; note: the files come "
+			"from different machines, whose difference is part "
+			"of every change");
+	if (used < sizeof(cv->summary) && (cv->caveats & 2))
+		snprintf(cv->summary + used, sizeof(cv->summary) - used,
+			 "; note: a file was measured under noise (see the "
+			 "warnings), which moves all of that file's rows");
+}
+
+/*
  * What changed, said once: settled when every compared row has a verdict
  * other than unclear, none is invalid or undefined, and none was compared
  * by pooled samples (their interval does not show how far another run
@@ -740,11 +765,13 @@ static void summary(struct settle_compare_view *cv)
 				sizeof(cv->summary) - used, "%zu invalid, %zu "
 				"undefined; ", ninvalid, nundef);
 	}
-	snprintf(cv->summary + used, sizeof(cv->summary) - used,
-		 "%zu slower%s, %zu faster%s, %zu the same (band +-%g%%)%s", ns,
-		 slower, nf, faster, nsame, cv->band * 100,
-		 pooled ? "; by pooled samples of each run, which do not show "
-		 "how far another run differs (measure with --layouts 4)" : "");
+	used += (size_t)snprintf(cv->summary + used,
+		sizeof(cv->summary) - used,
+		"%zu slower%s, %zu faster%s, %zu the same (band +-%g%%)%s", ns,
+		slower, nf, faster, nsame, cv->band * 100,
+		pooled ? "; by pooled samples of each run, which do not show "
+		"how far another run differs (measure with --layouts 4)" : "");
+	caveats(cv, used);
 }
 
 /* Some row of cv carries the "!" mark. */
@@ -849,11 +876,11 @@ int settle_compare_build(const struct settle_report *old,
 	}
 	for (size_t k = 0; k < cv->nsections; k++)
 		section_failures(cv, &cv->sections[k]);
-	summary(cv);
-	compare_notes(cv);
 	file_noise(cv, old);
 	for (size_t k = 0; k < nnew; k++)
 		file_noise(cv, news[k]);
+	summary(cv);
+	compare_notes(cv);
 	return 0;
 fail:
 	settle_compare_free(cv);

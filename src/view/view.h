@@ -208,6 +208,11 @@ struct settle_compare_view {
 	int layouts;       /* how rows were compared: 1 some layout by layout
 			      in balanced units, 2 some per process, 4 some
 			      from pooled samples (not in layouts in both) */
+	int caveats;       /* what the summary names besides the rows: 1 the
+			      files come from different machines (CPU
+			      model, ISA extensions or kernel), 2 a file
+			      was measured under noise (load, stolen time,
+			      clock drift) */
 	char warnings[2 * SETTLE_VIEW_MAX_WARNINGS][300];
 	size_t nwarnings;
 	double band;
