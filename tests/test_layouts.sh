@@ -85,8 +85,9 @@ fi
 
 # ---- the same on exact samples (no timing) ---------------------------
 # before4.json has 4 processes (--layouts 4 alone); the exact files keep
-# them (compare's unit: one level per process) or keep one process
-# (balanced units of that process)
+# them (compare's unit: one level per process), keep 3 of them (whose
+# intervals reach 90 %) or keep one process (balanced units of that
+# process)
 python3 - "$TMP" <<'PY'
 import json, sys
 tmp = sys.argv[1]
@@ -117,6 +118,7 @@ def make(shift, layouts, name, procs):
 make(0, 1, "exact-before4", 4); make(1, 1, "exact-after4", 4)
 make(0, 1, "exact-before4p1", 1); make(1, 1, "exact-after4p1", 1)
 make(0, 0, "exact-before1", 1); make(1, 0, "exact-after1", 1)
+make(0, 1, "exact-before3", 3); make(1, 1, "exact-after3", 3)
 PY
 # exact_same OLD NEW UNIT WHAT: compare calls "moved" same, marked
 # layout-sensitive, and its note names UNIT
@@ -133,6 +135,17 @@ exact_same() {
 }
 exact_same exact-before4 exact-after4 "the process is the unit" "4 processes"
 exact_same exact-before4p1 exact-after4p1 "taken in balanced units" "one process"
+# 3 processes a file: the Mann-Whitney interval of 3 and 3 levels reaches
+# 90 %, and the notes say so; 4 and 4 reach 95 % and say nothing
+exact_same exact-before3 exact-after3 "the process is the unit" "3 processes"
+if "$SETTLE" compare "$TMP/exact-before3.json" "$TMP/exact-after3.json" \
+	--format md | grep -qi "some intervals are 90.0% ones, not 95%" &&
+   ! "$SETTLE" compare "$TMP/exact-before4.json" "$TMP/exact-after4.json" \
+	--format md | grep -q "not 95%"; then
+	ok "3 processes a file: the notes say the intervals are 90% ones; 4: nothing"
+else
+	bad "3 processes a file: no note of the 90% intervals (or one with 4)"
+fi
 # the same moved code, and 3 % more work in the new file: slower
 python3 - "$TMP" <<'PY'
 import json, sys

@@ -387,6 +387,7 @@ static int make_row(const struct settle_report *old,
 	settle_format_ns(w->old_median, w->old_text, sizeof(w->old_text));
 	settle_format_ns(w->new_median, w->new_text, sizeof(w->new_text));
 	w->change = (c.ratio - 1) * 100;
+	w->level = c.level;
 	w->lo = (c.lo - 1) * 100;
 	w->hi = (c.hi - 1) * 100;
 	pct(c.ratio, w->change_text, sizeof(w->change_text));
@@ -797,8 +798,26 @@ static void add_note(struct settle_compare_view *cv, const char *mark,
 	n->mark = mark;
 }
 
+/* The lowest confidence of a measured row's interval (1 when none). */
+static double lowest_level(const struct settle_compare_view *cv)
+{
+	double l = 1;
+
+	for (size_t k = 0; k < cv->nsections; k++)
+		for (size_t i = 0; i < cv->sections[k].nrows; i++) {
+			const struct settle_compare_row *w =
+				&cv->sections[k].rows[i];
+
+			if (w->status == SETTLE_CMP_MEASURED && w->level > 0 &&
+			    w->level < l)
+				l = w->level;
+		}
+	return l;
+}
+
 static void compare_notes(struct settle_compare_view *cv)
 {
+	double level = lowest_level(cv);
 	int moved = 0;
 
 	for (size_t k = 0; k < cv->nsections; k++)
@@ -838,6 +857,12 @@ static void compare_notes(struct settle_compare_view *cv)
 			 "are those of the levels: a time that only moves with "
 			 "the layout (code that only moved) is the same in "
 			 "every process (docs/layouts.md)", SETTLE_MIN_UNITS);
+	if (level < 0.95 - 1e-9)
+		add_note(cv, "", "some intervals are %.1f%% ones, not 95%%: "
+			 "the Mann-Whitney interval of 3 and 3 values (or 3 "
+			 "and 4), processes or samples, cannot reach 95%% "
+			 "(too few orderings); measure 4 or more in each "
+			 "file", level * 100);
 	if (cv->layouts & 4)
 		add_note(cv, "", "rows not measured in layouts in both files: "
 			 "each file's samples are pooled, and the interval "

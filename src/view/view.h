@@ -173,6 +173,8 @@ struct settle_compare_row {
 	double old_median, new_median; /* ns, pooled */
 	char old_text[24], new_text[24];
 	double change, lo, hi; /* per cent: new / old - 1 */
+	double level;          /* the interval's confidence (0..1): below
+				  0.95 with 3 processes in a file */
 	char change_text[16], lo_text[16], hi_text[16]; /* "+0.98%" */
 	size_t n_old, n_new;
 	const char *mark;      /* "!" when unstable on either side */
@@ -202,8 +204,8 @@ struct settle_compare_view {
 	size_t ndifferences;
 	struct settle_compare_section *sections;
 	size_t nsections;
-	struct settle_view_note notes[6]; /* change, !, balanced units, per
-					     process, pooled, ~ */
+	struct settle_view_note notes[7]; /* change, !, balanced units, per
+					     process, under 95 %, pooled, ~ */
 	size_t nnotes;
 	int layouts;       /* how rows were compared: 1 some layout by layout
 			      in balanced units, 2 some per process, 4 some
