@@ -656,15 +656,15 @@ static int find_include(char *dir)
 	return -1;
 }
 
+static int hash_file(const char *path, uint64_t *out);
+
 /*
  * The primitives' archive the claims link (see above): installed, as
  * <dir of the executable>/../lib/settle/libsettle-prim.a; in the build
  * tree, the path compiled in. Its path in path (PATH_MAX bytes) and the
- * hash of its contents in *hash; 0 with path empty, after a warning, when
- * there is none.
+ * hash of its contents in *hash; when there is none (or it cannot be
+ * read), path empty and *hash 0, after a warning.
  */
-static int hash_file(const char *path, uint64_t *out);
-
 static void find_prim(char *path, uint64_t *hash)
 {
 	if (find_beside_exe("../lib/settle/libsettle-prim.a",
