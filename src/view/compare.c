@@ -603,20 +603,26 @@ static void file_noise(struct settle_compare_view *cv,
 		       const struct settle_report *r)
 {
 	const struct settle_noise *n = &r->noise;
-	size_t had = cv->nwarnings;
+	int noisy = 0;
 
 	if (!n->known)
 		return;
-	if (settle_noise_loaded(n->loadavg))
+	if (settle_noise_loaded(n->loadavg)) {
 		warn(cv, "%s was measured under other load (load average "
 		     "%.2f)", r->source, n->loadavg);
-	if (settle_noise_stolen(n->steal_pct))
+		noisy = 1;
+	}
+	if (settle_noise_stolen(n->steal_pct)) {
 		warn(cv, "%s: the hypervisor stole %.1f%% of the CPU time",
 		     r->source, n->steal_pct);
-	if (settle_noise_drift_known(n) && settle_noise_drifted(n->drift_pct))
+		noisy = 1;
+	}
+	if (settle_noise_drift_known(n) && settle_noise_drifted(n->drift_pct)) {
 		warn(cv, "%s: the core clock drifted by %+.1f%%", r->source,
 		     n->drift_pct);
-	if (cv->nwarnings > had)
+		noisy = 1;
+	}
+	if (noisy)
 		cv->caveats |= 2;
 }
 

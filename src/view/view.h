@@ -226,7 +226,7 @@ struct settle_compare_view {
 	size_t nfailures;
 	/* what changed, in one line: "settled: ..." or "not settled: ..." */
 	int settled;
-	char summary[900];
+	char summary[1400];
 };
 
 /*
