@@ -149,10 +149,12 @@ install: install-build
 	$(INSTALL_DATA) man/settle.3 $(DESTDIR)$(man3dir)/settle.3
 	@$(ldconfig_if_live)
 
-# Directories are left, as they may hold other packages' files.
+# Directories are left, as they may hold other packages' files; lib/settle
+# is settle's own, removed when empty.
 uninstall:
 	$(call say_each,RM,$(INSTALLED))
 	rm -f $(INSTALLED)
+	rmdir $(DESTDIR)$(exec_prefix)/lib/settle 2>/dev/null || true
 	@$(ldconfig_if_live)
 
 define ldconfig_if_live

@@ -30,6 +30,10 @@
 #     with two layouts the copy sits at two lines of its page; an
 #     installed settle links PREFIX/lib/settle/libsettle-prim.a, and a
 #     changed archive is linked anew;
+#   - an empty or unrelated archive: a warning, and the executable's
+#     primitives; a read-only cache directory (as nobody when root): one
+#     clear line, exit 2; an object for another architecture (where
+#     aarch64-linux-gnu-gcc is installed): said so, exit 2;
 #   - the examples compile warning-free with -Wall -Wextra -Werror (gcc,
 #     and clang where installed), are under 40 lines, and run; the
 #     writing-a-claim guide shows examples/popcount.c as it is.
@@ -481,6 +485,80 @@ if [ $rc1$rc2$rc = 000 ] &&
 else
 	bad "installed archive: status $rc1 $rc2 $rc"
 	cat "$TMP/inst1.err" "$TMP/inst2.err" "$TMP/inst3.err"
+fi
+
+# An empty or unrelated archive in its place links nothing: settle says
+# so and the claim calls the executable's primitives (still correct).
+for kind in empty unrelated; do
+	if [ $kind = empty ]; then
+		: >"$TMP/inst/lib/settle/libsettle-prim.a"
+	else
+		rm -f "$TMP/inst/lib/settle/libsettle-prim.a"
+		ar qc "$TMP/inst/lib/settle/libsettle-prim.a" "$TMP/extra.o"
+	fi
+	inst bad-$kind "$TMP/prim.c" "${FAST[@]}" --verbose
+	if [ $rc = 0 ] && grep -q "warning: $TMP/inst/lib/settle/libsettle-prim.a is not settle's primitives archive" \
+		"$TMP/bad-$kind.err" &&
+	   grep -q "^prim: popcount in $TMP/inst/bin/settle," "$TMP/bad-$kind.err"; then
+		ok "an $kind archive: a warning, and the executable's primitives"
+	else
+		bad "an $kind archive: status $rc"
+		cat "$TMP/bad-$kind.err"
+	fi
+done
+
+# A cache directory that cannot be written: one clear line, not the
+# compiler's. Root writes anyway, so as root the run is made as nobody
+# (setpriv), in a folder nobody can read.
+RO=$(mktemp -d "${TMPDIR:-/tmp}/test_byob_ro.XXXXXX")
+chmod 755 "$RO"
+cp "$TMP/prim.c" "$RO/prim.c"
+chmod 644 "$RO/prim.c"
+mkdir "$RO/cache"
+chmod 555 "$RO/cache"
+as=()
+[ "$(id -u)" = 0 ] && as=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+if [ ${#as[@]} = 0 ] || command -v setpriv >/dev/null; then
+	SETTLE_CACHE_DIR=$RO/cache HOME=$RO "${as[@]}" "$SETTLE" run \
+		"$RO/prim.c" "${FAST[@]}" >"$TMP/rocache.out" 2>"$TMP/rocache.err"
+	rc=$?
+	if [ $rc = 2 ] && grep -q "the cache directory $RO/cache is not writable" \
+		"$TMP/rocache.err" && ! grep -q "fatal error" "$TMP/rocache.err"; then
+		ok "a read-only cache directory: one clear line, exit 2"
+	else
+		bad "a read-only cache directory: status $rc"
+		cat "$TMP/rocache.err"
+	fi
+else
+	echo "skip a read-only cache directory: root, and no setpriv"
+fi
+chmod 755 "$RO/cache"
+rm -rf "$RO"
+
+# An object of another architecture (a compiler wrapper that drops the
+# archive and cross-compiles): settle says so, rather than only glibc's
+# "cannot open shared object file".
+if command -v aarch64-linux-gnu-gcc >/dev/null; then
+	cat >"$TMP/fakecc" <<'EOF'
+#!/bin/sh
+args=
+for a in "$@"; do
+	case $a in *.a|-Wl,-Bsymbolic-functions) ;; *) args="$args $a" ;; esac
+done
+exec aarch64-linux-gnu-gcc $args
+EOF
+	chmod +x "$TMP/fakecc"
+	run foreign "$ROOT/examples/popcount.c" --build "$TMP/fakecc -O2" \
+		"${FAST[@]}"
+	if [ $rc = 2 ] && grep -q "built for another architecture than settle's" \
+		"$TMP/foreign.err"; then
+		ok "an object for another architecture: said so, exit 2"
+	else
+		bad "an object for another architecture: status $rc"
+		cat "$TMP/foreign.err"
+	fi
+else
+	echo "skip an object for another architecture: no aarch64-linux-gnu-gcc"
 fi
 
 # ---- the examples -------------------------------------------------------

@@ -157,6 +157,8 @@ check_gone() {
 	left=$(find "$1" \( -type f -o -type l \) | sed "s|^$1/||")
 	if [ -z "$left" ]; then ok "uninstall left no file"
 	else bad "uninstall left: $(echo $left)"; fi
+	if [ ! -e "$1/lib/settle" ]; then ok "uninstall removed settle's own lib/settle"
+	else bad "uninstall left lib/settle"; fi
 }
 
 # ---- PREFIX=temporary folder -------------------------------------------

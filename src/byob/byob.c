@@ -656,29 +656,60 @@ static int find_include(char *dir)
 	return -1;
 }
 
-static int hash_file(const char *path, uint64_t *out);
+/*
+ * Whether buf[0..len) is settle's primitives archive: an ar archive
+ * ("!<arch>\n") whose symbol index names settle_popcount. An empty or
+ * unrelated archive would link nothing, and the claim would call the
+ * executable's copies without a word.
+ */
+static int prim_archive(const char *buf, size_t len)
+{
+	static const char sym[] = "settle_popcount"; /* with its NUL */
+
+	return len > 8 && !memcmp(buf, "!<arch>\n", 8) &&
+	       memmem(buf, len, sym, sizeof(sym));
+}
 
 /*
  * The primitives' archive the claims link (see above): installed, as
  * <dir of the executable>/../lib/settle/libsettle-prim.a; in the build
  * tree, the path compiled in. Its path in path (PATH_MAX bytes) and the
- * hash of its contents in *hash; when there is none (or it cannot be
- * read), path empty and *hash 0, after a warning.
+ * hash of its contents in *hash; when there is none, or it cannot be
+ * read, or it is not settle's primitives, path empty and *hash 0, after
+ * a warning.
  */
 static void find_prim(char *path, uint64_t *hash)
 {
-	if (find_beside_exe("../lib/settle/libsettle-prim.a",
-			    SETTLE_BYOB_PRIM, readable, path) == 0 &&
-	    hash_file(path, hash) == 0)
-		return;
-	fprintf(stderr, "settle: warning: cannot find libsettle-prim.a "
-		"(looked in the executable's ../lib/settle%s%s): the claims "
-		"call the settle executable's primitives, whose code does not "
-		"move with --layouts\n",
-		SETTLE_BYOB_PRIM ? " and at " : "",
-		SETTLE_BYOB_PRIM ? SETTLE_BYOB_PRIM : "");
-	path[0] = '\0';
+	static const char *const lose = "the claims call the settle "
+		"executable's primitives, whose code does not move with "
+		"--layouts";
+	char *buf = NULL;
+	size_t len = 0;
+	int ok;
+
 	*hash = 0;
+	if (find_beside_exe("../lib/settle/libsettle-prim.a",
+			    SETTLE_BYOB_PRIM, readable, path) < 0 ||
+	    slurp(path, &buf, &len) < 0) {
+		fprintf(stderr, "settle: warning: cannot find or read "
+			"libsettle-prim.a (looked in the executable's "
+			"../lib/settle%s%s): %s\n",
+			SETTLE_BYOB_PRIM ? " and at " : "",
+			SETTLE_BYOB_PRIM ? SETTLE_BYOB_PRIM : "", lose);
+		path[0] = '\0';
+		return;
+	}
+	ok = prim_archive(buf, len);
+	if (ok) {
+		*hash = FNV_OFFSET;
+		fnv_field(hash, buf, len);
+	} else {
+		fprintf(stderr, "settle: warning: %s is not settle's "
+			"primitives archive (no settle_popcount in it): %s\n",
+			path, lose);
+		path[0] = '\0';
+	}
+	free(buf);
 }
 
 /* mkdir -p, the directories created with mode. */
@@ -1183,6 +1214,13 @@ static int compile(struct build *b, char **argv, const struct slots *sl,
 
 	if (cache_path(mf, sizeof(mf), cache, key, ".manifest") < 0)
 		return -1;
+	if (access(cache, W_OK) != 0) { /* else the compiler says it */
+		fprintf(stderr, "settle: %s: cannot compile build '%s': the "
+			"cache directory %s is not writable (%s); set "
+			"SETTLE_CACHE_DIR to one that is\n", file, b->cmd,
+			cache, strerror(errno));
+		return -1;
+	}
 	snprintf(tmp, sizeof(tmp), "%s/%016llx.so.tmp.%ld", cache,
 		 (unsigned long long)key, (long)getpid());
 	snprintf(dtmp, sizeof(dtmp), "%s/%016llx.d.tmp.%ld", cache,
@@ -1259,6 +1297,30 @@ static int find_cached(struct build *b, const char *cache, uint64_t key,
 	return found;
 }
 
+/* e_machine of the ELF file at path, or -1. */
+static int elf_machine(const char *path)
+{
+	unsigned char h[20];
+	int fd = open(path, O_RDONLY | O_CLOEXEC), n;
+
+	if (fd < 0)
+		return -1;
+	n = (int)read(fd, h, sizeof(h));
+	close(fd);
+	if (n != (int)sizeof(h) || memcmp(h, "\177ELF", 4))
+		return -1;
+	/* EI_DATA 1: little-endian, 2: big-endian */
+	return h[5] == 2 ? h[18] << 8 | h[19] : h[19] << 8 | h[18];
+}
+
+/* The object at path is ELF for another machine than settle. */
+static int foreign_object(const char *path)
+{
+	int m = elf_machine(path), own = elf_machine("/proc/self/exe");
+
+	return m >= 0 && own >= 0 && m != own;
+}
+
 /*
  * Compile (or find in the cache) and load one build of file, whose
  * contents are src[0..len). -1 after a message.
@@ -1324,8 +1386,12 @@ static int make_build(struct build *b, const char *file, const char *real,
 	if (b->transient)
 		unlink(b->so);
 	if (!dl) {
-		fprintf(stderr, "settle: %s, build '%s': cannot load: %s\n",
-			file, b->cmd, dlerror());
+		const char *err = dlerror();
+
+		fprintf(stderr, "settle: %s, build '%s': cannot load: %s%s\n",
+			file, b->cmd, err, foreign_object(b->so) ?
+			" (the object is built for another architecture than "
+			"settle's)" : "");
 		return -1;
 	}
 	b->claims = dlsym(dl, "settle_user_claims");

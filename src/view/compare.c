@@ -18,6 +18,15 @@
 
 #define GEOMEAN_SEED 0x5e771eull
 
+
+/* Why a row is unclear for a reason other than noise (the summary counts
+ * them apart). */
+static const char why_other_layouts[] =
+	"the files measured it in other layouts";
+static const char why_no_process[] =
+	"no process of a file measured it in every layout";
+static const char why_no_round[] = "no round of every layout";
+static const char why_below_resolution[] = "below resolution";
 /* Same claim, variant, size, build and parameters. */
 static int same_key(const struct settle_result *a, const struct settle_result *b)
 {
@@ -198,7 +207,7 @@ static int by_layout(const struct settle_report *old,
 	key_layouts(nw, r, sn);
 	if (memcmp(so, sn, sizeof(so))) {
 		c->verdict = SETTLE_UNCLEAR;
-		c->why = "the files measured it in other layouts";
+		c->why = why_other_layouts;
 		return -2;
 	}
 	x = per_process ? levels(old, r, so, &nx) : units(old, r, so, &nx);
@@ -207,8 +216,7 @@ static int by_layout(const struct settle_report *old,
 		rc = -1;
 	} else if (!nx || !ny) {
 		c->verdict = SETTLE_UNCLEAR;
-		c->why = per_process ? "no process of a file measured it in "
-			 "every layout" : "no round of every layout";
+		c->why = per_process ? why_no_process : why_no_round;
 		rc = -2;
 	} else if (settle_compare_unpaired(x, nx, y, ny, band, c) < 0)
 		rc = 0;
@@ -378,7 +386,7 @@ static int make_row(const struct settle_report *old,
 	w->lmark = spread > 0 ? "~" : "";
 	if (below_resolution(nw, r) || below_resolution(old, r)) {
 		c.verdict = SETTLE_UNCLEAR;
-		c.why = "below resolution";
+		c.why = why_below_resolution;
 	} else if (c.verdict == SETTLE_UNCLEAR && spread > 0 && k >= 0) {
 		c.why = settle_layout_why(spread, why, whylen);
 	}
@@ -518,23 +526,25 @@ out:
 }
 
 /*
- * How r was measured, in buf: samples, their length, processes and the
- * CPU; "" when the file does not say (a Google Benchmark file).
+ * How r was measured, in buf: samples, their length, processes, layouts
+ * and the CPU; "" when the file does not say (a Google Benchmark file).
  */
 static void settings(const struct settle_report *r, char *buf, size_t len)
 {
 	const struct settle_options *o = &r->options;
-	char cpu[32] = "";
+	char cpu[32] = "", lay[32] = "";
 
 	buf[0] = '\0';
 	if (!o->samples || !(o->min_sample_ns > 0))
 		return;
 	if (r->cpu >= 0)
 		snprintf(cpu, sizeof(cpu), ", pinned to CPU %d", r->cpu);
-	snprintf(buf, len, "%u samples of >= %g ms in %u process%s%s",
+	if (o->layouts > 1)
+		snprintf(lay, sizeof(lay), ", %u layouts", o->layouts);
+	snprintf(buf, len, "%u samples of >= %g ms in %u process%s%s%s",
 		 o->samples, o->min_sample_ns / 1e6,
 		 o->processes ? o->processes : 1,
-		 o->processes > 1 ? "es" : "", cpu);
+		 o->processes > 1 ? "es" : "", lay, cpu);
 }
 
 static int differences(const struct settle_report *a,
@@ -707,6 +717,23 @@ static size_t count_verdict(const struct settle_compare_view *cv,
 }
 
 /*
+ * Unclear rows whose reason is not noise: measured in other layouts (or
+ * not in every layout), below the timer's resolution.
+ */
+static size_t unclear_not_noise(const struct settle_compare_view *cv)
+{
+	static const char *const why[] = {
+		why_other_layouts, why_no_process, why_no_round,
+		why_below_resolution,
+	};
+	size_t n = 0;
+
+	for (size_t i = 0; i < sizeof(why) / sizeof(why[0]); i++)
+		n += count_verdict(cv, "unclear", why[i]);
+	return n;
+}
+
+/*
  * The summary's caveats from cv->caveats, appended at used: a change
  * between two machines may be the machines'; one file's noise is not
  * interleaved with the other's rows, so it may move them all. The rows'
@@ -761,12 +788,19 @@ static void summary(struct settle_compare_view *cv)
 		size_t edge = count_verdict(cv, "unclear",
 					    "interval straddles the band's "
 					    "edge");
+		size_t other = unclear_not_noise(cv);
 
 		used += (size_t)snprintf(cv->summary + used,
 			sizeof(cv->summary) - used, "%zu of %zu rows unclear "
 			"(%zu with an interval straddling the band's edge, "
-			"%zu too noisy or too few samples); ", nunclear,
-			rows, edge, nunclear - edge);
+			"%zu too noisy or too few samples", nunclear, rows,
+			edge, nunclear - edge - other);
+		if (other)
+			used += (size_t)snprintf(cv->summary + used,
+				sizeof(cv->summary) - used, ", %zu for "
+				"another reason the table gives", other);
+		used += (size_t)snprintf(cv->summary + used,
+			sizeof(cv->summary) - used, "); ");
 		if (ninvalid || nundef)
 			used += (size_t)snprintf(cv->summary + used,
 				sizeof(cv->summary) - used, "%zu invalid, %zu "
@@ -830,14 +864,19 @@ static void compare_notes(struct settle_compare_view *cv)
 		for (size_t i = 0; i < cv->sections[k].nrows; i++)
 			moved |= cv->sections[k].rows[i].lmark &&
 				 cv->sections[k].rows[i].lmark[0];
-	snprintf(cv->notes[0].text, sizeof(cv->notes[0].text),
-		 "change: new time / old time - 1, %sthe Hodges-Lehmann "
-		 "estimate (the median of every new/old pair of samples, not "
-		 "the ratio of the two medians shown), 95%% Mann-Whitney "
-		 "interval; every repetition of a name pooled; band +-%g%%",
-		 cv->layouts & 3 ? "for rows not compared by layouts (below) " :
-		 "",
-		 cv->band * 100);
+	if (cv->layouts & 3 && !(cv->layouts & 4)) /* no pooled row */
+		snprintf(cv->notes[0].text, sizeof(cv->notes[0].text),
+			 "change: new time / old time - 1, compared as the "
+			 "notes below say; band +-%g%%", cv->band * 100);
+	else
+		snprintf(cv->notes[0].text, sizeof(cv->notes[0].text),
+			 "change: new time / old time - 1, %sthe "
+			 "Hodges-Lehmann estimate (the median of every new/old "
+			 "pair of samples, not the ratio of the two medians "
+			 "shown), 95%% Mann-Whitney interval; every repetition "
+			 "of a name pooled; band +-%g%%", cv->layouts & 3 ?
+			 "for rows not compared by layouts (below) " : "",
+			 cv->band * 100);
 	cv->notes[0].mark = "";
 	snprintf(cv->notes[1].text, sizeof(cv->notes[1].text),
 		 "unstable on either side (MAD above %g%% of the median, or the "
@@ -864,10 +903,10 @@ static void compare_notes(struct settle_compare_view *cv)
 			 "the layout (code that only moved) is the same in "
 			 "every process (docs/layouts.md)", SETTLE_MIN_UNITS);
 	if (level < 0.95 - 1e-9)
-		add_note(cv, "", "some intervals are %.1f%% ones, not 95%%: "
-			 "the Mann-Whitney interval of 3 and 3 values (or 3 "
-			 "and 4), processes or samples, cannot reach 95%% "
-			 "(too few orderings); measure 4 or more in each "
+		add_note(cv, "", "rows with 3 processes or samples in a file "
+			 "have %.1f%% intervals, not 95%%: the Mann-Whitney "
+			 "interval of 3 and 3 values (or 3 and 4) cannot reach "
+			 "95%% (too few orderings); measure 4 or more in each "
 			 "file", level * 100);
 	if (cv->layouts & 4)
 		add_note(cv, "", "rows not measured in layouts in both files: "
