@@ -124,6 +124,8 @@ d["settings"]["layouts"] = 2
 for r in d["results"]:
     r["sample_layouts"] = [l % 2 for l in r["sample_layouts"]]
 json.dump(d, open(tmp + "/exact-after4l2.json", "w"))
+f[:] = [1.0] * 4  # no row moves: 2 processes, nothing but too few
+make(0, 1, "exact-flat2", 2)
 PY
 # exact_same OLD NEW UNIT WHAT: compare calls "moved" same, marked
 # layout-sensitive, and its note names UNIT
@@ -225,6 +227,15 @@ for r in d["results"]:
 PY
 then ok "--processes 2 --layouts 2: process 0 starts at layout 0, process 1 at layout 1"
 else bad "--processes 2 --layouts 2: layouts not rotated per process"; fi
+# two processes are too few for a verdict over processes: the row and
+# the conclusion say so (not "too noisy"); exact samples, no row moves
+out=$("$SETTLE" show "$TMP/exact-flat2.json" 2>&1)
+if grep -q "unclear (too few samples)" <<<"$out" &&
+   grep -q "not settled: too few samples (a verdict needs 3 processes" <<<"$out"; then
+	ok "2 processes in layouts: row and conclusion say too few samples"
+else
+	bad "2 processes in layouts: $(grep -o 'not settled: [^;]*' <<<"$out")"
+fi
 
 if "$SETTLE" run "$CLAIM" --samples 4 --min-time 1 --layouts 2 \
 	--format json --output "$TMP/l2.json" >/dev/null 2>&1 &&

@@ -571,8 +571,10 @@ static const char *unsettled(const struct settle_view_claim *vc,
 			return "a row it rests on was not measured";
 		if (w->role == SETTLE_ROLE_COMPARED &&
 		    !strcmp(w->verdict, "unclear")) {
-			if (!w->why || !strcmp(w->why, "too few samples") ||
-			    !strcmp(w->why, "interval too wide"))
+			if (w->why && !strcmp(w->why, "too few samples"))
+				return "too few samples (a verdict needs 3 "
+				       "processes, or samples, or more)";
+			if (!w->why || !strcmp(w->why, "interval too wide"))
 				return "too noisy (an interval too wide)";
 			return w->why;
 		}
