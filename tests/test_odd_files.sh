@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # test_odd_files.sh - settle show and compare on odd and doctored files:
-# --fail-on fails when nothing or not everything was compared; samples
+# --fail-on fails when nothing or not everything was compared (a row
+# without samples is shown, not dropped); samples
 # that are no time are refused, naming the file and the row; Google
 # Benchmark aggregates and complexity fits are no samples; metadata a
 # file lacks is "unknown" or left out, never a made-up value; control
@@ -70,6 +71,27 @@ fi
 run empty2 compare "$TMP/empty.json" "$TMP/old.json" --fail-on 5
 [ $rc = 1 ] && ok "--fail-on PCT: an old file without results fails" ||
 	bad "--fail-on PCT with an empty old file: status $rc"
+# a row both files have, the new one without samples: compare shows it
+# as undefined (never drops it), --fail-on fails naming it; show prints no
+# time for it, not "0 ns"
+edit "$IN/old.json" "$TMP/nosamples.json" '
+r = [x for x in doc["results"] if x.get("samples_ns")][1]
+r["samples_ns"] = []'
+name=$(python3 -c 'import json,sys; r=[x for x in json.load(open(sys.argv[1]))["results"] if x.get("samples_ns")][1]; print(r["variant"])' "$IN/old.json")
+run nos compare "$TMP/old.json" "$TMP/nosamples.json" --fail-on slower
+if [ $rc = 1 ] && grep -q "$name .*undefined (no samples in the new file)" "$TMP/nos.out" &&
+   grep -q "$name has no samples" "$TMP/nos.err"; then
+	ok "a row without samples in the new file: shown undefined, --fail-on fails"
+else
+	bad "a row without samples: status $rc: $(grep "$name" "$TMP/nos.out" | head -2) $(cat "$TMP/nos.err")"
+fi
+run nos2 show "$TMP/nosamples.json"
+if [ $rc = 0 ] && grep -q "$name .*no samples in the file" "$TMP/nos2.out" &&
+   ! grep -q "$name  *0 ns" "$TMP/nos2.out"; then
+	ok "show: a row without samples says so, no 0 ns"
+else
+	bad "show of a row without samples: $(grep "$name" "$TMP/nos2.out" | head -1)"
+fi
 edit "$IN/old.json" "$TMP/other.json" '
 for r in doc["results"]: r["claim"] = "other"
 doc["claims"] = {"other": doc["claims"]["popcount"]}

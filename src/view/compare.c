@@ -345,18 +345,11 @@ static int make_row(const struct settle_report *old,
 	int k;
 
 	memset(w, 0, sizeof(*w));
-	*y = pool(nw, r, &w->n_new);
-	*x = pool(old, r, &w->n_old);
-	if (!*x || !*y) {
-		int missing = !find(old, r) || !w->n_old || !w->n_new;
-
-		free(*x);
-		free(*y);
-		*x = *y = NULL;
-		return missing ? 0 : -1;
-	}
-	w->new_r = r;
+	*x = *y = NULL;
 	w->old_r = find(old, r);
+	if (!w->old_r || (w->old_r->skipped && r->skipped))
+		return 0; /* not in both, or measured in neither */
+	w->new_r = r;
 	key_name(r, w->name, sizeof(w->name));
 	w->claim = r->claim->name;
 	w->label = r->label;
@@ -365,6 +358,22 @@ static int make_row(const struct settle_report *old,
 	w->mark = "";
 	w->lmark = "";
 	w->verdict = "";
+	*y = pool(nw, r, &w->n_new);
+	*x = pool(old, r, &w->n_old);
+	if (!*x || !*y) {
+		free(*x);
+		free(*y);
+		*x = *y = NULL;
+		if (w->n_old && w->n_new)
+			return -1; /* out of memory */
+		/* a row both files have, one without a sample: said, never
+		 * dropped */
+		w->status = SETTLE_CMP_NO_TIME;
+		w->why = w->n_new ? "undefined (no samples in the old file)" :
+			 "undefined (no samples in the new file)";
+		w->empty_new = !w->n_new && !r->skipped;
+		return 1;
+	}
 	settle_summarize(*x, w->n_old, &so);
 	settle_summarize(*y, w->n_new, &sn);
 	if (!(so.median > 0) || !(sn.median > 0) ||
@@ -661,10 +670,14 @@ static void section_failures(struct settle_compare_view *cv,
 	else if (s->nmeasured == 0)
 		failure(cv, "%s and %s have no row in common", s->old->source,
 			s->nw->source);
-	for (size_t i = 0; i < s->nrows; i++)
+	for (size_t i = 0; i < s->nrows; i++) {
 		if (s->rows[i].invalid_new)
 			failure(cv, "%s: %s is invalid", s->nw->source,
 				s->rows[i].name);
+		if (s->rows[i].empty_new)
+			failure(cv, "%s: %s has no samples", s->nw->source,
+				s->rows[i].name);
+	}
 	if (s->nonly_old)
 		failure(cv, "%zu row%s of %s %s missing from %s (first: %s)",
 			s->nonly_old, s->nonly_old > 1 ? "s" : "",

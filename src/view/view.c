@@ -312,6 +312,11 @@ static void row(struct settle_view *v, const struct settle_result *r,
 		w->status_text = keep(v, r->skipped);
 		return;
 	}
+	if (r->nsamples == 0) { /* a file may hold none: no time to show */
+		w->status = SETTLE_ROW_SKIPPED;
+		w->status_text = "no samples in the file";
+		return;
+	}
 	if (r->below_resolution) {
 		w->status = SETTLE_ROW_BELOW_RES;
 		w->status_text = "a sample lasted under 1000x the clock's "

@@ -183,6 +183,8 @@ struct settle_compare_row {
 	char why_buf[64];      /* why, when it is made for the row */
 	int slower;            /* called slower */
 	int invalid_new;       /* the new file's result is invalid */
+	int empty_new;         /* the new file's result has no samples (and
+				  was not skipped) */
 };
 
 struct settle_compare_section {
