@@ -58,7 +58,7 @@ static int all_zero(const double *x, size_t n)
 static int no_time(struct settle_comparison *c)
 {
 	*c = (struct settle_comparison){ .verdict = SETTLE_UNCLEAR,
-		.why = "no time measured (every sample is 0)" };
+		.why = "no time measured (no sample above 0 ns)" };
 	return -1;
 }
 
