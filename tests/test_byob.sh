@@ -462,12 +462,7 @@ mkdir -p "$TMP/inst/bin" "$TMP/inst/lib/settle"
 cp "$SETTLE" "$TMP/inst/bin/settle"
 ln -s "$ROOT/include" "$TMP/inst/include"
 cp "$(dirname "$SETTLE")/libsettle-prim.a" "$TMP/inst/lib/settle/"
-inst() {
-	local name=$1
-	shift
-	"$TMP/inst/bin/settle" run "$@" >"$TMP/$name.out" 2>"$TMP/$name.err"
-	rc=$?
-}
+inst() { SETTLE=$TMP/inst/bin/settle run "$@"; } # run() with that copy
 inst inst1 "$TMP/prim.c" "${FAST[@]}" --verbose
 rc1=$rc
 echo 'int settle_test_extra_member;' >"$TMP/extra.c"

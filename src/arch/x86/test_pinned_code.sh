@@ -14,17 +14,16 @@ set -u
 BUILD=${BUILD:-build}
 pass=0
 fail=0
+ok() { echo "ok   $*"; pass=$((pass + 1)); }
+bad() { echo "FAIL $*"; fail=$((fail + 1)); }
 for bin in "$BUILD/settle" "$BUILD/tests/test_popcount_variants"; do
 	addr=$(nm "$bin" 2>/dev/null | awk '$3 == "__popcountdi2" { print $1 }')
 	if [ -z "$addr" ]; then
-		echo "ok   $bin calls no __popcountdi2 (nothing to pin)"
-		pass=$((pass + 1))
+		ok "$bin calls no __popcountdi2 (nothing to pin)"
 	elif [ $((16#$addr % 64)) = 0 ]; then
-		echo "ok   $bin: __popcountdi2 at 0x$addr, a 64-byte line"
-		pass=$((pass + 1))
+		ok "$bin: __popcountdi2 at 0x$addr, a 64-byte line"
 	else
-		echo "FAIL $bin: __popcountdi2 at 0x$addr, $((16#$addr % 64)) bytes into a line"
-		fail=$((fail + 1))
+		bad "$bin: __popcountdi2 at 0x$addr, $((16#$addr % 64)) bytes into a line"
 	fi
 done
 
@@ -39,11 +38,9 @@ for lib in "$BUILD/libsettle.a" "$BUILD/libsettle-prim.a"; do
 		$7 != "2**6" { printf "%s%s", sep, f; sep = " " }')
 	n=$(ar t "$lib" 2>/dev/null | grep -cE '^(popcount|bswap|readlimit)_')
 	if [ "$n" -gt 0 ] && [ -z "$loose" ]; then
-		echo "ok   $lib: the $n kernel objects' code starts at a 64-byte line"
-		pass=$((pass + 1))
+		ok "$lib: the $n kernel objects' code starts at a 64-byte line"
 	else
-		echo "FAIL $lib: kernel objects without 64-byte code alignment: ${loose:-none found}"
-		fail=$((fail + 1))
+		bad "$lib: kernel objects without 64-byte code alignment: ${loose:-none found}"
 	fi
 done
 echo "test_pinned_code: $pass passed, $fail failed"
