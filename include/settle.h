@@ -860,6 +860,14 @@ int settle_format_known(const char *format, int for_compare);
 char *settle_format_names(int for_compare, char *buf, size_t len);
 
 /*
+ * The format settle run writes to path when --output is given without
+ * --format, from the name's ending: ".md" md, ".csv" csv, ".txt" text,
+ * ".jsonl" json-lines, anything else (".json", no ending) json, the result
+ * file that settle show and settle compare read. Never NULL.
+ */
+const char *settle_format_for_path(const char *path);
+
+/*
  * Load a result file into rep: a settle result file (written with the
  * "json" format), or a Google Benchmark JSON file (an object with
  * "context" and "benchmarks"). Claims and variants are described from

@@ -172,8 +172,8 @@ static void test_option_corners(void **st)
 			   "--processes", "2", NULL), "CPU 1023");
 	usage_error(settle("run", "--equivalence", "0x10", NULL), "equivalence");
 	usage_error(settle("run", "--device-mbps", " 5", NULL), "device");
-	usage_error(settle("selftest", "--output", "/tmp/x.txt", NULL),
-		    "--format json");
+	usage_error(settle("selftest", "--format", "table", "--output",
+			   "/tmp/x.txt", NULL), "JSON file");
 	usage_error(settle("selftest", "--cpu", "1023", NULL), "CPU 1023");
 	usage_error(settle("run", "bswap", "--size", "16G", NULL),
 		    "3 buffers");

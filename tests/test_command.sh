@@ -75,6 +75,7 @@ expect 1 "command 'b' (exit 5) exited with status 5" --command 'a=true' \
 	--command 'b=exit 5' --samples 2
 expect 2 "do not mix" --command 'a=true' popcount
 expect 2 "do not mix" --command 'a=true' --size 4K
+expect 2 "do not mix" --command 'a=true' --layouts 4
 expect 2 "go with --command" --warmup 3
 expect 2 "go with --command" popcount --share main
 expect 2 "malformed --warmup" --command 'a=true' --warmup many

@@ -746,6 +746,27 @@ static void test_format_names(void **st)
 	assert_false(settle_format_known(NULL, 0));
 }
 
+/* --output without --format: the name's ending chooses, json otherwise;
+ * each choice is a format settle run knows. */
+static void test_format_for_path(void **st)
+{
+	static const struct { const char *path, *format; } cases[] = {
+		{ "r.md", "md" }, { "out/r.csv", "csv" }, { "r.txt", "text" },
+		{ "r.jsonl", "json-lines" }, { "R.MD", "md" },
+		{ "r.json", "json" }, { "results", "json" },
+		{ "a.md/results", "json" }, { "r.md.json", "json" },
+		{ ".csv/r", "json" }, { "r.", "json" },
+	};
+
+	(void)st;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *f = settle_format_for_path(cases[i].path);
+
+		assert_string_equal(f, cases[i].format);
+		assert_true(settle_format_known(f, 0));
+	}
+}
+
 static int setup(void **st)
 {
 	(void)st;
@@ -776,6 +797,7 @@ int main(void)
 		cmocka_unit_test(test_load_gbench),
 		cmocka_unit_test(test_gbench_roundtrip),
 		cmocka_unit_test(test_format_names),
+		cmocka_unit_test(test_format_for_path),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

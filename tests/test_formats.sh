@@ -306,6 +306,26 @@ if LC_ALL=$LOC "$SETTLE" run endian --quick --samples 3 --format csv \
 else
 	bad "settle run --format csv --output: $(cat "$TMP/err")"
 fi
+# --output without --format: the name's ending chooses, json otherwise
+shows() { "$SETTLE" show "$1" >/dev/null 2>&1; }
+mkdir -p "$TMP/a.md"
+for name in r.json r.md a.md/results; do
+	if "$SETTLE" run endian --quick --samples 3 --output "$TMP/$name" \
+		>"$TMP/stdout" 2>"$TMP/err"; then
+		case $name in
+		r.md)	check "settle run --output r.md: Markdown tables" \
+				pycheck md "$TMP/$name"
+			check "settle run --output r.md: nothing on stdout" \
+				test ! -s "$TMP/stdout" ;;
+		*)	check "settle run --output $name: settle show reads it" \
+				shows "$TMP/$name"
+			check "settle run --output $name: the table on stdout" \
+				grep -q 'verdict' "$TMP/stdout" ;;
+		esac
+	else
+		bad "settle run --output $name: $(cat "$TMP/err")"
+	fi
+done
 "$SETTLE" run endian --quick --format yaml >/dev/null 2>"$TMP/err"
 rc=$?
 check "settle run --format yaml: exit 2 naming the formats" \

@@ -103,8 +103,11 @@ static const char usage_run[] =
 "                     Markdown), text (plain, <= 72 columns), csv,\n"
 "                     json-lines (one JSON object per result), or\n"
 "                     gbench-json (Google Benchmark's JSON, for its tools)\n"
-"  --output FILE      write the result there, whole or not at all (json,\n"
-"                     gbench-json: the table still goes to standard output)\n"
+"  --output FILE      write the result there, whole or not at all; without\n"
+"                     --format, in the format FILE's name ends with (.md,\n"
+"                     .csv, .txt, .jsonl), else json, the result file (with\n"
+"                     json and gbench-json the table still goes to standard\n"
+"                     output)\n"
 "  --build \"CC FLAGS\" with FILE.c: a compiler and its flags, repeatable\n"
 "                     (default \"cc -O2\"); every build must compute the\n"
 "                     same check values\n"
@@ -169,8 +172,8 @@ static const char usage_selftest[] =
 "                     settings of each trial (default: the --rigorous\n"
 "                     settings: 40 samples of >= 2 ms, 4 layouts, 9\n"
 "                     processes)\n"
-"  --format FMT       table (default) or json\n"
-"  --output FILE      write there (json: whole or not at all)\n";
+"  --format FMT       table (default; json with --output) or json\n"
+"  --output FILE      write the JSON result there, whole or not at all\n";
 
 static const char usage_info[] =
 "usage: settle info [--cpu N]\n\n"
@@ -670,15 +673,19 @@ static int parse_run(struct run_args *a, int argc, char **argv)
 	settle_options_default(&a->opt, a->quick);
 	if (a->rigorous)
 		settle_options_rigorous(&a->opt);
-	a->format = "table";
+	a->format = NULL;
 	a->cpu = -1;
 	rc = parse_options(argc, argv, ":h", run_opts, run_option, a,
 			   usage_run, &first);
 	if (rc)
 		return rc == 1 ? -1 : rc;
+	if (!a->format)
+		a->format = a->output && strcmp(a->output, "-") ?
+			    settle_format_for_path(a->output) : "table";
 	if (settle_command_check(&a->cmds, first < argc || a->nsizes ||
 				 a->nvariants || a->nbuilds || a->opt.full ||
-				 a->have_min, err, sizeof(err)) < 0)
+				 a->have_min || a->have_layouts, err,
+				 sizeof(err)) < 0)
 		return fail_usage("%s", err);
 	if (a->have_samples)
 		a->opt.samples = (unsigned)a->samples;
@@ -1112,7 +1119,7 @@ static int cmd_selftest(int argc, char **argv)
 		a.det = 100;
 		a.lay = 200;
 	}
-	a.format = "table";
+	a.format = NULL;
 	rc = parse_options(argc, argv, ":h", opts, selftest_option, &a,
 			   usage_selftest, &first);
 	if (rc)
@@ -1120,9 +1127,11 @@ static int cmd_selftest(int argc, char **argv)
 	if (first < argc)
 		return fail_usage("unexpected argument '%s' (see settle "
 				  "selftest --help)", argv[first]);
+	if (!a.format)
+		a.format = a.output ? "json" : "table";
 	if (a.output && strcmp(a.format, "json"))
-		return fail_usage("selftest --output writes the JSON file: add "
-				  "--format json");
+		return fail_usage("selftest --output writes the JSON file, not "
+				  "--format %s", a.format);
 	if (!settle_cpu_allowed(a.o.cpu))
 		return fail_usage("cannot pin to CPU %d: not one of the CPUs "
 				  "settle was allowed (its affinity at start)",

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "report/format.h"
 #include "util/util.h"
@@ -35,6 +36,23 @@ int settle_format_known(const char *name, int for_compare)
 	const struct settle_format *f = find(name);
 
 	return f && (for_compare ? f->compare != NULL : f->report != NULL);
+}
+
+const char *settle_format_for_path(const char *path)
+{
+	static const struct { const char *ending, *format; } by_ending[] = {
+		{ ".md", "md" }, { ".csv", "csv" }, { ".txt", "text" },
+		{ ".jsonl", "json-lines" },
+	};
+	const char *dot = strrchr(path, '.');
+
+	if (dot && strchr(dot, '/'))
+		dot = NULL; /* a dot in a directory's name */
+	for (size_t i = 0; dot && i < sizeof(by_ending) / sizeof(*by_ending);
+	     i++)
+		if (!strcasecmp(dot, by_ending[i].ending))
+			return by_ending[i].format;
+	return "json";
 }
 
 char *settle_format_names(int for_compare, char *buf, size_t len)

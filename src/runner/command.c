@@ -191,7 +191,8 @@ int settle_command_check(const struct settle_command_set *s, int claims_too,
 	if (s->n && claims_too) {
 		snprintf(err, errlen, "a claim list and --command do not mix: "
 			 "measure claims (with --size, --variant, --full, --min-time, "
-			 "--build, FILE.c) or whole commands, in separate runs");
+			 "--layouts, --build, FILE.c) or whole commands, in "
+			 "separate runs");
 		return -1;
 	}
 	if (!s->n && (s->have_warmup || s->prepare || s->show_output ||
