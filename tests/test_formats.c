@@ -746,6 +746,22 @@ static void test_format_names(void **st)
 	assert_false(settle_format_known(NULL, 0));
 }
 
+/* A conclusion names a row with parameters as the table does (without
+ * the build), so that rows of one name in two groups are told apart. */
+static void test_conclusion_names_params(void **st)
+{
+	struct settle_report rep;
+	char *text;
+
+	(void)st;
+	make_report(&rep, "c", "t", "quick");
+	text = render(&rep, "table");
+	assert_non_null(strstr(text, "fastest quick ("));
+	assert_non_null(strstr(text, "slowest 32-bit wide ("));
+	free(text);
+	settle_report_free(&rep);
+}
+
 /* --output without --format: the name's ending chooses, json otherwise;
  * each choice is a format settle run knows. */
 static void test_format_for_path(void **st)
@@ -798,6 +814,7 @@ int main(void)
 		cmocka_unit_test(test_gbench_roundtrip),
 		cmocka_unit_test(test_format_names),
 		cmocka_unit_test(test_format_for_path),
+		cmocka_unit_test(test_conclusion_names_params),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -624,7 +624,8 @@ static void machine_line(const struct settle_report *rep, char *buf,
 					 rep->compiler, rep->build_flags);
 	if (used < len && rep->options.samples)
 		snprintf(buf + used, len - used,
-			 "; %u samples, each >= %g ms%s", rep->options.samples,
+			 "; %u sample%s, each >= %g ms%s", rep->options.samples,
+			 rep->options.samples == 1 ? "" : "s",
 			 rep->options.min_sample_ns / 1e6,
 			 rep->options.quick ? " (--quick)" : "");
 }

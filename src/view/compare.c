@@ -550,8 +550,8 @@ static void settings(const struct settle_report *r, char *buf, size_t len)
 		snprintf(cpu, sizeof(cpu), ", pinned to CPU %d", r->cpu);
 	if (o->layouts > 1)
 		snprintf(lay, sizeof(lay), ", %u layouts", o->layouts);
-	snprintf(buf, len, "%u samples of >= %g ms in %u process%s%s%s",
-		 o->samples, o->min_sample_ns / 1e6,
+	snprintf(buf, len, "%u sample%s of >= %g ms in %u process%s%s%s",
+		 o->samples, o->samples == 1 ? "" : "s", o->min_sample_ns / 1e6,
 		 o->processes ? o->processes : 1,
 		 o->processes > 1 ? "es" : "", lay, cpu);
 }

@@ -15,6 +15,12 @@
 
 /* ---- the machine ------------------------------------------------------- */
 
+/* The plural ending for n things: "1 sample", "2 samples". */
+static const char *plural(unsigned n)
+{
+	return n == 1 ? "" : "s";
+}
+
 __attribute__((format(printf, 3, 4)))
 static struct settle_view_item *item(struct settle_view *v, const char *key,
 				     const char *fmt, ...)
@@ -86,11 +92,13 @@ static void layouts_item(const struct settle_report *rep,
 	if (has_commands(rep))
 		return;
 	if (o->layouts > 1) {
+		unsigned each = o->samples / o->layouts /
+				(o->processes > 1 ? o->processes : 1);
+
 		it = item(v, "layouts", "%u: code, data and stack placed %u "
-			  "ways, %u samples in each per process "
-			  "(docs/layouts.md)", o->layouts, o->layouts,
-			  o->samples / o->layouts /
-			  (o->processes > 1 ? o->processes : 1));
+			  "ways, %u sample%s in each per process "
+			  "(docs/layouts.md)", o->layouts, o->layouts, each,
+			  plural(each));
 		brief(it, "%u layouts", o->layouts);
 	} else if (verdicts) {
 		if (o->layout_first)
@@ -220,8 +228,9 @@ static void machine_items(const struct settle_report *rep,
 	if (o->min_sample_ns > 0)
 		snprintf(each, sizeof(each), ", each >= %.1f ms",
 			 o->min_sample_ns / 1e6);
-	it = item(v, NULL, "%s; %u samples per variant%s%s%s", pinned,
-		  o->samples, buf, each, o->quick ? " (--quick)" : "");
+	it = item(v, NULL, "%s; %u sample%s per variant%s%s%s", pinned,
+		  o->samples, plural(o->samples), buf, each,
+		  o->quick ? " (--quick)" : "");
 	brief(it, "%s", it->text);
 	it->info_only = -1; /* a run's, not info's */
 	layouts_item(rep, v);
@@ -416,6 +425,7 @@ static void notes(const struct settle_report *rep, struct settle_view_claim *vc)
 	const struct settle_claim_info *c = vc->claim;
 	int grouped = 0, based = 0, unstable = 0, moved = 0;
 	unsigned nl = 1;
+	char head[160], ratio[300];
 
 	for (size_t i = 0; i < vc->nrows; i++) {
 		const struct settle_view_row *w = &vc->rows[i];
@@ -426,40 +436,31 @@ static void notes(const struct settle_report *rep, struct settle_view_claim *vc)
 		moved |= w->lmark[0] != '\0';
 		nl = w->r->nlayouts > nl ? w->r->nlayouts : nl;
 	}
+	snprintf(head, sizeof(head), "median time per %s of %u sample%s",
+		 c->op_name, o->samples, plural(o->samples));
+	snprintf(ratio, sizeof(ratio), "ratio = time / time of '%s'%s in the "
+		 "same rounds (below 1 is faster", c->baseline, grouped ?
+		 " of the same build and parameters" : "");
 	if (based && nl > 1 && o->processes > 1)
-		note(vc, "", "median time per %s of %u samples; ratio = time / "
-		     "time of '%s'%s in the same rounds (below 1 is faster; %u "
-		     "fresh processes, each %u layouts: the median ratio in "
-		     "each layout, their mean per process, %s; band "
-		     "+-%g%%)", c->op_name, o->samples, c->baseline, grouped ?
-		     " of the same build and parameters" : "", o->processes,
-		     nl, over_processes(o->processes), o->band * 100);
+		note(vc, "", "%s; %s; %u fresh processes, each %u layouts: the "
+		     "median ratio in each layout, their mean per process, %s; "
+		     "band +-%g%%)", head, ratio, o->processes, nl,
+		     over_processes(o->processes), o->band * 100);
 	else if (based && nl > 1)
-		note(vc, "", "median time per %s of %u samples; ratio = time / "
-		     "time of '%s'%s in the same rounds (below 1 is faster; %u "
-		     "layouts: the mean over the layouts of each round's log "
-		     "ratio, Hodges-Lehmann estimate of those, 95%% signed-rank "
-		     "interval; band +-%g%%)", c->op_name, o->samples,
-		     c->baseline, grouped ?
-		     " of the same build and parameters" : "", nl,
-		     o->band * 100);
+		note(vc, "", "%s; %s; %u layouts: the mean over the layouts of "
+		     "each round's log ratio, Hodges-Lehmann estimate of "
+		     "those, 95%% signed-rank interval; band +-%g%%)", head,
+		     ratio, nl, o->band * 100);
 	else if (based && o->processes > 1)
-		note(vc, "", "median time per %s of %u samples; ratio = time / "
-		     "time of '%s'%s in the same rounds (below 1 is faster; %u "
-		     "fresh processes, one Hodges-Lehmann estimate each, %s; "
-		     "band +-%g%%)", c->op_name, o->samples, c->baseline,
-		     grouped ? " of the same build and parameters" : "",
+		note(vc, "", "%s; %s; %u fresh processes, one Hodges-Lehmann "
+		     "estimate each, %s; band +-%g%%)", head, ratio,
 		     o->processes, over_processes(o->processes),
 		     o->band * 100);
 	else if (based)
-		note(vc, "", "median time per %s of %u samples; ratio = time / "
-		     "time of '%s'%s in the same rounds (below 1 is faster; "
-		     "Hodges-Lehmann estimate, 95%% signed-rank interval; band "
-		     "+-%g%%)", c->op_name, o->samples, c->baseline, grouped ?
-		     " of the same build and parameters" : "", o->band * 100);
+		note(vc, "", "%s; %s; Hodges-Lehmann estimate, 95%% signed-rank "
+		     "interval; band +-%g%%)", head, ratio, o->band * 100);
 	else
-		note(vc, "", "median time per %s of %u samples; no baseline, "
-		     "so no ratios", c->op_name, o->samples);
+		note(vc, "", "%s; no baseline, so no ratios", head);
 	if (c->show_cycles)
 		note(vc, "", "cycles: %s", cycles_source(vc));
 	if (unstable)
@@ -620,6 +621,21 @@ static int ranked(const char *b, const struct settle_view_row *w,
 }
 
 /*
+ * How a conclusion names row w: as the table does without the build (the
+ * clause names it), so that rows of one name in several parameter groups
+ * ("dispatched settle", "avx512 settle") are told apart. Into buf.
+ */
+static const char *row_name(const struct settle_view_row *w, char *buf,
+			    size_t len)
+{
+	const struct settle_result *r = w->r;
+
+	if (!r->nparams)
+		return r->variant;
+	return settle_label(NULL, r->params, r->nparams, r->variant, buf, len);
+}
+
+/*
  * Fastest and slowest measured row of build b at the largest size, the
  * rows this run cannot tell from the fastest (ties[], *nties; those
  * called the same as the baseline are listed in same), and which are the
@@ -650,8 +666,11 @@ static void extremes(const struct settle_view_claim *vc, const char *b,
 		if (!*slow || r->sum.median > (*slow)->r->sum.median)
 			*slow = w;
 		if (!strcmp(w->verdict, "same") && strlen(same) + 40 < len) {
+			char name[128];
+
 			strcat(same, *nsame ? ", " : "");
-			strncat(same, r->variant, len - strlen(same) - 1);
+			strncat(same, row_name(w, name, sizeof(name)),
+				len - strlen(same) - 1);
 			(*nsame)++;
 		}
 	}
@@ -688,7 +707,8 @@ static void generic_conclusion(const struct settle_view_claim *vc, char *buf,
 	}
 	for (size_t k = 0; k < nb && used < len; k++) {
 		const struct settle_view_row *f, *s, *ties[SETTLE_MAX_NAMED];
-		char same[256], tie[256] = "";
+		char same[256], tie[256] = "", fname[128], sname[128];
+		char tname[128];
 		size_t nsame, nties, t = 0;
 		int w;
 
@@ -699,18 +719,21 @@ static void generic_conclusion(const struct settle_view_claim *vc, char *buf,
 		for (size_t i = 0; i < nties && t < sizeof(tie); i++)
 			t += (size_t)snprintf(tie + t, sizeof(tie) - t, "%s%s",
 					      i ? ", " : "; not told apart "
-					      "from ", ties[i]->r->variant);
+					      "from ", row_name(ties[i], tname,
+								sizeof(tname)));
 		if (f == s) /* one variant: nothing to rank */
 			w = snprintf(buf + used, len - used, "%s%s%s%s takes %s",
 				     used ? "; " : "", builds[k] ? builds[k] : "",
-				     builds[k] ? ": " : "", f->r->variant,
-				     f->median);
+				     builds[k] ? ": " : "",
+				     row_name(f, fname, sizeof(fname)), f->median);
 		else
 			w = snprintf(buf + used, len - used, "%s%s%sfastest %s "
 				     "(%s%s), slowest %s (%s)%s%s", used ? "; " : "",
 				     builds[k] ? builds[k] : "",
-				     builds[k] ? ": " : "", f->r->variant,
-				     f->median, tie, s->r->variant, s->median,
+				     builds[k] ? ": " : "",
+				     row_name(f, fname, sizeof(fname)), f->median,
+				     tie, row_name(s, sname, sizeof(sname)),
+				     s->median,
 				     nsame ? "; the same as the baseline: " : "",
 				     nsame ? same : "");
 		if (w > 0)
