@@ -762,6 +762,23 @@ static void test_conclusion_names_params(void **st)
 	settle_report_free(&rep);
 }
 
+/* One sample is "1 sample", in the run's line and in the notes. */
+static void test_one_sample(void **st)
+{
+	struct settle_report rep;
+	char *text;
+
+	(void)st;
+	make_report(&rep, "c", "t", "quick");
+	rep.options.samples = 1;
+	text = render(&rep, "table");
+	assert_non_null(strstr(text, "1 sample per variant"));
+	assert_non_null(strstr(text, "of 1 sample;"));
+	assert_null(strstr(text, "1 samples"));
+	free(text);
+	settle_report_free(&rep);
+}
+
 /* --output without --format: the name's ending chooses, json otherwise;
  * each choice is a format settle run knows. */
 static void test_format_for_path(void **st)
@@ -815,6 +832,7 @@ int main(void)
 		cmocka_unit_test(test_format_names),
 		cmocka_unit_test(test_format_for_path),
 		cmocka_unit_test(test_conclusion_names_params),
+		cmocka_unit_test(test_one_sample),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
