@@ -125,7 +125,8 @@ def popcount(doc):
     by = {}
     for r in rows(doc):
         by[key(r, "build", "path", "size_bytes") + (r["variant"],)] = r
-    seen = False
+    band = doc.get("settings", {}).get("equivalence_band", 0.01)
+    tally, behind = {}, 0
     for (build, path, size, name), r in sorted(
             by.items(), key=lambda kv: (kv[0][0], kv[0][1], kv[0][2])):
         if name != "settle" or "vs_baseline" not in r:
@@ -133,12 +134,23 @@ def popcount(doc):
         if (build, path, size, "libpopcnt") not in by:
             continue
         v = r["vs_baseline"]
-        seen = True
+        tally[v["verdict"]] = tally.get(v["verdict"], 0) + 1
+        if v["verdict"] == "unclear" and v["ci_high"] > 1 + band:
+            behind += 1
         print(f"  {short(build):<24} {path:<11} {size_name(size):>8}  "
               f"{v['ratio']:6.3f}  [{v['ci_low']:.3f}, {v['ci_high']:.3f}]"
               f"  {v['verdict']}")
-    if not seen:
+    if not tally:
         print("  (no libpopcnt rows: make bench LIBPOPCNT_DIR=DIR)")
+    else:
+        unclear = tally.get("unclear", 0)
+        print("  " + ", ".join(f"{tally.get(k, 0)} {k}" for k in
+                                ("faster", "same", "unclear", "slower")) +
+              f" of {sum(tally.values())}" +
+              (f"; of the unclear, {unclear - behind} with the whole "
+               f"interval at most {1 + band:.2f} (not behind by more "
+               f"than the band), {behind} reaching above it"
+               if unclear else ""))
     print("\npopcount: 16 bytes past a 64-byte boundary / aligned "
           "(settle_popcount), and GMP / settle (time, per-round medians)")
     for (build, path, size, name), r in sorted(by.items()):
