@@ -758,6 +758,29 @@ static void test_conclusion_names_params(void **st)
 	text = render(&rep, "table");
 	assert_non_null(strstr(text, "fastest quick ("));
 	assert_non_null(strstr(text, "slowest 32-bit wide ("));
+	assert_null(strstr(text, "not told apart"));
+	free(text);
+	settle_report_free(&rep);
+}
+
+/* A row of another group (no interval against the fastest in the table)
+ * as fast as the fastest, round by round, is not told apart from it;
+ * twice as slow it is (above). */
+static void test_conclusion_across_groups(void **st)
+{
+	static const double close[5] = { 1.5, 1.52, 1.49, 1.51, 1.5 };
+	struct settle_report rep;
+	double keep[5];
+	char *text;
+
+	(void)st;
+	memcpy(keep, samples[2], sizeof(keep));
+	memcpy(samples[2], close, sizeof(close));
+	make_report(&rep, "c", "t", "quick");
+	memcpy(samples[2], keep, sizeof(keep));
+	text = render(&rep, "table");
+	assert_non_null(strstr(text, "fastest quick (1.500 ns; not told "
+				     "apart from 32-bit wide)"));
 	free(text);
 	settle_report_free(&rep);
 }
@@ -832,6 +855,7 @@ int main(void)
 		cmocka_unit_test(test_format_names),
 		cmocka_unit_test(test_format_for_path),
 		cmocka_unit_test(test_conclusion_names_params),
+		cmocka_unit_test(test_conclusion_across_groups),
 		cmocka_unit_test(test_one_sample),
 	};
 

@@ -326,6 +326,21 @@ for name in r.json r.md a.md/results; do
 		bad "settle run --output $name: $(cat "$TMP/err")"
 	fi
 done
+# one sample a side has no interval (level 0): none is printed as if 95 %
+if "$SETTLE" run endian --quick --samples 1 --output "$TMP/one.json" \
+	>"$TMP/one.table" 2>"$TMP/err"; then
+	check "one sample: the rows say too few samples" \
+		grep -q "unclear (too few samples)" "$TMP/one.table"
+	check "one sample: no interval printed" \
+		bash -c '! grep -E "x +\[" "$1"' _ "$TMP/one.table"
+	"$SETTLE" compare "$TMP/one.json" "$TMP/one.json" >"$TMP/one.cmp" 2>&1
+	check "compare, one sample a side: bounds shown as -" \
+		grep -q "\[ *-, *-\]" "$TMP/one.cmp"
+	check "compare, one sample a side: no numeric interval" \
+		bash -c '! grep -E "\[ *[-+][0-9.]+%," "$1"' _ "$TMP/one.cmp"
+else
+	bad "settle run --samples 1: $(cat "$TMP/err")"
+fi
 "$SETTLE" run endian --quick --format yaml >/dev/null 2>"$TMP/err"
 rc=$?
 check "settle run --format yaml: exit 2 naming the formats" \

@@ -126,6 +126,19 @@ int settle_process_estimate(const struct settle_result *base,
 			    const struct settle_result *r, size_t from,
 			    size_t to, double *est);
 
+/*
+ * r against b, two rows measured in the same rounds (one claim and size,
+ * any builds or parameters), as settle_report_analyze() compares a row
+ * with its baseline: paired by round; with nproc > 1 processes one
+ * estimate per process and the interval over processes; band the
+ * equivalence band (0.01 = +-1 %). The verdict is about r's time over
+ * b's. Returns 0, or -1 out of memory (*cmp then unclear, "out of
+ * memory").
+ */
+int settle_result_compare(const struct settle_result *r,
+			  const struct settle_result *b, unsigned nproc,
+			  double band, struct settle_comparison *cmp);
+
 /* Index of the baseline of result i in its group, or -1. */
 long settle_report_baseline(const struct settle_report *rep, size_t i);
 

@@ -716,9 +716,10 @@ int settle_process_estimate(const struct settle_result *base,
  * layouts) and an interval over processes (settle_compare_processes()); with several layouts
  * in one process, the layouts as the unit (one estimate each).
  */
-static void compare_rounds(struct settle_result *r,
+static void compare_rounds(const struct settle_result *r,
 			   const struct settle_result *b, unsigned nproc,
-			   double band, double *bx, double *xx)
+			   double band, double *bx, double *xx,
+			   struct settle_comparison *cmp)
 {
 	size_t n = r->nsamples < b->nsamples ? r->nsamples : b->nsamples;
 	size_t rounds = nproc > 1 ? r->nsamples / nproc : 0;
@@ -726,19 +727,19 @@ static void compare_rounds(struct settle_result *r,
 	double est[256];
 	size_t np = 0;
 
-	settle_compare_paired(b->samples_ns, r->samples_ns, n, band, &r->cmp);
+	settle_compare_paired(b->samples_ns, r->samples_ns, n, band, cmp);
 	if (nproc > 1 && !rounds) { /* no process has a round: no file of
 				     * settle's, and no unit to decide by */
-		r->cmp.verdict = SETTLE_UNCLEAR;
-		r->cmp.why = "fewer samples than processes";
+		cmp->verdict = SETTLE_UNCLEAR;
+		cmp->why = "fewer samples than processes";
 	} else if (rounds && b->nsamples >= rounds * nproc) {
 		for (unsigned p = 0; p < nproc && p < 256; p++)
 			if (process_estimate(b, r, p * rounds, (p + 1) * rounds,
 					     bx, xx, &est[np]) == 0)
 				np++;
-		settle_compare_processes(est, np, band, &r->cmp);
+		settle_compare_processes(est, np, band, cmp);
 		if (r->nlayouts > 1)
-			r->cmp.method = settle_process_trim(np) ?
+			cmp->method = settle_process_trim(np) ?
 				"per-process estimates, each the mean of one "
 				"per layout, 20% trimmed mean, Yuen interval" :
 				"per-process estimates, each the mean of one "
@@ -752,34 +753,46 @@ static void compare_rounds(struct settle_result *r,
 			xx[i] = exp(bx[i]);
 			bx[i] = 1;
 		}
-		settle_compare_paired(bx, xx, k, band, &r->cmp);
-		r->cmp.method = "balanced rounds (the mean over the layouts "
-				"of one round in each), Hodges-Lehmann, "
-				"signed-rank interval";
+		settle_compare_paired(bx, xx, k, band, cmp);
+		cmp->method = "balanced rounds (the mean over the layouts "
+			      "of one round in each), Hodges-Lehmann, "
+			      "signed-rank interval";
 	}
+}
+
+int settle_result_compare(const struct settle_result *r,
+			  const struct settle_result *b, unsigned nproc,
+			  double band, struct settle_comparison *cmp)
+{
+	size_t n = r->nsamples > b->nsamples ? r->nsamples : b->nsamples;
+	double *bx = malloc((n + 1) * sizeof(*bx));
+	double *xx = malloc((n + 1) * sizeof(*xx));
+	int rc = bx && xx ? 0 : -1;
+
+	if (!rc)
+		compare_rounds(r, b, nproc, band, bx, xx, cmp);
+	else
+		*cmp = (struct settle_comparison){ .verdict = SETTLE_UNCLEAR,
+						   .why = "out of memory" };
+	free(bx);
+	free(xx);
+	if (r->below_resolution || b->below_resolution) {
+		cmp->verdict = SETTLE_UNCLEAR;
+		cmp->why = "below resolution";
+	}
+	return rc;
 }
 
 /* r against its baseline b. */
 static void compare(struct settle_result *r, const struct settle_result *b,
 		    unsigned nproc, double band)
 {
-	size_t n = r->nsamples > b->nsamples ? r->nsamples : b->nsamples;
-	double *bx = malloc((n + 1) * sizeof(*bx));
-	double *xx = malloc((n + 1) * sizeof(*xx));
+	int resolved = !r->below_resolution && !b->below_resolution;
 
 	r->has_cmp = 1;
-	if (bx && xx)
-		compare_rounds(r, b, nproc, band, bx, xx);
-	else
-		r->cmp = (struct settle_comparison){ .verdict = SETTLE_UNCLEAR,
-						     .why = "out of memory" };
-	free(bx);
-	free(xx);
-	if (r->below_resolution || b->below_resolution) {
-		r->cmp.verdict = SETTLE_UNCLEAR;
-		r->cmp.why = "below resolution";
-	} else if (r->cmp.verdict == SETTLE_UNCLEAR &&
-		   (r->layout_sensitive || b->layout_sensitive)) {
+	settle_result_compare(r, b, nproc, band, &r->cmp);
+	if (resolved && r->cmp.verdict == SETTLE_UNCLEAR &&
+	    (r->layout_sensitive || b->layout_sensitive)) {
 		r->cmp.why = "layout-sensitive";
 		r->cmp.layout_spread = fmax(r->layout_sensitive ?
 					    r->layout_spread : 0,

@@ -21,6 +21,19 @@
  * --layouts N alone runs at least this many processes. */
 #define SETTLE_MIN_UNITS 3
 
+/* The least confidence an interval must reach to decide a verdict (the
+ * exact signed-rank and Mann-Whitney intervals of a few units reach only
+ * some levels: 5 paired samples 93.8 %, 4 of them 87.5 %). */
+#define SETTLE_MIN_LEVEL 0.90
+
+/* Non-zero when c's interval reaches SETTLE_MIN_LEVEL: one to print. One
+ * sample a side has none (level 0), and no interval is printed. */
+int settle_interval_reached(const struct settle_comparison *c);
+
+/* Non-zero when, besides, it rests on SETTLE_MIN_UNITS units or more: one
+ * to decide a verdict by; else the verdict is unclear (too few samples). */
+int settle_interval_usable(const struct settle_comparison *c);
+
 /* Non-zero when the samples summarised in s are too spread to trust. */
 int settle_summary_unstable(const struct settle_summary *s);
 

@@ -13,7 +13,6 @@
 #define CONF 0.95
 /* An interval that reaches less than this (the widest one from 3 or 4
  * pairs) decides nothing. */
-#define MIN_LEVEL 0.90
 
 const char *settle_verdict_name(enum settle_verdict v)
 {
@@ -26,12 +25,22 @@ const char *settle_verdict_name(enum settle_verdict v)
 	}
 }
 
+int settle_interval_reached(const struct settle_comparison *c)
+{
+	return c->level >= SETTLE_MIN_LEVEL;
+}
+
+int settle_interval_usable(const struct settle_comparison *c)
+{
+	return c->n >= SETTLE_MIN_UNITS && settle_interval_reached(c);
+}
+
 void settle_decide(struct settle_comparison *c, double band)
 {
 	double lo = 1 - band, hi = 1 + band;
 
 	c->why = NULL;
-	if (c->n < SETTLE_MIN_UNITS || c->level < MIN_LEVEL) {
+	if (!settle_interval_usable(c)) {
 		c->verdict = SETTLE_UNCLEAR;
 		c->why = "too few samples";
 	} else if (c->hi < lo) {

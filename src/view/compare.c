@@ -297,6 +297,16 @@ static void key_name(const struct settle_result *r, char *buf, size_t len)
 	settle_escape_in(buf, len);
 }
 
+/* Whether every row has SETTLE_MIN_UNITS samples a side, so that the
+ * geometric mean's bootstrap interval shows a spread, not one value. */
+static int enough_to_resample(const size_t *nx, const size_t *ny, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (nx[i] < SETTLE_MIN_UNITS || ny[i] < SETTLE_MIN_UNITS)
+			return 0;
+	return 1;
+}
+
 static void pct(double ratio, char *buf, size_t len)
 {
 	double c = (ratio - 1) * 100;
@@ -408,8 +418,13 @@ static int make_row(const struct settle_report *old,
 	w->lo = (c.lo - 1) * 100;
 	w->hi = (c.hi - 1) * 100;
 	pct(c.ratio, w->change_text, sizeof(w->change_text));
-	pct(c.lo, w->lo_text, sizeof(w->lo_text));
-	pct(c.hi, w->hi_text, sizeof(w->hi_text));
+	if (settle_interval_reached(&c)) {
+		pct(c.lo, w->lo_text, sizeof(w->lo_text));
+		pct(c.hi, w->hi_text, sizeof(w->hi_text));
+	} else { /* no interval to speak of: too few samples */
+		snprintf(w->lo_text, sizeof(w->lo_text), "-");
+		snprintf(w->hi_text, sizeof(w->hi_text), "-");
+	}
 	if (k) { /* with layouts, the spread within them (the results') */
 		w->mark = w->old_r->unstable || r->unstable ? "!" : "";
 		so.mad = w->old_r->layout_mad;
@@ -516,6 +531,12 @@ static int section(const struct settle_report *old,
 			pct(gm.est, s->gm_text, sizeof(s->gm_text));
 			pct(gm.lo, s->gm_lo_text, sizeof(s->gm_lo_text));
 			pct(gm.hi, s->gm_hi_text, sizeof(s->gm_hi_text));
+			if (!enough_to_resample(nx, ny, s->nmeasured)) {
+				snprintf(s->gm_lo_text, sizeof(s->gm_lo_text),
+					 "-");
+				snprintf(s->gm_hi_text, sizeof(s->gm_hi_text),
+					 "-");
+			}
 		}
 	}
 	if (only_in(old, nw, &s->only_old, &s->nonly_old) < 0 ||

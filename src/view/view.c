@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/model.h"
 #include "stats/rules.h"
 #include "util/util.h"
 #include "view/command.h"
@@ -274,6 +275,8 @@ static void cmp_cells(const struct settle_result *r, struct settle_view_row *w)
 	if (c->ratio > 0) {
 		settle_format_num(c->ratio, 3, w->ratio, sizeof(w->ratio) - 1);
 		strcat(w->ratio, "x");
+	}
+	if (c->ratio > 0 && settle_interval_reached(c)) {
 		settle_format_num(c->lo, 3, w->lo, sizeof(w->lo));
 		settle_format_num(c->hi, 3, w->hi, sizeof(w->hi));
 	}
@@ -579,7 +582,7 @@ static const char *unsettled(const struct settle_view_claim *vc,
 		    !strcmp(w->verdict, "unclear")) {
 			if (w->why && !strcmp(w->why, "too few samples"))
 				return "too few samples (a verdict needs 3 "
-				       "processes, or samples, or more)";
+				       "processes, or 5 samples, or more)";
 			if (!w->why || !strcmp(w->why, "interval too wide"))
 				return "too noisy (an interval too wide)";
 			return w->why;
@@ -589,17 +592,26 @@ static const char *unsettled(const struct settle_view_claim *vc,
 }
 
 /*
- * Whether this run cannot tell w from the fastest row f (both measured in
- * one group): two compared rows whose intervals overlap; f the baseline
- * and w unclear against it; w the baseline and f not called faster.
+ * Whether this run cannot tell w from the fastest row f (both measured at
+ * one size in the same rounds). In one group: two compared rows whose
+ * intervals overlap; f the baseline and w unclear against it; w the
+ * baseline and f not called faster. In two groups (other parameters), no
+ * row is the other's baseline: w against f as a row against its baseline
+ * (settle_result_compare()), not told apart unless w is called slower.
  */
-static int undecided(const struct settle_view_row *f,
+static int undecided(const struct settle_options *o,
+		     const struct settle_view_row *f,
 		     const struct settle_view_row *w)
 {
 	const struct settle_result *a = f->r, *b = w->r;
+	struct settle_comparison c;
 
-	if (w == f || !settle_result_same_group(a, b))
+	if (w == f)
 		return 0;
+	if (!settle_result_same_group(a, b))
+		return settle_result_compare(b, a, o->processes, o->band,
+					     &c) < 0 ||
+		       c.verdict != SETTLE_SLOWER;
 	if (f->role == SETTLE_ROLE_COMPARED && w->role == SETTLE_ROLE_COMPARED)
 		return settle_intervals_overlap(&a->cmp, &b->cmp);
 	if (f->role == SETTLE_ROLE_BASELINE && w->role == SETTLE_ROLE_COMPARED)
@@ -641,7 +653,8 @@ static const char *row_name(const struct settle_view_row *w, char *buf,
  * called the same as the baseline are listed in same), and which are the
  * same as the baseline.
  */
-static void extremes(const struct settle_view_claim *vc, const char *b,
+static void extremes(const struct settle_options *o,
+		     const struct settle_view_claim *vc, const char *b,
 		     const struct settle_view_row **fast,
 		     const struct settle_view_row **slow,
 		     const struct settle_view_row **ties, size_t *nties,
@@ -676,7 +689,7 @@ static void extremes(const struct settle_view_claim *vc, const char *b,
 	}
 	for (size_t i = 0; *fast && i < vc->nrows && *nties < maxties; i++)
 		if (ranked(b, &vc->rows[i], size) &&
-		    undecided(*fast, &vc->rows[i]) &&
+		    undecided(o, *fast, &vc->rows[i]) &&
 		    &vc->rows[i] != *slow)
 			ties[(*nties)++] = &vc->rows[i];
 }
@@ -686,7 +699,8 @@ static void extremes(const struct settle_view_claim *vc, const char *b,
  * slowest variant at the largest size and which are the same as the
  * baseline.
  */
-static void generic_conclusion(const struct settle_view_claim *vc, char *buf,
+static void generic_conclusion(const struct settle_options *o,
+			       const struct settle_view_claim *vc, char *buf,
 			       size_t len, const struct settle_view_row **rows,
 			       size_t *nrows)
 {
@@ -712,7 +726,7 @@ static void generic_conclusion(const struct settle_view_claim *vc, char *buf,
 		size_t nsame, nties, t = 0;
 		int w;
 
-		extremes(vc, builds[k], &f, &s, ties, &nties,
+		extremes(o, vc, builds[k], &f, &s, ties, &nties,
 			 SETTLE_MAX_NAMED - 2, &nsame, same, sizeof(same));
 		if (!f)
 			continue;
@@ -776,8 +790,8 @@ static void conclusion(struct settle_view *v, struct settle_view_claim *vc)
 			rows[n++] = named(vc, k->rows[i].label,
 					  k->rows[i].size_bytes);
 	} else if (based) {
-		generic_conclusion(vc, vc->sentence, sizeof(vc->sentence),
-				   rows, &n);
+		generic_conclusion(&v->rep->options, vc, vc->sentence,
+				   sizeof(vc->sentence), rows, &n);
 	}
 	if (!vc->sentence[0]) {
 		vc->reason = based ? "nothing was measured" :
