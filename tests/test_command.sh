@@ -76,6 +76,20 @@ expect 1 "command 'b' (exit 5) exited with status 5" --command 'a=true' \
 expect 2 "do not mix" --command 'a=true' popcount
 expect 2 "do not mix" --command 'a=true' --size 4K
 expect 2 "do not mix" --command 'a=true' --layouts 4
+expect 2 "do not mix" --command 'a=true' --device-mbps 3
+expect 2 "do not mix" --command 'a=true' --verbose
+expect 2 "--output given twice" --command 'a=true' --output "$tmp/a.json" \
+	--output "$tmp/b.json"
+# --rigorous's layouts are the claims': a command run records one
+if "$SETTLE" run --command 'a=true' --rigorous --samples 3 \
+	--output "$tmp/rig.json" >/dev/null 2>"$tmp/err" &&
+   grep -q '"processes": 9' "$tmp/rig.json" &&
+   ! grep -q '"layouts": [2-9]' "$tmp/rig.json"; then
+	ok "--rigorous with --command: 9 processes, no layouts recorded"
+else
+	bad "--rigorous with --command: $(grep -o '"layouts": [0-9]*' \
+		"$tmp/rig.json" 2>/dev/null) $(head -3 "$tmp/err")"
+fi
 expect 2 "go with --command" --warmup 3
 expect 2 "go with --command" popcount --share main
 expect 2 "malformed --warmup" --command 'a=true' --warmup many

@@ -436,6 +436,7 @@ struct run_args {
 	unsigned long samples, min_ms, processes, layouts, layout_first;
 	int cpu;
 	int have_samples, have_min, have_cpu, have_processes, have_layouts;
+	int have_device;
 	int have_layout_first;
 	int quick, rigorous;
 	const char *builds[SETTLE_BYOB_MAX_BUILDS]; /* --build, FILE.c */
@@ -549,9 +550,13 @@ static int run_option(void *ctx, int c, const char *arg)
 	case OPT_FORMAT:
 		return parse_format(arg, 0, &a->format);
 	case OPT_OUTPUT:
+		if (a->output)
+			return fail_usage("--output given twice ('%s', '%s')",
+					  a->output, arg);
 		a->output = arg;
 		return check_output(arg);
 	case OPT_DEVICE:
+		a->have_device = 1;
 		if (parse_positive(arg, &a->opt.device_mbps) < 0)
 			return fail_usage("malformed --device-mbps '%s' (a "
 					  "positive number of MB/s)", arg);
@@ -684,9 +689,12 @@ static int parse_run(struct run_args *a, int argc, char **argv)
 			    settle_format_for_path(a->output) : "table";
 	if (settle_command_check(&a->cmds, first < argc || a->nsizes ||
 				 a->nvariants || a->nbuilds || a->opt.full ||
-				 a->have_min || a->have_layouts, err,
+				 a->have_min || a->have_layouts ||
+				 a->have_device || a->verbose, err,
 				 sizeof(err)) < 0)
 		return fail_usage("%s", err);
+	if (a->cmds.n)
+		a->opt.layouts = 1; /* --rigorous's layouts are for claims */
 	if (a->have_samples)
 		a->opt.samples = (unsigned)a->samples;
 	if (a->have_min)

@@ -189,10 +189,11 @@ int settle_command_check(const struct settle_command_set *s, int claims_too,
 			 char *err, size_t errlen)
 {
 	if (s->n && claims_too) {
-		snprintf(err, errlen, "a claim list and --command do not mix: "
-			 "measure claims (with --size, --variant, --full, --min-time, "
-			 "--layouts, --build, FILE.c) or whole commands, in "
-			 "separate runs");
+		snprintf(err, errlen, "--command times whole commands; claims "
+			 "and their options (a claim name, FILE.c, --size, "
+			 "--variant, --full, --min-time, --layouts, --build, "
+			 "--verbose, --device-mbps) do not mix with it: measure "
+			 "them in a separate run");
 		return -1;
 	}
 	if (!s->n && (s->have_warmup || s->prepare || s->show_output ||

@@ -116,8 +116,8 @@ int settle_command_option(struct settle_command_set *s, int which,
 /*
  * Check the whole command line once parsed: the other command options
  * need --command, and --command does not mix with claims (claims_too:
- * non-zero when claim names, FILE.c, --size, --variant, --build or --full
- * were given). Returns 0, or -1 with a message in err.
+ * non-zero when claim names, FILE.c or a claim's option were given: see
+ * the message). Returns 0, or -1 with a message in err.
  */
 int settle_command_check(const struct settle_command_set *s, int claims_too,
 			 char *err, size_t errlen);
