@@ -80,6 +80,19 @@ expect 2 "do not mix" --command 'a=true' --device-mbps 3
 expect 2 "do not mix" --command 'a=true' --verbose
 expect 2 "--output given twice" --command 'a=true' --output "$tmp/a.json" \
 	--output "$tmp/b.json"
+# compare of two command runs: pooled runs, and no advice to use
+# --layouts, which --command refuses
+for f in c1 c2; do
+	"$SETTLE" run --command 'a=true' --command 'b=true' --samples 3 \
+		--output "$tmp/$f.json" >/dev/null 2>&1
+done
+"$SETTLE" compare "$tmp/c1.json" "$tmp/c2.json" >"$tmp/cmp" 2>&1
+if grep -q "Whole commands have no layouts" "$tmp/cmp" &&
+   ! grep -q -- "--layouts" "$tmp/cmp"; then
+	ok "compare of command runs: no --layouts advice"
+else
+	bad "compare of command runs: $(grep -n -- 'layouts' "$tmp/cmp")"
+fi
 # --rigorous's layouts are the claims': a command run records one
 if "$SETTLE" run --command 'a=true' --rigorous --samples 3 \
 	--output "$tmp/rig.json" >/dev/null 2>"$tmp/err" &&

@@ -399,8 +399,9 @@ static int make_row(const struct settle_report *old,
 		return -1;
 	if (k > 0)
 		*layouts |= k; /* 1 balanced units, 2 per process */
-	else if (k == 0)
-		*layouts |= 4; /* pooled samples */
+	else if (k == 0) /* pooled samples; 8: a claim's, which layouts
+			  * could have placed (a command has none) */
+		*layouts |= r->command ? 4 : 4 | 8;
 	spread = fmax(moves(old, r), moves(nw, r));
 	w->lmark = spread > 0 ? "~" : "";
 	if (below_resolution(nw, r) || below_resolution(old, r)) {
@@ -842,10 +843,11 @@ static void summary(struct settle_compare_view *cv)
 	}
 	used += (size_t)snprintf(cv->summary + used,
 		sizeof(cv->summary) - used,
-		"%zu slower%s, %zu faster%s, %zu the same (band +-%g%%)%s", ns,
+		"%zu slower%s, %zu faster%s, %zu the same (band +-%g%%)%s%s", ns,
 		slower, nf, faster, nsame, cv->band * 100,
 		pooled ? "; by pooled samples of each run, which do not show "
-		"how far another run differs (measure with --layouts 4)" : "");
+		"how far another run differs" : "",
+		cv->layouts & 8 ? " (measure with --layouts 4)" : "");
 	caveats(cv, used);
 }
 
@@ -947,9 +949,12 @@ static void compare_notes(struct settle_compare_view *cv)
 			 "each file's samples are pooled, and the interval "
 			 "shows how they spread within each run, not how far "
 			 "another run of the same code differs: unchanged "
-			 "code can be called slower or faster. Measure both "
-			 "with --layouts 4 (4 processes, the process as the "
-			 "unit; docs/layouts.md)");
+			 "code can be called slower or faster. %s",
+			 cv->layouts & 8 ? "Measure both with --layouts 4 (4 "
+			 "processes, the process as the unit; docs/layouts.md)"
+			 : "Whole commands have no layouts (each run is a "
+			 "fresh process, and a file's runs share one session "
+			 "of the machine)");
 	if (moved)
 		add_note(cv, "~", "layout-sensitive on either side: its time "
 			 "moves with where code, data and stack sit, beyond the "

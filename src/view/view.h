@@ -211,7 +211,9 @@ struct settle_compare_view {
 	size_t nnotes;
 	int layouts;       /* how rows were compared: 1 some layout by layout
 			      in balanced units, 2 some per process, 4 some
-			      from pooled samples (not in layouts in both) */
+			      from pooled samples (not in layouts in both),
+			      8 some of those a claim's (a command has no
+			      layouts) */
 	int caveats;       /* what the summary names besides the rows: 1 the
 			      files come from different machines (CPU
 			      model, ISA extensions or kernel), 2 a file
