@@ -113,6 +113,8 @@ static void test_refusals(void **st)
 		       "\"results\": [{\"claim\": \"c\"", "truncated");
 	expect_refusal("", "truncated");
 	expect_refusal("[1, 2]", "not a settle result file");
+	/* a table or csv written by mistake: where a result file comes from */
+	expect_refusal("claim,variant\nc,v\n", "settle run --output FILE.json");
 	expect_refusal("{\"schema\": \"settle-result/1\", \"machine\": {}, "
 		       "\"results\": [{\"claim\": \"c\", \"variant\": \"v\", "
 		       "\"params\": {}}]}", "malformed");

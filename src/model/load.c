@@ -818,7 +818,8 @@ int settle_load_json(const char *path, double band, struct settle_report *rep,
 	fclose(f);
 	if (!doc) {
 		rc = fail(&l, "not a settle result file (invalid or truncated "
-			  "JSON at line %d: %s)", je.line, je.text);
+			  "JSON at line %d: %s); one is what settle run "
+			  "--output FILE.json writes", je.line, je.text);
 		goto out;
 	}
 	rep->options.band = band;
