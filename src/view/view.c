@@ -429,15 +429,19 @@ static void notes(const struct settle_report *rep, struct settle_view_claim *vc)
 	int grouped = 0, based = 0, unstable = 0, moved = 0;
 	unsigned nl = 1;
 	char head[160], ratio[300];
+	double level = 1; /* the lowest level of a printed interval */
 
 	for (size_t i = 0; i < vc->nrows; i++) {
 		const struct settle_view_row *w = &vc->rows[i];
+		const struct settle_comparison *k = &w->r->cmp;
 
 		grouped |= w->r->build || w->r->nparams;
 		based |= w->role != SETTLE_ROLE_NONE;
 		unstable |= w->mark[0] != '\0';
 		moved |= w->lmark[0] != '\0';
 		nl = w->r->nlayouts > nl ? w->r->nlayouts : nl;
+		if (w->role == SETTLE_ROLE_COMPARED && w->lo[0])
+			level = fmin(level, k->level);
 	}
 	snprintf(head, sizeof(head), "median time per %s of %u sample%s",
 		 c->op_name, o->samples, plural(o->samples));
@@ -464,6 +468,10 @@ static void notes(const struct settle_report *rep, struct settle_view_claim *vc)
 		     "interval; band +-%g%%)", head, ratio, o->band * 100);
 	else
 		note(vc, "", "%s; no baseline, so no ratios", head);
+	if (level < 0.95)
+		note(vc, "", "some intervals are %.1f%% ones, not 95%%: the "
+		     "signed-rank interval of 5 paired samples cannot reach "
+		     "95%%; 6 samples or 3 processes do", level * 100);
 	if (c->show_cycles)
 		note(vc, "", "cycles: %s", cycles_source(vc));
 	if (unstable)
