@@ -107,7 +107,7 @@ static const char usage_run[] =
 "                     --format, in the format FILE's name ends with (.md,\n"
 "                     .csv, .txt, .jsonl), else json, the result file (with\n"
 "                     json and gbench-json the table still goes to standard\n"
-"                     output)\n"
+"                     output); '-' is standard output\n"
 "  --build \"CC FLAGS\" with FILE.c: a compiler and its flags, repeatable\n"
 "                     (default \"cc -O2\"); every build must compute the\n"
 "                     same check values\n"
