@@ -93,6 +93,15 @@ if grep -q "Whole commands have no layouts" "$tmp/cmp" &&
 else
 	bad "compare of command runs: $(grep -n -- 'layouts' "$tmp/cmp")"
 fi
+# one run each: no CPU-time interval (its level is 0) is printed
+"$SETTLE" run --command 'a=true' --command 'b=true' --samples 1 --quick \
+	>"$tmp/one" 2>&1
+if grep -q "CPU time [0-9.]*x unclear" "$tmp/one" &&
+   ! grep -q "CPU time [0-9.]*x \[" "$tmp/one"; then
+	ok "one run each: CPU time without an interval"
+else
+	bad "one run each: $(grep -o 'CPU time[^;]*' "$tmp/one")"
+fi
 # --rigorous's layouts are the claims': a command run records one
 if "$SETTLE" run --command 'a=true' --rigorous --samples 3 \
 	--output "$tmp/rig.json" >/dev/null 2>"$tmp/err" &&

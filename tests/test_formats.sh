@@ -338,6 +338,14 @@ if "$SETTLE" run endian --quick --samples 1 --output "$TMP/one.json" \
 		grep -q "\[ *-, *-\]" "$TMP/one.cmp"
 	check "compare, one sample a side: no numeric interval" \
 		bash -c '! grep -E "\[ *[-+][0-9.]+%," "$1"' _ "$TMP/one.cmp"
+	"$SETTLE" compare "$TMP/one.json" "$TMP/one.json" --format json \
+		>"$TMP/one.cmp.json" 2>&1
+	check "compare --format json, one sample a side: ci_low_pct null" \
+		$PY -c 'import json, sys
+rows = [r for c in json.load(open(sys.argv[1]))["comparisons"]
+        for r in c["rows"] if r.get("verdict") not in (None, "undefined")]
+sys.exit(not rows or any(r["ci_low_pct"] is not None for r in rows))' \
+		"$TMP/one.cmp.json"
 else
 	bad "settle run --samples 1: $(cat "$TMP/err")"
 fi

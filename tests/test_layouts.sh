@@ -156,7 +156,7 @@ fi
 # 90 %, and the notes say so; 4 and 4 reach 95 % and say nothing
 exact_same exact-before3 exact-after3 "the process is the unit" "3 processes"
 if "$SETTLE" compare "$TMP/exact-before3.json" "$TMP/exact-after3.json" \
-	--format md | grep -qi "have 90.0% intervals, not 95%" &&
+	--format md | grep -qi "are 90.0% ones, not 95%" &&
    ! "$SETTLE" compare "$TMP/exact-before4.json" "$TMP/exact-after4.json" \
 	--format md | grep -q "not 95%"; then
 	ok "3 processes a file: the notes say the intervals are 90% ones; 4: nothing"

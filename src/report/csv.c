@@ -154,8 +154,8 @@ static void compare_row(FILE *f, const struct settle_compare_section *s,
 	number(f, w->old_median, m);
 	number(f, w->new_median, m);
 	number(f, w->change, m);
-	number(f, w->lo, m);
-	number(f, w->hi, m);
+	number(f, w->lo, m && w->ci);
+	number(f, w->hi, m && w->ci);
 	field(f, m ? w->verdict : "undefined", 0);
 	field(f, w->why, 0);
 	boolean(f, w->mark[0] != '\0');

@@ -501,8 +501,8 @@ static void compare_row(FILE *f, const struct settle_compare_section *s,
 	fputs(", \"old_median_ns\": ", f); jnum(f, m ? w->old_median : NAN);
 	fputs(", \"new_median_ns\": ", f); jnum(f, m ? w->new_median : NAN);
 	fputs(", \"change_pct\": ", f); jnum(f, m ? w->change : NAN);
-	fputs(", \"ci_low_pct\": ", f); jnum(f, m ? w->lo : NAN);
-	fputs(", \"ci_high_pct\": ", f); jnum(f, m ? w->hi : NAN);
+	fputs(", \"ci_low_pct\": ", f); jnum(f, m && w->ci ? w->lo : NAN);
+	fputs(", \"ci_high_pct\": ", f); jnum(f, m && w->ci ? w->hi : NAN);
 	fputs(", ", f); jkey(f, "verdict");
 	jstr(f, m ? w->verdict : "undefined");
 	fputs(", \"why\": ", f);

@@ -145,8 +145,8 @@ static void comparison(FILE *f, const struct settle_compare_section *s,
 	num(f, "old_median_ns", w->old_median, m);
 	num(f, "new_median_ns", w->new_median, m);
 	num(f, "change_pct", w->change, m);
-	num(f, "ci_low_pct", w->lo, m);
-	num(f, "ci_high_pct", w->hi, m);
+	num(f, "ci_low_pct", w->lo, m && w->ci);
+	num(f, "ci_high_pct", w->hi, m && w->ci);
 	str(f, "verdict", m ? w->verdict : "undefined");
 	str(f, "why", w->why);
 	fprintf(f, ", \"unstable\": %s, \"layout_sensitive\": %s}\n",

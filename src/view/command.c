@@ -13,6 +13,7 @@
 #include "model/command.h"
 #include "model/model.h"
 #include "stats/proportion.h"
+#include "stats/rules.h"
 
 const double settle_amdahl_k[SETTLE_AMDAHL_NK] = { 2, 10, INFINITY };
 
@@ -185,12 +186,18 @@ static void commands_part(struct out *o, const struct settle_report *rep,
 		if (r->claim != c || !d)
 			continue;
 		settle_command_cpu(r, &user, &sys);
-		if (settle_command_cpu_cmp(rep, i, &cmp) == 0)
-			snprintf(ratio, sizeof(ratio), "; CPU time %.3fx [%.3f, "
-				 "%.3f] %s%s%s%s", cmp.ratio, cmp.lo, cmp.hi,
+		if (settle_command_cpu_cmp(rep, i, &cmp) == 0) {
+			char ci[48] = "";
+
+			if (settle_interval_reached(&cmp))
+				snprintf(ci, sizeof(ci), " [%.3f, %.3f]",
+					 cmp.lo, cmp.hi);
+			snprintf(ratio, sizeof(ratio), "; CPU time %.3fx%s "
+				 "%s%s%s%s", cmp.ratio, ci,
 				 settle_verdict_name(cmp.verdict),
 				 cmp.why ? " (" : "", cmp.why ? cmp.why : "",
 				 cmp.why ? ")" : "");
+		}
 		if (d->failed)
 			snprintf(failed, sizeof(failed), "; %zu of %zu runs "
 				 "exited non-zero (--ignore-failure)", d->failed,

@@ -416,6 +416,7 @@ static int make_row(const struct settle_report *old,
 	settle_format_ns(w->new_median, w->new_text, sizeof(w->new_text));
 	w->change = (c.ratio - 1) * 100;
 	w->level = c.level;
+	w->ci = settle_interval_reached(&c);
 	w->lo = (c.lo - 1) * 100;
 	w->hi = (c.hi - 1) * 100;
 	pct(c.ratio, w->change_text, sizeof(w->change_text));
@@ -884,9 +885,9 @@ static double lowest_level(const struct settle_compare_view *cv)
 			const struct settle_compare_row *w =
 				&cv->sections[k].rows[i];
 
-			if (w->status == SETTLE_CMP_MEASURED && w->level > 0 &&
-			    w->level < l)
-				l = w->level;
+			if (w->status == SETTLE_CMP_MEASURED &&
+			    w->level >= SETTLE_MIN_LEVEL && w->level < l)
+				l = w->level; /* a printed interval */
 		}
 	return l;
 }
@@ -939,11 +940,12 @@ static void compare_notes(struct settle_compare_view *cv)
 			 "the layout (code that only moved) is the same in "
 			 "every process (docs/layouts.md)", SETTLE_MIN_UNITS);
 	if (level < 0.95 - 1e-9)
-		add_note(cv, "", "rows with 3 processes or samples in a file "
-			 "have %.1f%% intervals, not 95%%: the Mann-Whitney "
-			 "interval of 3 and 3 values (or 3 and 4) cannot reach "
-			 "95%% (too few orderings); measure 4 or more in each "
-			 "file", level * 100);
+		add_note(cv, "", "some intervals are %.1f%% ones, not 95%%: "
+			 "the Mann-Whitney interval of so few values (3 and 3, "
+			 "3 and 4, 1 and 27) cannot reach 95%% (too few "
+			 "orderings); measure 4 or more in each file; an "
+			 "interval below 90%% is not printed ('-')",
+			 level * 100);
 	if (cv->layouts & 4)
 		add_note(cv, "", "rows not measured in layouts in both files: "
 			 "each file's samples are pooled, and the interval "

@@ -697,8 +697,7 @@ static void extremes(const struct settle_options *o,
 	}
 	for (size_t i = 0; *fast && i < vc->nrows && *nties < maxties; i++)
 		if (ranked(b, &vc->rows[i], size) &&
-		    undecided(o, *fast, &vc->rows[i]) &&
-		    &vc->rows[i] != *slow)
+		    undecided(o, *fast, &vc->rows[i]))
 			ties[(*nties)++] = &vc->rows[i];
 }
 

@@ -175,6 +175,8 @@ struct settle_compare_row {
 	double change, lo, hi; /* per cent: new / old - 1 */
 	double level;          /* the interval's confidence (0..1): below
 				  0.95 with 3 processes in a file */
+	int ci;                /* the interval is printed (level >= 0.90):
+				  lo and hi mean something */
 	char change_text[16], lo_text[16], hi_text[16]; /* "+0.98%" */
 	size_t n_old, n_new;
 	const char *mark;      /* "!" when unstable on either side */
