@@ -545,18 +545,48 @@ static const uint64_t default_sizes[] = { 32ull << 10, 128ull << 20 };
  * (docs/founding-experiments.md). */
 static const uint64_t full_sizes[] = { 1ull << 30 };
 
+static const char *const kinds[] = { "scalar", "ssse3", "avx2", "avx512",
+				     "auto" };
+
+/*
+ * "16-bit copy avx2", or "16-bit copy avx2; not told apart from ssse3,
+ * auto" when the intervals of other copies of that element size (each
+ * against the scalar baseline) overlap its own: the run cannot tell which
+ * of them is the fastest. Into buf.
+ */
+static void best_name(const struct settle_result *res, size_t n,
+		      const struct settle_result *best, unsigned bits,
+		      char *buf, size_t len)
+{
+	size_t used = (size_t)snprintf(buf, len, "%s", best->label);
+
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		const struct settle_result *r;
+		char lb[64];
+
+		snprintf(lb, sizeof(lb), "%u-bit copy %s", bits, kinds[k]);
+		r = settle_result_find(res, n, lb, UINT64_MAX);
+		if (!r || r == best || r->invalid[0] || !r->has_cmp ||
+		    !best->has_cmp || used >= len ||
+		    !settle_intervals_overlap(&r->cmp, &best->cmp))
+			continue;
+		used += (size_t)snprintf(buf + used, len - used, "%s%s",
+					 strchr(buf, ';') ? ", " :
+					 "; not told apart from ", kinds[k]);
+	}
+}
+
 /*
  * At the largest size, the fastest swapping copy of each element size as
- * a share of memcpy's throughput for the same bytes.
+ * a share of memcpy's throughput for the same bytes, and the copies this
+ * run cannot tell from it.
  */
 static int bswap_conclude(const struct settle_result *res, size_t n,
 			  const struct settle_conclude_ctx *ctx,
 			  struct settle_conclusion *out)
 {
-	static const char *const kinds[] = { "scalar", "ssse3", "avx2",
-					     "avx512", "auto" };
 	double share[3];
-	char size[24], lb[64], name[24];
+	char size[24], lb[64], name[24], who[3][100];
 	const struct settle_result *best[3];
 
 	(void)ctx;
@@ -582,13 +612,13 @@ static int bswap_conclude(const struct settle_result *res, size_t n,
 		snprintf(name, sizeof(name), "share_%u", bits);
 		settle_conclusion_number(out, name, share[e], "");
 		settle_conclusion_row(out, best[e]);
+		best_name(res, n, best[e], bits, who[e], sizeof(who[e]));
 	}
 	settle_format_size(best[0]->size_bytes, size, sizeof(size));
 	snprintf(out->sentence, sizeof(out->sentence), "at %s the fastest "
 		 "swapping copies reach %.2f (%s), %.2f (%s) and %.2f (%s) of "
 		 "memcpy's throughput for the same bytes", size, share[0],
-		 best[0]->label, share[1], best[1]->label, share[2],
-		 best[2]->label);
+		 who[0], share[1], who[1], share[2], who[2]);
 	return 1;
 }
 
