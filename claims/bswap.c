@@ -559,6 +559,7 @@ static void best_name(const struct settle_result *res, size_t n,
 		      char *buf, size_t len)
 {
 	size_t used = (size_t)snprintf(buf, len, "%s", best->label);
+	int ties = 0;
 
 	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
 		const struct settle_result *r;
@@ -571,8 +572,8 @@ static void best_name(const struct settle_result *res, size_t n,
 		    !settle_intervals_overlap(&r->cmp, &best->cmp))
 			continue;
 		used += (size_t)snprintf(buf + used, len - used, "%s%s",
-					 strchr(buf, ';') ? ", " :
-					 "; not told apart from ", kinds[k]);
+					 ties++ ? ", " : "; not told apart from ",
+					 kinds[k]);
 	}
 }
 

@@ -420,7 +420,7 @@ static int make_row(const struct settle_report *old,
 	w->lo = (c.lo - 1) * 100;
 	w->hi = (c.hi - 1) * 100;
 	pct(c.ratio, w->change_text, sizeof(w->change_text));
-	if (settle_interval_reached(&c)) {
+	if (w->ci) {
 		pct(c.lo, w->lo_text, sizeof(w->lo_text));
 		pct(c.hi, w->hi_text, sizeof(w->hi_text));
 	} else { /* no interval to speak of: too few samples */
