@@ -59,6 +59,18 @@ for fmt in table md text csv json json-lines; do
 	check "compare-layouts.$fmt" "$S" compare layouts.json \
 		layouts-moved.json --format "$fmt"
 done
+# machine*.json: layouts.json with a quiet load average; -slow with every
+# sample 1.3 times longer (a machine that ran slower between the runs),
+# -one with only the variant moved so, -other with every sample so and
+# another CPU model. A baseline that moved on the same machine and build
+# is warned and not settled; one that did not, or another machine, is not
+# the baseline check's.
+for f in slow one other; do
+	check "compare-machine-$f.table" "$S" compare machine.json \
+		"machine-$f.json"
+done
+check "compare-machine-slow.json" "$S" compare machine.json \
+	machine-slow.json --format json
 check "compare-gbench.table" "$S" compare gbench.json gbench.json
 check "compare-old-new-fail.table" "$S" compare old.json new.json --fail-on 0.5
 check "compare-gbench-json-refused" "$S" compare old.json new.json \

@@ -668,6 +668,58 @@ static void file_noise(struct settle_compare_view *cv,
 		cv->caveats |= 2;
 }
 
+/* Nothing the two files record of the machine and the build differs. */
+static int same_recorded(const struct settle_report *a,
+			 const struct settle_report *b)
+{
+	return !strcmp(a->machine.model_name, b->machine.model_name) &&
+	       !strcmp(a->machine.isa, b->machine.isa) &&
+	       !strcmp(a->machine.kernel, b->machine.kernel) &&
+	       !strcmp(a->compiler, b->compiler) &&
+	       !strcmp(a->build_flags, b->build_flags);
+}
+
+/*
+ * A claim's baseline row called faster or slower between two files of the
+ * same machine and build: nothing the files record explains it. If the
+ * baseline's code did not change, the machine ran at another speed between
+ * the runs (other load on the host, another core under the virtual CPU),
+ * and every row's change carries that factor; the tables cannot tell it
+ * from the code's. Warned once per pair of files, named in the summary,
+ * and the comparison is not settled. Each file's ratios to its baseline
+ * (settle show), measured in the same rounds, do not carry it.
+ */
+static void baseline_moved(struct settle_compare_view *cv,
+			   const struct settle_compare_section *s)
+{
+	const struct settle_compare_row *first = NULL;
+	size_t n = 0;
+
+	if (!same_recorded(s->old, s->nw))
+		return;
+	for (size_t i = 0; i < s->nrows; i++) {
+		const struct settle_compare_row *w = &s->rows[i];
+
+		if (w->status != SETTLE_CMP_MEASURED ||
+		    strcmp(w->new_r->variant, w->new_r->claim->baseline) ||
+		    (strcmp(w->verdict, "faster") && strcmp(w->verdict, "slower")))
+			continue;
+		first = first ? first : w;
+		n++;
+	}
+	if (!first)
+		return;
+	warn(cv, "the baseline %s moved %s (%s) from %s to %s%s, on the "
+	     "same machine and build: if its code is unchanged, the machine "
+	     "ran at another speed, and every change carries it", first->name,
+	     first->change_text, first->verdict, s->old_name, s->new_name,
+	     n > 1 ? " (and other baselines)" : "");
+	if (!(cv->caveats & 4))
+		snprintf(cv->moved, sizeof(cv->moved), "%s %s", first->name,
+			 first->change_text);
+	cv->caveats |= 4;
+}
+
 __attribute__((format(printf, 2, 3)))
 static void failure(struct settle_compare_view *cv, const char *fmt, ...)
 {
@@ -777,6 +829,12 @@ static size_t unclear_not_noise(const struct settle_compare_view *cv)
  */
 static void caveats(struct settle_compare_view *cv, size_t used)
 {
+	if (used < sizeof(cv->summary) && (cv->caveats & 4))
+		used += (size_t)snprintf(cv->summary + used,
+			sizeof(cv->summary) - used, "; a baseline moved (%s) "
+			"with nothing recorded to explain it: if its code is "
+			"unchanged, so did the machine's speed, which is part "
+			"of every change", cv->moved);
 	if (used < sizeof(cv->summary) && (cv->caveats & 1))
 		used += (size_t)snprintf(cv->summary + used,
 			sizeof(cv->summary) - used, "; note: the files come "
@@ -812,7 +870,8 @@ static void summary(struct settle_compare_view *cv)
 	nsame = count_verdict(cv, "same", NULL);
 	nunclear = count_verdict(cv, "unclear", NULL);
 	ninvalid = count_verdict(cv, "invalid", NULL);
-	cv->settled = rows && !nunclear && !ninvalid && !nundef && !pooled;
+	cv->settled = rows && !nunclear && !ninvalid && !nundef && !pooled &&
+		      !(cv->caveats & 4);
 	used = (size_t)snprintf(cv->summary, sizeof(cv->summary), "%s",
 				cv->settled ? "settled: " : "not settled: ");
 	if (!rows) {
@@ -820,7 +879,7 @@ static void summary(struct settle_compare_view *cv)
 			 "no row in common");
 		return;
 	}
-	if (!cv->settled && (nunclear || ninvalid || nundef || !pooled)) {
+	if (nunclear || ninvalid || nundef) {
 		size_t edge = count_verdict(cv, "unclear",
 					    "interval straddles the band's "
 					    "edge");
@@ -985,8 +1044,10 @@ int settle_compare_build(const struct settle_report *old,
 		}
 		cv->nsections++;
 	}
-	for (size_t k = 0; k < cv->nsections; k++)
+	for (size_t k = 0; k < cv->nsections; k++) {
 		section_failures(cv, &cv->sections[k]);
+		baseline_moved(cv, &cv->sections[k]);
+	}
 	file_noise(cv, old);
 	for (size_t k = 0; k < nnew; k++)
 		file_noise(cv, news[k]);

@@ -220,7 +220,10 @@ struct settle_compare_view {
 			      files come from different machines (CPU
 			      model, ISA extensions or kernel), 2 a file
 			      was measured under noise (load, stolen time,
-			      clock drift) */
+			      clock drift), 4 a claim's baseline moved
+			      between files of the same machine and build
+			      (moved names the first) */
+	char moved[440];   /* "layout-test cc -O2 steady +30.00%" */
 	char warnings[2 * SETTLE_VIEW_MAX_WARNINGS][300];
 	size_t nwarnings;
 	double band;
