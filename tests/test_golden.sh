@@ -71,6 +71,9 @@ for f in slow one other; do
 done
 check "compare-machine-slow.json" "$S" compare machine.json \
 	machine-slow.json --format json
+# proc-we32.json: proc.json (3 processes, no layouts) with the samples of
+# -O2 we32 5 % longer: compared per process, not pooled
+check "compare-proc.table" "$S" compare proc.json proc-we32.json
 check "compare-gbench.table" "$S" compare gbench.json gbench.json
 check "compare-old-new-fail.table" "$S" compare old.json new.json --fail-on 0.5
 check "compare-gbench-json-refused" "$S" compare old.json new.json \

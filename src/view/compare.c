@@ -171,9 +171,11 @@ static double *levels(const struct settle_report *rep,
 }
 
 /*
- * Both files measured r's key in two layouts or more. With 3 processes
- * or more in each, the process is the unit: one level per process
- * (the mean over the layouts of the log of each layout's median), the
+ * Both files measured r's key in two layouts or more, or both by 3
+ * processes or more without layouts. With 3 processes or more in each,
+ * the process is the unit: one level per process (the mean over the
+ * layouts of the log of each layout's median; without layouts, the log
+ * of its median), the
  * two files' levels compared by the two-sample Hodges-Lehmann shift with
  * its Mann-Whitney interval. Two runs apart in time differ by more than
  * the rounds of one process show (the machine's state, where the process
@@ -194,13 +196,14 @@ static int by_layout(const struct settle_report *old,
 {
 	int per_process = processes_of(old) >= SETTLE_MIN_UNITS &&
 			  processes_of(nw) >= SETTLE_MIN_UNITS;
+	unsigned lo = layouts_of(old, r), ln = layouts_of(nw, r);
 	unsigned char so[256], sn[256];
 	double *x, *y;
 	size_t nx, ny;
 	int rc = per_process ? 2 : 1;
 
-	if (layouts_of(old, r) < 2 || layouts_of(nw, r) < 2)
-		return 0;
+	if ((lo < 2) != (ln < 2) || (lo < 2 && !per_process))
+		return 0; /* pooled */
 	/* the mean over other placements is another quantity: no change
 	 * of the code's, and no verdict from the pooled samples either */
 	key_layouts(old, r, so);
@@ -991,13 +994,15 @@ static void compare_notes(struct settle_compare_view *cv)
 			 "not show how far another run differs "
 			 "(docs/layouts.md)", SETTLE_MIN_UNITS);
 	if (cv->layouts & 2)
-		add_note(cv, "", "rows measured in two layouts or more by %d "
-			 "processes or more in both files: the process is the "
-			 "unit, its level the mean over the layouts of each "
-			 "layout's log median, and the change and its interval "
-			 "are those of the levels: a time that only moves with "
-			 "the layout (code that only moved) is the same in "
-			 "every process (docs/layouts.md)", SETTLE_MIN_UNITS);
+		add_note(cv, "", "rows measured by %d processes or more in "
+			 "both files (in two layouts or more in each, or in "
+			 "one): the process is the unit, its level the mean "
+			 "over its layouts of each layout's log median, and the "
+			 "change and its interval are those of the levels: a "
+			 "time that only moves with the layout (code that only "
+			 "moved) is the same in every process, and two runs "
+			 "differ by more than the rounds of one process show "
+			 "(docs/layouts.md)", SETTLE_MIN_UNITS);
 	if (level < 0.95 - 1e-9)
 		add_note(cv, "", "some intervals are %.1f%% ones, not 95%%: "
 			 "the Mann-Whitney interval of so few values (3 and 3, "
