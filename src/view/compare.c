@@ -170,6 +170,14 @@ static double *levels(const struct settle_report *rep,
 	return u;
 }
 
+/* The units a row was compared by on each side (times, ns). */
+struct units {
+	double *x;
+	size_t nx;
+	double *y;
+	size_t ny;
+};
+
 /*
  * Both files measured r's key in two layouts or more, or both by 3
  * processes or more without layouts. With 3 processes or more in each,
@@ -185,6 +193,7 @@ static double *levels(const struct settle_report *rep,
  * Only processes (units) measured in every layout the file measured the
  * key in count, and both files must have measured it in the same
  * layouts. Returns 2 (c set, per process) or 1 (c set, balanced units),
+ * with the units compared in *u (as times, the caller's to free),
  * 0 when not both have layouts, -2 when c is made unclear (other layouts
  * in each file, or no process or unit with every layout; c->why says
  * which), -1 when out of memory.
@@ -192,7 +201,7 @@ static double *levels(const struct settle_report *rep,
 static int by_layout(const struct settle_report *old,
 		     const struct settle_report *nw,
 		     const struct settle_result *r, double band,
-		     struct settle_comparison *c)
+		     struct settle_comparison *c, struct units *u)
 {
 	int per_process = processes_of(old) >= SETTLE_MIN_UNITS &&
 			  processes_of(nw) >= SETTLE_MIN_UNITS;
@@ -231,6 +240,10 @@ static int by_layout(const struct settle_report *old,
 			"balanced units (one round of every layout, the "
 			"mean over the layouts), two-sample "
 			"Hodges-Lehmann, Mann-Whitney interval";
+	if (rc > 0) { /* the units compared, for the geometric mean */
+		*u = (struct units){ x, nx, y, ny };
+		return rc;
+	}
 	free(x);
 	free(y);
 	return rc;
@@ -321,8 +334,6 @@ static void pct(double ratio, char *buf, size_t len)
 	strcat(buf, "%");
 }
 
-/* The row of key r (a result of nw): -1 when out of memory, 0 when old
- * lacks it, 1 when made. x and y receive the pooled samples. */
 /*
  * An unstable row (either side) is called faster or slower only when its
  * whole interval also lies beyond the row's spread, the larger side's
@@ -346,19 +357,28 @@ static void within_spread(struct settle_comparison *c,
 	c->why = "within the spread of an unstable row";
 }
 
+/*
+ * The row of key r (a result of nw): -1 when out of memory, 0 when old
+ * lacks it, 1 when made. u receives what the row was compared by, the
+ * caller's to free: each file's units (per process, or balanced units)
+ * when it was compared by them, else the pooled samples; the geometric
+ * mean resamples the same.
+ */
 static int make_row(const struct settle_report *old,
 		    const struct settle_report *nw,
 		    const struct settle_result *r, double band,
-		    struct settle_compare_row *w, double **x, double **y,
+		    struct settle_compare_row *w, struct units *u,
 		    int *layouts, char *why, size_t whylen)
 {
 	struct settle_comparison c;
 	struct settle_summary so, sn;
+	struct units lu = { 0 };
+	double **x = &u->x, **y = &u->y;
 	double spread;
 	int k;
 
 	memset(w, 0, sizeof(*w));
-	*x = *y = NULL;
+	*u = (struct units){ 0 };
 	w->old_r = find(old, r);
 	if (!w->old_r || (w->old_r->skipped && r->skipped))
 		return 0; /* not in both, or measured in neither */
@@ -397,11 +417,17 @@ static int make_row(const struct settle_report *old,
 			 "undefined (new median 0)";
 		return 1;
 	}
-	k = by_layout(old, nw, r, band, &c);
+	u->nx = w->n_old;
+	u->ny = w->n_new;
+	k = by_layout(old, nw, r, band, &c, &lu);
 	if (k == -1)
 		return -1;
-	if (k > 0)
+	if (k > 0) {
 		*layouts |= k; /* 1 balanced units, 2 per process */
+		free(u->x); /* the units stand for the row from here on */
+		free(u->y);
+		*u = lu;
+	}
 	else if (k == 0) /* pooled samples; 8: a claim's, which layouts
 			  * could have placed (a command has none) */
 		*layouts |= r->command ? 4 : 4 | 8;
@@ -437,7 +463,7 @@ static int make_row(const struct settle_report *old,
 		sn.mad = r->layout_mad;
 		sn.median = r->sum.median;
 	} else {
-		w->mark = unstable(*x, w->n_old) || unstable(*y, w->n_new) ?
+		w->mark = unstable(*x, u->nx) || unstable(*y, u->ny) ?
 			  "!" : "";
 	}
 	if (w->mark[0])
@@ -497,27 +523,27 @@ static int section(const struct settle_report *old,
 	for (size_t i = 0; i < nw->nresults; i++) {
 		const struct settle_result *r = &nw->results[i];
 		struct settle_compare_row *w = &s->rows[s->nrows];
-		double *px, *py;
+		struct units u = { 0 };
 		int k;
 
 		if (find(nw, r) != r)
 			continue;
-		k = make_row(old, nw, r, nw->options.band, w, &px, &py,
-			     layouts, w->why_buf, sizeof(w->why_buf));
+		k = make_row(old, nw, r, nw->options.band, w, &u, layouts,
+			     w->why_buf, sizeof(w->why_buf));
 		if (k < 0)
 			goto out;
 		if (k == 0)
 			continue;
 		s->nrows++;
 		if (w->status != SETTLE_CMP_MEASURED) {
-			free(px);
-			free(py);
+			free(u.x);
+			free(u.y);
 			continue;
 		}
-		x[s->nmeasured] = px;
-		nx[s->nmeasured] = w->n_old;
-		y[s->nmeasured] = py;
-		ny[s->nmeasured] = w->n_new;
+		x[s->nmeasured] = u.x;
+		nx[s->nmeasured] = u.nx;
+		y[s->nmeasured] = u.y;
+		ny[s->nmeasured] = u.ny;
 		s->nmeasured++;
 		if (w->slower && (fail_pct <= 0 || w->change >= fail_pct))
 			(*slower)++;

@@ -240,10 +240,12 @@ struct settle_compare_view {
 
 /*
  * Build the view of old compared with news[0..nnew): per claim, variant
- * and parameters of news[k] that old also has, every repetition of each
- * side pooled, the change of the time with its 95 % interval
- * (settle_compare_unpaired()) and verdict; a geometric-mean row (two or
- * more rows; bootstrap interval, fixed seed); the rows only one side has;
+ * and parameters of news[k] that old also has, the change of the time
+ * with its 95 % interval and verdict (by processes' levels or balanced
+ * units when both files allow, else every repetition of each side
+ * pooled, settle_compare_unpaired()); a geometric-mean row (two or more
+ * rows; bootstrap interval, fixed seed, resampling what each row was
+ * compared by); the rows only one side has;
  * the differences between the machines and builds; each file's noise.
  * slower counts rows called slower whose change is at least fail_pct
  * per cent (any change when fail_pct <= 0); failures says what else a
