@@ -226,6 +226,16 @@ $(BUILD)/tests/%: tests/%.c $(CLAIMS_A) $(LIB) | deps-test
 	$(call say,LD,$@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(CLAIMS_A) $(LIB) $(TEST_LIBS)
 
+# test_popcount also checks the inline AVX-512 entry of settle_bits.h from
+# an object compiled with the AVX-512 flags (its name ends in _avx512:
+# src/arch/x86/arch.mk), which it calls only on a CPU that has them.
+$(BUILD)/tests/test_popcount: $(BUILD)/tests/popcount_inline_avx512.o
+$(BUILD)/tests/test_popcount: tests/test_popcount.c $(CLAIMS_A) $(LIB) | deps-test
+	@mkdir -p $(@D)
+	$(call say,LD,$@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/tests/popcount_inline_avx512.o \
+		$(CLAIMS_A) $(LIB) $(TEST_LIBS)
+
 # Every test program and script goes through mk/run-test.sh, which adds
 # its cases to $(TALLY); make test ends with their total.
 TALLY    := $(BUILD)/test-tally

@@ -12,7 +12,10 @@
  *
  * Rows, grouped by path (each group's baseline is libpopcnt's kernel for
  * that path, so each settle row's ratio is settle / libpopcnt):
- *   dispatched  libpopcnt popcnt() | settle_popcount() | settle at +16
+ *   dispatched  libpopcnt popcnt() | settle_popcount() (in a build for
+ *               AVX-512, e.g. -march=native on such a CPU, compiled into
+ *               the row once settle has chosen AVX-512: settle_bits.h) |
+ *               settle at +16
  *               (the same bits 16 bytes past a 64-byte boundary, as
  *               malloc returns memory, in the same pages) | gmp
  *               mpn_popcount
@@ -25,7 +28,10 @@
  *               longer AVX2 code) | settle's AVX512VL path, which does
  *               the same on purpose; such a build has no avx2 pair
  *               (build with -march=x86-64-v3 for it), only settle's row
- *   avx512      libpopcnt popcnt_avx512() | settle's AVX-512 kernel
+ *   avx512      libpopcnt popcnt_avx512() | settle's AVX-512 kernel (in
+ *               a build for AVX-512 both are compiled into their rows,
+ *               settle's as settle_popcount_avx512_inline(); else both
+ *               are called)
  * A path the CPU or the build lacks is skipped, saying why.
  */
 #include <dlfcn.h>
@@ -256,6 +262,20 @@ RUN(run_lib_avx512, al, LIB_AVX512)
 #endif
 #endif /* HAVE_LIBPOPCNT */
 
+#ifdef SETTLE_POPCOUNT_AVX512_INLINE
+/* A build for AVX-512 (-march=native on such a CPU): settle's AVX-512
+ * kernel compiled into the row, as libpopcnt's popcnt_avx512() is into
+ * its own; elsewhere both are called. */
+#define SETTLE_AVX512(b, p, len) settle_popcount_avx512_inline(p, len)
+RUN(run_settle_avx512, al, SETTLE_AVX512)
+#define RUN_AVX512 run_settle_avx512
+#define AVX512_DESC "settle's AVX-512 kernel, inline " \
+		    "(settle_popcount_avx512_inline())"
+#else
+#define RUN_AVX512 run_path
+#define AVX512_DESC "settle's AVX-512 kernel"
+#endif
+
 #define PATH(p)								\
 	static const struct settle_param path_##p[] = {			\
 		{ "path", #p, SETTLE_PARAM_STRING, #p },		\
@@ -293,8 +313,8 @@ static const struct settle_variant variants[] = {
 	ROW("libpopcnt", run_lib_avx512, avx512, "libpopcnt popcnt_avx512()",
 	    no_avx512),
 #endif
-	{ .name = "settle", .run = run_path, .arg = &avx512,
-	  .description = "settle's AVX-512 kernel", .unavailable = no_path,
+	{ .name = "settle", .run = RUN_AVX512, .arg = &avx512,
+	  .description = AVX512_DESC, .unavailable = no_path,
 	  .params = path_avx512, .nparams = 1 },
 };
 

@@ -104,6 +104,22 @@ done
 refused SETTLE_POPCOUNT=$foreign \
 	"settle: SETTLE_POPCOUNT=$foreign refused: $home only, this build is for $this" info
 
+# A caller compiled for AVX-512 runs settle_popcount() inline only once
+# the library has chosen AVX-512 (settle_bits.h): with another choice
+# forced, test_popcount's inline subjects call the library and their
+# counts hold (sampled sweep; test_inline_choice checks the flag).
+tp=$(dirname "$SETTLE")/tests/test_popcount
+if [ "$auto" = avx512 ] && [ -x "$tp" ]; then
+	if SETTLE_POPCOUNT=avx2 SETTLE_TEST_SAMPLE=1 "$tp" >"$TMP/tp" 2>&1 &&
+	   grep -q "OK.*test_inline_choice" "$TMP/tp" &&
+	   grep -q "OK.*s_inline: test_sweep" "$TMP/tp"; then
+		ok "SETTLE_POPCOUNT=avx2: the inline entry calls the library"
+	else
+		bad "SETTLE_POPCOUNT=avx2: test_popcount failed:"
+		grep -E "FAIL|ERROR" "$TMP/tp" | head -5
+	fi
+fi
+
 accepted SETTLE_POPCOUNT=swar info
 accepted SETTLE_BSWAP=scalar info
 accepted SETTLE_CLOCK=monotonic info

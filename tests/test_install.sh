@@ -118,7 +118,8 @@ EOF
 files() {
 	local lib=${2:-lib}
 	echo bin/settle include/settle.h include/settle_bits.h \
-		include/settle_byteorder.h "$lib/libsettle.a" \
+		include/settle_byteorder.h include/settle_popcount_avx512.h \
+		"$lib/libsettle.a" \
 		"$lib/libsettle.so.$version" "$lib/libsettle.so.$major" \
 		"$lib/libsettle.so" "$lib/pkgconfig/settle.pc" \
 		lib/settle/libsettle-prim.a \
@@ -239,6 +240,25 @@ if $CC -std=c11 -Wall -Wextra -Werror -DHARNESS -static "$tmp/prog.c" \
 		test "$?" = 0 -a "${out%% *}" = ok
 else
 	bad "cc -static with pkg-config --static: $(grep -m3 -E 'error|undefined' "$tmp/cc.log")"
+fi
+# Built for AVX-512: the installed headers carry the inline entry
+# (settle_bits.h, settle_popcount_avx512.h), compiled into main; run where
+# the CPU has AVX-512 VPOPCNTDQ.
+if $CC -std=c11 -O2 -Wall -Wextra -Werror -mavx512f -mavx512bw -mavx512vl \
+	-mavx512vpopcntdq "$tmp/prog.c" -o "$tmp/prog_avx512" \
+	$(pkg-config --cflags --libs settle) 2>"$tmp/cc.log"; then
+	check "cc -mavx512... prog.c: VPOPCNTQ inline in the program" grep -q \
+		vpopcntq <(objdump -d "$tmp/prog_avx512")
+	if grep -qw avx512_vpopcntdq /proc/cpuinfo &&
+	   grep -qw avx512bw /proc/cpuinfo && grep -qw avx512vl /proc/cpuinfo; then
+		out=$(LD_LIBRARY_PATH=$P/lib "$tmp/prog_avx512")
+		check "prog_avx512 counts and swaps right: $out" \
+			test "$?" = 0 -a "${out%% *}" = ok
+	else
+		echo "skip prog_avx512 run: this CPU lacks AVX-512 VPOPCNTDQ"
+	fi
+else
+	bad "cc -mavx512... prog.c: $(head -3 "$tmp/cc.log")"
 fi
 unset PKG_CONFIG_PATH
 

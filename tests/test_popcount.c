@@ -60,6 +60,26 @@ struct subject {
 	settle_popcount_fn fn;
 	enum settle_popcount_impl impl2;
 	int path;
+	int inline_code; /* fn is inline code (popcount_inline_avx512.c) */
+};
+
+/* tests/popcount_inline_avx512.c, compiled for AVX-512 */
+extern const int settle_test_inline_built;
+uint64_t settle_test_inline_dispatched(const void *buf, size_t len);
+uint64_t settle_test_inline_kernel(const void *buf, size_t len);
+
+/* settle_popcount() and settle_popcount_avx512_inline() compiled into a
+ * caller built for AVX-512 (settle_bits.h): the first calls the library
+ * until it has chosen AVX-512, then runs the kernel inline. */
+static const struct subject s_inline = {
+	.name = "settle_popcount inline", .impl = SETTLE_POPCOUNT_AVX512,
+	.fn = settle_test_inline_dispatched,
+	.impl2 = SETTLE_POPCOUNT_AVX512, .inline_code = 1
+};
+static const struct subject s_inline_kernel = {
+	.name = "avx512 inline", .impl = SETTLE_POPCOUNT_AVX512,
+	.fn = settle_test_inline_kernel,
+	.impl2 = SETTLE_POPCOUNT_AVX512, .inline_code = 1
 };
 
 static const struct subject s_swar = {
@@ -144,6 +164,11 @@ static settle_popcount_fn subject_fn(void **state, const char **name)
 	*name = s->name;
 	if (s->impl == SETTLE_POPCOUNT_NIMPL)
 		return settle_popcount;
+	if (s->inline_code && !settle_test_inline_built) {
+		print_message("%s: not built (no AVX-512 flags for this "
+			      "architecture): skipped\n", s->name);
+		skip();
+	}
 	if (!settle_popcount_usable(s->impl) ||
 	    ((s->fn || s->path) &&
 	     !settle_popcount_usable(s->impl2))) {
@@ -598,6 +623,34 @@ static void test_names(void **state)
 		      settle_popcount_impl_name(settle_popcount_active()));
 }
 
+/*
+ * The inline entry runs the kernel inline exactly when the library has
+ * chosen AVX-512: settle_popcount_avx512_chosen follows
+ * settle_popcount_active() (under SETTLE_POPCOUNT=avx2 too: make test runs
+ * this program so, tests/test_env.sh), and a count through the entry
+ * equals the library's.
+ */
+static void test_inline_choice(void **state)
+{
+	unsigned char buf[300];
+	uint64_t want;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(buf); i++)
+		buf[i] = (unsigned char)(i * 37 + 11);
+	want = (settle_popcount)(buf, sizeof(buf));
+	assert_int_equal(settle_popcount_avx512_chosen,
+			 settle_popcount_active() == SETTLE_POPCOUNT_AVX512);
+	if (!settle_test_inline_built ||
+	    !settle_popcount_usable(SETTLE_POPCOUNT_AVX512)) {
+		print_message("no inline AVX-512 entry here: skipped\n");
+		skip();
+	}
+	assert_int_equal(settle_test_inline_dispatched(buf, sizeof(buf)), want);
+	assert_int_equal(settle_test_inline_dispatched(buf + 1, 257),
+			 (settle_popcount)(buf + 1, 257));
+}
+
 #define SUBJECT_TEST(s, f) { #s ": " #f, f, NULL, NULL, (void *)&s }
 #define SUBJECT_TESTS(s)						\
 	SUBJECT_TEST(s, test_sweep),					\
@@ -619,6 +672,9 @@ int main(void)
 		SUBJECT_TESTS(s_neon),
 		SUBJECT_TESTS(s_sve),
 		SUBJECT_TESTS(s_auto),
+		SUBJECT_TESTS(s_inline),
+		SUBJECT_TESTS(s_inline_kernel),
+		cmocka_unit_test(test_inline_choice),
 #if SETTLE_ARCH_X86_64
 		SUBJECT_TESTS(s_avx2_popcnt),
 		SUBJECT_TESTS(s_avx2_path),

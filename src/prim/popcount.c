@@ -230,6 +230,8 @@ static settle_popcount_fn popcount_decide(void)
 		which = settle_popcount_choose(&id);
 	fn = which == SETTLE_POPCOUNT_SWAR ? settle_popcount_kernel_swar :
 	     settle_arch_popcount_path(which, &id);
+	__atomic_store_n(&settle_popcount_avx512_chosen,
+			 which == SETTLE_POPCOUNT_AVX512, __ATOMIC_RELAXED);
 	__atomic_store_n(&popcount_ptr, fn, __ATOMIC_RELEASE);
 	__atomic_store_n(&popcount_active, which, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&decide_lock);
@@ -241,7 +243,11 @@ static uint64_t popcount_resolve(const void *buf, size_t len)
 	return popcount_decide()(buf, len);
 }
 
-uint64_t settle_popcount(const void *buf, size_t len)
+int settle_popcount_avx512_chosen;
+
+/* In parentheses: with AVX-512 flags, settle_bits.h makes the name a
+ * macro for its inline entry. */
+uint64_t (settle_popcount)(const void *buf, size_t len)
 {
 	return __atomic_load_n(&popcount_ptr, __ATOMIC_ACQUIRE)(buf, len);
 }

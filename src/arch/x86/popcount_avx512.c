@@ -9,12 +9,16 @@
  * Counts Using AVX2 Instructions", The Computer Journal 61(1), 2018
  * (arXiv:1611.07612).
  *
+ * The loop and the entry's test are in include/settle_popcount_avx512.h,
+ * shared with callers compiled for AVX-512, into whose code settle_bits.h
+ * puts them (settle_popcount()); the out-of-line paths are here.
+ *
  * Compiled with -mavx512f -mavx512bw -mavx512vl -mavx512vpopcntdq
  * (Makefile: *_avx512.c); called only when all four are usable and XCR0
  * enables opmask and ZMM state (src/arch/x86/dispatch_popcount.c).
  *
  * Layout of one call (below STREAM_MIN bytes; see count_stream() for
- * longer ones): a buffer of PROLOGUE_MIN bytes or more that does
+ * longer ones): a buffer of SETTLE_PC512_PROLOGUE_MIN bytes or more that does
  * not start on a 64-byte boundary begins with one byte-masked load of the
  * aligned vector that holds its first byte, so that every later load is
  * aligned and none splits a cache line (a buffer from malloc, 16 bytes
@@ -41,9 +45,9 @@
 #include <immintrin.h>
 
 #include "prim/popcount_kernels.h"
+#include "settle_popcount_avx512.h" /* the loop, shared with inline callers */
 
-#define VEC 64 /* bytes per vector */
-#define PROLOGUE_MIN 2048
+#define VEC SETTLE_PC512_VEC /* bytes per vector */
 /*
  * From STREAM_MIN bytes on (buffers that stream from the last-level cache
  * or from memory, not from L1/L2), 256-bit loads: on the Zen 4 guest the
@@ -53,18 +57,10 @@
  * 512-bit loads, is no faster. Below it 512-bit loads win (1 MiB: 98.6
  * against 94.5 B/ns). Not measured on an Intel guest yet.
  */
-#define STREAM_MIN (16u << 20)
+#define STREAM_MIN SETTLE_PC512_STREAM_MIN
 
-static inline __m512i count_at(const unsigned char *p)
-{
-	return _mm512_popcnt_epi64(_mm512_loadu_si512((const void *)p));
-}
-
-/* Lane counts of the bytes of the vector at p selected by k. */
-static inline __m512i count_masked(const unsigned char *p, __mmask64 k)
-{
-	return _mm512_popcnt_epi64(_mm512_maskz_loadu_epi8(k, (const void *)p));
-}
+#define count_at settle_pc512_at
+#define count_masked settle_pc512_masked
 
 /* Sum of the eight lanes (each count is far below 2^63). */
 static inline uint64_t sum_lanes(__m512i v)
@@ -123,48 +119,6 @@ count_stream(const unsigned char *p, size_t len)
 	return sum_lanes256(_mm256_add_epi64(a, b)) + sum_lanes(t);
 }
 
-/*
- * The count of p[0..len) plus the lanes of a: four vectors per step, each
- * count added into its own accumulator; then the fewer than 256 bytes
- * left without a loop: up to three whole vectors, then one byte-masked
- * load of the fewer than 64 bytes after them.
- */
-static inline __attribute__((always_inline)) uint64_t
-count_from(const unsigned char *p, size_t len, __m512i a)
-{
-	__m512i b = _mm512_setzero_si512(), c = b, d = b;
-	size_t i, tail;
-
-	for (i = 0; i + 4 * VEC <= len; i += 4 * VEC) {
-		__m512i w = count_at(p + i), x = count_at(p + i + VEC);
-		__m512i y = count_at(p + i + 2 * VEC);
-		__m512i z = count_at(p + i + 3 * VEC);
-
-		a = _mm512_add_epi64(a, w);
-		b = _mm512_add_epi64(b, x);
-		c = _mm512_add_epi64(c, y);
-		d = _mm512_add_epi64(d, z);
-	}
-	p += i;
-	len -= i;
-	a = _mm512_add_epi64(a, c);
-	b = _mm512_add_epi64(b, d);
-	if (len >= VEC) {
-		__m512i r = count_at(p);
-
-		if (len >= 2 * VEC)
-			r = _mm512_add_epi64(r, count_at(p + VEC));
-		if (len >= 3 * VEC)
-			r = _mm512_add_epi64(r, count_at(p + 2 * VEC));
-		a = _mm512_add_epi64(a, r);
-	}
-	tail = len & (VEC - 1); /* the low tail bits of the mask */
-	if (tail)
-		b = _mm512_add_epi64(b, count_masked(p + (len - tail),
-						     (1ull << tail) - 1));
-	return sum_lanes(_mm512_add_epi64(a, b));
-}
-
 /* A buffer that does not start on a 64-byte boundary: bytes off..63 of
  * the aligned vector that holds p[0], then aligned loads only. */
 static __attribute__((noinline)) uint64_t
@@ -173,11 +127,12 @@ count_unaligned(const unsigned char *p, size_t len)
 	size_t off = (uintptr_t)p & (VEC - 1);
 	__m512i head = count_masked(p - off, ~0ull << off);
 
-	return count_from(p + VEC - off, len - (VEC - off), head);
+	return settle_pc512_from(p + VEC - off, len - (VEC - off), head);
 }
 
 /* Buffers the entry sends out of line: STREAM_MIN bytes or more, or
- * PROLOGUE_MIN bytes or more that do not start on a 64-byte boundary. */
+ * SETTLE_PC512_PROLOGUE_MIN bytes or more that do not start on a 64-byte
+ * boundary (settle_pc512_out_of_line()). */
 static __attribute__((noinline)) uint64_t
 count_long(const unsigned char *p, size_t len)
 {
@@ -199,11 +154,7 @@ count_long(const unsigned char *p, size_t len)
  */
 uint64_t settle_popcount_kernel_avx512(const void *buf, size_t len)
 {
-	const unsigned char *p = buf;
-	int unaligned = ((uintptr_t)p & (VEC - 1)) != 0;
-
-	if (__builtin_expect((unaligned & (len >= PROLOGUE_MIN)) |
-			     (len >= STREAM_MIN), 0))
-		return count_long(p, len);
-	return count_from(p, len, _mm512_setzero_si512());
+	if (settle_pc512_out_of_line(buf, len))
+		return count_long(buf, len);
+	return settle_pc512_from(buf, len, _mm512_setzero_si512());
 }

@@ -1,0 +1,140 @@
+/*
+ * settle_popcount_avx512.h - settle's AVX-512 population count as inline
+ * code, for translation units compiled for AVX-512 (the compiler's own
+ * flags, e.g. -march=native on a CPU with AVX512_VPOPCNTDQ, or -mavx512f
+ * -mavx512bw -mavx512vl -mavx512vpopcntdq). Included by settle_bits.h;
+ * elsewhere it defines nothing.
+ *
+ * The same code is the library's AVX-512 kernel
+ * (src/arch/x86/popcount_avx512.c, which includes this header): a header
+ * library's count is compiled into its caller, and at 64 bytes to 1 KiB a
+ * call costs as much as the count (docs/primitives.md).
+ *
+ * Sources: Intel SDM vol. 2C, VPOPCNTD/VPOPCNTQ (the count of each 64-bit
+ * lane) and vol. 1, 15.4 "Memory fault suppression" (a masked load reads
+ * no masked-out byte, so the tail load touches only the buffer's bytes);
+ * the AVX-512 row of Mula, Kurz, Lemire, "Faster Population Counts Using
+ * AVX2 Instructions", The Computer Journal 61(1), 2018 (arXiv:1611.07612).
+ */
+#ifndef SETTLE_POPCOUNT_AVX512_H
+#define SETTLE_POPCOUNT_AVX512_H
+
+#if defined(__x86_64__) && defined(__AVX512F__) && defined(__AVX512BW__) && \
+	defined(__AVX512VL__) && defined(__AVX512VPOPCNTDQ__)
+#define SETTLE_POPCOUNT_AVX512_INLINE 1
+
+#include <immintrin.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Bytes per vector; from SETTLE_PC512_PROLOGUE_MIN bytes a buffer that
+ * does not start on a 64-byte boundary, and from SETTLE_PC512_STREAM_MIN
+ * bytes every buffer, is counted out of line by the library's kernel. */
+#define SETTLE_PC512_VEC 64
+#define SETTLE_PC512_PROLOGUE_MIN 2048
+#define SETTLE_PC512_STREAM_MIN (16u << 20)
+
+/*
+ * The library's AVX-512 kernel: settle_popcount() where it chooses
+ * AVX-512, any length and alignment (0 .. 8 * len bits). Needs AVX512F,
+ * AVX512BW, AVX512VL and AVX512_VPOPCNTDQ with the OS's opmask and ZMM
+ * state (SIGILL without).
+ */
+uint64_t settle_popcount_kernel_avx512(const void *buf, size_t len);
+
+/* Lane counts of the 64 bytes at p. */
+static inline __m512i settle_pc512_at(const unsigned char *p)
+{
+	return _mm512_popcnt_epi64(_mm512_loadu_si512((const void *)p));
+}
+
+/* Lane counts of the bytes of the vector at p selected by k. */
+static inline __m512i settle_pc512_masked(const unsigned char *p, __mmask64 k)
+{
+	return _mm512_popcnt_epi64(_mm512_maskz_loadu_epi8(k, (const void *)p));
+}
+
+/*
+ * The count of p[0..len) plus the lanes of a: four vectors per step, each
+ * count added into its own accumulator; then the fewer than 256 bytes
+ * left without a loop: up to three whole vectors, then one byte-masked
+ * load of the fewer than 64 bytes after them. The lanes' sum: no lane
+ * comes near 2^63.
+ */
+static inline __attribute__((always_inline)) uint64_t
+settle_pc512_from(const unsigned char *p, size_t len, __m512i a)
+{
+	__m512i b = _mm512_setzero_si512(), c = b, d = b;
+	size_t i, tail;
+
+	for (i = 0; i + 4 * SETTLE_PC512_VEC <= len; i += 4 * SETTLE_PC512_VEC) {
+		__m512i w = settle_pc512_at(p + i);
+		__m512i x = settle_pc512_at(p + i + SETTLE_PC512_VEC);
+		__m512i y = settle_pc512_at(p + i + 2 * SETTLE_PC512_VEC);
+		__m512i z = settle_pc512_at(p + i + 3 * SETTLE_PC512_VEC);
+
+		a = _mm512_add_epi64(a, w);
+		b = _mm512_add_epi64(b, x);
+		c = _mm512_add_epi64(c, y);
+		d = _mm512_add_epi64(d, z);
+	}
+	p += i;
+	len -= i;
+	a = _mm512_add_epi64(a, c);
+	b = _mm512_add_epi64(b, d);
+	if (len >= SETTLE_PC512_VEC) {
+		__m512i r = settle_pc512_at(p);
+
+		if (len >= 2 * SETTLE_PC512_VEC)
+			r = _mm512_add_epi64(r, settle_pc512_at(p + SETTLE_PC512_VEC));
+		if (len >= 3 * SETTLE_PC512_VEC)
+			r = _mm512_add_epi64(r, settle_pc512_at(p + 2 * SETTLE_PC512_VEC));
+		a = _mm512_add_epi64(a, r);
+	}
+	tail = len & (SETTLE_PC512_VEC - 1);
+	if (tail)
+		b = _mm512_add_epi64(b, settle_pc512_masked(p + (len - tail),
+						(1ull << tail) - 1));
+	return (uint64_t)_mm512_reduce_add_epi64(_mm512_add_epi64(a, b));
+}
+
+/*
+ * The out-of-line cases, tested with one branch not taken for the common
+ * ones: a buffer of SETTLE_PC512_STREAM_MIN bytes or more, or of
+ * SETTLE_PC512_PROLOGUE_MIN bytes or more that does not start on a
+ * 64-byte boundary.
+ */
+static inline int settle_pc512_out_of_line(const void *buf, size_t len)
+{
+	int unaligned = ((uintptr_t)buf & (SETTLE_PC512_VEC - 1)) != 0;
+
+	return __builtin_expect((unaligned & (len >= SETTLE_PC512_PROLOGUE_MIN)) |
+				(len >= SETTLE_PC512_STREAM_MIN), 0);
+}
+
+/*
+ * The number of set bits in the len bytes at buf (0 .. 8 * len), with
+ * settle's AVX-512 kernel compiled into the caller: aligned buffers below
+ * 16 MiB and short ones however aligned inline, the rest through
+ * settle_popcount_kernel_avx512(). No dispatch: like the build it is
+ * compiled in, it raises SIGILL on a CPU without AVX512_VPOPCNTDQ. Never
+ * fails.
+ */
+static inline uint64_t settle_popcount_avx512_inline(const void *buf,
+						      size_t len)
+{
+	if (settle_pc512_out_of_line(buf, len))
+		return settle_popcount_kernel_avx512(buf, len);
+	return settle_pc512_from((const unsigned char *)buf, len,
+				 _mm512_setzero_si512());
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* AVX-512 */
+#endif

@@ -1,0 +1,42 @@
+/*
+ * popcount_inline_avx512.c - settle_popcount() and
+ * settle_popcount_avx512_inline() as a caller compiled for AVX-512 sees
+ * them (settle_bits.h, settle_popcount_avx512.h), for test_popcount.c.
+ * The Makefile compiles this file alone with the AVX-512 flags of
+ * src/arch/x86/arch.mk (its name ends in _avx512), so test_popcount.c
+ * asks the CPU before calling in; built without them (another
+ * architecture, ARCH=generic) it has no inline code, and says so.
+ */
+#include <stdlib.h>
+
+#include "settle_bits.h"
+
+#if defined(SETTLE_POPCOUNT_AVX512_INLINE) && defined(settle_popcount)
+const int settle_test_inline_built = 1;
+
+uint64_t settle_test_inline_dispatched(const void *buf, size_t len)
+{
+	return settle_popcount(buf, len); /* the macro: inline entry */
+}
+
+uint64_t settle_test_inline_kernel(const void *buf, size_t len)
+{
+	return settle_popcount_avx512_inline(buf, len);
+}
+#else
+const int settle_test_inline_built = 0;
+
+uint64_t settle_test_inline_dispatched(const void *buf, size_t len)
+{
+	(void)buf;
+	(void)len;
+	abort();
+}
+
+uint64_t settle_test_inline_kernel(const void *buf, size_t len)
+{
+	(void)buf;
+	(void)len;
+	abort();
+}
+#endif
