@@ -150,29 +150,40 @@ extern int settle_popcount_avx512_chosen;
 
 /*
  * In a translation unit compiled for AVX-512 (AVX512F, BW, VL and
- * VPOPCNTDQ: e.g. -march=native on such a CPU), settle_popcount(buf, len)
- * is compiled into the caller, unless SETTLE_NO_INLINE is defined before
- * this header: once the library's choice is the AVX-512 kernel
- * (settle_popcount_avx512_chosen), that kernel's code runs inline
- * (settle_popcount_avx512_inline(), settle_popcount_avx512.h); before the
- * choice and for any other (SETTLE_POPCOUNT=avx2, ...) the call goes to
- * the library as elsewhere, so the count, the choice and what
- * settle_popcount_active() says are the same. The check is one load and
- * one branch. Without it, a call through the dispatch took 1.26x
- * libpopcnt's inlined count at 64 bytes, 1.12x at 256 and 1.026x at 1
- * KiB; with it 0.86x, 0.99x and 1.004x (docs/primitives.md). The
- * function itself, (settle_popcount)(buf, len), and its address are
- * unchanged.
+ * VPOPCNTDQ: e.g. -march=native on such a CPU), settle_popcount() has an
+ * inline definition here, always inlined (GNU C's extern inline: used
+ * for inlining only; the function and its address are the library's),
+ * unless SETTLE_NO_INLINE is defined before this header: once the
+ * library's choice is the AVX-512 kernel (settle_popcount_avx512_chosen),
+ * that kernel's code runs inline (settle_popcount_avx512_inline(),
+ * settle_popcount_avx512.h); before the choice and for any other
+ * (SETTLE_POPCOUNT=avx2, ...) it calls the library as elsewhere, so the
+ * count, the choice and what settle_popcount_active() says are the same.
+ * The check is one load and one branch. Without it, a call through the
+ * dispatch took 1.26x libpopcnt's inlined count at 64 bytes, 1.12x at 256
+ * and 1.026x at 1 KiB; with it 0.86x, 0.99x and 1.004x
+ * (docs/primitives.md). SETTLE_POPCOUNT_INLINE is defined when it is.
  */
 #include "settle_popcount_avx512.h"
 #if defined(SETTLE_POPCOUNT_AVX512_INLINE) && !defined(SETTLE_NO_INLINE)
-static inline uint64_t settle_popcount_inline(const void *buf, size_t len)
+#define SETTLE_POPCOUNT_INLINE 1
+#ifdef __cplusplus
+extern "C" {
+#endif
+/* The library's settle_popcount() under another name, for the call. */
+uint64_t settle_popcount_library_(const void *buf, size_t len)
+	__asm__("settle_popcount");
+
+extern __inline__ __attribute__((__gnu_inline__, __always_inline__)) uint64_t
+settle_popcount(const void *buf, size_t len)
 {
 	if (__builtin_expect(__atomic_load_n(&settle_popcount_avx512_chosen,
 					     __ATOMIC_RELAXED), 1))
 		return settle_popcount_avx512_inline(buf, len);
-	return (settle_popcount)(buf, len);
+	return settle_popcount_library_(buf, len);
 }
-#define settle_popcount(buf, len) settle_popcount_inline((buf), (len))
+#ifdef __cplusplus
+}
+#endif
 #endif
 #endif

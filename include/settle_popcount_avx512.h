@@ -3,7 +3,7 @@
  * code, for translation units compiled for AVX-512 (the compiler's own
  * flags, e.g. -march=native on a CPU with AVX512_VPOPCNTDQ, or -mavx512f
  * -mavx512bw -mavx512vl -mavx512vpopcntdq). Included by settle_bits.h;
- * elsewhere it defines nothing.
+ * elsewhere it defines nothing. GNU C (gcc, clang), any -std.
  *
  * The same code is the library's AVX-512 kernel
  * (src/arch/x86/popcount_avx512.c, which includes this header): a header
@@ -31,6 +31,12 @@
 extern "C" {
 #endif
 
+/* Every function here is inlined, always, and never emitted (GNU C's
+ * extern inline, as the compiler's own intrinsics are), so that an inline
+ * definition elsewhere may use them. */
+#define SETTLE_PC512_INLINE \
+	extern __inline__ __attribute__((__gnu_inline__, __always_inline__))
+
 /* Bytes per vector; from SETTLE_PC512_PROLOGUE_MIN bytes a buffer that
  * does not start on a 64-byte boundary, and from SETTLE_PC512_STREAM_MIN
  * bytes every buffer, is counted out of line by the library's kernel. */
@@ -47,16 +53,45 @@ extern "C" {
 uint64_t settle_popcount_kernel_avx512(const void *buf, size_t len);
 
 /* Lane counts of the 64 bytes at p. */
-static inline __m512i settle_pc512_at(const unsigned char *p)
+SETTLE_PC512_INLINE __m512i settle_pc512_at(const unsigned char *p)
 {
 	return _mm512_popcnt_epi64(_mm512_loadu_si512((const void *)p));
 }
 
 /* Lane counts of the bytes of the vector at p selected by k. */
-static inline __m512i settle_pc512_masked(const unsigned char *p, __mmask64 k)
+SETTLE_PC512_INLINE __m512i
+settle_pc512_masked(const unsigned char *p, __mmask64 k)
 {
 	return _mm512_popcnt_epi64(_mm512_maskz_loadu_epi8(k, (const void *)p));
 }
+
+/*
+ * The sum of the eight lanes. In C++ by halves, quarters and the two
+ * lanes left through GNU vectors, as _mm512_reduce_add_epi64() does:
+ * g++ 12 -O2 -Wall warns of that intrinsic (its halves are taken through
+ * an undefined vector).
+ */
+#ifdef __cplusplus
+__extension__ typedef long long settle_pc512_v8 __attribute__((__vector_size__(64)));
+__extension__ typedef long long settle_pc512_v4 __attribute__((__vector_size__(32)));
+__extension__ typedef long long settle_pc512_v2 __attribute__((__vector_size__(16)));
+
+SETTLE_PC512_INLINE uint64_t settle_pc512_sum(__m512i v)
+{
+	settle_pc512_v8 w = (settle_pc512_v8)v;
+	settle_pc512_v4 q = __builtin_shufflevector(w, w, 0, 1, 2, 3) +
+			    __builtin_shufflevector(w, w, 4, 5, 6, 7);
+	settle_pc512_v2 h = __builtin_shufflevector(q, q, 0, 1) +
+			    __builtin_shufflevector(q, q, 2, 3);
+
+	return (uint64_t)(h[0] + h[1]);
+}
+#else
+SETTLE_PC512_INLINE uint64_t settle_pc512_sum(__m512i v)
+{
+	return (uint64_t)_mm512_reduce_add_epi64(v);
+}
+#endif
 
 /*
  * The count of p[0..len) plus the lanes of a: four vectors per step, each
@@ -65,7 +100,7 @@ static inline __m512i settle_pc512_masked(const unsigned char *p, __mmask64 k)
  * load of the fewer than 64 bytes after them. The lanes' sum: no lane
  * comes near 2^63.
  */
-static inline __attribute__((always_inline)) uint64_t
+SETTLE_PC512_INLINE uint64_t
 settle_pc512_from(const unsigned char *p, size_t len, __m512i a)
 {
 	__m512i b = _mm512_setzero_si512(), c = b, d = b;
@@ -98,8 +133,8 @@ settle_pc512_from(const unsigned char *p, size_t len, __m512i a)
 	tail = len & (SETTLE_PC512_VEC - 1);
 	if (tail)
 		b = _mm512_add_epi64(b, settle_pc512_masked(p + (len - tail),
-						(1ull << tail) - 1));
-	return (uint64_t)_mm512_reduce_add_epi64(_mm512_add_epi64(a, b));
+						(__extension__ 1ull << tail) - 1));
+	return settle_pc512_sum(_mm512_add_epi64(a, b));
 }
 
 /*
@@ -108,7 +143,7 @@ settle_pc512_from(const unsigned char *p, size_t len, __m512i a)
  * SETTLE_PC512_PROLOGUE_MIN bytes or more that does not start on a
  * 64-byte boundary.
  */
-static inline int settle_pc512_out_of_line(const void *buf, size_t len)
+SETTLE_PC512_INLINE int settle_pc512_out_of_line(const void *buf, size_t len)
 {
 	int unaligned = ((uintptr_t)buf & (SETTLE_PC512_VEC - 1)) != 0;
 
@@ -118,14 +153,15 @@ static inline int settle_pc512_out_of_line(const void *buf, size_t len)
 
 /*
  * The number of set bits in the len bytes at buf (0 .. 8 * len), with
- * settle's AVX-512 kernel compiled into the caller: aligned buffers below
+ * settle's AVX-512 kernel compiled into the caller (always inlined):
+ * aligned buffers below
  * 16 MiB and short ones however aligned inline, the rest through
  * settle_popcount_kernel_avx512(). No dispatch: like the build it is
  * compiled in, it raises SIGILL on a CPU without AVX512_VPOPCNTDQ. Never
  * fails.
  */
-static inline uint64_t settle_popcount_avx512_inline(const void *buf,
-						      size_t len)
+SETTLE_PC512_INLINE uint64_t
+settle_popcount_avx512_inline(const void *buf, size_t len)
 {
 	if (settle_pc512_out_of_line(buf, len))
 		return settle_popcount_kernel_avx512(buf, len);

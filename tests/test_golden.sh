@@ -74,6 +74,14 @@ check "compare-machine-slow.json" "$S" compare machine.json \
 # proc-we32.json: proc.json (3 processes, no layouts) with the samples of
 # -O2 we32 5 % longer: compared per process, not pooled
 check "compare-proc.table" "$S" compare proc.json proc-we32.json
+# proc-spread.json and proc-shift.json: every row of process k 0.99,
+# 1.00, 1.01 and 1.00, 1.01, 1.02 times as long (a process's speed, not a
+# row's): the rows are unclear, and so is the geometric mean, which takes
+# the process as its unit as they do (bootstrapping each row's processes
+# on their own gave [+0.31%, +1.64%]). proc-uneven.json: -O2 we32 cut to 8
+# of 12 samples, which do not split into 3 processes: unclear, saying so.
+check "compare-proc-shift.table" "$S" compare proc-spread.json proc-shift.json
+check "compare-proc-uneven.table" "$S" compare proc.json proc-uneven.json
 check "compare-gbench.table" "$S" compare gbench.json gbench.json
 check "compare-old-new-fail.table" "$S" compare old.json new.json --fail-on 0.5
 check "compare-gbench-json-refused" "$S" compare old.json new.json \

@@ -260,6 +260,28 @@ if $CC -std=c11 -O2 -Wall -Wextra -Werror -mavx512f -mavx512bw -mavx512vl \
 else
 	bad "cc -mavx512... prog.c: $(head -3 "$tmp/cc.log")"
 fi
+# The inline definition in strict old C and in C++ (-Werror: g++ 12 warns
+# of _mm512_reduce_add_epi64), and a redeclaration after the header.
+cat >"$tmp/hdr.c" <<'EOF'
+#include <settle_bits.h>
+uint64_t settle_popcount(const void *buf, size_t len);
+int main(void)
+{
+	static unsigned char b[300];
+	settle_popcount_fn f = settle_popcount;
+
+	return (int)(settle_popcount(b, sizeof(b)) + f(b, 3));
+}
+EOF
+AVX512="-mavx512f -mavx512bw -mavx512vl -mavx512vpopcntdq"
+check "cc -std=c89 -pedantic -Werror -mavx512...: the header compiles" \
+	$CC -std=c89 -pedantic -Wall -Wextra -Werror -O2 $AVX512 -c \
+	$(pkg-config --cflags settle) "$tmp/hdr.c" -o "$tmp/hdr89.o"
+if command -v g++ >/dev/null; then
+	check "g++ -O2 -Wall -Wextra -Werror -mavx512...: the header compiles" \
+		g++ -x c++ -O2 -Wall -Wextra -Werror $AVX512 -c \
+		$(pkg-config --cflags settle) "$tmp/hdr.c" -o "$tmp/hdrxx.o"
+fi
 unset PKG_CONFIG_PATH
 
 # The installed command.

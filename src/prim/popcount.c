@@ -245,9 +245,9 @@ static uint64_t popcount_resolve(const void *buf, size_t len)
 
 int settle_popcount_avx512_chosen;
 
-/* In parentheses: with AVX-512 flags, settle_bits.h makes the name a
- * macro for its inline entry. */
-uint64_t (settle_popcount)(const void *buf, size_t len)
+/* The definition; compiled with AVX-512 flags, settle_bits.h also has
+ * an inline one for callers (GNU extern inline, never emitted). */
+uint64_t settle_popcount(const void *buf, size_t len)
 {
 	return __atomic_load_n(&popcount_ptr, __ATOMIC_ACQUIRE)(buf, len);
 }

@@ -548,7 +548,7 @@ static void compare(FILE *f, const struct settle_compare_view *cv)
 			fputs("{\"change_pct\": ", f); jnum(f, s->gm);
 			fputs(", \"ci_low_pct\": ", f); jnum(f, s->gm_lo);
 			fputs(", \"ci_high_pct\": ", f); jnum(f, s->gm_hi);
-			fputs(", \"method\": \"bootstrap\"}", f);
+			fprintf(f, ", \"method\": \"%s\"}", s->gm_method);
 		} else {
 			fputs("null", f);
 		}

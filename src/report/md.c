@@ -299,8 +299,9 @@ static void compare_section(FILE *f, const struct settle_compare_section *s,
 		fputs(" |\n", f);
 	}
 	if (s->has_geomean)
-		fprintf(f, "| geometric mean | | | %s | %s – %s | | (bootstrap) "
-			"|\n", s->gm_text, s->gm_lo_text, s->gm_hi_text);
+		fprintf(f, "| geometric mean | | | %s | %s – %s | | (%s) "
+			"|\n", s->gm_text, s->gm_lo_text, s->gm_hi_text,
+			s->gm_method);
 	if (s->nrows == 0)
 		fputs("\nNo claim/variant/params in common.\n", f);
 	for (size_t i = 0; i < s->nonly_old; i++) {

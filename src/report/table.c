@@ -229,8 +229,8 @@ static void compare_section(FILE *f, const struct settle_compare_section *s,
 
 		snprintf(ci, sizeof(ci), "[%8s, %8s]", s->gm_lo_text,
 			 s->gm_hi_text);
-		fprintf(f, "  %-40s %11s %11s %9s  %-19s  (bootstrap)\n",
-			"geometric mean", "", "", s->gm_text, ci);
+		fprintf(f, "  %-40s %11s %11s %9s  %-19s  (%s)\n",
+			"geometric mean", "", "", s->gm_text, ci, s->gm_method);
 	}
 }
 

@@ -471,8 +471,8 @@ static void compare_section(FILE *f, const struct settle_compare_section *s)
 	for (size_t i = 0; i < s->nonly_new; i++)
 		para(f, 2, 4, "only in new: %s", s->only_new[i]);
 	if (s->has_geomean)
-		para(f, 2, 4, "geometric mean: %s [%s, %s] (bootstrap)",
-		     s->gm_text, s->gm_lo_text, s->gm_hi_text);
+		para(f, 2, 4, "geometric mean: %s [%s, %s] (%s)",
+		     s->gm_text, s->gm_lo_text, s->gm_hi_text, s->gm_method);
 }
 
 static void compare(FILE *f, const struct settle_compare_view *cv)

@@ -27,6 +27,8 @@ static const char why_no_process[] =
 	"no process of a file measured it in every layout";
 static const char why_no_round[] = "no round of every layout";
 static const char why_below_resolution[] = "below resolution";
+static const char why_uneven[] =
+	"its samples do not split evenly into the file's processes";
 /* Same claim, variant, size, build and parameters. */
 static int same_key(const struct settle_result *a, const struct settle_result *b)
 {
@@ -141,6 +143,20 @@ static double *units(const struct settle_report *rep,
 	return u;
 }
 
+/* Does every result of rep with r's key split into its processes
+ * evenly? Else no sample is known to be whose. */
+static int splits_evenly(const struct settle_report *rep,
+			 const struct settle_result *r)
+{
+	unsigned np = processes_of(rep);
+
+	for (size_t i = 0; i < rep->nresults; i++)
+		if (same_key(&rep->results[i], r) &&
+		    rep->results[i].nsamples % np)
+			return 0;
+	return 1;
+}
+
 /* One level per process (settle_layout_level()) of every result of rep
  * with r's key, as times (ns) in a new array; *n their number. NULL when
  * out of memory. */
@@ -213,6 +229,11 @@ static int by_layout(const struct settle_report *old,
 
 	if ((lo < 2) != (ln < 2) || (lo < 2 && !per_process))
 		return 0; /* pooled */
+	if (!splits_evenly(old, r) || !splits_evenly(nw, r)) {
+		c->verdict = SETTLE_UNCLEAR;
+		c->why = why_uneven;
+		return -2;
+	}
 	/* the mean over other placements is another quantity: no change
 	 * of the code's, and no verdict from the pooled samples either */
 	key_layouts(old, r, so);
@@ -500,6 +521,62 @@ static int only_in(const struct settle_report *a, const struct settle_report *b,
 	return 0;
 }
 
+/*
+ * The geometric mean's change with the unit as the replicate, when every
+ * row has the same number of units a side: unit j of every row of a file
+ * comes from the same process (or round), so the mean over the rows of
+ * the log units is one value per unit, and a process that ran slow moves
+ * its rows together and stays one unit. The two files' values are
+ * compared as a row's are (settle_compare_unpaired()). Returns 0 with s
+ * set, -1 when the counts differ or memory runs out.
+ */
+static int geomean_by_unit(double **x, const size_t *nx, double **y,
+			   const size_t *ny, size_t k, double band,
+			   struct settle_compare_section *s)
+{
+	size_t n = nx[0], m = ny[0];
+	double *gx, *gy;
+	struct settle_comparison c;
+	int rc = -1;
+
+	for (size_t r = 1; r < k; r++)
+		if (nx[r] != n || ny[r] != m)
+			return -1;
+	gx = calloc(n + 1, sizeof(*gx));
+	gy = calloc(m + 1, sizeof(*gy));
+	if (!gx || !gy || !n || !m)
+		goto out;
+	for (size_t r = 0; r < k; r++) {
+		for (size_t j = 0; j < n; j++)
+			gx[j] += log(x[r][j]) / (double)k;
+		for (size_t j = 0; j < m; j++)
+			gy[j] += log(y[r][j]) / (double)k;
+	}
+	for (size_t j = 0; j < n; j++)
+		gx[j] = exp(gx[j]);
+	for (size_t j = 0; j < m; j++)
+		gy[j] = exp(gy[j]);
+	if (settle_compare_unpaired(gx, n, gy, m, band, &c) < 0)
+		goto out;
+	s->has_geomean = 1;
+	s->gm_method = "per unit";
+	s->gm = (c.ratio - 1) * 100;
+	s->gm_lo = (c.lo - 1) * 100;
+	s->gm_hi = (c.hi - 1) * 100;
+	pct(c.ratio, s->gm_text, sizeof(s->gm_text));
+	pct(c.lo, s->gm_lo_text, sizeof(s->gm_lo_text));
+	pct(c.hi, s->gm_hi_text, sizeof(s->gm_hi_text));
+	if (!settle_interval_reached(&c)) {
+		snprintf(s->gm_lo_text, sizeof(s->gm_lo_text), "-");
+		snprintf(s->gm_hi_text, sizeof(s->gm_hi_text), "-");
+	}
+	rc = 0;
+out:
+	free(gx);
+	free(gy);
+	return rc;
+}
+
 static int section(const struct settle_report *old,
 		   const struct settle_report *nw, double fail_pct,
 		   struct settle_compare_section *s, size_t *slower,
@@ -548,9 +625,13 @@ static int section(const struct settle_report *old,
 		if (w->slower && (fail_pct <= 0 || w->change >= fail_pct))
 			(*slower)++;
 	}
-	if (s->nmeasured > 1) {
+	if (s->nmeasured > 1 &&
+	    geomean_by_unit(x, nx, y, ny, s->nmeasured, nw->options.band, s) == 0) {
+		/* s set */
+	} else if (s->nmeasured > 1) {
 		struct settle_interval gm;
 
+		s->gm_method = "bootstrap";
 		if (settle_geomean_bootstrap((const double *const *)x, nx,
 					     (const double *const *)y, ny,
 					     s->nmeasured, GEOMEAN_SEED, 0.95,
@@ -619,6 +700,7 @@ static int differences(const struct settle_report *a,
 		{ "ISA extensions", a->machine.isa, b->machine.isa },
 		{ "kernels", a->machine.kernel, b->machine.kernel },
 		{ "compilers", a->compiler, b->compiler },
+		{ "build flags of settle", a->build_flags, b->build_flags },
 		{ "settings", sa, sb },
 	};
 	size_t n = sizeof(fields) / sizeof(fields[0]);
@@ -722,27 +804,37 @@ static void baseline_moved(struct settle_compare_view *cv,
 			   const struct settle_compare_section *s)
 {
 	const struct settle_compare_row *first = NULL;
-	size_t n = 0;
+	size_t n = 0, others = 0, along = 0;
 
 	if (!same_recorded(s->old, s->nw))
 		return;
 	for (size_t i = 0; i < s->nrows; i++) {
 		const struct settle_compare_row *w = &s->rows[i];
+		int moved = w->status == SETTLE_CMP_MEASURED &&
+			    (!strcmp(w->verdict, "faster") ||
+			     !strcmp(w->verdict, "slower"));
 
-		if (w->status != SETTLE_CMP_MEASURED ||
-		    strcmp(w->new_r->variant, w->new_r->claim->baseline) ||
-		    (strcmp(w->verdict, "faster") && strcmp(w->verdict, "slower")))
+		if (strcmp(w->new_r->variant, w->new_r->claim->baseline)) {
+			others++;
+			continue;
+		}
+		if (!moved)
 			continue;
 		first = first ? first : w;
 		n++;
 	}
 	if (!first)
 		return;
+	for (size_t i = 0; i < s->nrows; i++) /* others moved the same way */
+		along += strcmp(s->rows[i].new_r->variant,
+				s->rows[i].new_r->claim->baseline) &&
+			 !strcmp(s->rows[i].verdict, first->verdict);
 	warn(cv, "the baseline %s moved %s (%s) from %s to %s%s, on the "
-	     "same machine and build: if its code is unchanged, the machine "
-	     "ran at another speed, and every change carries it", first->name,
+	     "same machine and build, and %zu of the %zu other rows moved "
+	     "the same way: if its code is unchanged, the machine ran at "
+	     "another speed, and every change carries it", first->name,
 	     first->change_text, first->verdict, s->old_name, s->new_name,
-	     n > 1 ? " (and other baselines)" : "");
+	     n > 1 ? " (and other baselines)" : "", along, others);
 	if (!(cv->caveats & 4))
 		snprintf(cv->moved, sizeof(cv->moved), "%s %s", first->name,
 			 first->change_text);
@@ -841,7 +933,7 @@ static size_t unclear_not_noise(const struct settle_compare_view *cv)
 {
 	static const char *const why[] = {
 		why_other_layouts, why_no_process, why_no_round,
-		why_below_resolution,
+		why_below_resolution, why_uneven,
 	};
 	size_t n = 0;
 

@@ -201,6 +201,8 @@ struct settle_compare_section {
 	int has_geomean;
 	double gm, gm_lo, gm_hi; /* per cent */
 	char gm_text[16], gm_lo_text[16], gm_hi_text[16];
+	const char *gm_method; /* "bootstrap", or "per unit": the mean over
+				  the rows of each unit (process, round) */
 };
 
 struct settle_compare_view {
@@ -224,7 +226,7 @@ struct settle_compare_view {
 			      between files of the same machine and build
 			      (moved names the first) */
 	char moved[440];   /* "layout-test cc -O2 steady +30.00%" */
-	char warnings[2 * SETTLE_VIEW_MAX_WARNINGS][300];
+	char warnings[2 * SETTLE_VIEW_MAX_WARNINGS][700];
 	size_t nwarnings;
 	double band;
 	size_t slower; /* rows called slower */
@@ -244,8 +246,8 @@ struct settle_compare_view {
  * with its 95 % interval and verdict (by processes' levels or balanced
  * units when both files allow, else every repetition of each side
  * pooled, settle_compare_unpaired()); a geometric-mean row (two or more
- * rows; bootstrap interval, fixed seed, resampling what each row was
- * compared by); the rows only one side has;
+ * rows; per unit when every row has as many units a side, else a
+ * bootstrap interval, fixed seed); the rows only one side has;
  * the differences between the machines and builds; each file's noise.
  * slower counts rows called slower whose change is at least fail_pct
  * per cent (any change when fail_pct <= 0); failures says what else a
