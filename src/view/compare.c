@@ -521,6 +521,25 @@ static int only_in(const struct settle_report *a, const struct settle_report *b,
 	return 0;
 }
 
+/* The geometric-mean row of s: ratios est [lo, hi] by method; the bounds
+ * shown as "-" unless shown (the interval reaches a level worth one). */
+static void set_geomean(struct settle_compare_section *s, const char *method,
+			double est, double lo, double hi, int shown)
+{
+	s->has_geomean = 1;
+	s->gm_method = method;
+	s->gm = (est - 1) * 100;
+	s->gm_lo = (lo - 1) * 100;
+	s->gm_hi = (hi - 1) * 100;
+	pct(est, s->gm_text, sizeof(s->gm_text));
+	pct(lo, s->gm_lo_text, sizeof(s->gm_lo_text));
+	pct(hi, s->gm_hi_text, sizeof(s->gm_hi_text));
+	if (!shown) {
+		snprintf(s->gm_lo_text, sizeof(s->gm_lo_text), "-");
+		snprintf(s->gm_hi_text, sizeof(s->gm_hi_text), "-");
+	}
+}
+
 /*
  * The geometric mean's change with the unit as the replicate, when every
  * row has the same number of units a side: unit j of every row of a file
@@ -558,18 +577,8 @@ static int geomean_by_unit(double **x, const size_t *nx, double **y,
 		gy[j] = exp(gy[j]);
 	if (settle_compare_unpaired(gx, n, gy, m, band, &c) < 0)
 		goto out;
-	s->has_geomean = 1;
-	s->gm_method = "per unit";
-	s->gm = (c.ratio - 1) * 100;
-	s->gm_lo = (c.lo - 1) * 100;
-	s->gm_hi = (c.hi - 1) * 100;
-	pct(c.ratio, s->gm_text, sizeof(s->gm_text));
-	pct(c.lo, s->gm_lo_text, sizeof(s->gm_lo_text));
-	pct(c.hi, s->gm_hi_text, sizeof(s->gm_hi_text));
-	if (!settle_interval_reached(&c)) {
-		snprintf(s->gm_lo_text, sizeof(s->gm_lo_text), "-");
-		snprintf(s->gm_hi_text, sizeof(s->gm_hi_text), "-");
-	}
+	set_geomean(s, "per unit", c.ratio, c.lo, c.hi,
+		    settle_interval_reached(&c));
 	rc = 0;
 out:
 	free(gx);
@@ -631,24 +640,12 @@ static int section(const struct settle_report *old,
 	} else if (s->nmeasured > 1) {
 		struct settle_interval gm;
 
-		s->gm_method = "bootstrap";
 		if (settle_geomean_bootstrap((const double *const *)x, nx,
 					     (const double *const *)y, ny,
 					     s->nmeasured, GEOMEAN_SEED, 0.95,
 					     &gm) == 0) {
-			s->has_geomean = 1;
-			s->gm = (gm.est - 1) * 100;
-			s->gm_lo = (gm.lo - 1) * 100;
-			s->gm_hi = (gm.hi - 1) * 100;
-			pct(gm.est, s->gm_text, sizeof(s->gm_text));
-			pct(gm.lo, s->gm_lo_text, sizeof(s->gm_lo_text));
-			pct(gm.hi, s->gm_hi_text, sizeof(s->gm_hi_text));
-			if (!enough_to_resample(nx, ny, s->nmeasured)) {
-				snprintf(s->gm_lo_text, sizeof(s->gm_lo_text),
-					 "-");
-				snprintf(s->gm_hi_text, sizeof(s->gm_hi_text),
-					 "-");
-			}
+			set_geomean(s, "bootstrap", gm.est, gm.lo, gm.hi,
+				    enough_to_resample(nx, ny, s->nmeasured));
 		}
 	}
 	if (only_in(old, nw, &s->only_old, &s->nonly_old) < 0 ||
