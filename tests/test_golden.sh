@@ -82,6 +82,10 @@ check "compare-proc.table" "$S" compare proc.json proc-we32.json
 # of 12 samples, which do not split into 3 processes: unclear, saying so.
 check "compare-proc-shift.table" "$S" compare proc-spread.json proc-shift.json
 check "compare-proc-uneven.table" "$S" compare proc.json proc-uneven.json
+# proc-unstable.json: proc.json with every other sample of -O2 we32 1.3
+# times as long (MAD 13 %, marked !): the endian conclusion, which names
+# that row, is not settled.
+check "show-proc-unstable.table" "$S" show proc-unstable.json
 check "compare-gbench.table" "$S" compare gbench.json gbench.json
 check "compare-old-new-fail.table" "$S" compare old.json new.json --fail-on 0.5
 check "compare-gbench-json-refused" "$S" compare old.json new.json \

@@ -822,13 +822,19 @@ static void baseline_moved(struct settle_compare_view *cv,
 	}
 	if (!first)
 		return;
-	for (size_t i = 0; i < s->nrows; i++) /* others moved the same way */
-		along += strcmp(s->rows[i].new_r->variant,
-				s->rows[i].new_r->claim->baseline) &&
-			 !strcmp(s->rows[i].verdict, first->verdict);
+	for (size_t i = 0; i < s->nrows; i++) { /* others moved so, by their
+						 * estimates beyond the band */
+		const struct settle_compare_row *w = &s->rows[i];
+
+		along += strcmp(w->new_r->variant, w->new_r->claim->baseline) &&
+			 w->status == SETTLE_CMP_MEASURED &&
+			 w->change * first->change > 0 &&
+			 fabs(w->change) > cv->band * 100;
+	}
 	warn(cv, "the baseline %s moved %s (%s) from %s to %s%s, on the "
 	     "same machine and build, and %zu of the %zu other rows moved "
-	     "the same way: if its code is unchanged, the machine ran at "
+	     "the same way by more than the band (their estimates, decided "
+	     "or not): if its code is unchanged, the machine ran at "
 	     "another speed, and every change carries it", first->name,
 	     first->change_text, first->verdict, s->old_name, s->new_name,
 	     n > 1 ? " (and other baselines)" : "", along, others);
@@ -1120,8 +1126,8 @@ static void compare_notes(struct settle_compare_view *cv)
 			 "(docs/layouts.md)", SETTLE_MIN_UNITS);
 	if (level < 0.95 - 1e-9)
 		add_note(cv, "", "some intervals are %.1f%% ones, not 95%%: "
-			 "the Mann-Whitney interval of so few values (3 and 3, "
-			 "3 and 4, 1 and 27) cannot reach 95%% (too few "
+			 "the Mann-Whitney interval of so few values (such as "
+			 "3 processes a file) cannot reach 95%% (too few "
 			 "orderings); measure 4 or more in each file; an "
 			 "interval below 90%% is not printed ('-')",
 			 level * 100);

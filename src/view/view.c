@@ -572,7 +572,8 @@ static const struct settle_view_row *named(const struct settle_view_claim *vc,
 /*
  * Why a conclusion resting on these rows is not settled, or NULL: a row
  * of the claim invalid; a named row not measured; a named row's verdict
- * unclear (said with the verdict's own reason).
+ * unclear (said with the verdict's own reason); a named row unstable
+ * (marked "!": the table says not to trust it).
  */
 static const char *unsettled(const struct settle_view_claim *vc,
 			     const struct settle_view_row *const *rows,
@@ -596,6 +597,10 @@ static const char *unsettled(const struct settle_view_claim *vc,
 			return w->why;
 		}
 	}
+	for (size_t i = 0; i < n; i++)
+		if (rows[i]->r->unstable)
+			return "a row it rests on is unstable (marked !: its "
+			       "samples spread too much to trust)";
 	return NULL;
 }
 
