@@ -721,9 +721,13 @@ static int differences(const struct settle_report *a,
 			if (i < 3) /* the machine, not the build */
 				cv->caveats |= 1;
 			snprintf(d, sizeof(*more), "the files come from "
-				 "different %s:\n%s: %s\n%s: %s",
+				 "different %s:\n%s: %s\n%s: %s%s",
 				 fields[i].what, ea ? ea : "?", ex ? ex : "?",
-				 eb ? eb : "?", ey ? ey : "?");
+				 eb ? eb : "?", ey ? ey : "?",
+				 i == n - 1 && a->cpu != b->cpu ? "\n(settle "
+				 "pins to the CPU it starts on unless given "
+				 "--cpu;\ntwo CPUs of a virtual machine can run "
+				 "at different speeds)" : "");
 			free(ex);
 			free(ey);
 			free(ea);
