@@ -686,21 +686,42 @@ static void settings(const struct settle_report *r, char *buf, size_t len)
 		 o->processes > 1 ? "es" : "", lay, cpu);
 }
 
+/* What two files record side by side: the machine (the first three,
+ * cv->caveats), then the build; then how they were measured. */
+struct recorded {
+	const char *what, *x, *y;
+};
+#define RECORDED_BUILD 5 /* the machine and the build: fields [0, 5) */
+
+static void recorded(const struct settle_report *a,
+		     const struct settle_report *b, const char *sa,
+		     const char *sb, struct recorded f[RECORDED_BUILD + 1])
+{
+	f[0] = (struct recorded){ "CPU models", a->machine.model_name,
+				  b->machine.model_name };
+	f[1] = (struct recorded){ "ISA extensions", a->machine.isa,
+				  b->machine.isa };
+	f[2] = (struct recorded){ "kernels", a->machine.kernel,
+				  b->machine.kernel };
+	f[3] = (struct recorded){ "compilers", a->compiler, b->compiler };
+	f[4] = (struct recorded){ "build flags of settle", a->build_flags,
+				  b->build_flags };
+	f[5] = (struct recorded){ "settings", sa, sb };
+}
+
+/* Both files say, and say differently ("" is not said). */
+static int recorded_differs(const struct recorded *f)
+{
+	return f->x[0] && f->y[0] && strcmp(f->x, f->y) != 0;
+}
+
 static int differences(const struct settle_report *a,
 		       const struct settle_report *b,
 		       struct settle_compare_view *cv)
 {
 	char sa[160], sb[160];
-	const struct { const char *what, *x, *y; } fields[] = {
-		/* the machine first (cv->caveats), then the build */
-		{ "CPU models", a->machine.model_name, b->machine.model_name },
-		{ "ISA extensions", a->machine.isa, b->machine.isa },
-		{ "kernels", a->machine.kernel, b->machine.kernel },
-		{ "compilers", a->compiler, b->compiler },
-		{ "build flags of settle", a->build_flags, b->build_flags },
-		{ "settings", sa, sb },
-	};
-	size_t n = sizeof(fields) / sizeof(fields[0]);
+	struct recorded fields[RECORDED_BUILD + 1];
+	size_t n = RECORDED_BUILD + 1;
 	char (*more)[700] = realloc(cv->differences,
 				    (cv->ndifferences + n) * sizeof(*more));
 
@@ -709,9 +730,9 @@ static int differences(const struct settle_report *a,
 	cv->differences = more;
 	settings(a, sa, sizeof(sa));
 	settings(b, sb, sizeof(sb));
+	recorded(a, b, sa, sb, fields);
 	for (size_t i = 0; i < n; i++)
-		if (fields[i].x[0] && fields[i].y[0] &&
-		    strcmp(fields[i].x, fields[i].y) != 0) {
+		if (recorded_differs(&fields[i])) {
 			char *d = more[cv->ndifferences++];
 			char *ex = settle_escape(fields[i].x);
 			char *ey = settle_escape(fields[i].y);
@@ -780,15 +801,18 @@ static void file_noise(struct settle_compare_view *cv,
 		cv->caveats |= 2;
 }
 
-/* Nothing the two files record of the machine and the build differs. */
+/* Nothing the two files record of the machine and the build differs
+ * (the fields differences() warns of). */
 static int same_recorded(const struct settle_report *a,
 			 const struct settle_report *b)
 {
-	return !strcmp(a->machine.model_name, b->machine.model_name) &&
-	       !strcmp(a->machine.isa, b->machine.isa) &&
-	       !strcmp(a->machine.kernel, b->machine.kernel) &&
-	       !strcmp(a->compiler, b->compiler) &&
-	       !strcmp(a->build_flags, b->build_flags);
+	struct recorded f[RECORDED_BUILD + 1];
+
+	recorded(a, b, "", "", f);
+	for (size_t i = 0; i < RECORDED_BUILD; i++)
+		if (recorded_differs(&f[i]))
+			return 0;
+	return 1;
 }
 
 /*
