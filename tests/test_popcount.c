@@ -63,10 +63,13 @@ struct subject {
 	int inline_code; /* fn is inline code (popcount_inline_avx512.c) */
 };
 
-/* tests/popcount_inline_avx512.c, compiled for AVX-512 */
-extern const int settle_test_inline_built;
+/* tests/popcount_inline_avx512.c, compiled for AVX-512, with the
+ * library's flags and at -O3 (_o3) */
+extern const int settle_test_inline_built, settle_test_inline_built_o3;
 uint64_t settle_test_inline_dispatched(const void *buf, size_t len);
 uint64_t settle_test_inline_kernel(const void *buf, size_t len);
+uint64_t settle_test_inline_dispatched_o3(const void *buf, size_t len);
+uint64_t settle_test_inline_kernel_o3(const void *buf, size_t len);
 
 /* settle_popcount() and settle_popcount_avx512_inline() compiled into a
  * caller built for AVX-512 (settle_bits.h): the first calls the library
@@ -79,6 +82,17 @@ static const struct subject s_inline = {
 static const struct subject s_inline_kernel = {
 	.name = "avx512 inline", .impl = SETTLE_POPCOUNT_AVX512,
 	.fn = settle_test_inline_kernel,
+	.impl2 = SETTLE_POPCOUNT_AVX512, .inline_code = 1
+};
+/* the same at -O3, where the loop below 2 KiB is unrolled completely */
+static const struct subject s_inline_o3 = {
+	.name = "settle_popcount inline -O3", .impl = SETTLE_POPCOUNT_AVX512,
+	.fn = settle_test_inline_dispatched_o3,
+	.impl2 = SETTLE_POPCOUNT_AVX512, .inline_code = 1
+};
+static const struct subject s_inline_kernel_o3 = {
+	.name = "avx512 inline -O3", .impl = SETTLE_POPCOUNT_AVX512,
+	.fn = settle_test_inline_kernel_o3,
 	.impl2 = SETTLE_POPCOUNT_AVX512, .inline_code = 1
 };
 
@@ -164,7 +178,8 @@ static settle_popcount_fn subject_fn(void **state, const char **name)
 	*name = s->name;
 	if (s->impl == SETTLE_POPCOUNT_NIMPL)
 		return settle_popcount;
-	if (s->inline_code && !settle_test_inline_built) {
+	if (s->inline_code && (!settle_test_inline_built ||
+			       !settle_test_inline_built_o3)) {
 		print_message("%s: not built (no AVX-512 flags for this "
 			      "architecture): skipped\n", s->name);
 		skip();
@@ -674,6 +689,8 @@ int main(void)
 		SUBJECT_TESTS(s_auto),
 		SUBJECT_TESTS(s_inline),
 		SUBJECT_TESTS(s_inline_kernel),
+		SUBJECT_TESTS(s_inline_o3),
+		SUBJECT_TESTS(s_inline_kernel_o3),
 		cmocka_unit_test(test_inline_choice),
 #if SETTLE_ARCH_X86_64
 		SUBJECT_TESTS(s_avx2_popcnt),
