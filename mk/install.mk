@@ -69,6 +69,7 @@ $(BUILD)/pic/%.o: %.c | $(BUILD)/config.h
 # The kernels' loops start at a 64-byte line here too (Makefile,
 # KERNEL_ALIGN): the pattern above it does not match $(BUILD)/pic.
 $(BUILD)/pic/src/arch/%.o $(BUILD)/pic/src/prim/%.o: ALL_CFLAGS += $(KERNEL_ALIGN)
+$(BUILD)/pic/src/arch/x86/popcount_avx512.o: ALL_CFLAGS += $(PC512_FLAGS)
 
 $(BUILD)/pic/src/runner/placed%_popcnt.o: src/runner/placed_popcnt.c | $(BUILD)/config.h
 	@mkdir -p $(@D)
