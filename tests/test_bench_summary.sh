@@ -1,0 +1,95 @@
+#!/bin/bash
+# test_bench_summary.sh - mk/bench_summary.py, the summary make bench
+# prints, on small result files made here (no timing).
+#
+# Read limit: the ratio printed is read-limit's time over the fastest plain
+# read's as the run estimated it (the inverse of that row's ratio to the
+# read-limit baseline), with the inverse of its interval, so that the
+# estimate always lies inside its interval; the fastest plain read is the
+# one with the smallest ratio; "within 2 %" is yes, no or unclear by the
+# interval. Popcount: settle's verdict against libpopcnt, and the tally.
+#
+# Usage: bash tests/test_bench_summary.sh
+# Prints "N passed, M failed"; exits 1 when any check failed.
+set -u
+pass=0
+failed=0
+
+ok() { echo "ok   $*"; pass=$((pass + 1)); }
+bad() { echo "FAIL $*"; failed=$((failed + 1)); }
+finish() {
+	echo "$pass passed, $failed failed"
+	[ "$failed" = 0 ]
+	exit $?
+}
+has() {
+	local what=$1 want=$2 file=$3
+	if grep -qF -- "$want" "$file"; then ok "$what"
+	else bad "$what: no '$want' in:"; sed 's/^/     /' "$file"; fi
+}
+
+command -v python3 >/dev/null || { echo "python3 not found: skipped"; echo "0 passed, 0 failed"; exit 0; }
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/settle-summary-test.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+summary=$(dirname "$0")/../mk/bench_summary.py
+
+# One result row: variant, size, B/ns, and its ratio to the baseline with
+# the interval (none for the baseline).
+row() {
+	local v=$1 size=$2 bpn=$3 ratio=$4 lo=$5 hi=$6 verdict=${7:-unclear}
+	local params="\"size_bytes\": $size"
+	[ -n "${8:-}" ] && params="$params, $8"
+	printf '{"claim": "c", "variant": "%s", "params": {%s}, "median_ns": 1, "bytes_per_ns": %s' \
+		"$v" "$params" "$bpn"
+	[ "$ratio" = - ] || printf ', "vs_baseline": {"ratio": %s, "ci_low": %s, "ci_high": %s, "verdict": "%s"}' \
+		"$ratio" "$lo" "$hi" "$verdict"
+	printf '}'
+}
+
+# Read limit at three sizes: plain-a is the fastest at 1 KiB (ratio 0.98
+# to read-limit: read-limit takes 1/0.98 = 1.020 of its time), plain-b at
+# 32 KiB (0.90: read-limit 1.111, all of the interval above 1.02), and at
+# 1 MiB read-limit is the fastest (1/1.01 = 0.990, interval inside).
+{
+	echo '{"schema": "settle-result/1", "settings": {"processes": 5}, "results": ['
+	row read-limit 1024 100 - - - ; echo ,
+	row plain-a 1024 102 0.98 0.97 0.99 ; echo ,
+	row plain-b 1024 101 0.99 0.98 1.00 ; echo ,
+	row read-limit 32768 100 - - - ; echo ,
+	row plain-a 32768 105 0.95 0.93 0.97 ; echo ,
+	row plain-b 32768 111 0.90 0.88 0.92 ; echo ,
+	row read-limit 1048576 100 - - - ; echo ,
+	row plain-a 1048576 99 1.01 1.005 1.015
+	echo ']}'
+} > "$tmp/rl.json"
+python3 "$summary" "$tmp/none" "$tmp/rl.json" "$tmp/none" > "$tmp/rl.txt" 2>&1
+has "1 KiB: the fastest plain read, ratio inverted with its interval" \
+	"plain-a          102.0 B/ns  ratio 1.020  [1.010, 1.031]  within 2 %: unclear" "$tmp/rl.txt"
+has "32 KiB: the fastest is plain-b; all of the interval above 1.02: no" \
+	"plain-b          111.0 B/ns  ratio 1.111  [1.087, 1.136]  within 2 %: no" "$tmp/rl.txt"
+has "1 MiB: read-limit faster, inside 1.02: yes" \
+	"ratio 0.990  [0.985, 0.995]  within 2 %: yes" "$tmp/rl.txt"
+# every printed ratio lies inside its printed interval
+if awk '/ratio [0-9.]+  \[/ { r = $0; sub(/.*ratio /, "", r); split(r, f, /[][, ]+/);
+	if (f[1] + 0 < f[2] + 0 || f[1] + 0 > f[3] + 0) bad = 1; n++ }
+	END { exit !(n == 3 && !bad) }' "$tmp/rl.txt"; then
+	ok "every read-limit ratio lies inside its interval"
+else
+	bad "a read-limit ratio outside its interval:"; cat "$tmp/rl.txt"
+fi
+
+# Popcount: two cells, one faster and one unclear reaching above the band.
+{
+	echo '{"schema": "settle-result/1", "settings": {"processes": 5, "equivalence_band": 0.01}, "results": ['
+	row libpopcnt 1024 100 - - - - '"build": "cc -O3", "path": "avx2"'; echo ,
+	row settle 1024 110 0.90 0.88 0.92 faster '"build": "cc -O3", "path": "avx2"'; echo ,
+	row libpopcnt 32768 100 - - - - '"build": "cc -O3", "path": "avx2"'; echo ,
+	row settle 32768 100 1.005 0.99 1.02 unclear '"build": "cc -O3", "path": "avx2"'
+	echo ']}'
+} > "$tmp/pc.json"
+python3 "$summary" "$tmp/pc.json" "$tmp/none" "$tmp/none" > "$tmp/pc.txt" 2>&1
+has "popcount: a faster cell with its interval" \
+	"avx2           1 KiB   0.900  [0.880, 0.920]  faster" "$tmp/pc.txt"
+has "popcount: the tally, the unclear cell reaching above the band" \
+	"1 faster, 0 same, 1 unclear, 0 slower of 2; of the unclear, 0 with the whole interval at most 1.01 (not behind by more than the band), 1 reaching above it" "$tmp/pc.txt"
+finish
