@@ -173,6 +173,7 @@ settle_popcount_avx512_inline(const void *buf, size_t len)
 			return settle_popcount_kernel_avx512(buf, len);
 		return settle_pc512_from(p, len, _mm512_setzero_si512());
 	}
+	/* the same call on purpose: here the bound is known */
 	return settle_pc512_from(p, len, _mm512_setzero_si512());
 }
 
