@@ -760,6 +760,10 @@ struct settle_report {
 				       (settle run FILE.c: "gcc -O0, gcc -O2"),
 				       when they are not settle's own */
 	char source[256];           /* the file it was loaded from, or "" */
+	char order[64];             /* how each round ordered the variants
+				       (settle_report_init: "interleaved,
+				       Williams design"; a loaded file's
+				       settings.order), or "" when unknown */
 	void *owned;                /* memory of the report's strings and
 				       claim descriptions */
 	void *run;                  /* the runner's state between
@@ -779,7 +783,9 @@ int settle_report_init(struct settle_report *rep, const struct settle_options *o
  * claim's default sizes, followed by its full_sizes under options.full;
  * ignored for a claim without sizes), appending one
  * result per variant and size to rep. Variants are interleaved: round k
- * times every variant once, starting at variant k mod n.
+ * times every variant once, in row k of a Williams design (every variant
+ * in every position, and directly after every other variant, equally
+ * often over n rounds, 2n when n is odd).
  * Returns 0; -1 with a message in err when set-up fails, memory runs out,
  * or a variant's check value differs from the baseline's (the message
  * names the variant and both values); -2 when an interrupt was noted

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
+#include "runner/runner.h"
 #include "settle.h"
 
 /* Every call to a variant is logged: which variant, how many iters. */
@@ -144,11 +145,14 @@ static void test_good_claim(void **st)
 	settle_report_free(&rep);
 }
 
-/* The last samples x variants calls are the samples: round k starts at
- * variant k mod n and visits each once. */
+/* The last samples x variants calls are the samples: round k runs row k
+ * of the Williams square for four variants (0 1 3 2, 1 2 0 3, 2 3 1 0,
+ * 3 0 2 1), without slot 3 ("absent", skipped). */
 static void test_interleaved(void **st)
 {
 	static const uint64_t one[] = { 64 };
+	static const int want[] = { 0, 1, 2, 1, 2, 0, 2, 1, 0, 0, 2, 1,
+				    0, 1, 2, 1, 2, 0 };
 	struct settle_report rep;
 	char err[512];
 	const unsigned samples = 6, nv = 3;
@@ -160,11 +164,48 @@ static void test_interleaved(void **st)
 					  sizeof(err)), 0);
 	assert_true(ncalls >= samples * nv);
 	const int *s = call_log + ncalls - samples * nv;
-	for (unsigned k = 0, i = 0; k < samples; k++)
-		for (unsigned j = 0; j < 4; j++)
-			if ((k + j) % 4 != 3) /* slot 3, "absent", is skipped */
-				assert_int_equal(s[i++], (int)((k + j) % 4));
+	for (unsigned i = 0; i < samples * nv; i++)
+		assert_int_equal(s[i], want[i]);
 	settle_report_free(&rep);
+}
+
+/* For every n up to 17, over one period of rounds (n, or 2n when n is
+ * odd): each round is a permutation, each variant runs equally often in
+ * each position, and each ordered pair (a, b), a != b, is adjacent (b
+ * right after a) equally often. Rotating the start fails the last. */
+static void test_round_order_balanced(void **st)
+{
+	(void)st;
+	for (size_t n = 1; n <= 17; n++) {
+		size_t period = n % 2 ? 2 * n : n, per = period / n;
+		unsigned pos[17][17] = { { 0 } }, pair[17][17] = { { 0 } };
+
+		for (unsigned long k = 0; k < period; k++) {
+			unsigned seen[17] = { 0 };
+			size_t prev = 0;
+
+			for (size_t j = 0; j < n; j++) {
+				size_t v = settle_round_order(n, k, j);
+
+				assert_true(v < n);
+				assert_int_equal(seen[v]++, 0);
+				pos[v][j]++;
+				if (j)
+					pair[prev][v]++;
+				prev = v;
+			}
+		}
+		for (size_t a = 0; a < n; a++)
+			for (size_t b = 0; b < n; b++) {
+				assert_int_equal(pos[a][b], per);
+				if (a != b)
+					assert_int_equal(pair[a][b], per);
+			}
+		/* the period repeats */
+		for (size_t j = 0; j < n; j++)
+			assert_int_equal(settle_round_order(n, period + 3, j),
+					 settle_round_order(n, 3, j));
+	}
 }
 
 static json_t *load(const char *path)
@@ -200,6 +241,9 @@ static void test_json_file(void **st)
 			    SETTLE_SCHEMA);
 	assert_true(json_is_object(json_object_get(j, "machine")));
 	assert_true(json_is_object(json_object_get(j, "build")));
+	/* the order the rounds followed */
+	assert_string_equal(json_string_value(json_object_get(
+		json_object_get(j, "settings"), "order")), SETTLE_ROUND_ORDER);
 	res = json_object_get(j, "results");
 	assert_true(json_is_array(res));
 	/* 3 available variants x 2 sizes + 2 zero-work variants */
@@ -315,6 +359,7 @@ int main(void)
 		cmocka_unit_test(test_wrong_variant_fails),
 		cmocka_unit_test(test_good_claim),
 		cmocka_unit_test(test_interleaved),
+		cmocka_unit_test(test_round_order_balanced),
 		cmocka_unit_test(test_json_file),
 		cmocka_unit_test(test_json_unwritable),
 		cmocka_unit_test(test_below_resolution),

@@ -177,6 +177,7 @@ static void load_settings(struct settle_report *rep, json_t *doc)
 	copy(rep->novec_flags, sizeof(rep->novec_flags), b, "novec_flags");
 	copy(rep->claims_built, sizeof(rep->claims_built), b,
 	     "claims_built_with");
+	copy(rep->order, sizeof(rep->order), s, "order");
 	o->samples = (unsigned)num(s, "samples");
 	o->min_sample_ns = num(s, "min_sample_ns");
 	o->cpu = rep->cpu = json_is_integer(json_object_get(s, "cpu")) ?

@@ -168,7 +168,11 @@ static void write_build(FILE *f, const struct settle_report *rep)
 	else if (o->layout_first)
 		fprintf(f, ", \"layouts\": 1, \"layout\": %u",
 			o->layout_first);
-	fputs(", \"order\": \"interleaved, rotating start\"},\n", f);
+	if (rep->order[0]) {
+		fputs(", ", f); jkey(f, "order");
+		jstr(f, rep->order);
+	}
+	fputs("},\n", f);
 }
 
 /* Is p's value a JSON number (int) or true/false (bool) as it stands? */

@@ -22,6 +22,7 @@
 #include "model/model.h"
 #include "runner/command.h"
 #include "runner/perf_script.h"
+#include "runner/runner.h"
 #include "util/util.h"
 
 #define SHELL "/bin/sh"
@@ -528,7 +529,8 @@ static int warm_up(struct cmdrun *m)
 	return 0;
 }
 
-/* Round k runs every command once, starting at command k mod n. */
+/* Round k runs every command once, in row k of a Williams design
+ * (settle_round_order). */
 static int rounds(struct cmdrun *m, unsigned ns)
 {
 	size_t n = m->s->n;
@@ -537,7 +539,7 @@ static int rounds(struct cmdrun *m, unsigned ns)
 
 	for (unsigned k = 0; k < ns; k++)
 		for (size_t j = 0; j < n; j++) {
-			size_t i = (k + j) % n;
+			size_t i = settle_round_order(n, k, j);
 			struct settle_result *res = &m->res[i];
 			struct settle_command_data *d = res->command;
 
@@ -780,7 +782,7 @@ static int profile(struct cmdrun *m, unsigned np)
 	snprintf(file, sizeof(file), "%s/run.data", m->tmpdir);
 	for (unsigned k = 0; k < np; k++)
 		for (size_t j = 0; j < n; j++) {
-			size_t i = (k + j) % n;
+			size_t i = settle_round_order(n, k, j);
 
 			progress(m, i, PROFILED, k + 1, np);
 			if ((rc = prepare(m, i)))

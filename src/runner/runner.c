@@ -6,9 +6,10 @@
  * (a fast wrong variant is never reported), choose each variant's
  * repetitions so that one sample lasts at least max(min_sample_ns,
  * 1000 x timer resolution), warm up with one untimed sample, then take the
- * samples interleaved: round k runs every variant once, starting at
- * variant k mod n, so that slow drift (frequency, other load) hits every
- * variant alike.
+ * samples interleaved: round k runs every variant once, in row k of a
+ * Williams design (order.c), so that slow drift (frequency, other load)
+ * and what one variant leaves behind for the next hit every variant
+ * alike.
  */
 #include <alloca.h>
 #include <math.h>
@@ -159,6 +160,7 @@ int settle_report_init(struct settle_report *rep, const struct settle_options *o
 		 settle_build_flags());
 	snprintf(rep->novec_flags, sizeof(rep->novec_flags), "%s",
 		 settle_build_novec_flags());
+	snprintf(rep->order, sizeof(rep->order), "%s", SETTLE_ROUND_ORDER);
 	return 0;
 }
 
@@ -477,7 +479,7 @@ static void visit_body(struct visit *vi)
 	done = (size_t)vi->k0 * run;
 	for (unsigned k = vi->k0; k < vi->k0 + vi->rounds; k++) {
 		for (size_t j = 0; j < nv; j++) {
-			size_t i = (k + j) % nv;
+			size_t i = settle_round_order(nv, k, j);
 			struct settle_result *r = &res[i];
 			double t;
 

@@ -90,4 +90,17 @@ int settle_run_in_processes(int argc, char **argv, int cpu, unsigned nproc,
 			    struct settle_report *rep, char *err,
 			    size_t errlen);
 
+/*
+ * The variant that round k runs j-th, of n (0 <= j < n): row k of a
+ * Williams design, so that over n rounds (2n when n is odd) every variant
+ * runs in every position and directly after every other variant equally
+ * often (src/runner/order.c; E. J. Williams, Australian Journal of
+ * Scientific Research A 2 (1949), 149-168). Returns 0 when n < 2 or
+ * j >= n. The runner and `settle run --cmd` order their rounds with it.
+ */
+size_t settle_round_order(size_t n, unsigned long k, size_t j);
+
+/* How the result file's settings name that order. */
+#define SETTLE_ROUND_ORDER "interleaved, Williams design"
+
 #endif
