@@ -365,6 +365,29 @@ static void test_stream(void **state)
 	free(buf);
 }
 
+#if SETTLE_ARCH_X86_64
+/*
+ * The AVX-512 kernel's two ways of reading 16 MiB and more (256-bit
+ * loads on AMD family 19h, the 512-bit loop elsewhere), each forced, so
+ * that both run whatever this CPU is: test_stream() under each.
+ */
+static void test_stream_both(void **state)
+{
+	void *s = (void *)&s_avx512;
+
+	(void)state;
+	if (!settle_popcount_usable(SETTLE_POPCOUNT_AVX512)) {
+		print_message("this CPU or OS cannot run avx512: skipped\n");
+		skip();
+	}
+	for (int mode = 0; mode <= 1; mode++) {
+		settle_pc512_stream_256 = mode;
+		test_stream(&s);
+	}
+	settle_pc512_stream_256 = -1;
+}
+#endif
+
 static const uint64_t patterns[] = {
 	0, ~(uint64_t)0, 0x10, 0xF0, 0xFFFFFFFF00000000u,
 };
@@ -697,6 +720,7 @@ int main(void)
 		SUBJECT_TESTS(s_avx2_path),
 		SUBJECT_TESTS(s_avx512vl_popcnt),
 		SUBJECT_TESTS(s_avx512vl_path),
+		cmocka_unit_test(test_stream_both),
 #endif
 		cmocka_unit_test(test_popcount64),
 		cmocka_unit_test(test_range),

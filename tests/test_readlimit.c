@@ -14,7 +14,9 @@
  *   - a random 1 MiB + 61 bytes at odd alignments;
  *   - 64 MiB and more (the wide kernels' streaming path) at odd lengths
  *     and alignments, against the generic kernel, and each side of the
- *     avx512 kernel's width changes (SETTLE_READ_LIMIT_ZMM_MIN, _END);
+ *     avx512 kernel's width changes (struct settle_read_limit_widths),
+ *     the x86 kernels under both CPUs' widths (AMD family 19h's, the
+ *     widest loads'), whatever this CPU is;
  *   - passes: 0 to 3 passes over every length 0..1024 at every alignment
  *     0..63 and against both guard pages give that many times the
  *     one-pass value (modulo 2^64), 0 passes read nothing (a PROT_NONE
@@ -236,18 +238,34 @@ static void test_large(void **state)
 	free(buf);
 }
 
-/* SETTLE_READ_LIMIT_STREAM_MIN and more (the wide kernels stream with
- * 128-bit loads there): the generic kernel's value, at odd lengths and
- * alignments; and each side of the avx512 kernel's width changes. */
+/* The x86 kernels' widths in force (the group's: main()), else none. */
+static void width_changes(size_t out[3])
+{
+#if SETTLE_ARCH_X86_64
+	const struct settle_read_limit_widths *w = settle_read_limit_widths();
+
+	out[0] = w->zmm_min;
+	out[1] = w->zmm_end;
+	out[2] = w->stream_min;
+#else
+	out[0] = out[1] = out[2] = SIZE_MAX;
+#endif
+}
+
+/* The streaming size (the x86 kernels' stream_min when they have one,
+ * else 64 MiB) and more: the generic kernel's value, at odd lengths and
+ * alignments; and each side of the x86 kernels' width changes. */
 static void test_stream(void **state)
 {
 	static const size_t extra[] = { 0, 1, 63, 64, 65, 4097 };
 	static const size_t offs[] = { 0, 3, 16, 63 };
-	static const size_t widths[] = { SETTLE_READ_LIMIT_ZMM_MIN,
-					 SETTLE_READ_LIMIT_ZMM_END };
+	size_t widths[3];
 	const char *name;
 	settle_read_limit_fn fn = subject(state, &name);
-	size_t base = SETTLE_READ_LIMIT_STREAM_MIN;
+	size_t base;
+
+	width_changes(widths);
+	base = widths[2] <= ((size_t)64 << 20) ? widths[2] : (size_t)64 << 20;
 	unsigned char *buf = alloc64(base + 4097 + MAX_ALIGN);
 
 	fill_random(buf, base + 4097 + MAX_ALIGN, 13);
@@ -269,8 +287,8 @@ static void test_stream(void **state)
 	expect(name, "the streaming size + 65, 2 passes", buf + 3, base + 65,
 	       fn(buf + 3, base + 65, 2),
 	       2 * settle_read_limit_generic(buf + 3, base + 65, 1));
-	for (size_t i = 0; i < sizeof(widths) / sizeof(widths[0]); i++)
-		for (size_t d = 0; d < 3; d++) {
+	for (size_t i = 0; i < 2; i++)
+		for (size_t d = 0; d < 3 && widths[i] && widths[i] <= base; d++) {
 			size_t len = widths[i] - 1 + d;
 
 			expect(name, "each side of a width change", buf, len,
@@ -392,6 +410,50 @@ static void test_choice(void **state)
 	assert_string_equal(settle_read_limit_impl_name(SETTLE_READ_LIMIT_NIMPL),
 			    "?");
 }
+
+/*
+ * The widths by CPU: AMD family 19h (leaf 1 EAX of the Zen 4 guest,
+ * family 0xf + 0xa) the ranges measured there; AMD family 1Ah (the Zen 5
+ * guest, 0xf + 0xb), Intel (family 6) and an AMD family 19h signature
+ * under another vendor the widest loads at every size.
+ */
+static void test_widths(void **state)
+{
+	static const struct settle_read_limit_widths w19 =
+		SETTLE_READ_LIMIT_WIDTHS_19H, widest =
+		SETTLE_READ_LIMIT_WIDTHS_WIDEST;
+	struct settle_cpuid zen4 = { .max_leaf = 16, .vendor_ebx = 0x68747541,
+				     .l1_eax = 0x00a10f11 };
+	struct settle_cpuid zen5 = zen4, intel = zen4, other = zen4;
+	const struct settle_read_limit_widths *w;
+
+	(void)state;
+	zen5.l1_eax = 0x00b00f21;
+	intel.vendor_ebx = 0x756e6547; /* "Genu" */
+	intel.l1_eax = 0x000806f8;     /* family 6 model 143 */
+	other.vendor_ebx = 0x756e6547;
+	assert_true(settle_cpu_amd_19h(&zen4));
+	assert_false(settle_cpu_amd_19h(&zen5));
+	assert_false(settle_cpu_amd_19h(&intel));
+	assert_false(settle_cpu_amd_19h(&other));
+	w = settle_read_limit_widths_of(&zen4);
+	assert_memory_equal(w, &w19, sizeof(w19));
+	assert_true(w->zmm_min == (size_t)64 << 10 &&
+		    w->zmm_end == (size_t)2 << 20 &&
+		    w->stream_min == (size_t)64 << 20);
+	assert_memory_equal(settle_read_limit_widths_of(&zen5), &widest,
+			    sizeof(widest));
+	assert_memory_equal(settle_read_limit_widths_of(&intel), &widest,
+			    sizeof(widest));
+	assert_memory_equal(settle_read_limit_widths_of(&other), &widest,
+			    sizeof(widest));
+	assert_true(widest.zmm_min == 0 && widest.zmm_end == SIZE_MAX &&
+		    widest.stream_min == SIZE_MAX);
+	/* this CPU's, when no test set others */
+	settle_read_limit_set_widths(NULL);
+	assert_ptr_equal(settle_read_limit_widths(),
+			 settle_read_limit_widths_of(settle_cpuid_this()));
+}
 #elif SETTLE_ARCH_AARCH64
 /* AT_HWCAP of qemu's Cortex-A53 (see test_dispatch.c) and of no AdvSIMD. */
 static void test_choice(void **state)
@@ -449,6 +511,34 @@ static void test_active(void **state)
 	cmocka_unit_test_prestate(test_stream, (void *)&k),		\
 	cmocka_unit_test_prestate(test_passes, (void *)&k)
 
+#if SETTLE_ARCH_X86_64
+/* The x86 kernels' tests run twice, once with each CPU's widths, so that
+ * every width's code runs on any CPU. */
+static const struct settle_read_limit_widths w19h =
+	SETTLE_READ_LIMIT_WIDTHS_19H, widest = SETTLE_READ_LIMIT_WIDTHS_WIDEST;
+
+static int use_19h(void **state)
+{
+	(void)state;
+	settle_read_limit_set_widths(&w19h);
+	return 0;
+}
+
+static int use_widest(void **state)
+{
+	(void)state;
+	settle_read_limit_set_widths(&widest);
+	return 0;
+}
+
+static int use_this_cpu(void **state)
+{
+	(void)state;
+	settle_read_limit_set_widths(NULL);
+	return 0;
+}
+#endif
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -459,8 +549,23 @@ int main(void)
 		KERNEL_TESTS(k_neon),
 		KERNEL_TESTS(k_auto),
 		cmocka_unit_test(test_choice),
+#if SETTLE_ARCH_X86_64
+		cmocka_unit_test(test_widths),
+#endif
 		cmocka_unit_test(test_active),
 	};
+#if SETTLE_ARCH_X86_64
+	const struct CMUnitTest wide[] = {
+		KERNEL_TESTS(k_avx2),
+		KERNEL_TESTS(k_avx512),
+		KERNEL_TESTS(k_auto),
+	};
+	int rc = cmocka_run_group_tests_name("AMD family 19h widths", tests,
+					     use_19h, use_this_cpu);
 
+	return rc | cmocka_run_group_tests_name("the widest loads", wide,
+						use_widest, use_this_cpu);
+#else
 	return cmocka_run_group_tests(tests, NULL, NULL);
+#endif
 }

@@ -61,6 +61,15 @@ uint64_t settle_popcount_kernel_avx512vl_popcnt(const void *buf, size_t len);
 uint64_t settle_popcount_kernel_avx512(const void *buf, size_t len);
 
 /*
+ * How that kernel reads buffers of SETTLE_PC512_STREAM_MIN (16 MiB) bytes
+ * or more: 1 with 256-bit loads (AMD family 19h: settle_cpu_amd_19h()),
+ * 0 with its 512-bit loop, as shorter ones; -1 at the start: this CPU's
+ * choice, decided at the first such buffer. Tests set 0 and 1 so that
+ * both paths run on any CPU; nothing else writes it.
+ */
+extern int settle_pc512_stream_256;
+
+/*
  * AArch64 AdvSIMD: CNT per byte, byte counts summed over up to seven
  * 64-byte blocks, then widened by pairwise adds (UADDLP, UADALP) into
  * 64-bit lanes (src/arch/aarch64/popcount_neon.c); needs HWCAP_ASIMD.

@@ -44,23 +44,27 @@
  *     per pass (a return-address load, jumps, the entry and the final
  *     reduction) took 15 % of the time of the fastest inlined plain read
  *     of examples/readlimit-peers.c on the Zen 4 guest below;
- *   - the load width follows the buffer size (SETTLE_READ_LIMIT_ZMM_MIN,
- *     _ZMM_END, _STREAM_MIN): the avx512 kernel reads with 256-bit loads
- *     (the avx2 kernel; every AVX-512 CPU has AVX2, and the dispatch
- *     asks for both) below 64 KiB and from 2 MiB, with 512-bit loads in
- *     between, and the avx2 and avx512 kernels read with 128-bit loads
- *     (the sse2 kernel) from 64 MiB on. Measured on the AMD Zen 4 guest
- *     only (docs/primitives.md; examples/readlimit-peers.c with these
- *     kernels called directly, cc -O3 -march=native, --processes 3
- *     --layouts 2, median B/ns): 1 KiB 230 with 256-bit loads against
- *     223 with 512-bit, 2-32 KiB 228 against 214-220 (the fastest
- *     inlined plain read: 220-223); 64-256 KiB all widths 116-117 (L2);
- *     512 KiB 115.4 against 114.0, 1 MiB 98.9 against 95.7 (512-bit
- *     ahead); 4 MiB 98.7 with 256-bit, 99.4 with 128-bit, 98.0 with
- *     512-bit; 16 MiB 68.6, 70.4, 66.9; 32 MiB (the L3's size) 45.7,
- *     41.8, 38.0; 64 MiB 26.3, 26.9, 22.8; 256 MiB 27.3, 27.9, 24.6;
- *     1 GiB 28.2, 28.4, 25.7. 256-bit loads from 2 MiB to 64 MiB give
- *     up 1-3 % to 128-bit ones at 4 and 16 MiB for 9 % at 32 MiB.
+ *   - the load width follows the buffer size and the CPU (struct
+ *     settle_read_limit_widths below): on AMD family 19h the avx512
+ *     kernel reads with 256-bit loads (the avx2 kernel; every AVX-512
+ *     CPU has AVX2, and the dispatch asks for both) below 64 KiB and
+ *     from 2 MiB, with 512-bit loads in between, and the avx2 and avx512
+ *     kernels read with 128-bit loads (the sse2 kernel) from 64 MiB on;
+ *     on every other CPU with the widest loads at every size. Measured
+ *     on the AMD Zen 4 guest (docs/primitives.md;
+ *     examples/readlimit-peers.c with these kernels called directly, cc
+ *     -O3 -march=native, --processes 3 --layouts 2, median B/ns): 1 KiB
+ *     230 with 256-bit loads against 223 with 512-bit, 2-32 KiB 228
+ *     against 214-220 (the fastest inlined plain read: 220-223);
+ *     64-256 KiB all widths 116-117 (L2); 512 KiB 115.4 against 114.0,
+ *     1 MiB 98.9 against 95.7 (512-bit ahead); 4 MiB 98.7 with 256-bit,
+ *     99.4 with 128-bit, 98.0 with 512-bit; 16 MiB 68.6, 70.4, 66.9;
+ *     32 MiB (the L3's size) 45.7, 41.8, 38.0; 64 MiB 26.3, 26.9, 22.8;
+ *     256 MiB 27.3, 27.9, 24.6; 1 GiB 28.2, 28.4, 25.7. On the AMD Zen 5
+ *     guest (family 1Ah; the bench of 2026-12-01, 5 processes, 4
+ *     layouts): 1 KiB and 32 KiB 202-208 B/ns with 256-bit loads against
+ *     415-421 with 512-bit; 32 MiB 47.5 against 52.5; 1 GiB 28.3 with
+ *     128-bit loads against 31.9-32.1 with 256- and 512-bit.
  * The unroll, the accumulators and the aligned loads are those of the
  * fastest plain read of examples/readlimit-peers.c on that guest (see the
  * README's performance section).
@@ -89,17 +93,43 @@ typedef uint64_t (*settle_read_limit_fn)(const void *buf, size_t len,
  * knows: no instruction, and every pass after it loads again. */
 #define SETTLE_READ_LIMIT_LAUNDER(p) __asm__ __volatile__("" : "+r"(p))
 
+#ifdef SETTLE_ARCH_X86_64
 /*
  * Load width by buffer size (bytes; above, "How the kernels are built"):
- * the avx512 kernel reads with 512-bit loads from SETTLE_READ_LIMIT_ZMM_MIN
- * up to, not including, SETTLE_READ_LIMIT_ZMM_END, with the avx2 kernel's
- * 256-bit loads below and above that range, and the avx2 and avx512
- * kernels with the sse2 kernel's 128-bit loads from
- * SETTLE_READ_LIMIT_STREAM_MIN on. Measured on the AMD Zen 4 guest only.
+ * the avx512 kernel reads with 512-bit loads from zmm_min up to, not
+ * including, zmm_end, with the avx2 kernel's 256-bit loads below and
+ * above that range; the avx2 and avx512 kernels read with the sse2
+ * kernel's 128-bit loads from stream_min on.
  */
-#define SETTLE_READ_LIMIT_ZMM_MIN ((size_t)64 << 10)
-#define SETTLE_READ_LIMIT_ZMM_END ((size_t)2 << 20)
-#define SETTLE_READ_LIMIT_STREAM_MIN ((size_t)64 << 20)
+struct settle_read_limit_widths {
+	size_t zmm_min, zmm_end, stream_min;
+};
+
+/* AMD family 19h (settle_cpu_amd_19h()), measured on the Zen 4 guest:
+ * 512-bit loads from 64 KiB to 2 MiB, 128-bit ones from 64 MiB. */
+#define SETTLE_READ_LIMIT_WIDTHS_19H \
+	{ (size_t)64 << 10, (size_t)2 << 20, (size_t)64 << 20 }
+/* Every other x86-64 CPU (Intel, AMD family 1Ah): the widest loads at
+ * every size (on the Zen 5 guest 512-bit loads read 1 KiB and 32 KiB
+ * twice as fast as 256-bit ones, and 128-bit loads read 1 GiB 10 %
+ * slower than 256-bit ones: docs/primitives.md). */
+#define SETTLE_READ_LIMIT_WIDTHS_WIDEST { 0, SIZE_MAX, SIZE_MAX }
+
+/*
+ * The widths of the CPU whose words are id (a pure function: one of the
+ * two above), and the widths the x86 kernels use: this CPU's, decided at
+ * the first call (threads may race through it; each stores the same
+ * pointer), or those that settle_read_limit_set_widths() set. Never NULL.
+ */
+const struct settle_read_limit_widths *
+settle_read_limit_widths_of(const struct settle_cpuid *id);
+const struct settle_read_limit_widths *settle_read_limit_widths(void);
+
+/* Tests: make the kernels use *w (kept by pointer), so that every range
+ * runs on any CPU; NULL goes back to this CPU's. Not thread-safe against
+ * kernels running at the same time. */
+void settle_read_limit_set_widths(const struct settle_read_limit_widths *w);
+#endif
 
 /* The read-limit kernels, narrowest first. */
 enum settle_read_limit_impl {

@@ -14,6 +14,9 @@
 /* Raw cpuid words and XCR0, as read from the CPU (or injected by tests). */
 struct settle_cpuid {
 	uint32_t max_leaf;          /* leaf 0 EAX */
+	uint32_t vendor_ebx;        /* leaf 0 EBX: "Auth" of AuthenticAMD,
+				       "Genu" of GenuineIntel */
+	uint32_t l1_eax;            /* leaf 1: family, model, stepping */
 	uint32_t max_ext_leaf;      /* leaf 0x80000000 EAX */
 	uint32_t l1_ecx, l1_edx;    /* leaf 1 */
 	uint32_t l7_ebx, l7_ecx;    /* leaf 7 subleaf 0; 0 if max_leaf < 7 */
@@ -39,6 +42,19 @@ enum settle_cpu_feature {
 	SETTLE_CPU_HYPERVISOR,
 	SETTLE_CPU_NFEATURES
 };
+
+/*
+ * 1 on AMD family 19h (Zen 3, Zen 4), 0 elsewhere: the CPUs of the size
+ * ranges that the read-limit and AVX-512 popcount kernels measured on
+ * the Zen 4 guest (docs/primitives.md, "Ranges by CPU family"). Zen 4
+ * runs each 512-bit vector instruction as two 256-bit halves (AMD,
+ * "Software Optimization Guide for AMD Family 19h Processors",
+ * publication 56665), and there 256-bit loads read L1 and memory as fast
+ * as 512-bit ones or faster; Intel's AVX-512 cores and AMD family 1Ah
+ * (Zen 5) load and add 512 bits at once, and read fastest with 512-bit
+ * loads at every size (the Zen 5 guest, docs/primitives.md).
+ */
+int settle_cpu_amd_19h(const struct settle_cpuid *id);
 
 /* Execute cpuid leaf/subleaf; regs = EAX, EBX, ECX, EDX. */
 void settle_cpuid_raw(uint32_t leaf, uint32_t sub, uint32_t regs[4]);

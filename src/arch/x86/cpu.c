@@ -28,8 +28,10 @@ void settle_cpuid_read(struct settle_cpuid *id)
 	*id = (struct settle_cpuid){ 0 };
 	settle_cpuid_raw(0, 0, r);
 	id->max_leaf = r[0];
+	id->vendor_ebx = r[1];
 	if (id->max_leaf >= 1) {
 		settle_cpuid_raw(1, 0, r);
+		id->l1_eax = r[0];
 		id->l1_ecx = r[2];
 		id->l1_edx = r[3];
 	}
@@ -51,6 +53,19 @@ void settle_cpuid_read(struct settle_cpuid *id)
 	}
 	if (id->l1_ecx & OSXSAVE_BIT)
 		id->xcr0 = read_xcr0();
+}
+
+#define AMD_EBX 0x68747541u /* "Auth" */
+
+int settle_cpu_amd_19h(const struct settle_cpuid *id)
+{
+	unsigned family = (id->l1_eax >> 8) & 0xf;
+
+	if (id->vendor_ebx != AMD_EBX || id->max_leaf < 1)
+		return 0;
+	if (family == 0xf) /* AMD: the extended family adds to 0xf */
+		family += (id->l1_eax >> 20) & 0xff;
+	return family == 0x19;
 }
 
 #define BIT(f) (1ull << (f))

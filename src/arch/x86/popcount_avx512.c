@@ -44,18 +44,23 @@
  */
 #include <immintrin.h>
 
+#include "cpu/cpu.h"
 #include "prim/popcount_kernels.h"
 #include "settle_popcount_avx512.h" /* the loop, shared with inline callers */
 
 #define VEC SETTLE_PC512_VEC /* bytes per vector */
 /*
  * From STREAM_MIN bytes on (buffers that stream from the last-level cache
- * or from memory, not from L1/L2), 256-bit loads: on the Zen 4 guest the
- * same VPOPCNTQ loop read 1 GiB at 26.9 B/ns with 256-bit loads against
- * 23.9 with 512-bit ones (256 MiB: 22.7 against 19.5; 32 MiB: 42.8
- * against 37.9; 8 MiB: the same), and libpopcnt's AVX-512 kernel, with
- * 512-bit loads, is no faster. Below it 512-bit loads win (1 MiB: 98.6
- * against 94.5 B/ns). Not measured on an Intel guest yet.
+ * or from memory, not from L1/L2), on AMD family 19h only
+ * (settle_cpu_amd_19h()), 256-bit loads: on the Zen 4 guest the same
+ * VPOPCNTQ loop read 1 GiB at 26.9 B/ns with 256-bit loads against 23.9
+ * with 512-bit ones (256 MiB: 22.7 against 19.5; 32 MiB: 42.8 against
+ * 37.9; 8 MiB: the same), and libpopcnt's AVX-512 kernel, with 512-bit
+ * loads, is no faster. Below it 512-bit loads win (1 MiB: 98.6 against
+ * 94.5 B/ns). On the Zen 5 guest (family 1Ah) the 256-bit loads read
+ * 32 MiB 1.14x slower than libpopcnt's 512-bit loop (the bench of
+ * 2026-12-01), so there, and on Intel's cores, the 512-bit loop runs at
+ * every size.
  */
 #define STREAM_MIN SETTLE_PC512_STREAM_MIN
 
@@ -130,13 +135,28 @@ count_unaligned(const unsigned char *p, size_t len)
 	return settle_pc512_from(p + VEC - off, len - (VEC - off), head);
 }
 
+int settle_pc512_stream_256 = -1;
+
+/* Read STREAM_MIN bytes and more with 256-bit loads (see above)? */
+static int stream_256(void)
+{
+	int s = __atomic_load_n(&settle_pc512_stream_256, __ATOMIC_RELAXED);
+
+	if (s < 0) {
+		s = settle_cpu_amd_19h(settle_cpuid_this());
+		__atomic_store_n(&settle_pc512_stream_256, s, __ATOMIC_RELAXED);
+	}
+	return s;
+}
+
 /* Buffers the entry sends out of line: STREAM_MIN bytes or more, or
  * SETTLE_PC512_PROLOGUE_MIN bytes or more that do not start on a 64-byte
- * boundary (settle_pc512_out_of_line()). */
+ * boundary (settle_pc512_out_of_line()). count_unaligned() also takes an
+ * aligned buffer (its head is then a whole vector). */
 static __attribute__((noinline)) uint64_t
 count_long(const unsigned char *p, size_t len)
 {
-	if (len >= STREAM_MIN)
+	if (len >= STREAM_MIN && stream_256())
 		return count_stream(p, len);
 	return count_unaligned(p, len);
 }

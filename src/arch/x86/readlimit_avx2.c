@@ -2,8 +2,9 @@
  * readlimit_avx2.c - the read-limit kernel with 32-byte loads (VMOVDQA,
  * VPADDQ: Intel SDM vol. 2); see readlimit.h. Compiled with -mavx2
  * (arch.mk: *_avx2.c); called only when AVX2 and the OS's AVX state are
- * usable (dispatch_readlimit.c). From SETTLE_READ_LIMIT_STREAM_MIN bytes
- * on it hands the buffer to the sse2 kernel (readlimit.h). The head up to 32-byte alignment and the
+ * usable (dispatch_readlimit.c). From the CPU's stream_min bytes on
+ * (AMD family 19h: 64 MiB) it hands the buffer to the sse2 kernel
+ * (readlimit.h). The head up to 32-byte alignment and the
  * tail go to the generic kernel (one pass each, inside every pass). The
  * split of the buffer is worked out once per call; the accumulators run
  * on across the passes and are added up once, at the end.
@@ -41,7 +42,7 @@ uint64_t settle_read_limit_avx2(const void *buf, size_t len, uint64_t passes)
 	__m128i h;
 	uint64_t s = 0;
 
-	if (len >= SETTLE_READ_LIMIT_STREAM_MIN)
+	if (len >= settle_read_limit_widths()->stream_min)
 		return settle_read_limit_sse2(buf, len, passes);
 
 	if (head > len)

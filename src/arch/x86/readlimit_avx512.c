@@ -4,7 +4,7 @@
  * AVX-512 (arch.mk: *_avx512.c); called only when AVX512F, AVX512BW,
  * AVX2 and the OS's opmask and ZMM state are usable
  * (dispatch_readlimit.c). Buffers outside the sizes where 512-bit loads
- * read fastest go to the avx2 kernel (readlimit.h).
+ * read fastest on this CPU go to the avx2 kernel (readlimit.h).
  *
  * A buffer that does not start on a 64-byte boundary begins with one
  * byte-masked load of the aligned vector that holds its first byte; one
@@ -75,14 +75,15 @@ uint64_t settle_read_limit_avx512(const void *buf, size_t len,
 	__mmask64 hk = 0, tk;
 	__m512i a = _mm512_setzero_si512(), b = a, c = a, d = a;
 
+	const struct settle_read_limit_widths *w = settle_read_limit_widths();
+
 	/*
-	 * 512-bit loads in [ZMM_MIN, ZMM_END) only (readlimit.h), and below
-	 * ZMM_MIN for a buffer that is not 32-byte aligned: the avx2
+	 * 512-bit loads in [zmm_min, zmm_end) only (readlimit.h), and below
+	 * zmm_min for a buffer that is not 32-byte aligned: the avx2
 	 * kernel reads its head and tail with generic code in every pass,
 	 * where this one takes one masked load each.
 	 */
-	if ((len < SETTLE_READ_LIMIT_ZMM_MIN && !(off & 31)) ||
-	    len >= SETTLE_READ_LIMIT_ZMM_END)
+	if ((len < w->zmm_min && !(off & 31)) || len >= w->zmm_end)
 		return settle_read_limit_avx2(buf, len, passes);
 
 	if (head > len)
