@@ -104,21 +104,26 @@ SETTLE_PC512_INLINE uint64_t
 settle_pc512_from(const unsigned char *p, size_t len, __m512i a)
 {
 	__m512i b = _mm512_setzero_si512(), c = b, d = b;
-	size_t i, tail;
+	size_t n, tail;
 
-	for (i = 0; i + 4 * SETTLE_PC512_VEC <= len; i += 4 * SETTLE_PC512_VEC) {
-		__m512i w = settle_pc512_at(p + i);
-		__m512i x = settle_pc512_at(p + i + SETTLE_PC512_VEC);
-		__m512i y = settle_pc512_at(p + i + 2 * SETTLE_PC512_VEC);
-		__m512i z = settle_pc512_at(p + i + 3 * SETTLE_PC512_VEC);
+	/* counted in steps, the pointer moving: with an index compared with
+	 * len, gcc's generic tuning kept a copy of the index in the loop for
+	 * the code after it, and the library's kernel read 32 KiB 3-4 %
+	 * slower than the same loop compiled for the CPU (Zen 5 guest,
+	 * docs/primitives.md) */
+	for (n = len / (4 * SETTLE_PC512_VEC); n; n--) {
+		__m512i w = settle_pc512_at(p);
+		__m512i x = settle_pc512_at(p + SETTLE_PC512_VEC);
+		__m512i y = settle_pc512_at(p + 2 * SETTLE_PC512_VEC);
+		__m512i z = settle_pc512_at(p + 3 * SETTLE_PC512_VEC);
 
-		a = _mm512_add_epi64(a, w);
-		b = _mm512_add_epi64(b, x);
-		c = _mm512_add_epi64(c, y);
-		d = _mm512_add_epi64(d, z);
+		a = _mm512_add_epi64(w, a);
+		b = _mm512_add_epi64(x, b);
+		c = _mm512_add_epi64(y, c);
+		d = _mm512_add_epi64(z, d);
+		p += 4 * SETTLE_PC512_VEC;
 	}
-	p += i;
-	len -= i;
+	len &= 4 * SETTLE_PC512_VEC - 1;
 	a = _mm512_add_epi64(a, c);
 	b = _mm512_add_epi64(b, d);
 	if (len >= SETTLE_PC512_VEC) {
@@ -138,17 +143,21 @@ settle_pc512_from(const unsigned char *p, size_t len, __m512i a)
 }
 
 /*
- * The out-of-line cases, tested with one branch not taken for the common
- * ones: a buffer of SETTLE_PC512_STREAM_MIN bytes or more, or of
- * SETTLE_PC512_PROLOGUE_MIN bytes or more that does not start on a
- * 64-byte boundary.
+ * The out-of-line cases: a buffer of SETTLE_PC512_STREAM_MIN bytes or
+ * more, or of SETTLE_PC512_PROLOGUE_MIN bytes or more that does not start
+ * on a 64-byte boundary. Each test is a branch of its own, not taken for
+ * aligned buffers: the two combined without a branch (SETcc into byte
+ * registers, then AND and OR, one branch) made every call of 32 KiB 9 %
+ * slower on the Zen 5 guest (settle run, 3 processes, 4 layouts;
+ * docs/primitives.md).
  */
 SETTLE_PC512_INLINE int settle_pc512_out_of_line(const void *buf, size_t len)
 {
-	int unaligned = ((uintptr_t)buf & (SETTLE_PC512_VEC - 1)) != 0;
-
-	return __builtin_expect((unaligned & (len >= SETTLE_PC512_PROLOGUE_MIN)) |
-				(len >= SETTLE_PC512_STREAM_MIN), 0);
+	if (__builtin_expect(len >= SETTLE_PC512_STREAM_MIN, 0))
+		return 1;
+	if (len < SETTLE_PC512_PROLOGUE_MIN)
+		return 0;
+	return __builtin_expect(((uintptr_t)buf & (SETTLE_PC512_VEC - 1)) != 0, 0);
 }
 
 /*

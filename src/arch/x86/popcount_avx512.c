@@ -163,14 +163,15 @@ count_long(const unsigned char *p, size_t len)
 
 /*
  * Aligned buffers below STREAM_MIN, and short ones however aligned, run
- * straight into the loop: the two out-of-line cases are tested with one
- * branch, not taken for them. With the tests in front (two taken jumps
- * before the loop) and a single-vector loop after it, 256 bytes took 3.82
- * ns against 3.00 ns; with the length test first and the others behind
- * it (a taken jump there and one back for aligned buffers of 2 KiB or
- * more), 32 KiB took 1.011-1.016 of libpopcnt's time, against 0.999 with
- * the one branch, which costs 64 bytes 0.1-0.2 ns (settle run, 5
- * processes, 4 layouts, Zen 4 guest).
+ * straight into the loop: the out-of-line cases are tested first, each
+ * with a branch not taken for them (settle_pc512_out_of_line(): one
+ * branch-free test of both ran 32 KiB 9 % slower on the Zen 5 guest).
+ * On the Zen 4 guest, with the tests in front (two taken jumps before
+ * the loop) and a single-vector loop after it, 256 bytes took 3.82 ns
+ * against 3.00 ns; with the length test first and the others behind it
+ * (a taken jump there and one back for aligned buffers of 2 KiB or
+ * more), 32 KiB took 1.011-1.016 of libpopcnt's time, against 0.999
+ * with the tests in front (settle run, 5 processes, 4 layouts).
  * Then below SETTLE_PC512_PROLOGUE_MIN bytes a copy of the loop that has
  * at most seven steps, which gcc -O3 (this file's flags, Makefile)
  * unrolls completely: 1 KiB took 0.93 of libpopcnt's time called (the
