@@ -760,14 +760,16 @@ struct settle_report {
 				       (settle run FILE.c: "gcc -O0, gcc -O2"),
 				       when they are not settle's own */
 	char source[256];           /* the file it was loaded from, or "" */
-	char order[64];             /* how each round ordered the variants
-				       (settle_report_init: "interleaved,
-				       Williams design"; a loaded file's
-				       settings.order), or "" when unknown */
 	void *owned;                /* memory of the report's strings and
 				       claim descriptions */
 	void *run;                  /* the runner's state between
 				       settle_report_init() and _finish() */
+	char order[64];             /* how each round ordered the variants
+				       (settle_report_init: "interleaved,
+				       Williams design"; a loaded file's
+				       settings.order), or "" when unknown;
+				       last, so that the fields before it
+				       keep their offsets */
 };
 
 /*
