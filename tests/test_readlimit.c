@@ -440,7 +440,7 @@ static void test_widths(void **state)
 	assert_memory_equal(w, &w19, sizeof(w19));
 	assert_true(w->zmm_min == (size_t)64 << 10 &&
 		    w->zmm_end == (size_t)2 << 20 &&
-		    w->stream_min == (size_t)64 << 20);
+		    w->stream_min == (size_t)64 << 20 && w->zmm_loads == 4);
 	assert_memory_equal(settle_read_limit_widths_of(&zen5), &widest,
 			    sizeof(widest));
 	assert_memory_equal(settle_read_limit_widths_of(&intel), &widest,
@@ -448,7 +448,7 @@ static void test_widths(void **state)
 	assert_memory_equal(settle_read_limit_widths_of(&other), &widest,
 			    sizeof(widest));
 	assert_true(widest.zmm_min == 0 && widest.zmm_end == SIZE_MAX &&
-		    widest.stream_min == SIZE_MAX);
+		    widest.stream_min == SIZE_MAX && widest.zmm_loads == 8);
 	/* this CPU's, when no test set others */
 	settle_read_limit_set_widths(NULL);
 	assert_ptr_equal(settle_read_limit_widths(),

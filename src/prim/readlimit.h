@@ -19,10 +19,10 @@
  * How the kernels are built (every one reads exactly the len bytes, never
  * a byte outside them, at any alignment):
  *   - an unaligned head up to the kernel's vector alignment, then aligned
- *     vector loads, eight per loop step (four in the avx512 kernel's
- *     512-bit loop, which measured 2 % faster so at 1 MiB) into four
- *     accumulators of 64-bit lanes (one addition per load: the loop is
- *     bound by the loads), then
+ *     vector loads, eight per loop step into four accumulators of 64-bit
+ *     lanes (the avx512 kernel's 512-bit loop: four or eight a step,
+ *     into as many accumulators, by CPU; see settle_read_limit_widths
+ *     below), one addition per load (the loop is bound by the loads), then
  *     the remaining whole vectors one at a time, then the tail;
  *   - generic (portable C, every architecture): 64-bit words, four per
  *     step into four accumulators; head and tail as partial words;
@@ -103,17 +103,21 @@ typedef uint64_t (*settle_read_limit_fn)(const void *buf, size_t len,
  */
 struct settle_read_limit_widths {
 	size_t zmm_min, zmm_end, stream_min;
+	unsigned zmm_loads; /* 512-bit loads per loop step: 4 or 8 */
 };
 
 /* AMD family 19h (settle_cpu_amd_19h()), measured on the Zen 4 guest:
- * 512-bit loads from 64 KiB to 2 MiB, 128-bit ones from 64 MiB. */
+ * 512-bit loads from 64 KiB to 2 MiB, four a step (at 1 MiB eight a step
+ * read 2 % slower there), 128-bit ones from 64 MiB. */
 #define SETTLE_READ_LIMIT_WIDTHS_19H \
-	{ (size_t)64 << 10, (size_t)2 << 20, (size_t)64 << 20 }
+	{ (size_t)64 << 10, (size_t)2 << 20, (size_t)64 << 20, 4 }
 /* Every other x86-64 CPU (Intel, AMD family 1Ah): the widest loads at
  * every size (on the Zen 5 guest 512-bit loads read 1 KiB and 32 KiB
  * twice as fast as 256-bit ones, and 128-bit loads read 1 GiB 10 %
- * slower than 256-bit ones: docs/primitives.md). */
-#define SETTLE_READ_LIMIT_WIDTHS_WIDEST { 0, SIZE_MAX, SIZE_MAX }
+ * slower than 256-bit ones: docs/primitives.md), eight a step into
+ * eight accumulators (there four a step read 32 KiB 5-7 % slower than
+ * the plain reads of examples/readlimit-peers.c). */
+#define SETTLE_READ_LIMIT_WIDTHS_WIDEST { 0, SIZE_MAX, SIZE_MAX, 8 }
 
 /*
  * The widths of the CPU whose words are id (a pure function: one of the

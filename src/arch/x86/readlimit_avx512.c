@@ -45,25 +45,123 @@ static inline uint64_t sum_lanes(__m512i v)
 	return (uint64_t)_mm_cvtsi128_si64(h);
 }
 
-#define STEP 256 /* bytes per loop step: four vectors */
+#define VEC 64
 
 /*
- * n steps of four aligned vectors from p, one into each accumulator. Four
- * loads a step, not eight: at 1 MiB on the Zen 4 guest the plain reads of
- * examples/readlimit-peers.c with four loads a step (plain-2acc,
- * plain-4acc) took 0.976-0.978 of the time of this kernel with eight,
- * and the plain read with eight (plain-4acc-x8) 0.997 (9 processes, 4
- * layouts, 2026-12-01).
+ * n steps of four aligned vectors from p, one into each of a[0..3]; AMD
+ * family 19h's loop (settle_read_limit_widths): on the Zen 4 guest at
+ * 1 MiB the plain reads of examples/readlimit-peers.c with four loads a
+ * step took 0.976-0.978 of the time of this kernel with eight.
  */
-static inline void steps(const unsigned char *p, size_t n, __m512i *a,
-			 __m512i *b, __m512i *c, __m512i *d)
+static inline __attribute__((always_inline)) void
+steps4(const unsigned char *p, size_t n, __m512i *a)
 {
-	for (; n; n--, p += STEP) {
-		*a = _mm512_add_epi64(*a, load(p));
-		*b = _mm512_add_epi64(*b, load(p + 64));
-		*c = _mm512_add_epi64(*c, load(p + 128));
-		*d = _mm512_add_epi64(*d, load(p + 192));
+	for (; n; n--, p += 4 * VEC) {
+		a[0] = _mm512_add_epi64(a[0], load(p));
+		a[1] = _mm512_add_epi64(a[1], load(p + VEC));
+		a[2] = _mm512_add_epi64(a[2], load(p + 2 * VEC));
+		a[3] = _mm512_add_epi64(a[3], load(p + 3 * VEC));
 	}
+}
+
+/*
+ * n steps of eight aligned vectors from p, one into each of a[0..7]; every
+ * other CPU's loop. Written out in assembly: gcc 12 moves the pointer
+ * after the first load of a step and addresses the others backwards, and
+ * for one of the two copies of the loop adds register moves; on the Zen 5
+ * guest a loop with the pointer moved after the first load read 32 KiB
+ * 5-7 % slower than one that moves it after the second or the last
+ * (stand-alone loops, 2026-12-02). The loop starts a 64-byte line (it
+ * is 67 bytes long, so its last jump lies in the next); at 1 KiB the same
+ * loop 48 bytes into a line read 15-20 % slower there.
+ */
+static inline __attribute__((always_inline)) void
+steps8(const unsigned char *p, size_t n, __m512i *a)
+{
+	const unsigned char *end = p + n * 8 * VEC;
+
+	if (!n)
+		return;
+	__asm__(".p2align 6\n"
+		"1:\n\t"
+		"vpaddq (%[p]), %[a0], %[a0]\n\t"
+		"vpaddq 64(%[p]), %[a1], %[a1]\n\t"
+		"vpaddq 128(%[p]), %[a2], %[a2]\n\t"
+		"vpaddq 192(%[p]), %[a3], %[a3]\n\t"
+		"vpaddq 256(%[p]), %[a4], %[a4]\n\t"
+		"vpaddq 320(%[p]), %[a5], %[a5]\n\t"
+		"vpaddq 384(%[p]), %[a6], %[a6]\n\t"
+		"vpaddq 448(%[p]), %[a7], %[a7]\n\t"
+		"add $512, %[p]\n\t"
+		"cmp %[end], %[p]\n\t"
+		"jne 1b"
+		: [p] "+r"(p), [a0] "+v"(a[0]), [a1] "+v"(a[1]),
+		  [a2] "+v"(a[2]), [a3] "+v"(a[3]), [a4] "+v"(a[4]),
+		  [a5] "+v"(a[5]), [a6] "+v"(a[6]), [a7] "+v"(a[7])
+		: [end] "r"(end)
+		: "cc", "memory");
+}
+
+/*
+ * passes over the len bytes at buf, off = buf mod 64 (below 64) and head
+ * = its bytes before the first aligned vector, with k vectors a step;
+ * returns the sum of the accumulators.
+ */
+static inline __attribute__((always_inline)) uint64_t
+read_passes(const void *buf, size_t len, size_t off, size_t head,
+	    uint64_t passes, unsigned k)
+{
+	size_t n, vecs, tail;
+	__mmask64 hk = 0, tk;
+	__m512i acc[8];
+
+#pragma GCC unroll 8
+	for (unsigned j = 0; j < k; j++)
+		acc[j] = _mm512_setzero_si512();
+	if (head > len)
+		head = len;
+	if (head)
+		hk = (~0ull >> (64 - head)) << off;
+	n = (len - head) / (k * VEC);
+	vecs = (len - head) % (k * VEC) / VEC;
+	tail = (len - head) % VEC;
+	tk = tail ? ~0ull >> (64 - tail) : 0;
+	if (!head && !vecs && !tail) {
+		/* whole steps only: nothing else in a pass */
+		while (passes--) {
+			const unsigned char *p = buf;
+
+			SETTLE_READ_LIMIT_LAUNDER(p);
+			if (k == 8)
+			steps8(p, n, acc);
+		else
+			steps4(p, n, acc);
+		}
+		passes = 0;
+	}
+	while (passes--) {
+		const unsigned char *p = buf;
+
+		SETTLE_READ_LIMIT_LAUNDER(p);
+		if (head) {
+			acc[0] = _mm512_add_epi64(acc[0],
+						  load_part(p - off, hk));
+			p += head;
+		}
+		if (k == 8)
+			steps8(p, n, acc);
+		else
+			steps4(p, n, acc);
+		p += n * k * VEC;
+		for (size_t i = vecs; i; i--, p += VEC)
+			acc[1] = _mm512_add_epi64(acc[1], load(p));
+		if (tail)
+			acc[2] = _mm512_add_epi64(acc[2], load_part(p, tk));
+	}
+#pragma GCC unroll 8
+	for (unsigned j = 1; j < k; j++)
+		acc[0] = _mm512_add_epi64(acc[0], acc[j]);
+	return sum_lanes(acc[0]);
 }
 
 uint64_t settle_read_limit_avx512(const void *buf, size_t len,
@@ -71,10 +169,6 @@ uint64_t settle_read_limit_avx512(const void *buf, size_t len,
 {
 	size_t off = (uintptr_t)buf & 63;
 	size_t head = off ? 64 - off : 0;
-	size_t n, vecs, tail;
-	__mmask64 hk = 0, tk;
-	__m512i a = _mm512_setzero_si512(), b = a, c = a, d = a;
-
 	const struct settle_read_limit_widths *w = settle_read_limit_widths();
 
 	/*
@@ -86,39 +180,7 @@ uint64_t settle_read_limit_avx512(const void *buf, size_t len,
 	if ((len < w->zmm_min && !(off & 31)) || len >= w->zmm_end)
 		return settle_read_limit_avx2(buf, len, passes);
 
-	if (head > len)
-		head = len;
-	if (head)
-		hk = (~0ull >> (64 - head)) << off;
-	n = (len - head) / STEP;
-	vecs = (len - head) % STEP / 64;
-	tail = (len - head) % 64;
-	tk = tail ? ~0ull >> (64 - tail) : 0;
-	if (!head && !vecs && !tail) {
-		/* whole steps only: nothing else in a pass */
-		while (passes--) {
-			const unsigned char *p = buf;
-
-			SETTLE_READ_LIMIT_LAUNDER(p);
-			steps(p, n, &a, &b, &c, &d);
-		}
-		passes = 0;
-	}
-	while (passes--) {
-		const unsigned char *p = buf;
-
-		SETTLE_READ_LIMIT_LAUNDER(p);
-		if (head) {
-			a = _mm512_add_epi64(a, load_part(p - off, hk));
-			p += head;
-		}
-		steps(p, n, &a, &b, &c, &d);
-		p += n * STEP;
-		for (size_t i = vecs; i; i--, p += 64)
-			b = _mm512_add_epi64(b, load(p));
-		if (tail)
-			c = _mm512_add_epi64(c, load_part(p, tk));
-	}
-	a = _mm512_add_epi64(_mm512_add_epi64(a, b), _mm512_add_epi64(c, d));
-	return sum_lanes(a);
+	if (w->zmm_loads == 8)
+		return read_passes(buf, len, off, head, passes, 8);
+	return read_passes(buf, len, off, head, passes, 4);
 }
