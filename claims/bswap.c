@@ -389,14 +389,17 @@ PARAMS(64, true, "in-place");
 		     "8 MiB))"
 #define D_SSSE3_inplace "PSHUFB, 16 bytes per instruction; ordinary " \
 			"stores at every size"
-#define D_AVX2_copy "VPSHUFB on 256 bits, 4x unrolled; copies of " \
-		    "24 KiB or more with the SSSE3 loop (non-temporal " \
-		    "stores above the threshold)"
+#define D_AVX2_copy "VPSHUFB on 256 bits, 4x unrolled; copies above " \
+		    "the threshold with the SSSE3 loop's non-temporal " \
+		    "stores (AMD family 19h: from 3/4 of the L1d with the " \
+		    "SSSE3 loop)"
 #define D_AVX2_inplace "VPSHUFB on 256 bits, 4x unrolled; 128 MiB or " \
 		       "more with the SSSE3 loop; ordinary stores"
 #define D_AVX512_copy "AVX-512BW VPSHUFB on 512 bits, masked head and " \
-		      "tail; copies of 24 KiB or more with the SSSE3 " \
-		      "loop (non-temporal stores above the threshold)"
+		      "tail; copies from 9/16 of the L1d with the AVX2 " \
+		      "loop, above the threshold with the SSSE3 loop's " \
+		      "non-temporal stores (AMD family 19h: from 3/4 of " \
+		      "the L1d with the SSSE3 loop)"
 #define D_AVX512_inplace "AVX-512BW VPSHUFB on 512 bits, masked head " \
 			 "and tail; 128 MiB or more with the SSSE3 loop; " \
 			 "ordinary stores"

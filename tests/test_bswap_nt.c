@@ -8,19 +8,24 @@
  *     reported, SETTLE_BSWAP_NT_BYTES in bytes and with K/M/G suffixes
  *     (taken whatever the cache says), and values that are not positive
  *     sizes (ignored, with the reason);
- *   - settle_bswap_narrow_copy_decide() (where the AVX2 and AVX-512
- *     kernels hand copies to the SSSE3 one) for injected L1d sizes: 3/4
- *     of it, rounded down to 64 bytes; unknown or impossible sizes give
- *     a 32 KiB L1d's 24 KiB;
+ *   - settle_bswap_narrow_copy_decide() (from where AVX-512 copies leave
+ *     the 512-bit loop) for injected L1d sizes: 3/4 of it, rounded down
+ *     to 64 bytes; unknown or impossible sizes give a 32 KiB L1d's
+ *     24 KiB;
  *   - in a forked child (the threshold is decided once per process),
  *     SETTLE_BSWAP_NT_BYTES=1M: settle_bswap_nt_bytes() is 1 MiB, a 2 MiB
  *     copy takes the non-temporal path with every vector kernel this CPU
  *     can run and a 512 KiB copy does not, and the results are right;
+ *   - the copy rule (struct settle_bswap_copy_rule) for injected L1d
+ *     sizes, thresholds and CPU families; this machine's, a rule set by a
+ *     test, and back;
  *   - copies whose destination lies 1 to 4095 bytes past the source
  *     modulo 4 KiB (the AVX-512 kernel copies from the end when that
- *     distance is below 512 bytes), every implementation, element size
- *     and a range of lengths, against the scalar kernel, the guard bytes
- *     around the destination unchanged;
+ *     distance is below 512 bytes and the copy rule says so), every
+ *     implementation, element size and a range of lengths, against the
+ *     scalar kernel, the guard bytes around the destination unchanged;
+ *     the AVX2 and AVX-512 ones again under each CPU family's rule,
+ *     injected with sizes the lengths cross;
  *   - the touch loops (each implementation's in-place loop without the
  *     shuffle) at every length 0..1024 and alignment 0..63 leave the
  *     buffer and the guard bytes around it unchanged, at the edges of
@@ -45,8 +50,10 @@
 
 #include <cmocka.h>
 
+#include "bswap_rules.h"
 #include "helpers.h"
 
+#include "cpu/cpu.h"
 #include "prim/bswap_kernels.h"
 #include "settle_byteorder.h"
 
@@ -139,10 +146,71 @@ static void test_narrow_copy_decide(void **unused)
 				    got, cases[i].want);
 		assert_int_equal(got, cases[i].want);
 	}
-	/* this machine's: one of those rules applied to what it reports */
-	assert_true(settle_bswap_narrow_copy_bytes() >=
-		    SETTLE_BSWAP_NARROW_COPY_MIN);
-	assert_int_equal(settle_bswap_narrow_copy_bytes() % 64, 0);
+}
+
+/* ---- the copy rule for injected CPUs -------------------------------------- */
+
+static void expect_rule(uint64_t l1d, size_t nt, int amd_19h, size_t zmm_end,
+			size_t narrow_from, int backward)
+{
+	struct settle_bswap_copy_rule r =
+		settle_bswap_copy_rule_decide(l1d, nt, amd_19h);
+
+	if (r.zmm_end != zmm_end || r.narrow_from != narrow_from ||
+	    r.backward != backward)
+		print_error("L1d %llu, threshold %zu, family 19h %d: got "
+			    "%zu / %zu / %d, want %zu / %zu / %d\n",
+			    (unsigned long long)l1d, nt, amd_19h, r.zmm_end,
+			    r.narrow_from, r.backward, zmm_end, narrow_from,
+			    backward);
+	assert_int_equal(r.zmm_end, zmm_end);
+	assert_int_equal(r.narrow_from, narrow_from);
+	assert_int_equal(r.backward, backward);
+}
+
+/*
+ * AMD family 19h: everything from 3/4 of the L1d to the SSSE3 kernel, and
+ * backward copies; every other CPU: the AVX2 kernel from 9/16 of the L1d,
+ * the SSSE3 kernel only above the non-temporal threshold, no backward
+ * copy. Then this machine's rule: the decision on what it reports, set
+ * rules taken by pointer, and NULL back to this machine's.
+ */
+static void test_copy_rule(void **unused)
+{
+	static const struct settle_bswap_copy_rule mine = { 100, 200, 1 };
+	const struct settle_bswap_copy_rule *r;
+	struct settle_bswap_copy_rule want;
+	long l1d = sysconf(_SC_LEVEL1_DCACHE_SIZE);
+	int amd_19h = 0;
+
+	(void)unused;
+	expect_rule(32 << 10, CAP, 1, 24 << 10, 24 << 10, 1); /* Zen 4 */
+	expect_rule(48 << 10, CAP, 1, 36 << 10, 36 << 10, 1);
+	expect_rule(0, CAP, 1, 24 << 10, 24 << 10, 1);
+	expect_rule(48 << 10, CAP, 0, 27 << 10, CAP + 1, 0); /* Zen 5 */
+	expect_rule(32 << 10, 4 * MIB, 0, 18 << 10, 4 * MIB + 1, 0);
+	expect_rule(0, CAP, 0, 18 << 10, CAP + 1, 0);
+	expect_rule(480ull << 20, CAP, 0, 18 << 10, CAP + 1, 0);
+	expect_rule(16 << 10, CAP, 0, 12 << 10, CAP + 1, 0); /* the minimum */
+	expect_rule(40000, CAP, 0, 22464, CAP + 1, 0); /* rounded down */
+	expect_rule(48 << 10, SIZE_MAX, 0, 27 << 10, SIZE_MAX, 0);
+#if SETTLE_ARCH_X86_64
+	amd_19h = settle_cpu_amd_19h(settle_cpuid_this());
+#endif
+	want = settle_bswap_copy_rule_decide(l1d > 0 ? (uint64_t)l1d : 0,
+					     settle_bswap_nt_bytes(), amd_19h);
+	settle_bswap_set_copy_rule(NULL);
+	r = settle_bswap_copy_rule();
+	assert_non_null(r);
+	assert_int_equal(r->zmm_end, want.zmm_end);
+	assert_int_equal(r->narrow_from, want.narrow_from);
+	assert_int_equal(r->backward, want.backward);
+	assert_ptr_equal(settle_bswap_copy_rule(), r);
+	settle_bswap_set_copy_rule(&mine);
+	assert_ptr_equal(settle_bswap_copy_rule(), &mine);
+	settle_bswap_set_copy_rule(NULL);
+	assert_int_equal(settle_bswap_copy_rule()->narrow_from,
+			 want.narrow_from);
 }
 
 /* ---- SETTLE_BSWAP_NT_BYTES in a fresh decision --------------------------- */
@@ -439,9 +507,25 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_decide),
 		cmocka_unit_test(test_narrow_copy_decide),
+		/* test_env first: its child decides the threshold afresh
+		 * only if this process has not decided it yet */
 		cmocka_unit_test(test_env),
+		cmocka_unit_test(test_copy_rule),
 		TOUCH_TESTS(0), TOUCH_TESTS(1), TOUCH_TESTS(2), TOUCH_TESTS(3),
 	};
+	/* the copy direction again under each CPU family's rule */
+	const struct CMUnitTest directions[] = {
+		cmocka_unit_test_prestate(test_distances,
+					  (void *)&all_impls[2]),
+		cmocka_unit_test_prestate(test_distances,
+					  (void *)&all_impls[3]),
+	};
+	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	rc |= cmocka_run_group_tests_name("AMD family 19h copy rule",
+					  directions, use_rule_19h,
+					  use_this_rule);
+	return rc | cmocka_run_group_tests_name("other CPUs' copy rule",
+						directions, use_rule_other,
+						use_this_rule);
 }

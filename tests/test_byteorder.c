@@ -17,10 +17,18 @@
  *   - an array larger than the last-level cache (the non-temporal path of
  *     the vector kernels; the test checks that the path was taken);
  *   - both sides of the sizes at which the AVX2 and AVX-512 kernels hand
- *     the work to the SSSE3 kernel (settle_bswap_narrow_copy_bytes() for a
- *     copy, SETTLE_BSWAP_NARROW_INPLACE_BYTES in place): lengths just
- *     below, at and above each, at several alignments, with guard bytes,
- *     and the copies also against PROT_NONE pages;
+ *     the work to another kernel (a copy: the copy rule's zmm_end and
+ *     narrow_from, struct settle_bswap_copy_rule; in place:
+ *     SETTLE_BSWAP_NARROW_INPLACE_BYTES): lengths just below, at and
+ *     above each, at several alignments, with guard bytes, and the copies
+ *     also against PROT_NONE pages;
+ *   - the sweeps, the long arrays, the PROT_NONE edges and the copy
+ *     hand-overs of the AVX2, AVX-512 and dispatched kernels again under
+ *     each CPU family's copy rule, injected with small sizes (AMD family
+ *     19h's: the SSSE3 kernel from 24 KiB, AVX-512 copies at a 4K-aliasing
+ *     distance from the end; every other CPU's: the AVX2 kernel from
+ *     24 KiB, the SSSE3 kernel from 48 KiB, no backward copy), so that
+ *     every path runs on any CPU;
  *   - float and double arrays swapped twice, through settle_bswap32/64 and
  *     the load/store helpers, read back as float and double: with strict
  *     aliasing at -O2 (this file) and -O3 (mk/bswap.mk builds it again as
@@ -52,6 +60,7 @@
 
 #include <cmocka.h>
 
+#include "bswap_rules.h"
 #include "helpers.h"
 
 #include "cpu/cpu.h"
@@ -490,21 +499,22 @@ static size_t around(size_t h, size_t k)
 
 #define NAROUND 5
 
+/* The longest hand-over size the copies around it fit the sweep's
+ * buffers for (one_copy()). */
+#define AROUND_MAX (LONG_BYTES - 2 * MAX_ALIGN - 128)
+
 /*
- * Copies of lengths around settle_bswap_narrow_copy_bytes() (below: the
- * kernel's own loop; from it on: the SSSE3 kernel) at several alignments,
- * and in place (its own loop on both sides), with guard bytes; then the
- * same lengths ending right before and starting right after a PROT_NONE
- * page.
+ * Copies of lengths around a hand-over size h at several alignments, and
+ * in place (the kernel's own loop on both sides), with guard bytes; then
+ * the same lengths ending right before and starting right after a
+ * PROT_NONE page.
  */
-static void test_narrow_copy(void **state)
+static void copies_around(const struct subject *s, size_t h)
 {
 	static const size_t aligns[][2] = { { 0, 0 }, { 1, 3 }, { 5, 32 },
 					     { 63, 1 }, { 8, 63 }, { 32, 33 } };
-	const struct subject *s = usable_subject(state);
 	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
-	size_t top = around(settle_bswap_narrow_copy_bytes(), NAROUND - 1);
-	size_t np = (top + pg - 1) / pg;
+	size_t np = (around(h, NAROUND - 1) + pg - 1) / pg;
 	unsigned char *a = guarded_pages(np), *b = guarded_pages(np);
 	unsigned char *aend = a + np * pg, *bend = b + np * pg;
 	struct sweep w;
@@ -519,7 +529,7 @@ static void test_narrow_copy(void **state)
 		settle_bswap_fn fn = subject_fn(s, bits);
 
 		for (size_t i = 0; i < NAROUND; i++) {
-			size_t nb = around(settle_bswap_narrow_copy_bytes(), i);
+			size_t nb = around(h, i);
 			size_t n = nb / esz;
 
 			for (size_t k = 0; k < 6; k++) {
@@ -540,6 +550,31 @@ static void test_narrow_copy(void **state)
 	sweep_free(&w);
 	guarded_free(a, np);
 	guarded_free(b, np);
+}
+
+/*
+ * Copies around both hand-over sizes of the copy rule in force (struct
+ * settle_bswap_copy_rule): zmm_end (below: the AVX-512 kernel's own loop;
+ * from it on: the AVX2 kernel) and narrow_from (from it on: the SSSE3
+ * kernel). A size beyond AROUND_MAX (the non-temporal threshold of a
+ * machine's own rule off AMD family 19h) is left to test_beyond_llc.
+ */
+static void test_narrow_copy(void **state)
+{
+	const struct subject *s = usable_subject(state);
+	const struct settle_bswap_copy_rule *r = settle_bswap_copy_rule();
+	size_t h[2] = { r->zmm_end, r->narrow_from };
+
+	for (size_t i = 0; i < 2; i++) {
+		if (i == 1 && h[1] == h[0])
+			break;
+		if (h[i] > AROUND_MAX) {
+			print_message("hand-over at %zu bytes: beyond these "
+				      "buffers (test_beyond_llc)\n", h[i]);
+			continue;
+		}
+		copies_around(s, h[i]);
+	}
 }
 
 /*
@@ -1038,6 +1073,16 @@ int main(void)
 		PER_SUBJECT(test_narrow_copy),
 		PER_SUBJECT(test_narrow_inplace),
 	};
+	/* run again under each injected copy rule (tests/bswap_rules.h;
+	 * off x86-64 the AVX2 and AVX-512 ones skip, and no kernel reads
+	 * the rule) */
+	const struct CMUnitTest rule_tests[] = {
+		ONE(test_sweep, avx2), ONE(test_sweep, avx512),
+		ONE(test_sweep, auto), ONE(test_long, avx2),
+		ONE(test_long, avx512), ONE(test_long, auto),
+		ONE(test_fenced, avx512), ONE(test_narrow_copy, avx2),
+		ONE(test_narrow_copy, avx512), ONE(test_narrow_copy, auto),
+	};
 	/* The -O3 build (mk/bswap.mk) runs only these: what it compiles
 	 * differently is this file, not the library. */
 	const struct CMUnitTest o3_tests[] = {
@@ -1047,7 +1092,15 @@ int main(void)
 		cmocka_unit_test(test_float_helpers),
 	};
 
+	int rc;
+
 	if (O3_BUILD)
 		return cmocka_run_group_tests(o3_tests, NULL, NULL);
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	rc = cmocka_run_group_tests(tests, NULL, NULL);
+	rc |= cmocka_run_group_tests_name("AMD family 19h copy rule",
+					  rule_tests, use_rule_19h,
+					  use_this_rule);
+	return rc | cmocka_run_group_tests_name("other CPUs' copy rule",
+						rule_tests, use_rule_other,
+						use_this_rule);
 }

@@ -16,8 +16,9 @@
  * cache) when dst is a multiple of the element size, so that an element
  * boundary of dst reaches 64-byte alignment; in place (the line was just
  * read into the cache) and otherwise with ordinary stores. The AVX2 and
- * AVX-512 kernels hand large buffers to the SSSE3 kernel (see
- * settle_bswap_narrow_copy_bytes() below).
+ * AVX-512 kernels hand large buffers to the SSSE3 kernel, and the
+ * AVX-512 kernel some copies to the AVX2 one (struct
+ * settle_bswap_copy_rule below).
  *
  * The helper below is static inline, so each file compiles it with its own
  * flags; it uses no instruction beyond the baseline (x86-64 BSWAP, or ROL
@@ -80,57 +81,117 @@ void settle_bswap_touch_neon(void *buf, size_t nbytes);
 settle_bswap_touch_fn settle_bswap_touch_impl_fn(enum settle_bswap_impl which);
 
 /*
- * The AVX2 and AVX-512 kernels call the SSSE3 kernel (128-bit loads and
- * stores; non-temporal stores above settle_bswap_nt_bytes()) for a copy
- * (dst != src) of settle_bswap_narrow_copy_bytes() bytes or more (3/4 of
- * the L1 data cache: 24 KiB on the guest below) and for an
- * in-place swap of SETTLE_BSWAP_NARROW_INPLACE_BYTES bytes or more, and
- * their touch loops (below) do the same in place: where the buffers no
- * longer fit in L1 (a copy) or stream from memory (in place), the 128-bit
- * loop was the faster one on the AMD Zen 4 KVM guest, the only machine
- * measured (32 KiB L1d, 1 MiB L2, 32 MiB L3, ~3.7 GHz). Bytes per ns,
- * 32-bit elements, the library's kernels timed side by side (15 to 41
- * interleaved rounds, median; two or three placements of the buffers,
- * ranges over them; a stand-alone timing loop, then settle run bswap):
+ * The AVX2 and AVX-512 kernels, and their touch loops (above), swap in
+ * place with the SSSE3 loop (128-bit loads and stores) from
+ * SETTLE_BSWAP_NARROW_INPLACE_BYTES on, where the buffer streams from
+ * memory: on the AMD Zen 4 KVM guest (the kernels timed side by side as
+ * below, bytes per ns, 32-bit elements)
  *
- *   copy      16 KiB: ssse3 58, avx2 100-116, avx512 104-113 (in L1)
- *             20 KiB: either, by placement (58 / 99 / 99, 58 / 55 / 56)
- *             24 KiB: ssse3 57.6, avx2 55.3-55.8, avx512 56.1-56.2
- *             32 KiB: ssse3 57.8, avx2 55.6-55.7, avx512 55.7-56.0
- *                     (memcpy 56.6-57.2)
- *              4 MiB: ssse3 47.5-48.1, avx2 47.2-47.3, avx512 46.4-46.9
  *   in place  64 MiB: ssse3 28.8-29.0, avx2 29.7-30.5, avx512 29.9
  *            128 MiB: ssse3 23.8-24.4, avx2 23.1-23.8, avx512 23.5-24.0
  *
- * and in make bench (README, "Performance") the SSSE3 kernel was 1-4 %
- * faster than the AVX2 and AVX-512 ones at 32 KiB copies and 256 MiB and
- * 1 GiB in place. In place up to 64 MiB (from L1, L2 or L3) the wide loops
- * are up to twice as fast (the 128-bit loop stores 16 bytes a cycle) and
- * are kept. Between 64 and 128 MiB in place is not measured. Not measured
- * on an Intel CPU.
+ * and in make bench the SSSE3 kernel was 1-4 % faster at 256 MiB and
+ * 1 GiB in place. Up to 64 MiB (from L1, L2 or L3) the wide loops are up
+ * to twice as fast (the 128-bit loop stores 16 bytes a cycle) and are
+ * kept. Between 64 and 128 MiB in place is not measured. Copies follow
+ * the CPU's rule (below).
  */
 #define SETTLE_BSWAP_NARROW_INPLACE_BYTES ((size_t)128 << 20)
 
 /*
- * The copy size from which the AVX2 and AVX-512 kernels hand over (above),
- * for an L1 data cache of l1d bytes (0: unknown): 3/4 of it, rounded down
- * to 64 bytes, where source and destination together no longer fit (the
- * crossover lay between 20 and 24 KiB for a 32 KiB L1d above: a CPU with
- * a larger L1d keeps the wide loops longer). An l1d of 0, or outside
- * [SETTLE_BSWAP_L1D_MIN, SETTLE_BSWAP_L1D_MAX] (no such L1d exists; a
- * hypervisor's report may be wrong), gives SETTLE_BSWAP_NARROW_COPY_DEFAULT
- * (a 32 KiB L1d's). Never below SETTLE_BSWAP_NARROW_COPY_MIN, so that a
- * kernel needs no decision for shorter copies. Pure, for tests.
+ * Where the AVX2 and AVX-512 kernels copy (dst != src) with which loop, by
+ * CPU family (settle_bswap_copy_rule(); docs/primitives.md, "Ranges by
+ * CPU family"). In place they always run their own loop below
+ * SETTLE_BSWAP_NARROW_INPLACE_BYTES and the SSSE3 loop from there on.
+ */
+struct settle_bswap_copy_rule {
+	/* AVX-512 copies of zmm_end bytes or more run the AVX2 kernel */
+	size_t zmm_end;
+	/* AVX2 and AVX-512 copies of narrow_from bytes or more run the
+	 * SSSE3 kernel (settle_bswap_ssse3_bytes()) */
+	size_t narrow_from;
+	/* nonzero: an AVX-512 copy at a 4K-aliasing distance goes from the
+	 * end to the start (bswap_avx512.c) */
+	int backward;
+};
+
+/*
+ * The rule for a CPU, a pure function (tests inject its inputs): l1d, the
+ * L1 data cache in bytes (0: unknown); nt_bytes, the non-temporal
+ * threshold (settle_bswap_nt_bytes()); amd_19h, nonzero on AMD family 19h
+ * (settle_cpu_amd_19h()).
+ *   - AMD family 19h: zmm_end = narrow_from =
+ *     settle_bswap_narrow_copy_decide(l1d), backward 1. On the AMD Zen 4
+ *     KVM guest (32 KiB L1d, 1 MiB L2, 32 MiB L3, ~3.7 GHz), where
+ *     source and destination no longer fit in L1 the 128-bit loop was
+ *     the fastest copy; bytes per ns, 32-bit elements, the library's
+ *     kernels timed side by side (15 to 41 interleaved rounds, median;
+ *     two or three placements of the buffers, ranges over them; a
+ *     stand-alone timing loop, then settle run bswap):
+ *
+ *       copy      16 KiB: ssse3 58, avx2 100-116, avx512 104-113 (in L1)
+ *                 20 KiB: either, by placement (58 / 99 / 99, 58 / 55 / 56)
+ *                 24 KiB: ssse3 57.6, avx2 55.3-55.8, avx512 56.1-56.2
+ *                 32 KiB: ssse3 57.8, avx2 55.6-55.7, avx512 55.7-56.0
+ *                         (memcpy 56.6-57.2)
+ *                  4 MiB: ssse3 47.5-48.1, avx2 47.2-47.3, avx512 46.4-46.9
+ *
+ *     and in make bench (README, "Performance") the SSSE3 kernel was 1-4 %
+ *     faster than the AVX2 and AVX-512 ones at 32 KiB copies.
+ *   - every other CPU: zmm_end = 9/16 of the L1d (rounded down to 64
+ *     bytes; a 32 KiB one's when l1d is unknown or impossible, as below;
+ *     never below SETTLE_BSWAP_NARROW_COPY_MIN), narrow_from = nt_bytes
+ *     + 1 (the SSSE3 kernel only where it writes with non-temporal
+ *     stores; SIZE_MAX when nt_bytes is), backward 0. On the AMD Zen 5 guest
+ *     (family 1Ah, 48 KiB L1d, 1 MiB L2; settle run bswap, 3 processes, 4
+ *     layouts, 2026-12-02; speed as a fraction of memcpy's, 32-bit
+ *     copies) the wide loops led the 128-bit one from 24 KiB to 512 KiB
+ *     (ssse3 / avx2 / avx512 with no hand-over: 24 KiB 0.50 / 0.89 /
+ *     1.11, 48 KiB 0.51 / 0.69 / 0.66, 96 KiB 0.52 / 0.74 / 0.71,
+ *     256 KiB 0.53 / 0.91 / 0.90, 512 KiB 0.65 / 0.74 / 0.74) and tied
+ *     from 1 to 4 MiB (0.97-1.01); the 512-bit loop led the 256-bit one up
+ *     to 26 KiB (24 KiB: 196-201 against 103-104 B/ns) and trailed it
+ *     from 30 KiB (by 4-10 % from 32 to 96 KiB; the library's kernels in
+ *     a stand-alone loop, destination 0, 1 and 2 KiB past the source
+ *     modulo 4 KiB, then settle run bswap); and the backward copy ran at
+ *     59-62 B/ns at a distance of 64 bytes where the forward one ran at
+ *     84 (stand-alone loop, 32 KiB).
+ * Never a zmm_end or narrow_from of 0.
+ */
+struct settle_bswap_copy_rule settle_bswap_copy_rule_decide(uint64_t l1d,
+							    size_t nt_bytes,
+							    int amd_19h);
+
+/*
+ * The rule the kernels follow: this machine's (its L1d from
+ * sysconf(_SC_LEVEL1_DCACHE_SIZE), which glibc reads from cpuid;
+ * settle_bswap_nt_bytes(); the cpuid family on x86-64, not AMD family
+ * 19h elsewhere), decided at the first call, or the one that
+ * settle_bswap_set_copy_rule() set. Never NULL.
+ */
+const struct settle_bswap_copy_rule *settle_bswap_copy_rule(void);
+
+/* Tests: make the kernels follow *r (kept by pointer), so that every path
+ * runs on any CPU; NULL goes back to this machine's. Not thread-safe
+ * against kernels running at the same time. */
+void settle_bswap_set_copy_rule(const struct settle_bswap_copy_rule *r);
+
+/*
+ * The hand-over size of AMD family 19h for an L1 data cache of l1d bytes
+ * (0: unknown): 3/4 of it, rounded down to 64 bytes, where source and
+ * destination together no longer fit (the crossover lay between 20 and
+ * 24 KiB for a 32 KiB L1d above: a CPU with a larger L1d keeps the wide
+ * loops longer). An l1d of 0, or outside [SETTLE_BSWAP_L1D_MIN,
+ * SETTLE_BSWAP_L1D_MAX] (no such L1d exists; a hypervisor's report may
+ * be wrong), gives SETTLE_BSWAP_NARROW_COPY_DEFAULT (a 32 KiB L1d's).
+ * Never below SETTLE_BSWAP_NARROW_COPY_MIN, so that a kernel needs no
+ * decision for shorter copies. Pure, for tests.
  */
 #define SETTLE_BSWAP_L1D_MIN ((uint64_t)16 << 10)
 #define SETTLE_BSWAP_L1D_MAX ((uint64_t)1 << 20)
 #define SETTLE_BSWAP_NARROW_COPY_DEFAULT ((size_t)24 << 10)
 #define SETTLE_BSWAP_NARROW_COPY_MIN ((size_t)12 << 10)
 size_t settle_bswap_narrow_copy_decide(uint64_t l1d);
-
-/* That size for this machine's L1d (sysconf(_SC_LEVEL1_DCACHE_SIZE),
- * which glibc reads from cpuid), decided at the first call. */
-size_t settle_bswap_narrow_copy_bytes(void);
 
 /* Does an AVX2 or AVX-512 call over nb bytes from src to dst (in place
  * when dst == src) go to the SSSE3 kernel (settle_bswap_ssse3_bytes())? */
@@ -140,7 +201,15 @@ static inline int settle_bswap_goes_narrow(const void *dst, const void *src,
 	if (dst == src)
 		return nb >= SETTLE_BSWAP_NARROW_INPLACE_BYTES;
 	return nb >= SETTLE_BSWAP_NARROW_COPY_MIN &&
-	       nb >= settle_bswap_narrow_copy_bytes();
+	       nb >= settle_bswap_copy_rule()->narrow_from;
+}
+
+/* Does an AVX-512 copy of nb bytes (dst != src) that does not go to the
+ * SSSE3 kernel run the AVX2 kernel (settle_bswap_avx2_bytes())? */
+static inline int settle_bswap_goes_ymm(size_t nb)
+{
+	return nb >= SETTLE_BSWAP_NARROW_COPY_MIN &&
+	       nb >= settle_bswap_copy_rule()->zmm_end;
 }
 
 /*
@@ -159,6 +228,15 @@ static inline int settle_bswap_goes_narrow(const void *dst, const void *src,
  */
 void settle_bswap_ssse3_bytes(void *dst, const void *src, size_t nb,
 			      size_t esz);
+
+/*
+ * The AVX-512 kernel's hand-over of a copy of zmm_end bytes or more
+ * (struct settle_bswap_copy_rule): nb bytes (a multiple of esz, which is
+ * 2, 4 or 8) with settle_bswap{16,32,64}_avx2(), which hands it on to the
+ * SSSE3 kernel from narrow_from on. x86-64 only; needs AVX2 (and SSSE3).
+ */
+void settle_bswap_avx2_bytes(void *dst, const void *src, size_t nb,
+			     size_t esz);
 
 /*
  * Buffer size in bytes above which the vector kernels use non-temporal

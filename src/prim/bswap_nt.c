@@ -1,43 +1,104 @@
 /*
  * bswap_nt.c - when the byte-swap kernels switch to non-temporal stores
- * (see bswap_kernels.h): the threshold and a count of the calls that used
- * them. A file of its own, so that the kernels call no function of the
+ * and which loop copies at which size (see bswap_kernels.h): the
+ * threshold, the copy rule, and a count of the calls that used
+ * non-temporal stores. A file of its own, so that the kernels call no function of the
  * dispatcher that calls them.
  */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "cpu/cpu.h"
 #include "prim/bswap_kernels.h"
 
-/* ---- the hand-over of copies to the SSSE3 kernel ------------------------ */
+/* ---- which loop copies at which size ----------------------------------- */
 
-size_t settle_bswap_narrow_copy_decide(uint64_t l1d)
+/* num/den of the L1d (a 32 KiB one's when l1d is 0 or no real L1d size:
+ * a hypervisor's report may be wrong), rounded down to 64 bytes, never
+ * below SETTLE_BSWAP_NARROW_COPY_MIN. */
+static size_t l1d_share(uint64_t l1d, unsigned num, unsigned den)
 {
 	size_t b;
 
 	if (l1d < SETTLE_BSWAP_L1D_MIN || l1d > SETTLE_BSWAP_L1D_MAX)
-		return SETTLE_BSWAP_NARROW_COPY_DEFAULT;
-	b = (size_t)(l1d / 4 * 3) & ~(size_t)63;
+		l1d = 32 << 10;
+	b = (size_t)(l1d / den * num) & ~(size_t)63;
 	return b < SETTLE_BSWAP_NARROW_COPY_MIN ? SETTLE_BSWAP_NARROW_COPY_MIN :
 						  b;
 }
 
-static size_t narrow_copy; /* 0 until decided */
-
-size_t settle_bswap_narrow_copy_bytes(void)
+size_t settle_bswap_narrow_copy_decide(uint64_t l1d)
 {
-	size_t b = __atomic_load_n(&narrow_copy, __ATOMIC_RELAXED);
+	return l1d_share(l1d, 3, 4);
+}
+
+struct settle_bswap_copy_rule settle_bswap_copy_rule_decide(uint64_t l1d,
+							    size_t nt_bytes,
+							    int amd_19h)
+{
+	struct settle_bswap_copy_rule r;
+
+	if (amd_19h) {
+		r.zmm_end = settle_bswap_narrow_copy_decide(l1d);
+		r.narrow_from = r.zmm_end;
+		r.backward = 1;
+		return r;
+	}
+	r.zmm_end = l1d_share(l1d, 9, 16);
+	r.narrow_from = nt_bytes < SIZE_MAX ? nt_bytes + 1 : SIZE_MAX;
+	r.backward = 0;
+	return r;
+}
+
+/* Is this CPU AMD family 19h? (never off x86-64) */
+static int this_amd_19h(void)
+{
+#if SETTLE_ARCH_X86_64
+	return settle_cpu_amd_19h(settle_cpuid_this());
+#else
+	return 0;
+#endif
+}
+
+static struct settle_bswap_copy_rule this_rule;
+static const struct settle_bswap_copy_rule *copy_rule; /* NULL: undecided */
+
+/* Decided once under its own lock; threads racing through the first call
+ * wait, and every one returns the same pointer. */
+static pthread_mutex_t rule_lock = PTHREAD_MUTEX_INITIALIZER;
+
+const struct settle_bswap_copy_rule *settle_bswap_copy_rule(void)
+{
+	const struct settle_bswap_copy_rule *r =
+		__atomic_load_n(&copy_rule, __ATOMIC_ACQUIRE);
 	long l1d;
 
-	if (b)
-		return b;
-	l1d = sysconf(_SC_LEVEL1_DCACHE_SIZE);
-	b = settle_bswap_narrow_copy_decide(l1d > 0 ? (uint64_t)l1d : 0);
-	__atomic_store_n(&narrow_copy, b, __ATOMIC_RELAXED);
-	return b;
+	if (r)
+		return r;
+	pthread_mutex_lock(&rule_lock);
+	r = __atomic_load_n(&copy_rule, __ATOMIC_ACQUIRE);
+	if (!r) {
+		l1d = sysconf(_SC_LEVEL1_DCACHE_SIZE);
+		this_rule = settle_bswap_copy_rule_decide(
+			l1d > 0 ? (uint64_t)l1d : 0, settle_bswap_nt_bytes(),
+			this_amd_19h());
+		r = &this_rule;
+		__atomic_store_n(&copy_rule, r, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(&rule_lock);
+	return r;
+}
+
+void settle_bswap_set_copy_rule(const struct settle_bswap_copy_rule *r)
+{
+	/* NULL: this machine's, decided again at the next call */
+	pthread_mutex_lock(&rule_lock);
+	__atomic_store_n(&copy_rule, r, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&rule_lock);
 }
 
 /* ---- the non-temporal threshold ----------------------------------------- */

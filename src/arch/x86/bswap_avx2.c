@@ -7,9 +7,9 @@
  * Bytes", VEX.256 form) shuffles each 128-bit lane of ymm2 by the same
  * lane of the control ymm3; with the element-reversing control in both
  * lanes it swaps 16, 8 or 4 elements at once. Loads and stores are
- * VMOVDQU (no alignment needed). Copies of settle_bswap_narrow_copy_bytes()
- * or more and in-place swaps of SETTLE_BSWAP_NARROW_INPLACE_BYTES or more
- * go to the SSSE3 kernel, which writes copies larger than the
+ * VMOVDQU (no alignment needed). Copies of the copy rule's narrow_from
+ * or more (struct settle_bswap_copy_rule) and in-place swaps of
+ * SETTLE_BSWAP_NARROW_INPLACE_BYTES or more go to the SSSE3 kernel, which writes copies larger than the
  * non-temporal threshold with MOVNTDQ (settle_bswap_ssse3_bytes()).
  *
  * Layout of one call over nb bytes (a multiple of the element size esz):
@@ -145,6 +145,17 @@ void settle_bswap64_avx2(void *dst, const void *src, size_t n)
 					   15, 14, 13, 12, 11, 10, 9, 8);
 
 	swap_all(dst, src, n * 8, 8, m);
+}
+
+void settle_bswap_avx2_bytes(void *dst, const void *src, size_t nb,
+			     size_t esz)
+{
+	if (esz == 2)
+		settle_bswap16_avx2(dst, src, nb / 2);
+	else if (esz == 4)
+		settle_bswap32_avx2(dst, src, nb / 4);
+	else
+		settle_bswap64_avx2(dst, src, nb / 8);
 }
 
 /* The in-place loop of settle_bswap*_avx2() without the shuffle: whole

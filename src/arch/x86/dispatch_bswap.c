@@ -11,7 +11,9 @@
  * enabling SSE and AVX state; AVX-512 needs AVX512BW (VPSHUFB zmm, byte
  * masks) with XCR0 enabling opmask and ZMM state too, and AVX512VL,
  * because its object is compiled with -mavx512vl and may contain EVEX
- * forms on XMM/YMM registers (every CPU with AVX512BW so far has VL).
+ * forms on XMM/YMM registers (every CPU with AVX512BW so far has VL), and
+ * AVX2, because it hands some copies to the AVX2 kernel (every CPU with
+ * AVX-512 so far has AVX2).
  */
 #include <stdio.h>
 
@@ -36,8 +38,10 @@ static uint64_t bswap_needs(enum settle_bswap_impl which)
 		return FEAT(SETTLE_CPU_AVX) | FEAT(SETTLE_CPU_AVX2) |
 		       FEAT(SETTLE_CPU_SSSE3);
 	case SETTLE_BSWAP_AVX512:
+		/* and some copies go to the AVX2 kernel (bswap_avx512.c) */
 		return FEAT(SETTLE_CPU_AVX512F) | FEAT(SETTLE_CPU_AVX512BW) |
-		       FEAT(SETTLE_CPU_AVX512VL) | FEAT(SETTLE_CPU_SSSE3);
+		       FEAT(SETTLE_CPU_AVX512VL) | FEAT(SETTLE_CPU_AVX) |
+		       FEAT(SETTLE_CPU_AVX2) | FEAT(SETTLE_CPU_SSSE3);
 	default:
 		return ~0ull;
 	}
@@ -128,6 +132,8 @@ static const char *bswap_reason(enum settle_bswap_impl which,
 			return "this CPU lacks AVX2";
 		return "the OS does not enable AVX state (XCR0)";
 	case SETTLE_BSWAP_AVX512:
+		if (!(id->l1_ecx & L1_AVX) || !(b7 & L7_AVX2))
+			return "this CPU lacks AVX2";
 		if (!(b7 & L7_AVX512BW))
 			return "this CPU lacks AVX-512BW";
 		if (!(b7 & L7_AVX512VL))
