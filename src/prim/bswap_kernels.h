@@ -162,14 +162,26 @@ struct settle_bswap_copy_rule settle_bswap_copy_rule_decide(uint64_t l1d,
 							    size_t nt_bytes,
 							    int amd_19h);
 
+/* The rule in force, NULL until decided (read it with
+ * settle_bswap_copy_rule()), and the decision (src/prim/bswap_nt.c). */
+extern const struct settle_bswap_copy_rule *settle_bswap_copy_rule_ptr;
+const struct settle_bswap_copy_rule *settle_bswap_copy_rule_decided(void);
+
 /*
  * The rule the kernels follow: this machine's (its L1d from
  * sysconf(_SC_LEVEL1_DCACHE_SIZE), which glibc reads from cpuid;
  * settle_bswap_nt_bytes(); the cpuid family on x86-64, not AMD family
  * 19h elsewhere), decided at the first call, or the one that
- * settle_bswap_set_copy_rule() set. Never NULL.
+ * settle_bswap_set_copy_rule() set. Never NULL. Inline, so that a kernel
+ * pays one load for it, not a call.
  */
-const struct settle_bswap_copy_rule *settle_bswap_copy_rule(void);
+static inline const struct settle_bswap_copy_rule *settle_bswap_copy_rule(void)
+{
+	const struct settle_bswap_copy_rule *r =
+		__atomic_load_n(&settle_bswap_copy_rule_ptr, __ATOMIC_ACQUIRE);
+
+	return r ? r : settle_bswap_copy_rule_decided();
+}
 
 /* Tests: make the kernels follow *r (kept by pointer), so that every path
  * runs on any CPU; NULL goes back to this machine's. Not thread-safe

@@ -65,29 +65,28 @@ static int this_amd_19h(void)
 }
 
 static struct settle_bswap_copy_rule this_rule;
-static const struct settle_bswap_copy_rule *copy_rule; /* NULL: undecided */
+/* NULL: undecided */
+const struct settle_bswap_copy_rule *settle_bswap_copy_rule_ptr;
 
 /* Decided once under its own lock; threads racing through the first call
  * wait, and every one returns the same pointer. */
 static pthread_mutex_t rule_lock = PTHREAD_MUTEX_INITIALIZER;
 
-const struct settle_bswap_copy_rule *settle_bswap_copy_rule(void)
+const struct settle_bswap_copy_rule *settle_bswap_copy_rule_decided(void)
 {
-	const struct settle_bswap_copy_rule *r =
-		__atomic_load_n(&copy_rule, __ATOMIC_ACQUIRE);
+	const struct settle_bswap_copy_rule *r;
 	long l1d;
 
-	if (r)
-		return r;
 	pthread_mutex_lock(&rule_lock);
-	r = __atomic_load_n(&copy_rule, __ATOMIC_ACQUIRE);
+	r = __atomic_load_n(&settle_bswap_copy_rule_ptr, __ATOMIC_ACQUIRE);
 	if (!r) {
 		l1d = sysconf(_SC_LEVEL1_DCACHE_SIZE);
 		this_rule = settle_bswap_copy_rule_decide(
 			l1d > 0 ? (uint64_t)l1d : 0, settle_bswap_nt_bytes(),
 			this_amd_19h());
 		r = &this_rule;
-		__atomic_store_n(&copy_rule, r, __ATOMIC_RELEASE);
+		__atomic_store_n(&settle_bswap_copy_rule_ptr, r,
+				 __ATOMIC_RELEASE);
 	}
 	pthread_mutex_unlock(&rule_lock);
 	return r;
@@ -97,7 +96,7 @@ void settle_bswap_set_copy_rule(const struct settle_bswap_copy_rule *r)
 {
 	/* NULL: this machine's, decided again at the next call */
 	pthread_mutex_lock(&rule_lock);
-	__atomic_store_n(&copy_rule, r, __ATOMIC_RELEASE);
+	__atomic_store_n(&settle_bswap_copy_rule_ptr, r, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&rule_lock);
 }
 

@@ -117,45 +117,45 @@ swap_all(void *dst, const void *src, size_t nb, size_t esz, __m256i m)
 		swap_plain(d, s, nb, m, 0);
 }
 
+/* The VPSHUFB control that reverses each element of esz bytes (2, 4 or
+ * 8) in both lanes. */
+static inline __attribute__((always_inline)) __m256i reverse(size_t esz)
+{
+	const __m128i l = esz == 2 ?
+		_mm_setr_epi8(1, 0, 3, 2, 5, 4, 7, 6,
+			      9, 8, 11, 10, 13, 12, 15, 14) : esz == 4 ?
+		_mm_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4,
+			      11, 10, 9, 8, 15, 14, 13, 12) :
+		_mm_setr_epi8(7, 6, 5, 4, 3, 2, 1, 0,
+			      15, 14, 13, 12, 11, 10, 9, 8);
+
+	return _mm256_broadcastsi128_si256(l);
+}
+
 void settle_bswap16_avx2(void *dst, const void *src, size_t n)
 {
-	const __m256i m = _mm256_setr_epi8(1, 0, 3, 2, 5, 4, 7, 6,
-					   9, 8, 11, 10, 13, 12, 15, 14,
-					   1, 0, 3, 2, 5, 4, 7, 6,
-					   9, 8, 11, 10, 13, 12, 15, 14);
-
-	swap_all(dst, src, n * 2, 2, m);
+	swap_all(dst, src, n * 2, 2, reverse(2));
 }
 
 void settle_bswap32_avx2(void *dst, const void *src, size_t n)
 {
-	const __m256i m = _mm256_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4,
-					   11, 10, 9, 8, 15, 14, 13, 12,
-					   3, 2, 1, 0, 7, 6, 5, 4,
-					   11, 10, 9, 8, 15, 14, 13, 12);
-
-	swap_all(dst, src, n * 4, 4, m);
+	swap_all(dst, src, n * 4, 4, reverse(4));
 }
 
 void settle_bswap64_avx2(void *dst, const void *src, size_t n)
 {
-	const __m256i m = _mm256_setr_epi8(7, 6, 5, 4, 3, 2, 1, 0,
-					   15, 14, 13, 12, 11, 10, 9, 8,
-					   7, 6, 5, 4, 3, 2, 1, 0,
-					   15, 14, 13, 12, 11, 10, 9, 8);
-
-	swap_all(dst, src, n * 8, 8, m);
+	swap_all(dst, src, n * 8, 8, reverse(8));
 }
 
 void settle_bswap_avx2_bytes(void *dst, const void *src, size_t nb,
 			     size_t esz)
 {
 	if (esz == 2)
-		settle_bswap16_avx2(dst, src, nb / 2);
+		swap_all(dst, src, nb, 2, reverse(2));
 	else if (esz == 4)
-		settle_bswap32_avx2(dst, src, nb / 4);
+		swap_all(dst, src, nb, 4, reverse(4));
 	else
-		settle_bswap64_avx2(dst, src, nb / 8);
+		swap_all(dst, src, nb, 8, reverse(8));
 }
 
 /* The in-place loop of settle_bswap*_avx2() without the shuffle: whole
