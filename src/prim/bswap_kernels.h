@@ -195,13 +195,13 @@ void settle_bswap_set_copy_rule(const struct settle_bswap_copy_rule *r);
  * 24 KiB for a 32 KiB L1d above: a CPU with a larger L1d keeps the wide
  * loops longer). An l1d of 0, or outside [SETTLE_BSWAP_L1D_MIN,
  * SETTLE_BSWAP_L1D_MAX] (no such L1d exists; a hypervisor's report may
- * be wrong), gives SETTLE_BSWAP_NARROW_COPY_DEFAULT (a 32 KiB L1d's).
- * Never below SETTLE_BSWAP_NARROW_COPY_MIN, so that a kernel needs no
- * decision for shorter copies. Pure, for tests.
+ * be wrong), is taken as SETTLE_BSWAP_L1D_DEFAULT (so: 24 KiB). Never below
+ * SETTLE_BSWAP_NARROW_COPY_MIN, so that a kernel needs no decision for
+ * shorter copies. Pure, for tests.
  */
 #define SETTLE_BSWAP_L1D_MIN ((uint64_t)16 << 10)
 #define SETTLE_BSWAP_L1D_MAX ((uint64_t)1 << 20)
-#define SETTLE_BSWAP_NARROW_COPY_DEFAULT ((size_t)24 << 10)
+#define SETTLE_BSWAP_L1D_DEFAULT ((uint64_t)32 << 10)
 #define SETTLE_BSWAP_NARROW_COPY_MIN ((size_t)12 << 10)
 size_t settle_bswap_narrow_copy_decide(uint64_t l1d);
 

@@ -2,8 +2,8 @@
  * bswap_nt.c - when the byte-swap kernels switch to non-temporal stores
  * and which loop copies at which size (see bswap_kernels.h): the
  * threshold, the copy rule, and a count of the calls that used
- * non-temporal stores. A file of its own, so that the kernels call no function of the
- * dispatcher that calls them.
+ * non-temporal stores. A file of its own, so that the kernels call no
+ * function of the dispatcher that calls them.
  */
 #include <pthread.h>
 #include <stdint.h>
@@ -17,15 +17,15 @@
 
 /* ---- which loop copies at which size ----------------------------------- */
 
-/* num/den of the L1d (a 32 KiB one's when l1d is 0 or no real L1d size:
- * a hypervisor's report may be wrong), rounded down to 64 bytes, never
- * below SETTLE_BSWAP_NARROW_COPY_MIN. */
+/* num/den of the L1d (SETTLE_BSWAP_L1D_DEFAULT's when l1d is 0 or no real
+ * L1d size: a hypervisor's report may be wrong), rounded down to 64
+ * bytes, never below SETTLE_BSWAP_NARROW_COPY_MIN. */
 static size_t l1d_share(uint64_t l1d, unsigned num, unsigned den)
 {
 	size_t b;
 
 	if (l1d < SETTLE_BSWAP_L1D_MIN || l1d > SETTLE_BSWAP_L1D_MAX)
-		l1d = 32 << 10;
+		l1d = SETTLE_BSWAP_L1D_DEFAULT;
 	b = (size_t)(l1d / den * num) & ~(size_t)63;
 	return b < SETTLE_BSWAP_NARROW_COPY_MIN ? SETTLE_BSWAP_NARROW_COPY_MIN :
 						  b;
