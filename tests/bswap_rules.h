@@ -40,4 +40,12 @@ static inline int use_this_rule(void **state)
 	settle_bswap_set_copy_rule(NULL);
 	return 0;
 }
+
+/* The cmocka group (an array of struct CMUnitTest) run under each rule
+ * in turn; nonzero when a test failed under either. */
+#define RUN_UNDER_BOTH_RULES(group)					\
+	(cmocka_run_group_tests_name("AMD family 19h copy rule", group,	\
+				     use_rule_19h, use_this_rule) |	\
+	 cmocka_run_group_tests_name("other CPUs' copy rule", group,	\
+				     use_rule_other, use_this_rule))
 #endif

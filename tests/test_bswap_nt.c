@@ -8,10 +8,10 @@
  *     reported, SETTLE_BSWAP_NT_BYTES in bytes and with K/M/G suffixes
  *     (taken whatever the cache says), and values that are not positive
  *     sizes (ignored, with the reason);
- *   - settle_bswap_narrow_copy_decide() (from where AVX-512 copies leave
- *     the 512-bit loop) for injected L1d sizes: 3/4 of it, rounded down
- *     to 64 bytes; unknown or impossible sizes give a 32 KiB L1d's
- *     24 KiB;
+ *   - settle_bswap_narrow_copy_decide() (AMD family 19h's hand-over of
+ *     copies to the SSSE3 kernel) for injected L1d sizes: 3/4 of it,
+ *     rounded down to 64 bytes; unknown or impossible sizes give a
+ *     32 KiB L1d's 24 KiB;
  *   - in a forked child (the threshold is decided once per process),
  *     SETTLE_BSWAP_NT_BYTES=1M: settle_bswap_nt_bytes() is 1 MiB, a 2 MiB
  *     copy takes the non-temporal path with every vector kernel this CPU
@@ -194,6 +194,10 @@ static void test_copy_rule(void **unused)
 	expect_rule(16 << 10, CAP, 0, 12 << 10, CAP + 1, 0); /* the minimum */
 	expect_rule(40000, CAP, 0, 22464, CAP + 1, 0); /* rounded down */
 	expect_rule(48 << 10, SIZE_MAX, 0, 27 << 10, SIZE_MAX, 0);
+	/* never below the smallest non-temporal copy */
+	expect_rule(48 << 10, 16 << 10, 0, 27 << 10, 64 << 10, 0);
+	expect_rule(48 << 10, (64 << 10) - 1, 0, 27 << 10, 64 << 10, 0);
+	expect_rule(48 << 10, 64 << 10, 0, 27 << 10, (64 << 10) + 1, 0);
 #if SETTLE_ARCH_X86_64
 	amd_19h = settle_cpu_amd_19h(settle_cpuid_this());
 #endif
@@ -522,10 +526,5 @@ int main(void)
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 
-	rc |= cmocka_run_group_tests_name("AMD family 19h copy rule",
-					  directions, use_rule_19h,
-					  use_this_rule);
-	return rc | cmocka_run_group_tests_name("other CPUs' copy rule",
-						directions, use_rule_other,
-						use_this_rule);
+	return rc | RUN_UNDER_BOTH_RULES(directions);
 }

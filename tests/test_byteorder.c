@@ -1097,10 +1097,5 @@ int main(void)
 	if (O3_BUILD)
 		return cmocka_run_group_tests(o3_tests, NULL, NULL);
 	rc = cmocka_run_group_tests(tests, NULL, NULL);
-	rc |= cmocka_run_group_tests_name("AMD family 19h copy rule",
-					  rule_tests, use_rule_19h,
-					  use_this_rule);
-	return rc | cmocka_run_group_tests_name("other CPUs' copy rule",
-						rule_tests, use_rule_other,
-						use_this_rule);
+	return rc | RUN_UNDER_BOTH_RULES(rule_tests);
 }

@@ -100,8 +100,8 @@ settle_bswap_touch_fn settle_bswap_touch_impl_fn(enum settle_bswap_impl which);
 
 /*
  * Where the AVX2 and AVX-512 kernels copy (dst != src) with which loop, by
- * CPU family (settle_bswap_copy_rule(); docs/primitives.md, "Ranges by
- * CPU family"). In place they always run their own loop below
+ * CPU family (settle_bswap_copy_rule(); docs/primitives.md, "Byte
+ * swap"). In place they always run their own loop below
  * SETTLE_BSWAP_NARROW_INPLACE_BYTES and the SSSE3 loop from there on.
  */
 struct settle_bswap_copy_rule {
@@ -140,9 +140,11 @@ struct settle_bswap_copy_rule {
  *     faster than the AVX2 and AVX-512 ones at 32 KiB copies.
  *   - every other CPU: zmm_end = 9/16 of the L1d (rounded down to 64
  *     bytes; a 32 KiB one's when l1d is unknown or impossible, as below;
- *     never below SETTLE_BSWAP_NARROW_COPY_MIN), narrow_from = nt_bytes
- *     + 1 (the SSSE3 kernel only where it writes with non-temporal
- *     stores; SIZE_MAX when nt_bytes is), backward 0. On the AMD Zen 5 guest
+ *     never below SETTLE_BSWAP_NARROW_COPY_MIN), narrow_from = the
+ *     larger of nt_bytes + 1 and SETTLE_BSWAP_NT_MIN_BYTES (the SSSE3
+ *     kernel only from where it writes with non-temporal stores, as it
+ *     does when the destination is a multiple of the element size;
+ *     SIZE_MAX when nt_bytes is), backward 0. On the AMD Zen 5 guest
  *     (family 1Ah, 48 KiB L1d, 1 MiB L2; settle run bswap, 3 processes, 4
  *     layouts, 2026-12-02; speed as a fraction of memcpy's, 32-bit
  *     copies) the wide loops led the 128-bit one from 24 KiB to 512 KiB
@@ -150,8 +152,8 @@ struct settle_bswap_copy_rule {
  *     1.11, 48 KiB 0.51 / 0.69 / 0.66, 96 KiB 0.52 / 0.74 / 0.71,
  *     256 KiB 0.53 / 0.91 / 0.90, 512 KiB 0.65 / 0.74 / 0.74) and tied
  *     from 1 to 4 MiB (0.97-1.01); the 512-bit loop led the 256-bit one up
- *     to 26 KiB (24 KiB: 196-201 against 103-104 B/ns) and trailed it
- *     from 30 KiB (by 4-10 % from 32 to 96 KiB; the library's kernels in
+ *     to 26 KiB (24 KiB: 196-201 against 103-104 B/ns), was level with
+ *     it at 28 KiB and trailed it from 30 KiB (by 4-10 % from 32 to 96 KiB; the library's kernels in
  *     a stand-alone loop, destination 0, 1 and 2 KiB past the source
  *     modulo 4 KiB, then settle run bswap); and the backward copy ran at
  *     59-62 B/ns at a distance of 64 bytes where the forward one ran at
@@ -249,6 +251,10 @@ void settle_bswap_ssse3_bytes(void *dst, const void *src, size_t nb,
  */
 void settle_bswap_avx2_bytes(void *dst, const void *src, size_t nb,
 			     size_t esz);
+
+/* The smallest copy the vector kernels consider for non-temporal stores
+ * (bytes), whatever the threshold below says. */
+#define SETTLE_BSWAP_NT_MIN_BYTES ((size_t)64 << 10)
 
 /*
  * Buffer size in bytes above which the vector kernels use non-temporal

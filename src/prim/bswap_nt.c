@@ -50,6 +50,8 @@ struct settle_bswap_copy_rule settle_bswap_copy_rule_decide(uint64_t l1d,
 	}
 	r.zmm_end = l1d_share(l1d, 9, 16);
 	r.narrow_from = nt_bytes < SIZE_MAX ? nt_bytes + 1 : SIZE_MAX;
+	if (r.narrow_from < SETTLE_BSWAP_NT_MIN_BYTES)
+		r.narrow_from = SETTLE_BSWAP_NT_MIN_BYTES;
 	r.backward = 0;
 	return r;
 }

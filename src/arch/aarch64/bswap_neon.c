@@ -24,8 +24,6 @@
 #include "prim/bswap_kernels.h"
 
 #define VEC 16
-/* Smallest buffer for which the non-temporal path is considered. */
-#define NT_MIN (64 * 1024)
 
 /*
  * The swap of one vector, for esz 2, 4 or 8 (a constant once inlined), or
@@ -115,9 +113,10 @@ static inline void swap_plain(unsigned char *d, const unsigned char *s,
 		vst1q_u8(d + nb - VEC, rev(last, esz));
 }
 
-/* Buffers of NT_MIN bytes or more: non-temporal stores when larger than
- * the last-level cache, not in place, and d is a multiple of esz. Kept out
- * of line, so the common path makes no call. */
+/* Buffers of SETTLE_BSWAP_NT_MIN_BYTES or more: non-temporal stores when
+ * larger than the threshold (settle_bswap_nt_bytes()), not in place, and
+ * d is a multiple of esz. Kept out of line, so the common path makes no
+ * call. */
 static __attribute__((noinline)) void
 swap_large(unsigned char *d, const unsigned char *s, size_t nb, size_t esz)
 {
@@ -143,7 +142,7 @@ swap_all(void *dst, const void *src, size_t nb, size_t esz)
 		settle_bswap_elems(d, s, nb, esz);
 		return;
 	}
-	if (nb >= NT_MIN)
+	if (nb >= SETTLE_BSWAP_NT_MIN_BYTES)
 		swap_large(d, s, nb, esz);
 	else
 		swap_plain(d, s, nb, esz);

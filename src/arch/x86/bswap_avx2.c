@@ -9,8 +9,9 @@
  * lanes it swaps 16, 8 or 4 elements at once. Loads and stores are
  * VMOVDQU (no alignment needed). Copies of the copy rule's narrow_from
  * or more (struct settle_bswap_copy_rule) and in-place swaps of
- * SETTLE_BSWAP_NARROW_INPLACE_BYTES or more go to the SSSE3 kernel, which writes copies larger than the
- * non-temporal threshold with MOVNTDQ (settle_bswap_ssse3_bytes()).
+ * SETTLE_BSWAP_NARROW_INPLACE_BYTES or more go to the SSSE3 kernel,
+ * which writes copies larger than the non-temporal threshold with MOVNTDQ
+ * (settle_bswap_ssse3_bytes()).
  *
  * Layout of one call over nb bytes (a multiple of the element size esz):
  * whole 32-byte vectors from the start, four per loop turn, then the last

@@ -26,8 +26,6 @@
 #include "prim/bswap_kernels.h"
 
 #define VEC 16
-/* Smallest buffer for which the non-temporal path is considered. */
-#define NT_MIN (64 * 1024)
 
 static inline __m128i loadu(const unsigned char *p)
 {
@@ -120,9 +118,9 @@ swap_plain(unsigned char *d, const unsigned char *s, size_t nb, __m128i m,
 }
 
 /*
- * Buffers of NT_MIN bytes or more: non-temporal stores when larger than
- * the last-level cache, not in place, and d is a multiple of esz. In
- * place, each line has just been read into the cache, and ordinary stores
+ * Buffers of SETTLE_BSWAP_NT_MIN_BYTES or more: non-temporal stores when
+ * larger than the threshold (settle_bswap_nt_bytes()), not in place, and
+ * d is a multiple of esz. In place, each line has just been read into the cache, and ordinary stores
  * were faster (settle run bswap --size 1G, AVX2 on an AMD EPYC KVM guest:
  * 24 against 18 B/ns).
  * Kept out of line, so the common path makes no call and needs no stack
@@ -154,7 +152,7 @@ swap_all(void *dst, const void *src, size_t nb, size_t esz, __m128i m)
 		settle_bswap_elems(d, s, nb, esz);
 		return;
 	}
-	if (nb >= NT_MIN)
+	if (nb >= SETTLE_BSWAP_NT_MIN_BYTES)
 		swap_large(d, s, nb, esz, m);
 	else
 		swap_plain(d, s, nb, m, 0);

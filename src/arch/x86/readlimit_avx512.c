@@ -72,8 +72,9 @@ steps4(const unsigned char *p, size_t n, __m512i *a)
  * guest a loop with the pointer moved after the first load read 32 KiB
  * 5-7 % slower than one that moves it after the second or the last
  * (stand-alone loops, 2026-12-02). The loop starts a 64-byte line (it
- * is 67 bytes long, so its last jump lies in the next); at 1 KiB the same
- * loop 48 bytes into a line read 15-20 % slower there.
+ * is 66-67 bytes long, by register, so its last jump lies in the next);
+ * at 1 KiB the same loop 48 bytes into a line read 15-20 % slower
+ * there.
  */
 static inline __attribute__((always_inline)) void
 steps8(const unsigned char *p, size_t n, __m512i *a)
@@ -133,9 +134,9 @@ read_passes(const void *buf, size_t len, size_t off, size_t head,
 
 			SETTLE_READ_LIMIT_LAUNDER(p);
 			if (k == 8)
-			steps8(p, n, acc);
-		else
-			steps4(p, n, acc);
+				steps8(p, n, acc);
+			else
+				steps4(p, n, acc);
 		}
 		passes = 0;
 	}
