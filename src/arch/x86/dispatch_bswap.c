@@ -132,14 +132,14 @@ static const char *bswap_reason(enum settle_bswap_impl which,
 			return "this CPU lacks AVX2";
 		return "the OS does not enable AVX state (XCR0)";
 	case SETTLE_BSWAP_AVX512:
-		if (!(id->l1_ecx & L1_AVX) || !(b7 & L7_AVX2))
-			return "this CPU lacks AVX2";
 		if (!(b7 & L7_AVX512BW))
 			return "this CPU lacks AVX-512BW";
 		if (!(b7 & L7_AVX512VL))
 			return "this CPU lacks AVX-512VL";
 		if (!osxsave || (id->xcr0 & 0xe6) != 0xe6)
 			return "the OS does not enable AVX-512 state (XCR0)";
+		if (!(id->l1_ecx & L1_AVX) || !(b7 & L7_AVX2))
+			return "this CPU lacks AVX2";
 		return "this CPU lacks AVX-512F";
 	default:
 		return "this CPU cannot run it";
