@@ -148,7 +148,7 @@ static void test_narrow_copy_decide(void **unused)
 	}
 }
 
-/* ---- the copy rule for injected CPUs -------------------------------------- */
+/* ---- the copy rule for injected CPUs ------------------------------------ */
 
 static void expect_rule(uint64_t l1d, size_t nt, int amd_19h, size_t zmm_end,
 			size_t narrow_from, int backward)

@@ -153,9 +153,10 @@ struct settle_bswap_copy_rule {
  *     256 KiB 0.53 / 0.91 / 0.90, 512 KiB 0.65 / 0.74 / 0.74) and tied
  *     from 1 to 4 MiB (0.97-1.01); the 512-bit loop led the 256-bit one up
  *     to 26 KiB (24 KiB: 196-201 against 103-104 B/ns), was level with
- *     it at 28 KiB and trailed it from 30 KiB (by 4-10 % from 32 to 96 KiB; the library's kernels in
- *     a stand-alone loop, destination 0, 1 and 2 KiB past the source
- *     modulo 4 KiB, then settle run bswap); and the backward copy ran at
+ *     it at 28 KiB and trailed it from 30 KiB (by 4-10 % from 32 to
+ *     96 KiB; the library's kernels in a stand-alone loop, destination
+ *     0, 1 and 2 KiB past the source modulo 4 KiB, then settle run
+ *     bswap); and the backward copy ran at
  *     59-62 B/ns at a distance of 64 bytes where the forward one ran at
  *     84 (stand-alone loop, 32 KiB).
  * Never a zmm_end or narrow_from of 0.
@@ -246,8 +247,11 @@ void settle_bswap_ssse3_bytes(void *dst, const void *src, size_t nb,
 /*
  * The AVX-512 kernel's hand-over of a copy of zmm_end bytes or more
  * (struct settle_bswap_copy_rule): nb bytes (a multiple of esz, which is
- * 2, 4 or 8) with settle_bswap{16,32,64}_avx2(), which hands it on to the
- * SSSE3 kernel from narrow_from on. x86-64 only; needs AVX2 (and SSSE3).
+ * 2, 4 or 8), from src to dst (not in place), with the loop of
+ * settle_bswap{16,32,64}_avx2(). The caller has made the kernel's other
+ * tests: nb is at least SETTLE_BSWAP_NARROW_COPY_MIN and below
+ * narrow_from (settle_bswap_goes_narrow() is false), so they are not made
+ * again. x86-64 only; needs AVX2.
  */
 void settle_bswap_avx2_bytes(void *dst, const void *src, size_t nb,
 			     size_t esz);

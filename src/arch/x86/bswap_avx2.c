@@ -151,12 +151,13 @@ void settle_bswap64_avx2(void *dst, const void *src, size_t n)
 void settle_bswap_avx2_bytes(void *dst, const void *src, size_t nb,
 			     size_t esz)
 {
+	/* the caller has ruled out short buffers and the SSSE3 kernel */
 	if (esz == 2)
-		swap_all(dst, src, nb, 2, reverse(2));
+		swap_plain(dst, src, nb, reverse(2), 0);
 	else if (esz == 4)
-		swap_all(dst, src, nb, 4, reverse(4));
+		swap_plain(dst, src, nb, reverse(4), 0);
 	else
-		swap_all(dst, src, nb, 8, reverse(8));
+		swap_plain(dst, src, nb, reverse(8), 0);
 }
 
 /* The in-place loop of settle_bswap*_avx2() without the shuffle: whole

@@ -120,9 +120,9 @@ swap_plain(unsigned char *d, const unsigned char *s, size_t nb, __m128i m,
 /*
  * Buffers of SETTLE_BSWAP_NT_MIN_BYTES or more: non-temporal stores when
  * larger than the threshold (settle_bswap_nt_bytes()), not in place, and
- * d is a multiple of esz. In place, each line has just been read into the cache, and ordinary stores
- * were faster (settle run bswap --size 1G, AVX2 on an AMD EPYC KVM guest:
- * 24 against 18 B/ns).
+ * d is a multiple of esz. In place, each line has just been read into
+ * the cache, and ordinary stores were faster (settle run bswap --size 1G,
+ * AVX2 on an AMD EPYC KVM guest: 24 against 18 B/ns).
  * Kept out of line, so the common path makes no call and needs no stack
  * frame.
  */
