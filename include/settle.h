@@ -571,6 +571,9 @@ struct settle_machine {
 				  AArch64: AT_HWCAP/AT_HWCAP2 bits */
 	struct settle_cache caches[SETTLE_MAX_CACHES];
 	size_t ncaches;
+	char caches_source[16];/* "" when from sysfs (or none); "sysconf"
+				  when sysfs has none and glibc's sysconf
+				  (from cpuid) gave them */
 	long logical_cpus;
 	char kernel[160];      /* uname release and version */
 	int hypervisor;        /* cpuid leaf 1 ECX bit 31; -1: unknown (a
@@ -581,6 +584,9 @@ struct settle_machine {
 	uint64_t mem_available;/* bytes, /proc/meminfo MemAvailable */
 	char popcount_impl[16];/* the dispatched primitives' choice: */
 	char bswap_impl[16];   /* settle_popcount_active() and _bswap_ */
+	char bswap_sizes[256]; /* which loop copies which sizes and where
+				  non-temporal stores start, for bswap_impl
+				  on this machine ("" if not said) */
 	char emulator[32];     /* "qemu-user (qemu-aarch64)" when this CPU is
 				  emulated (timings then describe no real
 				  CPU), else "" */

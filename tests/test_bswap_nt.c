@@ -55,6 +55,7 @@
 
 #include "cpu/cpu.h"
 #include "prim/bswap_kernels.h"
+#include "settle.h"
 #include "settle_byteorder.h"
 
 #define MIB (1ull << 20)
@@ -215,6 +216,61 @@ static void test_copy_rule(void **unused)
 	settle_bswap_set_copy_rule(NULL);
 	assert_int_equal(settle_bswap_copy_rule()->narrow_from,
 			 want.narrow_from);
+}
+
+/* ---- what settle info says of the copy rule ----------------------------- */
+
+/* m.bswap_sizes under rule r, for the implementation this process
+ * dispatches to: its copy ranges (wide, as the test spells them for r),
+ * then the threshold and its source. */
+static void expect_sizes(const struct settle_bswap_copy_rule *r,
+			 const char *avx512, const char *avx2)
+{
+	const char *impl = settle_bswap_impl_name(settle_bswap_active());
+	struct settle_machine m;
+	char want[320], nt[32];
+	const char *wide = !strcmp(impl, "avx512") ? avx512 :
+			   !strcmp(impl, "avx2") ? avx2 :
+			   !strcmp(impl, "ssse3") || !strcmp(impl, "neon") ?
+			   "128-bit" : NULL;
+
+	settle_bswap_set_copy_rule(r);
+	settle_machine_describe(&m);
+	settle_bswap_set_copy_rule(NULL);
+	if (!wide) {
+		assert_string_equal(m.bswap_sizes, "");
+		return;
+	}
+	settle_format_size(settle_bswap_nt_bytes(), nt, sizeof(nt));
+	snprintf(want, sizeof(want), "copies: %s; non-temporal stores above "
+		 "%s, set by: %s", wide, nt, settle_bswap_nt_source());
+	assert_string_equal(m.bswap_sizes, want);
+}
+
+/*
+ * settle_machine_describe() (settle info, the result file) names the
+ * sizes each loop copies, from the rule in force: both test rules, and
+ * one whose hand-over is the threshold (said as "to" it).
+ */
+static void test_sizes_said(void **unused)
+{
+	size_t nt = settle_bswap_nt_bytes();
+	struct settle_bswap_copy_rule at_nt = { 20 << 10, nt + 1, 0 };
+	char a512[128], a2[96], t[32];
+
+	(void)unused;
+	if (nt < SETTLE_BSWAP_NT_MIN_BYTES)
+		skip(); /* then said as "from 64 KiB" (not this test's) */
+	expect_sizes(&rule_other, "512-bit below 24 KiB, 256-bit below "
+		     "48 KiB, 128-bit above", "256-bit below 48 KiB, 128-bit "
+		     "above");
+	expect_sizes(&rule_19h, "512-bit below 24 KiB, 128-bit above",
+		     "256-bit below 24 KiB, 128-bit above");
+	settle_format_size(nt, t, sizeof(t));
+	snprintf(a512, sizeof(a512), "512-bit below 20 KiB, 256-bit to %s, "
+		 "128-bit above", t);
+	snprintf(a2, sizeof(a2), "256-bit to %s, 128-bit above", t);
+	expect_sizes(&at_nt, a512, a2);
 }
 
 /* ---- SETTLE_BSWAP_NT_BYTES in a fresh decision --------------------------- */
@@ -515,6 +571,7 @@ int main(void)
 		 * only if this process has not decided it yet */
 		cmocka_unit_test(test_env),
 		cmocka_unit_test(test_copy_rule),
+		cmocka_unit_test(test_sizes_said),
 		TOUCH_TESTS(0), TOUCH_TESTS(1), TOUCH_TESTS(2), TOUCH_TESTS(3),
 	};
 	/* the copy direction again under each CPU family's rule */

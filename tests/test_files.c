@@ -1,7 +1,8 @@
 /*
  * test_files.c - result files read back: settle_load_json on good,
  * foreign and truncated files; compare pools repetitions by name and
- * warns about different machines.
+ * warns about different machines; the machine's description written and
+ * read back.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -255,6 +256,91 @@ static void test_compare_summary_caveats(void **st)
 	settle_report_free(&b);
 }
 
+/* The file's text (at most 64 KiB), for keys that must be absent. */
+static char *slurp(const char *path)
+{
+	static char text[65536];
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	assert_non_null(f);
+	n = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[n] = 0;
+	return text;
+}
+
+/*
+ * This machine's description written and read back: where the caches
+ * came from and what the byte swap copies with which loop survive the
+ * result file; when empty, the keys are left out (as older files have
+ * them) and read back empty.
+ */
+static void test_machine_round_trip(void **st)
+{
+	static struct settle_report rep, back;
+	char err[256], path[128];
+
+	(void)st;
+	snprintf(path, sizeof(path), "%s/machine.json", dir);
+	settle_machine_describe(&rep.machine);
+	snprintf(rep.machine.caches_source, sizeof(rep.machine.caches_source),
+		 "sysconf");
+	snprintf(rep.machine.bswap_sizes, sizeof(rep.machine.bswap_sizes),
+		 "copies: \"quoted\", 256-bit to 8 MiB");
+	assert_int_equal(settle_write_report(&rep, "json", path, err,
+					     sizeof(err)), 0);
+	assert_int_equal(settle_load_json(path, 0.01, &back, err,
+					  sizeof(err)), 0);
+	assert_string_equal(back.machine.caches_source, "sysconf");
+	assert_string_equal(back.machine.bswap_sizes,
+			    "copies: \"quoted\", 256-bit to 8 MiB");
+	assert_int_equal(back.machine.ncaches, rep.machine.ncaches);
+	settle_report_free(&back);
+	rep.machine.caches_source[0] = 0;
+	rep.machine.bswap_sizes[0] = 0;
+	assert_int_equal(settle_write_report(&rep, "json", path, err,
+					     sizeof(err)), 0);
+	assert_null(strstr(slurp(path), "caches_source"));
+	assert_null(strstr(slurp(path), "bswap_sizes"));
+	assert_int_equal(settle_load_json(path, 0.01, &back, err,
+					  sizeof(err)), 0);
+	assert_string_equal(back.machine.caches_source, "");
+	assert_string_equal(back.machine.bswap_sizes, "");
+	settle_report_free(&back);
+}
+
+/*
+ * The caches: sysfs's when it has entries (source ""), else glibc's
+ * sysconf (source "sysconf", the L1d among them), else none.
+ */
+static void test_caches_source(void **st)
+{
+	struct settle_machine m;
+	long l1d = sysconf(_SC_LEVEL1_DCACHE_SIZE);
+	int found = 0;
+
+	(void)st;
+	settle_machine_describe(&m);
+	if (access("/sys/devices/system/cpu/cpu0/cache/index0/size", R_OK) == 0) {
+		assert_string_equal(m.caches_source, "");
+		assert_true(m.ncaches > 0);
+		return;
+	}
+	if (l1d <= 0 && sysconf(_SC_LEVEL2_CACHE_SIZE) <= 0 &&
+	    sysconf(_SC_LEVEL3_CACHE_SIZE) <= 0 &&
+	    sysconf(_SC_LEVEL1_ICACHE_SIZE) <= 0) {
+		assert_int_equal(m.ncaches, 0);
+		assert_string_equal(m.caches_source, "");
+		return;
+	}
+	assert_string_equal(m.caches_source, "sysconf");
+	for (size_t i = 0; i < m.ncaches; i++)
+		if (m.caches[i].level == 1 && !strcmp(m.caches[i].type, "Data"))
+			found = m.caches[i].size_bytes == (uint64_t)l1d;
+	assert_true(found || l1d <= 0);
+}
+
 static int setup(void **st)
 {
 	(void)st;
@@ -278,6 +364,8 @@ int main(void)
 		cmocka_unit_test(test_compare_pools_repetitions),
 		cmocka_unit_test(test_compare_warns_other_cpu),
 		cmocka_unit_test(test_compare_summary_caveats),
+		cmocka_unit_test(test_machine_round_trip),
+		cmocka_unit_test(test_caches_source),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

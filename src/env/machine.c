@@ -4,7 +4,8 @@
  * CPU identity and usable ISA from the architecture (src/arch: cpuid and
  * xgetbv on x86-64, MIDR_EL1 and the hardware capabilities on AArch64),
  * and whether qemu-user emulates this CPU; caches from
- * sysfs (/sys/devices/system/cpu/cpu0/cache); kernel from uname; the
+ * sysfs (/sys/devices/system/cpu/cpu0/cache), else from glibc's sysconf
+ * (which reads cpuid), labelled so; kernel from uname; the
  * seccomp state and the CPU vulnerability mitigations, which dominate
  * system-call cost, from /proc/self/status and sysfs.
  */
@@ -19,6 +20,7 @@
 #include "settle_bits.h"
 #include "settle_byteorder.h"
 #include "cpu/cpu.h"
+#include "prim/bswap_kernels.h"
 #include "util/util.h"
 
 /*
@@ -98,6 +100,36 @@ static uint64_t parse_cache_size(const char *s)
 	return v;
 }
 
+/* Without sysfs cache entries (some hypervisors' guests): the sizes
+ * glibc's sysconf gives, from cpuid (what a hypervisor chose to report),
+ * marked as such. */
+static void caches_from_sysconf(struct settle_machine *m)
+{
+	static const struct {
+		int name, level;
+		const char *type;
+	} q[] = {
+		{ _SC_LEVEL1_DCACHE_SIZE, 1, "Data" },
+		{ _SC_LEVEL1_ICACHE_SIZE, 1, "Instruction" },
+		{ _SC_LEVEL2_CACHE_SIZE, 2, "Unified" },
+		{ _SC_LEVEL3_CACHE_SIZE, 3, "Unified" },
+	};
+
+	for (size_t i = 0; i < sizeof(q) / sizeof(q[0]); i++) {
+		long b = sysconf(q[i].name);
+		struct settle_cache *c = &m->caches[m->ncaches];
+
+		if (b <= 0 || m->ncaches == SETTLE_MAX_CACHES)
+			continue;
+		c->level = q[i].level;
+		snprintf(c->type, sizeof(c->type), "%s", q[i].type);
+		c->size_bytes = (uint64_t)b;
+		m->ncaches++;
+	}
+	if (m->ncaches)
+		snprintf(m->caches_source, sizeof(m->caches_source), "sysconf");
+}
+
 static void describe_caches(struct settle_machine *m)
 {
 	const char *base = "/sys/devices/system/cpu/cpu0/cache";
@@ -119,6 +151,8 @@ static void describe_caches(struct settle_machine *m)
 		c->size_bytes = parse_cache_size(buf);
 		m->ncaches++;
 	}
+	if (!m->ncaches)
+		caches_from_sysconf(m);
 }
 
 static void describe_seccomp(struct settle_machine *m)
@@ -197,6 +231,49 @@ static uint64_t mem_available(void)
 	return (uint64_t)kb * 1024;
 }
 
+/*
+ * Which loop the active byte-swap kernel copies which sizes with (the
+ * copy rule and the non-temporal threshold, src/prim/bswap_kernels.h),
+ * e.g. "copies: 512-bit below 27 KiB, 256-bit to 8 MiB, 128-bit above;
+ * non-temporal stores above 8 MiB, set by: cap (...)". In-place swaps
+ * are not described. Kernels without such ranges leave it empty.
+ */
+static void describe_bswap_sizes(struct settle_machine *m)
+{
+	const struct settle_bswap_copy_rule *r = settle_bswap_copy_rule();
+	size_t nt = settle_bswap_nt_bytes(), from = r->narrow_from;
+	char z[32], n[48], t[32], wide[160] = "";
+	const char *impl = m->bswap_impl;
+
+	settle_format_size(nt, t, sizeof(t));
+	if (from == nt + 1)
+		snprintf(n, sizeof(n), "to %s", t);
+	else
+		snprintf(n, sizeof(n), "below %s",
+			 settle_format_size(from, z, sizeof(z)));
+	settle_format_size(r->zmm_end, z, sizeof(z));
+	if (!strcmp(impl, "avx512") && r->zmm_end < from)
+		snprintf(wide, sizeof(wide), "512-bit below %s, 256-bit %s, "
+			 "128-bit above", z, n);
+	else if (!strcmp(impl, "avx512"))
+		snprintf(wide, sizeof(wide), "512-bit below %s, 128-bit "
+			 "above", z);
+	else if (!strcmp(impl, "avx2"))
+		snprintf(wide, sizeof(wide), "256-bit %s, 128-bit above", n);
+	else if (!strcmp(impl, "ssse3") || !strcmp(impl, "neon"))
+		snprintf(wide, sizeof(wide), "128-bit");
+	else
+		return;
+	if (nt < SETTLE_BSWAP_NT_MIN_BYTES) /* the kernels' floor */
+		snprintf(n, sizeof(n), "from %s", settle_format_size(
+			 SETTLE_BSWAP_NT_MIN_BYTES, z, sizeof(z)));
+	else
+		snprintf(n, sizeof(n), "above %s", t);
+	snprintf(m->bswap_sizes, sizeof(m->bswap_sizes),
+		 "copies: %s%snon-temporal stores %s, set by: %s", wide,
+		 wide[0] ? "; " : "", n, settle_bswap_nt_source());
+}
+
 void settle_machine_describe(struct settle_machine *m)
 {
 	struct utsname u;
@@ -216,4 +293,5 @@ void settle_machine_describe(struct settle_machine *m)
 		 settle_popcount_impl_name(settle_popcount_active()));
 	snprintf(m->bswap_impl, sizeof(m->bswap_impl), "%s",
 		 settle_bswap_impl_name(settle_bswap_active()));
+	describe_bswap_sizes(m);
 }

@@ -119,6 +119,7 @@ static void load_machine(struct loader *l, struct settle_report *rep,
 		c->size_bytes = (uint64_t)num(v, "size_bytes");
 		m->ncaches++;
 	}
+	copy(m->caches_source, sizeof(m->caches_source), jm, "caches_source");
 	m->logical_cpus = (long)num(jm, "logical_cpus");
 	copy(m->kernel, sizeof(m->kernel), jm, "kernel");
 	v = json_object_get(jm, "hypervisor");
@@ -133,6 +134,8 @@ static void load_machine(struct loader *l, struct settle_report *rep,
 	     json_object_get(jm, "primitives"), "popcount");
 	copy(m->bswap_impl, sizeof(m->bswap_impl),
 	     json_object_get(jm, "primitives"), "bswap");
+	copy(m->bswap_sizes, sizeof(m->bswap_sizes),
+	     json_object_get(jm, "primitives"), "bswap_sizes");
 	rep->timer.tsc_ghz = num(jm, "tsc_ghz");
 	rep->timer.core_ghz = num(jm, "core_ghz_estimate");
 	v = json_object_get(t, "clock");

@@ -109,7 +109,12 @@ static void write_machine(FILE *f, const struct settle_report *rep)
 		fprintf(f, ", \"size_bytes\": %llu}",
 			(unsigned long long)m->caches[i].size_bytes);
 	}
-	fprintf(f, "],\n    \"logical_cpus\": %ld", m->logical_cpus);
+	fputs("]", f);
+	if (m->caches_source[0]) { /* only then: as "emulator" below */
+		fputs(",\n    ", f); jkey(f, "caches_source");
+		jstr(f, m->caches_source);
+	}
+	fprintf(f, ",\n    \"logical_cpus\": %ld", m->logical_cpus);
 	fputs(",\n    ", f); jkey(f, "kernel"); jstr(f, m->kernel);
 	fprintf(f, ",\n    \"hypervisor\": %s", m->hypervisor < 0 ? "null" :
 		m->hypervisor ? "true" : "false");
@@ -124,6 +129,9 @@ static void write_machine(FILE *f, const struct settle_report *rep)
 	fputs(",\n    \"primitives\": {", f);
 	jkey(f, "popcount"); jstr(f, m->popcount_impl);
 	fputs(", ", f); jkey(f, "bswap"); jstr(f, m->bswap_impl);
+	if (m->bswap_sizes[0]) {
+		fputs(", ", f); jkey(f, "bswap_sizes"); jstr(f, m->bswap_sizes);
+	}
 	fputs("}", f);
 	fputs(",\n    \"tsc_ghz\": ", f); jknown(f, t->tsc_ghz);
 	fputs(",\n    \"core_ghz_estimate\": ", f); jknown(f, t->core_ghz);

@@ -159,15 +159,21 @@ static void machine_items(const struct settle_report *rep,
 	brief(it, "%s", it->text);
 	item(v, "ISA", "%s", m->isa[0] ? m->isa : "unknown");
 	caches(m, buf, sizeof(buf));
-	it = item(v, "caches", "%s", buf);
+	if (!strcmp(m->caches_source, "sysconf"))
+		it = item(v, "caches", "%s (from cpuid through sysconf: no "
+			  "cache entries in sysfs; sizes a hypervisor reports "
+			  "may not be the host's)", buf);
+	else
+		it = item(v, "caches", "%s", buf);
 	brief(it, "caches %s", buf);
 	sscanf(m->kernel, "%63s", rel);
 	it = item(v, "kernel", "%s; seccomp %s", m->kernel[0] ? m->kernel :
 		  "unknown", m->seccomp[0] ? m->seccomp : "unknown");
 	brief(it, "kernel %s", rel);
-	item(v, "primitives", "popcount %s, bswap %s",
+	item(v, "primitives", "popcount %s, bswap %s%s%s",
 	     m->popcount_impl[0] ? m->popcount_impl : "unknown",
-	     m->bswap_impl[0] ? m->bswap_impl : "unknown");
+	     m->bswap_impl[0] ? m->bswap_impl : "unknown",
+	     m->bswap_sizes[0] ? "; bswap " : "", m->bswap_sizes);
 	/* a calibrated value of 0 is unknown (settle_timer_info) */
 	if (t->overhead_ns > 0)
 		snprintf(cost, sizeof(cost), "%.1f ns", t->overhead_ns);
