@@ -145,8 +145,22 @@ static void test_hostile_outputs(void **st)
 	usage_error(settle("run", "endian", "--quick", "--samples", "2",
 			   "--format", "json", "--output", fifo, NULL),
 		    "not a regular file");
+	assert_non_null(strstr(err, "a pipe or FIFO"));
 	assert_int_equal(stat(fifo, &sb), 0);
 	assert_true(S_ISFIFO(sb.st_mode)); /* still a FIFO */
+	/* a device, through a link too: refused, naming what it is and
+	 * what writes to standard output (was "No such file or directory"
+	 * for /dev/stdout on a pipe: /proc's link names no path) */
+	usage_error(settle("run", "endian", "--quick", "--format", "json",
+			   "--output", "/dev/null", NULL),
+		    "a character device or terminal");
+	assert_non_null(strstr(err, "'-' writes to standard output"));
+	unlink(link);
+	assert_int_equal(symlink("/dev/null", link), 0);
+	usage_error(settle("run", "endian", "--quick", "--format", "json",
+			   "--output", link, NULL), "not a regular file");
+	unlink(link);
+	assert_int_equal(symlink(real, link), 0);
 	assert_int_equal(settle("run", "endian", "--quick", "--samples", "2",
 				"--variant", "we32", "--format", "json",
 				"--output", link, NULL), 0);

@@ -29,6 +29,21 @@ const char *settle_tmpdir(void)
 	return t && *t ? t : "/tmp";
 }
 
+/* The refusal of a path that names no regular file: -1. */
+static int not_regular(const char *path, const struct stat *st, char *err,
+		       size_t errlen)
+{
+	snprintf(err, errlen, "cannot write %s: not a regular file (%s); "
+		 "refusing to replace it%s", path,
+		 S_ISDIR(st->st_mode) ? "a directory" :
+		 S_ISFIFO(st->st_mode) ? "a pipe or FIFO" :
+		 S_ISCHR(st->st_mode) ? "a character device or terminal" :
+		 S_ISBLK(st->st_mode) ? "a block device" : "a socket",
+		 S_ISDIR(st->st_mode) ? "" :
+		 "; '-' writes to standard output");
+	return -1;
+}
+
 int settle_output_target(const char *path, char *resolved, size_t len,
 			 char *err, size_t errlen)
 {
@@ -44,6 +59,10 @@ int settle_output_target(const char *path, char *resolved, size_t len,
 		snprintf(err, errlen, "cannot write '': an empty file name");
 		return -1;
 	}
+	/* what the path names after every link, /proc's too (/dev/stdout
+	 * names a pipe or a terminal that no link chain below resolves) */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return not_regular(path, &st, err, errlen);
 	/* a symbolic link, or a chain of them: write the file the last one
 	 * names, keep every link */
 	snprintf(cur, sizeof(cur), "%s", path);
@@ -71,12 +90,8 @@ int settle_output_target(const char *path, char *resolved, size_t len,
 		memcpy(cur, probe, (size_t)k + 1);
 	}
 	snprintf(resolved, len, "%s", cur);
-	if (stat(resolved, &st) == 0 && !S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "cannot write %s: not a regular file (a "
-			 "directory, device or FIFO); refusing to replace it",
-			 path);
-		return -1;
-	}
+	if (stat(resolved, &st) == 0 && !S_ISREG(st.st_mode))
+		return not_regular(path, &st, err, errlen);
 	/* can a temporary file be made beside it? (missing or read-only
 	 * directory, a name too long) */
 	errno = 0;
