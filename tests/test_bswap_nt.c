@@ -250,12 +250,15 @@ static void expect_sizes(const struct settle_bswap_copy_rule *r,
 /*
  * settle_machine_describe() (settle info, the result file) names the
  * sizes each loop copies, from the rule in force: both test rules, and
- * one whose hand-over is the threshold (said as "to" it).
+ * one whose hand-over is the threshold (said as "to" it), and one that
+ * hands over below the 512-bit loop's end.
  */
 static void test_sizes_said(void **unused)
 {
 	size_t nt = settle_bswap_nt_bytes();
 	struct settle_bswap_copy_rule at_nt = { 20 << 10, nt + 1, 0 };
+	static const struct settle_bswap_copy_rule low_narrow = {
+		40 << 10, 32 << 10, 0 };
 	char a512[128], a2[96], t[32];
 
 	(void)unused;
@@ -266,6 +269,10 @@ static void test_sizes_said(void **unused)
 		     "above");
 	expect_sizes(&rule_19h, "512-bit below 24 KiB, 128-bit above",
 		     "256-bit below 24 KiB, 128-bit above");
+	/* a hand-over to the 128-bit loop below the 512-bit loop's end
+	 * (a large L1d, a low threshold): that loop from there */
+	expect_sizes(&low_narrow, "512-bit below 32 KiB, 128-bit above",
+		     "256-bit below 32 KiB, 128-bit above");
 	settle_format_size(nt, t, sizeof(t));
 	snprintf(a512, sizeof(a512), "512-bit below 20 KiB, 256-bit to %s, "
 		 "128-bit above", t);

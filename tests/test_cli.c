@@ -155,6 +155,12 @@ static void test_hostile_outputs(void **st)
 			   "--output", "/dev/null", NULL),
 		    "a character device or terminal");
 	assert_non_null(strstr(err, "'-' writes to standard output"));
+	/* this test's settle writes standard output to a deleted file:
+	 * /proc's link reads "NAME (deleted)", no name to replace (was
+	 * written as a new file of that name) */
+	usage_error(settle("run", "endian", "--quick", "--format", "json",
+			   "--output", "/dev/stdout", NULL),
+		    "no name to replace");
 	unlink(link);
 	assert_int_equal(symlink("/dev/null", link), 0);
 	usage_error(settle("run", "endian", "--quick", "--format", "json",

@@ -308,6 +308,20 @@ static void test_machine_round_trip(void **st)
 	assert_string_equal(back.machine.caches_source, "");
 	assert_string_equal(back.machine.bswap_sizes, "");
 	settle_report_free(&back);
+	/* the label goes with caches, not with none */
+	snprintf(rep.machine.caches_source, sizeof(rep.machine.caches_source),
+		 "sysconf");
+	rep.machine.ncaches = 0;
+	assert_int_equal(settle_write_machine(&rep, path, err, sizeof(err)), 0);
+	assert_non_null(strstr(slurp(path), "caches: unknown\n"));
+	rep.machine.ncaches = 1;
+	rep.machine.caches[0].level = 1;
+	snprintf(rep.machine.caches[0].type, sizeof(rep.machine.caches[0].type),
+		 "Data");
+	rep.machine.caches[0].size_bytes = 48 << 10;
+	assert_int_equal(settle_write_machine(&rep, path, err, sizeof(err)), 0);
+	assert_non_null(strstr(slurp(path), "caches: L1d 48 KiB (from cpuid "
+			       "through sysconf"));
 }
 
 /*

@@ -95,6 +95,11 @@ refused "a missing file" "$SETTLE" plot missing.json -o f.svg
 check "nothing written for refused files" test ! -e f.svg
 refused "no output" "$SETTLE" plot known.json
 refused "unknown --kind" "$SETTLE" plot known.json -o k.svg --kind pie
+ln -s /dev/null null.svg
+refused "an .svg name that is a link to /dev/null" \
+	"$SETTLE" plot known.json -o null.svg
+check "... named as not a regular file, with no '-' hint (plot takes none)" \
+	eval 'grep -q "not a regular file" "$tmp/err" && ! grep -q "standard output" "$tmp/err"'
 mkdir empty-path
 refused "gnuplot not in PATH" env -u SETTLE_GNUPLOT PATH="$tmp/empty-path" \
 	"$SETTLE" plot known.json -o nognuplot.svg

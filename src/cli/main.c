@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "settle.h"
@@ -283,15 +284,21 @@ static int parse_format(const char *arg, int for_compare, const char **fmt)
 	return 0;
 }
 
-/* Refuse an output path we could not write, before a long run. */
-static int check_output(const char *path)
+/* Refuse an output path we could not write, before a long run; for one
+ * that names a device, terminal or pipe, say what writes to standard
+ * output when '-' may (stdout_ok). */
+static int check_output(const char *path, int stdout_ok)
 {
-	char target[4096], err[512];
+	char target[4096], err[4608];
+	struct stat st;
 
 	if (settle_output_target(path, target, sizeof(target), err,
-				 sizeof(err)) < 0)
-		return fail_usage("%s", err);
-	return 0;
+				 sizeof(err)) == 0)
+		return 0;
+	if (stdout_ok && stat(path, &st) == 0 && !S_ISREG(st.st_mode) &&
+	    !S_ISDIR(st.st_mode))
+		return fail_usage("%s; '-' writes to standard output", err);
+	return fail_usage("%s", err);
 }
 
 /*
@@ -554,7 +561,7 @@ static int run_option(void *ctx, int c, const char *arg)
 			return fail_usage("--output given twice ('%s', '%s')",
 					  a->output, arg);
 		a->output = arg;
-		return check_output(arg);
+		return check_output(arg, 1);
 	case OPT_DEVICE:
 		a->have_device = 1;
 		if (parse_positive(arg, &a->opt.device_mbps) < 0)
@@ -1071,7 +1078,7 @@ static int selftest_option(void *ctx, int c, const char *arg)
 		return 0;
 	case OPT_OUTPUT:
 		a->output = arg;
-		return check_output(arg);
+		return check_output(arg, 1);
 	}
 	return 2;
 }
@@ -1227,7 +1234,7 @@ static int cmd_plot(int argc, char **argv)
 	if (!settle_plot_format(a.out))
 		return fail_usage("cannot plot to %s: the name must end in .svg "
 				  "or .png", a.out);
-	if ((rc = check_output(a.out)))
+	if ((rc = check_output(a.out, 0)))
 		return rc;
 	if ((rc = load(argv[first], 0.01, &rep)))
 		return rc;

@@ -251,7 +251,8 @@ static void describe_bswap_sizes(struct settle_machine *m)
 	else
 		snprintf(n, sizeof(n), "below %s",
 			 settle_format_size(from, z, sizeof(z)));
-	settle_format_size(r->zmm_end, z, sizeof(z));
+	/* from narrow_from on the 128-bit loop, whatever zmm_end says */
+	settle_format_size(r->zmm_end < from ? r->zmm_end : from, z, sizeof(z));
 	if (!strcmp(impl, "avx512") && r->zmm_end < from)
 		snprintf(wide, sizeof(wide), "512-bit below %s, 256-bit %s, "
 			 "128-bit above", z, n);

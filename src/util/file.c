@@ -34,22 +34,21 @@ static int not_regular(const char *path, const struct stat *st, char *err,
 		       size_t errlen)
 {
 	snprintf(err, errlen, "cannot write %s: not a regular file (%s); "
-		 "refusing to replace it%s", path,
+		 "refusing to replace it", path,
 		 S_ISDIR(st->st_mode) ? "a directory" :
 		 S_ISFIFO(st->st_mode) ? "a pipe or FIFO" :
 		 S_ISCHR(st->st_mode) ? "a character device or terminal" :
-		 S_ISBLK(st->st_mode) ? "a block device" : "a socket",
-		 S_ISDIR(st->st_mode) ? "" :
-		 "; '-' writes to standard output");
+		 S_ISBLK(st->st_mode) ? "a block device" :
+		 S_ISSOCK(st->st_mode) ? "a socket" : "a special file");
 	return -1;
 }
 
 int settle_output_target(const char *path, char *resolved, size_t len,
 			 char *err, size_t errlen)
 {
-	struct stat st;
+	struct stat st, named_st;
 	char probe[4096], cur[4096];
-	int fd, hops = 0;
+	int fd, hops = 0, named;
 
 	if (strcmp(path, "-") == 0) {
 		snprintf(resolved, len, "-");
@@ -61,8 +60,9 @@ int settle_output_target(const char *path, char *resolved, size_t len,
 	}
 	/* what the path names after every link, /proc's too (/dev/stdout
 	 * names a pipe or a terminal that no link chain below resolves) */
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
-		return not_regular(path, &st, err, errlen);
+	named = stat(path, &named_st) == 0;
+	if (named && !S_ISREG(named_st.st_mode))
+		return not_regular(path, &named_st, err, errlen);
 	/* a symbolic link, or a chain of them: write the file the last one
 	 * names, keep every link */
 	snprintf(cur, sizeof(cur), "%s", path);
@@ -92,6 +92,17 @@ int settle_output_target(const char *path, char *resolved, size_t len,
 	snprintf(resolved, len, "%s", cur);
 	if (stat(resolved, &st) == 0 && !S_ISREG(st.st_mode))
 		return not_regular(path, &st, err, errlen);
+	/* a /proc link to a file without a name (deleted, a memfd, an
+	 * O_TMPFILE file) reads as "NAME (deleted)", "/memfd:..": no path
+	 * of the file that could be replaced */
+	if (named && (stat(resolved, &st) != 0 ||
+		      st.st_dev != named_st.st_dev ||
+		      st.st_ino != named_st.st_ino)) {
+		snprintf(err, errlen, "cannot write %s: it names a file that "
+			 "has no name to replace (deleted, or never named)",
+			 path);
+		return -1;
+	}
 	/* can a temporary file be made beside it? (missing or read-only
 	 * directory, a name too long) */
 	errno = 0;

@@ -159,7 +159,7 @@ static void machine_items(const struct settle_report *rep,
 	brief(it, "%s", it->text);
 	item(v, "ISA", "%s", m->isa[0] ? m->isa : "unknown");
 	caches(m, buf, sizeof(buf));
-	if (!strcmp(m->caches_source, "sysconf"))
+	if (m->ncaches && !strcmp(m->caches_source, "sysconf"))
 		it = item(v, "caches", "%s (from cpuid through sysconf: no "
 			  "cache entries in sysfs; sizes a hypervisor reports "
 			  "may not be the host's)", buf);
