@@ -243,7 +243,7 @@ static void expect_sizes(const struct settle_bswap_copy_rule *r,
 	}
 	settle_format_size(settle_bswap_nt_bytes(), nt, sizeof(nt));
 	snprintf(want, sizeof(want), "copies: %s; non-temporal stores above "
-		 "%s, set by: %s", wide, nt, settle_bswap_nt_source());
+		 "%s, threshold set by: %s", wide, nt, settle_bswap_nt_source());
 	assert_string_equal(m.bswap_sizes, want);
 }
 
@@ -265,18 +265,18 @@ static void test_sizes_said(void **unused)
 	if (nt < SETTLE_BSWAP_NT_MIN_BYTES)
 		skip(); /* then said as "from 64 KiB" (not this test's) */
 	expect_sizes(&rule_other, "512-bit below 24 KiB, 256-bit below "
-		     "48 KiB, 128-bit above", "256-bit below 48 KiB, 128-bit "
-		     "above");
-	expect_sizes(&rule_19h, "512-bit below 24 KiB, 128-bit above",
-		     "256-bit below 24 KiB, 128-bit above");
+		     "48 KiB, 128-bit beyond", "256-bit below 48 KiB, 128-bit "
+		     "beyond");
+	expect_sizes(&rule_19h, "512-bit below 24 KiB, 128-bit beyond",
+		     "256-bit below 24 KiB, 128-bit beyond");
 	/* a hand-over to the 128-bit loop below the 512-bit loop's end
 	 * (a large L1d, a low threshold): that loop from there */
-	expect_sizes(&low_narrow, "512-bit below 32 KiB, 128-bit above",
-		     "256-bit below 32 KiB, 128-bit above");
+	expect_sizes(&low_narrow, "512-bit below 32 KiB, 128-bit beyond",
+		     "256-bit below 32 KiB, 128-bit beyond");
 	settle_format_size(nt, t, sizeof(t));
 	snprintf(a512, sizeof(a512), "512-bit below 20 KiB, 256-bit to %s, "
-		 "128-bit above", t);
-	snprintf(a2, sizeof(a2), "256-bit to %s, 128-bit above", t);
+		 "128-bit beyond", t);
+	snprintf(a2, sizeof(a2), "256-bit to %s, 128-bit beyond", t);
 	expect_sizes(&at_nt, a512, a2);
 }
 

@@ -288,5 +288,19 @@ TMPDIR=/nonexistent/settle-tmp run tmp_proc run popcount --processes 2 \
 expect tmp_proc 2 "in /nonexistent/settle-tmp \\(TMPDIR\\)" \
 	"--processes with an unusable TMPDIR names it"
 
+# --output naming the file standard output goes to (>> keeps what it had,
+# > takes the table): refused before any measurement, the file unchanged
+printf 'precious\n' >"$TMP/log.txt"
+{ timeout 120 "$SETTLE" run endian "${FAST[@]}" --variant we32 \
+	--output /dev/stdout >>"$TMP/log.txt" 2>"$TMP/self.err"; rc=$?; } 2>/dev/null
+expect self 2 "/dev/stdout: it is also settle's standard output or error" \
+	"--output /dev/stdout >> FILE is refused"
+[ "$(cat "$TMP/log.txt")" = precious ] && ok "... and FILE keeps its text" ||
+	bad "--output /dev/stdout >> FILE changed FILE: $(head -c 80 "$TMP/log.txt")"
+{ timeout 120 "$SETTLE" run endian "${FAST[@]}" --variant we32 \
+	--output "$TMP/same.json" >"$TMP/same.json" 2>"$TMP/same.err"; rc=$?; } 2>/dev/null
+expect same 2 "same.json: it is also settle's standard output or error" \
+	"--output FILE > FILE is refused"
+
 echo "test_hostile: $pass passed, $fail failed"
 [ "$fail" = 0 ]

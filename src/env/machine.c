@@ -234,9 +234,10 @@ static uint64_t mem_available(void)
 /*
  * Which loop the active byte-swap kernel copies which sizes with (the
  * copy rule and the non-temporal threshold, src/prim/bswap_kernels.h),
- * e.g. "copies: 512-bit below 27 KiB, 256-bit to 8 MiB, 128-bit above;
- * non-temporal stores above 8 MiB, set by: cap (...)". In-place swaps
- * are not described. Kernels without such ranges leave it empty.
+ * e.g. "copies: 512-bit below 27 KiB, 256-bit to 8 MiB, 128-bit beyond;
+ * non-temporal stores above 8 MiB, threshold set by: cap (...)".
+ * In-place swaps are not described. Kernels without such ranges leave
+ * it empty.
  */
 static void describe_bswap_sizes(struct settle_machine *m)
 {
@@ -255,12 +256,12 @@ static void describe_bswap_sizes(struct settle_machine *m)
 	settle_format_size(r->zmm_end < from ? r->zmm_end : from, z, sizeof(z));
 	if (!strcmp(impl, "avx512") && r->zmm_end < from)
 		snprintf(wide, sizeof(wide), "512-bit below %s, 256-bit %s, "
-			 "128-bit above", z, n);
+			 "128-bit beyond", z, n);
 	else if (!strcmp(impl, "avx512"))
 		snprintf(wide, sizeof(wide), "512-bit below %s, 128-bit "
-			 "above", z);
+			 "beyond", z);
 	else if (!strcmp(impl, "avx2"))
-		snprintf(wide, sizeof(wide), "256-bit %s, 128-bit above", n);
+		snprintf(wide, sizeof(wide), "256-bit %s, 128-bit beyond", n);
 	else if (!strcmp(impl, "ssse3") || !strcmp(impl, "neon"))
 		snprintf(wide, sizeof(wide), "128-bit");
 	else
@@ -271,8 +272,8 @@ static void describe_bswap_sizes(struct settle_machine *m)
 	else
 		snprintf(n, sizeof(n), "above %s", t);
 	snprintf(m->bswap_sizes, sizeof(m->bswap_sizes),
-		 "copies: %s%snon-temporal stores %s, set by: %s", wide,
-		 wide[0] ? "; " : "", n, settle_bswap_nt_source());
+		 "copies: %s%snon-temporal stores %s, threshold set by: %s",
+		 wide, wide[0] ? "; " : "", n, settle_bswap_nt_source());
 }
 
 void settle_machine_describe(struct settle_machine *m)

@@ -29,6 +29,15 @@ const char *settle_tmpdir(void)
 	return t && *t ? t : "/tmp";
 }
 
+/* Is *st the file open as descriptor fd? */
+static int same_file(const struct stat *st, int fd)
+{
+	struct stat f;
+
+	return fstat(fd, &f) == 0 && f.st_dev == st->st_dev &&
+	       f.st_ino == st->st_ino;
+}
+
 /* The refusal of a path that names no regular file: -1. */
 static int not_regular(const char *path, const struct stat *st, char *err,
 		       size_t errlen)
@@ -101,6 +110,15 @@ int settle_output_target(const char *path, char *resolved, size_t len,
 		snprintf(err, errlen, "cannot write %s: it names a file that "
 			 "has no name to replace (deleted, or never named)",
 			 path);
+		return -1;
+	}
+	/* the file settle's standard output or error goes to (--output
+	 * /dev/stdout > FILE, or >> FILE): replacing it would lose what was
+	 * and is written there */
+	if (named && (same_file(&named_st, 1) || same_file(&named_st, 2))) {
+		snprintf(err, errlen, "cannot write %s: it is also settle's "
+			 "standard output or error (replacing it would lose "
+			 "what is written there)", path);
 		return -1;
 	}
 	/* can a temporary file be made beside it? (missing or read-only

@@ -160,9 +160,9 @@ static void machine_items(const struct settle_report *rep,
 	item(v, "ISA", "%s", m->isa[0] ? m->isa : "unknown");
 	caches(m, buf, sizeof(buf));
 	if (m->ncaches && !strcmp(m->caches_source, "sysconf"))
-		it = item(v, "caches", "%s (from cpuid through sysconf: no "
-			  "cache entries in sysfs; sizes a hypervisor reports "
-			  "may not be the host's)", buf);
+		it = item(v, "caches", "%s (no cache entries in sysfs: read "
+			  "from cpuid by glibc's sysconf; under a hypervisor, "
+			  "its figures, maybe not the host's)", buf);
 	else
 		it = item(v, "caches", "%s", buf);
 	brief(it, "caches %s", buf);
