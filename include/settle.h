@@ -584,7 +584,7 @@ struct settle_machine {
 	uint64_t mem_available;/* bytes, /proc/meminfo MemAvailable */
 	char popcount_impl[16];/* the dispatched primitives' choice: */
 	char bswap_impl[16];   /* settle_popcount_active() and _bswap_ */
-	char bswap_sizes[256]; /* which loop copies which sizes and where
+	char bswap_sizes[320]; /* which loop copies which sizes and where
 				  non-temporal stores start, for bswap_impl
 				  on this machine ("" if not said) */
 	char emulator[32];     /* "qemu-user (qemu-aarch64)" when this CPU is
