@@ -44,15 +44,4 @@ const char *settle_plot_format(const char *path);
 int settle_plot(const struct settle_report *rep, const char *path,
 		enum settle_plot_kind kind, char *err, size_t errlen);
 
-/*
- * Check an output path before writing it and resolve it: "-" stays
- * standard output; a symbolic link resolves to the file it names (the link
- * is kept); a directory, device or FIFO is refused; the directory must
- * take a temporary file (it is created and removed). Writes the path to
- * rename onto into resolved (len bytes). Returns 0, or -1 with a one-line
- * message in err.
- */
-int settle_output_target(const char *path, char *resolved, size_t len,
-			 char *err, size_t errlen);
-
 #endif

@@ -52,31 +52,20 @@ static int not_regular(const char *path, const struct stat *st, char *err,
 	return -1;
 }
 
-int settle_output_target(const char *path, char *resolved, size_t len,
-			 char *err, size_t errlen)
+/*
+ * A symbolic link, or a chain of them: the name of the file the last one
+ * names (the links are kept, the file is replaced) into cur (len bytes,
+ * at most 4096). 0, or -1 with a message about path in err.
+ */
+static int follow_links(const char *path, char *cur, size_t len, char *err,
+			size_t errlen)
 {
-	struct stat st, named_st;
-	char probe[4096], cur[4096];
-	int fd, hops = 0, named;
+	char probe[4096], link[4096];
+	struct stat st;
+	int hops = 0;
 
-	if (strcmp(path, "-") == 0) {
-		snprintf(resolved, len, "-");
-		return 0;
-	}
-	if (!*path) {
-		snprintf(err, errlen, "cannot write '': an empty file name");
-		return -1;
-	}
-	/* what the path names after every link, /proc's too (/dev/stdout
-	 * names a pipe or a terminal that no link chain below resolves) */
-	named = stat(path, &named_st) == 0;
-	if (named && !S_ISREG(named_st.st_mode))
-		return not_regular(path, &named_st, err, errlen);
-	/* a symbolic link, or a chain of them: write the file the last one
-	 * names, keep every link */
-	snprintf(cur, sizeof(cur), "%s", path);
+	snprintf(cur, len, "%s", path);
 	while (lstat(cur, &st) == 0 && S_ISLNK(st.st_mode)) {
-		char link[4096];
 		ssize_t k = readlink(cur, link, sizeof(link) - 1);
 		const char *slash = strrchr(cur, '/');
 
@@ -91,36 +80,74 @@ int settle_output_target(const char *path, char *resolved, size_t len,
 		else
 			k = snprintf(probe, sizeof(probe), "%.*s/%s",
 				     (int)(slash - cur), cur, link);
-		if (k >= (ssize_t)sizeof(probe)) {
+		if (k >= (ssize_t)sizeof(probe) || (size_t)k >= len) {
 			snprintf(err, errlen, "cannot write %s: %s", path,
 				 strerror(ENAMETOOLONG));
 			return -1;
 		}
 		memcpy(cur, probe, (size_t)k + 1);
 	}
-	snprintf(resolved, len, "%s", cur);
-	if (stat(resolved, &st) == 0 && !S_ISREG(st.st_mode))
+	return 0;
+}
+
+/*
+ * May the file that path names (named_st, when named) be replaced by
+ * renaming onto resolved? Not a file that is not regular; not one whose
+ * /proc link names no path (a deleted file, a memfd, an O_TMPFILE file:
+ * the link reads "NAME (deleted)", "/memfd:..."); not the file settle's
+ * standard output or error goes to (--output /dev/stdout >> FILE):
+ * replacing it would lose what was and is written there. 0, or -1 with
+ * a message in err.
+ */
+static int replaceable(const char *path, const char *resolved, int named,
+		       const struct stat *named_st, char *err, size_t errlen)
+{
+	struct stat st;
+	int found = stat(resolved, &st) == 0;
+
+	if (found && !S_ISREG(st.st_mode))
 		return not_regular(path, &st, err, errlen);
-	/* a /proc link to a file without a name (deleted, a memfd, an
-	 * O_TMPFILE file) reads as "NAME (deleted)", "/memfd:..": no path
-	 * of the file that could be replaced */
-	if (named && (stat(resolved, &st) != 0 ||
-		      st.st_dev != named_st.st_dev ||
-		      st.st_ino != named_st.st_ino)) {
+	if (!named)
+		return 0;
+	if (!found || st.st_dev != named_st->st_dev ||
+	    st.st_ino != named_st->st_ino) {
 		snprintf(err, errlen, "cannot write %s: it names a file that "
 			 "has no name to replace (deleted, or never named)",
 			 path);
 		return -1;
 	}
-	/* the file settle's standard output or error goes to (--output
-	 * /dev/stdout > FILE, or >> FILE): replacing it would lose what was
-	 * and is written there */
-	if (named && (same_file(&named_st, 1) || same_file(&named_st, 2))) {
+	if (same_file(named_st, 1) || same_file(named_st, 2)) {
 		snprintf(err, errlen, "cannot write %s: it is also settle's "
 			 "standard output or error (replacing it would lose "
 			 "what is written there)", path);
 		return -1;
 	}
+	return 0;
+}
+
+int settle_output_target(const char *path, char *resolved, size_t len,
+			 char *err, size_t errlen)
+{
+	struct stat named_st;
+	char probe[4096];
+	int fd, named;
+
+	if (strcmp(path, "-") == 0) {
+		snprintf(resolved, len, "-");
+		return 0;
+	}
+	if (!*path) {
+		snprintf(err, errlen, "cannot write '': an empty file name");
+		return -1;
+	}
+	/* what the path names after every link, /proc's too (/dev/stdout
+	 * names a pipe or a terminal that no chain of names resolves) */
+	named = stat(path, &named_st) == 0;
+	if (named && !S_ISREG(named_st.st_mode))
+		return not_regular(path, &named_st, err, errlen);
+	if (follow_links(path, resolved, len, err, errlen) < 0 ||
+	    replaceable(path, resolved, named, &named_st, err, errlen) < 0)
+		return -1;
 	/* can a temporary file be made beside it? (missing or read-only
 	 * directory, a name too long) */
 	errno = 0;

@@ -15,10 +15,12 @@
 /*
  * Check an output path before writing it and resolve it: "-" stays
  * standard output; a symbolic link resolves to the file it names (the
- * link is kept); a directory, device or FIFO is refused; the directory
- * must take a temporary file (it is created and removed). Writes the path
- * to rename onto into resolved (len bytes). Returns 0, or -1 with a
- * one-line message in err.
+ * link is kept); refused: a directory, device, terminal, pipe or socket,
+ * a file without a name (a /proc link to a deleted file) and the file
+ * settle's standard output or error goes to; the directory must take a
+ * temporary file (it is created and removed). Writes the path to rename
+ * onto into resolved (len bytes). Returns 0, or -1 with a one-line
+ * message in err.
  */
 int settle_output_target(const char *path, char *resolved, size_t len,
 			 char *err, size_t errlen);
