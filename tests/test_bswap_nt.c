@@ -54,6 +54,7 @@
 #include "helpers.h"
 
 #include "cpu/cpu.h"
+#include "env/env.h"
 #include "prim/bswap_kernels.h"
 #include "settle.h"
 #include "settle_byteorder.h"
@@ -220,36 +221,38 @@ static void test_copy_rule(void **unused)
 
 /* ---- what settle info says of the copy rule ----------------------------- */
 
-/* m.bswap_sizes under rule r, for the implementation this process
- * dispatches to: its copy ranges (wide, as the test spells them for r),
- * then the threshold and its source. */
+/* The sentence under rule r for each implementation, whatever this CPU
+ * runs: its copy ranges (as the test spells them for r), then the
+ * threshold and its source; none for the scalar swaps. */
 static void expect_sizes(const struct settle_bswap_copy_rule *r,
 			 const char *avx512, const char *avx2)
 {
-	const char *impl = settle_bswap_impl_name(settle_bswap_active());
-	struct settle_machine m;
-	char want[320], nt[32];
-	const char *wide = !strcmp(impl, "avx512") ? avx512 :
-			   !strcmp(impl, "avx2") ? avx2 :
-			   !strcmp(impl, "ssse3") || !strcmp(impl, "neon") ?
-			   "128-bit" : NULL;
+	static const char *const impls[] = { "avx512", "avx2", "ssse3",
+					     "neon", "scalar" };
+	const char *wide[] = { avx512, avx2, "128-bit", "128-bit", NULL };
+	char got[320], want[320], nt[32];
 
-	settle_bswap_set_copy_rule(r);
-	settle_machine_describe(&m);
-	settle_bswap_set_copy_rule(NULL);
-	if (!wide) {
-		assert_string_equal(m.bswap_sizes, "");
-		return;
-	}
 	settle_format_size(settle_bswap_nt_bytes(), nt, sizeof(nt));
-	snprintf(want, sizeof(want), "copies: %s; non-temporal stores above "
-		 "%s, threshold set by: %s", wide, nt, settle_bswap_nt_source());
-	assert_string_equal(m.bswap_sizes, want);
+	settle_bswap_set_copy_rule(r);
+	for (size_t i = 0; i < sizeof(impls) / sizeof(impls[0]); i++) {
+		settle_bswap_sizes_describe(impls[i], got, sizeof(got));
+		if (wide[i])
+			snprintf(want, sizeof(want), "copies: %s; non-temporal "
+				 "stores above %s, threshold set by: %s",
+				 wide[i], nt, settle_bswap_nt_source());
+		else
+			want[0] = 0;
+		if (strcmp(got, want))
+			fail_msg("%s: \"%s\", expected \"%s\"", impls[i], got,
+				 want);
+	}
+	settle_bswap_set_copy_rule(NULL);
 }
 
 /*
  * settle_machine_describe() (settle info, the result file) names the
- * sizes each loop copies, from the rule in force: both test rules, and
+ * sizes each loop copies, from the rule in force, for every implementation
+ * (not only the one this CPU runs): both test rules, and
  * one whose hand-over is the threshold (said as "to" it), and one that
  * hands over below the 512-bit loop's end.
  */
@@ -259,7 +262,8 @@ static void test_sizes_said(void **unused)
 	struct settle_bswap_copy_rule at_nt = { 20 << 10, nt + 1, 0 };
 	static const struct settle_bswap_copy_rule low_narrow = {
 		40 << 10, 32 << 10, 0 };
-	char a512[128], a2[96], t[32];
+	char a512[128], a2[96], t[32], want[320];
+	struct settle_machine m;
 
 	(void)unused;
 	if (nt < SETTLE_BSWAP_NT_MIN_BYTES)
@@ -278,6 +282,10 @@ static void test_sizes_said(void **unused)
 		 "128-bit beyond", t);
 	snprintf(a2, sizeof(a2), "256-bit to %s, 128-bit beyond", t);
 	expect_sizes(&at_nt, a512, a2);
+	/* and the description says it of the implementation dispatched */
+	settle_machine_describe(&m);
+	settle_bswap_sizes_describe(m.bswap_impl, want, sizeof(want));
+	assert_string_equal(m.bswap_sizes, want);
 }
 
 /* ---- SETTLE_BSWAP_NT_BYTES in a fresh decision --------------------------- */

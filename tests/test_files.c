@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "settle.h"
+#include "env/env.h"
 #include "view/view.h"
 
 static char dir[] = "/tmp/settle-files-XXXXXX";
@@ -355,6 +356,31 @@ static void test_caches_source(void **st)
 	assert_true(found || l1d <= 0);
 }
 
+/* The fallback itself, whatever sysfs has here: sysconf's sizes, the L1d
+ * among them, and the source said only when it gave any. */
+static void test_caches_sysconf(void **st)
+{
+	struct settle_machine m;
+	long l1d = sysconf(_SC_LEVEL1_DCACHE_SIZE);
+	long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
+	int saw_l1d = 0, saw_l3 = 0;
+
+	(void)st;
+	memset(&m, 0, sizeof(m));
+	settle_caches_from_sysconf(&m);
+	for (size_t i = 0; i < m.ncaches; i++) {
+		const struct settle_cache *c = &m.caches[i];
+
+		saw_l1d |= c->level == 1 && !strcmp(c->type, "Data") &&
+			   c->size_bytes == (uint64_t)l1d;
+		saw_l3 |= c->level == 3 && c->size_bytes == (uint64_t)l3;
+		assert_true(c->size_bytes > 0);
+	}
+	assert_int_equal(saw_l1d, l1d > 0);
+	assert_int_equal(saw_l3, l3 > 0);
+	assert_string_equal(m.caches_source, m.ncaches ? "sysconf" : "");
+}
+
 static int setup(void **st)
 {
 	(void)st;
@@ -380,6 +406,7 @@ int main(void)
 		cmocka_unit_test(test_compare_summary_caveats),
 		cmocka_unit_test(test_machine_round_trip),
 		cmocka_unit_test(test_caches_source),
+		cmocka_unit_test(test_caches_sysconf),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

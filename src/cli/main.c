@@ -286,18 +286,20 @@ static int parse_format(const char *arg, int for_compare, const char **fmt)
 }
 
 /* Refuse an output path we could not write, before a long run; for one
- * that names a device, terminal or pipe, say what writes to standard
+ * that names a device, terminal or pipe, or the file standard output
+ * goes to (--output /dev/stdout > r.json), say what writes to standard
  * output when '-' may (stdout_ok). */
 static int check_output(const char *path, int stdout_ok)
 {
 	char target[4096], err[4608];
-	struct stat st;
+	struct stat st, out;
 
 	if (settle_output_target(path, target, sizeof(target), err,
 				 sizeof(err)) == 0)
 		return 0;
-	if (stdout_ok && stat(path, &st) == 0 && !S_ISREG(st.st_mode) &&
-	    !S_ISDIR(st.st_mode))
+	if (stdout_ok && stat(path, &st) == 0 && !S_ISDIR(st.st_mode) &&
+	    (!S_ISREG(st.st_mode) || (fstat(1, &out) == 0 &&
+	     out.st_dev == st.st_dev && out.st_ino == st.st_ino)))
 		return fail_usage("%s; '-' writes to standard output", err);
 	return fail_usage("%s", err);
 }

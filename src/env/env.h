@@ -22,6 +22,21 @@ void settle_noise_begin(struct settle_noise *n, struct settle_noise_start *s);
 void settle_noise_end(struct settle_noise *n,
 		      const struct settle_noise_start *s);
 
+/*
+ * Parts of settle_machine_describe() (src/env/machine.c), for tests:
+ *   - settle_caches_from_sysconf(): the cache sizes glibc's sysconf gives
+ *     (from cpuid), appended to m->caches, and m->caches_source set to
+ *     "sysconf" when it gave any; what the description uses when sysfs
+ *     has no cache entries;
+ *   - settle_bswap_sizes_describe(): the sentence on which loop the
+ *     byte-swap implementation named impl ("avx512", "avx2", "ssse3",
+ *     "neon"; any other: "") copies which sizes with, under the copy rule
+ *     and non-temporal threshold in force, into buf (len bytes, 320 hold
+ *     the longest).
+ */
+void settle_caches_from_sysconf(struct settle_machine *m);
+void settle_bswap_sizes_describe(const char *impl, char *buf, size_t len);
+
 /* Compiler and flags settle itself was built with (static strings). */
 const char *settle_build_compiler(void);
 const char *settle_build_flags(void);

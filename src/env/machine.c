@@ -20,6 +20,7 @@
 #include "settle_bits.h"
 #include "settle_byteorder.h"
 #include "cpu/cpu.h"
+#include "env/env.h"
 #include "prim/bswap_kernels.h"
 #include "util/util.h"
 
@@ -102,8 +103,8 @@ static uint64_t parse_cache_size(const char *s)
 
 /* Without sysfs cache entries (some hypervisors' guests): the sizes
  * glibc's sysconf gives, from cpuid (what a hypervisor chose to report),
- * marked as such. */
-static void caches_from_sysconf(struct settle_machine *m)
+ * marked as such (env.h). */
+void settle_caches_from_sysconf(struct settle_machine *m)
 {
 	static const struct {
 		int name, level;
@@ -152,7 +153,7 @@ static void describe_caches(struct settle_machine *m)
 		m->ncaches++;
 	}
 	if (!m->ncaches)
-		caches_from_sysconf(m);
+		settle_caches_from_sysconf(m);
 }
 
 static void describe_seccomp(struct settle_machine *m)
@@ -232,20 +233,19 @@ static uint64_t mem_available(void)
 }
 
 /*
- * Which loop the active byte-swap kernel copies which sizes with (the
- * copy rule and the non-temporal threshold, src/prim/bswap_kernels.h),
- * e.g. "copies: 512-bit below 27 KiB, 256-bit to 8 MiB, 128-bit beyond;
- * non-temporal stores above 8 MiB, threshold set by: cap (...)".
- * In-place swaps are not described. Kernels without such ranges leave
- * it empty.
+ * Which loop the byte-swap implementation impl copies which sizes with
+ * (the copy rule and the non-temporal threshold, src/prim/bswap_kernels.h;
+ * env.h), e.g. "copies: 512-bit below 27 KiB, 256-bit to 8 MiB, 128-bit
+ * beyond; non-temporal stores above 8 MiB, threshold set by: cap (...)".
+ * In-place swaps are not described. Kernels without such ranges: "".
  */
-static void describe_bswap_sizes(struct settle_machine *m)
+void settle_bswap_sizes_describe(const char *impl, char *buf, size_t len)
 {
 	const struct settle_bswap_copy_rule *r = settle_bswap_copy_rule();
 	size_t nt = settle_bswap_nt_bytes(), from = r->narrow_from;
 	char z[32], n[48], t[32], wide[160] = "";
-	const char *impl = m->bswap_impl;
 
+	snprintf(buf, len, "%s", "");
 	settle_format_size(nt, t, sizeof(t));
 	if (from == nt + 1)
 		snprintf(n, sizeof(n), "to %s", t);
@@ -271,9 +271,8 @@ static void describe_bswap_sizes(struct settle_machine *m)
 			 SETTLE_BSWAP_NT_MIN_BYTES, z, sizeof(z)));
 	else
 		snprintf(n, sizeof(n), "above %s", t);
-	snprintf(m->bswap_sizes, sizeof(m->bswap_sizes),
-		 "copies: %s%snon-temporal stores %s, threshold set by: %s",
-		 wide, wide[0] ? "; " : "", n, settle_bswap_nt_source());
+	snprintf(buf, len, "copies: %s; non-temporal stores %s, threshold set "
+		 "by: %s", wide, n, settle_bswap_nt_source());
 }
 
 void settle_machine_describe(struct settle_machine *m)
@@ -295,5 +294,6 @@ void settle_machine_describe(struct settle_machine *m)
 		 settle_popcount_impl_name(settle_popcount_active()));
 	snprintf(m->bswap_impl, sizeof(m->bswap_impl), "%s",
 		 settle_bswap_impl_name(settle_bswap_active()));
-	describe_bswap_sizes(m);
+	settle_bswap_sizes_describe(m->bswap_impl, m->bswap_sizes,
+				    sizeof(m->bswap_sizes));
 }

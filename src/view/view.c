@@ -165,7 +165,8 @@ static void machine_items(const struct settle_report *rep,
 			  "its figures, maybe not the host's)", buf);
 	else
 		it = item(v, "caches", "%s", buf);
-	brief(it, "caches %s", buf);
+	brief(it, "caches %s%s", buf, m->ncaches &&
+	      !strcmp(m->caches_source, "sysconf") ? " (sysconf)" : "");
 	sscanf(m->kernel, "%63s", rel);
 	it = item(v, "kernel", "%s; seccomp %s", m->kernel[0] ? m->kernel :
 		  "unknown", m->seccomp[0] ? m->seccomp : "unknown");
