@@ -16,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "settle.h"
@@ -292,14 +291,11 @@ static int parse_format(const char *arg, int for_compare, const char **fmt)
 static int check_output(const char *path, int stdout_ok)
 {
 	char target[4096], err[4608];
-	struct stat st, out;
 
 	if (settle_output_target(path, target, sizeof(target), err,
 				 sizeof(err)) == 0)
 		return 0;
-	if (stdout_ok && stat(path, &st) == 0 && !S_ISDIR(st.st_mode) &&
-	    (!S_ISREG(st.st_mode) || (fstat(1, &out) == 0 &&
-	     out.st_dev == st.st_dev && out.st_ino == st.st_ino)))
+	if (stdout_ok && settle_output_is_stdio(path))
 		return fail_usage("%s; '-' writes to standard output", err);
 	return fail_usage("%s", err);
 }

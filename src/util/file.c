@@ -125,6 +125,15 @@ static int replaceable(const char *path, const char *resolved, int named,
 	return 0;
 }
 
+int settle_output_is_stdio(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) != 0 || S_ISDIR(st.st_mode))
+		return 0;
+	return !S_ISREG(st.st_mode) || same_file(&st, 1) || same_file(&st, 2);
+}
+
 int settle_output_target(const char *path, char *resolved, size_t len,
 			 char *err, size_t errlen)
 {

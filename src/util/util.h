@@ -25,6 +25,11 @@
 int settle_output_target(const char *path, char *resolved, size_t len,
 			 char *err, size_t errlen);
 
+/* Does path name a device, terminal, pipe or socket, or the file this
+ * process's standard output or error goes to: a target that '-'
+ * (standard output) would serve? 0 for a directory or a missing path. */
+int settle_output_is_stdio(const char *path);
+
 /*
  * Write buf[0..n) to path whole or not at all: a temporary file in the
  * same directory, fsync'ed, given mode 0666 less the umask (the one
