@@ -611,6 +611,14 @@ struct settle_noise {
 				      0: unknown */
 	double drift_pct;          /* after / before - 1, in %; 0 when either
 				      estimate is unknown */
+	double other_cpus;         /* CPUs kept busy by other work during
+				      the run, on average: busy time of all
+				      CPUs (/proc/stat) less the run's own
+				      CPU time (getrusage, with its
+				      children), over its wall time; < 0:
+				      unknown */
+	double seconds;            /* wall time the noise covers (s); 0:
+				      unknown */
 	int known;                 /* 0: not recorded (a result file without
 				      "noise", a Google Benchmark file) */
 };

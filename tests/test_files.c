@@ -2,8 +2,10 @@
  * test_files.c - result files read back: settle_load_json on good,
  * foreign and truncated files; compare pools repetitions by name and
  * warns about different machines; the machine's description written and
- * read back.
+ * read back; the noise of a run (other work, steal, the clock) pooled
+ * over processes, written, read back and warned about.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +18,7 @@
 
 #include "settle.h"
 #include "env/env.h"
+#include "model/model.h"
 #include "view/view.h"
 
 static char dir[] = "/tmp/settle-files-XXXXXX";
@@ -253,6 +256,20 @@ static void test_compare_summary_caveats(void **st)
 	assert_non_null(strstr(cv.summary, "; note: a file was measured "
 				   "under noise"));
 	settle_compare_free(&cv);
+
+	/* other work measured speaks in place of the load average */
+	b.noise.other_cpus = 0.1;
+	assert_int_equal(settle_compare_build(&a, news, 1, -1, &cv), 0);
+	assert_null(strstr(cv.summary, "noise"));
+	settle_compare_free(&cv);
+	b.noise.other_cpus = 0.9;
+	assert_int_equal(settle_compare_build(&a, news, 1, -1, &cv), 0);
+	assert_non_null(strstr(cv.summary, "; note: a file was measured "
+				   "under noise"));
+	assert_true(cv.nwarnings > 0);
+	assert_non_null(strstr(cv.warnings[cv.nwarnings - 1], "was measured "
+			       "while other work kept 0.90 CPUs busy"));
+	settle_compare_free(&cv);
 	settle_report_free(&a);
 	settle_report_free(&b);
 }
@@ -269,6 +286,104 @@ static char *slurp(const char *path)
 	fclose(f);
 	text[n] = 0;
 	return text;
+}
+
+/* Two processes' noise pooled: steal and other work weighted by each
+ * one's seconds, the first clock estimate the first's and the last the
+ * second's, the drift between them, counts added; an unknown other work
+ * stays unknown. */
+static void test_noise_pooled(void **st)
+{
+	struct settle_report a, b;
+	char err[256];
+	const char *f = result_file("pool.json", "CPU One", old_base, old_v,
+				    1);
+
+	(void)st;
+	assert_int_equal(settle_load_json(f, 0.01, &a, err, sizeof(err)), 0);
+	assert_int_equal(settle_load_json(f, 0.01, &b, err, sizeof(err)), 0);
+	a.noise = (struct settle_noise){ .loadavg = 0.2, .steal_pct = 4,
+		.nivcsw = 3, .migrations = 1, .core_ghz_before = 3.0,
+		.core_ghz_after = 3.0, .other_cpus = 0.1, .seconds = 1,
+		.known = 1 };
+	b.noise = (struct settle_noise){ .loadavg = 1.2, .steal_pct = 0,
+		.nivcsw = 5, .migrations = 2, .core_ghz_before = 3.3,
+		.core_ghz_after = 2.7, .other_cpus = 0.9, .seconds = 3,
+		.known = 1 };
+	assert_int_equal(settle_report_pool(&a, &b, err, sizeof(err)), 0);
+	assert_true(fabs(a.noise.steal_pct - 1.0) < 1e-12);
+	assert_true(fabs(a.noise.other_cpus - 0.7) < 1e-12);
+	assert_true(a.noise.seconds == 4);
+	assert_true(a.noise.loadavg == 0.2);
+	assert_true(a.noise.core_ghz_before == 3.0);
+	assert_true(a.noise.core_ghz_after == 2.7);
+	assert_true(a.noise.drift_pct < -9.99 && a.noise.drift_pct > -10.01);
+	assert_int_equal(a.noise.nivcsw, 8);
+	assert_int_equal(a.noise.migrations, 3);
+	b.noise.other_cpus = -1;
+	assert_int_equal(settle_report_pool(&a, &b, err, sizeof(err)), 0);
+	assert_true(a.noise.other_cpus < 0);
+	settle_report_free(&a);
+	settle_report_free(&b);
+}
+
+/* The view of a report's noise: other work measured is shown and, above
+ * the threshold, warned about in place of the load average at the start;
+ * unknown (an older file), the line leaves it out and the load average
+ * speaks. */
+static int warned(const struct settle_view *v, const char *text)
+{
+	for (size_t i = 0; i < v->nwarnings; i++)
+		if (strstr(v->warnings[i], text))
+			return 1;
+	return 0;
+}
+
+static void test_noise_view(void **st)
+{
+	static struct settle_report rep, back;
+	struct settle_view v;
+	char err[256], path[128];
+
+	(void)st;
+	snprintf(path, sizeof(path), "%s/noise.json", dir);
+	rep.noise = (struct settle_noise){ .loadavg = 3.0, .other_cpus = 0.4,
+		.seconds = 12.5, .known = 1 };
+	assert_int_equal(settle_write_report(&rep, "json", path, err,
+					     sizeof(err)), 0);
+	assert_int_equal(settle_load_json(path, 0.01, &back, err,
+					  sizeof(err)), 0);
+	assert_true(back.noise.other_cpus == 0.4);
+	assert_true(back.noise.seconds == 12.5);
+	assert_int_equal(settle_view_build(&back, &v), 0);
+	assert_non_null(strstr(v.noise, "load 3.00 at the start, 0.40 CPUs "
+				   "busy with other work, "));
+	assert_true(warned(&v, "other work kept 0.40 CPUs busy"));
+	assert_false(warned(&v, "load average"));
+	settle_view_free(&v);
+
+	back.noise.other_cpus = 0.1;
+	assert_int_equal(settle_view_build(&back, &v), 0);
+	assert_false(warned(&v, "other work"));
+	assert_false(warned(&v, "load average"));
+	settle_view_free(&v);
+	settle_report_free(&back);
+
+	rep.noise.other_cpus = -1;
+	rep.noise.seconds = 0;
+	assert_int_equal(settle_write_report(&rep, "json", path, err,
+					     sizeof(err)), 0);
+	assert_null(strstr(slurp(path), "other_cpus"));
+	assert_null(strstr(slurp(path), "\"seconds\""));
+	assert_int_equal(settle_load_json(path, 0.01, &back, err,
+					  sizeof(err)), 0);
+	assert_true(back.noise.other_cpus < 0);
+	assert_int_equal(settle_view_build(&back, &v), 0);
+	assert_null(strstr(v.noise, "busy with other work"));
+	assert_true(warned(&v, "other load on the machine (load average "
+			       "3.00)"));
+	settle_view_free(&v);
+	settle_report_free(&back);
 }
 
 /*
@@ -404,6 +519,8 @@ int main(void)
 		cmocka_unit_test(test_compare_pools_repetitions),
 		cmocka_unit_test(test_compare_warns_other_cpu),
 		cmocka_unit_test(test_compare_summary_caveats),
+		cmocka_unit_test(test_noise_pooled),
+		cmocka_unit_test(test_noise_view),
 		cmocka_unit_test(test_machine_round_trip),
 		cmocka_unit_test(test_caches_source),
 		cmocka_unit_test(test_caches_sysconf),

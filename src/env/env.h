@@ -8,11 +8,13 @@
 
 #include "settle.h"
 
-/* What the noise measurement counts from: /proc/stat jiffies and this
- * process's context switches at the start of a run. */
+/* What the noise measurement counts from: /proc/stat jiffies (all CPUs),
+ * this process's context switches and CPU time (its own and its waited-for
+ * children's, in s) and the monotonic clock (s) at the start of a run. */
 struct settle_noise_start {
-	unsigned long long steal, total;
+	unsigned long long steal, busy, total;
 	long nvcsw, nivcsw;
+	double cpu_s, wall_s;
 };
 
 /* Record the state at the start of a run into n and s. */
@@ -21,6 +23,15 @@ void settle_noise_begin(struct settle_noise *n, struct settle_noise_start *s);
 /* Compute the deltas at the end (core_ghz_after set by the caller first). */
 void settle_noise_end(struct settle_noise *n,
 		      const struct settle_noise_start *s);
+
+/*
+ * The CPUs kept busy by other work during wall_s seconds, on average: busy
+ * time of all CPUs (busy_s, CPU seconds) less the run's own (own_s, CPU
+ * seconds), over wall_s; never below 0 (the two clocks tick at different
+ * grains: /proc/stat in 1/CLK_TCK s, getrusage in microseconds). Returns
+ * -1 (unknown) when wall_s is not above 0 or busy_s is below 0.
+ */
+double settle_noise_other_cpus(double busy_s, double own_s, double wall_s);
 
 /*
  * Parts of settle_machine_describe() (src/env/machine.c), for tests:

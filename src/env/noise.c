@@ -1,34 +1,70 @@
 /*
  * noise.c - what else was happening while samples were taken: other load
- * (/proc/loadavg), time stolen by the hypervisor (/proc/stat), context
- * switches (getrusage), migrations (sched_getcpu per sample, counted by
- * the runner), the frequency-scaling governor (sysfs cpufreq; "unknown"
- * where it is not exposed, never a guess), and the core clock before and
- * after, so that drift shows.
+ * (/proc/loadavg at the start; during the run, the CPU time of other
+ * work: /proc/stat less getrusage), time stolen by the hypervisor
+ * (/proc/stat), context switches (getrusage), migrations (sched_getcpu
+ * per sample, counted by the runner), the frequency-scaling governor
+ * (sysfs cpufreq; "unknown" where it is not exposed, never a guess), and
+ * the core clock before and after, so that drift shows.
  */
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "env/env.h"
+#include "stats/rules.h"
 
-/* Steal and total jiffies of all CPUs (proc(5), /proc/stat "cpu" line). */
-static void read_stat(unsigned long long *steal, unsigned long long *total)
+/* Steal, busy and total jiffies of all CPUs (proc(5), /proc/stat "cpu"
+ * line: user nice system idle iowait irq softirq steal; guest time is in
+ * user already). Busy is neither idle, waiting for I/O, nor stolen. */
+static void read_stat(unsigned long long *steal, unsigned long long *busy,
+		      unsigned long long *total)
 {
 	unsigned long long v[10] = { 0 };
 	FILE *f = fopen("/proc/stat", "r");
 
-	*steal = *total = 0;
+	*steal = *busy = *total = 0;
 	if (!f)
 		return;
 	if (fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu",
 		   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7],
 		   &v[8], &v[9]) >= 8) {
-		for (int i = 0; i < 8; i++) /* guest time is in user already */
+		for (int i = 0; i < 8; i++)
 			*total += v[i];
 		*steal = v[7];
+		*busy = v[0] + v[1] + v[2] + v[5] + v[6];
 	}
 	fclose(f);
+}
+
+/* CPU seconds of this process and of its waited-for children. */
+static double own_cpu_s(void)
+{
+	struct rusage s, c;
+
+	getrusage(RUSAGE_SELF, &s);
+	getrusage(RUSAGE_CHILDREN, &c);
+	return (double)(s.ru_utime.tv_sec + s.ru_stime.tv_sec +
+			c.ru_utime.tv_sec + c.ru_stime.tv_sec) +
+	       1e-6 * (double)(s.ru_utime.tv_usec + s.ru_stime.tv_usec +
+			       c.ru_utime.tv_usec + c.ru_stime.tv_usec);
+}
+
+static double monotonic_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+double settle_noise_other_cpus(double busy_s, double own_s, double wall_s)
+{
+	if (!(wall_s > 0) || !(busy_s >= 0))
+		return -1;
+	return busy_s > own_s ? (busy_s - own_s) / wall_s : 0;
 }
 
 static void read_governor(char *buf, size_t len)
@@ -58,25 +94,33 @@ void settle_noise_begin(struct settle_noise *n, struct settle_noise_start *s)
 			n->loadavg = 0;
 		fclose(f);
 	}
-	read_stat(&s->steal, &s->total);
+	read_stat(&s->steal, &s->busy, &s->total);
 	getrusage(RUSAGE_SELF, &ru);
 	s->nvcsw = ru.ru_nvcsw;
 	s->nivcsw = ru.ru_nivcsw;
+	s->cpu_s = own_cpu_s();
+	s->wall_s = monotonic_s();
+	n->other_cpus = -1;
 	read_governor(n->governor, sizeof(n->governor));
 }
 
 void settle_noise_end(struct settle_noise *n,
 		      const struct settle_noise_start *s)
 {
-	unsigned long long steal, total;
+	unsigned long long steal, busy, total;
+	long tick = sysconf(_SC_CLK_TCK);
 	struct rusage ru;
 
-	read_stat(&steal, &total);
+	read_stat(&steal, &busy, &total);
+	n->seconds = monotonic_s() - s->wall_s;
 	n->steal_pct = total > s->total ?
 		100.0 * (double)(steal - s->steal) / (double)(total - s->total) : 0;
+	n->other_cpus = total > s->total && tick > 0 ?
+		settle_noise_other_cpus((double)(busy - s->busy) /
+					(double)tick, own_cpu_s() - s->cpu_s,
+					n->seconds) : -1;
 	getrusage(RUSAGE_SELF, &ru);
 	n->nvcsw = ru.ru_nvcsw - s->nvcsw;
 	n->nivcsw = ru.ru_nivcsw - s->nivcsw;
-	n->drift_pct = n->core_ghz_before > 0 && n->core_ghz_after > 0 ?
-		100 * (n->core_ghz_after / n->core_ghz_before - 1) : 0;
+	n->drift_pct = settle_noise_drift(n);
 }

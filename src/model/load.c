@@ -167,6 +167,10 @@ static void load_noise(struct settle_report *rep, json_t *doc)
 	n->drift_pct = json_is_number(v) && isfinite(json_number_value(v)) &&
 		       fabs(json_number_value(v)) < 1e6 ?
 		       json_number_value(v) : 0;
+	/* absent from files written before it was recorded: unknown */
+	v = json_object_get(j, "other_cpus");
+	n->other_cpus = json_is_number(v) ? num(j, "other_cpus") : -1;
+	n->seconds = num(j, "seconds");
 }
 
 static void load_settings(struct settle_report *rep, json_t *doc)

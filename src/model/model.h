@@ -145,7 +145,8 @@ long settle_report_baseline(const struct settle_report *rep, size_t i);
 /*
  * Pool more (another process's measurement of the same claims, variants
  * and sizes, in the same order) into rep: every sample appended, the
- * noise counters added. Returns 0, or -1 with a message in err when the
+ * noise pooled (counts added; steal and other work averaged over the
+ * processes' seconds; the last core-clock estimate more's). Returns 0, or -1 with a message in err when the
  * two measured different results or memory runs out. Call
  * settle_report_analyze() afterwards.
  */

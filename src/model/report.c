@@ -892,6 +892,37 @@ static void pool_evidence(struct settle_result *d,
 	memcpy(d->invalid, s->invalid, sizeof(d->invalid));
 }
 
+/* A mean of a and b weighted by the seconds each covers (equal weights
+ * when either is unknown); unknown (< 0) when either is. */
+static double weighted(double a, double sa, double b, double sb)
+{
+	if (a < 0 || b < 0)
+		return -1;
+	if (!(sa > 0) || !(sb > 0))
+		sa = sb = 1;
+	return (a * sa + b * sb) / (sa + sb);
+}
+
+/*
+ * The noise of a run in processes, one after another: the load average
+ * at the start and the first core-clock estimate are the first process's,
+ * the last estimate the last's, so that the drift spans the run; the steal
+ * and the other work are means over the processes' time; counts add up.
+ */
+static void pool_noise(struct settle_noise *n, const struct settle_noise *m)
+{
+	n->migrations += m->migrations;
+	n->nvcsw += m->nvcsw;
+	n->nivcsw += m->nivcsw;
+	n->steal_pct = weighted(n->steal_pct, n->seconds, m->steal_pct,
+				m->seconds);
+	n->other_cpus = weighted(n->other_cpus, n->seconds, m->other_cpus,
+				 m->seconds);
+	n->seconds += m->seconds;
+	n->core_ghz_after = m->core_ghz_after;
+	n->drift_pct = settle_noise_drift(n);
+}
+
 int settle_report_pool(struct settle_report *rep,
 		       const struct settle_report *more, char *err,
 		       size_t errlen)
@@ -921,9 +952,7 @@ int settle_report_pool(struct settle_report *rep,
 			return -1;
 		}
 	}
-	rep->noise.migrations += more->noise.migrations;
-	rep->noise.nvcsw += more->noise.nvcsw;
-	rep->noise.nivcsw += more->noise.nivcsw;
+	pool_noise(&rep->noise, &more->noise);
 	return 0;
 }
 

@@ -87,6 +87,12 @@ static void write_noise(FILE *f, const struct settle_noise *n)
 	fputs(", \"core_ghz_after\": ", f); jknown(f, n->core_ghz_after);
 	fputs(", \"core_clock_drift_pct\": ", f);
 	jnum(f, settle_noise_drift_known(n) ? n->drift_pct : NAN);
+	if (n->other_cpus >= 0) {
+		fputs(", \"other_cpus\": ", f); jnum(f, n->other_cpus);
+	}
+	if (n->seconds > 0) {
+		fputs(", \"seconds\": ", f); jnum(f, n->seconds);
+	}
 	fputs("},\n", f);
 }
 

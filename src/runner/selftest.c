@@ -342,6 +342,7 @@ static int latencies(const struct settle_options *o, struct settle_selftest *st)
 	st->core_ghz = settle_safe_div(1, rep.results[0].sum.median);
 	st->reference_ghz = rep.timer.core_ghz;
 	st->loadavg = rep.noise.loadavg;
+	st->other_cpus = rep.noise.other_cpus;
 	snprintf(st->emulator, sizeof(st->emulator), "%s",
 		 rep.machine.emulator);
 	settle_report_free(&rep);
@@ -587,6 +588,27 @@ static void print_latency(FILE *f, const char *insn, double cycles,
 		fprintf(f, "n/a (%s)", why ? why : "not measured");
 }
 
+/* A warning when other work kept the machine busy during the selftest
+ * (measured; in its place, where unknown, the load average at the start). */
+static void other_work(FILE *f, const struct settle_selftest *st)
+{
+	char what[64];
+
+	if (st->other_cpus >= 0) {
+		if (st->other_cpus <= SETTLE_NOISE_OTHER_CPUS)
+			return;
+		snprintf(what, sizeof(what), "%.2f CPUs busy with other work",
+			 st->other_cpus);
+	} else {
+		if (!settle_noise_loaded(st->loadavg))
+			return;
+		snprintf(what, sizeof(what), "load average %.2f", st->loadavg);
+	}
+	fprintf(f, "  warning: other load on the machine (%s): the rates "
+		"describe\n  this machine's noise as much as settle\n", what);
+}
+
+
 void settle_selftest_print(FILE *f, const struct settle_selftest *st,
 			   const struct settle_options *o)
 {
@@ -622,10 +644,7 @@ void settle_selftest_print(FILE *f, const struct settle_selftest *st,
 	if (st->emulator[0])
 		fprintf(f, "  warning: this CPU is emulated by %s: the rates "
 			"and latencies are not\n  measurements\n", st->emulator);
-	if (settle_noise_loaded(st->loadavg))
-		fprintf(f, "  warning: other load on the machine (load average "
-			"%.2f): the rates describe\n  this machine's noise as "
-			"much as settle\n", st->loadavg);
+	other_work(f, st);
 	if (st->reference_ghz > 0 &&
 	    fabs(st->core_ghz / st->reference_ghz - 1) > 0.10)
 		fprintf(f, "  warning: the add chain ran at %.2f GHz here but "

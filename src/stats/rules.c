@@ -12,6 +12,13 @@ int settle_noise_loaded(double loadavg)
 	return loadavg > SETTLE_NOISE_LOADAVG;
 }
 
+int settle_noise_busy(const struct settle_noise *n)
+{
+	if (n->other_cpus >= 0)
+		return n->other_cpus > SETTLE_NOISE_OTHER_CPUS;
+	return settle_noise_loaded(n->loadavg);
+}
+
 int settle_noise_stolen(double steal_pct)
 {
 	return steal_pct > SETTLE_NOISE_STEAL_PCT;
@@ -20,6 +27,13 @@ int settle_noise_stolen(double steal_pct)
 int settle_noise_drift_known(const struct settle_noise *n)
 {
 	return n->core_ghz_before > 0 && n->core_ghz_after > 0;
+}
+
+double settle_noise_drift(const struct settle_noise *n)
+{
+	if (!settle_noise_drift_known(n))
+		return 0;
+	return 100 * (n->core_ghz_after / n->core_ghz_before - 1);
 }
 
 int settle_noise_drifted(double drift_pct)

@@ -54,17 +54,32 @@ int settle_layout_sensitive(double spread, double p, double band);
 #define SETTLE_NOISE_LOADAVG 0.5
 /* ...more than this per cent of the CPU time stolen by the hypervisor, */
 #define SETTLE_NOISE_STEAL_PCT 1.0
-/* ...the core clock moving by more than this per cent during the run. */
+/* ...the core clock moving by more than this per cent during the run, */
 #define SETTLE_NOISE_DRIFT_PCT 1.0
+/* ...other work keeping more than this many CPUs busy during the run, on
+ * average (an idle machine here: 0.00-0.01; a busy loop: 1). Where this
+ * is known, it stands for the load average, which counts tasks waiting
+ * for I/O and a build that ended just before the run. */
+#define SETTLE_NOISE_OTHER_CPUS 0.25
 
 /* Non-zero when both core-clock estimates of n were had (0 is unknown),
  * so that n->drift_pct means something: no drift from an unknown clock. */
 int settle_noise_drift_known(const struct settle_noise *n);
+
+/* after / before - 1 of n's core-clock estimates, in %; 0 unless
+ * settle_noise_drift_known(n). */
+double settle_noise_drift(const struct settle_noise *n);
 
 /* Non-zero when loadavg, steal_pct or drift_pct calls for a warning (a
  * drift only when settle_noise_drift_known()). */
 int settle_noise_loaded(double loadavg);
 int settle_noise_stolen(double steal_pct);
 int settle_noise_drifted(double drift_pct);
+
+/* Non-zero when n records other work worth a warning: other_cpus above
+ * SETTLE_NOISE_OTHER_CPUS or, where other_cpus is unknown (< 0: a file
+ * written before it was recorded), the load average at the start above
+ * SETTLE_NOISE_LOADAVG. */
+int settle_noise_busy(const struct settle_noise *n);
 
 #endif

@@ -782,7 +782,11 @@ static void file_noise(struct settle_compare_view *cv,
 
 	if (!n->known)
 		return;
-	if (settle_noise_loaded(n->loadavg)) {
+	if (settle_noise_busy(n) && n->other_cpus >= 0) {
+		warn(cv, "%s was measured while other work kept %.2f CPUs "
+		     "busy", r->source, n->other_cpus);
+		noisy = 1;
+	} else if (settle_noise_busy(n)) {
 		warn(cv, "%s was measured under other load (load average "
 		     "%.2f)", r->source, n->loadavg);
 		noisy = 1;

@@ -903,7 +903,7 @@ static void noise(const struct settle_report *rep, struct settle_view *v)
 	const struct settle_noise *n = &rep->noise;
 	int unknown = !n->governor[0] || !strcmp(n->governor, "unknown");
 	int hv = rep->machine.hypervisor;
-	char drift[96];
+	char drift[96], other[48];
 
 	if (!n->known) {
 		snprintf(v->noise, sizeof(v->noise), "unknown (%s does not "
@@ -913,10 +913,16 @@ static void noise(const struct settle_report *rep, struct settle_view *v)
 		return;
 	}
 	drift_text(n, drift, sizeof(drift));
-	snprintf(v->noise, sizeof(v->noise), "load %.2f at the start, %.1f%% "
-		 "steal, %ld+%ld (voluntary+involuntary) context switches, "
-		 "%ld migrations, frequency scaling %s%s, %score clock %s",
-		 n->loadavg, n->steal_pct, n->nvcsw, n->nivcsw, n->migrations,
+	other[0] = '\0';
+	if (n->other_cpus >= 0)
+		snprintf(other, sizeof(other), ", %.2f CPUs busy with other "
+			 "work", n->other_cpus);
+	snprintf(v->noise, sizeof(v->noise), "load %.2f at the start%s, "
+		 "%.1f%% steal, %ld+%ld (voluntary+involuntary) context "
+		 "switches, %ld migrations, frequency scaling %s%s, %score "
+		 "clock %s",
+		 n->loadavg, other, n->steal_pct, n->nvcsw, n->nivcsw,
+		 n->migrations,
 		 unknown ? "unknown" : n->governor,
 		 unknown ? " (no cpufreq in sysfs)" : "",
 		 hv > 0 ? "under a hypervisor, " : hv == 0 ? "bare metal, " :
@@ -928,7 +934,10 @@ static void noise(const struct settle_report *rep, struct settle_view *v)
 	if (settle_noise_stolen(n->steal_pct))
 		warn(v, "the hypervisor stole %.1f%% of the CPU time",
 		     n->steal_pct);
-	if (settle_noise_loaded(n->loadavg))
+	if (settle_noise_busy(n) && n->other_cpus >= 0)
+		warn(v, "other work kept %.2f CPUs busy during the run, on "
+		     "average", n->other_cpus);
+	else if (settle_noise_busy(n))
 		warn(v, "other load on the machine (load average %.2f)",
 		     n->loadavg);
 	if (n->migrations)
