@@ -5,8 +5,9 @@ usage: bench_summary.py POPCOUNT.json READLIMIT.json BSWAP.json
 (settle-result/1 files written by `settle run ... --format json --output`;
 a missing file is skipped). Prints, per size:
   - popcount: settle's time over libpopcnt's on each path (the run's own
-    per-process ratio, 95 % interval and verdict), settle 16 bytes past a
-    64-byte boundary over settle aligned, GMP over settle;
+    per-process ratio, 95 % interval and verdict, and the lowest and
+    highest per-process estimate), settle 16 bytes past a 64-byte
+    boundary over settle aligned, GMP over settle;
   - read limit: read-limit's time over the fastest plain read's (1 or
     less: read-limit is the limit), as the run estimated it (per-process
     ratio and 95 % interval, inverted: read-limit is the baseline);
@@ -16,7 +17,9 @@ a missing file is skipped). Prints, per size:
     (paired_interval(), settle's own estimate), and the pairs whose
     interval reaches above 1 % without being all above it.
 Ratios other than settle's own verdicts are medians of per-round ratios
-(paired(): samples taken side by side in one interleaved run).
+(paired(): samples taken side by side in one interleaved run). Each
+section opens with its run's noise: the CPUs other work kept busy, steal,
+context switches, the core clock before and after.
 """
 import json
 import math
@@ -88,16 +91,16 @@ def median(v):
     return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
 
 
-def paired_interval(a, b, processes):
-    """a's time over b's as settle estimates it across processes: in each
-    process (the samples split evenly, in order) the median log ratio of
-    each layout, their mean; then the mean over processes and its 95 %
-    Student t interval. None with fewer than 3 processes or unpaired
-    samples."""
+def process_levels(a, b, processes):
+    """a's time over b's in each process, as logs: the samples split
+    evenly, in order, one chunk per process; in each, the median log ratio
+    of each layout, their mean. None with fewer than 2 processes or
+    unpaired samples."""
     x, y = a.get("samples_ns") or [], b.get("samples_ns") or []
     lay = a.get("sample_layouts") or [0] * len(x)
     n = len(x)
-    if processes < 3 or n != len(y) or n != len(lay) or n % processes:
+    if processes < 2 or not n or n != len(y) or n != len(lay) or \
+            n % processes:
         return None
     per, levels = n // processes, []
     for k in range(processes):
@@ -108,6 +111,16 @@ def paired_interval(a, b, processes):
         if not by:
             return None
         levels.append(sum(median(v) for v in by.values()) / len(by))
+    return levels
+
+
+def paired_interval(a, b, processes):
+    """a's time over b's as settle estimates it across processes: the
+    mean of process_levels() and its 95 % Student t interval. None with
+    fewer than 3 processes or unpaired samples."""
+    levels = process_levels(a, b, processes) if processes >= 3 else None
+    if levels is None:
+        return None
     m = sum(levels) / len(levels)
     sd = math.sqrt(sum((u - m) ** 2 for u in levels) / (len(levels) - 1))
     h = t95(len(levels) - 1) * sd / math.sqrt(len(levels))
@@ -119,10 +132,34 @@ def key(r, *names):
     return tuple(p.get(n) for n in names)
 
 
+def noise(doc):
+    """One line on what else happened during the run (the file's noise)."""
+    n = doc.get("noise")
+    if not isinstance(n, dict):
+        print("  noise: not recorded")
+        return
+    other = n.get("other_cpus")
+    parts = [f"{other:.2f} CPUs busy with other work" if
+             isinstance(other, (int, float)) else
+             f"other work not recorded (load {n.get('loadavg', 0):.2f} "
+             f"at the start)",
+             f"{n.get('steal_pct', 0):.1f} % steal",
+             f"{n.get('involuntary_switches', 0)} involuntary context "
+             f"switches"]
+    a, b = n.get("core_ghz_before"), n.get("core_ghz_after")
+    if a and b:
+        parts.append(f"core clock {a:.2f} -> {b:.2f} GHz")
+    print("  noise: " + ", ".join(parts))
+
+
 def popcount(doc):
-    print("\npopcount: settle / libpopcnt (time; below 1 is faster)")
+    procs = (doc.get("settings") or {}).get("processes") or 1
+    print("\npopcount: settle / libpopcnt (time; below 1 is faster; "
+          "processes: the lowest and\nhighest of the per-process "
+          "estimates the interval is made from)")
+    noise(doc)
     print(f"  {'build':<24} {'path':<11} {'size':>8}  {'ratio':>6}"
-          f"  {'95% interval':<16} verdict")
+          f"  {'95% interval':<16} {'verdict':<8} processes")
     by = {}
     for r in rows(doc):
         by[key(r, "build", "path", "size_bytes") + (r["variant"],)] = r
@@ -138,9 +175,13 @@ def popcount(doc):
         tally[v["verdict"]] = tally.get(v["verdict"], 0) + 1
         if v["verdict"] == "unclear" and v["ci_high"] > 1 + band:
             behind += 1
+        levels = process_levels(r, by[(build, path, size, "libpopcnt")],
+                                procs)
+        spread = (f" {math.exp(min(levels)):.3f}-"
+                  f"{math.exp(max(levels)):.3f}" if levels else "")
         print(f"  {short(build):<24} {path:<11} {size_name(size):>8}  "
               f"{v['ratio']:6.3f}  [{v['ci_low']:.3f}, {v['ci_high']:.3f}]"
-              f"  {v['verdict']}")
+              f"  {v['verdict']:<8}{spread}".rstrip())
     if not tally:
         print("  (no libpopcnt rows: make bench LIBPOPCNT_DIR=DIR)")
     else:
@@ -172,6 +213,7 @@ def readlimit(doc):
           "estimate over processes\nand its 95 % interval; within 2 %: "
           "yes when all of the interval is at most 1.02,\nno when all of "
           "it is above)")
+    noise(doc)
     sizes = {}
     for r in rows(doc):
         sizes.setdefault(r["params"]["size_bytes"], []).append(r)
@@ -202,6 +244,7 @@ ORDER = ["scalar", "ssse3", "avx2", "avx512"]
 def bswap(doc):
     print("\nbswap: speed as a fraction of memcpy (copy) or of load-store "
           "(in place), median of per-round ratios")
+    noise(doc)
     groups = {}
     for r in rows(doc):
         groups.setdefault(key(r, "size_bytes", "elem_bits", "in_place"),

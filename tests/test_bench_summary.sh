@@ -7,7 +7,8 @@
 # read-limit baseline), with the inverse of its interval, so that the
 # estimate always lies inside its interval; the fastest plain read is the
 # one with the smallest ratio; "within 2 %" is yes, no or unclear by the
-# interval. Popcount: settle's verdict against libpopcnt, and the tally.
+# interval. Popcount: settle's verdict against libpopcnt, the range of its
+# per-process estimates, and the tally. Each section's noise line.
 #
 # Usage: bash tests/test_bench_summary.sh
 # Prints "N passed, M failed"; exits 1 when any check failed.
@@ -92,4 +93,27 @@ has "popcount: a faster cell with its interval" \
 	"avx2           1 KiB   0.900  [0.880, 0.920]  faster" "$tmp/pc.txt"
 has "popcount: the tally, the unclear cell reaching above the band" \
 	"1 faster, 0 same, 1 unclear, 0 slower of 2; of the unclear, 0 with the whole interval at most 1.01 (not behind by more than the band), 1 reaching above it" "$tmp/pc.txt"
+# Popcount: the lowest and highest per-process estimate (5 processes of 2
+# samples, settle's time over libpopcnt's 0.9, 0.8, 1.0, 0.95, 0.85), and
+# the noise the run recorded; without other_cpus, the load average.
+cat > "$tmp/pp.json" <<'JSON'
+{"schema": "settle-result/1", "settings": {"processes": 5, "equivalence_band": 0.01},
+ "noise": {"loadavg": 0.4, "steal_pct": 0.25, "involuntary_switches": 17,
+           "core_ghz_before": 3.5, "core_ghz_after": 3.25, "other_cpus": 0.125},
+ "results": [
+ {"claim": "c", "variant": "libpopcnt", "params": {"size_bytes": 1024, "build": "cc", "path": "avx2"},
+  "median_ns": 100, "bytes_per_ns": 10, "samples_ns": [100, 100, 100, 100, 100, 100, 100, 100, 100, 100]},
+ {"claim": "c", "variant": "settle", "params": {"size_bytes": 1024, "build": "cc", "path": "avx2"},
+  "median_ns": 90, "bytes_per_ns": 11, "samples_ns": [90, 90, 80, 80, 100, 100, 95, 95, 85, 85],
+  "vs_baseline": {"ratio": 0.9, "ci_low": 0.8, "ci_high": 1.01, "verdict": "unclear"}}]}
+JSON
+python3 "$summary" "$tmp/pp.json" "$tmp/none" "$tmp/none" > "$tmp/pp.txt" 2>&1
+has "popcount: the per-process estimates' range" \
+	"[0.800, 1.010]  unclear  0.800-1.000" "$tmp/pp.txt"
+has "the run's noise: other work, steal, switches, clock" \
+	"noise: 0.12 CPUs busy with other work, 0.2 % steal, 17 involuntary context switches, core clock 3.50 -> 3.25 GHz" "$tmp/pp.txt"
+sed -i 's/, "other_cpus": 0.125//' "$tmp/pp.json"
+python3 "$summary" "$tmp/pp.json" "$tmp/none" "$tmp/none" > "$tmp/pp.txt" 2>&1
+has "a file without other_cpus: the load average at the start" \
+	"noise: other work not recorded (load 0.40 at the start), 0.2 % steal" "$tmp/pp.txt"
 finish
