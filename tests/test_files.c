@@ -320,9 +320,12 @@ static void test_noise_pooled(void **st)
 	assert_true(a.noise.drift_pct < -9.99 && a.noise.drift_pct > -10.01);
 	assert_int_equal(a.noise.nivcsw, 8);
 	assert_int_equal(a.noise.migrations, 3);
+	/* an unknown last estimate keeps the last known one */
+	b.noise.core_ghz_after = 0;
 	b.noise.other_cpus = -1;
 	assert_int_equal(settle_report_pool(&a, &b, err, sizeof(err)), 0);
 	assert_true(a.noise.other_cpus < 0);
+	assert_true(a.noise.core_ghz_after == 2.7);
 	settle_report_free(&a);
 	settle_report_free(&b);
 }

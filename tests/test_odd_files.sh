@@ -204,6 +204,29 @@ else
 	bad "negative drift: $(grep -n "core clock\|drift" "$TMP/slowed.out")"
 fi
 
+# ---- other work: a value no run writes is unknown, not 0 ------------------------
+# (-5, 1e13, a string): read as unknown, so the load average at the start
+# (2.5) speaks; a plausible value (0.75) is shown and warned about.
+for v in -5 1e13 '"lots"' 0.75; do
+	edit "$IN/old.json" "$TMP/other.json" "
+doc['noise']['loadavg'] = 2.5
+doc['noise']['other_cpus'] = $v"
+	run other show "$TMP/other.json"
+	if [ "$v" = 0.75 ]; then
+		if [ $rc = 0 ] && grep -q "0.75 CPUs busy with other work" "$TMP/other.out" &&
+		   grep -q "other work kept 0.75 CPUs busy" "$TMP/other.out"; then
+			ok "other_cpus 0.75 is shown and warned about"
+		else
+			bad "other_cpus 0.75: $(grep -n "other\|load" "$TMP/other.out")"
+		fi
+	elif [ $rc = 0 ] && ! grep -q "CPUs busy" "$TMP/other.out" &&
+	     grep -q "other load on the machine (load average 2.50)" "$TMP/other.out"; then
+		ok "other_cpus $v is unknown: the load average warns"
+	else
+		bad "other_cpus $v: $(grep -n "other\|load" "$TMP/other.out")"
+	fi
+done
+
 # ---- control characters in names ------------------------------------------------
 edit "$IN/old.json" "$TMP/esc.json" '
 ESC = "\x1b[31mred\x1b[0m\x07"

@@ -8,9 +8,9 @@
 
 #include "settle.h"
 
-/* What the noise measurement counts from: /proc/stat jiffies (all CPUs),
- * this process's context switches and CPU time (its own and its waited-for
- * children's, in s) and the monotonic clock (s) at the start of a run. */
+/* One reading of what the noise is counted from: /proc/stat jiffies of
+ * all CPUs (total 0: unreadable), this process's context switches, its
+ * CPU time and its waited-for children's (s), the monotonic clock (s). */
 struct settle_noise_start {
 	unsigned long long steal, busy, total;
 	long nvcsw, nivcsw;
@@ -24,14 +24,23 @@ void settle_noise_begin(struct settle_noise *n, struct settle_noise_start *s);
 void settle_noise_end(struct settle_noise *n,
 		      const struct settle_noise_start *s);
 
+/* Take one reading into r (the parts of settle_noise_begin/end that read
+ * the system; never fails: what cannot be read is 0). */
+void settle_noise_read(struct settle_noise_start *r);
+
 /*
- * The CPUs kept busy by other work during wall_s seconds, on average: busy
- * time of all CPUs (busy_s, CPU seconds) less the run's own (own_s, CPU
- * seconds), over wall_s; never below 0 (the two clocks tick at different
- * grains: /proc/stat in 1/CLK_TCK s, getrusage in microseconds). Returns
- * -1 (unknown) when wall_s is not above 0 or busy_s is below 0.
+ * From reading a to the later reading b, with tick jiffies a second
+ * (sysconf(_SC_CLK_TCK)), into n: seconds (0 when the clock did not
+ * advance), steal_pct, other_cpus (the CPUs other work kept busy, on
+ * average: busy jiffies over tick less the CPU seconds of the run and its
+ * children, over the seconds; never below 0) and the context switches.
+ * A counter that cannot be trusted (unreadable at either reading, or
+ * lower at b) makes steal_pct 0 and other_cpus -1 (unknown), as does a
+ * tick or a duration of 0. No system call: tests feed it made-up readings.
  */
-double settle_noise_other_cpus(double busy_s, double own_s, double wall_s);
+void settle_noise_between(struct settle_noise *n,
+			  const struct settle_noise_start *a,
+			  const struct settle_noise_start *b, long tick);
 
 /*
  * Parts of settle_machine_describe() (src/env/machine.c), for tests:

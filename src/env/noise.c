@@ -60,11 +60,42 @@ static double monotonic_s(void)
 	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-double settle_noise_other_cpus(double busy_s, double own_s, double wall_s)
+/* The CPUs other work kept busy: busy time less the run's own, over the
+ * wall time; never below 0 (the two clocks tick at different grains). */
+static double other_cpus(double busy_s, double own_s, double wall_s)
 {
-	if (!(wall_s > 0) || !(busy_s >= 0))
+	if (!(wall_s > 0))
 		return -1;
 	return busy_s > own_s ? (busy_s - own_s) / wall_s : 0;
+}
+
+void settle_noise_read(struct settle_noise_start *r)
+{
+	struct rusage ru;
+
+	read_stat(&r->steal, &r->busy, &r->total);
+	getrusage(RUSAGE_SELF, &ru);
+	r->nvcsw = ru.ru_nvcsw;
+	r->nivcsw = ru.ru_nivcsw;
+	r->cpu_s = own_cpu_s();
+	r->wall_s = monotonic_s();
+}
+
+void settle_noise_between(struct settle_noise *n,
+			  const struct settle_noise_start *a,
+			  const struct settle_noise_start *b, long tick)
+{
+	int counted = a->total > 0 && b->total > a->total &&
+		      b->steal >= a->steal && b->busy >= a->busy;
+
+	n->seconds = b->wall_s > a->wall_s ? b->wall_s - a->wall_s : 0;
+	n->steal_pct = counted ? 100.0 * (double)(b->steal - a->steal) /
+				 (double)(b->total - a->total) : 0;
+	n->other_cpus = counted && tick > 0 ?
+		other_cpus((double)(b->busy - a->busy) / (double)tick,
+			   b->cpu_s - a->cpu_s, n->seconds) : -1;
+	n->nvcsw = b->nvcsw - a->nvcsw;
+	n->nivcsw = b->nivcsw - a->nivcsw;
 }
 
 static void read_governor(char *buf, size_t len)
@@ -84,43 +115,26 @@ static void read_governor(char *buf, size_t len)
 
 void settle_noise_begin(struct settle_noise *n, struct settle_noise_start *s)
 {
-	struct rusage ru;
 	FILE *f = fopen("/proc/loadavg", "r");
 
 	memset(n, 0, sizeof(*n));
 	n->known = 1;
+	n->other_cpus = -1;
 	if (f) {
 		if (fscanf(f, "%lf", &n->loadavg) != 1)
 			n->loadavg = 0;
 		fclose(f);
 	}
-	read_stat(&s->steal, &s->busy, &s->total);
-	getrusage(RUSAGE_SELF, &ru);
-	s->nvcsw = ru.ru_nvcsw;
-	s->nivcsw = ru.ru_nivcsw;
-	s->cpu_s = own_cpu_s();
-	s->wall_s = monotonic_s();
-	n->other_cpus = -1;
+	settle_noise_read(s);
 	read_governor(n->governor, sizeof(n->governor));
 }
 
 void settle_noise_end(struct settle_noise *n,
 		      const struct settle_noise_start *s)
 {
-	unsigned long long steal, busy, total;
-	long tick = sysconf(_SC_CLK_TCK);
-	struct rusage ru;
+	struct settle_noise_start now;
 
-	read_stat(&steal, &busy, &total);
-	n->seconds = monotonic_s() - s->wall_s;
-	n->steal_pct = total > s->total ?
-		100.0 * (double)(steal - s->steal) / (double)(total - s->total) : 0;
-	n->other_cpus = total > s->total && tick > 0 ?
-		settle_noise_other_cpus((double)(busy - s->busy) /
-					(double)tick, own_cpu_s() - s->cpu_s,
-					n->seconds) : -1;
-	getrusage(RUSAGE_SELF, &ru);
-	n->nvcsw = ru.ru_nvcsw - s->nvcsw;
-	n->nivcsw = ru.ru_nivcsw - s->nivcsw;
+	settle_noise_read(&now);
+	settle_noise_between(n, s, &now, sysconf(_SC_CLK_TCK));
 	n->drift_pct = settle_noise_drift(n);
 }

@@ -167,9 +167,13 @@ static void load_noise(struct settle_report *rep, json_t *doc)
 	n->drift_pct = json_is_number(v) && isfinite(json_number_value(v)) &&
 		       fabs(json_number_value(v)) < 1e6 ?
 		       json_number_value(v) : 0;
-	/* absent from files written before it was recorded: unknown */
+	/* absent from files written before it was recorded, or a value no
+	 * run writes: unknown (so that the load average speaks), not 0 */
 	v = json_object_get(j, "other_cpus");
-	n->other_cpus = json_is_number(v) ? num(j, "other_cpus") : -1;
+	n->other_cpus = json_is_number(v) && isfinite(json_number_value(v)) &&
+			json_number_value(v) >= 0 &&
+			json_number_value(v) <= 1e6 ?
+			json_number_value(v) : -1;
 	n->seconds = num(j, "seconds");
 }
 

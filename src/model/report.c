@@ -906,8 +906,9 @@ static double weighted(double a, double sa, double b, double sb)
 /*
  * The noise of a run in processes, one after another: the load average
  * at the start and the first core-clock estimate are the first process's,
- * the last estimate the last's, so that the drift spans the run; the steal
- * and the other work are means over the processes' time; counts add up.
+ * the last estimate the last known one, so that the drift spans the run;
+ * the steal and the other work are means over the processes' time;
+ * counts add up.
  */
 static void pool_noise(struct settle_noise *n, const struct settle_noise *m)
 {
@@ -919,7 +920,8 @@ static void pool_noise(struct settle_noise *n, const struct settle_noise *m)
 	n->other_cpus = weighted(n->other_cpus, n->seconds, m->other_cpus,
 				 m->seconds);
 	n->seconds += m->seconds;
-	n->core_ghz_after = m->core_ghz_after;
+	if (m->core_ghz_after > 0)
+		n->core_ghz_after = m->core_ghz_after;
 	n->drift_pct = settle_noise_drift(n);
 }
 

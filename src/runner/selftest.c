@@ -38,6 +38,7 @@
 #include "settle.h"
 #include "util/util.h"
 #include "cpu/cpu.h"
+#include "env/env.h"
 
 /*
  * Work: blocks of 16 dependent register additions, one cycle each, all
@@ -341,8 +342,6 @@ static int latencies(const struct settle_options *o, struct settle_selftest *st)
 	st->count_why = rep.results[2].skipped;
 	st->core_ghz = settle_safe_div(1, rep.results[0].sum.median);
 	st->reference_ghz = rep.timer.core_ghz;
-	st->loadavg = rep.noise.loadavg;
-	st->other_cpus = rep.noise.other_cpus;
 	snprintf(st->emulator, sizeof(st->emulator), "%s",
 		 rep.machine.emulator);
 	settle_report_free(&rep);
@@ -426,8 +425,12 @@ int settle_selftest_run(const struct settle_options *o, unsigned aa_trials,
 			struct settle_selftest *st)
 {
 	struct tally aa, d3, d2;
+	struct settle_noise n;
+	struct settle_noise_start s;
+	int rc;
 
 	memset(st, 0, sizeof(*st));
+	settle_noise_begin(&n, &s);
 	run_trials(o, &claims[0], o->band, aa_trials, "A/A", 0, st, &aa);
 	run_trials(o, &claims[1], o->band, detect_trials, "3% more work", 0,
 		   st, &d3);
@@ -443,7 +446,13 @@ int settle_selftest_run(const struct settle_options *o, unsigned aa_trials,
 	st->aa_same_rate = rate(aa.same, aa.n);
 	st->detect_rate_3pct = rate(d3.slower, d3.n);
 	st->detect_rate_2pct = rate(d2.slower, d2.n);
-	return latencies(o, st);
+	rc = latencies(o, st);
+	/* over every trial, whose processes were waited for: their time is
+	 * the selftest's own */
+	settle_noise_end(&n, &s);
+	st->loadavg = n.loadavg;
+	st->other_cpus = n.other_cpus;
+	return rc;
 }
 
 /* A layout rate, or null when its trials were not run. */

@@ -28,7 +28,7 @@ struct settle_selftest {
 					  start, for a sanity check */
 	double loadavg;                /* 1-minute load average at the start */
 	double other_cpus;             /* CPUs other work kept busy during
-					  the run; < 0: unknown */
+					  the selftest; < 0: unknown */
 	unsigned failed_trials;        /* trials whose process failed (ended
 					  without a verdict): a failed
 					  selftest, not an unclear verdict */
