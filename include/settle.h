@@ -601,7 +601,8 @@ void settle_machine_describe(struct settle_machine *m);
 struct settle_noise {
 	double loadavg;            /* 1-minute load average at the start */
 	double steal_pct;          /* % of CPU time stolen by the hypervisor
-				      during the run (all CPUs) */
+				      during the run (all CPUs); < 0:
+				      unknown (/proc/stat unreadable) */
 	long nvcsw, nivcsw;        /* voluntary / involuntary context
 				      switches of this process during the run */
 	long migrations;           /* samples that ran on another CPU than

@@ -143,7 +143,9 @@ def noise(doc):
              isinstance(other, (int, float)) else
              f"other work not recorded (load {n.get('loadavg', 0):.2f} "
              f"at the start)",
-             f"{n.get('steal_pct', 0):.1f} % steal",
+             f"{n['steal_pct']:.1f} % steal" if
+             isinstance(n.get("steal_pct"), (int, float)) else
+             "steal unknown",
              f"{n.get('involuntary_switches', 0)} involuntary context "
              f"switches"]
     a, b = n.get("core_ghz_before"), n.get("core_ghz_after")

@@ -318,7 +318,8 @@ static void test_selftest_quick(void **st)
 	static const char *const keys[] = {
 		"aa_false_positive_rate", "aa_same_rate", "aa_trials",
 		"detect_rate_3pct", "detect_rate_2pct", "detect_trials",
-		"popcnt_latency_cycles", "imul_latency_cycles",
+		"popcnt_latency_cycles", "imul_latency_cycles", "loadavg",
+		"other_cpus",
 	};
 	json_error_t e;
 	json_t *j;
@@ -334,6 +335,9 @@ static void test_selftest_quick(void **st)
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 		assert_non_null(json_object_get(j, keys[i]));
 	assert_int_equal(json_integer_value(json_object_get(j, "aa_trials")), 4);
+	/* measured over the whole selftest, so known (a number, not null) */
+	assert_true(json_is_number(json_object_get(j, "other_cpus")) &&
+		    json_number_value(json_object_get(j, "other_cpus")) >= 0);
 	double imul = json_number_value(json_object_get(j, "imul_latency_cycles"));
 	if (SETTLE_ARCH_GENERIC) {
 		/* no multiply chain without architecture-specific code */

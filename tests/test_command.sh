@@ -227,6 +227,33 @@ else
 	head -20 "$tmp/p.table"
 fi
 
+# ---- what a command leaves running is ended with its run ------------------------
+# b puts a job in the background and exits: the job is ended when its run
+# ends, and nothing of it is left after settle, finished or interrupted.
+left() { pgrep -f "sleep 37.7$1" | wc -l; }
+"$SETTLE" run --command 'a=true' --command 'b=sleep 37.71 & true' \
+	--samples 3 --warmup 0 >"$tmp/bg" 2>"$tmp/bg.err"
+rc=$?
+n=$(left 1)
+if [ $rc = 0 ] && [ "$n" = 0 ]; then
+	ok "a job a command put in the background is ended with its run"
+else
+	bad "background job: exit $rc, $n left running"
+	pkill -f "sleep 37.71"
+fi
+timeout -s INT 1.5 "$SETTLE" run --command 'a=sleep 0.1' \
+	--command 'b=sleep 37.72 & sleep 0.2' --samples 50 --warmup 0 \
+	>"$tmp/bgi" 2>"$tmp/bgi.err"
+rc=$?
+sleep 0.2
+n=$(left 2)
+if [ $rc != 0 ] && [ "$n" = 0 ]; then
+	ok "interrupted: nothing a command put in the background is left"
+else
+	bad "interrupted background job: exit $rc, $n left running"
+	pkill -f "sleep 37.72"
+fi
+
 # ---- an interrupted --share leaves no perf data behind ---------------------------
 # A stand-in perf: "record" says it started, then runs the command, which
 # writes its process id and waits to be killed. settle, killed then, must

@@ -351,7 +351,7 @@ static void test_noise_view(void **st)
 	(void)st;
 	snprintf(path, sizeof(path), "%s/noise.json", dir);
 	rep.noise = (struct settle_noise){ .loadavg = 3.0, .other_cpus = 0.4,
-		.seconds = 12.5, .known = 1 };
+		.steal_pct = -1, .seconds = 12.5, .known = 1 };
 	assert_int_equal(settle_write_report(&rep, "json", path, err,
 					     sizeof(err)), 0);
 	assert_int_equal(settle_load_json(path, 0.01, &back, err,
@@ -360,7 +360,8 @@ static void test_noise_view(void **st)
 	assert_true(back.noise.seconds == 12.5);
 	assert_int_equal(settle_view_build(&back, &v), 0);
 	assert_non_null(strstr(v.noise, "load 3.00 at the start, 0.40 CPUs "
-				   "busy with other work, "));
+				   "busy with other work, steal unknown, "));
+	assert_non_null(strstr(slurp(path), "\"steal_pct\": null"));
 	assert_true(warned(&v, "other work kept 0.40 CPUs busy"));
 	assert_false(warned(&v, "load average"));
 	settle_view_free(&v);

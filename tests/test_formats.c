@@ -312,10 +312,13 @@ static void test_csv_quoting(void **st)
 		rows++;
 	}
 	assert_int_equal(rows, 4);
-	/* everything parsed but the conclusion, one comment line at the end */
+	/* everything parsed but the comment lines at the end: the
+	 * conclusion, then the noise */
 	assert_true(!strncmp(p, "# ", 2));
 	assert_non_null(strstr(p, "settled:"));
 	assert_non_null(strchr(p, '\n'));
+	p = strchr(p, '\n') + 1;
+	assert_true(!strncmp(p, "# noise: ", 9));
 	assert_true(strchr(p, '\n')[1] == '\0');
 	record_free(&head);
 	free(text);

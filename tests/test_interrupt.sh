@@ -171,5 +171,14 @@ if command -v script >/dev/null 2>&1; then
 	! grep -q "Ctrl-C again" "$TMP/err" &&
 		ok "not a terminal: no hint" || bad "the hint went to a file"
 fi
+# 7. settle selftest: interrupted says so (not that a measurement failed)
+"$SETTLE" selftest --quick >"$TMP/out" 2>"$TMP/err" &
+pid=$!
+sleep 1
+kill -INT $pid; wait $pid; rc=$?
+[ $rc = 130 ] && grep -q "interrupted (SIGINT)" "$TMP/err" &&
+	! grep -q "failed" "$TMP/err" &&
+	ok "selftest interrupted: exit 130, says interrupted" ||
+	bad "selftest interrupted: status $rc: $(cat "$TMP/err")"
 echo "test_interrupt: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -4,7 +4,8 @@
 #     prints (one process, and pooled fresh processes);
 #   - one report in every format carries the same rows, statuses, verdicts,
 #     unstable (!) and layout-sensitive (~) marks with their notes, and
-#     warnings (read from csv as the reference).
+#     warnings (read from csv as the reference); csv and json-lines end
+#     with the noise line and the table's warnings.
 set -u
 SETTLE=${SETTLE:-build/settle}
 GOLDEN=$(cd "$(dirname "$0")" && pwd)/golden/in
@@ -43,10 +44,13 @@ out = {f: open(base + "." + f, encoding="utf-8").read()
        for f in ("table", "md", "text", "csv", "json-lines")}
 csv_lines = out["csv"].splitlines()
 rows = list(csv.DictReader(l for l in csv_lines if not l.startswith("# ")))
-concl = [l for l in csv_lines if l.startswith("# ")]
+noise_lines = [l for l in csv_lines
+               if l.startswith("# noise: ") or l.startswith("# warning: ")]
+concl = [l for l in csv_lines if l.startswith("# ") and l not in noise_lines]
 alljl = [json.loads(l) for l in out["json-lines"].splitlines()]
-lines = [j for j in alljl if "conclusion" not in j]
+lines = [j for j in alljl if "conclusion" not in j and "noise" not in j]
 jc = [j for j in alljl if "conclusion" in j]
+jn = [j for j in alljl if "noise" in j]
 problems = []
 if len(rows) != len(lines):
     problems.append("csv has %d rows, json-lines %d" % (len(rows), len(lines)))
@@ -100,6 +104,21 @@ w_table = warn(out["table"])
 for f in ("md", "text"):
     if warn(out[f]) != w_table:
         problems.append("%s warns %s, table %s" % (f, warn(out[f]), w_table))
+# csv and json-lines: the noise line and the same warnings, last
+w_csv = sorted(norm(l[len("# warning: "):]) for l in noise_lines
+               if l.startswith("# warning: "))
+if w_csv != w_table:
+    problems.append("csv warns %s, table %s" % (w_csv, w_table))
+if len(jn) != 1 or alljl[-1] is not jn[0] or \
+        sorted(norm(w) for w in jn[0]["warnings"]) != w_table:
+    problems.append("json-lines: no last noise line with the table's "
+                    "warnings")
+noise_csv = [l for l in noise_lines if l.startswith("# noise: ")]
+if len(noise_csv) != 1 or not jn or \
+        noise_csv[0][len("# noise: "):] != jn[0]["noise"] or \
+        norm(jn[0]["noise"]) not in norm(out["table"]):
+    problems.append("the noise line differs between csv, json-lines "
+                    "and table")
 for p in problems[:10]:
     print("     " + p)
 sys.exit(1 if problems else 0)

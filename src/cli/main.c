@@ -135,9 +135,10 @@ static const char usage_compare[] =
 "name are pooled; a geometric-mean row closes each comparison. Warns when\n"
 "the files come from different CPU models, ISA extensions, kernels,\n"
 "compilers or settings (samples, their length, processes, pinned CPU),\n"
-"and when a file was measured under other load (load average above 0.5),\n"
-"with more than 1% of the CPU time stolen by the hypervisor or with the\n"
-"core clock drifting by more than 1%. A file is a settle result file or\n"
+"and when a file was measured under other load (other work keeping more\n"
+"than 0.25 CPUs busy; in older files, a load average above 0.5), with\n"
+"more than 1% of the CPU time stolen by the hypervisor or with the core\n"
+"clock drifting by more than 1%. A file is a settle result file or\n"
 "a Google Benchmark JSON file (--benchmark_format=json): claim = the\n"
 "name up to the first '/', variant = the rest, samples = its repetitions\n"
 "(aggregates left out).\n\n"
@@ -1154,6 +1155,8 @@ static int cmd_selftest(int argc, char **argv)
 		a.o.progress = stderr;
 	if (settle_selftest_run(&a.o, (unsigned)a.aa, (unsigned)a.det,
 				(unsigned)a.lay, &st) < 0) {
+		if (settle_interrupted())
+			return interrupted(NULL);
 		fprintf(stderr, "settle: selftest: the latency measurement "
 			"failed\n");
 		return 1;

@@ -35,8 +35,9 @@ void settle_noise_read(struct settle_noise_start *r);
  * average: busy jiffies over tick less the CPU seconds of the run and its
  * children, over the seconds; never below 0) and the context switches.
  * A counter that cannot be trusted (unreadable at either reading, or
- * lower at b) makes steal_pct 0 and other_cpus -1 (unknown), as does a
- * tick or a duration of 0. No system call: tests feed it made-up readings.
+ * lower at b) makes steal_pct and other_cpus -1 (unknown); so does a tick
+ * or a duration of 0 other_cpus. No system call: tests feed it made-up
+ * readings.
  */
 void settle_noise_between(struct settle_noise *n,
 			  const struct settle_noise_start *a,

@@ -90,7 +90,7 @@ void settle_noise_between(struct settle_noise *n,
 
 	n->seconds = b->wall_s > a->wall_s ? b->wall_s - a->wall_s : 0;
 	n->steal_pct = counted ? 100.0 * (double)(b->steal - a->steal) /
-				 (double)(b->total - a->total) : 0;
+				 (double)(b->total - a->total) : -1;
 	n->other_cpus = counted && tick > 0 ?
 		other_cpus((double)(b->busy - a->busy) / (double)tick,
 			   b->cpu_s - a->cpu_s, n->seconds) : -1;

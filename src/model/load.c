@@ -15,6 +15,7 @@
 
 #include "model/command.h"
 #include "model/model.h"
+#include "stats/rules.h"
 #include "settle.h"
 #include "util/util.h"
 
@@ -148,32 +149,48 @@ static void load_machine(struct loader *l, struct settle_report *rep,
 	rep->timer.resolution_ns = num(t, "resolution_ns");
 }
 
+/* A number of the noise in [lo, hi], or unknown when it is absent, not a
+ * number or outside (a value no run writes). */
+static double within(json_t *o, const char *key, double lo, double hi,
+		     double unknown)
+{
+	json_t *v = json_object_get(o, key);
+	double d = json_is_number(v) ? json_number_value(v) : NAN;
+
+	return isfinite(d) && d >= lo && d <= hi ? d + 0.0 : unknown; /* not -0 */
+}
+
+/*
+ * The noise: unknown unless an object with a load average. Values no run
+ * writes read as unknown: a core clock outside 0.2-10 GHz, a steal outside
+ * 0-100 %, other work on more CPUs than the machine has (half a CPU over,
+ * for the grain of /proc/stat's ticks); the drift is recomputed from the
+ * two clocks, not taken from the file.
+ */
 static void load_noise(struct settle_report *rep, json_t *doc)
 {
-	json_t *j = json_object_get(doc, "noise"), *v;
+	json_t *j = json_object_get(doc, "noise");
 	struct settle_noise *n = &rep->noise;
+	long cpus = rep->machine.logical_cpus;
 
-	n->known = json_is_object(j);
+	n->other_cpus = n->steal_pct = -1;
+	n->known = json_is_object(j) &&
+		   json_is_number(json_object_get(j, "loadavg"));
+	if (!n->known)
+		return;
 	n->loadavg = num(j, "loadavg");
-	n->steal_pct = num(j, "steal_pct");
+	n->steal_pct = within(j, "steal_pct", 0, 100, -1);
 	n->nvcsw = (long)num(j, "voluntary_switches");
 	n->nivcsw = (long)num(j, "involuntary_switches");
 	n->migrations = (long)num(j, "migrations");
 	copy(n->governor, sizeof(n->governor), j, "frequency_governor");
-	n->core_ghz_before = num(j, "core_ghz_before");
-	n->core_ghz_after = num(j, "core_ghz_after");
-	v = json_object_get(j, "core_clock_drift_pct");
-	/* signed: a clock that slowed drifted by a negative per cent */
-	n->drift_pct = json_is_number(v) && isfinite(json_number_value(v)) &&
-		       fabs(json_number_value(v)) < 1e6 ?
-		       json_number_value(v) : 0;
-	/* absent from files written before it was recorded, or a value no
-	 * run writes: unknown (so that the load average speaks), not 0 */
-	v = json_object_get(j, "other_cpus");
-	n->other_cpus = json_is_number(v) && isfinite(json_number_value(v)) &&
-			json_number_value(v) >= 0 &&
-			json_number_value(v) <= 1e6 ?
-			json_number_value(v) : -1;
+	n->core_ghz_before = within(j, "core_ghz_before", 0.2, 10, 0);
+	n->core_ghz_after = within(j, "core_ghz_after", 0.2, 10, 0);
+	n->drift_pct = settle_noise_drift(n);
+	/* absent from files written before it was recorded: unknown, so
+	 * that the load average speaks */
+	n->other_cpus = within(j, "other_cpus", 0,
+			       cpus > 0 ? (double)cpus + 0.5 : 1e6, -1);
 	n->seconds = num(j, "seconds");
 }
 

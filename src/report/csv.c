@@ -120,11 +120,15 @@ static void report(FILE *f, const struct settle_view *v)
 	for (size_t k = 0; k < v->nclaims; k++)
 		for (size_t i = 0; i < v->claims[k].nrows; i++)
 			row(f, &v->claims[k].rows[i]);
-	/* the conclusions last, as comment lines a reader can skip */
+	/* the conclusions last, then the noise and its warnings, as comment
+	 * lines a reader can skip */
 	for (size_t k = 0; k < v->nclaims; k++)
 		if (v->claims[k].has_conclusion)
 			fprintf(f, "# %s: %s\r\n", v->claims[k].claim->name,
 				v->claims[k].conclusion);
+	fprintf(f, "# noise: %s\r\n", v->noise);
+	for (size_t i = 0; i < v->nwarnings; i++)
+		fprintf(f, "# warning: %s\r\n", v->warnings[i]);
 }
 
 static const char *const compare_columns[] = {
@@ -172,6 +176,8 @@ static void compare(FILE *f, const struct settle_compare_view *cv)
 		for (size_t i = 0; i < cv->sections[k].nrows; i++)
 			compare_row(f, &cv->sections[k],
 				    &cv->sections[k].rows[i]);
+	for (size_t i = 0; i < cv->nwarnings; i++)
+		fprintf(f, "# warning: %s\r\n", cv->warnings[i]);
 	fprintf(f, "# %s\r\n", cv->summary);
 }
 

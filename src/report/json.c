@@ -78,7 +78,8 @@ static void write_noise(FILE *f, const struct settle_noise *n)
 		return;
 	}
 	fputs("  \"noise\": {\"loadavg\": ", f); jnum(f, n->loadavg);
-	fputs(", \"steal_pct\": ", f); jnum(f, n->steal_pct);
+	fputs(", \"steal_pct\": ", f);
+	jnum(f, n->steal_pct >= 0 ? n->steal_pct : NAN);
 	fprintf(f, ", \"voluntary_switches\": %ld, \"involuntary_switches\": "
 		"%ld, \"migrations\": %ld, ", n->nvcsw, n->nivcsw,
 		n->migrations);

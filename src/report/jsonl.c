@@ -119,6 +119,17 @@ static void conclusion_line(FILE *f, const struct settle_view_claim *vc)
 	fputs("}}", f);
 }
 
+/* "warnings": [...]: n sentences of at most width bytes each, from w */
+static void warnings(FILE *f, const char *w, size_t width, size_t n)
+{
+	fputs("\"warnings\": [", f);
+	for (size_t i = 0; i < n; i++) {
+		fputs(i ? ", " : "", f);
+		settle_json_string(f, w + i * width);
+	}
+	fputc(']', f);
+}
+
 static void report(FILE *f, const struct settle_view *v)
 {
 	for (size_t k = 0; k < v->nclaims; k++) {
@@ -130,6 +141,12 @@ static void report(FILE *f, const struct settle_view *v)
 			fputs("}\n", f);
 		}
 	}
+	/* last, what else happened: {"noise": "...", "warnings": [...]} */
+	fputs("{\"noise\": ", f);
+	settle_json_string(f, v->noise);
+	fputs(", ", f);
+	warnings(f, v->warnings[0], sizeof(v->warnings[0]), v->nwarnings);
+	fputs("}\n", f);
 }
 
 static void comparison(FILE *f, const struct settle_compare_section *s,
@@ -164,7 +181,10 @@ static void compare(FILE *f, const struct settle_compare_view *cv)
 	settle_json_string(f, cv->settled ? "settled" : "not settled");
 	fputs(", \"sentence\": ", f);
 	settle_json_string(f, cv->summary + (cv->settled ? 9 : 13));
-	fputs("}}\n", f);
+	fputs("}, ", f);
+	warnings(f, cv->warnings[0], sizeof(cv->warnings[0]),
+		 cv->nwarnings);
+	fputs("}\n", f);
 }
 
 const struct settle_format settle_format_jsonl = {

@@ -258,9 +258,9 @@ static double tv_ns(struct timeval tv)
 }
 
 /*
- * In the child: a process group of its own (so that settle, asked to stop,
- * ends the command and everything it started), the files, every CPU
- * (settle pins itself), then exec.
+ * In the child: a process group of its own (so that settle, asked to stop
+ * or done with a run, ends the command and everything it started in that
+ * group), the files, every CPU (settle pins itself), then exec.
  */
 static void child(char *const argv[], const struct io *io)
 {
@@ -303,19 +303,30 @@ static pid_t start(char *const argv[], const struct io *io)
 	return pid;
 }
 
+/*
+ * Wait for the command's exit, then end what it left running in its
+ * process group (a job put in the background), so that it neither runs
+ * on into later runs' times nor outlives settle; the command is reaped
+ * last, so that its process ID, the group's, cannot be reused meanwhile.
+ */
 static int finish(pid_t pid, struct run *r)
 {
 	struct rusage ru;
-	int killed = 0;
+	siginfo_t info;
+	int killed = 0, rc;
 	pid_t w;
 
 	do {
-		w = wait4(pid, &r->status, 0, &ru);
+		rc = waitid(P_PID, (id_t)pid, &info, WEXITED | WNOWAIT);
 		/* asked to stop (settle_interrupted): end the run now */
-		if (w < 0 && errno == EINTR && settle_interrupted() && !killed)
+		if (rc < 0 && errno == EINTR && settle_interrupted() && !killed)
 			killed = kill(-pid, SIGTERM) == 0 ||
 				 kill(pid, SIGTERM) == 0;
-	} while (w < 0 && errno == EINTR);
+	} while (rc < 0 && errno == EINTR);
+	kill(-pid, SIGKILL);
+	do
+		w = wait4(pid, &r->status, 0, &ru);
+	while (w < 0 && errno == EINTR);
 	if (w != pid)
 		return -1;
 	r->user_ns = tv_ns(ru.ru_utime);

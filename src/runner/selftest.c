@@ -520,6 +520,9 @@ int settle_write_selftest_json(const struct settle_selftest *st,
 	fputs(",\n  \"count_instruction\": ", f);
 	settle_json_string(f, st->count_name ? st->count_name : "");
 	fputs(",\n  \"core_ghz\": ", f); settle_json_number(f, st->core_ghz);
+	fputs(",\n  \"loadavg\": ", f); settle_json_number(f, st->loadavg);
+	fputs(",\n  \"other_cpus\": ", f);
+	settle_json_number(f, st->other_cpus >= 0 ? st->other_cpus : NAN);
 	fprintf(f, ",\n  \"settings\": {\"samples\": %u, \"min_sample_ns\": ",
 		o->samples);
 	settle_json_number(f, o->min_sample_ns);

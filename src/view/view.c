@@ -903,7 +903,7 @@ static void noise(const struct settle_report *rep, struct settle_view *v)
 	const struct settle_noise *n = &rep->noise;
 	int unknown = !n->governor[0] || !strcmp(n->governor, "unknown");
 	int hv = rep->machine.hypervisor;
-	char drift[96], other[48];
+	char drift[96], other[48], steal[32];
 
 	if (!n->known) {
 		snprintf(v->noise, sizeof(v->noise), "unknown (%s does not "
@@ -917,11 +917,15 @@ static void noise(const struct settle_report *rep, struct settle_view *v)
 	if (n->other_cpus >= 0)
 		snprintf(other, sizeof(other), ", %.2f CPUs busy with other "
 			 "work", n->other_cpus);
+	if (n->steal_pct >= 0)
+		snprintf(steal, sizeof(steal), "%.1f%% steal", n->steal_pct);
+	else
+		snprintf(steal, sizeof(steal), "steal unknown");
 	snprintf(v->noise, sizeof(v->noise), "load %.2f at the start%s, "
-		 "%.1f%% steal, %ld+%ld (voluntary+involuntary) context "
+		 "%s, %ld+%ld (voluntary+involuntary) context "
 		 "switches, %ld migrations, frequency scaling %s%s, %score "
 		 "clock %s",
-		 n->loadavg, other, n->steal_pct, n->nvcsw, n->nivcsw,
+		 n->loadavg, other, steal, n->nvcsw, n->nivcsw,
 		 n->migrations,
 		 unknown ? "unknown" : n->governor,
 		 unknown ? " (no cpufreq in sysfs)" : "",
