@@ -116,4 +116,7 @@ sed -i 's/, "other_cpus": 0.125//' "$tmp/pp.json"
 python3 "$summary" "$tmp/pp.json" "$tmp/none" "$tmp/none" > "$tmp/pp.txt" 2>&1
 has "a file without other_cpus: the load average at the start" \
 	"noise: other work not recorded (load 0.40 at the start), 0.2 % steal" "$tmp/pp.txt"
+sed -i 's/"steal_pct": 0.25/"steal_pct": null/' "$tmp/pp.json"
+python3 "$summary" "$tmp/pp.json" "$tmp/none" "$tmp/none" > "$tmp/pp.txt" 2>&1
+has "an unknown steal (null) is said so" "at the start), steal unknown," "$tmp/pp.txt"
 finish

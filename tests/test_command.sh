@@ -229,9 +229,14 @@ fi
 
 # ---- what a command leaves running is ended with its run ------------------------
 # b puts a job in the background and exits: the job is ended when its run
-# ends, and nothing of it is left after settle, finished or interrupted.
-left() { pgrep -f "sleep 37.7$1" | wc -l; }
-"$SETTLE" run --command 'a=true' --command 'b=sleep 37.71 & true' \
+# ends, and nothing of it is left after settle, finished or interrupted
+# (interrupted while b's own sleep has 30 s to go: settle ends it too, at
+# once). --prepare's jobs are left running (a server the commands use).
+# The sleeps' lengths carry this shell's PID, so that no other run's
+# processes are counted or killed.
+m=37.$$
+left() { pgrep -f "sleep ${m}$1" | wc -l; }
+"$SETTLE" run --command 'a=true' --command "b=sleep ${m}1 & true" \
 	--samples 3 --warmup 0 >"$tmp/bg" 2>"$tmp/bg.err"
 rc=$?
 n=$(left 1)
@@ -239,19 +244,41 @@ if [ $rc = 0 ] && [ "$n" = 0 ]; then
 	ok "a job a command put in the background is ended with its run"
 else
 	bad "background job: exit $rc, $n left running"
-	pkill -f "sleep 37.71"
+	pkill -f "sleep ${m}1"
 fi
+t0=$(date +%s)
 timeout -s INT 1.5 "$SETTLE" run --command 'a=sleep 0.1' \
-	--command 'b=sleep 37.72 & sleep 0.2' --samples 50 --warmup 0 \
+	--command "b=sleep ${m}2 & sleep 30" --samples 50 --warmup 0 \
 	>"$tmp/bgi" 2>"$tmp/bgi.err"
 rc=$?
+took=$(( $(date +%s) - t0 ))
 sleep 0.2
 n=$(left 2)
-if [ $rc != 0 ] && [ "$n" = 0 ]; then
-	ok "interrupted: nothing a command put in the background is left"
+if [ $rc != 0 ] && [ "$n" = 0 ] && [ $took -lt 15 ] &&
+   ! pgrep -f "sleep 30" -s 0 >/dev/null; then
+	ok "interrupted: the command and its background job end at once (${took} s)"
 else
-	bad "interrupted background job: exit $rc, $n left running"
-	pkill -f "sleep 37.72"
+	bad "interrupted background job: exit $rc, $n left running, ${took} s"
+	pkill -f "sleep ${m}2"
+fi
+"$SETTLE" run --prepare "sleep ${m}3 &" --command 'a=true' \
+	--command 'b=true' --samples 3 --warmup 0 >"$tmp/bgp" 2>"$tmp/bgp.err"
+rc=$?
+n=$(left 3)
+if [ $rc = 0 ] && [ "$n" -gt 0 ]; then
+	ok "--prepare's background jobs are left running ($n)"
+else
+	bad "--prepare background: exit $rc, $n running"
+fi
+pkill -f "sleep ${m}3"
+# SIGCHLD ignored by the shell that starts settle (inherited across exec)
+( trap '' CHLD; exec "$SETTLE" run --command 'a=true' --command 'b=true' \
+	--samples 3 --warmup 0 ) >"$tmp/chld" 2>"$tmp/chld.err"
+rc=$?
+if [ $rc = 0 ] && grep -q "baseline" "$tmp/chld"; then
+	ok "SIGCHLD ignored by the parent: settle still waits for its commands"
+else
+	bad "SIGCHLD ignored: exit $rc: $(head -3 "$tmp/chld.err")"
 fi
 
 # ---- an interrupted --share leaves no perf data behind ---------------------------

@@ -191,5 +191,32 @@ else
 	bad "compare across an unstable row: $(grep popcount "$TMP/c105" "$TMP/c160")"
 fi
 
+# compare: csv and json-lines carry the table's warnings, the differences
+# between the machines (one line each in csv) and each file's noise
+for fmt in table csv json-lines; do
+	"$SETTLE" compare "$GOLDEN/machine-one.json" "$GOLDEN/machine-other.json" \
+		--format $fmt >"$TMP/cw.$fmt" 2>/dev/null
+done
+if python3 - "$TMP/cw" <<'PY'
+import json, re, sys
+b = sys.argv[1]
+table = open(b + ".table").read()
+csvw = [l[len("# warning: "):] for l in open(b + ".csv").read().splitlines()
+        if l.startswith("# warning: ")]
+last = json.loads(open(b + ".json-lines").read().splitlines()[-1])
+n_table = len(re.findall(r"^ *warning: ", table, re.M))
+jw = last["differences"] + last["warnings"]
+ok = (n_table > 0 and len(csvw) == n_table and len(jw) == n_table and
+      any("different CPU models" in w for w in csvw) and
+      any("different CPU models" in w for w in last["differences"]))
+sys.exit(0 if ok else 1)
+PY
+then
+	ok "compare csv and json-lines: the table's warnings, machine differences included"
+else
+	bad "compare csv/json-lines warnings differ from the table's: $(grep -c warning "$TMP/cw.table") in the table"
+	grep "warning" "$TMP/cw.csv" "$TMP/cw.json-lines" | head -5
+fi
+
 echo "test_views: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -1374,6 +1374,9 @@ static void catch_signals(void)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	/* SIGCHLD ignored by whatever started settle (inherited across exec)
+	 * would reap its children before settle could wait for them */
+	signal(SIGCHLD, SIG_DFL);
 }
 
 int main(int argc, char **argv)

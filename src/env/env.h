@@ -34,10 +34,10 @@ void settle_noise_read(struct settle_noise_start *r);
  * advance), steal_pct, other_cpus (the CPUs other work kept busy, on
  * average: busy jiffies over tick less the CPU seconds of the run and its
  * children, over the seconds; never below 0) and the context switches.
- * A counter that cannot be trusted (unreadable at either reading, or
- * lower at b) makes steal_pct and other_cpus -1 (unknown); so does a tick
- * or a duration of 0 other_cpus. No system call: tests feed it made-up
- * readings.
+ * A counter that cannot be trusted (unreadable at either reading, not
+ * advancing, or lower at b) makes steal_pct and other_cpus -1 (unknown);
+ * a tick or a duration of 0 makes other_cpus -1. No system call: tests
+ * feed it made-up readings.
  */
 void settle_noise_between(struct settle_noise *n,
 			  const struct settle_noise_start *a,

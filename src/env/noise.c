@@ -133,8 +133,12 @@ void settle_noise_end(struct settle_noise *n,
 		      const struct settle_noise_start *s)
 {
 	struct settle_noise_start now;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
 	settle_noise_read(&now);
 	settle_noise_between(n, s, &now, sysconf(_SC_CLK_TCK));
+	/* more than every CPU is the grain of the ticks in a short run */
+	if (cpus > 0 && n->other_cpus > (double)cpus)
+		n->other_cpus = (double)cpus;
 	n->drift_pct = settle_noise_drift(n);
 }

@@ -167,6 +167,23 @@ static void compare_row(FILE *f, const struct settle_compare_section *s,
 	fputs("\r\n", f);
 }
 
+/* "the files come from different X:\nA: x\nB: y" on one comment line:
+ * "# warning: the files come from different X: A: x; B: y" (a line that
+ * ends in ':' or ';' goes on after a space) */
+static void difference(FILE *f, const char *d)
+{
+	char last = ':';
+
+	fputs("# warning: ", f);
+	for (; *d; d++) {
+		if (*d != '\n')
+			fputc(last = *d, f);
+		else
+			fputs(last == ':' || last == ';' ? " " : "; ", f);
+	}
+	fputs("\r\n", f);
+}
+
 static void compare(FILE *f, const struct settle_compare_view *cv)
 {
 	for (size_t i = 0; i < sizeof(compare_columns) / sizeof(compare_columns[0]); i++)
@@ -176,6 +193,8 @@ static void compare(FILE *f, const struct settle_compare_view *cv)
 		for (size_t i = 0; i < cv->sections[k].nrows; i++)
 			compare_row(f, &cv->sections[k],
 				    &cv->sections[k].rows[i]);
+	for (size_t i = 0; i < cv->ndifferences; i++)
+		difference(f, cv->differences[i]);
 	for (size_t i = 0; i < cv->nwarnings; i++)
 		fprintf(f, "# warning: %s\r\n", cv->warnings[i]);
 	fprintf(f, "# %s\r\n", cv->summary);

@@ -182,6 +182,14 @@ static void compare(FILE *f, const struct settle_compare_view *cv)
 	fputs(", \"sentence\": ", f);
 	settle_json_string(f, cv->summary + (cv->settled ? 9 : 13));
 	fputs("}, ", f);
+	/* as compare's json document: the differences between the files'
+	 * machines and builds, then the warnings on their noise */
+	fputs("\"differences\": [", f);
+	for (size_t i = 0; i < cv->ndifferences; i++) {
+		fputs(i ? ", " : "", f);
+		settle_json_string(f, cv->differences[i]);
+	}
+	fputs("], ", f);
 	warnings(f, cv->warnings[0], sizeof(cv->warnings[0]),
 		 cv->nwarnings);
 	fputs("}\n", f);

@@ -304,12 +304,14 @@ static pid_t start(char *const argv[], const struct io *io)
 }
 
 /*
- * Wait for the command's exit, then end what it left running in its
- * process group (a job put in the background), so that it neither runs
- * on into later runs' times nor outlives settle; the command is reaped
- * last, so that its process ID, the group's, cannot be reused meanwhile.
+ * Wait for the command's exit, then, with end_group, end what it left
+ * running in its process group (a job put in the background), so that it
+ * neither runs on into later runs' times nor outlives settle; the command
+ * is reaped last, so that its process ID, the group's, cannot be reused
+ * meanwhile. (--prepare's jobs are left: a server it starts may be what
+ * the commands use.)
  */
-static int finish(pid_t pid, struct run *r)
+static int finish(pid_t pid, struct run *r, int end_group)
 {
 	struct rusage ru;
 	siginfo_t info;
@@ -323,7 +325,8 @@ static int finish(pid_t pid, struct run *r)
 			killed = kill(-pid, SIGTERM) == 0 ||
 				 kill(pid, SIGTERM) == 0;
 	} while (rc < 0 && errno == EINTR);
-	kill(-pid, SIGKILL);
+	if (rc == 0 && end_group)
+		kill(-pid, SIGKILL);
 	do
 		w = wait4(pid, &r->status, 0, &ru);
 	while (w < 0 && errno == EINTR);
@@ -334,8 +337,10 @@ static int finish(pid_t pid, struct run *r)
 	return 0;
 }
 
-/* Run argv to completion: wall time from before fork to after wait4. */
-static int spawn(char *const argv[], const struct io *io, struct run *r)
+/* Run argv to completion: wall time from before fork to after wait4;
+ * end_group as for finish(). */
+static int spawn(char *const argv[], const struct io *io, struct run *r,
+		 int end_group)
 {
 	double t0;
 	pid_t pid;
@@ -343,7 +348,7 @@ static int spawn(char *const argv[], const struct io *io, struct run *r)
 	reset_err(io);
 	t0 = now_ns();
 	pid = start(argv, io);
-	if (pid < 0 || finish(pid, r) < 0)
+	if (pid < 0 || finish(pid, r, end_group) < 0)
 		return -1;
 	r->wall_ns = now_ns() - t0;
 	return 0;
@@ -484,7 +489,7 @@ static int prepare(struct cmdrun *m, size_t i)
 		return -2;
 	if (!m->s->prepare)
 		return 0;
-	if (spawn(argv, &m->io, &r) < 0) {
+	if (spawn(argv, &m->io, &r, 0) < 0) {
 		snprintf(m->err, m->errlen, "cannot start %s: %s", SHELL,
 			 strerror(errno));
 		return 1;
@@ -512,7 +517,7 @@ static int run_once(struct cmdrun *m, size_t i, enum phase ph, struct run *r)
 
 	if ((rc = prepare(m, i)))
 		return rc;
-	if (spawn(argv, &m->io, r) < 0) {
+	if (spawn(argv, &m->io, r, 1) < 0) {
 		snprintf(m->err, m->errlen, "cannot start %s: %s", SHELL,
 			 strerror(errno));
 		return 1;
@@ -662,7 +667,7 @@ static int perf_probe(struct cmdrun *m)
 	snprintf(file, sizeof(file), "%s/probe.data", m->tmpdir);
 	settle_temp_add(file, 0);
 	record_argv(m, "true", file, period, sizeof(period), argv);
-	if (spawn(argv, &m->io, &r) == 0 && WIFEXITED(r.status) &&
+	if (spawn(argv, &m->io, &r, 1) == 0 && WIFEXITED(r.status) &&
 	    WEXITSTATUS(r.status) == 0 && access(file, R_OK) == 0) {
 		unlink(file);
 		settle_temp_forget(file);
@@ -728,7 +733,7 @@ static int count_samples(struct cmdrun *m, size_t i, const char *file)
 		return 1;
 	}
 	read_script(fds[0], &p);
-	waited = finish(pid, &r);
+	waited = finish(pid, &r, 1);
 	if (settle_interrupted())
 		return -2;
 	if (waited < 0 || !WIFEXITED(r.status) ||
@@ -801,7 +806,7 @@ static int profile(struct cmdrun *m, unsigned np)
 			record_argv(m, m->s->cmd[i].shell, file, period,
 				    sizeof(period), argv);
 			settle_temp_add(file, 0);
-			if (spawn(argv, &m->io, &r) < 0) {
+			if (spawn(argv, &m->io, &r, 1) < 0) {
 				snprintf(m->err, m->errlen, "cannot start %s: "
 					 "%s", m->perf, strerror(errno));
 				rc = 1;
