@@ -119,10 +119,12 @@ static void conclusion_line(FILE *f, const struct settle_view_claim *vc)
 	fputs("}}", f);
 }
 
-/* "warnings": [...]: n sentences of at most width bytes each, from w */
-static void warnings(FILE *f, const char *w, size_t width, size_t n)
+/* "name": [...]: n sentences of at most width bytes each, from w */
+static void strings(FILE *f, const char *name, const char *w, size_t width,
+		    size_t n)
 {
-	fputs("\"warnings\": [", f);
+	settle_json_string(f, name);
+	fputs(": [", f);
 	for (size_t i = 0; i < n; i++) {
 		fputs(i ? ", " : "", f);
 		settle_json_string(f, w + i * width);
@@ -145,7 +147,8 @@ static void report(FILE *f, const struct settle_view *v)
 	fputs("{\"noise\": ", f);
 	settle_json_string(f, v->noise);
 	fputs(", ", f);
-	warnings(f, v->warnings[0], sizeof(v->warnings[0]), v->nwarnings);
+	strings(f, "warnings", v->warnings[0], sizeof(v->warnings[0]),
+		v->nwarnings);
 	fputs("}\n", f);
 }
 
@@ -184,14 +187,11 @@ static void compare(FILE *f, const struct settle_compare_view *cv)
 	fputs("}, ", f);
 	/* as compare's json document: the differences between the files'
 	 * machines and builds, then the warnings on their noise */
-	fputs("\"differences\": [", f);
-	for (size_t i = 0; i < cv->ndifferences; i++) {
-		fputs(i ? ", " : "", f);
-		settle_json_string(f, cv->differences[i]);
-	}
-	fputs("], ", f);
-	warnings(f, cv->warnings[0], sizeof(cv->warnings[0]),
-		 cv->nwarnings);
+	strings(f, "differences", cv->ndifferences ? cv->differences[0] : "",
+		sizeof(cv->differences[0]), cv->ndifferences);
+	fputs(", ", f);
+	strings(f, "warnings", cv->warnings[0], sizeof(cv->warnings[0]),
+		cv->nwarnings);
 	fputs("}\n", f);
 }
 
