@@ -170,6 +170,20 @@ else
 	bad "gbench aggregates: status $rc, $rows rows: $(head -5 "$TMP/gbagg.out")"
 fi
 
+# ---- a Google Benchmark entry with an empty name --------------------------------
+# (it would be the variant "" that marks a family without a baseline, and
+# its repetitions a baseline for the others, never run beside them)
+edit "$IN/gbench.json" "$TMP/gb-noname.json" '
+e = dict(doc["benchmarks"][0]); e["name"] = ""
+doc["benchmarks"].append(e)'
+run gbnoname show "$TMP/gb-noname.json"
+if [ $rc = 2 ] && grep -q "has no name" "$TMP/gbnoname.err" &&
+   [ "$(wc -l <"$TMP/gbnoname.err")" = 1 ] && ! grep -q "x " "$TMP/gbnoname.out"; then
+	ok "a Google Benchmark entry with an empty name: one line, exit 2"
+else
+	bad "gbench empty name: status $rc: $(cat "$TMP/gbnoname.err" "$TMP/gbnoname.out" | head -3)"
+fi
+
 # ---- metadata a file lacks -----------------------------------------------------
 edit "$IN/old.json" "$TMP/bare.json" '
 del doc["noise"]

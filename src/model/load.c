@@ -704,7 +704,9 @@ static int load_gbench_entry(struct loader *l, json_t *b, size_t idx,
 	struct settle_result *r;
 	double ns, *p;
 
-	if (!json_is_object(b) || !name)
+	/* an empty name would be the variant "" that k.baseline = "" means
+	 * "none" by (gbench_result()), and its repetitions a baseline */
+	if (!json_is_object(b) || !name || !*name)
 		return fail(l, "malformed: benchmarks[%zu] has no name", idx);
 	/* an aggregate of repetitions or a complexity fit, not a sample,
 	 * whatever the file's layout version says of it */
