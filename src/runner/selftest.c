@@ -601,25 +601,24 @@ static void print_latency(FILE *f, const char *insn, double cycles,
 }
 
 /* A warning when other work kept the machine busy during the selftest
- * (measured; in its place, where unknown, the load average at the start). */
+ * (settle_noise_busy(): measured, or where unknown the load average at
+ * the start). */
 static void other_work(FILE *f, const struct settle_selftest *st)
 {
+	struct settle_noise n = { .loadavg = st->loadavg,
+				  .other_cpus = st->other_cpus, .known = 1 };
 	char what[64];
 
-	if (st->other_cpus >= 0) {
-		if (st->other_cpus <= SETTLE_NOISE_OTHER_CPUS)
-			return;
+	if (!settle_noise_busy(&n))
+		return;
+	if (n.other_cpus >= 0)
 		snprintf(what, sizeof(what), "%.2f CPUs busy with other work",
-			 st->other_cpus);
-	} else {
-		if (!settle_noise_loaded(st->loadavg))
-			return;
-		snprintf(what, sizeof(what), "load average %.2f", st->loadavg);
-	}
+			 n.other_cpus);
+	else
+		snprintf(what, sizeof(what), "load average %.2f", n.loadavg);
 	fprintf(f, "  warning: other load on the machine (%s): the rates "
 		"describe\n  this machine's noise as much as settle\n", what);
 }
-
 
 void settle_selftest_print(FILE *f, const struct settle_selftest *st,
 			   const struct settle_options *o)

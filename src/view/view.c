@@ -941,7 +941,7 @@ static void noise(const struct settle_report *rep, struct settle_view *v)
 	if (settle_noise_busy(n) && n->other_cpus >= 0)
 		warn(v, "other work kept %.2f CPUs busy during the run, on "
 		     "average", n->other_cpus);
-	else if (settle_noise_busy(n))
+	else if (settle_noise_busy(n)) /* a file without other_cpus */
 		warn(v, "other load on the machine (load average %.2f)",
 		     n->loadavg);
 	if (n->migrations)
