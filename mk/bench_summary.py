@@ -12,7 +12,10 @@ a missing file is skipped). Prints, per size:
     less: read-limit is the limit), as the run estimated it (per-process
     ratio and 95 % interval, inverted: read-limit is the baseline);
   - bswap: each implementation's speed as a fraction of memcpy (copies) or
-    of load-store (in place), and any forced kernel slower than a narrower
+    of load-store (in place); for the copies also the load-store copy's
+    (the dispatched kernel's copy loop without the shuffle) as a fraction
+    of memcpy's, and the dispatched kernel's as a fraction of it (what the
+    swap itself costs); and any forced kernel slower than a narrower
     one by more than 1 % with all of its 95 % interval over processes
     (paired_interval(), settle's own estimate), and the pairs whose
     interval reaches above 1 % without being all above it.
@@ -255,7 +258,8 @@ def bswap(doc):
     procs = (doc.get("settings") or {}).get("processes") or 1
     maybe = []
     print(f"  {'size':>8} {'elements':<17}" +
-          "".join(f"{n:>8}" for n in names) + "  slower than a narrower one")
+          "".join(f"{n:>8}" for n in names) +
+          f"{'ld-st':>8}{'auto/ls':>8}  slower than a narrower one")
     for (size, bits, ip), g in sorted(groups.items(),
                                       key=lambda kv: (kv[0][0], kv[0][1],
                                                       str(kv[0][2]))):
@@ -267,6 +271,13 @@ def bswap(doc):
         for n in names:
             r = g.get(n)
             cells += f"{paired(ref, r):8.3f}" if r else f"{'-':>8}"
+        ls = None if in_place else g.get("load-store")
+        if ls:
+            cells += f"{paired(ref, ls):8.3f}"
+            cells += (f"{paired(ls, g['auto']):8.3f}" if "auto" in g
+                      else f"{'-':>8}")
+        else:
+            cells += f"{'-':>8}{'-':>8}"
         worse = []
         ran = [n for n in ORDER if n in g]
         for i, wide in enumerate(ran):
@@ -290,6 +301,9 @@ def bswap(doc):
         what = f"{bits}-bit {'in place' if in_place else 'copy'}"
         print(f"  {size_name(size):>8} {what:<17}{cells}  "
               f"{'; '.join(worse) if worse else 'none'}")
+    print("  ld-st: the load-store copy (the dispatched kernel's copy loop "
+          "without the shuffle)\n  as a fraction of memcpy; auto/ls: auto "
+          "as a fraction of it, what the swap costs")
     print("  slower: time over the narrower kernel's above 1.01 with all "
           "of its 95 % interval\n  over processes (as settle's verdicts "
           "estimate it; the medians above are per round)")

@@ -8,7 +8,10 @@
 # estimate always lies inside its interval; the fastest plain read is the
 # one with the smallest ratio; "within 2 %" is yes, no or unclear by the
 # interval. Popcount: settle's verdict against libpopcnt, the range of its
-# per-process estimates, and the tally. Each section's noise line.
+# per-process estimates, and the tally. Byte swap: speeds as fractions of
+# memcpy (copies) and load-store (in place), and for the copies the
+# load-store copy's against memcpy and auto's against it. Each section's
+# noise line.
 #
 # Usage: bash tests/test_bench_summary.sh
 # Prints "N passed, M failed"; exits 1 when any check failed.
@@ -116,6 +119,24 @@ sed -i 's/, "other_cpus": 0.125//' "$tmp/pp.json"
 python3 "$summary" "$tmp/pp.json" "$tmp/none" "$tmp/none" > "$tmp/pp.txt" 2>&1
 has "a file without other_cpus: the load average at the start" \
 	"noise: other work not recorded (load 0.40 at the start), 0.2 % steal" "$tmp/pp.txt"
+# Byte swap, 32-bit at 32 KiB: copies memcpy 100 ns, load-store 160 ns,
+# auto 150 ns (0.667 of memcpy; 160 / 150 = 1.067 of load-store); in
+# place load-store 100 ns, auto 101 ns (0.990), no load-store copy column.
+bsw() {
+	printf '{"claim": "bswap", "variant": "%s", "params": {"size_bytes": 32768, "elem_bits": 32, "in_place": %s}, "median_ns": %s}' "$1" "$2" "$3"
+}
+{
+	echo '{"schema": "settle-result/1", "settings": {"processes": 1}, "results": ['
+	bsw memcpy false 100; echo ,
+	bsw load-store false 160; echo ,
+	bsw auto false 150; echo ,
+	bsw load-store true 100; echo ,
+	bsw auto true 101
+	echo ']}'
+} > "$tmp/bs.json"
+python3 "$summary" "$tmp/none" "$tmp/none" "$tmp/bs.json" > "$tmp/bs.txt" 2>&1
+has "bswap copy: auto of memcpy, load-store copy of memcpy, auto of load-store" 	"32-bit copy             -       -       -       -   0.667   0.625   1.067" "$tmp/bs.txt"
+has "bswap in place: auto of load-store, no load-store copy columns" 	"32-bit in place         -       -       -       -   0.990       -       -" "$tmp/bs.txt"
 sed -i 's/"steal_pct": 0.25/"steal_pct": null/' "$tmp/pp.json"
 python3 "$summary" "$tmp/pp.json" "$tmp/none" "$tmp/none" > "$tmp/pp.txt" 2>&1
 has "an unknown steal (null) is said so" "at the start), steal unknown," "$tmp/pp.txt"

@@ -15,7 +15,9 @@
  *   - in a forked child (the threshold is decided once per process),
  *     SETTLE_BSWAP_NT_BYTES=1M: settle_bswap_nt_bytes() is 1 MiB, a 2 MiB
  *     copy takes the non-temporal path with every vector kernel this CPU
- *     can run and a 512 KiB copy does not, and the results are right;
+ *     can run and a 512 KiB copy does not, and the results are right; the
+ *     same for their touch loops' copies (the reference loops without the
+ *     shuffle), whose results are the source's bytes;
  *   - the copy rule (struct settle_bswap_copy_rule) for injected L1d
  *     sizes, thresholds and CPU families; this machine's, a rule set by a
  *     test, and back;
@@ -25,14 +27,19 @@
  *     implementation, element size and a range of lengths, against the
  *     scalar kernel, the guard bytes around the destination unchanged;
  *     the AVX2 and AVX-512 ones again under each CPU family's rule,
- *     injected with sizes the lengths cross;
- *   - the touch loops (each implementation's in-place loop without the
- *     shuffle) at every length 0..1024 and alignment 0..63 leave the
+ *     injected with sizes the lengths cross; their touch loops' copies at
+ *     the same distances and lengths give the source's bytes;
+ *   - the touch loops (each implementation's loop without the shuffle)
+ *     in place at every length 0..1024 and alignment 0..63 leave the
  *     buffer and the guard bytes around it unchanged, at the edges of
  *     PROT_NONE pages too, and really store: on a read-only buffer they
  *     fault (in a forked child); and at lengths just below, at and above
  *     SETTLE_BSWAP_NARROW_INPLACE_BYTES (from it on, the AVX2 and AVX-512
- *     ones run the SSSE3 one), at the edges of PROT_NONE pages.
+ *     ones run the SSSE3 one), at the edges of PROT_NONE pages; as copies
+ *     at every length 0..1024, destination alignment 0..63 and four
+ *     source alignments, and at the edges of PROT_NONE pages, they write
+ *     the source's bytes, nothing around them, and leave the source as
+ *     it was.
  * Implementations this CPU cannot run are skipped, and say so.
  * SETTLE_TEST_SAMPLE=1 checks a sample of lengths and alignments.
  */
@@ -292,6 +299,7 @@ static void test_sizes_said(void **unused)
 
 static const enum settle_bswap_impl vector_impls[] = {
 	SETTLE_BSWAP_SSSE3, SETTLE_BSWAP_AVX2, SETTLE_BSWAP_AVX512,
+	SETTLE_BSWAP_NEON,
 };
 
 /* One copy of nb bytes with fn; 0 when the result is right and the
@@ -306,6 +314,25 @@ static int one_copy(settle_bswap_fn fn, size_t nb, int want_nt,
 	if (memcmp(dst, ref, nb) != 0)
 		return 1;
 	return (settle_bswap_nt_calls() != before) != want_nt ? 2 : 0;
+}
+
+/* The same for a touch loop's copy: the source's bytes; dst 64-byte
+ * aligned, then 4 bytes past it (the bytes before the first 64-byte
+ * boundary a non-temporal copy writes one at a time). */
+static int one_touch(settle_bswap_touch_fn fn, size_t nb, int want_nt,
+		     const unsigned char *src, unsigned char *dst)
+{
+	for (size_t off = 0; off <= 4; off += 4) {
+		uint64_t before = settle_bswap_nt_calls();
+
+		memset(dst, 0, nb);
+		fn(dst + off, src, nb - off, 4);
+		if (memcmp(dst + off, src, nb - off) != 0)
+			return 1;
+		if ((settle_bswap_nt_calls() != before) != want_nt)
+			return 2;
+	}
+	return 0;
 }
 
 /* The child: exit status 0 when every check holds, else which failed. */
@@ -326,17 +353,25 @@ static int env_child(void)
 	for (size_t i = 0; i < sizeof(vector_impls) / sizeof(vector_impls[0]);
 	     i++) {
 		settle_bswap_fn fn;
+		settle_bswap_touch_fn tfn;
 
 		if (!settle_bswap_usable(vector_impls[i]))
 			continue;
 		fn = settle_bswap_impl_fn(vector_impls[i], 32);
+		tfn = settle_bswap_touch_impl_fn(vector_impls[i]);
 		if (one_copy(fn, big, 1, src, dst, ref))
 			return 10 + (int)i;
 		if (one_copy(fn, small, 0, src, dst, ref))
 			return 20 + (int)i;
+		if (one_touch(tfn, big, 1, src, dst))
+			return 40 + (int)i;
+		if (one_touch(tfn, small, 0, src, dst))
+			return 50 + (int)i;
 	}
 	if (one_copy(settle_bswap32_scalar, big, 0, src, dst, ref))
 		return 30;
+	if (one_touch(settle_bswap_touch_scalar, big, 0, src, dst))
+		return 31;
 	return 0;
 }
 
@@ -383,10 +418,13 @@ static void test_distances(void **state)
 	ref = malloc(70001);
 	assert_non_null(buf);
 	assert_non_null(ref);
-	for (unsigned bits = 16; bits <= 64; bits *= 2) {
+	for (unsigned bits = 16; bits <= 64; bits *= 2)
+	for (int touch = 0; touch <= 1; touch++) {
 		settle_bswap_fn fn = settle_bswap_impl_fn(w, bits);
 		settle_bswap_fn scalar =
 			settle_bswap_impl_fn(SETTLE_BSWAP_SCALAR, bits);
+		settle_bswap_touch_fn tfn = settle_bswap_touch_impl_fn(w);
+		const char *how = touch ? " (touch loop)" : "";
 
 		for (size_t gi = 0; gi < sizeof(gaps) / sizeof(gaps[0]); gi++)
 		for (size_t li = 0; li < sizeof(lens) / sizeof(lens[0]); li++) {
@@ -400,19 +438,25 @@ static void test_distances(void **state)
 			fill_random(src, nb, gi * 100 + li);
 			memset(dst - DIR_GUARD, DIR_GUARD_BYTE,
 			       nb + 2 * DIR_GUARD);
-			scalar(ref, src, nb / (bits / 8));
-			fn(dst, src, nb / (bits / 8));
+			if (touch) {
+				memcpy(ref, src, nb);
+				tfn(dst, src, nb, bits / 8);
+			} else {
+				scalar(ref, src, nb / (bits / 8));
+				fn(dst, src, nb / (bits / 8));
+			}
 			if (memcmp(dst, ref, nb) != 0)
-				fail_msg("%s, %u-bit, %zu bytes, dst - src = %zu "
-					 "mod 4096: wrong result",
-					 settle_bswap_impl_name(w), bits, nb,
+				fail_msg("%s%s, %u-bit, %zu bytes, dst - src = "
+					 "%zu mod 4096: wrong result",
+					 settle_bswap_impl_name(w), how, bits,
+					 nb,
 					 (size_t)((uintptr_t)(dst - src) & 4095));
 			for (size_t k = 0; k < DIR_GUARD; k++)
 				if (dst[-1 - (ptrdiff_t)k] != DIR_GUARD_BYTE ||
 				    dst[nb + k] != DIR_GUARD_BYTE)
-					fail_msg("%s, %u-bit, %zu bytes: wrote "
+					fail_msg("%s%s, %u-bit, %zu bytes: wrote "
 						 "outside", settle_bswap_impl_name(w),
-						 bits, nb);
+						 how, bits, nb);
 		}
 	}
 	free(buf);
@@ -427,7 +471,7 @@ static void test_distances(void **state)
 
 static const enum settle_bswap_impl all_impls[] = {
 	SETTLE_BSWAP_SCALAR, SETTLE_BSWAP_SSSE3, SETTLE_BSWAP_AVX2,
-	SETTLE_BSWAP_AVX512,
+	SETTLE_BSWAP_AVX512, SETTLE_BSWAP_NEON,
 };
 
 static settle_bswap_touch_fn touch_of(void **state, const char **name)
@@ -454,6 +498,71 @@ static int align_wanted(size_t a)
 	return !sampled() || a == 0 || a == 1 || a == 16 || a == 63;
 }
 
+/* An element size for a length, so that each is used. */
+static size_t esz_of(size_t len)
+{
+	return (size_t)2 << (len % 3);
+}
+
+/* A touch loop's copy of len bytes from src to dst: dst holds src's
+ * bytes, src is as it was (orig), the guard bytes around dst are
+ * unchanged (guard, GUARD before and after). */
+static void check_touch_copy(const char *name, settle_bswap_touch_fn fn,
+			     unsigned char *dst, const unsigned char *src,
+			     size_t len, const unsigned char *orig,
+			     const unsigned char *guard)
+{
+	memcpy(dst - GUARD, guard, len + 2 * GUARD);
+	fn(dst, src, len, esz_of(len));
+	if (memcmp(dst, src, len) != 0 || memcmp(src, orig, len) != 0)
+		fail_msg("%s: a copy of %zu bytes (dst %% 64 = %zu, src %% 64 "
+			 "= %zu) is not the source's bytes", name, len,
+			 (size_t)((uintptr_t)dst % 64),
+			 (size_t)((uintptr_t)src % 64));
+	if (memcmp(dst - GUARD, guard, GUARD) != 0 ||
+	    memcmp(dst + len, guard + GUARD + len, GUARD) != 0)
+		fail_msg("%s: a copy of %zu bytes wrote outside the "
+			 "destination", name, len);
+}
+
+/* Copies: every length, destination alignment and four source
+ * alignments. */
+static void test_touch_copy_sweep(void **state)
+{
+	static const size_t src_aligns[] = { 0, 1, 17, 63 };
+	const char *name;
+	settle_bswap_touch_fn fn = touch_of(state, &name);
+	size_t cap = MAX_LEN + MAX_ALIGN + 2 * GUARD;
+	unsigned char *sbuf = aligned_alloc(64, cap);
+	unsigned char *dbuf = aligned_alloc(64, cap);
+	unsigned char *orig = malloc(cap), *guard = malloc(cap);
+
+	assert_non_null(sbuf);
+	assert_non_null(dbuf);
+	assert_non_null(orig);
+	assert_non_null(guard);
+	for (size_t len = 0; len <= MAX_LEN; len++) {
+		if (!len_wanted(len))
+			continue;
+		fill_random(sbuf, cap, len + 7);
+		fill_random(guard, cap, len + 8);
+		memcpy(orig, sbuf, cap);
+		for (size_t off = 0; off < MAX_ALIGN; off++)
+		for (size_t k = 0; k < 4; k++) {
+			size_t so = GUARD + src_aligns[k];
+
+			if (!align_wanted(off))
+				continue;
+			check_touch_copy(name, fn, dbuf + GUARD + off,
+					 sbuf + so, len, orig + so, guard);
+		}
+	}
+	free(sbuf);
+	free(dbuf);
+	free(orig);
+	free(guard);
+}
+
 static void test_touch_sweep(void **state)
 {
 	const char *name;
@@ -471,7 +580,8 @@ static void test_touch_sweep(void **state)
 		for (size_t off = 0; off < MAX_ALIGN; off++) {
 			if (!align_wanted(off))
 				continue;
-			fn(buf + GUARD + off, len);
+			fn(buf + GUARD + off, buf + GUARD + off, len,
+			   esz_of(len));
 			if (memcmp(buf, copy, cap) != 0)
 				fail_msg("%s: %zu bytes at %% 64 = %zu changed "
 					 "the buffer", name, len, off);
@@ -497,11 +607,43 @@ static void test_touch_guard_pages(void **state)
 	for (size_t len = 0; len <= MAX_LEN; len++) {
 		if (!len_wanted(len))
 			continue;
-		fn(page, len);
-		fn(page + pg - len, len);
+		fn(page, page, len, esz_of(len));
+		fn(page + pg - len, page + pg - len, len, esz_of(len));
 	}
 	assert_memory_equal(page, copy, pg);
 	guarded_free(page, 1);
+	free(copy);
+}
+
+/* Copies against PROT_NONE pages: from the start and the end of one
+ * page to the start and the end of another. */
+static void test_touch_copy_guard_pages(void **state)
+{
+	const char *name;
+	settle_bswap_touch_fn fn = touch_of(state, &name);
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+	unsigned char *sp = guarded_pages(1), *dp = guarded_pages(1);
+	unsigned char *copy = malloc(pg);
+
+	assert_non_null(sp);
+	assert_non_null(dp);
+	assert_non_null(copy);
+	fill_random(sp, pg, 11);
+	memcpy(copy, sp, pg);
+	for (size_t len = 0; len <= MAX_LEN; len++) {
+		if (!len_wanted(len))
+			continue;
+		memset(dp, 0, pg);
+		fn(dp, sp + pg - len, len, esz_of(len));
+		fn(dp + pg - len, sp, len, esz_of(len));
+		if (memcmp(dp, sp + pg - len, len) != 0 ||
+		    memcmp(dp + pg - len, sp, len) != 0)
+			fail_msg("%s: a copy of %zu bytes next to a guard page "
+				 "is not the source's bytes", name, len);
+	}
+	assert_memory_equal(sp, copy, pg);
+	guarded_free(sp, 1);
+	guarded_free(dp, 1);
 	free(copy);
 }
 
@@ -530,8 +672,8 @@ static void test_touch_narrow(void **state)
 
 		if (sampled() && i != 1 && i != 4)
 			continue;
-		fn(page, len);
-		fn(page + np * pg - len, len);
+		fn(page, page, len, 4);
+		fn(page + np * pg - len, page + np * pg - len, len, 4);
 		if (memcmp(page, copy, np * pg) != 0)
 			fail_msg("%s: %zu bytes changed the buffer", name,
 				 len);
@@ -559,7 +701,7 @@ static void test_touch_stores(void **state)
 	assert_true(pid >= 0);
 	if (pid == 0) {
 		signal(SIGSEGV, SIG_DFL);
-		fn(m, 1024);
+		fn(m, m, 1024, 4);
 		_exit(0);
 	}
 	assert_int_equal(waitpid(pid, &st, 0), pid);
@@ -575,6 +717,10 @@ static void test_touch_stores(void **state)
 	cmocka_unit_test_prestate(test_touch_guard_pages,		\
 				  (void *)&all_impls[i]),		\
 	cmocka_unit_test_prestate(test_touch_stores, (void *)&all_impls[i]), \
+	cmocka_unit_test_prestate(test_touch_copy_sweep,		\
+				  (void *)&all_impls[i]),		\
+	cmocka_unit_test_prestate(test_touch_copy_guard_pages,		\
+				  (void *)&all_impls[i]),		\
 	cmocka_unit_test_prestate(test_touch_narrow, (void *)&all_impls[i])
 
 int main(void)
@@ -588,6 +734,7 @@ int main(void)
 		cmocka_unit_test(test_copy_rule),
 		cmocka_unit_test(test_sizes_said),
 		TOUCH_TESTS(0), TOUCH_TESTS(1), TOUCH_TESTS(2), TOUCH_TESTS(3),
+		TOUCH_TESTS(4),
 	};
 	/* the copy direction again under each CPU family's rule */
 	const struct CMUnitTest directions[] = {

@@ -171,10 +171,11 @@ void settle_arch_popcount_refusal(enum settle_popcount_impl which,
 settle_bswap_fn settle_arch_bswap_kernel(enum settle_bswap_impl which,
 					 unsigned elem_bits);
 
-/* The in-place loop of which without its swap (the bswap claim's
- * load-store reference, src/prim/bswap_kernels.h), or NULL when this
- * architecture has none. */
-typedef void (*settle_bswap_touch_fn)(void *buf, size_t nbytes);
+/* The loop of which without its swap, in place or a copy (the bswap
+ * claim's load-store references, src/prim/bswap_kernels.h), or NULL when
+ * this architecture has none. */
+typedef void (*settle_bswap_touch_fn)(void *dst, const void *src,
+				      size_t nbytes, size_t esz);
 settle_bswap_touch_fn settle_arch_bswap_touch_kernel(enum settle_bswap_impl which);
 
 /* Why id cannot run which (as for popcount). */

@@ -59,26 +59,25 @@ void settle_bswap64_scalar(void *dst, const void *src, size_t n)
 	settle_bswap_elems(dst, src, n * 8, 8);
 }
 
-/* The in-place loop of the scalar kernel without the swap: 8-byte words
- * loaded and stored back, then the bytes left. */
-void settle_bswap_touch_scalar(void *buf, size_t nb)
+/* The scalar kernel's loop without the swap: 8-byte words loaded and
+ * stored, then the bytes left (the kernel's elements are at most 8 bytes;
+ * esz is not needed). */
+void settle_bswap_touch_scalar(void *dst, const void *src, size_t nb,
+			       size_t esz)
 {
-	unsigned char *p = buf;
+	unsigned char *d = dst;
+	const unsigned char *s = src;
 	size_t i = 0;
 
+	(void)esz;
 	for (; nb - i >= 8; i += 8) {
 		uint64_t v;
 
-		memcpy(&v, p + i, 8);
+		memcpy(&v, s + i, 8);
 		__asm__("" : "+r"(v));
-		memcpy(p + i, &v, 8);
+		memcpy(d + i, &v, 8);
 	}
-	for (; i < nb; i++) {
-		unsigned char v = p[i];
-
-		__asm__("" : "+r"(v));
-		p[i] = v;
-	}
+	settle_bswap_touch_bytes(d + i, s + i, nb - i);
 }
 
 settle_bswap_touch_fn settle_bswap_touch_impl_fn(enum settle_bswap_impl which)

@@ -63,20 +63,33 @@ void settle_bswap32_neon(void *dst, const void *src, size_t n);
 void settle_bswap64_neon(void *dst, const void *src, size_t n);
 
 /*
- * The in-place reference of the bswap claim: each implementation's
- * in-place loop with the shuffle removed (the same loads, unroll and
- * stores, every byte written back unchanged; an empty asm keeps the
- * compiler from dropping the store; the AVX2 and AVX-512 ones, like their
- * kernels, run the SSSE3 loop from SETTLE_BSWAP_NARROW_INPLACE_BYTES on).
- * nbytes bytes at buf, any alignment, any length. Each needs what its
- * implementation needs.
+ * The reference loops of the bswap claim ("touch"): each implementation's
+ * loop with the shuffle removed, every byte stored unchanged (an empty asm
+ * keeps the compiler from dropping the store). nbytes bytes from src to
+ * dst, any alignment, any length; dst == src in place, otherwise no
+ * overlap. They take the path their kernel would take for nbytes bytes of
+ * esz-byte elements (esz 2, 4 or 8) between these addresses: the same
+ * loads, unroll and stores, the same hand-over to a narrower loop (in
+ * place from SETTLE_BSWAP_NARROW_INPLACE_BYTES on, copies by the copy
+ * rule below), the same direction and the same non-temporal stores above
+ * the threshold; where the kernel swaps an element at a time (heads and
+ * tails), they copy a byte at a time. So the claim's rows "load-store"
+ * (in place) and "load-store copy" measure what the swap costs beyond
+ * moving the bytes the kernel's way. Each needs what its implementation
+ * needs.
  */
-typedef void (*settle_bswap_touch_fn)(void *buf, size_t nbytes);
-void settle_bswap_touch_scalar(void *buf, size_t nbytes);
-void settle_bswap_touch_ssse3(void *buf, size_t nbytes);
-void settle_bswap_touch_avx2(void *buf, size_t nbytes);
-void settle_bswap_touch_avx512(void *buf, size_t nbytes);
-void settle_bswap_touch_neon(void *buf, size_t nbytes);
+typedef void (*settle_bswap_touch_fn)(void *dst, const void *src,
+				      size_t nbytes, size_t esz);
+void settle_bswap_touch_scalar(void *dst, const void *src, size_t nbytes,
+			       size_t esz);
+void settle_bswap_touch_ssse3(void *dst, const void *src, size_t nbytes,
+			      size_t esz);
+void settle_bswap_touch_avx2(void *dst, const void *src, size_t nbytes,
+			     size_t esz);
+void settle_bswap_touch_avx512(void *dst, const void *src, size_t nbytes,
+			       size_t esz);
+void settle_bswap_touch_neon(void *dst, const void *src, size_t nbytes,
+			     size_t esz);
 /* The touch function of which; NULL out of range. */
 settle_bswap_touch_fn settle_bswap_touch_impl_fn(enum settle_bswap_impl which);
 
@@ -347,6 +360,34 @@ static inline void settle_bswap_elems(unsigned char *d, const unsigned char *s,
 			memcpy(d + i, &v, 8);
 		}
 	}
+}
+
+/* The touch loops' stand-in for settle_bswap_elems(): nbytes bytes from s
+ * to d one at a time, each through an empty asm (kept, not vectorised
+ * into a copy of another shape); d == s allowed. */
+static inline void settle_bswap_touch_bytes(unsigned char *d,
+					    const unsigned char *s,
+					    size_t nbytes)
+{
+	for (size_t i = 0; i < nbytes; i++) {
+		unsigned char v = s[i];
+
+		__asm__("" : "+r"(v));
+		d[i] = v;
+	}
+}
+
+/* settle_bswap_elems(), or with touch (a constant once inlined)
+ * settle_bswap_touch_bytes(). */
+static inline void settle_bswap_elems_or_touch(unsigned char *d,
+					       const unsigned char *s,
+					       size_t nbytes, size_t esz,
+					       int touch)
+{
+	if (touch)
+		settle_bswap_touch_bytes(d, s, nbytes);
+	else
+		settle_bswap_elems(d, s, nbytes, esz);
 }
 
 #endif

@@ -29,7 +29,7 @@
  * The swap of one vector, for esz 2, 4 or 8 (a constant once inlined), or
  * for esz 0 none: the value passes through an empty asm, so the compiler
  * cannot tell that the store writes back what was loaded and must keep
- * both (settle_bswap_touch_neon()).
+ * both (settle_bswap_touch_neon(); in a copy the store is kept anyway).
  */
 static inline uint8x16_t rev(uint8x16_t v, size_t esz)
 {
@@ -83,20 +83,20 @@ static inline void stnp(unsigned char *p, uint8x16_t a, uint8x16_t b)
  * stores, then DMB ISHST. Returns the offset after the last whole vector.
  */
 static inline size_t body_nt(unsigned char *d, const unsigned char *s,
-			     size_t nb, size_t esz)
+			     size_t nb, size_t esz, size_t rsz)
 {
 	size_t i = (size_t)(-(uintptr_t)d & 63);
 
-	settle_bswap_elems(d, s, i, esz);
+	settle_bswap_elems_or_touch(d, s, i, esz, rsz == 0);
 	for (; nb - i >= 4 * VEC; i += 4 * VEC) {
 		uint8x16_t a = load(s + i), b = load(s + i + VEC);
 		uint8x16_t c = load(s + i + 2 * VEC), e = load(s + i + 3 * VEC);
 
-		stnp(d + i, rev(a, esz), rev(b, esz));
-		stnp(d + i + 2 * VEC, rev(c, esz), rev(e, esz));
+		stnp(d + i, rev(a, rsz), rev(b, rsz));
+		stnp(d + i + 2 * VEC, rev(c, rsz), rev(e, rsz));
 	}
 	for (; nb - i >= VEC; i += VEC)
-		vst1q_u8(d + i, rev(load(s + i), esz));
+		vst1q_u8(d + i, rev(load(s + i), rsz));
 	__asm__ __volatile__("dmb ishst" ::: "memory");
 	settle_bswap_nt_note();
 	return i;
@@ -115,69 +115,61 @@ static inline void swap_plain(unsigned char *d, const unsigned char *s,
 
 /* Buffers of SETTLE_BSWAP_NT_MIN_BYTES or more: non-temporal stores when
  * larger than the threshold (settle_bswap_nt_bytes()), not in place, and
- * d is a multiple of esz. Kept out of line, so the common path makes no
- * call. */
+ * d is a multiple of esz; rsz is the swap's element size, 0 for the touch
+ * loop (rev()). Kept out of line, so the common path makes no call. */
 static __attribute__((noinline)) void
-swap_large(unsigned char *d, const unsigned char *s, size_t nb, size_t esz)
+swap_large(unsigned char *d, const unsigned char *s, size_t nb, size_t esz,
+	   size_t rsz)
 {
 	uint8x16_t last;
 
 	if (d == s || nb <= settle_bswap_nt_bytes() ||
 	    (uintptr_t)d % esz != 0) {
-		swap_plain(d, s, nb, esz);
+		swap_plain(d, s, nb, rsz);
 		return;
 	}
 	last = load(s + nb - VEC);
-	if (body_nt(d, s, nb, esz) != nb)
-		vst1q_u8(d + nb - VEC, rev(last, esz));
+	if (body_nt(d, s, nb, esz, rsz) != nb)
+		vst1q_u8(d + nb - VEC, rev(last, rsz));
 }
 
 static inline __attribute__((always_inline)) void
-swap_all(void *dst, const void *src, size_t nb, size_t esz)
+swap_all(void *dst, const void *src, size_t nb, size_t esz, size_t rsz)
 {
 	unsigned char *d = dst;
 	const unsigned char *s = src;
 
 	if (nb < VEC) {
-		settle_bswap_elems(d, s, nb, esz);
+		settle_bswap_elems_or_touch(d, s, nb, esz, rsz == 0);
 		return;
 	}
 	if (nb >= SETTLE_BSWAP_NT_MIN_BYTES)
-		swap_large(d, s, nb, esz);
+		swap_large(d, s, nb, esz, rsz);
 	else
-		swap_plain(d, s, nb, esz);
+		swap_plain(d, s, nb, rsz);
 }
 
 void settle_bswap16_neon(void *dst, const void *src, size_t n)
 {
-	swap_all(dst, src, n * 2, 2);
+	swap_all(dst, src, n * 2, 2, 2);
 }
 
 void settle_bswap32_neon(void *dst, const void *src, size_t n)
 {
-	swap_all(dst, src, n * 4, 4);
+	swap_all(dst, src, n * 4, 4, 4);
 }
 
 void settle_bswap64_neon(void *dst, const void *src, size_t n)
 {
-	swap_all(dst, src, n * 8, 8);
+	swap_all(dst, src, n * 8, 8, 8);
 }
 
-/* The in-place loop of settle_bswap*_neon() without the REV: whole vectors
- * loaded and stored back, four per step, then the last vector; fewer than
- * VEC bytes one byte at a time. */
-void settle_bswap_touch_neon(void *buf, size_t nb)
+/* The loop of settle_bswap*_neon() without the REV
+ * (src/prim/bswap_kernels.h): whole vectors, four per step, then the last
+ * vector; fewer than VEC bytes one byte at a time; a copy above the
+ * threshold with STNP. */
+void settle_bswap_touch_neon(void *dst, const void *src, size_t nb,
+			     size_t esz)
 {
-	unsigned char *p = buf;
-
-	if (nb >= VEC) {
-		swap_plain(p, p, nb, 0);
-		return;
-	}
-	for (size_t i = 0; i < nb; i++) {
-		unsigned char v = p[i];
-
-		__asm__("" : "+r"(v));
-		p[i] = v;
-	}
+	swap_all(dst, src, nb, esz, 0);
 }

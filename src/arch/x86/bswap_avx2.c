@@ -54,6 +54,7 @@ shuf(__m256i v, __m256i m, int touch)
 	return v;
 }
 
+
 /* Whole vectors from offset 0 on with ordinary stores; returns the offset
  * after the last whole vector. */
 static inline __attribute__((always_inline)) size_t
@@ -86,6 +87,17 @@ static inline void swap_16_31(unsigned char *d, const unsigned char *s,
 	_mm_storeu_si128((__m128i *)(d + nb - 16), _mm_shuffle_epi8(z, m));
 }
 
+/* The same without the shuffle (the touch loop). */
+static void touch_16_31(unsigned char *d, const unsigned char *s, size_t nb)
+{
+	__m128i a = _mm_loadu_si128((const __m128i *)s);
+	__m128i z = _mm_loadu_si128((const __m128i *)(s + nb - 16));
+
+	__asm__("" : "+x"(a), "+x"(z));
+	_mm_storeu_si128((__m128i *)d, a);
+	_mm_storeu_si128((__m128i *)(d + nb - 16), z);
+}
+
 /* At least VEC bytes with ordinary stores: whole vectors, then the last
  * VEC bytes of the buffer, loaded before anything is stored. */
 static inline __attribute__((always_inline)) void
@@ -99,23 +111,31 @@ swap_plain(unsigned char *d, const unsigned char *s, size_t nb, __m256i m,
 }
 
 static inline __attribute__((always_inline)) void
-swap_all(void *dst, const void *src, size_t nb, size_t esz, __m256i m)
+swap_all(void *dst, const void *src, size_t nb, size_t esz, __m256i m,
+	 int touch)
 {
 	unsigned char *d = dst;
 	const unsigned char *s = src;
 
 	if (nb < 16) {
-		settle_bswap_elems(d, s, nb, esz);
+		settle_bswap_elems_or_touch(d, s, nb, esz, touch);
 		return;
 	}
 	if (nb < VEC) {
-		swap_16_31(d, s, nb, _mm256_castsi256_si128(m));
+		if (touch)
+			touch_16_31(d, s, nb);
+		else
+			swap_16_31(d, s, nb, _mm256_castsi256_si128(m));
 		return;
 	}
-	if (settle_bswap_goes_narrow(d, s, nb))
-		settle_bswap_ssse3_bytes(d, s, nb, esz);
-	else
-		swap_plain(d, s, nb, m, 0);
+	if (settle_bswap_goes_narrow(d, s, nb)) {
+		if (touch)
+			settle_bswap_touch_ssse3(d, s, nb, esz);
+		else
+			settle_bswap_ssse3_bytes(d, s, nb, esz);
+	} else {
+		swap_plain(d, s, nb, m, touch);
+	}
 }
 
 /* The VPSHUFB control that reverses each element of esz bytes (2, 4 or
@@ -135,17 +155,17 @@ static inline __attribute__((always_inline)) __m256i reverse(size_t esz)
 
 void settle_bswap16_avx2(void *dst, const void *src, size_t n)
 {
-	swap_all(dst, src, n * 2, 2, reverse(2));
+	swap_all(dst, src, n * 2, 2, reverse(2), 0);
 }
 
 void settle_bswap32_avx2(void *dst, const void *src, size_t n)
 {
-	swap_all(dst, src, n * 4, 4, reverse(4));
+	swap_all(dst, src, n * 4, 4, reverse(4), 0);
 }
 
 void settle_bswap64_avx2(void *dst, const void *src, size_t n)
 {
-	swap_all(dst, src, n * 8, 8, reverse(8));
+	swap_all(dst, src, n * 8, 8, reverse(8), 0);
 }
 
 void settle_bswap_avx2_bytes(void *dst, const void *src, size_t nb,
@@ -160,26 +180,12 @@ void settle_bswap_avx2_bytes(void *dst, const void *src, size_t nb,
 		swap_plain(dst, src, nb, reverse(8), 0);
 }
 
-/* The in-place loop of settle_bswap*_avx2() without the shuffle: whole
- * vectors loaded and stored back, four per step, then the last vector;
- * fewer than VEC bytes one byte at a time; from
- * SETTLE_BSWAP_NARROW_INPLACE_BYTES on, the SSSE3 one's, as the kernel. */
-void settle_bswap_touch_avx2(void *buf, size_t nb)
+/* The loop of settle_bswap*_avx2() without the shuffle
+ * (src/prim/bswap_kernels.h): whole vectors, four per step, then the last
+ * vector; 16 to 31 bytes as two halves, fewer one byte at a time; where
+ * the kernel hands over to the SSSE3 one, the SSSE3 one's. */
+void settle_bswap_touch_avx2(void *dst, const void *src, size_t nb,
+			     size_t esz)
 {
-	unsigned char *p = buf;
-
-	if (nb >= SETTLE_BSWAP_NARROW_INPLACE_BYTES) {
-		settle_bswap_touch_ssse3(buf, nb);
-		return;
-	}
-	if (nb >= VEC) {
-		swap_plain(p, p, nb, _mm256_setzero_si256(), 1);
-		return;
-	}
-	for (size_t i = 0; i < nb; i++) {
-		unsigned char v = p[i];
-
-		__asm__("" : "+r"(v));
-		p[i] = v;
-	}
+	swap_all(dst, src, nb, esz, _mm256_setzero_si256(), 1);
 }

@@ -114,36 +114,38 @@ static inline int backward(const unsigned char *d, const unsigned char *s)
 
 /* The masked rest first, then whole vectors from the end, four at a time
  * (loaded before they are stored). Ordinary stores; not in place. */
-static inline void body_back(unsigned char *d, const unsigned char *s,
-			     size_t nb, __m512i m)
+static inline __attribute__((always_inline)) void
+body_back(unsigned char *d, const unsigned char *s, size_t nb, __m512i m,
+	  int touch)
 {
 	size_t i = nb - nb % VEC;
 
 	if (i != nb)
-		swap_part(d + i, s + i, nb - i, m, 0);
+		swap_part(d + i, s + i, nb - i, m, touch);
 	for (; i >= UNROLL * VEC; i -= UNROLL * VEC) {
 		__m512i a = loadu(s + i - VEC), b = loadu(s + i - 2 * VEC);
 		__m512i c = loadu(s + i - 3 * VEC), e = loadu(s + i - 4 * VEC);
 
-		storeu(d + i - VEC, _mm512_shuffle_epi8(a, m));
-		storeu(d + i - 2 * VEC, _mm512_shuffle_epi8(b, m));
-		storeu(d + i - 3 * VEC, _mm512_shuffle_epi8(c, m));
-		storeu(d + i - 4 * VEC, _mm512_shuffle_epi8(e, m));
+		storeu(d + i - VEC, shuf(a, m, touch));
+		storeu(d + i - 2 * VEC, shuf(b, m, touch));
+		storeu(d + i - 3 * VEC, shuf(c, m, touch));
+		storeu(d + i - 4 * VEC, shuf(e, m, touch));
 	}
 	for (; i >= VEC; i -= VEC)
-		storeu(d + i - VEC, _mm512_shuffle_epi8(loadu(s + i - VEC), m));
+		storeu(d + i - VEC, shuf(loadu(s + i - VEC), m, touch));
 }
 
 /* Whole vectors with ordinary stores, then the masked rest; backward for
- * a copy at a 4K-aliasing distance where the copy rule says so. */
+ * a copy at a 4K-aliasing distance where the copy rule says so (never in
+ * place: the distance is 0). */
 static inline __attribute__((always_inline)) void
 swap_plain(unsigned char *d, const unsigned char *s, size_t nb, __m512i m,
 	   int touch)
 {
 	size_t i;
 
-	if (!touch && nb > VEC && backward(d, s)) {
-		body_back(d, s, nb, m);
+	if (nb > VEC && backward(d, s)) {
+		body_back(d, s, nb, m, touch);
 		return;
 	}
 	i = body(d, s, nb, m, touch);
@@ -152,16 +154,25 @@ swap_plain(unsigned char *d, const unsigned char *s, size_t nb, __m512i m,
 }
 
 static inline __attribute__((always_inline)) void
-swap_all(void *dst, const void *src, size_t nb, size_t esz, __m128i lane)
+swap_all(void *dst, const void *src, size_t nb, size_t esz, __m128i lane,
+	 int touch)
 {
 	const __m512i m = _mm512_broadcast_i32x4(lane);
 
-	if (settle_bswap_goes_narrow(dst, src, nb))
-		settle_bswap_ssse3_bytes(dst, src, nb, esz);
-	else if (dst != src && settle_bswap_goes_ymm(nb))
-		settle_bswap_avx2_bytes(dst, src, nb, esz);
-	else
-		swap_plain(dst, src, nb, m, 0);
+	if (settle_bswap_goes_narrow(dst, src, nb)) {
+		if (touch)
+			settle_bswap_touch_ssse3(dst, src, nb, esz);
+		else
+			settle_bswap_ssse3_bytes(dst, src, nb, esz);
+	} else if (dst != src && settle_bswap_goes_ymm(nb)) {
+		/* the AVX2 touch loop decides again, as the kernel did */
+		if (touch)
+			settle_bswap_touch_avx2(dst, src, nb, esz);
+		else
+			settle_bswap_avx2_bytes(dst, src, nb, esz);
+	} else {
+		swap_plain(dst, src, nb, m, touch);
+	}
 }
 
 void settle_bswap16_avx512(void *dst, const void *src, size_t n)
@@ -169,7 +180,7 @@ void settle_bswap16_avx512(void *dst, const void *src, size_t n)
 	const __m128i lane = _mm_setr_epi8(1, 0, 3, 2, 5, 4, 7, 6,
 					   9, 8, 11, 10, 13, 12, 15, 14);
 
-	swap_all(dst, src, n * 2, 2, lane);
+	swap_all(dst, src, n * 2, 2, lane, 0);
 }
 
 void settle_bswap32_avx512(void *dst, const void *src, size_t n)
@@ -177,7 +188,7 @@ void settle_bswap32_avx512(void *dst, const void *src, size_t n)
 	const __m128i lane = _mm_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4,
 					   11, 10, 9, 8, 15, 14, 13, 12);
 
-	swap_all(dst, src, n * 4, 4, lane);
+	swap_all(dst, src, n * 4, 4, lane, 0);
 }
 
 void settle_bswap64_avx512(void *dst, const void *src, size_t n)
@@ -185,18 +196,16 @@ void settle_bswap64_avx512(void *dst, const void *src, size_t n)
 	const __m128i lane = _mm_setr_epi8(7, 6, 5, 4, 3, 2, 1, 0,
 					   15, 14, 13, 12, 11, 10, 9, 8);
 
-	swap_all(dst, src, n * 8, 8, lane);
+	swap_all(dst, src, n * 8, 8, lane, 0);
 }
 
-/* The in-place loop of settle_bswap*_avx512() without the shuffle: whole
- * vectors loaded and stored back, four per step, then the masked rest;
- * from SETTLE_BSWAP_NARROW_INPLACE_BYTES on, the SSSE3 one's, as the
- * kernel. */
-void settle_bswap_touch_avx512(void *buf, size_t nb)
+/* The loop of settle_bswap*_avx512() without the shuffle
+ * (src/prim/bswap_kernels.h): whole vectors, four per step, then the
+ * masked rest (a copy at a 4K-aliasing distance backward, where the copy
+ * rule says so); where the kernel hands over to the AVX2 or SSSE3 one,
+ * theirs. */
+void settle_bswap_touch_avx512(void *dst, const void *src, size_t nb,
+			       size_t esz)
 {
-	if (nb >= SETTLE_BSWAP_NARROW_INPLACE_BYTES) {
-		settle_bswap_touch_ssse3(buf, nb);
-		return;
-	}
-	swap_plain(buf, buf, nb, _mm512_setzero_si512(), 1);
+	swap_all(dst, src, nb, esz, _mm_setzero_si128(), 1);
 }

@@ -41,7 +41,8 @@ static inline void storeu(unsigned char *p, __m128i v)
  * The shuffle of the byte-swap loops, or with touch (a constant, so each
  * use compiles to one of the two) none: the value passes through an empty
  * asm, so the compiler cannot tell that the store writes back what was
- * loaded and must keep both (settle_bswap_touch_ssse3()).
+ * loaded and must keep both (settle_bswap_touch_ssse3(); in a copy the
+ * store is kept anyway).
  */
 static inline __attribute__((always_inline)) __m128i
 shuf(__m128i v, __m128i m, int touch)
@@ -73,33 +74,35 @@ body(unsigned char *d, const unsigned char *s, size_t nb, __m128i m, int touch)
 	return i;
 }
 
+static inline void stream(unsigned char *p, __m128i v)
+{
+	_mm_stream_si128((__m128i *)p, v);
+}
+
 /*
  * Non-temporal: elements one at a time up to the next 64-byte boundary of
  * d (d is a multiple of esz, so that boundary is an element boundary),
  * then whole blocks with MOVNTDQ, then SFENCE. Returns the offset after
  * the last whole block.
  */
-static inline size_t body_nt(unsigned char *d, const unsigned char *s,
-			     size_t nb, __m128i m, size_t esz)
+static inline __attribute__((always_inline)) size_t
+body_nt(unsigned char *d, const unsigned char *s, size_t nb, __m128i m,
+	size_t esz, int touch)
 {
 	size_t i = (size_t)(-(uintptr_t)d & 63);
 
-	settle_bswap_elems(d, s, i, esz);
+	settle_bswap_elems_or_touch(d, s, i, esz, touch);
 	for (; nb - i >= 4 * VEC; i += 4 * VEC) {
 		__m128i a = loadu(s + i), b = loadu(s + i + VEC);
 		__m128i c = loadu(s + i + 2 * VEC), e = loadu(s + i + 3 * VEC);
 
-		_mm_stream_si128((__m128i *)(d + i), _mm_shuffle_epi8(a, m));
-		_mm_stream_si128((__m128i *)(d + i + VEC),
-				 _mm_shuffle_epi8(b, m));
-		_mm_stream_si128((__m128i *)(d + i + 2 * VEC),
-				 _mm_shuffle_epi8(c, m));
-		_mm_stream_si128((__m128i *)(d + i + 3 * VEC),
-				 _mm_shuffle_epi8(e, m));
+		stream(d + i, shuf(a, m, touch));
+		stream(d + i + VEC, shuf(b, m, touch));
+		stream(d + i + 2 * VEC, shuf(c, m, touch));
+		stream(d + i + 3 * VEC, shuf(e, m, touch));
 	}
 	for (; nb - i >= VEC; i += VEC)
-		_mm_stream_si128((__m128i *)(d + i),
-				 _mm_shuffle_epi8(loadu(s + i), m));
+		stream(d + i, shuf(loadu(s + i), m, touch));
 	_mm_sfence();
 	settle_bswap_nt_note();
 	return i;
@@ -123,39 +126,57 @@ swap_plain(unsigned char *d, const unsigned char *s, size_t nb, __m128i m,
  * d is a multiple of esz. In place, each line has just been read into
  * the cache, and ordinary stores were faster (settle run bswap --size 1G,
  * AVX2 on an AMD EPYC KVM guest: 24 against 18 B/ns).
- * Kept out of line, so the common path makes no call and needs no stack
- * frame.
+ * Kept out of line (swap_large(), touch_large()), so the common path
+ * makes no call and needs no stack frame.
  */
-static __attribute__((noinline)) void
-swap_large(unsigned char *d, const unsigned char *s, size_t nb, size_t esz,
-	   __m128i m)
+static inline __attribute__((always_inline)) void
+large(unsigned char *d, const unsigned char *s, size_t nb, size_t esz,
+      __m128i m, int touch)
 {
 	__m128i last;
 
 	if (d == s || nb <= settle_bswap_nt_bytes() ||
 	    (uintptr_t)d % esz != 0) {
-		swap_plain(d, s, nb, m, 0);
+		swap_plain(d, s, nb, m, touch);
 		return;
 	}
 	last = loadu(s + nb - VEC);
-	if (body_nt(d, s, nb, m, esz) != nb)
-		storeu(d + nb - VEC, _mm_shuffle_epi8(last, m));
+	if (body_nt(d, s, nb, m, esz, touch) != nb)
+		storeu(d + nb - VEC, shuf(last, m, touch));
+}
+
+static __attribute__((noinline)) void
+swap_large(unsigned char *d, const unsigned char *s, size_t nb, size_t esz,
+	   __m128i m)
+{
+	large(d, s, nb, esz, m, 0);
+}
+
+static __attribute__((noinline)) void
+touch_large(unsigned char *d, const unsigned char *s, size_t nb, size_t esz)
+{
+	large(d, s, nb, esz, _mm_setzero_si128(), 1);
 }
 
 static inline __attribute__((always_inline)) void
-swap_all(void *dst, const void *src, size_t nb, size_t esz, __m128i m)
+swap_all(void *dst, const void *src, size_t nb, size_t esz, __m128i m,
+	 int touch)
 {
 	unsigned char *d = dst;
 	const unsigned char *s = src;
 
 	if (nb < VEC) {
-		settle_bswap_elems(d, s, nb, esz);
+		settle_bswap_elems_or_touch(d, s, nb, esz, touch);
 		return;
 	}
-	if (nb >= SETTLE_BSWAP_NT_MIN_BYTES)
-		swap_large(d, s, nb, esz, m);
-	else
-		swap_plain(d, s, nb, m, 0);
+	if (nb >= SETTLE_BSWAP_NT_MIN_BYTES) {
+		if (touch)
+			touch_large(d, s, nb, esz);
+		else
+			swap_large(d, s, nb, esz, m);
+	} else {
+		swap_plain(d, s, nb, m, touch);
+	}
 }
 
 void settle_bswap16_ssse3(void *dst, const void *src, size_t n)
@@ -163,7 +184,7 @@ void settle_bswap16_ssse3(void *dst, const void *src, size_t n)
 	const __m128i m = _mm_setr_epi8(1, 0, 3, 2, 5, 4, 7, 6,
 					9, 8, 11, 10, 13, 12, 15, 14);
 
-	swap_all(dst, src, n * 2, 2, m);
+	swap_all(dst, src, n * 2, 2, m, 0);
 }
 
 void settle_bswap32_ssse3(void *dst, const void *src, size_t n)
@@ -171,7 +192,7 @@ void settle_bswap32_ssse3(void *dst, const void *src, size_t n)
 	const __m128i m = _mm_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4,
 					11, 10, 9, 8, 15, 14, 13, 12);
 
-	swap_all(dst, src, n * 4, 4, m);
+	swap_all(dst, src, n * 4, 4, m, 0);
 }
 
 void settle_bswap64_ssse3(void *dst, const void *src, size_t n)
@@ -179,7 +200,7 @@ void settle_bswap64_ssse3(void *dst, const void *src, size_t n)
 	const __m128i m = _mm_setr_epi8(7, 6, 5, 4, 3, 2, 1, 0,
 					15, 14, 13, 12, 11, 10, 9, 8);
 
-	swap_all(dst, src, n * 8, 8, m);
+	swap_all(dst, src, n * 8, 8, m, 0);
 }
 
 void settle_bswap_ssse3_bytes(void *dst, const void *src, size_t nb,
@@ -193,21 +214,12 @@ void settle_bswap_ssse3_bytes(void *dst, const void *src, size_t nb,
 		settle_bswap64_ssse3(dst, src, nb / 8);
 }
 
-/* The in-place loop of settle_bswap*_ssse3() without the shuffle: whole
- * vectors loaded and stored back, four per step, then the last vector;
- * fewer than VEC bytes one byte at a time. */
-void settle_bswap_touch_ssse3(void *buf, size_t nb)
+/* The loop of settle_bswap*_ssse3() without the shuffle
+ * (src/prim/bswap_kernels.h): whole vectors, four per step, then the last
+ * vector; fewer than VEC bytes one byte at a time; a copy above the
+ * threshold with MOVNTDQ. */
+void settle_bswap_touch_ssse3(void *dst, const void *src, size_t nb,
+			      size_t esz)
 {
-	unsigned char *p = buf;
-
-	if (nb >= VEC) {
-		swap_plain(p, p, nb, _mm_setzero_si128(), 1);
-		return;
-	}
-	for (size_t i = 0; i < nb; i++) {
-		unsigned char v = p[i];
-
-		__asm__("" : "+r"(v));
-		p[i] = v;
-	}
+	swap_all(dst, src, nb, esz, _mm_setzero_si128(), 1);
 }
