@@ -18,9 +18,9 @@
  * src/prim/bswap_kernels.h). In place it is the limit, since a copy of a
  * buffer onto itself is no work and memmove would measure something else;
  * for the copies it tells what the swap costs from what the kernel's way
- * of moving the bytes costs (where memcpy moves them another way: on the
- * AMD Zen 5 guest a 32 KiB memcpy writes with REP MOVSB, which does not
- * read the destination's lines first, and no vector store does that).
+ * of moving the bytes costs, where memcpy moves them another way (on the
+ * AMD Zen 5 guest glibc copies 32 KiB with REP MOVSB; docs/primitives.md,
+ * "Byte swap", on why no vector loop keeps up with it there).
  *
  * One operation is one pass over the buffer of params.size_bytes bytes.
  * A pass swaps size / (elem_bits / 8) whole elements; the trailing
@@ -232,18 +232,23 @@ static uint64_t inplace_passes(struct bswap_state *s, uint64_t iters,
  * The load-store references: iters passes of the active implementation's
  * loop without the shuffle (settle_bswap_touch_impl_fn()), in place
  * (which leaves the buffer as it was) or from the source to the
- * destination (which the copies' checks poison again). Not checked (a
- * reference row); returns 0.
+ * destination (poisoned first, as for the copies). A reference row, so
+ * the runner does not check it; it returns the group's check value all
+ * the same (the result seen in the source's byte order: in place, through
+ * the buffer's masks; a copy, unswapped, as it is), so that the tests can.
  */
 static uint64_t touch_passes(struct bswap_state *s, uint64_t iters,
 			     size_t esz, int in_place)
 {
+	static const unsigned char none[3];
 	settle_bswap_touch_fn fn =
 		settle_bswap_touch_impl_fn(settle_bswap_active());
 	size_t nb = s->size / esz * esz;
 	unsigned char *dst = in_place ? s->ip : s->dst;
 	const unsigned char *src = in_place ? s->ip : s->src;
 
+	if (!in_place)
+		poison(dst, nb);
 	for (uint64_t i = 0; i < iters; i++) {
 		unsigned char *d = dst;
 		const unsigned char *p = src;
@@ -253,7 +258,9 @@ static uint64_t touch_passes(struct bswap_state *s, uint64_t iters,
 		fn(d, p, nb, esz);
 	}
 	settle_clobber_memory();
-	return 0;
+	if (in_place)
+		return checksum(s->ip, s->size, s->size, s->mask);
+	return checksum(s->dst, s->size, nb, none);
 }
 
 uint64_t settle_bswap_claim_passes(void *state, uint64_t iters,

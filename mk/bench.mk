@@ -55,7 +55,9 @@ bench-layouts: deps
 #   - examples/readlimit-peers.c at the same sizes: settle's read limit
 #     against plain reads with the widest aligned loads;
 #   - the bswap claim at 32 KiB, 256 MiB and 1 GiB (copies against memcpy,
-#     in place against load-store).
+#     in place against load-store; the copies' load-store row, the
+#     kernel's copy loop without the shuffle, tells the cost of moving
+#     the bytes from the cost of the swap).
 # then prints a summary of the ratios (mk/bench_summary.py, python3). The
 # result files stay in $(BUILD)/bench/ for settle show and settle compare.
 #

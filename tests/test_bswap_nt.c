@@ -17,7 +17,9 @@
  *     copy takes the non-temporal path with every vector kernel this CPU
  *     can run and a 512 KiB copy does not, and the results are right; the
  *     same for their touch loops' copies (the reference loops without the
- *     shuffle), whose results are the source's bytes;
+ *     shuffle), whose results are the source's bytes (element sizes 2, 4
+ *     and 8; a destination that is not a multiple of the element size
+ *     takes ordinary stores);
  *   - the copy rule (struct settle_bswap_copy_rule) for injected L1d
  *     sizes, thresholds and CPU families; this machine's, a rule set by a
  *     test, and back;
@@ -29,6 +31,13 @@
  *     the AVX2 and AVX-512 ones again under each CPU family's rule,
  *     injected with sizes the lengths cross; their touch loops' copies at
  *     the same distances and lengths give the source's bytes;
+ *   - which loop a copy takes, kernel and touch loop alike, seen through
+ *     a destination 64 bytes past the source (an overlap the contract
+ *     rules out, used here as a probe: a copy from the end gives what
+ *     memmove would, one from the start does not): the AVX-512 one goes
+ *     backward below zmm_end when the rule says so, forward when it does
+ *     not, and hands over to the (forward) AVX2 loop from zmm_end and to
+ *     the SSSE3 one from narrow_from;
  *   - the touch loops (each implementation's loop without the shuffle)
  *     in place at every length 0..1024 and alignment 0..63 leave the
  *     buffer and the guard bytes around it unchanged, at the edges of
@@ -316,20 +325,27 @@ static int one_copy(settle_bswap_fn fn, size_t nb, int want_nt,
 	return (settle_bswap_nt_calls() != before) != want_nt ? 2 : 0;
 }
 
-/* The same for a touch loop's copy: the source's bytes; dst 64-byte
- * aligned, then 4 bytes past it (the bytes before the first 64-byte
- * boundary a non-temporal copy writes one at a time). */
+/* The same for a touch loop's copy: the source's bytes. The destination
+ * off bytes past a 64-byte boundary (the bytes before the next one a
+ * non-temporal copy writes one at a time) with elements of esz bytes;
+ * the non-temporal path is taken only when off is a multiple of esz. */
 static int one_touch(settle_bswap_touch_fn fn, size_t nb, int want_nt,
 		     const unsigned char *src, unsigned char *dst)
 {
-	for (size_t off = 0; off <= 4; off += 4) {
+	static const struct { size_t off, esz; } at[] = {
+		{ 0, 4 }, { 4, 4 }, { 2, 2 }, { 8, 8 }, { 2, 4 }, { 4, 8 },
+	};
+
+	for (size_t k = 0; k < sizeof(at) / sizeof(at[0]); k++) {
 		uint64_t before = settle_bswap_nt_calls();
+		size_t off = at[k].off, len = nb - 64;
 
 		memset(dst, 0, nb);
-		fn(dst + off, src, nb - off, 4);
-		if (memcmp(dst + off, src, nb - off) != 0)
+		fn(dst + off, src, len, at[k].esz);
+		if (memcmp(dst + off, src, len) != 0)
 			return 1;
-		if ((settle_bswap_nt_calls() != before) != want_nt)
+		if ((settle_bswap_nt_calls() != before) !=
+		    (want_nt && off % at[k].esz == 0))
 			return 2;
 	}
 	return 0;
@@ -461,6 +477,79 @@ static void test_distances(void **state)
 	}
 	free(buf);
 	free(ref);
+}
+
+/* ---- which loop a copy takes ----------------------------------------------- */
+
+/*
+ * A 32-bit copy of nb bytes to 64 bytes past its source with the AVX-512
+ * kernel (touch 0) or its touch loop (touch 1): 1 when the result is what
+ * memmove (then the swap) would give, as a copy from the end does, 0 when
+ * not, as a copy from the start does (random bytes).
+ */
+static int like_memmove(size_t nb, int touch)
+{
+	unsigned char *buf = aligned_alloc(4096, nb + 2 * 4096);
+	unsigned char *orig = malloc(nb), *want = malloc(nb);
+	unsigned char *src = buf + 4096, *dst = src + 64;
+	int same;
+
+	assert_non_null(buf);
+	assert_non_null(orig);
+	assert_non_null(want);
+	fill_random(src, nb, nb + (size_t)touch);
+	memcpy(orig, src, nb);
+	if (touch) {
+		memcpy(want, orig, nb);
+		settle_bswap_touch_impl_fn(SETTLE_BSWAP_AVX512)(dst, src, nb, 4);
+	} else {
+		settle_bswap32_scalar(want, orig, nb / 4);
+		settle_bswap_impl_fn(SETTLE_BSWAP_AVX512, 32)(dst, src, nb / 4);
+	}
+	same = memcmp(dst, want, nb) == 0;
+	free(buf);
+	free(orig);
+	free(want);
+	return same;
+}
+
+static void test_paths(void **unused)
+{
+	static const struct settle_bswap_copy_rule back = {
+		.zmm_end = 16 << 10, .narrow_from = 32 << 10, .backward = 1,
+	}, fwd = {
+		.zmm_end = 16 << 10, .narrow_from = 32 << 10, .backward = 0,
+	};
+	static const struct {
+		const struct settle_bswap_copy_rule *rule;
+		size_t nb;
+		int backward;
+		const char *what;
+	} cases[] = {
+		{ &back, 8 << 10, 1, "512-bit, from the end" },
+		{ &fwd, 8 << 10, 0, "512-bit, from the start" },
+		{ &back, 20 << 10, 0, "the AVX2 loop from zmm_end" },
+		{ &back, 40 << 10, 0, "the SSSE3 loop from narrow_from" },
+	};
+
+	(void)unused;
+	if (!settle_bswap_usable(SETTLE_BSWAP_AVX512)) {
+		print_message("this CPU or OS cannot run avx512: skipped\n");
+		skip();
+	}
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		settle_bswap_set_copy_rule(cases[i].rule);
+		for (int touch = 0; touch <= 1; touch++)
+			if (like_memmove(cases[i].nb, touch) !=
+			    cases[i].backward) {
+				settle_bswap_set_copy_rule(NULL);
+				fail_msg("%zu bytes: the AVX-512 %s did not take "
+					 "%s", cases[i].nb,
+					 touch ? "touch loop" : "kernel",
+					 cases[i].what);
+			}
+	}
+	settle_bswap_set_copy_rule(NULL);
 }
 
 /* ---- the touch loops ------------------------------------------------------ */
@@ -733,6 +822,7 @@ int main(void)
 		cmocka_unit_test(test_env),
 		cmocka_unit_test(test_copy_rule),
 		cmocka_unit_test(test_sizes_said),
+		cmocka_unit_test(test_paths),
 		TOUCH_TESTS(0), TOUCH_TESTS(1), TOUCH_TESTS(2), TOUCH_TESTS(3),
 		TOUCH_TESTS(4),
 	};

@@ -59,25 +59,36 @@ void settle_bswap64_scalar(void *dst, const void *src, size_t n)
 	settle_bswap_elems(dst, src, n * 8, 8);
 }
 
-/* The scalar kernel's loop without the swap: 8-byte words loaded and
- * stored, then the bytes left (the kernel's elements are at most 8 bytes;
- * esz is not needed). */
+/* The scalar kernel's loop without the swap, for elements of w bytes (a
+ * constant once inlined): one load and one store per element, then the
+ * bytes left. */
+static inline __attribute__((always_inline)) void
+touch_elems(unsigned char *d, const unsigned char *s, size_t nb, size_t w)
+{
+	size_t i = 0;
+
+#ifdef __clang__
+	_Pragma("clang loop vectorize(disable) interleave(disable)")
+#endif
+	for (; nb - i >= w; i += w) {
+		uint64_t v = 0;
+
+		memcpy(&v, s + i, w);
+		__asm__("" : "+r"(v));
+		memcpy(d + i, &v, w);
+	}
+	settle_bswap_touch_bytes(d + i, s + i, nb - i);
+}
+
 void settle_bswap_touch_scalar(void *dst, const void *src, size_t nb,
 			       size_t esz)
 {
-	unsigned char *d = dst;
-	const unsigned char *s = src;
-	size_t i = 0;
-
-	(void)esz;
-	for (; nb - i >= 8; i += 8) {
-		uint64_t v;
-
-		memcpy(&v, s + i, 8);
-		__asm__("" : "+r"(v));
-		memcpy(d + i, &v, 8);
-	}
-	settle_bswap_touch_bytes(d + i, s + i, nb - i);
+	if (esz == 2)
+		touch_elems(dst, src, nb, 2);
+	else if (esz == 4)
+		touch_elems(dst, src, nb, 4);
+	else
+		touch_elems(dst, src, nb, 8);
 }
 
 settle_bswap_touch_fn settle_bswap_touch_impl_fn(enum settle_bswap_impl which)

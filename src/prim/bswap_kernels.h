@@ -72,11 +72,11 @@ void settle_bswap64_neon(void *dst, const void *src, size_t n);
  * loads, unroll and stores, the same hand-over to a narrower loop (in
  * place from SETTLE_BSWAP_NARROW_INPLACE_BYTES on, copies by the copy
  * rule below), the same direction and the same non-temporal stores above
- * the threshold; where the kernel swaps an element at a time (heads and
- * tails), they copy a byte at a time. So the claim's rows "load-store"
- * (in place) and "load-store copy" measure what the swap costs beyond
- * moving the bytes the kernel's way. Each needs what its implementation
- * needs.
+ * the threshold; where a vector kernel swaps an element at a time (heads
+ * and tails), they copy a byte at a time (the scalar one moves an element
+ * at a time, as its kernel). So the claim's `load-store` rows, in place
+ * and for the copies, tell the cost of moving the bytes the kernel's way
+ * from the cost of the swap. Each needs what its implementation needs.
  */
 typedef void (*settle_bswap_touch_fn)(void *dst, const void *src,
 				      size_t nbytes, size_t esz);
@@ -268,6 +268,8 @@ void settle_bswap_ssse3_bytes(void *dst, const void *src, size_t nb,
  */
 void settle_bswap_avx2_bytes(void *dst, const void *src, size_t nb,
 			     size_t esz);
+/* The same without the shuffle, for the AVX-512 touch loop (below). */
+void settle_bswap_touch_avx2_bytes(void *dst, const void *src, size_t nb);
 
 /* The smallest copy the vector kernels consider for non-temporal stores
  * (bytes), whatever the threshold below says. */

@@ -116,10 +116,11 @@ static inline void swap_plain(unsigned char *d, const unsigned char *s,
 /* Buffers of SETTLE_BSWAP_NT_MIN_BYTES or more: non-temporal stores when
  * larger than the threshold (settle_bswap_nt_bytes()), not in place, and
  * d is a multiple of esz; rsz is the swap's element size, 0 for the touch
- * loop (rev()). Kept out of line, so the common path makes no call. */
-static __attribute__((noinline)) void
-swap_large(unsigned char *d, const unsigned char *s, size_t nb, size_t esz,
-	   size_t rsz)
+ * loop (rev()). Kept out of line (swap_large(), touch_large()), so the
+ * common path makes no call. */
+static inline __attribute__((always_inline)) void
+large(unsigned char *d, const unsigned char *s, size_t nb, size_t esz,
+      size_t rsz)
 {
 	uint8x16_t last;
 
@@ -133,6 +134,18 @@ swap_large(unsigned char *d, const unsigned char *s, size_t nb, size_t esz,
 		vst1q_u8(d + nb - VEC, rev(last, rsz));
 }
 
+static __attribute__((noinline)) void
+swap_large(unsigned char *d, const unsigned char *s, size_t nb, size_t esz)
+{
+	large(d, s, nb, esz, esz);
+}
+
+static __attribute__((noinline)) void
+touch_large(unsigned char *d, const unsigned char *s, size_t nb, size_t esz)
+{
+	large(d, s, nb, esz, 0);
+}
+
 static inline __attribute__((always_inline)) void
 swap_all(void *dst, const void *src, size_t nb, size_t esz, size_t rsz)
 {
@@ -143,10 +156,14 @@ swap_all(void *dst, const void *src, size_t nb, size_t esz, size_t rsz)
 		settle_bswap_elems_or_touch(d, s, nb, esz, rsz == 0);
 		return;
 	}
-	if (nb >= SETTLE_BSWAP_NT_MIN_BYTES)
-		swap_large(d, s, nb, esz, rsz);
-	else
+	if (nb >= SETTLE_BSWAP_NT_MIN_BYTES) {
+		if (rsz == 0)
+			touch_large(d, s, nb, esz);
+		else
+			swap_large(d, s, nb, esz);
+	} else {
 		swap_plain(d, s, nb, rsz);
+	}
 }
 
 void settle_bswap16_neon(void *dst, const void *src, size_t n)

@@ -121,7 +121,7 @@ swap_all(void *dst, const void *src, size_t nb, size_t esz, __m256i m,
 		settle_bswap_elems_or_touch(d, s, nb, esz, touch);
 		return;
 	}
-	if (nb < VEC) {
+	if (__builtin_expect(nb < VEC, 0)) {
 		if (touch)
 			touch_16_31(d, s, nb);
 		else
@@ -178,6 +178,12 @@ void settle_bswap_avx2_bytes(void *dst, const void *src, size_t nb,
 		swap_plain(dst, src, nb, reverse(4), 0);
 	else
 		swap_plain(dst, src, nb, reverse(8), 0);
+}
+
+/* settle_bswap_avx2_bytes() without the shuffle: straight to the loop. */
+void settle_bswap_touch_avx2_bytes(void *dst, const void *src, size_t nb)
+{
+	swap_plain(dst, src, nb, _mm256_setzero_si256(), 1);
 }
 
 /* The loop of settle_bswap*_avx2() without the shuffle

@@ -165,9 +165,8 @@ swap_all(void *dst, const void *src, size_t nb, size_t esz, __m128i lane,
 		else
 			settle_bswap_ssse3_bytes(dst, src, nb, esz);
 	} else if (dst != src && settle_bswap_goes_ymm(nb)) {
-		/* the AVX2 touch loop decides again, as the kernel did */
 		if (touch)
-			settle_bswap_touch_avx2(dst, src, nb, esz);
+			settle_bswap_touch_avx2_bytes(dst, src, nb);
 		else
 			settle_bswap_avx2_bytes(dst, src, nb, esz);
 	} else {
