@@ -729,8 +729,8 @@ struct settle_result {
 	/*
 	 * Evidence that the work was really repeated: nrepeat pairs of
 	 * adjacent calls, one of iters repetitions (repeat1_ns[k], ns) and
-	 * one of repeat_iters = 2 x iters (repeat2_ns[k]): 3 pairs, 9 when
-	 * the first 3 look suspicious. read_limit_bpns: a plain read of a
+	 * one of repeat_iters = 2 x iters (repeat2_ns[k]): 9 pairs (files
+	 * of settle 0.1.0 before 2026-12-02 may hold 3). read_limit_bpns: a plain read of a
 	 * buffer of size_bytes in the same run, bytes per ns (0: not
 	 * measured).
 	 */
