@@ -641,6 +641,12 @@ struct settle_options {
 				   one, layout_first; docs/layouts.md) */
 	unsigned layout_first;  /* the layout measured first (with one
 				   layout: the only one; 0 by default) */
+	unsigned long round_first; /* rows of the Williams design that
+				   come before this process's first round
+				   (0 by default; --processes gives
+				   process p p x its rounds, so that the
+				   processes go on through the design
+				   rather than each repeat its start) */
 	FILE *progress;         /* NULL: silent */
 };
 

@@ -169,6 +169,49 @@ static void test_interleaved(void **st)
 	settle_report_free(&rep);
 }
 
+/* round_first = 2 (a second process of two rounds each, as --processes
+ * starts it): the rounds run rows 2, 3, 0, 1, 2, 3 of the square. */
+static void test_round_first(void **st)
+{
+	static const uint64_t one[] = { 64 };
+	static const int want[] = { 2, 1, 0, 0, 2, 1, 0, 1, 2, 1, 2, 0,
+				    2, 1, 0, 0, 2, 1 };
+	struct settle_report rep;
+	char err[512];
+	const unsigned samples = 6, nv = 3;
+
+	(void)st;
+	quick_report(&rep, samples);
+	rep.options.round_first = 2;
+	ncalls = 0;
+	assert_int_equal(settle_run_claim(&rep, &good_claim, one, 1, err,
+					  sizeof(err)), 0);
+	assert_true(ncalls >= samples * nv);
+	const int *s = call_log + ncalls - samples * nv;
+	for (unsigned i = 0; i < samples * nv; i++)
+		assert_int_equal(s[i], want[i]);
+	settle_report_free(&rep);
+}
+
+/* settle_rounds_per_process: the samples, rounded up to whole rounds in
+ * each layout. */
+static void test_rounds_per_process(void **st)
+{
+	struct settle_options o;
+
+	(void)st;
+	settle_options_default(&o, 1);
+	o.samples = 15;
+	assert_int_equal(settle_rounds_per_process(&o), 15);
+	o.layouts = 4;
+	assert_int_equal(settle_rounds_per_process(&o), 16);
+	o.samples = 40;
+	assert_int_equal(settle_rounds_per_process(&o), 40);
+	o.layouts = 1;
+	o.samples = 1;
+	assert_int_equal(settle_rounds_per_process(&o), 1);
+}
+
 /* For every n up to 17, over one period of rounds (n, or 2n when n is
  * odd): each round is a permutation, each variant runs equally often in
  * each position, and each ordered pair (a, b), a != b, is adjacent (b
@@ -359,6 +402,8 @@ int main(void)
 		cmocka_unit_test(test_wrong_variant_fails),
 		cmocka_unit_test(test_good_claim),
 		cmocka_unit_test(test_interleaved),
+		cmocka_unit_test(test_round_first),
+		cmocka_unit_test(test_rounds_per_process),
 		cmocka_unit_test(test_round_order_balanced),
 		cmocka_unit_test(test_json_file),
 		cmocka_unit_test(test_json_unwritable),

@@ -441,10 +441,11 @@ struct run_args {
 	const char *format, *output;
 	struct settle_options opt;
 	unsigned long samples, min_ms, processes, layouts, layout_first;
+	unsigned long round_first;
 	int cpu;
 	int have_samples, have_min, have_cpu, have_processes, have_layouts;
 	int have_device;
-	int have_layout_first;
+	int have_layout_first, have_round_first;
 	int quick, rigorous;
 	const char *builds[SETTLE_BYOB_MAX_BUILDS]; /* --build, FILE.c */
 	size_t nbuilds;
@@ -457,7 +458,7 @@ enum { OPT_SIZE = 256, OPT_SAMPLES, OPT_CPU, OPT_QUICK, OPT_FULL, OPT_FORMAT,
        OPT_OUTPUT, OPT_DEVICE, OPT_VARIANT, OPT_MIN, OPT_EQUIV,
        OPT_PROCESSES, OPT_RIGOROUS, OPT_BUILD, OPT_VERBOSE, OPT_FAIL_ON,
        OPT_AA, OPT_DETECT, OPT_KIND, OPT_LAYOUTS, OPT_LAYOUT_FIRST,
-       OPT_LAYOUT_TRIALS,
+       OPT_LAYOUT_TRIALS, OPT_ROUND_FIRST,
        OPT_COMMAND0 = 512 /* + enum settle_command_opt */ };
 
 static const struct option run_opts[] = {
@@ -476,6 +477,7 @@ static const struct option run_opts[] = {
 	{ "rigorous", no_argument, NULL, OPT_RIGOROUS },
 	{ "layouts", required_argument, NULL, OPT_LAYOUTS },
 	{ "layout-first", required_argument, NULL, OPT_LAYOUT_FIRST },
+	{ "round-first", required_argument, NULL, OPT_ROUND_FIRST },
 	{ "build", required_argument, NULL, OPT_BUILD },
 	{ "verbose", no_argument, NULL, OPT_VERBOSE },
 	SETTLE_COMMAND_OPTIONS(OPT_COMMAND0),
@@ -587,6 +589,12 @@ static int run_option(void *ctx, int c, const char *arg)
 			return fail_usage("malformed --layout-first '%s' (0 to "
 					  "63)", arg);
 		a->have_layout_first = 1;
+		return 0;
+	case OPT_ROUND_FIRST: /* internal: --processes sets it per child */
+		if (parse_uint(arg, 1ul << 30, &a->round_first) < 0)
+			return fail_usage("malformed --round-first '%s' (0 to "
+					  "%lu)", arg, 1ul << 30);
+		a->have_round_first = 1;
 		return 0;
 	case OPT_VARIANT:
 		more = realloc(a->variants, (a->nvariants + 1) * sizeof(*more));
@@ -714,6 +722,8 @@ static int parse_run(struct run_args *a, int argc, char **argv)
 		a->opt.layouts = (unsigned)a->layouts;
 	if (a->have_layout_first)
 		a->opt.layout_first = (unsigned)a->layout_first;
+	if (a->have_round_first)
+		a->opt.round_first = a->round_first;
 	/* --layouts N alone: N fresh processes (at least 3), each measuring
 	 * every layout; one process cannot show how far a second run
 	 * differs, and compare takes the process as its unit when both
@@ -776,9 +786,7 @@ static int measure(struct run_args *a, int argc, char **argv,
 	int rc = 0;
 
 	if (a->opt.processes > 1) {
-		rc = settle_run_in_processes(argc, argv, a->opt.cpu,
-					     a->opt.processes, a->opt.layouts,
-					     a->opt.band, &rep, err,
+		rc = settle_run_in_processes(argc, argv, &a->opt, &rep, err,
 					     sizeof(err));
 		if (rc == -2)
 			return interrupted(NULL);

@@ -64,12 +64,15 @@ static int pool(struct settle_report *rep, const char *file, double band,
 	return rc;
 }
 
-static int run_processes(const char *exe, char **argv, int last,
-			 int first_slot, unsigned nproc, unsigned layouts,
-			 double band, struct settle_report *rep, char *err,
-			 size_t errlen)
+/* The slots of the children's argv that run_processes() fills in. */
+enum { SLOT_OUTPUT = 7, SLOT_LAYOUT = 9, SLOT_ROUND = 11 };
+
+static int run_processes(const char *exe, char **argv,
+			 const struct settle_options *o,
+			 struct settle_report *rep, char *err, size_t errlen)
 {
-	char dir[4096], file[4200], first[16];
+	char dir[4096], file[4200], first[16], round[32];
+	unsigned nproc = o->processes, layouts = o->layouts;
 	int rc = -1;
 
 	memset(rep, 0, sizeof(*rep));
@@ -89,12 +92,21 @@ static int run_processes(const char *exe, char **argv, int last,
 
 		snprintf(file, sizeof(file), "%s/p%u.json", dir, p);
 		settle_temp_add(file, 0);
-		argv[last] = file;
+		argv[SLOT_OUTPUT] = file;
 		/* process p measures its layouts from layout p on, so that
 		 * each layout comes first, second, ... equally often */
 		snprintf(first, sizeof(first), "%u", layouts > 1 ?
 			 p % layouts : 0);
-		argv[first_slot] = first;
+		argv[SLOT_LAYOUT] = first;
+		/* and its rounds from row p x rounds of the design on: who
+		 * runs after whom is balanced over the design's period (2n
+		 * rounds for n variants, n odd), longer than one process's
+		 * rounds when there are many variants; each process repeating
+		 * the start would repeat its imbalance, which pooling cannot
+		 * average out */
+		snprintf(round, sizeof(round), "%lu", (unsigned long)p *
+			 settle_rounds_per_process(o));
+		argv[SLOT_ROUND] = round;
 		st = spawn(exe, argv);
 		if (settle_interrupted()) {
 			snprintf(err, errlen, "interrupted");
@@ -108,14 +120,17 @@ static int run_processes(const char *exe, char **argv, int last,
 				 "status %d)", p + 1, nproc, st);
 			goto out;
 		}
-		if (p == 0 ? settle_load_json(file, band, rep, err, errlen) :
-			     pool(rep, file, band, err, errlen))
+		if (p == 0 ? settle_load_json(file, o->band, rep, err,
+					      errlen) :
+			     pool(rep, file, o->band, err, errlen))
 			goto out;
 		unlink(file);
 		settle_temp_forget(file);
 	}
 	rep->options.processes = nproc;
 	rep->options.samples *= nproc;
+	snprintf(rep->order, sizeof(rep->order), "%s%s", SETTLE_ROUND_ORDER,
+		 SETTLE_ROUND_ORDER_PROCESSES);
 	settle_report_analyze(rep, 0, rep->nresults);
 	rc = 0;
 out:
@@ -134,10 +149,11 @@ out:
 static int child_drops(const char *arg, int *skip_value)
 {
 	static const char *const with_value[] = { "--processes", "--format",
-						  "--output", "--layout-first" };
+						  "--output", "--layout-first",
+						  "--round-first" };
 
 	*skip_value = 0;
-	for (size_t i = 0; i < 4; i++) {
+	for (size_t i = 0; i < 5; i++) {
 		size_t n = strlen(with_value[i]);
 
 		if (!strcmp(arg, with_value[i])) {
@@ -150,12 +166,13 @@ static int child_drops(const char *arg, int *skip_value)
 	return 0;
 }
 
-int settle_run_in_processes(int argc, char **argv, int cpu, unsigned nproc,
-			    unsigned layouts, double band,
+int settle_run_in_processes(int argc, char **argv,
+			    const struct settle_options *o,
 			    struct settle_report *rep, char *err,
 			    size_t errlen)
 {
-	char **cargv = calloc((size_t)argc + 12, sizeof(*cargv));
+	char **cargv = calloc((size_t)argc + 14, sizeof(*cargv));
+	int cpu = o->cpu;
 	int n = 0, skip, rc;
 
 	if (!cargv) {
@@ -177,9 +194,11 @@ int settle_run_in_processes(int argc, char **argv, int cpu, unsigned nproc,
 	cargv[n++] = "--format";
 	cargv[n++] = "json";
 	cargv[n++] = "--output";
-	cargv[n++] = "-"; /* slot 7: replaced by a file per process */
+	cargv[n++] = "-"; /* SLOT_OUTPUT: a file per process */
 	cargv[n++] = "--layout-first";
-	cargv[n++] = "0"; /* slot 9: the process's first layout */
+	cargv[n++] = "0"; /* SLOT_LAYOUT: the process's first layout */
+	cargv[n++] = "--round-first";
+	cargv[n++] = "0"; /* SLOT_ROUND: its first row of the design */
 	for (int i = 1; i < argc; i++) {
 		if (child_drops(argv[i], &skip)) {
 			i += skip;
@@ -188,8 +207,7 @@ int settle_run_in_processes(int argc, char **argv, int cpu, unsigned nproc,
 		cargv[n++] = argv[i];
 	}
 	cargv[n] = NULL;
-	rc = run_processes("/proc/self/exe", cargv, 7, 9, nproc, layouts,
-			   band, rep, err, errlen);
+	rc = run_processes("/proc/self/exe", cargv, o, rep, err, errlen);
 	free(cargv);
 	return rc;
 }

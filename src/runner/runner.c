@@ -59,6 +59,11 @@ static unsigned rounds_per_layout(const struct settle_options *o)
 	return (ns + nl - 1) / nl;
 }
 
+unsigned settle_rounds_per_process(const struct settle_options *o)
+{
+	return rounds_per_layout(o) * nlayouts(o);
+}
+
 /*
  * The layouts are measured one after another in two passes, the second
  * in the reverse order (0 1 2 3, 3 2 1 0), so that a slow drift of the
@@ -480,7 +485,8 @@ static void visit_body(struct visit *vi)
 	done = (size_t)vi->k0 * run;
 	for (unsigned k = vi->k0; k < vi->k0 + vi->rounds; k++) {
 		for (size_t j = 0; j < nv; j++) {
-			size_t i = settle_round_order(nv, k, j);
+			size_t i = settle_round_order(
+				nv, rep->options.round_first + k, j);
 			struct settle_result *r = &res[i];
 			double t;
 

@@ -78,15 +78,20 @@ int settle_check_sizes(const struct settle_claim *const *claims, size_t n,
  * fresh processes, one after another, each writing a result file into a
  * temporary directory (settle_tmpdir()), and pool them into rep: every
  * sample of every process, the process as the unit of replication.
- * With layouts > 1 (the run's --layouts), process p measures them from
- * layout p mod layouts on (its --layout-first). The children's own
- * --processes, --format, --output and --layout-first are replaced.
+ * o: the run's options (processes, layouts, cpu, band, samples). With
+ * layouts > 1, process p measures them from layout p mod layouts on
+ * (its --layout-first); process p runs rows p x r ... of the Williams
+ * design (its --round-first), r = settle_rounds_per_process(o), so that
+ * the processes together go through the design. The children's own
+ * --processes, --format, --output, --layout-first and --round-first are
+ * replaced. rep's settings name the order SETTLE_ROUND_ORDER followed
+ * by SETTLE_ROUND_ORDER_PROCESSES.
  * Returns 0; -1 with a message in err when the CPU asked for is not
  * allowed, a process fails or its file cannot be read; -2 when an
  * interrupt was noted (nothing pooled, the temporary files removed).
  */
-int settle_run_in_processes(int argc, char **argv, int cpu, unsigned nproc,
-			    unsigned layouts, double band,
+int settle_run_in_processes(int argc, char **argv,
+			    const struct settle_options *o,
 			    struct settle_report *rep, char *err,
 			    size_t errlen);
 
@@ -100,7 +105,17 @@ int settle_run_in_processes(int argc, char **argv, int cpu, unsigned nproc,
  */
 size_t settle_round_order(size_t n, unsigned long k, size_t j);
 
-/* How the result file's settings name that order. */
+/* How the result file's settings name that order; a run in processes
+ * adds SETTLE_ROUND_ORDER_PROCESSES. */
 #define SETTLE_ROUND_ORDER "interleaved, Williams design"
+#define SETTLE_ROUND_ORDER_PROCESSES ", continued across processes"
+
+/*
+ * The rounds one process runs with options o: its samples per variant
+ * and size, rounded up to a whole number in each layout. `settle run
+ * --processes` starts process p at row p x this of the design
+ * (settle_options.round_first).
+ */
+unsigned settle_rounds_per_process(const struct settle_options *o);
 
 #endif

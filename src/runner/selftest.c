@@ -33,6 +33,7 @@
 
 #include "model/model.h"
 #include "runner/placed.h"
+#include "runner/runner.h"
 #include "runner/selftest.h"
 #include "stats/rules.h"
 #include "settle.h"
@@ -237,7 +238,8 @@ static int fork_process(const struct settle_options *o,
 /* One trial in nproc fresh processes: with one, that process's paired
  * verdict; with more, the process-level verdict. Each process measures
  * o's layouts from its own first one on (process p from layout
- * layout_first + p), as `settle run --processes` does. Returns 0, or -1
+ * layout_first + p) and runs its own rows of the design (from row p x
+ * its rounds), as `settle run --processes` does. Returns 0, or -1
  * when a trial process failed (it ended without a verdict, e.g.
  * killed). */
 static int trial(const struct settle_options *o, const struct settle_claim *c,
@@ -256,6 +258,7 @@ static int trial(const struct settle_options *o, const struct settle_claim *c,
 	for (unsigned p = 0; p < np; p++) {
 		if (o->layouts > 1)
 			po.layout_first = (o->layout_first + p) % o->layouts;
+		po.round_first = p * (unsigned long)settle_rounds_per_process(o);
 		if (fork_process(&po, c, &cmp) < 0)
 			return -1;
 		est[p] = log(cmp.ratio);

@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# test_round_order.sh - `settle run --processes` goes on through the
+# Williams design from process to process: process p runs rows p x r ...
+# (r rounds a process), so that who runs after whom, balanced only over
+# the design's period, is not the same imbalance repeated in every process.
+set -u
+SETTLE=${SETTLE:-build/settle}
+SETTLE=$(cd "$(dirname "$SETTLE")" && pwd)/$(basename "$SETTLE")
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "ok   $*"; }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/settle-rounds-XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+export SETTLE_CACHE_DIR=$TMP/cache
+
+# three variants log every call; the teardown writes the last ROUNDS x 3,
+# the samples (they come after calibration, warm-up and the repetition
+# check), as one line a process
+cat >"$TMP/claim.c" <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+#include <settle.h>
+static int calls[100000];
+static size_t ncalls;
+static uint64_t run(void *s, const void *arg, uint64_t iters)
+{
+	uint64_t t = 0;
+
+	(void)s;
+	if (ncalls < sizeof(calls) / sizeof(calls[0]))
+		calls[ncalls++] = *(const int *)arg;
+	for (uint64_t i = 0; i < iters; i++) {
+		t += i;
+		settle_keep(t);
+	}
+	return t * 0;
+}
+static void *setup(const struct settle_params *p, char *err, size_t n)
+{
+	(void)p, (void)err, (void)n;
+	ncalls = 0;
+	return &ncalls;
+}
+static void teardown(void *s)
+{
+	size_t k = (size_t)atoi(getenv("ROUNDS")) * 3;
+	FILE *f = fopen(getenv("ROUND_LOG"), "a");
+
+	(void)s;
+	if (!f)
+		return;
+	for (size_t i = ncalls >= k ? ncalls - k : 0; i < ncalls; i++)
+		fprintf(f, "%d", calls[i]);
+	fputc('\n', f);
+	fclose(f);
+}
+static const int id[] = { 0, 1, 2 };
+static const struct settle_variant v[] = {
+	{ .name = "a", .run = run, .arg = &id[0] },
+	{ .name = "b", .run = run, .arg = &id[1] },
+	{ .name = "c", .run = run, .arg = &id[2] },
+};
+static const struct settle_claim c = { .name = "rounds", .variants = v,
+	.nvariants = 3, .setup = setup, .teardown = teardown };
+SETTLE_CLAIMS(&c);
+C
+
+# 3 variants: rows 0-2 are 012 120 201, rows 3-5 the first three reversed
+ROUNDS=3 ROUND_LOG=$TMP/log "$SETTLE" run "$TMP/claim.c" --quick --samples 3 \
+	--processes 2 --format json --output "$TMP/r.json" >"$TMP/out" 2>&1
+rc=$?
+if [ $rc = 0 ] && [ "$(cat "$TMP/log")" = "$(printf '012120201\n210021102')" ]; then
+	ok "--processes 2: process 0 runs rows 0-2 of the design, process 1 rows 3-5"
+else
+	bad "--processes 2: status $rc, the rounds ran $(tr '\n' ' ' <"$TMP/log")"
+fi
+if python3 - "$TMP/r.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["settings"]["order"] == \
+    "interleaved, Williams design, continued across processes", d["settings"]
+assert all(len(r["samples_ns"]) == 6 for r in d["results"])
+PY
+then
+	ok "the result file names the order, continued across processes"
+else
+	bad "the result file's order: $(grep -o '"order": "[^"]*"' "$TMP/r.json")"
+fi
+
+# with layouts a process's rounds are its samples rounded up in each
+# layout: --samples 3 --layouts 2 is 2 rounds in each, 4 a process, in 4
+# visits of one round (two passes over the layouts), each set up and torn
+# down: one line a visit
+rm -f "$TMP/log"
+ROUNDS=1 ROUND_LOG=$TMP/log "$SETTLE" run "$TMP/claim.c" --quick --samples 3 \
+	--layouts 2 --processes 2 --format json --output "$TMP/l.json" \
+	>"$TMP/out" 2>&1
+rc=$?
+got=$(tr '\n' ' ' <"$TMP/log")
+if [ $rc = 0 ] && [ "$got" = "012 120 201 210 021 102 012 120 " ]; then
+	ok "--layouts 2 --processes 2: process 0 runs rows 0-3, process 1 rows 4-7"
+else
+	bad "--layouts 2 --processes 2: status $rc, the rounds ran $got"
+fi
+
+# --round-first (set by --processes for its children) refuses a malformed
+# value
+if "$SETTLE" run "$TMP/claim.c" --quick --round-first x >/dev/null 2>"$TMP/err"; then
+	bad "--round-first x was accepted"
+elif grep -q "malformed --round-first 'x'" "$TMP/err"; then
+	ok "--round-first x: a clear error"
+else
+	bad "--round-first x: $(cat "$TMP/err")"
+fi
+echo "test_round_order: $pass passed, $fail failed"
+[ "$fail" = 0 ]
