@@ -275,6 +275,28 @@ static void test_order(void **st)
 	settle_report_free(&rep);
 }
 
+/* round_first 3 (a second process of three rounds, as --processes sets
+ * it): three commands run rows 3 and 4 of the design, the first two rows
+ * (a b c, b c a) reversed. */
+static void test_order_round_first(void **st)
+{
+	struct settle_command_set s = { 0 };
+	char c[3][512];
+
+	(void)st;
+	for (int i = 0; i < 3; i++) {
+		snprintf(c[i], sizeof(c[i]), "%c=echo %c >> %s/order3",
+			 'a' + i, 'a' + i, dir);
+		cmd(&s, c[i]);
+	}
+	assert_int_equal(opt(&s, SETTLE_CMDOPT_WARMUP, "0"), 0);
+	begin(2);
+	rep.options.round_first = 3;
+	assert_int_equal(run(&s), 0);
+	assert_string_equal(slurp("order3"), "c\nb\na\n" "a\nc\nb\n");
+	settle_report_free(&rep);
+}
+
 /* Standard input is /dev/null: a command reading it ends at once. */
 static void test_stdin(void **st)
 {
@@ -549,6 +571,7 @@ int main(void)
 		cmocka_unit_test(test_check),
 		cmocka_unit_test(test_pool),
 		cmocka_unit_test(test_order),
+		cmocka_unit_test(test_order_round_first),
 		cmocka_unit_test(test_stdin),
 		cmocka_unit_test(test_failure),
 		cmocka_unit_test(test_killed),

@@ -545,8 +545,8 @@ static int warm_up(struct cmdrun *m)
 	return 0;
 }
 
-/* Round k runs every command once, in row k of a Williams design
- * (settle_round_order). */
+/* Round k runs every command once, in row round_first + k of a Williams
+ * design (settle_round_order; round_first: --processes). */
 static int rounds(struct cmdrun *m, unsigned ns)
 {
 	size_t n = m->s->n;
@@ -555,7 +555,8 @@ static int rounds(struct cmdrun *m, unsigned ns)
 
 	for (unsigned k = 0; k < ns; k++)
 		for (size_t j = 0; j < n; j++) {
-			size_t i = settle_round_order(n, k, j);
+			size_t i = settle_round_order(
+				n, m->rep->options.round_first + k, j);
 			struct settle_result *res = &m->res[i];
 			struct settle_command_data *d = res->command;
 
@@ -798,7 +799,8 @@ static int profile(struct cmdrun *m, unsigned np)
 	snprintf(file, sizeof(file), "%s/run.data", m->tmpdir);
 	for (unsigned k = 0; k < np; k++)
 		for (size_t j = 0; j < n; j++) {
-			size_t i = settle_round_order(n, k, j);
+			size_t i = settle_round_order(
+				n, m->rep->options.round_first + k, j);
 
 			progress(m, i, PROFILED, k + 1, np);
 			if ((rc = prepare(m, i)))
