@@ -71,6 +71,13 @@ fi
 run empty2 compare "$TMP/empty.json" "$TMP/old.json" --fail-on 5
 [ $rc = 1 ] && ok "--fail-on PCT: an old file without results fails" ||
 	bad "--fail-on PCT with an empty old file: status $rc"
+run empty3 show "$TMP/empty.json"
+if [ $rc = 1 ] && [ ! -s "$TMP/empty3.out" ] &&
+   grep -q "empty.json: no results to show" "$TMP/empty3.err"; then
+	ok "show: a file without results says so, exit 1, no empty table"
+else
+	bad "show of an empty file: status $rc: $(cat "$TMP/empty3.err")"
+fi
 # a row both files have, the new one without samples: compare shows it
 # as undefined (never drops it), --fail-on fails naming it; show prints no
 # time for it, not "0 ns"

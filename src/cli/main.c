@@ -968,6 +968,12 @@ static int cmd_show(int argc, char **argv)
 				  "--help)", argv[first + 1]);
 	if ((rc = load(argv[first], a.band, &rep)))
 		return rc;
+	if (rep.nresults == 0) { /* settle run never writes such a file */
+		fprintf(stderr, "settle: %s: no results to show (its results "
+			"are an empty list)\n", argv[first]);
+		settle_report_free(&rep);
+		return 1;
+	}
 	/* a built-in claim concludes again from the file's results */
 	{
 		size_t n;
