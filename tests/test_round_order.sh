@@ -112,5 +112,28 @@ elif grep -q "malformed --round-first 'x'" "$TMP/err"; then
 else
 	bad "--round-first x: $(cat "$TMP/err")"
 fi
+# abbreviated options (getopt accepts them) reach the processes written
+# out whole: --proc 2 is --processes 2, replaced in each process like the
+# full name (a process that kept it would start processes of its own)
+rm -f "$TMP/log"
+ROUNDS=3 ROUND_LOG=$TMP/log timeout 120 "$SETTLE" run "$TMP/claim.c" --quick \
+	--samples 3 --proc 2 --form json --out="$TMP/a.json" >"$TMP/out" 2>&1
+rc=$?
+if [ $rc = 0 ] && [ "$(cat "$TMP/log")" = "$(printf '012120201\n210021102')" ] &&
+   python3 -c 'import json, sys; assert json.load(open(sys.argv[1]))["settings"]["processes"] == 2' "$TMP/a.json"; then
+	ok "--proc 2 --form json --out=F: two processes, as with the full names"
+else
+	bad "abbreviated --processes: status $rc, the rounds ran $(tr '\n' ' ' <"$TMP/log" 2>/dev/null)"
+fi
+for opt in --round-first --layout-first; do
+	"$SETTLE" run "$TMP/claim.c" --quick --processes 2 $opt 1 >/dev/null \
+		2>"$TMP/err"
+	rc=$?
+	if [ $rc = 2 ] && grep -q "set for each process that --processes" "$TMP/err"; then
+		ok "$opt with --processes: refused, it would be replaced"
+	else
+		bad "$opt with --processes: status $rc $(cat "$TMP/err")"
+	fi
+done
 echo "test_round_order: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -309,15 +309,46 @@ static int check_output(const char *path, int stdout_ok)
  */
 typedef int (*option_fn)(void *ctx, int opt, const char *arg);
 
+/*
+ * getopt_long accepts an abbreviation (--proc for --processes); the
+ * option just parsed, opts[li], is written out whole in argv, so that
+ * what settle passes on to the processes it starts (settle run
+ * --processes) is known by its name there. Returns 0, -1 when out of
+ * memory.
+ */
+static int spell_out(char **argv, const struct option *o)
+{
+	int at = o->has_arg == required_argument && optarg == argv[optind - 1] ?
+		 optind - 2 : optind - 1;
+	const char *e = argv[at], *eq;
+	size_t n = strlen(o->name);
+	char *whole;
+
+	if (strncmp(e, "--", 2) || (!strncmp(e + 2, o->name, n) &&
+				    (e[2 + n] == '\0' || e[2 + n] == '=')))
+		return 0;
+	eq = strchr(e, '=');
+	whole = malloc(n + (eq ? strlen(eq) : 0) + 3);
+	if (!whole)
+		return -1;
+	sprintf(whole, "--%s%s", o->name, eq ? eq : "");
+	argv[at] = whole; /* kept to the end of the process, as argv */
+	return 0;
+}
+
 static int parse_options(int argc, char **argv, const char *shorts,
 			 const struct option *opts, option_fn fn, void *ctx,
 			 const char *usage, int *first)
 {
-	int c, rc;
+	int c, rc, li = -1;
 
 	opterr = 0;
 	optind = 0;
-	while ((c = getopt_long(argc, argv, shorts, opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, shorts, opts, &li)) != -1) {
+		if (li >= 0 && c != '?' && c != ':' &&
+		    spell_out(argv, &opts[li]) < 0)
+			return fail_usage("out of memory");
+		li = -1;
 		if (c == 'h') {
 			fputs(usage, stdout);
 			return 1;
@@ -732,6 +763,12 @@ static int parse_run(struct run_args *a, int argc, char **argv)
 	    a->opt.processes <= 1)
 		a->opt.processes = a->opt.layouts > SETTLE_MIN_UNITS ?
 				   a->opt.layouts : SETTLE_MIN_UNITS;
+	if ((a->have_layout_first || a->have_round_first) &&
+	    a->opt.processes > 1)
+		return fail_usage("--layout-first and --round-first are set "
+				  "for each process that --processes (or "
+				  "--layouts alone) starts; give them without "
+				  "it");
 	/* the claims last: FILE.c is compiled once per layout */
 	return a->cmds.n ? 0 : run_claims(a, argc, argv, first);
 }
@@ -969,8 +1006,8 @@ static int cmd_show(int argc, char **argv)
 	if ((rc = load(argv[first], a.band, &rep)))
 		return rc;
 	if (rep.nresults == 0) { /* settle run never writes such a file */
-		fprintf(stderr, "settle: %s: no results to show (its results "
-			"are an empty list)\n", argv[first]);
+		fprintf(stderr, "settle: %s: no results to show (it holds no "
+			"measured result)\n", argv[first]);
 		settle_report_free(&rep);
 		return 1;
 	}
