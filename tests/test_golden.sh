@@ -86,6 +86,10 @@ check "compare-proc-uneven.table" "$S" compare proc.json proc-uneven.json
 # times as long (MAD 13 %, marked !): the endian conclusion, which names
 # that row, is not settled.
 check "show-proc-unstable.table" "$S" show proc-unstable.json
+# proc-unstable-base.json: the same with -O2 long, the baseline of the
+# rows the conclusion names, unstable: their ratios are no firmer, and the
+# conclusion is not settled either
+check "show-proc-unstable-base.table" "$S" show proc-unstable-base.json
 check "compare-gbench.table" "$S" compare gbench.json gbench.json
 check "compare-old-new-fail.table" "$S" compare old.json new.json --fail-on 0.5
 check "compare-gbench-json-refused" "$S" compare old.json new.json \

@@ -103,6 +103,35 @@ else
 	bad "--layouts 2 --processes 2: status $rc, the rounds ran $got"
 fi
 
+# --layouts 2 alone runs 3 processes (the fewest compare takes as units):
+# rows 0-3, 4-7, 8-11
+rm -f "$TMP/log"
+ROUNDS=1 ROUND_LOG=$TMP/log "$SETTLE" run "$TMP/claim.c" --quick --samples 3 \
+	--layouts 2 >"$TMP/out" 2>&1
+rc=$?
+got=$(tr '\n' ' ' <"$TMP/log")
+if [ $rc = 0 ] &&
+   [ "$got" = "012 120 201 210 021 102 012 120 201 210 021 102 " ]; then
+	ok "--layouts 2 alone: three processes, rows 0-3, 4-7, 8-11"
+else
+	bad "--layouts 2 alone: status $rc, the rounds ran $got"
+fi
+
+# whole commands in processes: of three commands, process 0 runs rows 0
+# and 1 (abc bca), process 1 rows 2 and 3 (cab, then row 0 reversed: cba);
+# each command logs its name
+rm -f "$TMP/clog"
+"$SETTLE" run --command "a=echo a >>'$TMP/clog'" \
+	--command "b=echo b >>'$TMP/clog'" --command "c=echo c >>'$TMP/clog'" \
+	--warmup 0 --samples 2 --processes 2 >"$TMP/out" 2>&1
+rc=$?
+got=$(tr -d '\n' <"$TMP/clog")
+if [ $rc = 0 ] && [ "$got" = "abcbcacabcba" ]; then
+	ok "--command in 2 processes: rows 0-1, then rows 2-3"
+else
+	bad "--command in processes: status $rc, the commands ran $got"
+fi
+
 # --round-first (set by --processes for its children) refuses a malformed
 # value
 if "$SETTLE" run "$TMP/claim.c" --quick --round-first x >/dev/null 2>"$TMP/err"; then

@@ -576,11 +576,26 @@ static const struct settle_view_row *named(const struct settle_view_claim *vc,
 	return NULL;
 }
 
+/* The baseline row that compared row w was measured against, or NULL. */
+static const struct settle_view_row *
+baseline_of(const struct settle_view_claim *vc, const struct settle_view_row *w)
+{
+	if (w->role != SETTLE_ROLE_COMPARED)
+		return NULL;
+	for (size_t i = 0; i < vc->nrows; i++)
+		if (vc->rows[i].role == SETTLE_ROLE_BASELINE &&
+		    settle_result_same_group(vc->rows[i].r, w->r))
+			return &vc->rows[i];
+	return NULL;
+}
+
 /*
  * Why a conclusion resting on these rows is not settled, or NULL: a row
  * of the claim invalid; a named row not measured; a named row's verdict
  * unclear (said with the verdict's own reason); a named row unstable
- * (marked "!": the table says not to trust it).
+ * (marked "!": the table says not to trust it), or the baseline its ratio
+ * is taken against (a ratio to a baseline whose samples spread is no
+ * firmer than the baseline).
  */
 static const char *unsettled(const struct settle_view_claim *vc,
 			     const struct settle_view_row *const *rows,
@@ -604,10 +619,17 @@ static const char *unsettled(const struct settle_view_claim *vc,
 			return w->why;
 		}
 	}
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
+		const struct settle_view_row *b = baseline_of(vc, rows[i]);
+
 		if (rows[i]->r->unstable)
 			return "a row it rests on is unstable (marked !: its "
 			       "samples spread too much to trust)";
+		if (b && b->r->unstable)
+			return "the baseline of a row it rests on is unstable "
+			       "(marked !: its samples spread too much to "
+			       "trust, and so does the row's ratio to it)";
+	}
 	return NULL;
 }
 
