@@ -90,6 +90,10 @@ check "show-proc-unstable.table" "$S" show proc-unstable.json
 # rows the conclusion names, unstable: their ratios are no firmer, and the
 # conclusion is not settled either
 check "show-proc-unstable-base.table" "$S" show proc-unstable-base.json
+# founding-small-unstable.json: founding.json with the 4 KiB baseline of
+# popcount unstable; the conclusion rests on 128 MiB rows, whose baseline
+# is stable: still settled (a baseline of another size is not theirs)
+check "show-founding-small-unstable.table" "$S" show founding-small-unstable.json
 check "compare-gbench.table" "$S" compare gbench.json gbench.json
 check "compare-old-new-fail.table" "$S" compare old.json new.json --fail-on 0.5
 check "compare-gbench-json-refused" "$S" compare old.json new.json \

@@ -584,6 +584,7 @@ baseline_of(const struct settle_view_claim *vc, const struct settle_view_row *w)
 		return NULL;
 	for (size_t i = 0; i < vc->nrows; i++)
 		if (vc->rows[i].role == SETTLE_ROLE_BASELINE &&
+		    vc->rows[i].r->size_bytes == w->r->size_bytes &&
 		    settle_result_same_group(vc->rows[i].r, w->r))
 			return &vc->rows[i];
 	return NULL;
