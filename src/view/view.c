@@ -576,18 +576,17 @@ static const struct settle_view_row *named(const struct settle_view_claim *vc,
 	return NULL;
 }
 
-/* The baseline row that compared row w was measured against, or NULL. */
-static const struct settle_view_row *
-baseline_of(const struct settle_view_claim *vc, const struct settle_view_row *w)
+/* The baseline result that compared row w was measured against, or
+ * NULL (settle_report_baseline: same claim, size, build, parameters). */
+static const struct settle_result *
+baseline_of(const struct settle_report *rep, const struct settle_view_row *w)
 {
+	long b;
+
 	if (w->role != SETTLE_ROLE_COMPARED)
 		return NULL;
-	for (size_t i = 0; i < vc->nrows; i++)
-		if (vc->rows[i].role == SETTLE_ROLE_BASELINE &&
-		    vc->rows[i].r->size_bytes == w->r->size_bytes &&
-		    settle_result_same_group(vc->rows[i].r, w->r))
-			return &vc->rows[i];
-	return NULL;
+	b = settle_report_baseline(rep, (size_t)(w->r - rep->results));
+	return b < 0 ? NULL : &rep->results[b];
 }
 
 /*
@@ -598,7 +597,8 @@ baseline_of(const struct settle_view_claim *vc, const struct settle_view_row *w)
  * is taken against (a ratio to a baseline whose samples spread is no
  * firmer than the baseline).
  */
-static const char *unsettled(const struct settle_view_claim *vc,
+static const char *unsettled(const struct settle_report *rep,
+			     const struct settle_view_claim *vc,
 			     const struct settle_view_row *const *rows,
 			     size_t n)
 {
@@ -621,12 +621,12 @@ static const char *unsettled(const struct settle_view_claim *vc,
 		}
 	}
 	for (size_t i = 0; i < n; i++) {
-		const struct settle_view_row *b = baseline_of(vc, rows[i]);
+		const struct settle_result *b = baseline_of(rep, rows[i]);
 
 		if (rows[i]->r->unstable)
 			return "a row it rests on is unstable (marked !: its "
 			       "samples spread too much to trust)";
-		if (b && b->r->unstable)
+		if (b && b->unstable)
 			return "the baseline of a row it rests on is unstable "
 			       "(marked !: its samples spread too much to "
 			       "trust, and so does the row's ratio to it)";
@@ -840,7 +840,7 @@ static void conclusion(struct settle_view *v, struct settle_view_claim *vc)
 			     "there is no baseline to compare with";
 		snprintf(vc->sentence, sizeof(vc->sentence), "%s", vc->reason);
 	} else if (!vc->reason) {
-		vc->reason = unsettled(vc, rows, n);
+		vc->reason = unsettled(v->rep, vc, rows, n);
 	}
 	settle_escape_in(vc->sentence, sizeof(vc->sentence));
 	vc->settled = !vc->reason;
