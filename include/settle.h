@@ -252,6 +252,10 @@ struct settle_conclusion {
 struct settle_conclude_ctx {
 	double device_mbps; /* --device-mbps, MB/s */
 	double band;        /* equivalence band, a fraction */
+	/* the core clock estimated from an add chain at the start of the
+	 * run (the one the results' estimated cycles_per_op use) and at
+	 * its end, GHz; 0 when unknown */
+	double core_ghz_start, core_ghz_end;
 };
 
 /*
@@ -813,7 +817,9 @@ int settle_report_init(struct settle_report *rep, const struct settle_options *o
  * or a variant's check value differs from the baseline's (the message
  * names the variant and both values); -2 when an interrupt was noted
  * (SIGINT, SIGTERM: see the settle command): the claim's results are
- * dropped, those of claims run before stay.
+ * dropped, those of claims run before stay. It draws no conclusion: that
+ * waits for settle_report_finish(), whose last estimate of the core clock
+ * a conclusion in cycles needs (the command's settle_conclude_claims()).
  */
 int settle_run_claim(struct settle_report *rep, const struct settle_claim *c,
 		     const uint64_t *sizes, size_t nsizes,

@@ -862,16 +862,17 @@ static int measure(struct run_args *a, int argc, char **argv,
 			rc = 1;
 		}
 	}
-	if (rc == -2) {
+	if (rc == -2 || !rc) {
 		settle_report_finish(&rep);
+		settle_conclude_claims(&rep, sel->claims, sel->nclaims);
+	}
+	if (rc == -2) {
 		rc = interrupted(&rep);
 		settle_report_free(&rep);
 		return rc;
 	}
-	if (!rc) {
-		settle_report_finish(&rep);
+	if (!rc)
 		rc = run_output(a, &rep);
-	}
 	settle_report_free(&rep);
 	return rc;
 }

@@ -704,31 +704,9 @@ static int add_figures(struct settle_report *rep, const struct settle_claim *c,
 	return 0;
 }
 
-/* The claim's own conclusion from its results first.., if it has one. */
-static int conclude(struct settle_report *rep, const struct settle_claim *c,
-		    const struct settle_claim_info *info, size_t first,
-		    char *err, size_t errlen)
-{
-	struct settle_conclude_ctx ctx = { rep->options.device_mbps,
-					   rep->options.band };
-	struct settle_conclusion k;
-
-	memset(&k, 0, sizeof(k));
-	if (!c->conclude || !c->conclude(&rep->results[first],
-					 rep->nresults - first, &ctx, &k))
-		return 0;
-	if (settle_report_conclude(rep, info, &k) < 0) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	return 0;
-}
-
 int settle_conclude_claims(struct settle_report *rep,
 			   const struct settle_claim *const *claims, size_t n)
 {
-	char err[64];
-
 	for (size_t i = 0; i < n; i++) {
 		const struct settle_claim *c = claims[i];
 		size_t first, end;
@@ -743,8 +721,10 @@ int settle_conclude_claims(struct settle_report *rep,
 			;
 		if (first == end)
 			continue;
-		struct settle_conclude_ctx ctx = { rep->options.device_mbps,
-						   rep->options.band };
+		struct settle_conclude_ctx ctx = {
+			rep->options.device_mbps, rep->options.band,
+			rep->timer.core_ghz, rep->noise.core_ghz_after
+		};
 		struct settle_conclusion k;
 
 		memset(&k, 0, sizeof(k));
@@ -753,7 +733,6 @@ int settle_conclude_claims(struct settle_report *rep,
 					   &k) < 0)
 			return -1;
 	}
-	(void)err;
 	return 0;
 }
 
@@ -802,7 +781,5 @@ int settle_run_claim(struct settle_report *rep, const struct settle_claim *c,
 	}
 	if (rc < 0)
 		return -1;
-	if (add_figures(rep, c, first, err, errlen) < 0)
-		return -1;
-	return conclude(rep, c, rn.info, first, err, errlen);
+	return add_figures(rep, c, first, err, errlen);
 }

@@ -408,17 +408,41 @@ static void squeeze(char *s)
 	*o = '\0';
 }
 
-static const char *cycles_source(const struct settle_view_claim *vc)
+/* Whether the claim's cycles were counted by the hardware. */
+static int cycles_counted(const struct settle_view_claim *vc)
 {
 	for (size_t i = 0; i < vc->nrows; i++) {
 		const char *s = vc->rows[i].r->cycles_source;
 
 		if (s && !strcmp(s, "perf_event_open"))
-			return "counted with perf_event_open (mean per "
-			       "operation)";
+			return 1;
 	}
-	return "median x core clock estimated from an add chain (no "
-	       "hardware counters)";
+	return 0;
+}
+
+/*
+ * Where the cycles come from; when they are the add-chain estimate and
+ * it moved during the run (settle_noise_drifted()), by how much: the
+ * cycles are the start's estimate and are uncertain by as much.
+ */
+static void cycles_note(const struct settle_report *rep,
+			struct settle_view_claim *vc)
+{
+	const struct settle_noise *n = &rep->noise;
+
+	if (cycles_counted(vc))
+		note(vc, "", "cycles: counted with perf_event_open (mean per "
+		     "operation)");
+	else if (settle_noise_drift_known(n) &&
+		 settle_noise_drifted(n->drift_pct))
+		note(vc, "", "cycles: median x core clock estimated from an add "
+		     "chain (no hardware counters) at the start of the run, "
+		     "%.2f GHz; the estimate moved %+.1f%% by its end (%.2f "
+		     "GHz), so the cycles are uncertain by as much",
+		     n->core_ghz_before, n->drift_pct, n->core_ghz_after);
+	else
+		note(vc, "", "cycles: median x core clock estimated from an add "
+		     "chain (no hardware counters)");
 }
 
 /* How the interval over p processes is made (settle_compare_processes()). */
@@ -480,7 +504,7 @@ static void notes(const struct settle_report *rep, struct settle_view_claim *vc)
 		     "signed-rank interval of 5 paired samples cannot reach "
 		     "95%%; 6 samples or 3 processes do", level * 100);
 	if (c->show_cycles)
-		note(vc, "", "cycles: %s", cycles_source(vc));
+		cycles_note(rep, vc);
 	if (unstable)
 		note(vc, "!", "unstable: spread (MAD) above %g%% of the median, "
 		     "or the best sample more than %g%% below it%s; do not "
