@@ -11,22 +11,26 @@
 #include "segprefix.h"
 #include "stats/rules.h"
 
-/*
- * Where the core clock estimate moved during the run by more than
- * settle_noise_drifted() allows, and r's cycles are that estimate's (not
- * counted): ns extra nanoseconds in cycles at the run's last estimate;
- * NAN otherwise.
- */
-static double cycles_at_end(const struct settle_result *r, double ns,
-			    const struct settle_conclude_ctx *ctx)
+/* Whether r's cycles were counted by the hardware, not estimated. */
+static int counted(const struct settle_result *r)
 {
-	double drift;
+	return r->cycles_source && !strcmp(r->cycles_source, "perf_event_open");
+}
 
-	if (!(ctx->core_ghz_start > 0) || !(ctx->core_ghz_end > 0) ||
-	    (r->cycles_source && !strcmp(r->cycles_source, "perf_event_open")))
-		return NAN;
-	drift = (ctx->core_ghz_end / ctx->core_ghz_start - 1) * 100;
-	return settle_noise_drifted(drift) ? ns * ctx->core_ghz_end : NAN;
+/*
+ * Whether the extra cycles are estimated (not counted) from a
+ * core clock whose two estimates, at the start and at the end of the run,
+ * differ by more than settle_noise_drifted() allows: then they are given
+ * at both.
+ */
+static int drifted(const struct settle_result *fs,
+		   const struct settle_conclude_ctx *ctx)
+{
+	if (counted(fs) || !(ctx->core_ghz_before > 0) ||
+	    !(ctx->core_ghz_after > 0))
+		return 0;
+	return settle_noise_drifted((ctx->core_ghz_after /
+				     ctx->core_ghz_before - 1) * 100);
 }
 
 /*
@@ -42,22 +46,26 @@ int settle_segprefix_conclude(const struct settle_result *res, size_t n,
 	const struct settle_result *plain = settle_result_find(res, n,
 							       "plain-dep", 0);
 	const struct settle_result *fs = settle_result_find(res, n, "fs-dep", 0);
-	double ns, cyc, end;
+	double ns, cyc, lo = NAN, hi = NAN;
 	char cycles[160] = "";
 
 	if (!plain || !fs || !fs->has_cmp)
 		return 0;
 	ns = fs->sum.median - plain->sum.median;
-	cyc = fs->cycles_per_op > 0 && plain->cycles_per_op > 0 ?
+	/* no difference of a counted and an estimated figure */
+	cyc = fs->cycles_per_op > 0 && plain->cycles_per_op > 0 &&
+	      counted(fs) == counted(plain) ?
 	      fs->cycles_per_op - plain->cycles_per_op : NAN;
-	end = isfinite(cyc) ? cycles_at_end(fs, ns, ctx) : NAN;
-	if (isfinite(end))
+	if (isfinite(cyc) && drifted(fs, ctx)) {
+		lo = ns * fmin(ctx->core_ghz_before, ctx->core_ghz_after);
+		hi = ns * fmax(ctx->core_ghz_before, ctx->core_ghz_after);
 		snprintf(cycles, sizeof(cycles), "%+.2f to %+.2f core cycles "
 			 "(the core clock estimate moved from %.2f to %.2f GHz "
-			 "during the run; ", fmin(cyc, end), fmax(cyc, end),
-			 ctx->core_ghz_start, ctx->core_ghz_end);
-	else if (isfinite(cyc))
+			 "during the run; ", lo, hi, ctx->core_ghz_before,
+			 ctx->core_ghz_after);
+	} else if (isfinite(cyc)) {
 		snprintf(cycles, sizeof(cycles), "%+.2f core cycles (", cyc);
+	}
 	snprintf(out->sentence, sizeof(out->sentence), "a dependent %%fs: "
 		 "load takes %s%+.3f ns%s%.3fx%s over a plain one; one more per "
 		 "system call adds %.3g ms to 10 M of them", cycles, ns,
@@ -66,9 +74,10 @@ int settle_segprefix_conclude(const struct settle_result *res, size_t n,
 	settle_conclusion_number(out, "extra_ns", ns, "ns");
 	if (isfinite(cyc))
 		settle_conclusion_number(out, "extra_cycles", cyc, "cycles");
-	if (isfinite(end))
-		settle_conclusion_number(out, "extra_cycles_at_end", end,
-					 "cycles");
+	if (isfinite(lo)) {
+		settle_conclusion_number(out, "extra_cycles_low", lo, "cycles");
+		settle_conclusion_number(out, "extra_cycles_high", hi, "cycles");
+	}
 	settle_conclusion_number(out, "ratio", fs->cmp.ratio, "x");
 	settle_conclusion_number(out, "per_10m_syscalls", ns * 1e7 / 1e6, "ms");
 	settle_conclusion_row(out, fs);

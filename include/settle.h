@@ -252,10 +252,10 @@ struct settle_conclusion {
 struct settle_conclude_ctx {
 	double device_mbps; /* --device-mbps, MB/s */
 	double band;        /* equivalence band, a fraction */
-	/* the core clock estimated from an add chain at the start of the
-	 * run (the one the results' estimated cycles_per_op use) and at
-	 * its end, GHz; 0 when unknown */
-	double core_ghz_start, core_ghz_end;
+	/* the core clock estimated from an add chain at the start and at
+	 * the end of the run (settle_noise.core_ghz_before, _after), GHz;
+	 * 0 when unknown */
+	double core_ghz_before, core_ghz_after;
 };
 
 /*
@@ -817,9 +817,10 @@ int settle_report_init(struct settle_report *rep, const struct settle_options *o
  * or a variant's check value differs from the baseline's (the message
  * names the variant and both values); -2 when an interrupt was noted
  * (SIGINT, SIGTERM: see the settle command): the claim's results are
- * dropped, those of claims run before stay. It draws no conclusion: that
- * waits for settle_report_finish(), whose last estimate of the core clock
- * a conclusion in cycles needs (the command's settle_conclude_claims()).
+ * dropped, those of claims run before stay. The claim's conclusion (its
+ * conclude callback) is drawn from what is known then: the core clock's
+ * estimate at the start; settle_conclude_claims() after
+ * settle_report_finish() draws it again with the one at the end too.
  */
 int settle_run_claim(struct settle_report *rep, const struct settle_claim *c,
 		     const uint64_t *sizes, size_t nsizes,
@@ -827,6 +828,17 @@ int settle_run_claim(struct settle_report *rep, const struct settle_claim *c,
 
 /* End a run: the core clock again (drift), noise deltas, counters closed. */
 void settle_report_finish(struct settle_report *rep);
+
+/*
+ * Conclude again from rep's results, for each of claims[0..n) that rep
+ * has results of and that has a conclude callback, replacing the
+ * conclusion settle_run_claim() drew: after settle_report_finish(), so
+ * that a conclusion in core cycles sees the clock's estimate at the end
+ * of the run too (its drift); after pooling processes' results; or for a
+ * report read from a file. Returns 0, or -1 when out of memory.
+ */
+int settle_conclude_claims(struct settle_report *rep,
+			   const struct settle_claim *const *claims, size_t n);
 
 /* Free every result of rep (not rep itself). */
 void settle_report_free(struct settle_report *rep);

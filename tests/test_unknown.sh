@@ -65,6 +65,44 @@ if grep -q "read cost unknown" "$TMP/u.table"; then
 else
 	bad "show: read cost not unknown: $(grep 'read cost' "$TMP/u.table")"
 fi
+
+# segprefix's conclusion in core cycles: a core clock no run writes is
+# unknown (no cycles, no absurd figure); the range over the clock's two
+# estimates comes from the noise's pair alone (the view's, no range when
+# they agree); no difference of a counted and an estimated figure
+conclusion_of() { # EDIT: segprefix's settled line of founding.json so edited
+	python3 - "$ROOT/tests/golden/in/founding.json" "$TMP/c.json" "$1" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+exec(sys.argv[3])
+json.dump(doc, open(sys.argv[2], "w"))
+PY
+	"$SETTLE" show "$TMP/c.json" 2>&1 | sed -n '/^segprefix:/,/^$/p' |
+		tr '\n' ' ' | sed 's/  */ /g; s/.*settled: //'
+}
+c=$(conclusion_of 'doc["machine"]["core_ghz_estimate"] = 1e11')
+case $c in
+*"core cycles"*|*100000000000*) bad "a core clock of 1e11 GHz: $c" ;;
+*) ok "a core clock of 1e11 GHz is unknown: no cycles in the conclusion" ;;
+esac
+c=$(conclusion_of 'doc["machine"]["core_ghz_estimate"] = 3.0')
+case $c in
+*"+1.02 core cycles"*|*" to +"*|*"moved"*) bad "clock 3.0, noise 3.69 -> 3.69: $c" ;;
+*"core cycles"*) ok "a range only when the noise's two estimates differ" ;;
+*) bad "clock 3.0, noise 3.69 -> 3.69: no cycles: $c" ;;
+esac
+c=$(conclusion_of '
+doc["noise"]["core_ghz_after"] = 3.45
+for r in doc["results"]:
+    if r["variant"] == "plain-dep":
+        r["cycles_source"] = "perf_event_open"
+')
+case $c in
+*"core cycles"*) bad "plain-dep counted, fs-dep estimated: $c" ;;
+*"+0.276 ns"*) ok "no cycles from a counted and an estimated figure" ;;
+*) bad "plain-dep counted: $c" ;;
+esac
+
 # the endian claim shows cycles: every row of its table says unknown
 rows=$(sed -n '/^endian:/,/^$/p' "$TMP/u.table" | grep -c '^  -O.* ns ')
 unknown_rows=$(sed -n '/^endian:/,/^$/p' "$TMP/u.table" |

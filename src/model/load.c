@@ -62,6 +62,17 @@ static double num(json_t *o, const char *key)
 	return isfinite(d) && d >= 0 && d <= 1e12 ? d : 0;
 }
 
+/* A number of the file's metadata in [lo, hi], or unknown when it is absent, not a
+ * number or outside (a value no run writes). */
+static double within(json_t *o, const char *key, double lo, double hi,
+		     double unknown)
+{
+	json_t *v = json_object_get(o, key);
+	double d = json_is_number(v) ? json_number_value(v) : NAN;
+
+	return isfinite(d) && d >= lo && d <= hi ? d + 0.0 : unknown; /* not -0 */
+}
+
 /* A count (repetitions, operations): a non-negative integer, 0 otherwise. */
 static uint64_t count(json_t *o, const char *key)
 {
@@ -138,7 +149,7 @@ static void load_machine(struct loader *l, struct settle_report *rep,
 	copy(m->bswap_sizes, sizeof(m->bswap_sizes),
 	     json_object_get(jm, "primitives"), "bswap_sizes");
 	rep->timer.tsc_ghz = num(jm, "tsc_ghz");
-	rep->timer.core_ghz = num(jm, "core_ghz_estimate");
+	rep->timer.core_ghz = within(jm, "core_ghz_estimate", 0.2, 10, 0);
 	v = json_object_get(t, "clock");
 	rep->timer.clock = settle_clock_parse(json_is_string(v) ?
 					      json_string_value(v) : NULL);
@@ -147,17 +158,6 @@ static void load_machine(struct loader *l, struct settle_report *rep,
 		rep->timer.why = "unknown";
 	rep->timer.overhead_ns = num(t, "overhead_ns");
 	rep->timer.resolution_ns = num(t, "resolution_ns");
-}
-
-/* A number of the noise in [lo, hi], or unknown when it is absent, not a
- * number or outside (a value no run writes). */
-static double within(json_t *o, const char *key, double lo, double hi,
-		     double unknown)
-{
-	json_t *v = json_object_get(o, key);
-	double d = json_is_number(v) ? json_number_value(v) : NAN;
-
-	return isfinite(d) && d >= lo && d <= hi ? d + 0.0 : unknown; /* not -0 */
 }
 
 /*

@@ -723,7 +723,7 @@ int settle_conclude_claims(struct settle_report *rep,
 			continue;
 		struct settle_conclude_ctx ctx = {
 			rep->options.device_mbps, rep->options.band,
-			rep->timer.core_ghz, rep->noise.core_ghz_after
+			rep->noise.core_ghz_before, rep->noise.core_ghz_after
 		};
 		struct settle_conclusion k;
 
@@ -781,5 +781,11 @@ int settle_run_claim(struct settle_report *rep, const struct settle_claim *c,
 	}
 	if (rc < 0)
 		return -1;
-	return add_figures(rep, c, first, err, errlen);
+	if (add_figures(rep, c, first, err, errlen) < 0)
+		return -1;
+	if (settle_conclude_claims(rep, &c, 1) < 0) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	return 0;
 }

@@ -18,16 +18,6 @@
 int settle_cpu_allowed(int cpu);
 int settle_cpu_partner(int cpu);
 
-/*
- * Conclude from rep's results (measured, once settle_report_finish() has
- * taken the core clock's last estimate; pooled from fresh processes; or
- * read from a file), for each of claims[0..n) that rep has results of and
- * that has a conclude callback (see struct settle_claim); a conclusion
- * already there is replaced. Returns 0, or -1 when out of memory.
- */
-int settle_conclude_claims(struct settle_report *rep,
-			   const struct settle_claim *const *claims, size_t n);
-
 /* --rigorous: the settings `settle selftest` checks against its targets:
  * 40 samples of >= 2 ms (10 in each of 4 layouts) in each of 9 fresh
  * processes (docs/layouts.md). */
