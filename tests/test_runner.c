@@ -63,6 +63,23 @@ static const struct settle_claim good_claim = {
 	.bytes_per_op = SETTLE_BYTES_SIZE,
 };
 
+/* A conclusion that says which clock estimates it was drawn with. */
+static int conclude_clocks(const struct settle_result *res, size_t n,
+			   const struct settle_conclude_ctx *ctx,
+			   struct settle_conclusion *out)
+{
+	(void)res;
+	snprintf(out->sentence, sizeof(out->sentence), "%zu results, %g -> %g",
+		 n, ctx->core_ghz_before, ctx->core_ghz_after);
+	return 1;
+}
+
+static const struct settle_claim concluding_claim = {
+	.name = "t-conclude", .description = "test", .title = "test claim",
+	.op_name = "op", .variants = good_variants, .nvariants = 2,
+	.baseline = "base", .conclude = conclude_clocks,
+};
+
 static const struct settle_variant bad_variants[] = {
 	{ .name = "base", .description = "baseline", .run = v_base, .ops_per_iter = 1 },
 	{ .name = "liar", .description = "fast and wrong", .run = v_wrong, .ops_per_iter = 1 },
@@ -142,6 +159,31 @@ static void test_good_claim(void **st)
 		if (!strcmp(r->variant, "base"))
 			assert_float_equal(r->ratio, 1, 1e-12);
 	}
+	settle_report_free(&rep);
+}
+
+/* settle_run_claim() concludes with the clock's first estimate only;
+ * settle_conclude_claims() after settle_report_finish() concludes again
+ * with both, replacing it. */
+static void test_conclusions(void **st)
+{
+	const struct settle_claim *claims[] = { &good_claim, &concluding_claim };
+	struct settle_report rep;
+	char err[512] = "", want[480];
+
+	(void)st;
+	quick_report(&rep, 3);
+	assert_int_equal(settle_run_claim(&rep, &concluding_claim, NULL, 0,
+					  err, sizeof(err)), 0);
+	assert_non_null(rep.results[0].claim->conclusion);
+	snprintf(want, sizeof(want), "2 results, %g -> 0",
+		 rep.noise.core_ghz_before);
+	assert_string_equal(rep.results[0].claim->conclusion->sentence, want);
+	settle_report_finish(&rep);
+	assert_int_equal(settle_conclude_claims(&rep, claims, 2), 0);
+	snprintf(want, sizeof(want), "2 results, %g -> %g",
+		 rep.noise.core_ghz_before, rep.noise.core_ghz_after);
+	assert_string_equal(rep.results[0].claim->conclusion->sentence, want);
 	settle_report_free(&rep);
 }
 
@@ -397,6 +439,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_wrong_variant_fails),
 		cmocka_unit_test(test_good_claim),
+		cmocka_unit_test(test_conclusions),
 		cmocka_unit_test(test_interleaved),
 		cmocka_unit_test(test_round_first),
 		cmocka_unit_test(test_rounds_per_process),
