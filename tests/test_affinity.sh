@@ -3,11 +3,7 @@
 # affinity mask at start, e.g. taskset): --cpu outside it is refused for
 # run, --processes, info and selftest; the ping-pong partner is never
 # pinned outside it, and is skipped, saying so, when one CPU is allowed.
-set -u
-SETTLE=${SETTLE:-build/settle}
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok   $*"; }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+. "$(dirname "$0")/lib.sh"
 mine=$(python3 -c 'import os; print(" ".join(map(str, sorted(os.sched_getaffinity(0)))))')
 set -- $mine
 if [ $# -lt 2 ]; then
@@ -37,5 +33,4 @@ taskset -c "$one" "$SETTLE" run endian --quick --samples 2 --cpu "$one" \
 	>/dev/null 2>&1 && ok "--cpu $one, the allowed one, is accepted" ||
 	bad "--cpu $one under taskset -c $one was refused"
 rm -f /tmp/aff.err.$$ /tmp/aff.out.$$
-echo "test_affinity: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+test_end test_affinity

@@ -14,16 +14,8 @@
 #   - make deps-test, make deps and make deps-qemu with APT_GET=stand-in
 #     and a missing file: make fails and the message names the packages.
 # Run by make test.
-set -u
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-pass=0
-fail=0
-
-ok() { pass=$((pass + 1)); echo "ok   $*"; }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
-
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/test_apt.XXXXXX") || exit 1
-trap 'rm -rf "$TMP"' EXIT
+. "$(dirname "$0")/lib.sh"
+test_tmp apt
 LOG=$TMP/calls
 
 # fake NAME BEHAVIOUR: a stand-in apt-get that logs its arguments to $LOG.
@@ -158,5 +150,4 @@ else
 	cat "$TMP/out"
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+test_end test_apt

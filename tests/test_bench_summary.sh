@@ -15,15 +15,9 @@
 #
 # Usage: bash tests/test_bench_summary.sh
 # Prints "N passed, M failed"; exits 1 when any check failed.
-set -u
-pass=0
-failed=0
-
-ok() { echo "ok   $*"; pass=$((pass + 1)); }
-bad() { echo "FAIL $*"; failed=$((failed + 1)); }
+. "$(dirname "$0")/lib.sh"
 finish() {
-	echo "$pass passed, $failed failed"
-	[ "$failed" = 0 ]
+	test_end test_bench_summary
 	exit $?
 }
 has() {

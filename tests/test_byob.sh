@@ -39,18 +39,8 @@
 #     writing-a-claim guide shows examples/popcount.c as it is.
 #
 # Run by make test from the repository root with SETTLE and BUILD set.
-set -u
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-SETTLE=${SETTLE:-$ROOT/build/settle}
-case $SETTLE in /*) ;; *) SETTLE=$PWD/$SETTLE ;; esac
-pass=0
-fail=0
-
-ok() { pass=$((pass + 1)); echo "ok   $*"; }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
-
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/test_byob.XXXXXX") || exit 1
-trap 'rm -rf "$TMP"' EXIT
+. "$(dirname "$0")/lib.sh"
+test_tmp byob
 export SETTLE_CACHE_DIR=$TMP/cache
 FAST=(--quick --samples 3 --min-time 1)
 
@@ -668,5 +658,4 @@ else
 	bad "md machine line: $(head -1 "$TMP/mdbuild.out")"
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+test_end test_byob

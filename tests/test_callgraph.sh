@@ -3,9 +3,8 @@
 # around a loop. The file-level graph is read from the objects: file A
 # depends on file B when A's object uses (nm: U) a symbol B's object
 # defines (T, D, B, R). A cycle is printed and fails the test.
-set -u
+. "$(dirname "$0")/lib.sh"
 BUILD=${BUILD:-build}
-pass=0 fail=0
 # The objects of the library, the claims and the command (make passes the
 # list; else every object of the source tree's files).
 objs=${SETTLE_OBJS:-}
@@ -18,12 +17,11 @@ if [ -z "$objs" ]; then
 	echo "FAIL no objects under $BUILD (build first)"
 	exit 1
 fi
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/settle-cg-XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
+test_tmp cg
 
-# check ROOT OBJECT...: the graph of the objects (names shown relative to
+# graph ROOT OBJECT...: the graph of the objects (names shown relative to
 # ROOT); exit status 1 on a cycle.
-check() {
+graph() {
 	local root=$1
 	shift
 	for o in "$@"; do
@@ -83,21 +81,20 @@ print("ok   %d files, %d file-level dependencies, no cycle" %
 PY
 }
 
-# The check can fail: two files that call each other are caught.
+# The graph check can fail: two files that call each other are caught.
 printf 'int b(int);\nint a(int x) { return x ? b(x - 1) : 0; }\n' >"$TMP/a.c"
 printf 'int a(int);\nint b(int x) { return x ? a(x - 1) : 1; }\n' >"$TMP/b.c"
 cc -c -o "$TMP/a.o" "$TMP/a.c" && cc -c -o "$TMP/b.o" "$TMP/b.c"
-if check "$TMP" "$TMP/a.o" "$TMP/b.o" | grep -q "a.o <-> b.o"; then
+if graph "$TMP" "$TMP/a.o" "$TMP/b.o" | grep -q "a.o <-> b.o"; then
 	pass=$((pass + 1))
 	echo "ok   a planted loop (a.c <-> b.c) is reported"
 else
 	fail=$((fail + 1))
 	echo "FAIL a planted loop (a.c <-> b.c) was not reported"
 fi
-if check "$BUILD" $objs; then
+if graph "$BUILD" $objs; then
 	pass=$((pass + 1))
 else
 	fail=$((fail + 1))
 fi
-echo "test_callgraph: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+test_end test_callgraph

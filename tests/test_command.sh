@@ -7,16 +7,11 @@
 # installs linux-perf). Few samples: plumbing, never timing, except the
 # one verdict the issue asks for (sleep 0.05 against sleep 0.01, a factor
 # of 3 or more whatever the load). Run by make test with SETTLE and BUILD.
-set -u
+. "$(dirname "$0")/lib.sh"
 BUILD=${BUILD:-build}
-SETTLE=${SETTLE:-$BUILD/settle}
 PY=${PYTHON:-python3}
-pass=0
-fail=0
 skips=0
 
-ok() { pass=$((pass + 1)); echo "ok   $*"; }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
 skip() {
 	skips=$((skips + 1))
 	echo "SKIP ==================================================="
@@ -389,5 +384,4 @@ EOF
 		ok "--share: the Amdahl line" || bad "--share: no Amdahl line"
 fi
 
-echo "$pass passed, $fail failed, $skips skipped"
-[ $fail = 0 ]
+test_end test_command

@@ -7,17 +7,8 @@
 # Values that are fine (a usable implementation, monotonic, auto, empty)
 # run as usual.
 # Run by make test with SETTLE set.
-set -u
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-SETTLE=${SETTLE:-$ROOT/build/settle}
-pass=0
-fail=0
-
-ok() { pass=$((pass + 1)); echo "ok   $*"; }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
-
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/test_env.XXXXXX") || exit 1
-trap 'rm -rf "$TMP"' EXIT
+. "$(dirname "$0")/lib.sh"
+test_tmp env
 
 # refused VAR=VALUE WANT ARGS...: exit 2, no output, stderr is WANT.
 refused() {
@@ -127,5 +118,4 @@ accepted SETTLE_CLOCK=auto info
 accepted SETTLE_CLOCK= list
 accepted SETTLE_POPCOUNT= list
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+test_end test_env

@@ -17,16 +17,11 @@
 #
 # Run by make test from the repository root with BUILD set; EXT2COUNT
 # overrides the tool (to check that the test fails on a broken tool).
-set -u
+. "$(dirname "$0")/lib.sh"
 export PATH="$PATH:/usr/sbin:/sbin"
 BUILD=${BUILD:-build}
 TOOL=${EXT2COUNT:-$BUILD/ext2count}
-pass=0
-fail=0
 
-ok() { pass=$((pass + 1)); echo "ok   $*"; }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
-summary() { echo "$pass passed, $fail failed"; [ "$fail" = 0 ]; }
 skip() {
 	echo "SKIP test_ext2count: $*"
 	echo "0 passed, 0 failed (skipped)"
@@ -36,7 +31,7 @@ skip() {
 if [ ! -x "$TOOL" ]; then
 	if grep -qs 'SETTLE_HAVE_EXT2FS 1' "$BUILD/config.h"; then
 		bad "$TOOL is not built although libext2fs-dev is installed"
-		summary
+		test_end test_ext2count
 		exit 1
 	fi
 	skip "$TOOL not built: libext2fs-dev is not installed" \
@@ -305,4 +300,4 @@ else
 	bad "--help prints no usage"
 fi
 
-summary
+test_end test_ext2count

@@ -22,28 +22,17 @@
 #     stderr that is not a terminal.
 # A check whose tool is missing says SKIP loudly; make test installs them
 # (TEST_PKGS). Run by make test with SETTLE and BUILD set.
-set -u
+. "$(dirname "$0")/lib.sh"
 BUILD=${BUILD:-build}
-SETTLE=${SETTLE:-$BUILD/settle}
 PY=${PYTHON:-python3}
-pass=0
-fail=0
 skips=0
 
-ok() { pass=$((pass + 1)); echo "ok   $*"; }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
 skip() {
 	skips=$((skips + 1))
 	echo "SKIP ==================================================="
 	echo "SKIP $*"
 	echo "SKIP ==================================================="
 }
-check() { # check DESCRIPTION COMMAND...: ok when the command succeeds
-	local what=$1
-	shift
-	if "$@"; then ok "$what"; else bad "$what"; fi
-}
-
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/test_formats.XXXXXX") || exit 1
 trap 'rm -rf "$TMP"' EXIT
 
@@ -517,5 +506,4 @@ fi
 "$SETTLE" run endian --quick --samples 3 >/dev/null 2>"$TMP/err"
 check "no progress when stderr is not a terminal" test ! -s "$TMP/err"
 
-echo "$pass passed, $fail failed${skips:+, $skips skipped}"
-[ "$fail" = 0 ]
+test_end test_formats

@@ -6,14 +6,11 @@
 #
 #   SETTLE_GOLDEN_UPDATE=1 bash tests/test_golden.sh   rewrite the expected
 #                                                      files (review the diff)
-set -u
-SETTLE=${SETTLE:-build/settle}
+. "$(dirname "$0")/lib.sh"
 DIR=$(cd "$(dirname "$0")" && pwd)/golden
 IN=$DIR/in
 OUT=$DIR/out
-pass=0 fail=0
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/settle-golden-XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
+test_tmp golden
 mkdir -p "$OUT"
 
 # What changes from one run of the same command to the next: the time a
@@ -24,9 +21,9 @@ normalize() {
 	       -e "s#$IN/##g"
 }
 
-# check NAME COMMAND...: the output (stdout, then the exit status) against
+# golden NAME COMMAND...: the output (stdout, then the exit status) against
 # $OUT/NAME.
-check() {
+golden() {
 	local name=$1 rc
 	shift
 	(cd "$IN" && "$@") >"$TMP/raw" 2>"$TMP/err"
@@ -49,14 +46,14 @@ S=$(cd "$(dirname "$SETTLE")" && pwd)/$(basename "$SETTLE")
 FORMATS="table md text csv json json-lines gbench-json"
 for f in founding bswap proc byob old gbench command command-beyond layouts; do
 	for fmt in $FORMATS; do
-		check "show-$f.$fmt" "$S" show "$f.json" --format "$fmt"
+		golden "show-$f.$fmt" "$S" show "$f.json" --format "$fmt"
 	done
 done
 for fmt in table md text csv json json-lines; do
-	check "compare-old-new.$fmt" "$S" compare old.json new.json --format "$fmt"
-	check "compare-three.$fmt" "$S" compare old.json new.json founding.json \
+	golden "compare-old-new.$fmt" "$S" compare old.json new.json --format "$fmt"
+	golden "compare-three.$fmt" "$S" compare old.json new.json founding.json \
 		--format "$fmt"
-	check "compare-layouts.$fmt" "$S" compare layouts.json \
+	golden "compare-layouts.$fmt" "$S" compare layouts.json \
 		layouts-moved.json --format "$fmt"
 done
 # machine*.json: layouts.json with a quiet load average; -slow with every
@@ -66,43 +63,42 @@ done
 # is warned and not settled; one that did not, or another machine, is not
 # the baseline check's.
 for f in slow one other; do
-	check "compare-machine-$f.table" "$S" compare machine.json \
+	golden "compare-machine-$f.table" "$S" compare machine.json \
 		"machine-$f.json"
 done
-check "compare-machine-slow.json" "$S" compare machine.json \
+golden "compare-machine-slow.json" "$S" compare machine.json \
 	machine-slow.json --format json
 # proc-we32.json: proc.json (3 processes, no layouts) with the samples of
 # -O2 we32 5 % longer: compared per process, not pooled
-check "compare-proc.table" "$S" compare proc.json proc-we32.json
+golden "compare-proc.table" "$S" compare proc.json proc-we32.json
 # proc-spread.json and proc-shift.json: every row of process k 0.99,
 # 1.00, 1.01 and 1.00, 1.01, 1.02 times as long (a process's speed, not a
 # row's): the rows are unclear, and so is the geometric mean, which takes
 # the process as its unit as they do (bootstrapping each row's processes
 # on their own gave [+0.31%, +1.64%]). proc-uneven.json: -O2 we32 cut to 8
 # of 12 samples, which do not split into 3 processes: unclear, saying so.
-check "compare-proc-shift.table" "$S" compare proc-spread.json proc-shift.json
-check "compare-proc-uneven.table" "$S" compare proc.json proc-uneven.json
+golden "compare-proc-shift.table" "$S" compare proc-spread.json proc-shift.json
+golden "compare-proc-uneven.table" "$S" compare proc.json proc-uneven.json
 # proc-unstable.json: proc.json with every other sample of -O2 we32 1.3
 # times as long (MAD 13 %, marked !): the endian conclusion, which names
 # that row, is not settled.
-check "show-proc-unstable.table" "$S" show proc-unstable.json
+golden "show-proc-unstable.table" "$S" show proc-unstable.json
 # proc-unstable-base.json: the same with -O2 long, the baseline of the
 # rows the conclusion names, unstable: their ratios are no firmer, and the
 # conclusion is not settled either
-check "show-proc-unstable-base.table" "$S" show proc-unstable-base.json
+golden "show-proc-unstable-base.table" "$S" show proc-unstable-base.json
 # founding-small-unstable.json: founding.json with the 4 KiB baseline of
 # popcount unstable; the conclusion rests on 128 MiB rows, whose baseline
 # is stable: still settled (a baseline of another size is not theirs)
-check "show-founding-small-unstable.table" "$S" show founding-small-unstable.json
+golden "show-founding-small-unstable.table" "$S" show founding-small-unstable.json
 # founding-drift.json: founding.json with the core clock's last estimate
 # 3.45 GHz instead of 3.69 (-6.6 %): the cycles note says by how much the
 # estimated cycles are uncertain, and the segprefix conclusion gives its
 # extra cycles at both estimates (the conclusion's numbers in json)
-check "show-founding-drift.table" "$S" show founding-drift.json
-check "show-founding-drift.json" "$S" show founding-drift.json --format json
-check "compare-gbench.table" "$S" compare gbench.json gbench.json
-check "compare-old-new-fail.table" "$S" compare old.json new.json --fail-on 0.5
-check "compare-gbench-json-refused" "$S" compare old.json new.json \
+golden "show-founding-drift.table" "$S" show founding-drift.json
+golden "show-founding-drift.json" "$S" show founding-drift.json --format json
+golden "compare-gbench.table" "$S" compare gbench.json gbench.json
+golden "compare-old-new-fail.table" "$S" compare old.json new.json --fail-on 0.5
+golden "compare-gbench-json-refused" "$S" compare old.json new.json \
 	--format gbench-json
-echo "test_golden: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+test_end test_golden

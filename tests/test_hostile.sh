@@ -4,28 +4,14 @@
 # message naming the input and what is wrong, and a non-zero exit status;
 # never a crash, a hang, a partial result file or a confident wrong
 # number. Every case checks the exit status and the message.
-set -u
-SETTLE=${SETTLE:-build/settle}
-SETTLE=$(cd "$(dirname "$SETTLE")" && pwd)/$(basename "$SETTLE")
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/lib.sh"
 IN=$ROOT/tests/golden/in
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok   $*"; }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/settle-hostile-XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
+test_tmp hostile
 export SETTLE_CACHE_DIR=$TMP/cache
 FAST=(--quick --samples 3 --min-time 1)
 
 # edit OUT PYTHON: OUT is old.json changed by the python code on doc
-edit() {
-	python3 - "$IN/old.json" "$1" "$2" <<'PY'
-import json, sys
-doc = json.load(open(sys.argv[1]))
-exec(sys.argv[3])
-json.dump(doc, open(sys.argv[2], "w"))
-PY
-}
+edit() { json_edit "$IN/old.json" "$1" "$2"; }
 
 run() { # NAME ARGS...: exit status in rc, output in $TMP/NAME.{out,err}
 	local name=$1
@@ -302,5 +288,4 @@ expect self 2 "/dev/stdout: it is also settle's standard output or error" \
 expect same 2 "same.json: it is also settle's standard output or error.*'-' writes to standard output" \
 	"--output FILE > FILE is refused, naming '-'"
 
-echo "test_hostile: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+test_end test_hostile

@@ -14,25 +14,11 @@
 #
 # Usage: SETTLE=build/settle BUILD=build bash tests/test_install.sh
 # Prints "N passed, M failed"; exits 1 when any check failed.
-set -u
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/lib.sh"
 BUILD=${BUILD:-build}
-SETTLE=${SETTLE:-$BUILD/settle}
 CC=${CC:-cc}
-pass=0
-failed=0
-
-ok() { echo "ok   $*"; pass=$((pass + 1)); }
-bad() { echo "FAIL $*"; failed=$((failed + 1)); }
-# check DESCRIPTION COMMAND...: the command's status decides.
-check() {
-	local what=$1
-	shift
-	if "$@"; then ok "$what"; else bad "$what"; fi
-}
 finish() {
-	echo "$pass passed, $failed failed"
-	[ "$failed" = 0 ]
+	test_end test_install
 	exit $?
 }
 

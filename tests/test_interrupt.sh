@@ -5,14 +5,8 @@
 # temporary file stays (TMPDIR, the build cache), also when interrupted
 # during --processes and during a FILE.c build; a second Ctrl-C ends at
 # once, still removing them.
-set -u
-SETTLE=${SETTLE:-build/settle}
-SETTLE=$(cd "$(dirname "$SETTLE")" && pwd)/$(basename "$SETTLE")
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok   $*"; }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/settle-intr-XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
+. "$(dirname "$0")/lib.sh"
+test_tmp intr
 export SETTLE_CACHE_DIR=$TMP/cache
 export TMPDIR=$TMP/tmp
 mkdir -p "$TMPDIR"
@@ -180,5 +174,4 @@ kill -INT $pid; wait $pid; rc=$?
 	! grep -q "failed" "$TMP/err" &&
 	ok "selftest interrupted: exit 130, says interrupted" ||
 	bad "selftest interrupted: status $rc: $(cat "$TMP/err")"
-echo "test_interrupt: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+test_end test_interrupt

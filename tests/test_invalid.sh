@@ -4,14 +4,8 @@
 # table says so with a hint, the result file carries the reason and the
 # evidence, show and compare decide again from it, --fail-on and run fail);
 # a body the compiler removed entirely is below resolution, saying so.
-set -u
-SETTLE=${SETTLE:-build/settle}
-SETTLE=$(cd "$(dirname "$SETTLE")" && pwd)/$(basename "$SETTLE")
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok   $*"; }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/settle-invalid-XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
+. "$(dirname "$0")/lib.sh"
+test_tmp invalid
 export SETTLE_CACHE_DIR=$TMP/cache
 
 # once: does its work once per call, whatever iters says (the effect of a
@@ -332,5 +326,4 @@ then
 else
 	bad "disturbed hoisted body: status $rc, $(grep busy "$TMP/disturbed.out")"
 fi
-echo "test_invalid: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+test_end test_invalid

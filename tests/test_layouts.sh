@@ -23,16 +23,9 @@
 #     cache), and the file's first function sits at another 16-byte slot
 #     of its cache line in each of the 4 objects (code after a 64-byte
 #     alignment, such as the claim's aligned loop, is realigned by it).
-set -u
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-SETTLE=${SETTLE:-$ROOT/build/settle}
-case $SETTLE in /*) ;; *) SETTLE=$PWD/$SETTLE ;; esac
+. "$(dirname "$0")/lib.sh"
 CLAIM=$ROOT/tests/layout_claim.c
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok   $*"; }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/settle-layouts-XXXXXX") || exit 1
-trap 'rm -rf "$TMP"' EXIT
+test_tmp layouts
 export SETTLE_CACHE_DIR=$TMP/cache
 RUN=(--samples 16 --min-time 2)
 
@@ -261,5 +254,4 @@ if grep -q "layout-3.h" "$TMP/before4.err" && [ -f "$SETTLE_CACHE_DIR/layout-3.h
 else
 	bad "--layouts 4 did not build one object per layout"
 fi
-echo "test_layouts: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+test_end test_layouts

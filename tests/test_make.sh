@@ -12,13 +12,9 @@
 #
 # Usage: bash tests/test_make.sh (from the repository's top).
 # Prints "N passed, M failed"; exits 1 when any check failed.
-set -u
+. "$(dirname "$0")/lib.sh"
 # Not the flags of a make that runs this test (make test is quiet: -s).
 unset MAKEFLAGS MFLAGS MAKELEVEL
-pass=0
-fail=0
-ok() { echo "ok   $*"; pass=$((pass + 1)); }
-bad() { echo "FAIL $*"; fail=$((fail + 1)); }
 # same WHAT GOT WANT
 same() {
 	if [ "$2" = "$3" ]; then ok "$1"; else bad "$1: got '$2', want '$3'"; fi
@@ -83,5 +79,4 @@ for p in $(make --no-print-directory packages | sed 's/^[^:]*: //; s/optional://
 done
 same "the quick start names every package of make packages" "$missing" ""
 
-echo "test_make: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+test_end test_make

@@ -6,25 +6,9 @@
 # Benchmark aggregates and complexity fits are no samples; metadata a
 # file lacks is "unknown" or left out, never a made-up value; control
 # characters from a file never reach the terminal raw.
-set -u
-SETTLE=${SETTLE:-build/settle}
-SETTLE=$(cd "$(dirname "$SETTLE")" && pwd)/$(basename "$SETTLE")
+. "$(dirname "$0")/lib.sh"
 IN=$(cd "$(dirname "$0")" && pwd)/golden/in
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok   $*"; }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/settle-odd-XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
-
-# edit IN OUT PYTHON: OUT is IN (JSON) changed by the python code on doc
-edit() {
-	python3 - "$1" "$2" "$3" <<'PY'
-import json, sys
-doc = json.load(open(sys.argv[1]))
-exec(sys.argv[3])
-json.dump(doc, open(sys.argv[2], "w"))
-PY
-}
+test_tmp odd
 
 run() { # NAME ARGS...: exit status in rc, output in $TMP/NAME.{out,err}
 	local name=$1
@@ -44,7 +28,7 @@ run same compare "$TMP/old.json" "$TMP/old.json" --fail-on slower
 # a row 50 % slower, in files of one process each: --fail-on fails, and
 # says that pooled samples do not show how far another run differs; in
 # files measured in layouts it does not say so
-edit "$TMP/old.json" "$TMP/slow.json" '
+json_edit "$TMP/old.json" "$TMP/slow.json" '
 r = [x for x in doc["results"] if x.get("samples_ns")][0]
 r["samples_ns"] = [v * 1.5 for v in r["samples_ns"]]
 r["median_ns"] *= 1.5'
@@ -52,7 +36,7 @@ run pooled compare "$TMP/old.json" "$TMP/slow.json" --fail-on slower
 [ $rc = 1 ] && grep -q "pooled samples of each run" "$TMP/pooled.err" &&
 	ok "--fail-on: slower by pooled samples fails and says why it may be another run" ||
 	bad "--fail-on, pooled: status $rc: $(cat "$TMP/pooled.err")"
-edit "$IN/layouts.json" "$TMP/lslow.json" '
+json_edit "$IN/layouts.json" "$TMP/lslow.json" '
 for r in doc["results"]:
     if r.get("samples_ns"):
         r["samples_ns"] = [v * 1.5 for v in r["samples_ns"]]
@@ -61,7 +45,7 @@ run laid compare "$IN/layouts.json" "$TMP/lslow.json" --fail-on slower
 [ $rc = 1 ] && ! grep -q "pooled" "$TMP/laid.err" &&
 	ok "--fail-on: slower in layouts fails without the pooled-samples line" ||
 	bad "--fail-on, layouts: status $rc: $(cat "$TMP/laid.err")"
-edit "$IN/old.json" "$TMP/empty.json" 'doc["results"] = []; doc["skipped"] = []'
+json_edit "$IN/old.json" "$TMP/empty.json" 'doc["results"] = []; doc["skipped"] = []'
 run empty compare "$TMP/old.json" "$TMP/empty.json" --fail-on slower
 if [ $rc = 1 ] && grep -q "no results at all" "$TMP/empty.err"; then
 	ok "--fail-on: a new file without results fails (exit 1, said)"
@@ -81,7 +65,7 @@ fi
 # a row both files have, the new one without samples: compare shows it
 # as undefined (never drops it), --fail-on fails naming it; show prints no
 # time for it, not "0 ns"
-edit "$IN/old.json" "$TMP/nosamples.json" '
+json_edit "$IN/old.json" "$TMP/nosamples.json" '
 r = [x for x in doc["results"] if x.get("samples_ns")][1]
 r["samples_ns"] = []'
 name=$(python3 -c 'import json,sys; r=[x for x in json.load(open(sys.argv[1]))["results"] if x.get("samples_ns")][1]; print(r["variant"])' "$IN/old.json")
@@ -100,7 +84,7 @@ if [ $rc = 0 ] && grep -q "$name .*no samples in the file" "$TMP/nos2.out" &&
 else
 	bad "show of a row without samples: $(grep "$name" "$TMP/nos2.out" | head -1)"
 fi
-edit "$IN/old.json" "$TMP/other.json" '
+json_edit "$IN/old.json" "$TMP/other.json" '
 for r in doc["results"]: r["claim"] = "other"
 doc["claims"] = {"other": doc["claims"]["popcount"]}
 doc["skipped"] = []'
@@ -110,7 +94,7 @@ if [ $rc = 1 ] && grep -q "no row in common" "$TMP/disjoint.err"; then
 else
 	bad "--fail-on, nothing in common: status $rc: $(cat "$TMP/disjoint.err")"
 fi
-edit "$IN/old.json" "$TMP/fewer.json" 'doc["results"] = doc["results"][1:]'
+json_edit "$IN/old.json" "$TMP/fewer.json" 'doc["results"] = doc["results"][1:]'
 run fewer compare "$TMP/old.json" "$TMP/fewer.json" --fail-on slower
 if [ $rc = 1 ] && grep -q "missing from" "$TMP/fewer.err"; then
 	ok "--fail-on: a row of the old file missing from the new one fails"
@@ -180,7 +164,7 @@ fi
 # ---- a Google Benchmark entry with an empty name --------------------------------
 # (it would be the variant "" that marks a family without a baseline, and
 # its repetitions a baseline for the others, never run beside them)
-edit "$IN/gbench.json" "$TMP/gb-noname.json" '
+json_edit "$IN/gbench.json" "$TMP/gb-noname.json" '
 e = dict(doc["benchmarks"][0]); e["name"] = ""
 doc["benchmarks"].append(e)'
 run gbnoname show "$TMP/gb-noname.json"
@@ -192,7 +176,7 @@ else
 fi
 
 # ---- metadata a file lacks -----------------------------------------------------
-edit "$IN/old.json" "$TMP/bare.json" '
+json_edit "$IN/old.json" "$TMP/bare.json" '
 del doc["noise"]
 for k in ("vendor", "model_name", "family", "model", "stepping", "hypervisor",
           "tsc_ghz", "core_ghz_estimate", "logical_cpus", "kernel"):
@@ -213,7 +197,7 @@ run barejson show "$TMP/bare.json" --format json
 	bad "settle refuses its own json of a bare file: $(cat "$TMP/reread.err")"
 
 # ---- a clock that slowed: a negative drift is kept ---------------------------
-edit "$IN/old.json" "$TMP/slowed.json" '
+json_edit "$IN/old.json" "$TMP/slowed.json" '
 doc["noise"]["core_ghz_before"] = 3.69
 doc["noise"]["core_ghz_after"] = 3.46
 doc["noise"]["core_clock_drift_pct"] = -6.3'
@@ -230,7 +214,7 @@ fi
 # (-5, 1e13, a string): read as unknown, so the load average at the start
 # (2.5) speaks; a plausible value (0.75) is shown and warned about.
 for v in -5 1e13 '"lots"' 0.75; do
-	edit "$IN/old.json" "$TMP/other.json" "
+	json_edit "$IN/old.json" "$TMP/other.json" "
 doc['noise']['loadavg'] = 2.5
 doc['noise']['other_cpus'] = $v"
 	run other show "$TMP/other.json"
@@ -253,7 +237,7 @@ done
 # other work on more CPUs than the file's machine has (2 here), a steal
 # above 100 %, a clock of 1e11 GHz, a drift the clocks do not give, an
 # empty noise object
-edit "$IN/old.json" "$TMP/wild.json" '
+json_edit "$IN/old.json" "$TMP/wild.json" '
 doc["machine"]["logical_cpus"] = 2
 doc["noise"]["loadavg"] = 0.1
 doc["noise"]["other_cpus"] = 1e5
@@ -268,7 +252,7 @@ if [ $rc = 0 ] && ! grep -q "CPUs busy\|5000\|99999\|drifted\|100000000000" "$TM
 else
 	bad "wild noise: $(grep -n "noise\|steal\|clock\|warning" "$TMP/wild.out")"
 fi
-edit "$IN/old.json" "$TMP/emptynoise.json" 'doc["noise"] = {}'
+json_edit "$IN/old.json" "$TMP/emptynoise.json" 'doc["noise"] = {}'
 run emptynoise show "$TMP/emptynoise.json"
 if [ $rc = 0 ] && grep -q "^noise: unknown" "$TMP/emptynoise.out" &&
    ! grep -q "load 0.00" "$TMP/emptynoise.out"; then
@@ -278,7 +262,7 @@ else
 fi
 
 # ---- control characters in names ------------------------------------------------
-edit "$IN/old.json" "$TMP/esc.json" '
+json_edit "$IN/old.json" "$TMP/esc.json" '
 ESC = "\x1b[31mred\x1b[0m\x07"
 r = doc["results"][0]
 r["variant"] = r["label"] = "table" + ESC
@@ -296,5 +280,4 @@ for cmd in "show esc.json" "show esc.json --format text" \
 	fi
 done
 
-echo "test_odd_files: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+test_end test_odd_files

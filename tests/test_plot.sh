@@ -14,22 +14,9 @@
 #
 # Usage: SETTLE=build/settle bash tests/test_plot.sh
 # Prints "N passed, M failed"; exits 1 when any check failed.
-set -u
-SETTLE=${SETTLE:-build/settle}
-case $SETTLE in /*) ;; *) SETTLE=$PWD/$SETTLE ;; esac
-pass=0
-failed=0
-
-ok() { echo "ok   $*"; pass=$((pass + 1)); }
-bad() { echo "FAIL $*"; failed=$((failed + 1)); }
-check() {
-	local what=$1
-	shift
-	if "$@"; then ok "$what"; else bad "$what"; fi
-}
+. "$(dirname "$0")/lib.sh"
 finish() {
-	echo "$pass passed, $failed failed"
-	[ "$failed" = 0 ]
+	test_end test_plot
 	exit $?
 }
 

@@ -3,14 +3,8 @@
 # Williams design from process to process: process p runs rows p x r ...
 # (r rounds a process), so that who runs after whom, balanced only over
 # the design's period, is not the same imbalance repeated in every process.
-set -u
-SETTLE=${SETTLE:-build/settle}
-SETTLE=$(cd "$(dirname "$SETTLE")" && pwd)/$(basename "$SETTLE")
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok   $*"; }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/settle-rounds-XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
+. "$(dirname "$0")/lib.sh"
+test_tmp rounds
 export SETTLE_CACHE_DIR=$TMP/cache
 
 # three variants log every call; the teardown writes the last ROUNDS x 3,
@@ -164,5 +158,4 @@ for opt in --round-first --layout-first; do
 		bad "$opt with --processes: status $rc $(cat "$TMP/err")"
 	fi
 done
-echo "test_round_order: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+test_end test_round_order

@@ -2,11 +2,8 @@
 # test_selftest_fail.sh - a selftest trial whose process fails (here:
 # killed) counts as a failure: the run says so and exits 1, and the
 # trial is not counted as an unclear verdict.
-set -u
-SETTLE=${SETTLE:-build/settle}
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/settle-stfail-XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
-pass=0 fail=0
+. "$(dirname "$0")/lib.sh"
+test_tmp stfail
 "$SETTLE" selftest --quick --aa-trials 4 --detect-trials 1 --samples 5 \
 	--min-time 40 --format json --output "$TMP/st.json" \
 	>"$TMP/out" 2>"$TMP/err" &
@@ -33,5 +30,4 @@ else
 	echo "FAIL a killed trial process (pid ${killed:-none}): status $rc: $(cat "$TMP/err")"
 	cat "$TMP/out"
 fi
-echo "test_selftest_fail: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+test_end test_selftest_fail

@@ -14,17 +14,8 @@
 #     for the drift), and the file it writes loads again the same;
 #   - settle compare of the file with itself warns of no drift.
 # Run by make test with SETTLE set.
-set -u
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-SETTLE=${SETTLE:-$ROOT/build/settle}
-pass=0
-fail=0
-
-ok() { pass=$((pass + 1)); echo "ok   $*"; }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
-
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/test_unknown.XXXXXX") || exit 1
-trap 'rm -rf "$TMP"' EXIT
+. "$(dirname "$0")/lib.sh"
+test_tmp unknown
 
 python3 - "$ROOT/tests/golden/in/founding.json" "$TMP/u.json" <<'EOF'
 import json, sys
@@ -151,5 +142,4 @@ else
 	bad "compare warns of a drift: $(grep drifted "$TMP/cmp.out")"
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+test_end test_unknown

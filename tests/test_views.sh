@@ -6,14 +6,9 @@
 #     unstable (!) and layout-sensitive (~) marks with their notes, and
 #     warnings (read from csv as the reference); csv and json-lines end
 #     with the noise line and the table's warnings.
-set -u
-SETTLE=${SETTLE:-build/settle}
+. "$(dirname "$0")/lib.sh"
 GOLDEN=$(cd "$(dirname "$0")" && pwd)/golden/in
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok   $*"; }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/settle-views-XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
+test_tmp views
 
 # run --output prints what show prints
 for procs in 1 2; do
@@ -218,5 +213,4 @@ else
 	grep "warning" "$TMP/cw.csv" "$TMP/cw.json-lines" | head -5
 fi
 
-echo "test_views: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+test_end test_views
