@@ -62,12 +62,7 @@ fi
 # estimates comes from the noise's pair alone (the view's, no range when
 # they agree); no difference of a counted and an estimated figure
 conclusion_of() { # EDIT: segprefix's settled line of founding.json so edited
-	python3 - "$ROOT/tests/golden/in/founding.json" "$TMP/c.json" "$1" <<'PY'
-import json, sys
-doc = json.load(open(sys.argv[1]))
-exec(sys.argv[3])
-json.dump(doc, open(sys.argv[2], "w"))
-PY
+	json_edit "$ROOT/tests/golden/in/founding.json" "$TMP/c.json" "$1"
 	"$SETTLE" show "$TMP/c.json" 2>&1 | sed -n '/^segprefix:/,/^$/p' |
 		tr '\n' ' ' | sed 's/  */ /g; s/.*settled: //'
 }
