@@ -66,8 +66,9 @@ test-cpus: deps deps-test deps-qemu
 	      && echo "ok   $$t" \
 	      || { echo "FAIL $$t (see $(BUILD)/qemu-$$cpu-$$t.log)"; fail=1; }; \
 	  done; \
-	  $(QEMU) -cpu $$cpu $(BUILD)/settle run popcount bswap --quick \
-	    --size 64K --size 1M > $(BUILD)/qemu-$$cpu-run.log 2>&1 \
+	  sh mk/emulated-run.sh $(BUILD)/qemu-$$cpu-run.log \
+	    $(QEMU) -cpu $$cpu $(BUILD)/settle run popcount bswap --quick \
+	    --size 64K --size 1M \
 	    && echo "ok   settle run popcount bswap --quick" \
 	    || { echo "FAIL settle run (see $(BUILD)/qemu-$$cpu-run.log)"; fail=1; }; \
 	done; \

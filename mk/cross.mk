@@ -148,8 +148,9 @@ cross_tests = d=$(BUILD)/cross-$(1); q=$(CROSS_QEMU_$(1)); \
 cross_run = d=$(BUILD)/cross-$(1); q=$(CROSS_QEMU_$(1)); \
 	cpu=$(if $(filter -,$(2)),default,$(2)); \
 	opt="$(if $(filter -,$(2)),,-cpu $(2))"; log=$$d/run-$$cpu.log; \
-	if env $(CROSS_ENV_$(1)) $$q $$opt $$d/settle run popcount bswap endian \
-	   --quick --size 64K --size 1M --layouts 2 --processes 1 > $$log 2>&1; then \
+	if sh mk/emulated-run.sh $$log env $(CROSS_ENV_$(1)) $$q $$opt \
+	   $$d/settle run popcount bswap endian \
+	   --quick --size 64K --size 1M --layouts 2 --processes 1; then \
 	  got=$$(sed -n 's/^  primitives: popcount \([a-z0-9]*\), bswap \([a-z0-9]*\)\(;.*\)\{0,1\}$$/\1 \2/p' $$log); \
 	  if [ "$$got" = "$(3) $(4)" ] && grep -q 'emulated by qemu-user' $$log && \
 	     grep -q '^  layouts: 2: ' $$log; \

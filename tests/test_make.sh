@@ -71,6 +71,21 @@ else
 	bad "the test's output is not shown"
 fi
 
+# ---- settle run under emulation --------------------------------------
+# emu CMD...: mk/emulated-run.sh's status for a command
+emu() { sh mk/emulated-run.sh "$tmp/emu.log" "$@" >/dev/null 2>&1; echo $?; }
+same "emulated run: exit 0 passes" "$(emu true)" 0
+same "emulated run: rows judged invalid from emulated times pass" \
+	"$(emu sh -c 'echo "settle: 2 results are invalid: the work was not done as often as timed (the table says why)" >&2; exit 1')" 0
+same "emulated run: its output in the log" "$(tail -n 1 "$tmp/emu.log")" \
+	"settle: 2 results are invalid: the work was not done as often as timed (the table says why)"
+same "emulated run: another error fails" \
+	"$(emu sh -c 'echo "settle: unknown claim x" >&2; exit 1')" 1
+same "emulated run: invalid rows, then another error, fails" \
+	"$(emu sh -c 'echo "settle: 1 result is invalid: the work was not done as often as timed"; echo "settle: out of memory" >&2; exit 1')" 1
+same "emulated run: an illegal instruction fails" \
+	"$(emu sh -c 'kill -ILL $$')" 132
+
 # ---- the README names every package make installs --------------------
 quick=$(sed -n '/^## Quick start/,/^## /p' README.md)
 missing=
