@@ -266,6 +266,25 @@ else
 	bad "--prepare background: exit $rc, $n running"
 fi
 pkill -f "sleep ${m}3"
+# a command that stops itself would never end: killed, said, exit 1
+# (timeout: the old settle waited for it for ever)
+timeout 60 "$SETTLE" run --command 'a=kill -STOP $$' --samples 3 \
+	>"$tmp/stop" 2>"$tmp/stop.err"
+rc=$?
+if [ $rc = 1 ] && grep -qF "command 'a' (kill -STOP \$\$) was stopped by signal 19" "$tmp/stop.err" &&
+   grep -qF "settle killed it" "$tmp/stop.err"; then
+	ok "a command that stops: killed, said so, exit 1"
+else
+	bad "a command that stops: exit $rc: $(cat "$tmp/stop.err")"
+fi
+timeout 60 "$SETTLE" run --prepare 'kill -TSTP $$' --command 'a=true' \
+	--samples 3 >"$tmp/stopp" 2>"$tmp/stopp.err"
+rc=$?
+if [ $rc = 2 ] && grep -q "stopped by signal 20, then killed by settle" "$tmp/stopp.err"; then
+	ok "a --prepare that stops: killed, said so, exit 2"
+else
+	bad "a --prepare that stops: exit $rc: $(cat "$tmp/stopp.err")"
+fi
 # SIGCHLD ignored by the shell that starts settle (inherited across exec)
 ( trap '' CHLD; exec "$SETTLE" run --command 'a=true' --command 'b=true' \
 	--samples 3 --warmup 0 ) >"$tmp/chld" 2>"$tmp/chld.err"

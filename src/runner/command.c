@@ -242,6 +242,7 @@ struct io {
 struct run {
 	double wall_ns, user_ns, sys_ns;
 	int status;    /* as from wait4 */
+	int stopped;   /* the signal that stopped it (then killed), or 0 */
 };
 
 static double now_ns(void)
@@ -309,7 +310,8 @@ static pid_t start(char *const argv[], const struct io *io)
  * neither runs on into later runs' times nor outlives settle; the command
  * is reaped last, so that its process ID, the group's, cannot be reused
  * meanwhile. (--prepare's jobs are left: a server it starts may be what
- * the commands use.)
+ * the commands use.) A command that stops (SIGSTOP, SIGTSTP) would never
+ * end: it is killed with its group, and r->stopped says by what signal.
  */
 static int finish(pid_t pid, struct run *r, int end_group)
 {
@@ -318,13 +320,29 @@ static int finish(pid_t pid, struct run *r, int end_group)
 	int killed = 0, rc;
 	pid_t w;
 
-	do {
-		rc = waitid(P_PID, (id_t)pid, &info, WEXITED | WNOWAIT);
-		/* asked to stop (settle_interrupted): end the run now */
-		if (rc < 0 && errno == EINTR && settle_interrupted() && !killed)
+	r->stopped = 0;
+	for (;;) {
+		rc = waitid(P_PID, (id_t)pid, &info,
+			    WEXITED | WSTOPPED | WNOWAIT);
+		/* asked to stop (settle_interrupted): end the run now; a
+		 * stopped process acts on SIGTERM once continued */
+		if (rc < 0 && errno == EINTR && settle_interrupted() &&
+		    !killed) {
 			killed = kill(-pid, SIGTERM) == 0 ||
 				 kill(pid, SIGTERM) == 0;
-	} while (rc < 0 && errno == EINTR);
+			kill(-pid, SIGCONT);
+			kill(pid, SIGCONT);
+		}
+		if (rc < 0 && errno == EINTR)
+			continue;
+		if (rc < 0 || info.si_code != CLD_STOPPED)
+			break;
+		r->stopped = info.si_status;
+		kill(-pid, SIGKILL);
+		kill(pid, SIGKILL);
+		/* consume the stop, not waiting: it may have died already */
+		waitid(P_PID, (id_t)pid, &info, WSTOPPED | WNOHANG);
+	}
 	if (rc == 0 && end_group)
 		kill(-pid, SIGKILL);
 	do
@@ -449,6 +467,17 @@ static int judge(struct cmdrun *m, size_t i, const struct run *r,
 	if (WIFEXITED(r->status) && WEXITSTATUS(r->status) == 0)
 		return 0;
 	err_tail(&m->io, tail, sizeof(tail));
+	if (r->stopped) { /* no time to measure, even with --ignore-failure */
+		snprintf(m->err, m->errlen, "command '%s' (%.200s) was stopped "
+			 "by signal %d (%s) in a %s%s and would not have ended: "
+			 "settle killed it; a command must run to its end%s%s",
+			 c->name, c->shell, r->stopped,
+			 signal_name(r->stopped), phase_name[ph],
+			 ph == PROFILED ? " under perf record" : "",
+			 tail[0] ? "; its standard error ended with:" : "",
+			 tail);
+		return 1;
+	}
 	if (WIFEXITED(r->status) && (WEXITSTATUS(r->status) == 127 ||
 				     WEXITSTATUS(r->status) == 126)) {
 		snprintf(m->err, m->errlen, "command '%s' (%.200s) %s (exit "
@@ -500,11 +529,13 @@ static int prepare(struct cmdrun *m, size_t i)
 		return 0;
 	err_tail(&m->io, tail, sizeof(tail));
 	snprintf(m->err, m->errlen, "the --prepare command (%.200s) failed "
-		 "before a run of '%s': %s %d%s%s", m->s->prepare,
-		 m->s->cmd[i].name, WIFEXITED(r.status) ? "exit status" :
-		 "killed by signal", WIFEXITED(r.status) ? WEXITSTATUS(r.status) :
-		 WTERMSIG(r.status), tail[0] ? "; its standard error ended "
-		 "with:" : "", tail);
+		 "before a run of '%s': %s %d%s%s%s", m->s->prepare,
+		 m->s->cmd[i].name, r.stopped ? "stopped by signal" :
+		 WIFEXITED(r.status) ? "exit status" : "killed by signal",
+		 r.stopped ? r.stopped : WIFEXITED(r.status) ?
+		 WEXITSTATUS(r.status) : WTERMSIG(r.status),
+		 r.stopped ? ", then killed by settle" : "",
+		 tail[0] ? "; its standard error ended with:" : "", tail);
 	return 2;
 }
 
