@@ -96,6 +96,14 @@ static void test_bad_numbers(void **st)
 		    "at least 1 byte");
 	usage_error(settle("run", "popcount", "--size", "0K", NULL),
 		    "at least 1 byte");
+	/* leading zeros of a non-zero size: parsed (ten bytes), so the
+	 * run gets as far as the claim without sizes */
+	usage_error(settle("run", "endian", "--size", "010", NULL),
+		    "none of the chosen claims takes a size");
+	usage_error(settle("run", "endian", "--size", "01K", NULL),
+		    "none of the chosen claims takes a size");
+	usage_error(settle("run", "popcount", "--size", "000M", NULL),
+		    "at least 1 byte");
 	usage_error(settle("run", "popcount", "--size", "-4K", NULL), "size");
 	usage_error(settle("run", "popcount", "--size", "128T", NULL),
 		    "does not fit");

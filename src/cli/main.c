@@ -8,6 +8,7 @@
  * different answer, set-up failed) or compare --fail-on tripped, 2 bad
  * usage, unreadable or foreign result file, or unwritable output.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -535,7 +536,9 @@ static int zero_size(const char *s)
 	char one[64];
 	uint64_t b;
 
-	if (!z || strlen(s + z) + 2 > sizeof(one))
+	/* "010" is ten: zero only when no digit follows the zeros */
+	if (!z || isdigit((unsigned char)s[z]) ||
+	    strlen(s + z) + 2 > sizeof(one))
 		return 0;
 	snprintf(one, sizeof(one), "1%s", s + z);
 	return settle_parse_size(one, &b) == 0;
