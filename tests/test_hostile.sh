@@ -133,6 +133,24 @@ crash() { # NAME STATUS PATTERN
 	[ -e "$TMP/$1.json" ] && bad "run FILE.c: $1: a result file was written"
 	ls "$TMP" | grep -q "$1.json.tmp" && bad "run FILE.c: $1: a temporary file was left"
 }
+# two variants of one name, build and parameters: their results could
+# not be told apart (compare pooled them into one row): refused
+cat >"$TMP/dupvar.c" <<'EOF'
+#include <settle.h>
+static uint64_t one(void *s, const void *a, uint64_t it)
+{ (void)s; (void)a; return it; }
+static const struct settle_variant variants[] = {
+	{ .name = "a", .run = one }, { .name = "b", .run = one },
+	{ .name = "b", .run = one },
+};
+static const struct settle_claim claim = {
+	.name = "d", .op_name = "op", .variants = variants, .nvariants = 3,
+};
+SETTLE_CLAIMS(&claim);
+EOF
+run dupvar run "$TMP/dupvar.c" "${FAST[@]}"
+expect dupvar 2 "dupvar.c: claim 'd': variants 2 and 3 are both 'b' \(the same name, build and parameters" \
+	"run FILE.c: two variants of one name, build and parameters: refused"
 crash segv_setup 139 "\(build 'cc -O2'\): setup\(\) crashed with SIGSEGV"
 crash abort_run 134 "variant 'b' \(build 'cc -O2'\): run\(\) crashed with SIGABRT"
 crash exit0 1 "setup\(\) called exit\(0\)"

@@ -1488,6 +1488,17 @@ static int valid_claim(const char *file, const struct settle_claim *c,
 		}
 		if (c->baseline && !strcmp(v->name, c->baseline))
 			base = 1;
+		for (size_t k = 0; k < j; k++)
+			if (!strcmp(c->variants[k].name, v->name) &&
+			    settle_variant_same_group(&c->variants[k], v)) {
+				fprintf(stderr, "settle: %s: claim '%s': "
+					"variants %zu and %zu are both '%s' "
+					"(the same name, build and parameters: "
+					"their results could not be told "
+					"apart)\n", file, c->name, k + 1,
+					j + 1, v->name);
+				return 0;
+			}
 	}
 	if (!base)
 		fprintf(stderr, "settle: %s: claim '%s': its baseline '%s' is "
