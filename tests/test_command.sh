@@ -401,6 +401,17 @@ EOF
 		bad "--share: absent symbol not said"
 	grep -Eq "Amdahl: making spin k times faster saves at most" "$tmp/s.table" &&
 		ok "--share: the Amdahl line" || bad "--share: no Amdahl line"
+	# two commands, 3 samples: no interval below its 95 % level in the
+	# conclusion (it printed "b 1.003x [, ] unclear")
+	"$SETTLE" run --command "a=$tmp/spin" --command "b=$tmp/spin" \
+		--samples 3 --share spin >"$tmp/s2.table" 2>"$tmp/s2.err"
+	rc=$?
+	if [ $rc = 0 ] && tr '\n' ' ' <"$tmp/s2.table" | sed 's/  */ /g' |
+	   grep -Eq "against a: b [0-9.]+x unclear"; then
+		ok "--share: no empty interval in the conclusion"
+	else
+		bad "--share with 3 samples: exit $rc: $(grep -A3 settled "$tmp/s2.table")"
+	fi
 fi
 
 test_end test_command

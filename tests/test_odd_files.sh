@@ -280,4 +280,20 @@ for cmd in "show esc.json" "show esc.json --format text" \
 	fi
 done
 
+# an interval below its 95 % level (3 paired samples reach 75 %) is not
+# shown in the table, nor quoted in a conclusion (it was, bare: read as
+# a 95 % interval)
+json_edit "$IN/founding.json" "$TMP/three.json" '
+doc["settings"]["samples"] = 3
+for r in doc["results"]:
+    r["samples_ns"] = r["samples_ns"][:3]'
+run three show "$TMP/three.json"
+c=$(sed -n '/^popcount:/,/^$/p' "$TMP/three.out" | tr '\n' ' ' |
+    sed 's/  */ /g; s/.*settled: //')
+case $c in
+*"the time of builtin-generic ["*) bad "a 75 % interval quoted in a conclusion: $c" ;;
+*"the time of builtin-generic"*) ok "no interval below 95 % quoted in a conclusion" ;;
+*) bad "no popcount conclusion: $c" ;;
+esac
+
 test_end test_odd_files

@@ -407,16 +407,20 @@ int settle_command_conclusion(const struct settle_view_claim *vc,
 	for (size_t i = 0; i < vc->nrows && b->role == SETTLE_ROLE_BASELINE;
 	     i++) {
 		const struct settle_view_row *w = &vc->rows[i];
-		char s[32], bd[32];
+		char s[32], bd[32], ci[40];
 
 		if (w->role != SETTLE_ROLE_COMPARED ||
 		    w->status != SETTLE_ROW_MEASURED || w->r->cmp.ratio <= 0)
 			continue;
 		used = strlen(sentence);
-		snprintf(sentence + used, len - used, "%s%s%s%s %s [%s, %s] %s",
+		/* the interval as the table shows it: none below 95 % */
+		ci[0] = '\0';
+		if (w->lo[0])
+			snprintf(ci, sizeof(ci), " [%s, %s]", w->lo, w->hi);
+		snprintf(sentence + used, len - used, "%s%s%s%s %s%s %s",
 			 nmeasured ? ", " : "; against ",
 			 nmeasured ? "" : b->label, nmeasured ? "" : ": ",
-			 w->label, w->ratio, w->lo, w->hi, w->verdict);
+			 w->label, w->ratio, ci, w->verdict);
 		nmeasured++;
 		if (why[0] || least_saved(w, b) <= bound)
 			continue;
