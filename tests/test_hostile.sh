@@ -151,6 +151,14 @@ EOF
 run dupvar run "$TMP/dupvar.c" "${FAST[@]}"
 expect dupvar 2 "dupvar.c: claim 'd': variants 2 and 3 are both 'b' \(the same name, build and parameters" \
 	"run FILE.c: two variants of one name, build and parameters: refused"
+# a default size of 0 bytes: no file of it could be read back; refused
+sed 's/\.nvariants = 3,/.nvariants = 2, .default_sizes = zero, .ndefault_sizes = 2,/' \
+	"$TMP/dupvar.c" |
+	sed 's/^static const struct settle_claim claim = {/static const uint64_t zero[] = { 0, 64 };\n&/' \
+	>"$TMP/size0.c"
+run size0 run "$TMP/size0.c" "${FAST[@]}"
+expect size0 2 "size0.c: claim 'd': a size of 0 bytes in its default_sizes" \
+	"run FILE.c: a default size of 0 bytes: refused"
 crash segv_setup 139 "\(build 'cc -O2'\): setup\(\) crashed with SIGSEGV"
 crash abort_run 134 "variant 'b' \(build 'cc -O2'\): run\(\) crashed with SIGABRT"
 crash exit0 1 "setup\(\) called exit\(0\)"

@@ -1477,6 +1477,19 @@ static int valid_claim(const char *file, const struct settle_claim *c,
 			file, c->name);
 		return 0;
 	}
+	for (size_t j = 0; j < c->ndefault_sizes + c->nfull_sizes; j++) {
+		const uint64_t *s = j < c->ndefault_sizes ?
+				    &c->default_sizes[j] :
+				    &c->full_sizes[j - c->ndefault_sizes];
+
+		if (!*s) { /* no file of it could be read back */
+			fprintf(stderr, "settle: %s: claim '%s': a size of 0 "
+				"bytes in its %s; a size is at least 1 byte\n",
+				file, c->name, j < c->ndefault_sizes ?
+				"default_sizes" : "full_sizes");
+			return 0;
+		}
+	}
 	for (size_t j = 0; j < c->nvariants; j++) {
 		const struct settle_variant *v = &c->variants[j];
 
