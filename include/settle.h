@@ -458,7 +458,9 @@ void settle_decide(struct settle_comparison *c, double band);
 
 /* The clock: an architecture's counter, or clock_gettime. */
 enum settle_clock { SETTLE_CLOCK_TSC, SETTLE_CLOCK_MONOTONIC,
-		    SETTLE_CLOCK_CNTVCT };
+		    SETTLE_CLOCK_CNTVCT,
+		    SETTLE_CLOCK_UNKNOWN /* a file that does not say (Google
+					    Benchmark's) */ };
 
 /*
  * What the clock is and what it costs. Every calibrated value is estimated
@@ -527,8 +529,8 @@ uint64_t settle_timer_stop(void);
 const char *settle_clock_name(enum settle_clock clock);
 const char *settle_clock_label(enum settle_clock clock);
 
-/* The clock of a result file's name; an unknown name (or NULL) gives
- * SETTLE_CLOCK_MONOTONIC. */
+/* The clock of a result file's name; "unknown" gives SETTLE_CLOCK_UNKNOWN,
+ * another name (or NULL) SETTLE_CLOCK_MONOTONIC. */
 enum settle_clock settle_clock_parse(const char *name);
 
 /* Convert a difference of two timestamps to ns. */

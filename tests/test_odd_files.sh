@@ -161,6 +161,25 @@ else
 	bad "gbench aggregates: status $rc, $rows rows: $(head -5 "$TMP/gbagg.out")"
 fi
 
+# ---- what a Google Benchmark file does not say is not made up ------------------
+# its clock is unknown (it was printed as settle's CLOCK_MONOTONIC_RAW);
+# a benchmark with 1 repetition beside others with 3: "1-3 samples per
+# variant", and its own note says 1 sample (both said 3)
+json_edit "$IN/gbench.json" "$TMP/gb-one.json" '
+one = dict(doc["benchmarks"][0])
+one.update(name="BM_one/8", run_name="BM_one/8", repetitions=1,
+           repetition_index=0)
+doc["benchmarks"].append(one)'
+run gbone show "$TMP/gb-one.json"
+if [ $rc = 0 ] && grep -q "^  clock: unknown (Google Benchmark file)" "$TMP/gbone.out" &&
+   grep -q "; 1-3 samples per variant" "$TMP/gbone.out" &&
+   sed -n '/^BM_one/,/^$/p' "$TMP/gbone.out" | grep -q "median time per iteration of 1 sample;" &&
+   sed -n '/^BM_sum/,/^$/p' "$TMP/gbone.out" | grep -q "median time per iteration of 3 samples;"; then
+	ok "a Google Benchmark file: clock unknown, the samples each row has"
+else
+	bad "gbench clock and samples: status $rc: $(grep -E 'clock|sample' "$TMP/gbone.out")"
+fi
+
 # ---- a Google Benchmark entry with an empty name --------------------------------
 # (it would be the variant "" that marks a family without a baseline, and
 # its repetitions a baseline for the others, never run beside them)

@@ -767,7 +767,7 @@ static int load_gbench(struct loader *l, json_t *doc, struct settle_report *rep)
 	snprintf(rep->compiler, sizeof(rep->compiler), "Google Benchmark "
 		 "file%s%s", type ? ", library " : "", type ? type : "");
 	copy(rep->build_flags, sizeof(rep->build_flags), ctx, "executable");
-	rep->timer.clock = SETTLE_CLOCK_MONOTONIC;
+	rep->timer.clock = SETTLE_CLOCK_UNKNOWN; /* it does not say */
 	rep->timer.why = "Google Benchmark file";
 	m->hypervisor = -1;  /* Google Benchmark does not say */
 	rep->cpu = -1;

@@ -127,6 +127,8 @@ const char *settle_clock_name(enum settle_clock clock)
 		return "tsc";
 	case SETTLE_CLOCK_CNTVCT:
 		return "cntvct";
+	case SETTLE_CLOCK_UNKNOWN:
+		return "unknown";
 	default:
 		return "clock_monotonic_raw";
 	}
@@ -139,6 +141,8 @@ const char *settle_clock_label(enum settle_clock clock)
 		return "TSC";
 	case SETTLE_CLOCK_CNTVCT:
 		return "CNTVCT_EL0";
+	case SETTLE_CLOCK_UNKNOWN:
+		return "unknown";
 	default:
 		return "clock_gettime(CLOCK_MONOTONIC_RAW)";
 	}
@@ -150,6 +154,8 @@ enum settle_clock settle_clock_parse(const char *name)
 		return SETTLE_CLOCK_TSC;
 	if (name && strcmp(name, "cntvct") == 0)
 		return SETTLE_CLOCK_CNTVCT;
+	if (name && strcmp(name, "unknown") == 0)
+		return SETTLE_CLOCK_UNKNOWN;
 	return SETTLE_CLOCK_MONOTONIC;
 }
 

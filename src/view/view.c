@@ -128,6 +128,30 @@ char *settle_layout_why(double spread, char *buf, size_t len)
 	return buf;
 }
 
+/*
+ * "15 samples": the samples of the results in [lo, hi], as counted over
+ * those that have any; "1-3 samples" when they differ (a Google
+ * Benchmark file's repetitions); dflt when none has any (hi 0).
+ */
+static void samples_text(size_t lo, size_t hi, unsigned dflt, char *buf,
+			 size_t len)
+{
+	if (!hi || lo == hi)
+		snprintf(buf, len, "%u sample%s", hi ? (unsigned)hi : dflt,
+			 plural(hi ? (unsigned)hi : dflt));
+	else
+		snprintf(buf, len, "%u-%u samples", (unsigned)lo, (unsigned)hi);
+}
+
+/* Widen [*lo, *hi] by n samples, unless n is 0. */
+static void widen(size_t n, size_t *lo, size_t *hi)
+{
+	if (!n)
+		return;
+	*lo = n < *lo ? n : *lo;
+	*hi = n > *hi ? n : *hi;
+}
+
 static void machine_items(const struct settle_report *rep,
 			  struct settle_view *v)
 {
@@ -137,6 +161,8 @@ static void machine_items(const struct settle_report *rep,
 	struct settle_view_item *it;
 	char cpu[200], buf[256], rel[64] = "unknown", cpus[48] = "";
 	char pinned[48] = "CPU unknown", each[48] = "", cost[32], res[32];
+	char count[64];
+	size_t lo = SIZE_MAX, hi = 0; /* samples of the results */
 
 	if (m->vendor[0])
 		snprintf(cpu, sizeof(cpu), "%s (%s family %u model %u "
@@ -184,7 +210,12 @@ static void machine_items(const struct settle_report *rep,
 		snprintf(res, sizeof(res), "%.1f ns", t->resolution_ns);
 	else
 		snprintf(res, sizeof(res), "unknown");
-	if (t->clock != SETTLE_CLOCK_MONOTONIC && t->tsc_ghz > 0) {
+	if (t->clock == SETTLE_CLOCK_UNKNOWN) {
+		it = item(v, "clock", "unknown (%s), read cost %s, resolution "
+			  "%s", t->why ? t->why : "the file does not say", cost,
+			  res);
+		brief(it, "clock unknown");
+	} else if (t->clock != SETTLE_CLOCK_MONOTONIC && t->tsc_ghz > 0) {
 		it = item(v, "clock", "%s at %.3f GHz (%s), read cost %s, "
 			  "resolution %s", settle_clock_label(t->clock),
 			  t->tsc_ghz, t->why, cost, res);
@@ -236,9 +267,12 @@ static void machine_items(const struct settle_report *rep,
 	if (o->min_sample_ns > 0)
 		snprintf(each, sizeof(each), ", each >= %.1f ms",
 			 o->min_sample_ns / 1e6);
-	it = item(v, NULL, "%s; %u sample%s per variant%s%s%s", pinned,
-		  o->samples, plural(o->samples), buf, each,
-		  o->quick ? " (--quick)" : "");
+	for (size_t i = 0; i < rep->nresults; i++)
+		if (!rep->results[i].skipped)
+			widen(rep->results[i].nsamples, &lo, &hi);
+	samples_text(lo, hi, o->samples, count, sizeof(count));
+	it = item(v, NULL, "%s; %s per variant%s%s%s", pinned, count, buf,
+		  each, o->quick ? " (--quick)" : "");
 	brief(it, "%s", it->text);
 	it->info_only = -1; /* a run's, not info's */
 	layouts_item(rep, v);
@@ -459,7 +493,8 @@ static void notes(const struct settle_report *rep, struct settle_view_claim *vc)
 	const struct settle_claim_info *c = vc->claim;
 	int grouped = 0, based = 0, unstable = 0, moved = 0;
 	unsigned nl = 1;
-	char head[160], ratio[300];
+	char head[160], ratio[300], count[64];
+	size_t lo = SIZE_MAX, hi = 0; /* samples of the measured rows */
 	double level = 1; /* the lowest level of a printed interval */
 
 	for (size_t i = 0; i < vc->nrows; i++) {
@@ -474,8 +509,12 @@ static void notes(const struct settle_report *rep, struct settle_view_claim *vc)
 		if (w->role == SETTLE_ROLE_COMPARED && w->lo[0])
 			level = fmin(level, k->level);
 	}
-	snprintf(head, sizeof(head), "median time per %s of %u sample%s",
-		 c->op_name, o->samples, plural(o->samples));
+	for (size_t i = 0; i < vc->nrows; i++)
+		if (vc->rows[i].status == SETTLE_ROW_MEASURED)
+			widen(vc->rows[i].r->nsamples, &lo, &hi);
+	samples_text(lo, hi, o->samples, count, sizeof(count));
+	snprintf(head, sizeof(head), "median time per %s of %s", c->op_name,
+		 count);
 	snprintf(ratio, sizeof(ratio), "ratio = time / time of '%s'%s in the "
 		 "same rounds (below 1 is faster", c->baseline, grouped ?
 		 " of the same build and parameters" : "");
