@@ -51,9 +51,10 @@ static const char *const colors[] = {
 static const int points[] = { 7, 5, 9, 11, 13, 15, 4, 6, 8, 10, 12, 14 };
 #define NPOINTS (sizeof(points) / sizeof(points[0]))
 
-/* The variants of one claim, by label, in order of first result. */
+/* The variants of one claim, by label (whole: two labels alike in their
+ * first LABEL_LEN bytes are two series), in order of first result. */
 struct series {
-	char label[MAX_SERIES][LABEL_LEN];
+	const char *label[MAX_SERIES]; /* the results' own */
 	int reference[MAX_SERIES]; /* a physical limit, drawn dashed */
 	int baseline[MAX_SERIES];  /* the claim's baseline variant */
 	size_t n;
@@ -121,6 +122,12 @@ static const char *label_of(const struct settle_result *r, char *buf)
 	return buf;
 }
 
+/* A result's whole label, which tells its series. */
+static const char *whole_label(const struct settle_result *r)
+{
+	return r->label ? r->label : "";
+}
+
 static size_t series_index(struct series *s, const char *label)
 {
 	for (size_t i = 0; i < s->n; i++)
@@ -128,15 +135,13 @@ static size_t series_index(struct series *s, const char *label)
 			return i;
 	if (s->n == MAX_SERIES)
 		return MAX_SERIES - 1;
-	snprintf(s->label[s->n], LABEL_LEN, "%s", label);
+	s->label[s->n] = label;
 	return s->n++;
 }
 
 static void series_of(const struct settle_report *rep,
 		      const struct settle_claim_info *c, struct series *s)
 {
-	char lb[LABEL_LEN];
-
 	s->n = 0;
 	for (size_t i = 0; i < rep->nresults; i++) {
 		const struct settle_result *r = &rep->results[i];
@@ -144,7 +149,7 @@ static void series_of(const struct settle_report *rep,
 
 		if (r->claim != c)
 			continue;
-		v = series_index(s, label_of(r, lb));
+		v = series_index(s, whole_label(r));
 		s->reference[v] = !!r->reference;
 		s->baseline[v] = c->baseline && r->variant &&
 				 !strcmp(r->variant, c->baseline);
@@ -300,13 +305,11 @@ static const struct settle_result *sweep_point(const struct settle_report *rep,
 					       const struct settle_claim_info *c,
 					       uint64_t size, const char *label)
 {
-	char lb[LABEL_LEN];
-
 	for (size_t i = 0; i < rep->nresults; i++) {
 		const struct settle_result *r = &rep->results[i];
 
 		if (r->claim == c && r->size_bytes == size && drawable(r) &&
-		    r->bytes_per_ns > 0 && !strcmp(label_of(r, lb), label))
+		    r->bytes_per_ns > 0 && !strcmp(whole_label(r), label))
 			return r;
 	}
 	return NULL;
@@ -555,8 +558,8 @@ static int plot_dist(struct plot *p, const struct settle_claim_info *c,
 
 		if (r->claim != c || r->size_bytes != size || !drawable(r))
 			continue;
-		v = series_index(s, label_of(r, lb));
-		data_comment(p, lb);
+		v = series_index(s, whole_label(r));
+		data_comment(p, label_of(r, lb));
 		for (size_t k = 0; k < r->nsamples; k++)
 			if (!logy || r->samples_ns[k] > 0)
 				fprintf(p->dat, "%.9g %.4f\n",
