@@ -266,6 +266,17 @@ else
 	bad "--prepare background: exit $rc, $n running"
 fi
 pkill -f "sleep ${m}3"
+# runs killed by a signal under --ignore-failure are failed runs, not
+# "exited non-zero"
+"$SETTLE" run --command 'a=kill -SEGV $$' --ignore-failure --samples 3 \
+	>"$tmp/segv" 2>"$tmp/segv.err"
+rc=$?
+if [ $rc = 0 ] && tr '\n' ' ' <"$tmp/segv" | sed 's/  */ /g' |
+   grep -q "3 of 3 runs failed: exited non-zero or killed by a signal"; then
+	ok "--ignore-failure: runs killed by a signal counted as failed"
+else
+	bad "--ignore-failure, SIGSEGV: exit $rc: $(grep -i runs "$tmp/segv")"
+fi
 # a command that stops itself would never end: killed, said, exit 1
 # (timeout: the old settle waited for it for ever)
 timeout 60 "$SETTLE" run --command 'a=kill -STOP $$' --samples 3 \

@@ -26,8 +26,9 @@ struct settle_command_data {
 	size_t n;               /* runs: entries of user_ns and sys_ns, one
 				   per sample of the result, same order */
 	double *user_ns, *sys_ns; /* CPU time of each run, ns (wait4) */
-	size_t failed;          /* timed runs that exited non-zero
-				   (measured under --ignore-failure) */
+	size_t failed;          /* timed runs that failed: a non-zero exit
+				   or a signal (measured under
+				   --ignore-failure) */
 	/* --share (event[0] == '\0': not profiled) */
 	char event[24];         /* "cpu-clock", or "cpu-clock:u" */
 	uint64_t period_ns;     /* CPU time per sample */

@@ -181,7 +181,7 @@ static void commands_part(struct out *o, const struct settle_report *rep,
 		const struct settle_command_data *d = r->command;
 		struct settle_comparison cmp;
 		double user, sys;
-		char failed[96] = "", ratio[160] = "";
+		char failed[128] = "", ratio[160] = "";
 
 		if (r->claim != c || !d)
 			continue;
@@ -200,7 +200,8 @@ static void commands_part(struct out *o, const struct settle_report *rep,
 		}
 		if (d->failed)
 			snprintf(failed, sizeof(failed), "; %zu of %zu runs "
-				 "exited non-zero (--ignore-failure)", d->failed,
+				 "failed: exited non-zero or killed by a signal "
+				 "(--ignore-failure)", d->failed,
 				 d->n);
 		say(o, 1, "%s (%s): user %s, system %s%s%s", r->variant,
 		    d->shell, time_of(user, u, sizeof(u)),
