@@ -180,6 +180,20 @@ else
 	bad "gbench clock and samples: status $rc: $(grep -E 'clock|sample' "$TMP/gbone.out")"
 fi
 
+# a benchmark whose runs all failed (error_occurred) is a skipped row with
+# Google Benchmark's message (it was left out without a word)
+json_edit "$IN/gbench.json" "$TMP/gb-err.json" '
+bad = dict(doc["benchmarks"][0])
+bad.update(name="BM_err/8", run_name="BM_err/8", error_occurred=True,
+           error_message="boom")
+doc["benchmarks"].append(bad)'
+run gberr show "$TMP/gb-err.json"
+if [ $rc = 0 ] && grep -q "skipped: Google Benchmark reported an error: boom" "$TMP/gberr.out"; then
+	ok "a Google Benchmark run that failed: a skipped row with its message"
+else
+	bad "gbench error_occurred: status $rc: $(grep -A3 BM_err "$TMP/gberr.out")"
+fi
+
 # ---- a Google Benchmark entry with an empty name --------------------------------
 # (it would be the variant "" that marks a family without a baseline, and
 # its repetitions a baseline for the others, never run beside them)

@@ -694,6 +694,29 @@ static struct settle_result *gbench_result(struct loader *l,
 				    0);
 }
 
+/*
+ * A run that Google Benchmark reports as failed (error_occurred): no
+ * sample; a benchmark that has none but such runs shows as skipped, with
+ * its error_message, instead of missing without a word.
+ */
+static int gbench_error(struct loader *l, json_t *b,
+			struct settle_report *rep, const char *name)
+{
+	const char *msg = json_string_value(json_object_get(b,
+							    "error_message"));
+	struct settle_result *r = gbench_result(l, rep, name);
+	char why[300];
+
+	if (!r)
+		return fail(l, "out of memory");
+	if (r->nsamples || r->skipped)
+		return 0;
+	snprintf(why, sizeof(why), "Google Benchmark reported an error%s%s",
+		 msg && *msg ? ": " : "", msg && *msg ? msg : "");
+	r->skipped = settle_report_strdup(rep, why);
+	return r->skipped ? 0 : fail(l, "out of memory");
+}
+
 static int load_gbench_entry(struct loader *l, json_t *b, size_t idx,
 			     struct settle_report *rep)
 {
@@ -715,7 +738,7 @@ static int load_gbench_entry(struct loader *l, json_t *b, size_t idx,
 	    json_object_get(b, "rms"))
 		return 0;
 	if (json_is_true(json_object_get(b, "error_occurred")))
-		return 0;
+		return gbench_error(l, b, rep, name);
 	if (!json_is_number(t))
 		return fail(l, "malformed: benchmarks[%zu] (%s) has no "
 			    "real_time", idx, name);
@@ -736,6 +759,7 @@ static int load_gbench_entry(struct loader *l, json_t *b, size_t idx,
 		return fail(l, "out of memory");
 	r->samples_ns = p;
 	r->samples_ns[r->nsamples++] = ns;
+	r->skipped = NULL; /* a run that failed before (gbench_error) */
 	if (!r->iters) {
 		r->iters = (uint64_t)num(b, "iterations");
 		r->ops_per_sample = r->iters;
