@@ -277,6 +277,20 @@ if [ $rc = 0 ] && tr '\n' ' ' <"$tmp/segv" | sed 's/  */ /g' |
 else
 	bad "--ignore-failure, SIGSEGV: exit $rc: $(grep -i runs "$tmp/segv")"
 fi
+# compare: a baseline command whose text changed moved for that reason,
+# said so (it was "a baseline moved with nothing recorded to explain it")
+"$SETTLE" run --command 'a=true' --command 'b=true' --samples 3 \
+	--format json --output "$tmp/c1.json" >/dev/null 2>&1
+"$SETTLE" run --command 'a=sleep 0.05' --command 'b=true' --samples 3 \
+	--format json --output "$tmp/c2.json" >/dev/null 2>&1
+"$SETTLE" compare "$tmp/c1.json" "$tmp/c2.json" >"$tmp/cc" 2>&1
+flat=$(tr '\n' ' ' <"$tmp/cc" | sed 's/  */ /g')
+case $flat in
+*"nothing recorded to explain"*) bad "compare of a changed command: $flat" ;;
+*"command a runs another command in $tmp/c2.json (sleep 0.05) than in $tmp/c1.json (true)"*)
+	ok "compare: a command whose text changed is said to have changed" ;;
+*) bad "compare of a changed command: $flat" ;;
+esac
 # a command that stops itself would never end: killed, said, exit 1
 # (timeout: the old settle waited for it for ever)
 timeout 60 "$SETTLE" run --command 'a=kill -STOP $$' --samples 3 \

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/command.h"
 #include "model/model.h"
 #include "stats/nonparam.h"
 #include "stats/rules.h"
@@ -819,6 +820,31 @@ static int same_recorded(const struct settle_report *a,
 	return 1;
 }
 
+/* A whole command whose shell text differs between the files: what it
+ * measures changed, which explains a move. */
+static int command_changed(const struct settle_compare_row *w)
+{
+	const struct settle_command_data *a = w->old_r->command;
+	const struct settle_command_data *b = w->new_r->command;
+
+	return a && b && a->shell && b->shell && strcmp(a->shell, b->shell);
+}
+
+/* Say of each whole command whose shell text differs that it does. */
+static void commands_changed(struct settle_compare_view *cv,
+			     const struct settle_compare_section *s)
+{
+	for (size_t i = 0; i < s->nrows; i++) {
+		const struct settle_compare_row *w = &s->rows[i];
+
+		if (command_changed(w))
+			warn(cv, "%s runs another command in %s (%s) than in "
+			     "%s (%s): its change is that of the command",
+			     w->name, s->new_name, w->new_r->command->shell,
+			     s->old_name, w->old_r->command->shell);
+	}
+}
+
 /*
  * A claim's baseline row called faster or slower between two files of the
  * same machine and build: nothing the files record explains it. If the
@@ -847,7 +873,7 @@ static void baseline_moved(struct settle_compare_view *cv,
 			others++;
 			continue;
 		}
-		if (!moved)
+		if (!moved || command_changed(w))
 			continue;
 		first = first ? first : w;
 		n++;
@@ -1205,6 +1231,7 @@ int settle_compare_build(const struct settle_report *old,
 	for (size_t k = 0; k < cv->nsections; k++) {
 		section_failures(cv, &cv->sections[k]);
 		baseline_moved(cv, &cv->sections[k]);
+		commands_changed(cv, &cv->sections[k]);
 	}
 	file_noise(cv, old);
 	for (size_t k = 0; k < nnew; k++)
