@@ -669,7 +669,7 @@ static void test_load_gbench(void **st)
 
 	(void)st;
 	assert_int_equal(settle_load_json(f, 0.01, &rep, err, sizeof(err)), 0);
-	assert_int_equal(rep.nresults, 3);
+	assert_int_equal(rep.nresults, 4);
 	assert_string_equal(rep.results[0].claim->name, "BM_a");
 	assert_string_equal(rep.results[0].variant, "8");
 	assert_int_equal(rep.results[0].nsamples, 3);
@@ -680,9 +680,14 @@ static void test_load_gbench(void **st)
 	assert_true(rep.results[1].claim == rep.results[0].claim);
 	assert_string_equal(rep.results[1].variant, "64");
 	assert_true(rep.results[1].samples_ns[0] == 250000);
-	assert_string_equal(rep.results[2].claim->name, "BM_b");
-	assert_string_equal(rep.results[2].variant, "BM_b");
-	assert_int_equal(rep.results[2].nsamples, 1);
+	/* a benchmark whose runs failed: skipped, with its message */
+	assert_string_equal(rep.results[2].claim->name, "BM_err");
+	assert_int_equal(rep.results[2].nsamples, 0);
+	assert_string_equal(rep.results[2].skipped,
+			    "Google Benchmark reported an error: no");
+	assert_string_equal(rep.results[3].claim->name, "BM_b");
+	assert_string_equal(rep.results[3].variant, "BM_b");
+	assert_int_equal(rep.results[3].nsamples, 1);
 	assert_int_equal(rep.machine.logical_cpus, 8);
 	assert_int_equal(rep.machine.caches[0].size_bytes, 49152);
 	assert_false(rep.results[0].has_cmp); /* no baseline to pair with */
@@ -797,6 +802,8 @@ static void test_one_sample(void **st)
 	(void)st;
 	make_report(&rep, "c", "t", "quick");
 	rep.options.samples = 1;
+	for (size_t i = 0; i < rep.nresults; i++) /* the samples counted */
+		rep.results[i].nsamples = 1;
 	text = render(&rep, "table");
 	assert_non_null(strstr(text, "1 sample per variant"));
 	assert_non_null(strstr(text, "of 1 sample;"));
