@@ -554,7 +554,8 @@ static int popcount_conclude(const struct settle_result *res, size_t n,
 	const struct settle_result *ties[SETTLE_MAX_NAMED - 2];
 	size_t nties = 0, used = 0;
 	double saved, lo, hi, rmax;
-	char size[24], names[160] = "", extra[48] = "", ci[48] = "";
+	/* sized so that the sentence fits (gcc -O1 checks the bound) */
+	char size[24], names[160] = "", extra[48] = "", ci[40] = "";
 	int reached;
 
 	(void)ctx;
