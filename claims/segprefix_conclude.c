@@ -6,31 +6,21 @@
  */
 #include <math.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "segprefix.h"
 #include "stats/rules.h"
 
-/* Whether r's cycles were counted by the hardware, not estimated. */
-static int counted(const struct settle_result *r)
-{
-	return r->cycles_source && !strcmp(r->cycles_source, "perf_event_open");
-}
-
 /*
- * Whether the extra cycles are estimated (not counted) from a
- * core clock whose two estimates, at the start and at the end of the run,
- * differ by more than settle_noise_drifted() allows: then they are given
- * at both.
+ * Whether the extra cycles are estimated (not counted) from a core clock
+ * whose two estimates, at the start and at the end of the run, differ by
+ * more than settle_noise_drifted() allows: then they are given at both.
  */
 static int drifted(const struct settle_result *fs,
 		   const struct settle_conclude_ctx *ctx)
 {
-	if (counted(fs) || !(ctx->core_ghz_before > 0) ||
-	    !(ctx->core_ghz_after > 0))
-		return 0;
-	return settle_noise_drifted((ctx->core_ghz_after /
-				     ctx->core_ghz_before - 1) * 100);
+	return !settle_result_cycles_counted(fs) &&
+	       settle_noise_drifted(settle_clock_drift(ctx->core_ghz_before,
+						       ctx->core_ghz_after));
 }
 
 /*
@@ -54,7 +44,8 @@ int settle_segprefix_conclude(const struct settle_result *res, size_t n,
 	ns = fs->sum.median - plain->sum.median;
 	/* no difference of a counted and an estimated figure */
 	cyc = fs->cycles_per_op > 0 && plain->cycles_per_op > 0 &&
-	      counted(fs) == counted(plain) ?
+	      settle_result_cycles_counted(fs) ==
+	      settle_result_cycles_counted(plain) ?
 	      fs->cycles_per_op - plain->cycles_per_op : NAN;
 	if (isfinite(cyc) && drifted(fs, ctx)) {
 		lo = ns * fmin(ctx->core_ghz_before, ctx->core_ghz_after);

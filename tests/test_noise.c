@@ -7,17 +7,20 @@
  * time, it times nothing: a busy machine can only raise the figure, so
  * its bound gets three tries.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
 
 #include "settle.h"
+#include "stats/rules.h"
 #include "env/env.h"
 
 /* Two seconds in which all CPUs were busy for 300 jiffies (100 a second:
@@ -173,12 +176,32 @@ static void test_own_time_left_out(void **st)
 	assert_true(extra < 0.2);
 }
 
+/* The drift of two core-clock estimates, in %; none from an unknown one,
+ * and the noise's the same (settle_noise_drift()). */
+static void test_clock_drift(void **st)
+{
+	struct settle_noise n;
+
+	(void)st;
+	assert_true(fabs(settle_clock_drift(3.5, 3.43) + 2.0) < 1e-9);
+	assert_true(fabs(settle_clock_drift(3.0, 3.3) - 10.0) < 1e-9);
+	assert_true(settle_clock_drift(0, 3.3) == 0);
+	assert_true(settle_clock_drift(3.3, -1) == 0);
+	memset(&n, 0, sizeof(n));
+	n.core_ghz_before = 3.0;
+	n.core_ghz_after = 3.3;
+	assert_true(settle_noise_drift(&n) == settle_clock_drift(3.0, 3.3));
+	assert_true(settle_noise_drifted(settle_clock_drift(3.5, 3.43)));
+	assert_false(settle_noise_drifted(settle_clock_drift(3.5, 3.48)));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_between),
 		cmocka_unit_test(test_between_unknown),
 		cmocka_unit_test(test_own_time_left_out),
+		cmocka_unit_test(test_clock_drift),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -62,8 +62,8 @@ static double num(json_t *o, const char *key)
 	return isfinite(d) && d >= 0 && d <= 1e12 ? d : 0;
 }
 
-/* A number of the file's metadata in [lo, hi], or unknown when it is absent, not a
- * number or outside (a value no run writes). */
+/* A number of the file's metadata in [lo, hi], or unknown when it is
+ * absent, not a number or outside (a value no run writes). */
 static double within(json_t *o, const char *key, double lo, double hi,
 		     double unknown)
 {
@@ -577,7 +577,7 @@ static int load_result(struct loader *l, json_t *doc, json_t *jr, size_t idx,
 	r->below_resolution = json_is_true(json_object_get(jr, "below_resolution"));
 	load_evidence(jr, r);
 	r->cycles_source = str(l, jr, "cycles_source");
-	if (r->cycles_source && !strcmp(r->cycles_source, "perf_event_open")) {
+	if (settle_result_cycles_counted(r)) {
 		/* counted: keep the stored means (the counts are not stored) */
 		r->cycles_per_op = num(jr, "cycles_per_op");
 		r->instructions_per_op = num(jr, "instructions_per_op");

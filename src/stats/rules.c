@@ -1,4 +1,6 @@
 /* rules.c - the thresholds of rules.h, applied. */
+#include <string.h>
+
 #include "stats/rules.h"
 
 int settle_summary_unstable(const struct settle_summary *s)
@@ -29,11 +31,21 @@ int settle_noise_drift_known(const struct settle_noise *n)
 	return n->core_ghz_before > 0 && n->core_ghz_after > 0;
 }
 
+double settle_clock_drift(double before_ghz, double after_ghz)
+{
+	if (!(before_ghz > 0) || !(after_ghz > 0))
+		return 0;
+	return 100 * (after_ghz / before_ghz - 1);
+}
+
 double settle_noise_drift(const struct settle_noise *n)
 {
-	if (!settle_noise_drift_known(n))
-		return 0;
-	return 100 * (n->core_ghz_after / n->core_ghz_before - 1);
+	return settle_clock_drift(n->core_ghz_before, n->core_ghz_after);
+}
+
+int settle_result_cycles_counted(const struct settle_result *r)
+{
+	return r->cycles_source && !strcmp(r->cycles_source, "perf_event_open");
 }
 
 int settle_noise_drifted(double drift_pct)

@@ -70,6 +70,14 @@ int settle_noise_drift_known(const struct settle_noise *n);
  * settle_noise_drift_known(n). */
 double settle_noise_drift(const struct settle_noise *n);
 
+/* The same of two core-clock estimates (GHz, 0 or less: unknown), in %;
+ * 0 unless both are known. */
+double settle_clock_drift(double before_ghz, double after_ghz);
+
+/* Non-zero when r's cycles were counted by the hardware (cycles_source
+ * "perf_event_open"), not estimated from the core clock. */
+int settle_result_cycles_counted(const struct settle_result *r);
+
 /* Non-zero when loadavg, steal_pct or drift_pct calls for a warning (a
  * drift only when settle_noise_drift_known()). */
 int settle_noise_loaded(double loadavg);

@@ -445,12 +445,9 @@ static void squeeze(char *s)
 /* Whether the claim's cycles were counted by the hardware. */
 static int cycles_counted(const struct settle_view_claim *vc)
 {
-	for (size_t i = 0; i < vc->nrows; i++) {
-		const char *s = vc->rows[i].r->cycles_source;
-
-		if (s && !strcmp(s, "perf_event_open"))
+	for (size_t i = 0; i < vc->nrows; i++)
+		if (settle_result_cycles_counted(vc->rows[i].r))
 			return 1;
-	}
 	return 0;
 }
 
