@@ -73,6 +73,15 @@ PY
 		"show: a Google Benchmark real_time of $v ns is refused"
 done
 
+# a sample outside the times settle reads says the bounds it broke (the
+# message said "zero, negative or not finite" for 1e308 and 1e-300)
+for v in 1e-300 1e308; do
+	edit "$TMP/smp.json" "doc['results'][0]['samples_ns'][0] = $v"
+	run smp show "$TMP/smp.json"
+	expect smp 2 "smp.json: malformed: results\\[0\\] \\(popcount table8\\) samples_ns\\[0\\] is not a time in ns .*below 1e-15 ns or above 1e15 ns" \
+		"show: a sample of $v ns is refused with the bounds"
+done
+
 # names and values from a file never reach the terminal raw in a message
 # (an escape sequence, a bell, a new line), and a long value is cut
 edit "$TMP/ctl.json" 'doc["results"][0]["claim"] = "ev\x1b[31mil\x07\n"'

@@ -591,7 +591,8 @@ static int load_result(struct loader *l, json_t *doc, json_t *jr, size_t idx,
 		if (!is_time(s))
 			return fail(l, "malformed: results[%zu] (%s %s) "
 				    "samples_ns[%zu] is not a time in ns (zero, "
-				    "negative or not finite)", idx, cname, vname,
+				    "negative, not finite, or below 1e-15 ns or "
+				    "above 1e15 ns)", idx, cname, vname,
 				    i);
 		r->samples_ns[r->nsamples++] = json_number_value(s);
 	}
