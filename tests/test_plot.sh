@@ -94,6 +94,12 @@ check "the message gives the apt-get command" \
 	grep -q "apt-get install -y gnuplot-nox" "$tmp/err"
 refused "SETTLE_GNUPLOT names a missing program" \
 	env SETTLE_GNUPLOT=/nonexistent/gnuplot "$SETTLE" plot known.json -o x.svg
+check "... named as it was given, as not an executable file" \
+	grep -q "SETTLE_GNUPLOT=/nonexistent/gnuplot: not an executable file" "$tmp/err"
+refused "SETTLE_GNUPLOT names a program not in PATH" \
+	env SETTLE_GNUPLOT=nosuch-gnuplot "$SETTLE" plot known.json -o x.svg
+check "... named as it was given (not as PATH's last folder), with no apt-get hint" \
+	eval 'grep -q "SETTLE_GNUPLOT=nosuch-gnuplot: not found in PATH" "$tmp/err" && ! grep -q apt-get "$tmp/err"'
 check "nothing written without gnuplot" test ! -e nognuplot.svg -a ! -e x.svg
 
 if ! command -v gnuplot >/dev/null; then

@@ -765,7 +765,24 @@ static int find_gnuplot(char *out, size_t len)
 			return 0;
 		path += k + (path[k] == ':');
 	}
+	snprintf(out, len, "%s", want); /* for the message: the name asked for */
 	return -1;
+}
+
+/* The message for a gnuplot find_gnuplot() did not find: the program
+ * SETTLE_GNUPLOT names, or gnuplot itself. Returns -1. */
+static int no_gnuplot(const char *name, char *err, size_t errlen)
+{
+	const char *want = getenv("SETTLE_GNUPLOT");
+	const char *where = strchr(name, '/') ? "not an executable file"
+					      : "not found in PATH";
+
+	if (want && *want)
+		return fail(err, errlen, "SETTLE_GNUPLOT=%s: %s (it names the "
+			    "gnuplot settle plot runs; unset it to use "
+			    "gnuplot from PATH)", name, where);
+	return fail(err, errlen, "settle plot needs gnuplot (%s); install "
+		    "it: " GNUPLOT_APT, where);
 }
 
 /* Run gnuplot on plot.gp in dir; its messages go to dir/gnuplot.log. */
@@ -911,8 +928,7 @@ int settle_plot(const struct settle_report *rep, const char *path,
 		return -1;
 	path = target;
 	if (find_gnuplot(gnuplot, sizeof(gnuplot)) < 0)
-		return fail(err, errlen, "settle plot needs gnuplot (%s not "
-			    "found); install it: " GNUPLOT_APT, gnuplot);
+		return no_gnuplot(gnuplot, err, errlen);
 	distinct_claims(&p);
 	if (kind == SETTLE_PLOT_AUTO) {
 		plan(&p, SETTLE_PLOT_THROUGHPUT, &l);
