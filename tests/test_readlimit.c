@@ -238,8 +238,9 @@ static void test_large(void **state)
 	free(buf);
 }
 
-/* The x86 kernels' widths in force (the group's: main()), else none. */
-static void width_changes(size_t out[3])
+/* The x86 kernels' widths in force (the group's: main()), else none:
+ * out[2] the streaming size, the others where the loop changes. */
+static void width_changes(size_t out[4])
 {
 #if SETTLE_ARCH_X86_64
 	const struct settle_read_limit_widths *w = settle_read_limit_widths();
@@ -247,8 +248,9 @@ static void width_changes(size_t out[3])
 	out[0] = w->zmm_min;
 	out[1] = w->zmm_end;
 	out[2] = w->stream_min;
+	out[3] = w->acc4_min;
 #else
-	out[0] = out[1] = out[2] = SIZE_MAX;
+	out[0] = out[1] = out[2] = out[3] = SIZE_MAX;
 #endif
 }
 
@@ -259,7 +261,7 @@ static void test_stream(void **state)
 {
 	static const size_t extra[] = { 0, 1, 63, 64, 65, 4097 };
 	static const size_t offs[] = { 0, 3, 16, 63 };
-	size_t widths[3];
+	size_t widths[4];
 	const char *name;
 	settle_read_limit_fn fn = subject(state, &name);
 	size_t base;
@@ -287,8 +289,9 @@ static void test_stream(void **state)
 	expect(name, "the streaming size + 65, 2 passes", buf + 3, base + 65,
 	       fn(buf + 3, base + 65, 2),
 	       2 * settle_read_limit_generic(buf + 3, base + 65, 1));
-	for (size_t i = 0; i < 2; i++)
-		for (size_t d = 0; d < 3 && widths[i] && widths[i] <= base; d++) {
+	for (size_t i = 0; i < 4; i++)
+		for (size_t d = 0; d < 3 && i != 2 && widths[i] &&
+				   widths[i] <= base; d++) {
 			size_t len = widths[i] - 1 + d;
 
 			expect(name, "each side of a width change", buf, len,
@@ -414,14 +417,16 @@ static void test_choice(void **state)
 /*
  * The widths by CPU: AMD family 19h (leaf 1 EAX of the Zen 4 guest,
  * family 0xf + 0xa) the ranges measured there; AMD family 1Ah (the Zen 5
- * guest, 0xf + 0xb), Intel (family 6) and an AMD family 19h signature
- * under another vendor the widest loads at every size.
+ * guest, 0xf + 0xb) and a CPU of neither vendor the widest loads at every
+ * size into eight accumulators; Intel (family 6, also with an AMD family
+ * 19h signature) the widest loads, into four accumulators from 64 KiB.
  */
 static void test_widths(void **state)
 {
 	static const struct settle_read_limit_widths w19 =
 		SETTLE_READ_LIMIT_WIDTHS_19H, widest =
-		SETTLE_READ_LIMIT_WIDTHS_WIDEST;
+		SETTLE_READ_LIMIT_WIDTHS_WIDEST, wintel =
+		SETTLE_READ_LIMIT_WIDTHS_INTEL;
 	struct settle_cpuid zen4 = { .max_leaf = 16, .vendor_ebx = 0x68747541,
 				     .l1_eax = 0x00a10f11 };
 	struct settle_cpuid zen5 = zen4, intel = zen4, other = zen4;
@@ -431,7 +436,7 @@ static void test_widths(void **state)
 	zen5.l1_eax = 0x00b00f21;
 	intel.vendor_ebx = 0x756e6547; /* "Genu" */
 	intel.l1_eax = 0x000806f8;     /* family 6 model 143 */
-	other.vendor_ebx = 0x756e6547;
+	other.vendor_ebx = 0x746e6543; /* "Cent" */
 	assert_true(settle_cpu_amd_19h(&zen4));
 	assert_false(settle_cpu_amd_19h(&zen5));
 	assert_false(settle_cpu_amd_19h(&intel));
@@ -443,12 +448,20 @@ static void test_widths(void **state)
 		    w->stream_min == (size_t)64 << 20 && w->zmm_loads == 4);
 	assert_memory_equal(settle_read_limit_widths_of(&zen5), &widest,
 			    sizeof(widest));
-	assert_memory_equal(settle_read_limit_widths_of(&intel), &widest,
-			    sizeof(widest));
+	assert_memory_equal(settle_read_limit_widths_of(&intel), &wintel,
+			    sizeof(wintel));
+	intel.l1_eax = 0x00a10f11; /* the family bits alone do not make AMD */
+	assert_false(settle_cpu_amd_19h(&intel));
+	assert_memory_equal(settle_read_limit_widths_of(&intel), &wintel,
+			    sizeof(wintel));
 	assert_memory_equal(settle_read_limit_widths_of(&other), &widest,
 			    sizeof(widest));
 	assert_true(widest.zmm_min == 0 && widest.zmm_end == SIZE_MAX &&
-		    widest.stream_min == SIZE_MAX && widest.zmm_loads == 8);
+		    widest.stream_min == SIZE_MAX && widest.zmm_loads == 8 &&
+		    widest.acc4_min == SIZE_MAX && w19.acc4_min == SIZE_MAX);
+	assert_true(wintel.zmm_min == 0 && wintel.zmm_end == SIZE_MAX &&
+		    wintel.stream_min == SIZE_MAX && wintel.zmm_loads == 8 &&
+		    wintel.acc4_min == (size_t)64 << 10);
 	/* this CPU's, when no test set others */
 	settle_read_limit_set_widths(NULL);
 	assert_ptr_equal(settle_read_limit_widths(),
@@ -515,7 +528,12 @@ static void test_active(void **state)
 /* The x86 kernels' tests run twice, once with each CPU's widths, so that
  * every width's code runs on any CPU. */
 static const struct settle_read_limit_widths w19h =
-	SETTLE_READ_LIMIT_WIDTHS_19H, widest = SETTLE_READ_LIMIT_WIDTHS_WIDEST;
+	SETTLE_READ_LIMIT_WIDTHS_19H, widest = SETTLE_READ_LIMIT_WIDTHS_WIDEST,
+	wintel = SETTLE_READ_LIMIT_WIDTHS_INTEL;
+/* Intel's loop of eight loads into four accumulators at every size, so
+ * that the sweep of short lengths and odd alignments runs it too. */
+static const struct settle_read_limit_widths acc4_always =
+	{ 0, SIZE_MAX, SIZE_MAX, 8, 0 };
 
 static int use_19h(void **state)
 {
@@ -528,6 +546,20 @@ static int use_widest(void **state)
 {
 	(void)state;
 	settle_read_limit_set_widths(&widest);
+	return 0;
+}
+
+static int use_intel(void **state)
+{
+	(void)state;
+	settle_read_limit_set_widths(&wintel);
+	return 0;
+}
+
+static int use_acc4_always(void **state)
+{
+	(void)state;
+	settle_read_limit_set_widths(&acc4_always);
 	return 0;
 }
 
@@ -563,8 +595,13 @@ int main(void)
 	int rc = cmocka_run_group_tests_name("AMD family 19h widths", tests,
 					     use_19h, use_this_cpu);
 
-	return rc | cmocka_run_group_tests_name("the widest loads", wide,
-						use_widest, use_this_cpu);
+	rc |= cmocka_run_group_tests_name("the widest loads", wide,
+					  use_widest, use_this_cpu);
+	rc |= cmocka_run_group_tests_name("Intel widths", wide, use_intel,
+					  use_this_cpu);
+	return rc | cmocka_run_group_tests_name("four accumulators at every "
+						"size", wide, use_acc4_always,
+						use_this_cpu);
 #else
 	return cmocka_run_group_tests(tests, NULL, NULL);
 #endif

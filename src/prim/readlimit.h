@@ -50,7 +50,8 @@
  *     CPU has AVX2, and the dispatch asks for both) below 64 KiB and
  *     from 2 MiB, with 512-bit loads in between, and the avx2 and avx512
  *     kernels read with 128-bit loads (the sse2 kernel) from 64 MiB on;
- *     on every other CPU with the widest loads at every size. Measured
+ *     on every other CPU with the widest loads at every size (on Intel
+ *     eight a step into four accumulators from 64 KiB). Measured
  *     on the AMD Zen 4 guest (docs/primitives.md;
  *     examples/readlimit-peers.c with these kernels called directly, cc
  *     -O3 -march=native, --processes 3 --layouts 2, median B/ns): 1 KiB
@@ -104,24 +105,41 @@ typedef uint64_t (*settle_read_limit_fn)(const void *buf, size_t len,
 struct settle_read_limit_widths {
 	size_t zmm_min, zmm_end, stream_min;
 	unsigned zmm_loads; /* 512-bit loads per loop step: 4 or 8 */
+	/* with eight loads a step, from this size on they add into four
+	 * accumulators (two loads each), below it into eight */
+	size_t acc4_min;
 };
 
 /* AMD family 19h (settle_cpu_amd_19h()), measured on the Zen 4 guest:
  * 512-bit loads from 64 KiB to 2 MiB, four a step (at 1 MiB eight a step
  * read 2 % slower there), 128-bit ones from 64 MiB. */
 #define SETTLE_READ_LIMIT_WIDTHS_19H \
-	{ (size_t)64 << 10, (size_t)2 << 20, (size_t)64 << 20, 4 }
-/* Every other x86-64 CPU (Intel, AMD family 1Ah): the widest loads at
+	{ (size_t)64 << 10, (size_t)2 << 20, (size_t)64 << 20, 4, SIZE_MAX }
+/* Every other x86-64 CPU (AMD family 1Ah, and others): the widest loads at
  * every size (on the Zen 5 guest 512-bit loads read 1 KiB and 32 KiB
  * twice as fast as 256-bit ones, and 128-bit loads read 1 GiB 10 %
  * slower than 256-bit ones: docs/primitives.md), eight a step into
  * eight accumulators (there four a step read 32 KiB 5-7 % slower than
  * the plain reads of examples/readlimit-peers.c). */
-#define SETTLE_READ_LIMIT_WIDTHS_WIDEST { 0, SIZE_MAX, SIZE_MAX, 8 }
+#define SETTLE_READ_LIMIT_WIDTHS_WIDEST { 0, SIZE_MAX, SIZE_MAX, 8, SIZE_MAX }
+/* Intel (settle_cpu_intel()): the widest loads at every size, eight a
+ * step, into eight accumulators below 64 KiB and into four from there
+ * on. On the Intel family 6 model 167 guest (48 KiB L1d, 2 MiB L2;
+ * 2026-12-03, stand-alone loops of eight 512-bit loads a step that run
+ * their passes themselves, as the kernel does, 3 processes, 2 layouts;
+ * time / the kernel's, then with eight accumulators): four accumulators
+ * 1.01 at 32 KiB and 1.06 at 48 KiB, the L1d's size (the same loop with
+ * eight: 1.02 and 1.09), 0.93 at 96 and 256 KiB, 0.94 at 1 MiB (eight:
+ * 0.98-1.00); two 0.92-0.93 beyond the L1d; the plain read with eight
+ * loads into four accumulators of examples/readlimit-peers.c read
+ * 32 MiB and 1 GiB as fast as eight accumulators (make bench, the same
+ * day: 0.998 and 0.994 of the kernel's time). */
+#define SETTLE_READ_LIMIT_WIDTHS_INTEL \
+	{ 0, SIZE_MAX, SIZE_MAX, 8, (size_t)64 << 10 }
 
 /*
  * The widths of the CPU whose words are id (a pure function: one of the
- * two above), and the widths the x86 kernels use: this CPU's, decided at
+ * three above), and the widths the x86 kernels use: this CPU's, decided at
  * the first call (threads may race through it; each stores the same
  * pointer), or those that settle_read_limit_set_widths() set. Never NULL.
  */

@@ -56,6 +56,11 @@ enum settle_cpu_feature {
  */
 int settle_cpu_amd_19h(const struct settle_cpuid *id);
 
+/* 1 on an Intel CPU (cpuid leaf 0 vendor "GenuineIntel"), 0 elsewhere:
+ * the CPUs of the read-limit widths measured on the Intel family 6 model
+ * 167 guest (src/prim/readlimit.h). */
+int settle_cpu_intel(const struct settle_cpuid *id);
+
 /* Execute cpuid leaf/subleaf; regs = EAX, EBX, ECX, EDX. */
 void settle_cpuid_raw(uint32_t leaf, uint32_t sub, uint32_t regs[4]);
 

@@ -68,6 +68,13 @@ int settle_cpu_amd_19h(const struct settle_cpuid *id)
 	return family == 0x19;
 }
 
+#define INTEL_EBX 0x756e6547u /* "Genu" */
+
+int settle_cpu_intel(const struct settle_cpuid *id)
+{
+	return id->vendor_ebx == INTEL_EBX;
+}
+
 #define BIT(f) (1ull << (f))
 
 uint64_t settle_cpu_features_of(const struct settle_cpuid *id)

@@ -11,12 +11,16 @@ static const struct settle_read_limit_widths widths_19h =
 	SETTLE_READ_LIMIT_WIDTHS_19H;
 static const struct settle_read_limit_widths widths_widest =
 	SETTLE_READ_LIMIT_WIDTHS_WIDEST;
+static const struct settle_read_limit_widths widths_intel =
+	SETTLE_READ_LIMIT_WIDTHS_INTEL;
 static const struct settle_read_limit_widths *widths; /* NULL: undecided */
 
 const struct settle_read_limit_widths *
 settle_read_limit_widths_of(const struct settle_cpuid *id)
 {
-	return settle_cpu_amd_19h(id) ? &widths_19h : &widths_widest;
+	if (settle_cpu_amd_19h(id))
+		return &widths_19h;
+	return settle_cpu_intel(id) ? &widths_intel : &widths_widest;
 }
 
 const struct settle_read_limit_widths *settle_read_limit_widths(void)
