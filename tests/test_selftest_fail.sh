@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # test_selftest_fail.sh - a selftest trial whose process fails (here:
 # killed) counts as a failure: the run says so and exits 1, and the
-# trial is not counted as an unclear verdict.
+# trial is not counted as an unclear verdict. Under --quick no target is
+# judged (the output said MISSED on every one).
 . "$(dirname "$0")/lib.sh"
 test_tmp stfail
 "$SETTLE" selftest --quick --aa-trials 4 --detect-trials 1 --samples 5 \
@@ -23,11 +24,18 @@ if [ -n "$killed" ] && [ $rc = 1 ] &&
    grep -q "trial process failed" "$TMP/err" &&
    grep -q "FAILED: 1 trial process" "$TMP/out" &&
    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d["failed_trials"] == 1 and d["aa_trials"] == 3 else 1)' "$TMP/st.json"; then
-	pass=1
+	pass=$((pass + 1))
 	echo "ok   a killed trial process: selftest says so and exits 1 (not an unclear trial)"
 else
-	fail=1
+	fail=$((fail + 1))
 	echo "FAIL a killed trial process (pid ${killed:-none}): status $rc: $(cat "$TMP/err")"
 	cat "$TMP/out"
+fi
+if grep -q "^  A/A, 3 trials: .*: not judged (--quick)$" "$TMP/out" &&
+   grep -q "^  3% more work, .*: not judged (--quick)$" "$TMP/out" &&
+   ! grep -Eq ": (met|MISSED)$" "$TMP/out"; then
+	ok "--quick: no target called met or MISSED, each 'not judged (--quick)'"
+else
+	bad "--quick targets: $(grep -E "target" "$TMP/out")"
 fi
 test_end test_selftest_fail
