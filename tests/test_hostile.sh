@@ -185,6 +185,16 @@ else
 	bad "run FILE.c --format json with a printing claim: status $rc, show: $(cat "$TMP/chatty_show.err")"
 fi
 
+# options that cannot go together, or a --build without its compiler: a
+# newcomer's --full --size measured the one size given and said nothing,
+# and --build "-O2" said "cannot run '-O2'"
+run fullsize run popcount --full --size 4K
+expect fullsize 2 "--full adds a claim's large sizes .* with --size the sizes are yours" \
+	"run: --full with --size is refused, saying why"
+run flagsonly run examples/endian.c --build "-O2"
+expect flagsonly 2 "--build '-O2': a compiler comes first, then its flags, e.g. --build \"cc -O2\"" \
+	"run: --build with flags only is refused, with an example"
+
 # ---- --output: where a result cannot or must not go -------------------------
 # a chain of links: the file at its end is written, every link kept (the
 # middle link was replaced by a file, the real file left stale)

@@ -641,6 +641,10 @@ static int run_option(void *ctx, int c, const char *arg)
 		if (a->nbuilds == SETTLE_BYOB_MAX_BUILDS)
 			return fail_usage("too many --build options (at most "
 					  "%d)", SETTLE_BYOB_MAX_BUILDS);
+		if (arg[strspn(arg, " \t")] == '-')
+			return fail_usage("--build '%s': a compiler comes first, "
+					  "then its flags, e.g. --build \"cc "
+					  "%s\"", arg, arg + strspn(arg, " \t"));
 		a->builds[a->nbuilds++] = arg;
 		return 0;
 	case OPT_VERBOSE:
@@ -742,6 +746,11 @@ static int parse_run(struct run_args *a, int argc, char **argv)
 				 a->have_device || a->verbose, err,
 				 sizeof(err)) < 0)
 		return fail_usage("%s", err);
+	if (a->opt.full && a->nsizes)
+		return fail_usage("--full adds a claim's large sizes to its "
+				  "default ones; with --size the sizes are "
+				  "yours alone (add the large one as --size, "
+				  "e.g. --size 4G)");
 	if (a->cmds.n)
 		a->opt.layouts = 1; /* --rigorous's layouts are for claims */
 	if (a->have_samples)
