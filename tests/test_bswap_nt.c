@@ -76,7 +76,8 @@
 #include "settle_byteorder.h"
 
 #define MIB (1ull << 20)
-#define CAP (8 * MIB) /* NT_CAP_BYTES of src/prim/bswap_nt.c */
+#define CAP (8 * MIB)        /* NT_CAP_BYTES of src/prim/bswap_nt.c */
+#define CAP_INTEL (32 * MIB) /* NT_CAP_INTEL_BYTES */
 
 static int sampled(void)
 {
@@ -87,20 +88,28 @@ static int sampled(void)
 
 /* ---- the decision --------------------------------------------------------- */
 
-static void expect_decide(const char *env, uint64_t llc, size_t want,
-			  const char *want_source)
+static void expect_decide_cap(const char *env, uint64_t llc, uint64_t cap,
+			      size_t want, const char *want_source)
 {
 	const char *why = NULL;
-	size_t got = settle_bswap_nt_decide(env, llc, &why);
+	size_t got = settle_bswap_nt_decide(env, llc, cap, &why);
 
 	if (got != want || !why || strncmp(why, want_source,
 					   strlen(want_source)) != 0) {
-		print_error("env %s, llc %llu: got %zu (%s), want %zu (%s)\n",
-			    env ? env : "unset", (unsigned long long)llc, got,
-			    why ? why : "no reason", want, want_source);
+		print_error("env %s, llc %llu, cap %llu: got %zu (%s), want "
+			    "%zu (%s)\n", env ? env : "unset",
+			    (unsigned long long)llc, (unsigned long long)cap,
+			    got, why ? why : "no reason", want, want_source);
 		fail();
 	}
-	assert_int_equal(settle_bswap_nt_decide(env, llc, NULL), want);
+	assert_int_equal(settle_bswap_nt_decide(env, llc, cap, NULL), want);
+}
+
+/* ...with the cap of every CPU but Intel's */
+static void expect_decide(const char *env, uint64_t llc, size_t want,
+			  const char *want_source)
+{
+	expect_decide_cap(env, llc, settle_bswap_nt_cap(0), want, want_source);
 }
 
 static void test_decide(void **unused)
@@ -115,6 +124,19 @@ static void test_decide(void **unused)
 	expect_decide(NULL, 480 * MIB, CAP, "cap");
 	expect_decide(NULL, 320 * MIB, CAP, "cap");
 	expect_decide(NULL, 0, CAP, "cap (no last-level cache");
+	/* the caps: 8 MiB, 32 MiB on Intel (measured on the Intel guest) */
+	assert_int_equal(settle_bswap_nt_cap(0), CAP);
+	assert_int_equal(settle_bswap_nt_cap(1), CAP_INTEL);
+	expect_decide_cap(NULL, 480 * MIB, CAP_INTEL, CAP_INTEL, "cap (the");
+	expect_decide_cap(NULL, 0, CAP_INTEL, CAP_INTEL, "cap (no last-level");
+	expect_decide_cap(NULL, 16 * MIB, CAP_INTEL, 16 * MIB,
+			  "last-level cache");
+	expect_decide_cap(NULL, 32 * MIB, CAP_INTEL, 32 * MIB,
+			  "last-level cache");
+	expect_decide_cap("64K", 480 * MIB, CAP_INTEL, 65536,
+			  "SETTLE_BSWAP_NT_BYTES");
+	expect_decide_cap("1MB", 480 * MIB, CAP_INTEL, CAP_INTEL,
+			  "SETTLE_BSWAP_NT_BYTES ignored");
 	/* the environment wins, whatever the cache */
 	expect_decide("1048576", 480 * MIB, 1048576, "SETTLE_BSWAP_NT_BYTES");
 	expect_decide("64K", 4 * MIB, 65536, "SETTLE_BSWAP_NT_BYTES");

@@ -1396,7 +1396,7 @@ static int env_refused(void)
 			return 1;
 		}
 	/* the library ignores a threshold that is no size; settle says so */
-	settle_bswap_nt_decide(nt, 0, &src);
+	settle_bswap_nt_decide(nt, 0, settle_bswap_nt_cap(0), &src);
 	if (nt && *nt && strcmp(src, "SETTLE_BSWAP_NT_BYTES")) {
 		settle_env_value(v, sizeof(v), nt);
 		fprintf(stderr, "settle: SETTLE_BSWAP_NT_BYTES=%s refused: not "

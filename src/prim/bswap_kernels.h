@@ -292,23 +292,29 @@ size_t settle_bswap_nt_bytes(void);
 const char *settle_bswap_nt_source(void);
 
 /*
+ * The cap on the non-temporal threshold in bytes: a hypervisor's cache
+ * report is not trusted above it. 32 MiB on an Intel CPU (intel nonzero:
+ * settle_cpu_intel()), 8 MiB on every other. The measurements behind
+ * both (settle run bswap, copies, speed against memcpy with ordinary and
+ * with non-temporal stores, forced with SETTLE_BSWAP_NT_BYTES) are in
+ * src/prim/bswap_nt.c and the README's performance section. A pure
+ * function.
+ */
+uint64_t settle_bswap_nt_cap(int intel);
+
+/*
  * The non-temporal threshold in bytes from its inputs, a pure function
  * (tests inject the inputs): env, the value of SETTLE_BSWAP_NT_BYTES or
- * NULL; llc, the reported last-level cache size in bytes, 0 if unknown.
+ * NULL; llc, the reported last-level cache size in bytes, 0 if unknown;
+ * cap, the CPU's cap (settle_bswap_nt_cap()), above 0.
  *   - env a positive size ("1048576", "64K", "32M", "1G"; binary units):
  *     that size, whatever llc says;
- *   - else min(llc, NT_CAP_BYTES), or NT_CAP_BYTES when llc is 0; an env
- *     that is not a positive size is ignored.
+ *   - else min(llc, cap), or cap when llc is 0; an env that is not a
+ *     positive size is ignored.
  * *source (when source is not NULL) receives the reason, as
  * settle_bswap_nt_source() gives it. Never returns 0.
- *
- * NT_CAP_BYTES (src/prim/bswap_nt.c) is 8 MiB: a hypervisor's report is
- * not trusted above it. The measurements behind it (settle run bswap,
- * copies, speed against memcpy with ordinary and with non-temporal
- * stores, forced with SETTLE_BSWAP_NT_BYTES) are next to it and in the
- * README's performance section.
  */
-size_t settle_bswap_nt_decide(const char *env, uint64_t llc,
+size_t settle_bswap_nt_decide(const char *env, uint64_t llc, uint64_t cap,
 			      const char **source);
 
 /* Number of kernel calls so far that took the non-temporal path (all

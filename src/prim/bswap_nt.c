@@ -66,6 +66,16 @@ static int this_amd_19h(void)
 #endif
 }
 
+/* Is this CPU an Intel one? (never off x86-64) */
+static int this_intel(void)
+{
+#if SETTLE_ARCH_X86_64
+	return settle_cpu_intel(settle_cpuid_this());
+#else
+	return 0;
+#endif
+}
+
 static struct settle_bswap_copy_rule this_rule;
 /* NULL: undecided */
 const struct settle_bswap_copy_rule *settle_bswap_copy_rule_ptr;
@@ -105,11 +115,12 @@ void settle_bswap_set_copy_rule(const struct settle_bswap_copy_rule *r)
 /* ---- the non-temporal threshold ----------------------------------------- */
 
 /*
- * NT_CAP_BYTES: the threshold is never above this, whatever cache size the
- * machine reports, because a hypervisor may report a cache the guest does
- * not have to itself (480 MiB on the Intel family 6 model 167 guest of
- * docs/founding-experiments.md, 320 MiB from a legacy cpuid leaf on the AMD EPYC guest), and
- * a guest shares the cache it has with other tenants. Measured on the AMD
+ * NT_CAP_BYTES (NT_CAP_INTEL_BYTES on Intel): the threshold is never
+ * above this, whatever cache size the machine reports, because a
+ * hypervisor may report a cache the guest does not have to itself (480 MiB
+ * on the Intel family 6 model 167 guest of docs/founding-experiments.md,
+ * 320 MiB from a legacy cpuid leaf on the AMD EPYC guest), and a guest
+ * shares the cache it has with other tenants. Measured on the AMD
  * EPYC Zen 4 guest (32 MiB L3 reported by sysfs) with `settle run bswap
  * --variant avx2 --variant avx512 --variant memcpy --processes 3` and
  * SETTLE_BSWAP_NT_BYTES=64K (always) or 64G (never), as the fraction of
@@ -121,10 +132,27 @@ void settle_bswap_set_copy_rule(const struct settle_bswap_copy_rule *r)
  * touches twice its size. On the Intel guests non-temporal stores were
  * faster at 256 MiB (0.63 of memcpy with ordinary stores, 480 MiB
  * reported: README, "Performance") and at 1 GiB (10.5 against 6.7 B/ns:
- * docs/founding-experiments.md); the size where they start to win there
- * is not measured.
+ * docs/founding-experiments.md).
+ *
+ * NT_CAP_INTEL_BYTES: where they start to win on the Intel family 6 model
+ * 167 guest (48 KiB L1d, 2 MiB L2, 480 MiB L3 reported; 2026-12-03,
+ * settle run bswap --variant avx512 --variant memcpy, 3 processes, 2
+ * layouts, SETTLE_BSWAP_NT_BYTES=64K or 64G; 32-bit copies, fraction of
+ * memcpy's speed, non-temporal against ordinary): 4 MiB 0.92 against
+ * 1.01; 16 MiB 0.77 against 0.99; 24 MiB 0.79 against 1.00; 32 MiB 0.81
+ * against 0.95; 48 MiB 1.16 against 1.01; 64 MiB 1.26 against 0.97;
+ * 256 MiB 0.84 against 0.60; 1 GiB 0.89 against 0.59 (B/ns with
+ * ordinary stores: 14.4 at 4 MiB, 11.4 at 32 MiB, 9.0 at 48 MiB, 6.6 at
+ * 64 MiB). So the switch lies between 32 and 48 MiB there, and the
+ * 8 MiB cap made 16 MiB copies 1.3x slower than ordinary stores.
  */
 #define NT_CAP_BYTES (8ull << 20)
+#define NT_CAP_INTEL_BYTES (32ull << 20)
+
+uint64_t settle_bswap_nt_cap(int intel)
+{
+	return intel ? NT_CAP_INTEL_BYTES : NT_CAP_BYTES;
+}
 
 /* "123", "64K", "32M", "1G" (binary units) in bytes; 0 if s is not such a
  * positive size or it does not fit in size_t. */
@@ -239,7 +267,7 @@ static uint64_t reported_llc_bytes(void)
 	return s > 0 ? (uint64_t)s : 0;
 }
 
-size_t settle_bswap_nt_decide(const char *env, uint64_t llc,
+size_t settle_bswap_nt_decide(const char *env, uint64_t llc, uint64_t cap,
 			      const char **source)
 {
 	const char *why;
@@ -253,11 +281,11 @@ size_t settle_bswap_nt_decide(const char *env, uint64_t llc,
 			return (size_t)b;
 		}
 	}
-	if (llc && llc <= NT_CAP_BYTES) {
+	if (llc && llc <= cap) {
 		b = llc;
 		why = "last-level cache";
 	} else {
-		b = NT_CAP_BYTES;
+		b = cap;
 		why = llc ? "cap (the reported last-level cache is larger)" :
 			    "cap (no last-level cache size reported)";
 	}
@@ -279,7 +307,8 @@ size_t settle_bswap_nt_bytes(void)
 	if (b)
 		return b;
 	b = settle_bswap_nt_decide(getenv("SETTLE_BSWAP_NT_BYTES"),
-				   reported_llc_bytes(), &why);
+				   reported_llc_bytes(),
+				   settle_bswap_nt_cap(this_intel()), &why);
 	__atomic_store_n(&nt_source, why, __ATOMIC_RELAXED);
 	__atomic_store_n(&nt_bytes, b, __ATOMIC_RELEASE);
 	return b;
