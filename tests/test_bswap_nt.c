@@ -194,7 +194,7 @@ static void expect_rule(uint64_t l1d, size_t nt, int amd_19h, size_t zmm_end,
 			size_t narrow_from, int backward)
 {
 	struct settle_bswap_copy_rule r =
-		settle_bswap_copy_rule_decide(l1d, nt, amd_19h);
+		settle_bswap_copy_rule_decide(l1d, nt, amd_19h, 0);
 
 	if (r.zmm_end != zmm_end || r.narrow_from != narrow_from ||
 	    r.backward != backward)
@@ -206,6 +206,7 @@ static void expect_rule(uint64_t l1d, size_t nt, int amd_19h, size_t zmm_end,
 	assert_int_equal(r.zmm_end, zmm_end);
 	assert_int_equal(r.narrow_from, narrow_from);
 	assert_int_equal(r.backward, backward);
+	assert_int_equal(r.nt_interleave, 0);
 }
 
 /*
@@ -217,11 +218,11 @@ static void expect_rule(uint64_t l1d, size_t nt, int amd_19h, size_t zmm_end,
  */
 static void test_copy_rule(void **unused)
 {
-	static const struct settle_bswap_copy_rule mine = { 100, 200, 1 };
+	static const struct settle_bswap_copy_rule mine = { 100, 200, 1, 0 };
 	const struct settle_bswap_copy_rule *r;
 	struct settle_bswap_copy_rule want;
 	long l1d = sysconf(_SC_LEVEL1_DCACHE_SIZE);
-	int amd_19h = 0;
+	int amd_19h = 0, intel = 0;
 
 	(void)unused;
 	expect_rule(32 << 10, CAP, 1, 24 << 10, 24 << 10, 1); /* Zen 4 */
@@ -238,17 +239,28 @@ static void test_copy_rule(void **unused)
 	expect_rule(48 << 10, 16 << 10, 0, 27 << 10, 64 << 10, 0);
 	expect_rule(48 << 10, (64 << 10) - 1, 0, 27 << 10, 64 << 10, 0);
 	expect_rule(48 << 10, 64 << 10, 0, 27 << 10, (64 << 10) + 1, 0);
+	/* Intel: the same as every other CPU, and the interleaved
+	 * non-temporal copy (and not with an AMD family 19h signature) */
+	want = settle_bswap_copy_rule_decide(48 << 10, 32 * MIB, 0, 1);
+	assert_true(want.zmm_end == 27 << 10 &&
+		    want.narrow_from == 32 * MIB + 1 && !want.backward &&
+		    want.nt_interleave == 1);
+	want = settle_bswap_copy_rule_decide(48 << 10, CAP, 1, 1);
+	assert_true(want.backward && !want.nt_interleave);
 #if SETTLE_ARCH_X86_64
 	amd_19h = settle_cpu_amd_19h(settle_cpuid_this());
+	intel = settle_cpu_intel(settle_cpuid_this());
 #endif
 	want = settle_bswap_copy_rule_decide(l1d > 0 ? (uint64_t)l1d : 0,
-					     settle_bswap_nt_bytes(), amd_19h);
+					     settle_bswap_nt_bytes(), amd_19h,
+					     intel);
 	settle_bswap_set_copy_rule(NULL);
 	r = settle_bswap_copy_rule();
 	assert_non_null(r);
 	assert_int_equal(r->zmm_end, want.zmm_end);
 	assert_int_equal(r->narrow_from, want.narrow_from);
 	assert_int_equal(r->backward, want.backward);
+	assert_int_equal(r->nt_interleave, want.nt_interleave);
 	assert_ptr_equal(settle_bswap_copy_rule(), r);
 	settle_bswap_set_copy_rule(&mine);
 	assert_ptr_equal(settle_bswap_copy_rule(), &mine);
@@ -297,9 +309,9 @@ static void expect_sizes(const struct settle_bswap_copy_rule *r,
 static void test_sizes_said(void **unused)
 {
 	size_t nt = settle_bswap_nt_bytes();
-	struct settle_bswap_copy_rule at_nt = { 20 << 10, nt + 1, 0 };
+	struct settle_bswap_copy_rule at_nt = { 20 << 10, nt + 1, 0, 0 };
 	static const struct settle_bswap_copy_rule low_narrow = {
-		40 << 10, 32 << 10, 0 };
+		40 << 10, 32 << 10, 0, 0 };
 	char a512[128], a2[96], t[32], want[320];
 	struct settle_machine m;
 
@@ -373,6 +385,51 @@ static int one_touch(settle_bswap_touch_fn fn, size_t nb, int want_nt,
 	return 0;
 }
 
+/*
+ * The interleaved non-temporal copy (the copy rule's nt_interleave, set
+ * here whatever this CPU's rule says) of every vector kernel: lengths
+ * that end inside a group of four 4 KiB stretches and after one,
+ * destinations 0 and 4 bytes past a 64-byte boundary, swapping and
+ * touch loops; 0 when all are right and took the non-temporal path.
+ */
+static int interleaved(unsigned char *src, unsigned char *dst,
+		       unsigned char *ref)
+{
+	static const size_t lens[] = { 2 * MIB - 64, 2 * MIB - 4 * 4096 - 4,
+				       MIB + 3 * 4096 + 68, MIB + 16 * 4096 };
+	struct settle_bswap_copy_rule rule = *settle_bswap_copy_rule();
+	int bad = 0;
+
+	rule.nt_interleave = 1;
+	settle_bswap_set_copy_rule(&rule);
+	for (size_t i = 0; i < sizeof(vector_impls) / sizeof(vector_impls[0]);
+	     i++) {
+		settle_bswap_fn fn;
+
+		if (!settle_bswap_usable(vector_impls[i]))
+			continue;
+		fn = settle_bswap_impl_fn(vector_impls[i], 32);
+		for (size_t l = 0; l < sizeof(lens) / sizeof(lens[0]); l++)
+			for (size_t off = 0; off <= 4; off += 4) {
+				uint64_t before = settle_bswap_nt_calls();
+				size_t nb = lens[l];
+
+				memset(dst, 0, nb + 64);
+				settle_bswap32_scalar(ref, src + 8, nb / 4);
+				fn(dst + off, src + 8, nb / 4);
+				if (memcmp(dst + off, ref, nb) != 0 ||
+				    settle_bswap_nt_calls() == before ||
+				    dst[nb + off] != 0 || (off && dst[0]))
+					bad = 1;
+			}
+		if (one_touch(settle_bswap_touch_impl_fn(vector_impls[i]),
+			      2 * MIB - 64, 1, src, dst))
+			bad = 1;
+	}
+	settle_bswap_set_copy_rule(NULL);
+	return bad;
+}
+
 /* The child: exit status 0 when every check holds, else which failed. */
 static int env_child(void)
 {
@@ -406,6 +463,8 @@ static int env_child(void)
 		if (one_touch(tfn, small, 0, src, dst))
 			return 50 + (int)i;
 	}
+	if (interleaved(src, dst, ref))
+		return 60;
 	if (one_copy(settle_bswap32_scalar, big, 0, src, dst, ref))
 		return 30;
 	if (one_touch(settle_bswap_touch_scalar, big, 0, src, dst))

@@ -38,10 +38,12 @@ size_t settle_bswap_narrow_copy_decide(uint64_t l1d)
 
 struct settle_bswap_copy_rule settle_bswap_copy_rule_decide(uint64_t l1d,
 							    size_t nt_bytes,
-							    int amd_19h)
+							    int amd_19h,
+							    int intel)
 {
 	struct settle_bswap_copy_rule r;
 
+	r.nt_interleave = intel && !amd_19h;
 	if (amd_19h) {
 		r.zmm_end = settle_bswap_narrow_copy_decide(l1d);
 		r.narrow_from = r.zmm_end;
@@ -95,7 +97,7 @@ const struct settle_bswap_copy_rule *settle_bswap_copy_rule_decided(void)
 		l1d = sysconf(_SC_LEVEL1_DCACHE_SIZE);
 		this_rule = settle_bswap_copy_rule_decide(
 			l1d > 0 ? (uint64_t)l1d : 0, settle_bswap_nt_bytes(),
-			this_amd_19h());
+			this_amd_19h(), this_intel());
 		r = &this_rule;
 		__atomic_store_n(&settle_bswap_copy_rule_ptr, r,
 				 __ATOMIC_RELEASE);

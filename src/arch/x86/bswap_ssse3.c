@@ -79,11 +79,48 @@ static inline void stream(unsigned char *p, __m128i v)
 	_mm_stream_si128((__m128i *)p, v);
 }
 
+/* One 64-byte line at s + i to d + i (d + i 64-byte aligned) with
+ * MOVNTDQ. */
+static inline __attribute__((always_inline)) void
+line_nt(unsigned char *d, const unsigned char *s, size_t i, __m128i m,
+	int touch)
+{
+	__m128i a = loadu(s + i), b = loadu(s + i + VEC);
+	__m128i c = loadu(s + i + 2 * VEC), e = loadu(s + i + 3 * VEC);
+
+	stream(d + i, shuf(a, m, touch));
+	stream(d + i + VEC, shuf(b, m, touch));
+	stream(d + i + 2 * VEC, shuf(c, m, touch));
+	stream(d + i + 3 * VEC, shuf(e, m, touch));
+}
+
+#define STRETCH 4096 /* bytes */
+
+/*
+ * The copy rule's nt_interleave (bswap_kernels.h): from offset i, groups
+ * of four 4 KiB stretches, line k of each in turn, then line k + 1 ...;
+ * returns the offset after the last whole group.
+ */
+static inline __attribute__((always_inline)) size_t
+groups_nt(unsigned char *d, const unsigned char *s, size_t i, size_t nb,
+	  __m128i m, int touch)
+{
+	for (; nb - i >= 4 * STRETCH; i += 4 * STRETCH)
+		for (size_t k = i; k < i + STRETCH; k += 64) {
+			line_nt(d, s, k, m, touch);
+			line_nt(d, s, k + STRETCH, m, touch);
+			line_nt(d, s, k + 2 * STRETCH, m, touch);
+			line_nt(d, s, k + 3 * STRETCH, m, touch);
+		}
+	return i;
+}
+
 /*
  * Non-temporal: elements one at a time up to the next 64-byte boundary of
  * d (d is a multiple of esz, so that boundary is an element boundary),
- * then whole blocks with MOVNTDQ, then SFENCE. Returns the offset after
- * the last whole block.
+ * then groups of four stretches when the copy rule says so, then whole
+ * blocks with MOVNTDQ, then SFENCE. Returns the offset after the last
+ * whole block.
  */
 static inline __attribute__((always_inline)) size_t
 body_nt(unsigned char *d, const unsigned char *s, size_t nb, __m128i m,
@@ -92,6 +129,8 @@ body_nt(unsigned char *d, const unsigned char *s, size_t nb, __m128i m,
 	size_t i = (size_t)(-(uintptr_t)d & 63);
 
 	settle_bswap_elems_or_touch(d, s, i, esz, touch);
+	if (settle_bswap_copy_rule()->nt_interleave)
+		i = groups_nt(d, s, i, nb, m, touch);
 	for (; nb - i >= 4 * VEC; i += 4 * VEC) {
 		__m128i a = loadu(s + i), b = loadu(s + i + VEC);
 		__m128i c = loadu(s + i + 2 * VEC), e = loadu(s + i + 3 * VEC);
