@@ -141,9 +141,10 @@ struct settle_bswap_copy_rule {
  *   - nt_interleave: 1 on Intel, 0 elsewhere. On the Intel family 6
  *     model 167 guest (2026-12-03, 256 MiB 32-bit swapping copies with
  *     128-bit loads and non-temporal stores, a stand-alone claim, 3
- *     processes, 2 layouts, time / glibc memcpy's): from start to end
- *     1.32, two 4 KiB stretches at once 1.04, four 0.96, eight 0.96
- *     (512-bit stores from start to end: 1.16). Not measured on AMD.
+ *     processes, 2 layouts, the other vCPU busy, time / glibc
+ *     memcpy's): from start to end 1.32, two 4 KiB stretches at once
+ *     1.04, four 0.96, eight 0.96 (512-bit stores from start to end:
+ *     1.16). Not measured on AMD.
  *   - AMD family 19h: zmm_end = narrow_from =
  *     settle_bswap_narrow_copy_decide(l1d), backward 1. On the AMD Zen 4
  *     KVM guest (32 KiB L1d, 1 MiB L2, 32 MiB L3, ~3.7 GHz), where

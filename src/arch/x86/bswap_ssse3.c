@@ -79,8 +79,8 @@ static inline void stream(unsigned char *p, __m128i v)
 	_mm_stream_si128((__m128i *)p, v);
 }
 
-/* One 64-byte line at s + i to d + i (d + i 64-byte aligned) with
- * MOVNTDQ. */
+/* One 64-byte line (four blocks) at s + i to d + i (d + i 64-byte
+ * aligned) with MOVNTDQ. */
 static inline __attribute__((always_inline)) void
 line_nt(unsigned char *d, const unsigned char *s, size_t i, __m128i m,
 	int touch)
@@ -131,15 +131,8 @@ body_nt(unsigned char *d, const unsigned char *s, size_t nb, __m128i m,
 	settle_bswap_elems_or_touch(d, s, i, esz, touch);
 	if (settle_bswap_copy_rule()->nt_interleave)
 		i = groups_nt(d, s, i, nb, m, touch);
-	for (; nb - i >= 4 * VEC; i += 4 * VEC) {
-		__m128i a = loadu(s + i), b = loadu(s + i + VEC);
-		__m128i c = loadu(s + i + 2 * VEC), e = loadu(s + i + 3 * VEC);
-
-		stream(d + i, shuf(a, m, touch));
-		stream(d + i + VEC, shuf(b, m, touch));
-		stream(d + i + 2 * VEC, shuf(c, m, touch));
-		stream(d + i + 3 * VEC, shuf(e, m, touch));
-	}
+	for (; nb - i >= 4 * VEC; i += 4 * VEC)
+		line_nt(d, s, i, m, touch);
 	for (; nb - i >= VEC; i += VEC)
 		stream(d + i, shuf(loadu(s + i), m, touch));
 	_mm_sfence();
