@@ -57,8 +57,10 @@ enum settle_cpu_feature {
 int settle_cpu_amd_19h(const struct settle_cpuid *id);
 
 /* 1 on an Intel CPU (cpuid leaf 0 vendor "GenuineIntel"), 0 elsewhere:
- * the CPUs of the read-limit widths measured on the Intel family 6 model
- * 167 guest (src/prim/readlimit.h). */
+ * the CPUs of what was measured on the Intel family 6 model 167 guest:
+ * the read-limit widths (src/prim/readlimit.h), the byte swap's
+ * non-temporal cap and its interleaved non-temporal copies
+ * (src/prim/bswap_kernels.h). */
 int settle_cpu_intel(const struct settle_cpuid *id);
 
 /* Execute cpuid leaf/subleaf; regs = EAX, EBX, ECX, EDX. */

@@ -90,10 +90,10 @@ steps4(const unsigned char *p, size_t n, __m512i *a)
 
 /*
  * n steps of eight aligned vectors from p, one into each of a[0..7]; the
- * loop of every CPU but AMD family 19h, below acc4_min. Written out in assembly: gcc 12 moves the pointer
- * after the first load of a step and addresses the others backwards, and
- * for one of the two copies of the loop adds register moves; on the Zen 5
- * guest a loop with the pointer moved after the first load read 32 KiB
+ * loop of every CPU but AMD family 19h, below acc4_min. Written out in
+ * assembly: gcc 12 moves the pointer after the first load of a step and
+ * addresses the others backwards, and for one of the two copies of the
+ * loop adds register moves; on the Zen 5 guest a loop with the pointer moved after the first load read 32 KiB
  * 5-7 % slower than one that moves it after the second or the last
  * (stand-alone loops, 2026-12-02). The loop starts a 64-byte line (it
  * is 66-67 bytes long, by register, so its last jump lies in the next);
