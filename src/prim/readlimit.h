@@ -127,10 +127,11 @@ struct settle_read_limit_widths {
  * on. On the Intel family 6 model 167 guest (48 KiB L1d, 2 MiB L2;
  * 2026-12-03, stand-alone loops of eight 512-bit loads a step that run
  * their passes themselves, as the kernel does, 3 processes, 2 layouts,
- * the other vCPU busy; time / the kernel's, then with eight accumulators): four accumulators
- * 1.01 at 32 KiB and 1.06 at 48 KiB, the L1d's size (the same loop with
- * eight: 1.02 and 1.09), 0.93 at 96 and 256 KiB, 0.94 at 1 MiB (eight:
- * 0.98-1.00); two 0.92-0.93 beyond the L1d; the plain read with eight
+ * the other vCPU busy; time / the kernel's, then with eight
+ * accumulators): four accumulators 1.01 at 32 KiB and 1.06 at 48 KiB,
+ * the L1d's size (the same loop with eight: 1.02 and 1.09), 0.93 at 96
+ * and 256 KiB, 0.94 at 1 MiB (eight: 0.98-1.00); two 0.92-0.93 beyond
+ * the L1d; the plain read with eight
  * loads into four accumulators of examples/readlimit-peers.c read
  * 32 MiB and 1 GiB as fast as eight accumulators (make bench, the same
  * day: 0.998 and 0.994 of the kernel's time). */
