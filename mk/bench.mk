@@ -57,7 +57,12 @@ bench-layouts: deps
 #   - the bswap claim at 32 KiB, 256 MiB and 1 GiB (copies against memcpy,
 #     in place against load-store; the copies' load-store row, the
 #     kernel's copy loop without the shuffle, tells the cost of moving
-#     the bytes from the cost of the swap).
+#     the bytes from the cost of the swap);
+#   - examples/bswap-inplace-peers.c at 4 KiB, 32 KiB and 1 MiB, with the
+#     popcount builds: the in-place load-store loop against the same loop
+#     with one operation between load and store, and against settle's
+#     byte swap in place (what any operation costs there, the swap's
+#     included).
 # then prints a summary of the ratios (mk/bench_summary.py, python3). The
 # result files stay in $(BUILD)/bench/ for settle show and settle compare.
 #
@@ -80,6 +85,7 @@ BENCH_CC        ?= cc -O3 -march=native
 BENCH_AVX2_CC   ?= cc -O3 -march=x86-64-v3
 BENCH_SIZES     ?= 1K 32K 1M 32M 1G
 BENCH_BSWAP_SIZES ?= 32K 256M 1G
+BENCH_INPLACE_SIZES ?= 4K 32K 1M
 LIBPOPCNT_DIR   ?=
 
 BENCH_INC  = $(if $(LIBPOPCNT_DIR),-I $(abspath $(LIBPOPCNT_DIR)))
@@ -108,7 +114,12 @@ bench-primitives: deps
 	  --output $(BENCH_DIR)/readlimit-peers.json
 	$(BENCH_RUN) bswap $(BENCH_BSWAP_SIZES:%=--size %) $(BENCH_OPTS) \
 	  --output $(BENCH_DIR)/bswap.json
+	$(BENCH_RUN) examples/bswap-inplace-peers.c --build "$(BENCH_CC)" \
+	  $(if $(HAVE_AVX2),--build "$(BENCH_AVX2_CC)") \
+	  $(BENCH_INPLACE_SIZES:%=--size %) $(BENCH_OPTS) \
+	  --samples $(BENCH_SAMPLES) --output $(BENCH_DIR)/bswap-inplace.json
 	@if command -v python3 >/dev/null; then \
 	  python3 mk/bench_summary.py $(BENCH_DIR)/popcount-peers.json \
-	    $(BENCH_DIR)/readlimit-peers.json $(BENCH_DIR)/bswap.json; \
+	    $(BENCH_DIR)/readlimit-peers.json $(BENCH_DIR)/bswap.json \
+	    $(BENCH_DIR)/bswap-inplace.json; \
 	else echo "python3 not found: no summary (the tables above stand)"; fi

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """bench_summary.py - the ratios make bench is about, from its result files.
 
-usage: bench_summary.py POPCOUNT.json READLIMIT.json BSWAP.json
+usage: bench_summary.py POPCOUNT.json READLIMIT.json BSWAP.json [INPLACE.json]
 (settle-result/1 files written by `settle run ... --format json --output`;
 a missing file is skipped). Prints, per size:
   - popcount: settle's time over libpopcnt's on each path (the run's own
@@ -18,7 +18,13 @@ a missing file is skipped). Prints, per size:
     swap itself costs); and any forced kernel slower than a narrower
     one by more than 1 % with all of its 95 % interval over processes
     (paired_interval(), settle's own estimate), and the pairs whose
-    interval reaches above 1 % without being all above it.
+    interval reaches above 1 % without being all above it;
+  - bswap in place (examples/bswap-inplace-peers.c): the speed of the
+    same in-place loop with one operation between load and store (an XOR
+    by zero, an add, the byte shuffle) and of settle's byte swap as
+    fractions of the bare load-store loop's, as the run estimated them
+    (inverted: load-store is the baseline), and settle's time over the
+    loop with the shuffle (per-round median).
 Ratios other than settle's own verdicts are medians of per-round ratios
 (paired(): samples taken side by side in one interleaved run). Each
 section opens with its run's noise: the CPUs other work kept busy, steal,
@@ -314,11 +320,45 @@ def bswap(doc):
             print("    " + m)
 
 
+ONE_OP = ["xor-zero", "add", "shuffle", "settle"]
+
+
+def inplace(doc):
+    print("\nbswap in place, one operation between load and store: speed "
+          "as a fraction of\nthe bare load-store loop's (settle's estimate "
+          "over processes, 95 % interval);\nsettle/shuffle: settle's time "
+          "over the loop with the shuffle (per-round median)")
+    noise(doc)
+    by = {}
+    for r in rows(doc):
+        by.setdefault(key(r, "build", "size_bytes"), {})[r["variant"]] = r
+    print(f"  {'build':<24} {'size':>8}" +
+          "".join(f"  {n:<22}" for n in ONE_OP) + "settle/shuffle")
+    for (build, size), g in sorted(by.items(),
+                                   key=lambda kv: (kv[0][0] or "",
+                                                   kv[0][1])):
+        if "load-store" not in g:
+            continue
+        line = f"  {short(build):<24} {size_name(size):>8}"
+        for n in ONE_OP:
+            v = (g.get(n) or {}).get("vs_baseline") or {}
+            if v.get("ratio", 0) <= 0:
+                line += f"  {'-':<22}"
+                continue
+            cell = f"{1 / v['ratio']:.3f}"
+            if v.get("ci_low", 0) > 0 and v.get("ci_high", 0) > 0:
+                cell += f" [{1 / v['ci_high']:.3f}, {1 / v['ci_low']:.3f}]"
+            line += f"  {cell:<22}"
+        if "settle" in g and "shuffle" in g:
+            line += f"{paired(g['settle'], g['shuffle']):.3f}"
+        print(line.rstrip())
+
+
 def main(argv):
-    if len(argv) != 4:
+    if len(argv) not in (4, 5):
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
         return 2
-    for path, fn in zip(argv[1:], (popcount, readlimit, bswap)):
+    for path, fn in zip(argv[1:], (popcount, readlimit, bswap, inplace)):
         doc = load(path)
         if doc:
             fn(doc)

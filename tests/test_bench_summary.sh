@@ -10,8 +10,10 @@
 # interval. Popcount: settle's verdict against libpopcnt, the range of its
 # per-process estimates, and the tally. Byte swap: speeds as fractions of
 # memcpy (copies) and load-store (in place), and for the copies the
-# load-store copy's against memcpy and auto's against it. Each section's
-# noise line.
+# load-store copy's against memcpy and auto's against it. In place with one
+# operation: each row's speed as a fraction of load-store's (the inverse of
+# its ratio, with the inverse interval), settle's time over shuffle's. Each
+# section's noise line.
 #
 # Usage: bash tests/test_bench_summary.sh
 # Prints "N passed, M failed"; exits 1 when any check failed.
@@ -131,6 +133,25 @@ bsw() {
 python3 "$summary" "$tmp/none" "$tmp/none" "$tmp/bs.json" > "$tmp/bs.txt" 2>&1
 has "bswap copy: auto of memcpy, load-store copy of memcpy, auto of load-store" 	"32-bit copy             -       -       -       -   0.667   0.625   1.067" "$tmp/bs.txt"
 has "bswap in place: auto of load-store, no load-store copy columns" 	"32-bit in place         -       -       -       -   0.990       -       -" "$tmp/bs.txt"
+# In place, one operation: load-store 100 ns, xor-zero 125 ns (ratio
+# 1.25: speed 0.800, interval [1.20, 1.30] -> [0.769, 0.833]), shuffle
+# 120 ns, settle 126 ns in both rounds (126 / 120 = 1.050); add not run.
+ipr() {
+	printf '{"claim": "c", "variant": "%s", "params": {"size_bytes": 32768, "build": "cc -O3"}, "median_ns": %s, "samples_ns": [%s, %s]' "$1" "$2" "$2" "$2"
+	[ -n "${3:-}" ] && printf ', "vs_baseline": {"ratio": %s, "ci_low": %s, "ci_high": %s, "verdict": "slower"}' "$3" "$4" "$5"
+	printf '}'
+}
+{
+	echo '{"schema": "settle-result/1", "settings": {"processes": 5}, "results": ['
+	ipr load-store 100; echo ,
+	ipr xor-zero 125 1.25 1.20 1.30; echo ,
+	ipr shuffle 120 1.20 1.10 1.25; echo ,
+	ipr settle 126 1.26 1.25 1.28
+	echo ']}'
+} > "$tmp/ip.json"
+python3 "$summary" "$tmp/none" "$tmp/none" "$tmp/none" "$tmp/ip.json" > "$tmp/ip.txt" 2>&1
+has "in place: speeds as fractions of load-store, inverted intervals, settle/shuffle" \
+	"cc -O3                     32 KiB  0.800 [0.769, 0.833]    -                       0.833 [0.800, 0.909]    0.794 [0.781, 0.800]  1.050" "$tmp/ip.txt"
 sed -i 's/"steal_pct": 0.25/"steal_pct": null/' "$tmp/pp.json"
 python3 "$summary" "$tmp/pp.json" "$tmp/none" "$tmp/none" > "$tmp/pp.txt" 2>&1
 has "an unknown steal (null) is said so" "at the start), steal unknown," "$tmp/pp.txt"

@@ -599,6 +599,21 @@ else
 	bad "examples/syscall.c: status $rc"
 	cat "$TMP/exsys.err"
 fi
+run exbip "$ROOT/examples/bswap-inplace-peers.c" --size 4K "${FAST[@]}"
+rows=$(grep -cE "cc -O2 (load-store|xor-zero|add|shuffle|settle) " "$TMP/exbip.out")
+if [ $rc = 0 ] && [ "$rows" = 5 ]; then
+	ok "examples/bswap-inplace-peers.c runs: 5 rows"
+else
+	bad "examples/bswap-inplace-peers.c: status $rc, $rows of 5 rows"
+	cat "$TMP/exbip.out" "$TMP/exbip.err"
+fi
+run exbip1 "$ROOT/examples/bswap-inplace-peers.c" --size 1000 "${FAST[@]}"
+if [ $rc != 0 ] && grep -q "multiple of 256 bytes" "$TMP/exbip1.err"; then
+	ok "examples/bswap-inplace-peers.c: a size not a multiple of 256 refused"
+else
+	bad "examples/bswap-inplace-peers.c --size 1000: status $rc"
+	cat "$TMP/exbip1.err"
+fi
 
 # ---- many variants and claims: no fixed caps -------------------------------
 # A claim of 200 variants and 19 more claims of 2, one run() for all of
