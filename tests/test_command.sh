@@ -112,6 +112,9 @@ expect 2 "go with --command" popcount --share main
 expect 2 "malformed --warmup" --command 'a=true' --warmup many
 SETTLE_PERF=/nonexistent/perf expect 2 "needs perf" --command 'a=true' \
 	--share main --samples 2
+# a "perf" that exits 0 without recording: not blamed on the kernel
+SETTLE_PERF=/bin/true expect 2 "exited 0 but wrote no data file: is it perf" \
+	--command 'a=true' --share main --samples 2
 
 # nothing half-written: a run that fails leaves --output as it was
 echo "keep me" >"$tmp/kept.json"

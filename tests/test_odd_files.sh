@@ -94,6 +94,13 @@ if [ $rc = 1 ] && grep -q "no row in common" "$TMP/disjoint.err"; then
 else
 	bad "--fail-on, nothing in common: status $rc: $(cat "$TMP/disjoint.err")"
 fi
+run disjoint2 compare "$TMP/old.json" "$TMP/other.json"
+if [ $rc = 2 ] && grep -q "no row in common.*nothing compared" "$TMP/disjoint2.err" &&
+   grep -q "no row in common" "$TMP/disjoint2.out"; then
+	ok "files without a row in common: said on both outputs, exit 2"
+else
+	bad "nothing in common, no --fail-on: status $rc: $(cat "$TMP/disjoint2.err")"
+fi
 json_edit "$IN/old.json" "$TMP/fewer.json" 'doc["results"] = doc["results"][1:]'
 run fewer compare "$TMP/old.json" "$TMP/fewer.json" --fail-on slower
 if [ $rc = 1 ] && grep -q "missing from" "$TMP/fewer.err"; then

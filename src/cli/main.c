@@ -142,7 +142,8 @@ static const char usage_compare[] =
 "clock drifting by more than 1%. A file is a settle result file or\n"
 "a Google Benchmark JSON file (--benchmark_format=json): claim = the\n"
 "name up to the first '/', variant = the rest, samples = its repetitions\n"
-"(aggregates left out).\n\n"
+"(aggregates left out). Files with no row in common (same claim, variant\n"
+"and parameters) compare nothing: exit 2 (1 under --fail-on).\n\n"
 "options:\n"
 "  --equivalence PCT  changes within +-PCT % count as the same (default 1)\n"
 "  --fail-on slower   exit 1 when any row is slower, or when the check\n"
@@ -1062,14 +1063,22 @@ static int cmd_compare(int argc, char **argv)
 	if (!rc) {
 		for (size_t k = 1; k < nfiles; k++)
 			news[k - 1] = &reps[k];
-		if (settle_write_compare(&reps[0], news, nfiles - 1,
-					 a.fail_pct, a.format, "-",
-					 a.fail_pct >= 0 ? stderr : NULL,
-					 &slower, err, sizeof(err)) < 0) {
+		int w = settle_write_compare(&reps[0], news, nfiles - 1,
+					     a.fail_pct, a.format, "-",
+					     a.fail_pct >= 0 ? stderr : NULL,
+					     &slower, err, sizeof(err));
+
+		if (w < 0) {
 			fprintf(stderr, "settle: %s\n", err);
 			rc = 2;
 		} else if (a.fail_pct >= 0 && slower) {
 			rc = 1;
+		} else if (w == 1) {
+			fprintf(stderr, "settle: %s has no row in common with "
+				"%s (same claim, variant and parameters): "
+				"nothing compared\n", argv[first],
+				nfiles > 2 ? "any new file" : argv[first + 1]);
+			rc = 2;
 		}
 	}
 	for (size_t k = 0; k < nloaded; k++)

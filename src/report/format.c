@@ -141,6 +141,16 @@ int settle_write_machine(const struct settle_report *rep, const char *path,
 	return write_view(rep, "table", 1, path, err, errlen);
 }
 
+/* The rows of a comparison that both sides have, over all its sections. */
+static size_t compared_rows(const struct settle_compare_view *cv)
+{
+	size_t n = 0;
+
+	for (size_t k = 0; k < cv->nsections; k++)
+		n += cv->sections[k].nrows;
+	return n;
+}
+
 int settle_write_compare(const struct settle_report *old,
 			 const struct settle_report *const *news, size_t nnew,
 			 double fail_pct, const char *format, const char *path,
@@ -174,6 +184,8 @@ int settle_write_compare(const struct settle_report *old,
 				"both files with --layouts 4)\n");
 		if (failures)
 			*slower += cv.nfailures;
+		if (rc == 0 && !compared_rows(&cv))
+			rc = 1;
 		settle_compare_free(&cv);
 	}
 	settle_c_locale_end(&loc);

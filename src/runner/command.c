@@ -671,7 +671,7 @@ static void record_argv(const struct cmdrun *m, const char *shell,
 static int perf_probe(struct cmdrun *m)
 {
 	char file[96], period[24], *argv[16], tail[TAIL_LINES * 170];
-	int par = paranoid();
+	int par = paranoid(), started;
 	struct run r;
 
 	m->perf = getenv("SETTLE_PERF") && *getenv("SETTLE_PERF") ?
@@ -699,8 +699,9 @@ static int perf_probe(struct cmdrun *m)
 	snprintf(file, sizeof(file), "%s/probe.data", m->tmpdir);
 	settle_temp_add(file, 0);
 	record_argv(m, "true", file, period, sizeof(period), argv);
-	if (spawn(argv, &m->io, &r, 1) == 0 && WIFEXITED(r.status) &&
-	    WEXITSTATUS(r.status) == 0 && access(file, R_OK) == 0) {
+	started = spawn(argv, &m->io, &r, 1) == 0;
+	if (started && WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0 &&
+	    access(file, R_OK) == 0) {
 		unlink(file);
 		settle_temp_forget(file);
 		return 0;
@@ -709,6 +710,17 @@ static int perf_probe(struct cmdrun *m)
 	settle_temp_forget(file);
 	if (settle_interrupted())
 		return -2;
+	if (!started) {
+		snprintf(m->err, m->errlen, "--share: cannot start %s: %s",
+			 m->perf, strerror(errno));
+		return 2;
+	}
+	if (WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0) {
+		snprintf(m->err, m->errlen, "--share: '%s record' exited 0 "
+			 "but wrote no data file: is it perf? (SETTLE_PERF "
+			 "names the perf program)", m->perf);
+		return 2;
+	}
 	err_tail(&m->io, tail, sizeof(tail));
 	snprintf(m->err, m->errlen, "--share: perf cannot sample here "
 		 "(kernel.perf_event_paranoid is %d%s); perf record %s%s%s",
