@@ -55,10 +55,47 @@ static int mark_width(const struct settle_view_claim *vc)
 	return 1;
 }
 
-static void row(FILE *f, const struct settle_view_claim *vc,
-		const struct settle_view_row *w, int lw)
+/* Column widths of a claim's table: at least the header's, else the
+ * widest cell's (a 1016.000x ratio, a long interval). */
+struct cols {
+	int label, bytes, ratio, ci;
+};
+
+static void interval(const struct settle_view_row *w, char *ci, size_t len)
 {
-	char ci[40] = "", marks[8];
+	ci[0] = '\0';
+	if (w->lo[0])
+		snprintf(ci, len, "[%s, %s]", w->lo, w->hi);
+	else if (w->role == SETTLE_ROLE_COMPARED)
+		snprintf(ci, len, "-");
+}
+
+static int wider(int w, const char *s)
+{
+	return (int)strlen(s) > w ? (int)strlen(s) : w;
+}
+
+static struct cols col_widths(const struct settle_view_claim *vc)
+{
+	struct cols c = { label_width(vc), 8, 7, 17 };
+	char ci[40];
+
+	for (size_t i = 0; i < vc->nrows; i++) {
+		const struct settle_view_row *w = &vc->rows[i];
+
+		c.bytes = wider(c.bytes, w->bytes);
+		c.ratio = wider(c.ratio, w->ratio);
+		interval(w, ci, sizeof(ci));
+		c.ci = wider(c.ci, ci);
+	}
+	return c;
+}
+
+static void row(FILE *f, const struct settle_view_claim *vc,
+		const struct settle_view_row *w, const struct cols *c)
+{
+	char ci[40], marks[8];
+	int lw = c->label;
 
 	if (vc->sized)
 		fprintf(f, "  %-9s", w->size);
@@ -81,14 +118,11 @@ static void row(FILE *f, const struct settle_view_claim *vc,
 	fprintf(f, " %11s %11s %7s%-*s", w->median, w->best, w->mad,
 		mark_width(vc), marks);
 	if (vc->show_bytes)
-		fprintf(f, " %8s", w->bytes);
+		fprintf(f, " %*s", c->bytes, w->bytes);
 	if (vc->show_cycles)
 		fprintf(f, " %8s", w->cycles);
-	if (w->lo[0])
-		snprintf(ci, sizeof(ci), "[%s, %s]", w->lo, w->hi);
-	else if (w->role == SETTLE_ROLE_COMPARED)
-		snprintf(ci, sizeof(ci), "-");
-	fprintf(f, " %7s  %-17s %s", w->ratio, ci, w->verdict);
+	interval(w, ci, sizeof(ci));
+	fprintf(f, " %*s  %-*s %s", c->ratio, w->ratio, c->ci, ci, w->verdict);
 	if (w->why)
 		fprintf(f, " (%s)", w->why);
 	if (w->reference)
@@ -98,7 +132,8 @@ static void row(FILE *f, const struct settle_view_claim *vc,
 
 static void claim_table(FILE *f, const struct settle_view_claim *vc)
 {
-	int lw = label_width(vc);
+	struct cols c = col_widths(vc);
+	int lw = c.label;
 	char head[48];
 
 	fprintf(f, "\n%s\n", vc->title);
@@ -107,12 +142,13 @@ static void claim_table(FILE *f, const struct settle_view_claim *vc)
 		lw, "variant", head, "best", 7 + mark_width(vc),
 		mark_width(vc) > 1 ? "+-MAD  " : "+-MAD ");
 	if (vc->show_bytes)
-		fprintf(f, " %8s", "B/ns");
+		fprintf(f, " %*s", c.bytes, "B/ns");
 	if (vc->show_cycles)
 		fprintf(f, " %8s", "cycles");
-	fprintf(f, " %7s  %-17s %s\n", "ratio", "95% interval", "verdict");
+	fprintf(f, " %*s  %-*s %s\n", c.ratio, "ratio", c.ci, "95% interval",
+		"verdict");
 	for (size_t i = 0; i < vc->nrows; i++)
-		row(f, vc, &vc->rows[i], lw);
+		row(f, vc, &vc->rows[i], &c);
 	for (size_t i = 0; i < vc->nnotes; i++)
 		note(f, &vc->notes[i]);
 }
