@@ -139,9 +139,29 @@ fi
 has() { grep -qF -- "$1" svg.txt; }
 # a text element that is exactly $1 (not part of the title lines)
 label() { awk -F'\t' -v t="$1" '$1 == t { found = 1 } END { exit !found }' svg.txt; }
-for t in "L1d 32 KiB" "L2 1 MiB" "LLC (L3) 4 MiB" "beyond the LLC: DRAM"; do
+for t in "L1d 32 KiB" "L2 1 MiB" "LLC (L3) 4 MiB" "DRAM"; do
 	check "sweep.svg marks '$t'" label "$t"
 done
+# near the right edge (4 MiB of 1 KiB-8 MiB) the DRAM label is short, so
+# that it ends before the key; further left it is said in full
+check "the LLC line near the right edge: 'DRAM', not the long label" \
+	eval '! has "beyond the LLC"'
+python3 - <<'EOF' || bad "rewriting the caches of known.json"
+import json
+d = json.load(open("known.json"))
+d["machine"]["caches"] = [
+    {"level": 1, "type": "Data", "size_bytes": 16384},
+    {"level": 2, "type": "Unified", "size_bytes": 131072},
+    {"level": 3, "type": "Unified", "size_bytes": 524288},
+]
+json.dump(d, open("small-llc.json", "w"))
+EOF
+if "$SETTLE" plot small-llc.json -o small-llc.svg 2>"$tmp/err" &&
+   grep -q ">beyond the LLC: DRAM<" small-llc.svg; then
+	ok "an LLC line further left (512 KiB): 'beyond the LLC: DRAM'"
+else
+	bad "small-llc.svg: no 'beyond the LLC: DRAM' $(head -3 "$tmp/err")"
+fi
 check "the L1i cache is not drawn" test -z "$(grep -E 'L1i|48 KiB' svg.txt)"
 x1=$(awk -F'\t' '$1 ~ /^L1d / { print $2 }' svg.txt)
 x2=$(awk -F'\t' '$1 ~ /^L2 / { print $2 }' svg.txt)

@@ -396,11 +396,17 @@ static int plot_sweep(struct plot *p, const struct settle_claim_info *c,
 			0.96 - 0.05 * (double)k, left ? "-0.5" : "0.5",
 			left ? "right" : "left");
 	}
-	if (nmarks && sizes[nsizes - 1] > marks[nmarks - 1].size)
-		fprintf(p->gp, "set label 'beyond the LLC: DRAM' at %llu, "
-			"graph %.2f offset char 0.5, 0 left tc rgb '#333333' "
-			"front\n", (unsigned long long)marks[nmarks - 1].size,
-			0.96 - 0.05 * (double)nmarks);
+	if (nmarks && sizes[nsizes - 1] > marks[nmarks - 1].size) {
+		/* right of the last line; near the right edge only "DRAM",
+		 * which fits before the key */
+		double llc = (double)marks[nmarks - 1].size;
+		int near = log2(llc / lo) > 0.75 * log2(hi / lo);
+
+		fprintf(p->gp, "set label '%s' at %llu, graph %.2f offset "
+			"char 0.5, 0 left tc rgb '#333333' front\n",
+			near ? "DRAM" : "beyond the LLC: DRAM",
+			(unsigned long long)llc, 0.96 - 0.05 * (double)nmarks);
+	}
 	for (size_t v = 0; v < s->n; v++) {
 		char t[LABEL_LEN + 16];
 
