@@ -21,6 +21,10 @@
  *             counts (two sums, two carries counted twice)
  *   hs8       Harley-Seal over eight vectors a step: ones, twos and
  *             fours kept across steps, one count (of the eights) a step
+ *   mixed     a KiB a step: 15 vectors by VPOPCNTQ, the 16th's eight
+ *             words by scalar POPCNT, which runs on a port the 512-bit
+ *             operations leave free on Intel cores (settle's AVX2 path
+ *             gains 5-10 % this way)
  * Sources: Harley-Seal: H. S. Warren, Hacker's Delight, 2nd ed., 5-1;
  * with AVX-512 ternary logic: Mula, Kurz, Lemire, "Faster Population
  * Counts Using AVX2 Instructions", The Computer Journal 61(1), 2018
@@ -203,6 +207,36 @@ static inline uint64_t count_hs8(const unsigned char *p, size_t len)
 	       2 * sum(COUNT(twos)) + sum(COUNT(ones));
 }
 
+/* 15 vectors counted by VPOPCNTQ, 8 words by POPCNT, a KiB a step;
+ * what is left (fewer than 16 vectors) counted one vector at a time. */
+static inline uint64_t count_mixed(const unsigned char *p, size_t len)
+{
+	__m512i a = _mm512_setzero_si512(), b = a, c = a, d = a;
+	uint64_t s0 = 0, s1 = 0;
+	size_t i = 0;
+
+	for (; i + 1024 <= len; i += 1024, p += 1024) {
+		const uint64_t *w = (const uint64_t *)(p + 960);
+
+		for (int k = 0; k < 12; k += 4) {
+			a = ADD(a, COUNT(LOAD(p, 64 * k)));
+			b = ADD(b, COUNT(LOAD(p, 64 * k + 64)));
+			c = ADD(c, COUNT(LOAD(p, 64 * k + 128)));
+			d = ADD(d, COUNT(LOAD(p, 64 * k + 192)));
+		}
+		a = ADD(a, COUNT(LOAD(p, 768)));
+		b = ADD(b, COUNT(LOAD(p, 832)));
+		c = ADD(c, COUNT(LOAD(p, 896)));
+		for (int k = 0; k < 8; k += 2) {
+			s0 += (uint64_t)__builtin_popcountll(w[k]);
+			s1 += (uint64_t)__builtin_popcountll(w[k + 1]);
+		}
+	}
+	for (; i < len; i += 64, p += 64)
+		a = ADD(a, COUNT(LOAD(p, 0)));
+	return sum(ADD(ADD(a, b), ADD(c, d))) + s0 + s1;
+}
+
 /* The pointer goes through an empty asm each pass, so the compiler cannot
  * hoist the count out of the loop or merge passes. */
 #define RUN(name, count)						\
@@ -226,6 +260,7 @@ RUN(run_vpopcnt4, count_vpopcnt4)
 RUN(run_vpopcnt8, count_vpopcnt8)
 RUN(run_csa3, count_csa3)
 RUN(run_hs8, count_hs8)
+RUN(run_mixed, count_mixed)
 #endif /* HAVE_VPOPCNTQ */
 
 static const struct settle_variant variants[] = {
@@ -242,6 +277,9 @@ static const struct settle_variant variants[] = {
 	{ .name = "hs8", .run = run_hs8,
 	  .description = "Harley-Seal over 8 vectors (VPTERNLOGQ), 1 count "
 			 "per 8 vectors" },
+	{ .name = "mixed", .run = run_mixed,
+	  .description = "VPOPCNTQ for 15 vectors, POPCNT for 8 words, "
+			 "per KiB" },
 #endif
 };
 
