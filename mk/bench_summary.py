@@ -2,8 +2,12 @@
 """bench_summary.py - the ratios make bench is about, from its result files.
 
 usage: bench_summary.py POPCOUNT.json READLIMIT.json BSWAP.json [INPLACE.json]
-(settle-result/1 files written by `settle run ... --format json --output`;
-a missing file is skipped). Prints, per size:
+(settle-result/1 files written by `settle run ... --format json --output`,
+of the claims popcount-peers, readlimit-peers, bswap and bswap-inplace-peers
+in that order; '-' for a sweep that was not run). A file that cannot be
+read, is not a result file or holds another claim's results is an error:
+a message on standard error, exit status 2, nothing printed. Prints, per
+size:
   - popcount: settle's time over libpopcnt's on each path (the run's own
     per-process ratio, 95 % interval and verdict, and the lowest and
     highest per-process estimate), settle 16 bytes past a 64-byte
@@ -32,16 +36,38 @@ context switches, the core clock before and after.
 """
 import json
 import math
-import os
 import sys
 
 
-def load(path):
-    if not os.path.exists(path):
-        print(f"({path}: not found, skipped)")
+class BadFile(Exception):
+    pass
+
+
+def load(path, claim):
+    """The result file at path, checked to hold claim's results; None for
+    '-'. Raises BadFile with the reason."""
+    if path == "-":
         return None
-    with open(path) as f:
-        return json.load(f)
+    try:
+        with open(path) as f:
+            doc = json.load(f)
+    except (OSError, UnicodeDecodeError) as e:
+        raise BadFile(f"cannot read: {e.strerror or e}")
+    except json.JSONDecodeError as e:
+        raise BadFile(f"not a settle result file (invalid or truncated "
+                      f"JSON: {e.msg} at line {e.lineno})")
+    if not isinstance(doc, dict) or doc.get("schema") != "settle-result/1":
+        raise BadFile("not a settle result file (no schema "
+                      "settle-result/1)")
+    results = doc.get("results")
+    if not isinstance(results, list):
+        raise BadFile("not a settle result file (no results)")
+    for r in results:
+        got = r.get("claim") if isinstance(r, dict) else None
+        if got != claim:
+            raise BadFile(f"holds results of claim '{got}', this "
+                          f"argument is for claim '{claim}'")
+    return doc
 
 
 def size_name(b):
@@ -358,8 +384,16 @@ def main(argv):
     if len(argv) not in (4, 5):
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
         return 2
-    for path, fn in zip(argv[1:], (popcount, readlimit, bswap, inplace)):
-        doc = load(path)
+    sections = ((popcount, "popcount-peers"), (readlimit, "readlimit-peers"),
+                (bswap, "bswap"), (inplace, "bswap-inplace-peers"))
+    docs = []
+    for path, (fn, claim) in zip(argv[1:], sections):
+        try:
+            docs.append((fn, load(path, claim)))
+        except BadFile as e:
+            print(f"bench_summary.py: {path}: {e}", file=sys.stderr)
+            return 2
+    for fn, doc in docs:
         if doc:
             fn(doc)
     return 0
