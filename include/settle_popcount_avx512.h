@@ -143,6 +143,18 @@ settle_pc512_from(const unsigned char *p, size_t len, __m512i a)
 }
 
 /*
+ * The count of the len <= 64 bytes at p: one byte-masked load, no loop
+ * and none of settle_pc512_from()'s branches after it.
+ */
+SETTLE_PC512_INLINE uint64_t settle_pc512_one(const unsigned char *p, size_t len)
+{
+	__mmask64 k = len == SETTLE_PC512_VEC ? (__extension__ ~0ull) :
+		      (__extension__ 1ull << len) - 1;
+
+	return settle_pc512_sum(settle_pc512_masked(p, k));
+}
+
+/*
  * The out-of-line cases: a buffer of SETTLE_PC512_STREAM_MIN bytes or
  * more, or of SETTLE_PC512_PROLOGUE_MIN bytes or more that does not start
  * on a 64-byte boundary. Each test is a branch of its own, not taken for
@@ -164,7 +176,8 @@ SETTLE_PC512_INLINE int settle_pc512_out_of_line(const void *buf, size_t len)
  * The number of set bits in the len bytes at buf (0 .. 8 * len), with
  * settle's AVX-512 kernel compiled into the caller (always inlined). The
  * length is tested first: below SETTLE_PC512_PROLOGUE_MIN bytes, however
- * aligned, straight into the loop, which then has at most seven steps
+ * aligned, 64 bytes or less as one masked load (settle_pc512_one()), more
+ * straight into the loop, which then has at most seven steps
  * (gcc -O3 unrolls them completely; at -O2 it stays a loop); from there,
  * aligned buffers below SETTLE_PC512_STREAM_MIN bytes run the same loop
  * behind the out-of-line test, and the rest go to
@@ -182,6 +195,8 @@ settle_popcount_avx512_inline(const void *buf, size_t len)
 			return settle_popcount_kernel_avx512(buf, len);
 		return settle_pc512_from(p, len, _mm512_setzero_si512());
 	}
+	if (len <= SETTLE_PC512_VEC)
+		return settle_pc512_one(p, len);
 	/* the same call on purpose: here the bound is known */
 	return settle_pc512_from(p, len, _mm512_setzero_si512());
 }

@@ -187,7 +187,10 @@ uint64_t settle_popcount_kernel_avx512(const void *buf, size_t len)
 	/* the same call twice on purpose: in the first the bound is known
 	 * (at most seven steps) and the loop is unrolled; marked unlikely so
 	 * that longer buffers fall through into the loop without a jump */
-	if (__builtin_expect(len < SETTLE_PC512_PROLOGUE_MIN, 0))
+	if (__builtin_expect(len < SETTLE_PC512_PROLOGUE_MIN, 0)) {
+		if (len <= SETTLE_PC512_VEC)
+			return settle_pc512_one(p, len);
 		return settle_pc512_from(p, len, _mm512_setzero_si512());
+	}
 	return settle_pc512_from(p, len, _mm512_setzero_si512());
 }
