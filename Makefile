@@ -236,8 +236,12 @@ $(BUILD)/tests/%: tests/%.c $(CLAIMS_A) $(LIB) | deps-test
 # src/arch/x86/arch.mk), which it calls only on a CPU that has them.
 # It is compiled a second time at -O3, where gcc turns the entry's loop
 # below 2 KiB into straight-line code (include/settle_popcount_avx512.h).
+# The same for the inline AVX2 entry, from an object compiled with -mavx2
+# and -mpopcnt (settle_popcount_avx2.h).
 INLINE_TEST_OBJ := $(BUILD)/tests/popcount_inline_avx512.o \
-		   $(BUILD)/tests/popcount_inline_o3_avx512.o
+		   $(BUILD)/tests/popcount_inline_o3_avx512.o \
+		   $(BUILD)/tests/popcount_inline_avx2.o
+$(BUILD)/tests/popcount_inline_avx2.o: ALL_CFLAGS += $(ISA_popcnt)
 $(BUILD)/tests/popcount_inline_o3_avx512.o: tests/popcount_inline_avx512.c \
 		| $(BUILD)/config.h
 	@mkdir -p $(@D)

@@ -21,7 +21,10 @@
  *               mpn_popcount
  *   avx2        libpopcnt without its AVX-512 path (popcnt_avx2() from
  *               1 KiB, popcnt_avx2_medium() from 96 bytes, then scalar
- *               POPCNT, as its popcnt() does) | settle's AVX2 path
+ *               POPCNT, as its popcnt() does) | settle's AVX2 path (in
+ *               a build for AVX2 and POPCNT, e.g. -march=x86-64-v3,
+ *               compiled into the row below 1 KiB as libpopcnt's is:
+ *               settle_popcount_avx2_inline(); else called)
  *   avx512vl    the same libpopcnt code when the build allows AVX512VL
  *               (e.g. -march=native on an AVX-512 CPU: the compiler
  *               turns its carry-save adders into VPTERNLOGQ, so it is no
@@ -276,6 +279,18 @@ RUN(run_settle_avx512, al, SETTLE_AVX512)
 #define AVX512_DESC "settle's AVX-512 kernel"
 #endif
 
+#ifdef SETTLE_POPCOUNT_AVX2_INLINE
+/* A build for AVX2 and POPCNT: settle's AVX2 path compiled into the row
+ * (its count below 1 KiB; a direct call of the kernel from there). */
+#define SETTLE_AVX2(b, p, len) settle_popcount_avx2_inline(p, len)
+RUN(run_settle_avx2, al, SETTLE_AVX2)
+#define RUN_AVX2 run_settle_avx2
+#define AVX2_DESC "settle's AVX2 path, inline (settle_popcount_avx2_inline())"
+#else
+#define RUN_AVX2 run_path
+#define AVX2_DESC "settle's AVX2 path"
+#endif
+
 #define PATH(p)								\
 	static const struct settle_param path_##p[] = {			\
 		{ "path", #p, SETTLE_PARAM_STRING, #p },		\
@@ -303,8 +318,8 @@ static const struct settle_variant variants[] = {
 	PATH_ROW("libpopcnt", run_lib_avx2, LIB_AVX2_PATH, LIB_AVX2_DESC,
 		 no_avx2),
 #endif
-	{ .name = "settle", .run = run_path, .arg = &avx2,
-	  .description = "settle's AVX2 path", .unavailable = no_path,
+	{ .name = "settle", .run = RUN_AVX2, .arg = &avx2,
+	  .description = AVX2_DESC, .unavailable = no_path,
 	  .params = path_avx2, .nparams = 1 },
 	{ .name = "settle", .run = run_path, .arg = &avx512vl,
 	  .description = "settle's AVX512VL path", .unavailable = no_path,

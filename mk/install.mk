@@ -58,7 +58,7 @@ PIC_OBJ   := $(LIB_SRC:%.c=$(BUILD)/pic/%.o) \
              $(PLACED_OBJ:$(BUILD)/%=$(BUILD)/pic/%)
 SETTLE_PC := $(BUILD)/settle.pc
 HEADERS   := include/settle.h include/settle_bits.h include/settle_byteorder.h \
-             include/settle_popcount_avx512.h
+             include/settle_popcount_avx512.h include/settle_popcount_avx2.h
 MANPAGES  := man/settle.1 man/settle.3
 
 $(BUILD)/pic/%.o: %.c | $(BUILD)/config.h

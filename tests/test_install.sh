@@ -105,6 +105,7 @@ files() {
 	local lib=${2:-lib}
 	echo bin/settle include/settle.h include/settle_bits.h \
 		include/settle_byteorder.h include/settle_popcount_avx512.h \
+		include/settle_popcount_avx2.h \
 		"$lib/libsettle.a" \
 		"$lib/libsettle.so.$version" "$lib/libsettle.so.$major" \
 		"$lib/libsettle.so" "$lib/pkgconfig/settle.pc" \
@@ -267,6 +268,18 @@ if command -v g++ >/dev/null; then
 	check "g++ -O2 -Wall -Wextra -Werror -mavx512...: the header compiles" \
 		g++ -x c++ -O2 -Wall -Wextra -Werror $AVX512 -c \
 		$(pkg-config --cflags settle) "$tmp/hdr.c" -o "$tmp/hdrxx.o"
+fi
+# The inline AVX2 entry the same way (a build for AVX2 and POPCNT).
+AVX2="-mavx2 -mpopcnt"
+check "cc -std=c89 -pedantic -Werror -mavx2 -mpopcnt: the header compiles" \
+	$CC -std=c89 -pedantic -Wall -Wextra -Werror -O2 $AVX2 -c \
+	$(pkg-config --cflags settle) "$tmp/hdr.c" -o "$tmp/hdr89v3.o"
+check "the -mavx2 -mpopcnt object has the inline AVX2 entry" \
+	sh -c "nm '$tmp/hdr89v3.o' | grep -q settle_popcount_avx2_chosen"
+if command -v g++ >/dev/null; then
+	check "g++ -O2 -Wall -Wextra -Werror -mavx2 -mpopcnt: the header compiles" \
+		g++ -x c++ -O2 -Wall -Wextra -Werror $AVX2 -c \
+		$(pkg-config --cflags settle) "$tmp/hdr.c" -o "$tmp/hdrxxv3.o"
 fi
 unset PKG_CONFIG_PATH
 

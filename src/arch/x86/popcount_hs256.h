@@ -13,6 +13,8 @@
 #include <immintrin.h>
 
 #include "prim/popcount_kernels.h"
+#include "settle_popcount_avx2.h" /* the lane count and the pairs, shared
+				    * with inline callers */
 
 #define VEC 32              /* bytes per vector */
 #define BLOCK (16 * VEC)    /* bytes per Harley-Seal step */
@@ -49,29 +51,6 @@ static inline void csa(__m256i *carry, __m256i *sum, __m256i a, __m256i b,
 #endif
 }
 
-/*
- * Set bits of each 64-bit lane of v: VPSHUFB looks up 4 + the count of
- * each low nibble and 4 - the count of each high nibble; VPSADBW sums the
- * absolute differences, (4 + lo) - (4 - hi) = lo + hi, over each lane.
- */
-static inline __m256i count_lanes(__m256i v)
-{
-	const __m256i plus = _mm256_setr_epi8(4, 5, 5, 6, 5, 6, 6, 7,
-					      5, 6, 6, 7, 6, 7, 7, 8,
-					      4, 5, 5, 6, 5, 6, 6, 7,
-					      5, 6, 6, 7, 6, 7, 7, 8);
-	const __m256i minus = _mm256_setr_epi8(4, 3, 3, 2, 3, 2, 2, 1,
-					       3, 2, 2, 1, 2, 1, 1, 0,
-					       4, 3, 3, 2, 3, 2, 2, 1,
-					       3, 2, 2, 1, 2, 1, 1, 0);
-	const __m256i nibble = _mm256_set1_epi8(0x0f);
-	__m256i lo = _mm256_and_si256(v, nibble);
-	__m256i hi = _mm256_and_si256(_mm256_srli_epi16(v, 4), nibble);
-
-	return _mm256_sad_epu8(_mm256_shuffle_epi8(plus, lo),
-			       _mm256_shuffle_epi8(minus, hi));
-}
-
 /* Adds the 16 vectors at p into the CSA tree; returns the weight-16 carry
  * out. ones, twos, fours, eights hold the bits of weight 1, 2, 4, 8. */
 static inline __attribute__((always_inline))
@@ -103,12 +82,13 @@ __m256i csa_block(const unsigned char *p, __m256i *ones,
 static inline __m256i weigh(__m256i sixteens, __m256i ones, __m256i twos,
 			    __m256i fours, __m256i eights)
 {
-	__m256i a = _mm256_add_epi64(_mm256_slli_epi64(sixteens, 4),
-				     _mm256_slli_epi64(count_lanes(eights), 3));
-	__m256i b = _mm256_add_epi64(_mm256_slli_epi64(count_lanes(fours), 2),
-				     _mm256_slli_epi64(count_lanes(twos), 1));
+	__m256i e = _mm256_slli_epi64(settle_pc256_lanes(eights), 3);
+	__m256i f = _mm256_slli_epi64(settle_pc256_lanes(fours), 2);
+	__m256i t = _mm256_slli_epi64(settle_pc256_lanes(twos), 1);
+	__m256i a = _mm256_add_epi64(_mm256_slli_epi64(sixteens, 4), e);
 
-	return _mm256_add_epi64(_mm256_add_epi64(a, b), count_lanes(ones));
+	return _mm256_add_epi64(_mm256_add_epi64(a, _mm256_add_epi64(f, t)),
+				settle_pc256_lanes(ones));
 }
 
 /* Harley-Seal over whole blocks; advances *pp and *lenp past them. Returns
@@ -124,44 +104,11 @@ __m256i count_blocks(const unsigned char **pp, size_t *lenp)
 	for (; len >= BLOCK; p += BLOCK, len -= BLOCK) {
 		__m256i sixteens = csa_block(p, &ones, &twos, &fours, &eights);
 
-		total = _mm256_add_epi64(total, count_lanes(sixteens));
+		total = _mm256_add_epi64(total, settle_pc256_lanes(sixteens));
 	}
 	*pp = p;
 	*lenp = len;
 	return weigh(total, ones, twos, fours, eights);
-}
-
-/* Whole vectors, two at a time into two accumulators, added to total;
- * advances *pp and *lenp past them (fewer than 32 bytes are left). */
-static inline __attribute__((always_inline))
-__m256i count_vectors(const unsigned char **pp, size_t *lenp, __m256i total)
-{
-	const unsigned char *p = *pp;
-	size_t len = *lenp;
-	__m256i b = _mm256_setzero_si256();
-
-	for (; len >= 2 * VEC; p += 2 * VEC, len -= 2 * VEC) {
-		total = _mm256_add_epi64(total, count_lanes(load(p)));
-		b = _mm256_add_epi64(b, count_lanes(load(p + VEC)));
-	}
-	if (len >= VEC) {
-		total = _mm256_add_epi64(total, count_lanes(load(p)));
-		p += VEC;
-		len -= VEC;
-	}
-	*pp = p;
-	*lenp = len;
-	return _mm256_add_epi64(total, b);
-}
-
-/* Sum of the four lanes. */
-static inline uint64_t sum_lanes(__m256i v)
-{
-	__m128i h = _mm_add_epi64(_mm256_castsi256_si128(v),
-				  _mm256_extracti128_si256(v, 1));
-
-	h = _mm_add_epi64(h, _mm_unpackhi_epi64(h, h));
-	return (uint64_t)_mm_cvtsi128_si64(h);
 }
 
 /* The fewer than 32 bytes at p with SWAR: at most 3 words and a 7-byte
@@ -184,8 +131,8 @@ uint64_t HS_PLAIN(const void *buf, size_t len)
 
 	if (len >= HS_MIN)
 		total = count_blocks(&p, &len);
-	total = count_vectors(&p, &len, total);
-	return sum_lanes(total) + tail_swar(p, len);
+	total = settle_pc256_pairs(&p, &len, total);
+	return settle_pc256_sum(total) + tail_swar(p, len);
 }
 
 /*
@@ -248,14 +195,14 @@ uint64_t HS_POPCNT(const void *buf, size_t len)
 	if (len < HYBRID_MIN || len >= STREAM_MIN) {
 		if (len >= HS_MIN)
 			total = count_blocks(&p, &len);
-		total = count_vectors(&p, &len, total);
-		return sum_lanes(total) + tail_popcnt(p, len);
+		total = settle_pc256_pairs(&p, &len, total);
+		return settle_pc256_sum(total) + tail_popcnt(p, len);
 	}
 	for (; len >= HYBRID_STEP; p += HYBRID_STEP, len -= HYBRID_STEP) {
 		__m256i sixteens = csa_block(p, &ones, &twos, &fours, &eights);
 		const unsigned char *q = p + BLOCK;
 
-		total = _mm256_add_epi64(total, count_lanes(sixteens));
+		total = _mm256_add_epi64(total, settle_pc256_lanes(sixteens));
 		popcnt4(q, &a, &b, &c, &d);
 		popcnt4(q + 32, &a, &b, &c, &d);
 		popcnt4(q + 64, &a, &b, &c, &d);
@@ -264,6 +211,7 @@ uint64_t HS_POPCNT(const void *buf, size_t len)
 	total = weigh(total, ones, twos, fours, eights);
 	if (len >= BLOCK)
 		total = _mm256_add_epi64(total, count_blocks(&p, &len));
-	total = count_vectors(&p, &len, total);
-	return (a + b) + (c + d) + sum_lanes(total) + tail_popcnt(p, len);
+	total = settle_pc256_pairs(&p, &len, total);
+	return (a + b) + (c + d) + settle_pc256_sum(total) +
+	       tail_popcnt(p, len);
 }

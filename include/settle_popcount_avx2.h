@@ -1,0 +1,202 @@
+/*
+ * settle_popcount_avx2.h - settle's AVX2 population count of buffers
+ * below 1 KiB as inline code, for translation units compiled for AVX2
+ * and POPCNT (the compiler's own flags, e.g. -march=x86-64-v3, or
+ * -march=native on such a CPU). Included by settle_bits.h; elsewhere it
+ * defines nothing. GNU C (gcc, clang), any -std.
+ *
+ * The lane count and the loop over pairs of vectors are also the
+ * library's AVX2 and AVX512VL kernels' below 1 KiB
+ * (src/arch/x86/popcount_hs256.h includes this header, compiled for AVX2
+ * alone): a header library's count is compiled into its caller, and on
+ * the AMD Zen 4 guest a call cost 3-6 % of libpopcnt's AVX2 count at 256
+ * bytes to 1 KiB (docs/primitives.md, "popcount").
+ *
+ * Sources: Wojciech Mula, Nathan Kurz, Daniel Lemire, "Faster Population
+ * Counts Using AVX2 Instructions", The Computer Journal 61(1), 2018
+ * (arXiv:1611.07612), section 3 (VPSHUFB looks up the count of each
+ * nibble, VPSADBW sums the bytes of each 64-bit lane); Intel SDM vol. 2,
+ * VPSHUFB, VPSADBW, POPCNT.
+ */
+#ifndef SETTLE_POPCOUNT_AVX2_H
+#define SETTLE_POPCOUNT_AVX2_H
+
+#if defined(__x86_64__) && defined(__AVX2__)
+#include <immintrin.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Every function here is inlined, always, and never emitted (GNU C's
+ * extern inline). */
+#define SETTLE_PC256_INLINE \
+	extern __inline__ __attribute__((__gnu_inline__, __always_inline__))
+
+#define SETTLE_PC256_VEC 32
+
+/*
+ * Set bits of each 64-bit lane of v: VPSHUFB looks up 4 + the count of
+ * each low nibble and 4 - the count of each high nibble; VPSADBW sums the
+ * absolute differences, (4 + lo) - (4 - hi) = lo + hi, over each lane
+ * (one addition fewer than adding two lookups; the way libpopcnt's
+ * popcnt256() does it, Kim Walisch, github.com/kimwalisch/libpopcnt).
+ */
+SETTLE_PC256_INLINE __m256i settle_pc256_lanes(__m256i v)
+{
+	const __m256i plus = _mm256_setr_epi8(4, 5, 5, 6, 5, 6, 6, 7,
+					      5, 6, 6, 7, 6, 7, 7, 8,
+					      4, 5, 5, 6, 5, 6, 6, 7,
+					      5, 6, 6, 7, 6, 7, 7, 8);
+	const __m256i minus = _mm256_setr_epi8(4, 3, 3, 2, 3, 2, 2, 1,
+					       3, 2, 2, 1, 2, 1, 1, 0,
+					       4, 3, 3, 2, 3, 2, 2, 1,
+					       3, 2, 2, 1, 2, 1, 1, 0);
+	const __m256i nibble = _mm256_set1_epi8(0x0f);
+	__m256i lo = _mm256_and_si256(v, nibble);
+	__m256i hi = _mm256_and_si256(_mm256_srli_epi16(v, 4), nibble);
+
+	return _mm256_sad_epu8(_mm256_shuffle_epi8(plus, lo),
+			       _mm256_shuffle_epi8(minus, hi));
+}
+
+/*
+ * Whole vectors of p[0..*lenp), two at a time into two accumulators,
+ * added to the lanes of total; advances *pp and *lenp past them (fewer
+ * than 32 bytes are left). No lane comes near 2^63.
+ */
+SETTLE_PC256_INLINE __m256i
+settle_pc256_pairs(const unsigned char **pp, size_t *lenp, __m256i total)
+{
+	const unsigned char *p = *pp;
+	size_t len = *lenp;
+	__m256i b = _mm256_setzero_si256();
+
+	for (; len >= 2 * SETTLE_PC256_VEC; p += 2 * SETTLE_PC256_VEC,
+					    len -= 2 * SETTLE_PC256_VEC) {
+		total = _mm256_add_epi64(total, settle_pc256_lanes(
+			_mm256_loadu_si256((const __m256i *)p)));
+		b = _mm256_add_epi64(b, settle_pc256_lanes(_mm256_loadu_si256(
+			(const __m256i *)(p + SETTLE_PC256_VEC))));
+	}
+	if (len >= SETTLE_PC256_VEC) {
+		total = _mm256_add_epi64(total, settle_pc256_lanes(
+			_mm256_loadu_si256((const __m256i *)p)));
+		p += SETTLE_PC256_VEC;
+		len -= SETTLE_PC256_VEC;
+	}
+	*pp = p;
+	*lenp = len;
+	return _mm256_add_epi64(total, b);
+}
+
+/* Sum of the four 64-bit lanes of v, modulo 2^64. */
+SETTLE_PC256_INLINE uint64_t settle_pc256_sum(__m256i v)
+{
+	__m128i h = _mm_add_epi64(_mm256_castsi256_si128(v),
+				  _mm256_extracti128_si256(v, 1));
+
+	h = _mm_add_epi64(h, _mm_unpackhi_epi64(h, h));
+	return (uint64_t)_mm_cvtsi128_si64(h);
+}
+
+#ifdef __POPCNT__
+#define SETTLE_POPCOUNT_AVX2_INLINE 1
+
+/* Below this many bytes POPCNT alone; from it, pairs of vectors; from
+ * SETTLE_PC256_CALL_MIN on, the library's kernel (the carry-save adders,
+ * POPCNT beside the vectors, streaming: too long to inline). */
+#define SETTLE_PC256_POPCNT_MAX 192
+#define SETTLE_PC256_CALL_MIN 1024
+
+/*
+ * The library's AVX2 kernel with POPCNT, any length and alignment (0 ..
+ * 8 * len bits). Needs AVX2, POPCNT and the OS's AVX state (SIGILL
+ * without).
+ */
+uint64_t settle_popcount_kernel_avx2_popcnt(const void *buf, size_t len);
+
+SETTLE_PC256_INLINE uint64_t settle_pc256_word(const unsigned char *p)
+{
+	uint64_t w;
+
+	memcpy(&w, p, sizeof(w));
+	return (uint64_t)_mm_popcnt_u64(w);
+}
+
+/* The count of the len < 8 bytes at p: one POPCNT of a word made of
+ * them, each byte read once. */
+SETTLE_PC256_INLINE uint64_t settle_pc256_bytes(const unsigned char *p,
+						size_t len)
+{
+	uint64_t w = 0;
+	uint32_t w4;
+	uint16_t w2;
+
+	if (len & 4) {
+		memcpy(&w4, p, 4);
+		w = w4;
+		p += 4;
+	}
+	if (len & 2) {
+		memcpy(&w2, p, 2);
+		w |= (uint64_t)w2 << 32;
+		p += 2;
+	}
+	if (len & 1)
+		w |= (uint64_t)*p << 48;
+	return (uint64_t)_mm_popcnt_u64(w);
+}
+
+/* The count of p[0..len) with POPCNT: four words at a time into four
+ * sums (no chain of additions limits the POPCNTs), then words, then the
+ * bytes left. */
+SETTLE_PC256_INLINE uint64_t settle_pc256_words(const unsigned char *p,
+						size_t len)
+{
+	uint64_t a = 0, b = 0, c = 0, d = 0;
+
+	for (; len >= 32; p += 32, len -= 32) {
+		a += settle_pc256_word(p);
+		b += settle_pc256_word(p + 8);
+		c += settle_pc256_word(p + 16);
+		d += settle_pc256_word(p + 24);
+	}
+	for (; len >= 8; p += 8, len -= 8)
+		a += settle_pc256_word(p);
+	return (a + b) + (c + d) + settle_pc256_bytes(p, len);
+}
+
+/*
+ * The number of set bits in the len bytes at buf (0 .. 8 * len), as
+ * settle's AVX2 path counts them (settle_popcount_path_fn(
+ * SETTLE_POPCOUNT_AVX2) on a CPU with POPCNT), compiled into the caller
+ * (always inlined): below SETTLE_PC256_POPCNT_MAX bytes with POPCNT,
+ * below SETTLE_PC256_CALL_MIN in pairs of vectors and POPCNT for the
+ * last words, from there by a call of settle_popcount_kernel_avx2_popcnt().
+ * Any alignment. No dispatch: like the build it is compiled in, it
+ * raises SIGILL on a CPU without AVX2 and POPCNT. Never fails.
+ */
+SETTLE_PC256_INLINE uint64_t
+settle_popcount_avx2_inline(const void *buf, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)buf;
+	__m256i total;
+
+	if (__builtin_expect(len >= SETTLE_PC256_CALL_MIN, 0))
+		return settle_popcount_kernel_avx2_popcnt(buf, len);
+	if (len < SETTLE_PC256_POPCNT_MAX)
+		return settle_pc256_words(p, len);
+	total = settle_pc256_pairs(&p, &len, _mm256_setzero_si256());
+	return settle_pc256_sum(total) + settle_pc256_words(p, len);
+}
+#endif /* __POPCNT__ */
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* AVX2 */
+#endif
