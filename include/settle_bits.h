@@ -144,14 +144,6 @@ settle_popcount_fn settle_popcount_path_fn(enum settle_popcount_impl which);
  */
 extern int settle_popcount_avx512_chosen;
 
-/*
- * Non-zero once settle_popcount() has chosen (or been forced to) the AVX2
- * path on a CPU that also has POPCNT (settle_popcount_path_fn(
- * SETTLE_POPCOUNT_AVX2)); 0 before its decision and for any other choice.
- * Written by the library only; read by the inline entry below.
- */
-extern int settle_popcount_avx2_chosen;
-
 #ifdef __cplusplus
 }
 #endif
@@ -175,18 +167,16 @@ extern int settle_popcount_avx2_chosen;
  */
 #include "settle_popcount_avx512.h"
 /*
- * The same in a translation unit compiled for AVX2 and POPCNT but not for
- * AVX-512 VPOPCNTDQ (e.g. -march=x86-64-v3): once the library's choice is
- * its AVX2 path (settle_popcount_avx2_chosen), buffers below 1 KiB are
- * counted inline (settle_popcount_avx2_inline(), settle_popcount_avx2.h),
- * longer ones by a direct call of the AVX2 kernel; before the choice and
- * for any other it calls the library. On the AMD Zen 4 guest the call
- * alone cost 3-6 % against libpopcnt's inlined AVX2 count at 256 bytes to
- * 1 KiB (docs/primitives.md).
+ * In a translation unit compiled for AVX2 and POPCNT,
+ * settle_popcount_avx2_inline() (settle_popcount_avx2.h) is settle's AVX2
+ * path compiled into the caller, without dispatch; settle_popcount() there
+ * stays a call: with the AVX2 code inline behind the same one-branch
+ * check, a build for x86-64-v3 on a CPU whose choice is AVX-512 paid for
+ * it on every call (docs/primitives.md, "Inline in callers built for
+ * AVX2").
  */
 #include "settle_popcount_avx2.h"
-#if (defined(SETTLE_POPCOUNT_AVX512_INLINE) || \
-     defined(SETTLE_POPCOUNT_AVX2_INLINE)) && !defined(SETTLE_NO_INLINE)
+#if defined(SETTLE_POPCOUNT_AVX512_INLINE) && !defined(SETTLE_NO_INLINE)
 #define SETTLE_POPCOUNT_INLINE 1
 #ifdef __cplusplus
 extern "C" {
@@ -198,15 +188,9 @@ uint64_t settle_popcount_library_(const void *buf, size_t len)
 extern __inline__ __attribute__((__gnu_inline__, __always_inline__)) uint64_t
 settle_popcount(const void *buf, size_t len)
 {
-#ifdef SETTLE_POPCOUNT_AVX512_INLINE
 	if (__builtin_expect(__atomic_load_n(&settle_popcount_avx512_chosen,
 					     __ATOMIC_RELAXED), 1))
 		return settle_popcount_avx512_inline(buf, len);
-#else
-	if (__builtin_expect(__atomic_load_n(&settle_popcount_avx2_chosen,
-					     __ATOMIC_RELAXED), 1))
-		return settle_popcount_avx2_inline(buf, len);
-#endif
 	return settle_popcount_library_(buf, len);
 }
 #ifdef __cplusplus

@@ -10,7 +10,8 @@
  * (src/arch/x86/popcount_hs256.h includes this header, compiled for AVX2
  * alone): a header library's count is compiled into its caller, and on
  * the AMD Zen 4 guest a call cost 3-6 % of libpopcnt's AVX2 count at 256
- * bytes to 1 KiB (docs/primitives.md, "popcount").
+ * bytes to 1 KiB (docs/primitives.md, "popcount"). settle_popcount()
+ * does not use it: it stays a call in such callers (settle_bits.h).
  *
  * Sources: Wojciech Mula, Nathan Kurz, Daniel Lemire, "Faster Population
  * Counts Using AVX2 Instructions", The Computer Journal 61(1), 2018

@@ -274,8 +274,20 @@ AVX2="-mavx2 -mpopcnt"
 check "cc -std=c89 -pedantic -Werror -mavx2 -mpopcnt: the header compiles" \
 	$CC -std=c89 -pedantic -Wall -Wextra -Werror -O2 $AVX2 -c \
 	$(pkg-config --cflags settle) "$tmp/hdr.c" -o "$tmp/hdr89v3.o"
-check "the -mavx2 -mpopcnt object has the inline AVX2 entry" \
-	sh -c "nm '$tmp/hdr89v3.o' | grep -q settle_popcount_avx2_chosen"
+cat >"$tmp/hdr2.c" <<'EOF'
+#include <settle_bits.h>
+uint64_t count(const void *buf, size_t len);
+uint64_t count(const void *buf, size_t len)
+{
+	return settle_popcount_avx2_inline(buf, len);
+}
+EOF
+check "cc -std=c89 -pedantic -Werror -mavx2 -mpopcnt: the AVX2 entry compiles" \
+	$CC -std=c89 -pedantic -Wall -Wextra -Werror -O2 $AVX2 -c \
+	$(pkg-config --cflags settle) "$tmp/hdr2.c" -o "$tmp/hdr2.o"
+check "the AVX2 entry counts inline and calls the kernel from 1 KiB" \
+	sh -c "nm '$tmp/hdr2.o' | grep -q 'U settle_popcount_kernel_avx2_popcnt' &&
+	       objdump -d '$tmp/hdr2.o' | grep -q vpshufb"
 if command -v g++ >/dev/null; then
 	check "g++ -O2 -Wall -Wextra -Werror -mavx2 -mpopcnt: the header compiles" \
 		g++ -x c++ -O2 -Wall -Wextra -Werror $AVX2 -c \

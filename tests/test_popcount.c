@@ -74,17 +74,11 @@ uint64_t settle_test_inline_kernel_o3(const void *buf, size_t len);
 
 /* tests/popcount_inline_avx2.c, compiled for AVX2 and POPCNT */
 extern const int settle_test_inline_avx2_built;
-uint64_t settle_test_inline_avx2_dispatched(const void *buf, size_t len);
 uint64_t settle_test_inline_avx2_kernel(const void *buf, size_t len);
 
-/* settle_popcount() and settle_popcount_avx2_inline() compiled into a
- * caller built for AVX2 and POPCNT: the first calls the library until it
- * has chosen the AVX2 path, then counts inline below 1 KiB. */
-static const struct subject s_inline_avx2 = {
-	.name = "settle_popcount inline avx2", .impl = SETTLE_POPCOUNT_AVX2,
-	.fn = settle_test_inline_avx2_dispatched,
-	.impl2 = SETTLE_POPCOUNT_POPCNT, .inline_code = 2
-};
+/* settle_popcount_avx2_inline() compiled into a caller built for AVX2
+ * and POPCNT: POPCNT, then pairs of vectors inline below 1 KiB, the
+ * library's kernel from there. */
 static const struct subject s_inline_avx2_kernel = {
 	.name = "avx2 inline", .impl = SETTLE_POPCOUNT_AVX2,
 	.fn = settle_test_inline_avx2_kernel,
@@ -710,33 +704,6 @@ static void test_inline_choice(void **state)
 			 (settle_popcount)(buf + 1, 257));
 }
 
-/* The same for the inline AVX2 entry: settle_popcount_avx2_chosen is set
- * exactly when the choice is the AVX2 path with POPCNT (make test runs
- * this program under SETTLE_POPCOUNT=avx2 too: tests/test_env.sh). */
-static void test_inline_avx2_choice(void **state)
-{
-	unsigned char buf[300];
-	uint64_t want;
-
-	(void)state;
-	for (size_t i = 0; i < sizeof(buf); i++)
-		buf[i] = (unsigned char)(i * 37 + 11);
-	want = (settle_popcount)(buf, sizeof(buf));
-	assert_int_equal(settle_popcount_avx2_chosen,
-			 settle_popcount_active() == SETTLE_POPCOUNT_AVX2 &&
-			 settle_popcount_usable(SETTLE_POPCOUNT_POPCNT));
-	if (!settle_test_inline_avx2_built ||
-	    !settle_popcount_usable(SETTLE_POPCOUNT_AVX2) ||
-	    !settle_popcount_usable(SETTLE_POPCOUNT_POPCNT)) {
-		print_message("no inline AVX2 entry here: skipped\n");
-		skip();
-	}
-	assert_int_equal(settle_test_inline_avx2_dispatched(buf, sizeof(buf)),
-			 want);
-	assert_int_equal(settle_test_inline_avx2_dispatched(buf + 1, 257),
-			 (settle_popcount)(buf + 1, 257));
-}
-
 #define SUBJECT_TEST(s, f) { #s ": " #f, f, NULL, NULL, (void *)&s }
 #define SUBJECT_TESTS(s)						\
 	SUBJECT_TEST(s, test_sweep),					\
@@ -762,10 +729,8 @@ int main(void)
 		SUBJECT_TESTS(s_inline_kernel),
 		SUBJECT_TESTS(s_inline_o3),
 		SUBJECT_TESTS(s_inline_kernel_o3),
-		SUBJECT_TESTS(s_inline_avx2),
 		SUBJECT_TESTS(s_inline_avx2_kernel),
 		cmocka_unit_test(test_inline_choice),
-		cmocka_unit_test(test_inline_avx2_choice),
 #if SETTLE_ARCH_X86_64
 		SUBJECT_TESTS(s_avx2_popcnt),
 		SUBJECT_TESTS(s_avx2_path),

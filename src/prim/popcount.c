@@ -232,10 +232,6 @@ static settle_popcount_fn popcount_decide(void)
 	     settle_arch_popcount_path(which, &id);
 	__atomic_store_n(&settle_popcount_avx512_chosen,
 			 which == SETTLE_POPCOUNT_AVX512, __ATOMIC_RELAXED);
-	__atomic_store_n(&settle_popcount_avx2_chosen,
-			 which == SETTLE_POPCOUNT_AVX2 &&
-			 settle_popcount_runs_on(SETTLE_POPCOUNT_POPCNT, &id),
-			 __ATOMIC_RELAXED);
 	__atomic_store_n(&popcount_ptr, fn, __ATOMIC_RELEASE);
 	__atomic_store_n(&popcount_active, which, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&decide_lock);
@@ -248,7 +244,6 @@ static uint64_t popcount_resolve(const void *buf, size_t len)
 }
 
 int settle_popcount_avx512_chosen;
-int settle_popcount_avx2_chosen;
 
 /* The definition; compiled with AVX-512 flags, settle_bits.h also has
  * an inline one for callers (GNU extern inline, never emitted). */
