@@ -1,12 +1,12 @@
 /*
  * settle_popcount_avx2.h - settle's AVX2 population count of buffers
- * below 1 KiB as inline code, for translation units compiled for AVX2
+ * below 2 KiB as inline code, for translation units compiled for AVX2
  * and POPCNT (the compiler's own flags, e.g. -march=x86-64-v3, or
  * -march=native on such a CPU). Included by settle_bits.h; elsewhere it
  * defines nothing. GNU C (gcc, clang), any -std.
  *
- * The lane count and the loop over pairs of vectors are also the
- * library's AVX2 and AVX512VL kernels' below 1 KiB
+ * The lane count, the carry-save tree and the loop over pairs of vectors
+ * are also the library's AVX2 and AVX512VL kernels
  * (src/arch/x86/popcount_hs256.h includes this header, compiled for AVX2
  * alone): a header library's count is compiled into its caller, and on
  * the AMD Zen 4 guest a call cost 3-6 % of libpopcnt's AVX2 count at 256
@@ -16,7 +16,9 @@
  * Sources: Wojciech Mula, Nathan Kurz, Daniel Lemire, "Faster Population
  * Counts Using AVX2 Instructions", The Computer Journal 61(1), 2018
  * (arXiv:1611.07612), section 3 (VPSHUFB looks up the count of each
- * nibble, VPSADBW sums the bytes of each 64-bit lane); Intel SDM vol. 2,
+ * nibble, VPSADBW sums the bytes of each 64-bit lane) and section 4
+ * (Harley-Seal: carry-save adders fold 16 vectors into one of weight 16,
+ * so only one vector in 16 is counted with the lookup); Intel SDM vol. 2,
  * VPSHUFB, VPSADBW, POPCNT.
  */
 #ifndef SETTLE_POPCOUNT_AVX2_H
@@ -38,6 +40,16 @@ extern "C" {
 	extern __inline__ __attribute__((__gnu_inline__, __always_inline__))
 
 #define SETTLE_PC256_VEC 32
+
+/* Below SETTLE_PC256_POPCNT_MAX bytes POPCNT alone; from it pairs of
+ * vectors; from SETTLE_PC256_HS_MIN the carry-save tree first; from
+ * SETTLE_PC256_CALL_MIN on, the library's kernel (POPCNT beside the
+ * vectors, streaming: too long to inline). The library's AVX2 path
+ * switches at the same lengths (src/arch/x86/popcount_hs256.h,
+ * dispatch_popcount.c). */
+#define SETTLE_PC256_POPCNT_MAX 192
+#define SETTLE_PC256_HS_MIN 1024
+#define SETTLE_PC256_CALL_MIN 2048
 
 /*
  * Set bits of each 64-bit lane of v: VPSHUFB looks up 4 + the count of
@@ -94,6 +106,108 @@ settle_pc256_pairs(const unsigned char **pp, size_t *lenp, __m256i total)
 	return _mm256_add_epi64(total, b);
 }
 
+#define SETTLE_PC256_BLOCK (16 * SETTLE_PC256_VEC) /* a Harley-Seal step */
+
+SETTLE_PC256_INLINE __m256i settle_pc256_load(const unsigned char *p)
+{
+	return _mm256_loadu_si256((const __m256i *)p);
+}
+
+/*
+ * Carry-save adder (Harley-Seal, section 4 of the paper above): for every
+ * bit position, a + b + c = 2 * *carry + *sum, with carry = majority(a, b,
+ * c) = (b & c) | (a & (b ^ c)) and sum = a ^ b ^ c. a is the running
+ * accumulator (ones, twos, ...): b ^ c and b & c do not depend on it, so
+ * the accumulator's chain from one block to the next is one operation per
+ * CSA, not two. Compiled for AVX512VL, each of the two is one
+ * ternary-logic instruction (VPTERNLOGQ, Intel SDM vol. 2C: bit i of imm8
+ * is the result for inputs with 4a + 2b + c = i; 0xe8 the majority, 0x96
+ * the parity).
+ */
+SETTLE_PC256_INLINE void settle_pc256_csa(__m256i *carry, __m256i *sum,
+					  __m256i a, __m256i b, __m256i c)
+{
+#ifdef __AVX512VL__
+	*carry = _mm256_ternarylogic_epi64(a, b, c, 0xe8);
+	*sum = _mm256_ternarylogic_epi64(a, b, c, 0x96);
+#else
+	__m256i u = _mm256_xor_si256(b, c);
+
+	*carry = _mm256_or_si256(_mm256_and_si256(b, c),
+				 _mm256_and_si256(a, u));
+	*sum = _mm256_xor_si256(a, u);
+#endif
+}
+
+/* Two vectors at p + 32 * i into the ones, with their carry out. */
+#define SETTLE_PC256_CSA2(carry, p, i, ones)				\
+	settle_pc256_csa(carry, ones, *(ones),				\
+			 settle_pc256_load((p) + (i) * SETTLE_PC256_VEC), \
+			 settle_pc256_load((p) + ((i) + 1) * SETTLE_PC256_VEC))
+
+/* Adds the 16 vectors at p into the CSA tree; returns the weight-16 carry
+ * out. ones, twos, fours, eights hold the bits of weight 1, 2, 4, 8. */
+SETTLE_PC256_INLINE __m256i settle_pc256_block(const unsigned char *p,
+					       __m256i *ones, __m256i *twos,
+					       __m256i *fours, __m256i *eights)
+{
+	__m256i twos_a, twos_b, fours_a, fours_b, eights_a, eights_b, sixteens;
+
+	SETTLE_PC256_CSA2(&twos_a, p, 0, ones);
+	SETTLE_PC256_CSA2(&twos_b, p, 2, ones);
+	settle_pc256_csa(&fours_a, twos, *twos, twos_a, twos_b);
+	SETTLE_PC256_CSA2(&twos_a, p, 4, ones);
+	SETTLE_PC256_CSA2(&twos_b, p, 6, ones);
+	settle_pc256_csa(&fours_b, twos, *twos, twos_a, twos_b);
+	settle_pc256_csa(&eights_a, fours, *fours, fours_a, fours_b);
+	SETTLE_PC256_CSA2(&twos_a, p, 8, ones);
+	SETTLE_PC256_CSA2(&twos_b, p, 10, ones);
+	settle_pc256_csa(&fours_a, twos, *twos, twos_a, twos_b);
+	SETTLE_PC256_CSA2(&twos_a, p, 12, ones);
+	SETTLE_PC256_CSA2(&twos_b, p, 14, ones);
+	settle_pc256_csa(&fours_b, twos, *twos, twos_a, twos_b);
+	settle_pc256_csa(&eights_b, fours, *fours, fours_a, fours_b);
+	settle_pc256_csa(&sixteens, eights, *eights, eights_a, eights_b);
+	return sixteens;
+}
+
+/* The CSA tree's state in lane counts: 16 * sixteens (the lane counts so
+ * far of the weight-16 carries) + 8 * eights + ... + ones. */
+SETTLE_PC256_INLINE __m256i settle_pc256_weigh(__m256i sixteens,
+					       __m256i ones, __m256i twos,
+					       __m256i fours, __m256i eights)
+{
+	__m256i e = _mm256_slli_epi64(settle_pc256_lanes(eights), 3);
+	__m256i f = _mm256_slli_epi64(settle_pc256_lanes(fours), 2);
+	__m256i t = _mm256_slli_epi64(settle_pc256_lanes(twos), 1);
+	__m256i a = _mm256_add_epi64(_mm256_slli_epi64(sixteens, 4), e);
+
+	return _mm256_add_epi64(_mm256_add_epi64(a, _mm256_add_epi64(f, t)),
+				settle_pc256_lanes(ones));
+}
+
+/* Harley-Seal over the whole blocks of p[0..*lenp); advances *pp and
+ * *lenp past them. Returns the count per 64-bit lane. */
+SETTLE_PC256_INLINE __m256i settle_pc256_blocks(const unsigned char **pp,
+						size_t *lenp)
+{
+	const unsigned char *p = *pp;
+	size_t len = *lenp;
+	__m256i total = _mm256_setzero_si256();
+	__m256i ones = total, twos = total, fours = total, eights = total;
+
+	for (; len >= SETTLE_PC256_BLOCK;
+	     p += SETTLE_PC256_BLOCK, len -= SETTLE_PC256_BLOCK) {
+		__m256i sixteens = settle_pc256_block(p, &ones, &twos, &fours,
+						      &eights);
+
+		total = _mm256_add_epi64(total, settle_pc256_lanes(sixteens));
+	}
+	*pp = p;
+	*lenp = len;
+	return settle_pc256_weigh(total, ones, twos, fours, eights);
+}
+
 /* Sum of the four 64-bit lanes of v, modulo 2^64. */
 SETTLE_PC256_INLINE uint64_t settle_pc256_sum(__m256i v)
 {
@@ -107,11 +221,6 @@ SETTLE_PC256_INLINE uint64_t settle_pc256_sum(__m256i v)
 #ifdef __POPCNT__
 #define SETTLE_POPCOUNT_AVX2_INLINE 1
 
-/* Below this many bytes POPCNT alone; from it, pairs of vectors; from
- * SETTLE_PC256_CALL_MIN on, the library's kernel (the carry-save adders,
- * POPCNT beside the vectors, streaming: too long to inline). */
-#define SETTLE_PC256_POPCNT_MAX 192
-#define SETTLE_PC256_CALL_MIN 1024
 
 /*
  * The library's AVX2 kernel with POPCNT, any length and alignment (0 ..
@@ -176,8 +285,9 @@ SETTLE_PC256_INLINE uint64_t settle_pc256_words(const unsigned char *p,
  * settle's AVX2 path counts them (settle_popcount_path_fn(
  * SETTLE_POPCOUNT_AVX2) on a CPU with POPCNT), compiled into the caller
  * (always inlined): below SETTLE_PC256_POPCNT_MAX bytes with POPCNT,
- * below SETTLE_PC256_CALL_MIN in pairs of vectors and POPCNT for the
- * last words, from there by a call of settle_popcount_kernel_avx2_popcnt().
+ * below SETTLE_PC256_CALL_MIN with the carry-save tree (from
+ * SETTLE_PC256_HS_MIN), pairs of vectors and POPCNT for the last words,
+ * from there by a call of settle_popcount_kernel_avx2_popcnt().
  * Any alignment. No dispatch: like the build it is compiled in, it
  * raises SIGILL on a CPU without AVX2 and POPCNT. Never fails.
  */
@@ -191,7 +301,10 @@ settle_popcount_avx2_inline(const void *buf, size_t len)
 		return settle_popcount_kernel_avx2_popcnt(buf, len);
 	if (len < SETTLE_PC256_POPCNT_MAX)
 		return settle_pc256_words(p, len);
-	total = settle_pc256_pairs(&p, &len, _mm256_setzero_si256());
+	total = _mm256_setzero_si256();
+	if (len >= SETTLE_PC256_HS_MIN)
+		total = settle_pc256_blocks(&p, &len);
+	total = settle_pc256_pairs(&p, &len, total);
 	return settle_pc256_sum(total) + settle_pc256_words(p, len);
 }
 #endif /* __POPCNT__ */

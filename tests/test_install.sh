@@ -285,7 +285,7 @@ EOF
 check "cc -std=c89 -pedantic -Werror -mavx2 -mpopcnt: the AVX2 entry compiles" \
 	$CC -std=c89 -pedantic -Wall -Wextra -Werror -O2 $AVX2 -c \
 	$(pkg-config --cflags settle) "$tmp/hdr2.c" -o "$tmp/hdr2.o"
-check "the AVX2 entry counts inline and calls the kernel from 1 KiB" \
+check "the AVX2 entry counts inline and calls the kernel from 2 KiB" \
 	sh -c "nm '$tmp/hdr2.o' | grep -q 'U settle_popcount_kernel_avx2_popcnt' &&
 	       objdump -d '$tmp/hdr2.o' | grep -q vpshufb"
 if command -v g++ >/dev/null; then

@@ -77,7 +77,8 @@ extern const int settle_test_inline_avx2_built;
 uint64_t settle_test_inline_avx2_kernel(const void *buf, size_t len);
 
 /* settle_popcount_avx2_inline() compiled into a caller built for AVX2
- * and POPCNT: POPCNT, then pairs of vectors inline below 1 KiB, the
+ * and POPCNT: POPCNT, then the carry-save tree and pairs of vectors
+ * inline below 2 KiB, the
  * library's kernel from there. */
 static const struct subject s_inline_avx2_kernel = {
 	.name = "avx2 inline", .impl = SETTLE_POPCOUNT_AVX2,

@@ -16,100 +16,9 @@
 #include "settle_popcount_avx2.h" /* the lane count and the pairs, shared
 				    * with inline callers */
 
-#define VEC 32              /* bytes per vector */
-#define BLOCK (16 * VEC)    /* bytes per Harley-Seal step */
-#define HS_MIN 1024         /* shortest buffer for the CSA tree */
+#define BLOCK SETTLE_PC256_BLOCK /* bytes per Harley-Seal step */
+#define HS_MIN SETTLE_PC256_HS_MIN /* shortest buffer for the CSA tree */
 
-static inline __m256i load(const unsigned char *p)
-{
-	return _mm256_loadu_si256((const __m256i *)p);
-}
-
-/*
- * Carry-save adder: for every bit position, a + b + c = 2 * *carry + *sum,
- * with carry = majority(a, b, c) = (b & c) | (a & (b ^ c)) and sum =
- * a ^ b ^ c. a is the running accumulator (ones, twos, ...): b ^ c and
- * b & c do not depend on it, so the accumulator's chain from one block to
- * the next is one operation per CSA, not two. With AVX512VL each of the
- * two is one ternary-logic instruction.
- */
-static inline void csa(__m256i *carry, __m256i *sum, __m256i a, __m256i b,
-		       __m256i c)
-{
-#ifdef __AVX512VL__
-	/* VPTERNLOGQ (Intel SDM vol. 2C): bit i of imm8 is the result for
-	 * inputs a, b, c with 4a + 2b + c = i; 0xe8 is the majority, 0x96
-	 * the parity. */
-	*carry = _mm256_ternarylogic_epi64(a, b, c, 0xe8);
-	*sum = _mm256_ternarylogic_epi64(a, b, c, 0x96);
-#else
-	__m256i u = _mm256_xor_si256(b, c);
-
-	*carry = _mm256_or_si256(_mm256_and_si256(b, c),
-				 _mm256_and_si256(a, u));
-	*sum = _mm256_xor_si256(a, u);
-#endif
-}
-
-/* Adds the 16 vectors at p into the CSA tree; returns the weight-16 carry
- * out. ones, twos, fours, eights hold the bits of weight 1, 2, 4, 8. */
-static inline __attribute__((always_inline))
-__m256i csa_block(const unsigned char *p, __m256i *ones,
-				__m256i *twos, __m256i *fours, __m256i *eights)
-{
-	__m256i twos_a, twos_b, fours_a, fours_b, eights_a, eights_b, sixteens;
-
-	csa(&twos_a, ones, *ones, load(p + 0 * VEC), load(p + 1 * VEC));
-	csa(&twos_b, ones, *ones, load(p + 2 * VEC), load(p + 3 * VEC));
-	csa(&fours_a, twos, *twos, twos_a, twos_b);
-	csa(&twos_a, ones, *ones, load(p + 4 * VEC), load(p + 5 * VEC));
-	csa(&twos_b, ones, *ones, load(p + 6 * VEC), load(p + 7 * VEC));
-	csa(&fours_b, twos, *twos, twos_a, twos_b);
-	csa(&eights_a, fours, *fours, fours_a, fours_b);
-	csa(&twos_a, ones, *ones, load(p + 8 * VEC), load(p + 9 * VEC));
-	csa(&twos_b, ones, *ones, load(p + 10 * VEC), load(p + 11 * VEC));
-	csa(&fours_a, twos, *twos, twos_a, twos_b);
-	csa(&twos_a, ones, *ones, load(p + 12 * VEC), load(p + 13 * VEC));
-	csa(&twos_b, ones, *ones, load(p + 14 * VEC), load(p + 15 * VEC));
-	csa(&fours_b, twos, *twos, twos_a, twos_b);
-	csa(&eights_b, fours, *fours, fours_a, fours_b);
-	csa(&sixteens, eights, *eights, eights_a, eights_b);
-	return sixteens;
-}
-
-/* The CSA tree's state in lane counts: 16 * sixteens (the lane counts so
- * far of the weight-16 carries) + 8 * eights + ... + ones. */
-static inline __m256i weigh(__m256i sixteens, __m256i ones, __m256i twos,
-			    __m256i fours, __m256i eights)
-{
-	__m256i e = _mm256_slli_epi64(settle_pc256_lanes(eights), 3);
-	__m256i f = _mm256_slli_epi64(settle_pc256_lanes(fours), 2);
-	__m256i t = _mm256_slli_epi64(settle_pc256_lanes(twos), 1);
-	__m256i a = _mm256_add_epi64(_mm256_slli_epi64(sixteens, 4), e);
-
-	return _mm256_add_epi64(_mm256_add_epi64(a, _mm256_add_epi64(f, t)),
-				settle_pc256_lanes(ones));
-}
-
-/* Harley-Seal over whole blocks; advances *pp and *lenp past them. Returns
- * the count per 64-bit lane. */
-static inline __attribute__((always_inline))
-__m256i count_blocks(const unsigned char **pp, size_t *lenp)
-{
-	const unsigned char *p = *pp;
-	size_t len = *lenp;
-	__m256i total = _mm256_setzero_si256();
-	__m256i ones = total, twos = total, fours = total, eights = total;
-
-	for (; len >= BLOCK; p += BLOCK, len -= BLOCK) {
-		__m256i sixteens = csa_block(p, &ones, &twos, &fours, &eights);
-
-		total = _mm256_add_epi64(total, settle_pc256_lanes(sixteens));
-	}
-	*pp = p;
-	*lenp = len;
-	return weigh(total, ones, twos, fours, eights);
-}
 
 /* The fewer than 32 bytes at p with SWAR: at most 3 words and a 7-byte
  * word, byte counts up to 32 and at most 248 bits, so one
@@ -130,7 +39,7 @@ uint64_t HS_PLAIN(const void *buf, size_t len)
 	__m256i total = _mm256_setzero_si256();
 
 	if (len >= HS_MIN)
-		total = count_blocks(&p, &len);
+		total = settle_pc256_blocks(&p, &len);
 	total = settle_pc256_pairs(&p, &len, total);
 	return settle_pc256_sum(total) + tail_swar(p, len);
 }
@@ -144,7 +53,7 @@ uint64_t HS_PLAIN(const void *buf, size_t len)
  * settle is developed, 16 words per 16 vectors counted 1 MiB about 20 %
  * faster than the AVX2 kernel alone (8 and 24 words gained less).
  */
-#define HYBRID_MIN 2048
+#define HYBRID_MIN SETTLE_PC256_CALL_MIN /* where inline callers call */
 /*
  * From STREAM_MIN bytes on (streaming from the last-level cache or from
  * memory) the CSA tree alone: on the Zen 4 guest it read 1 GiB at 26.1
@@ -194,12 +103,12 @@ uint64_t HS_POPCNT(const void *buf, size_t len)
 
 	if (len < HYBRID_MIN || len >= STREAM_MIN) {
 		if (len >= HS_MIN)
-			total = count_blocks(&p, &len);
+			total = settle_pc256_blocks(&p, &len);
 		total = settle_pc256_pairs(&p, &len, total);
 		return settle_pc256_sum(total) + tail_popcnt(p, len);
 	}
 	for (; len >= HYBRID_STEP; p += HYBRID_STEP, len -= HYBRID_STEP) {
-		__m256i sixteens = csa_block(p, &ones, &twos, &fours, &eights);
+		__m256i sixteens = settle_pc256_block(p, &ones, &twos, &fours, &eights);
 		const unsigned char *q = p + BLOCK;
 
 		total = _mm256_add_epi64(total, settle_pc256_lanes(sixteens));
@@ -208,9 +117,9 @@ uint64_t HS_POPCNT(const void *buf, size_t len)
 		popcnt4(q + 64, &a, &b, &c, &d);
 		popcnt4(q + 96, &a, &b, &c, &d);
 	}
-	total = weigh(total, ones, twos, fours, eights);
+	total = settle_pc256_weigh(total, ones, twos, fours, eights);
 	if (len >= BLOCK)
-		total = _mm256_add_epi64(total, count_blocks(&p, &len));
+		total = _mm256_add_epi64(total, settle_pc256_blocks(&p, &len));
 	total = settle_pc256_pairs(&p, &len, total);
 	return (a + b) + (c + d) + settle_pc256_sum(total) +
 	       tail_popcnt(p, len);
