@@ -229,6 +229,7 @@ SETTLE_PC256_INLINE uint64_t settle_pc256_sum(__m256i v)
  */
 uint64_t settle_popcount_kernel_avx2_popcnt(const void *buf, size_t len);
 
+/* The set bits of the 8 bytes at p (any alignment), 0 .. 64. */
 SETTLE_PC256_INLINE uint64_t settle_pc256_word(const unsigned char *p)
 {
 	uint64_t w;
