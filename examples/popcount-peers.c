@@ -22,9 +22,10 @@
  *   avx2        libpopcnt without its AVX-512 path (popcnt_avx2() from
  *               1 KiB, popcnt_avx2_medium() from 96 bytes, then scalar
  *               POPCNT, as its popcnt() does) | settle's AVX2 path (in
- *               a build for AVX2 and POPCNT, e.g. -march=x86-64-v3,
- *               compiled into the row below 2 KiB as libpopcnt's is:
- *               settle_popcount_avx2_inline(); else called)
+ *               a build for AVX2 and POPCNT without AVX512VL, e.g.
+ *               -march=x86-64-v3, compiled into the row below 2 KiB as
+ *               libpopcnt's is: settle_popcount_avx2_inline(); else
+ *               called)
  *   avx512vl    the same libpopcnt code when the build allows AVX512VL
  *               (e.g. -march=native on an AVX-512 CPU: the compiler
  *               turns its carry-save adders into VPTERNLOGQ, so it is no
@@ -279,9 +280,10 @@ RUN(run_settle_avx512, al, SETTLE_AVX512)
 #define AVX512_DESC "settle's AVX-512 kernel"
 #endif
 
-#ifdef SETTLE_POPCOUNT_AVX2_INLINE
-/* A build for AVX2 and POPCNT: settle's AVX2 path compiled into the row
- * (its count below 2 KiB; a direct call of the kernel from there). */
+#if defined(SETTLE_POPCOUNT_AVX2_INLINE) && !defined(__AVX512VL__)
+/* A build for AVX2 and POPCNT (not AVX512VL, where the inline code would
+ * be the AVX512VL path's): settle's AVX2 path compiled into the row (its
+ * count below 2 KiB; a direct call of the kernel from there). */
 #define SETTLE_AVX2(b, p, len) settle_popcount_avx2_inline(p, len)
 RUN(run_settle_avx2, al, SETTLE_AVX2)
 #define RUN_AVX2 run_settle_avx2

@@ -17,6 +17,7 @@
 
 #include "prim/dispatch.h"
 #include "prim/popcount_kernels.h"
+#include "settle_popcount_avx2.h" /* SETTLE_PC256_POPCNT_MAX */
 
 #define FEAT(f) (1ull << (f))
 
@@ -92,10 +93,10 @@ settle_popcount_fn settle_arch_popcount_kernel(enum settle_popcount_impl which)
  * made so far does): POPCNT alone below POPCOUNT_AVX2_MIN bytes, above it
  * the AVX2 kernel that also uses POPCNT (for its last words, and side by
  * side with the vectors for long buffers: popcount_avx2.c). The length is
- * where one overtook the other on the Zen 4 guest settle is developed on
- * (5.95 ns each at 192 bytes). It is still reported as avx2.
+ * the inline entry's (settle_popcount_avx2.h). It is still reported as
+ * avx2.
  */
-#define POPCOUNT_AVX2_MIN 192
+#define POPCOUNT_AVX2_MIN SETTLE_PC256_POPCNT_MAX
 
 static uint64_t popcount_avx2_auto(const void *buf, size_t len)
 {
