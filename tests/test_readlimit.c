@@ -22,7 +22,10 @@
  *     one-pass value (modulo 2^64), 0 passes read nothing (a PROT_NONE
  *     page), and 1 MiB + 61 bytes and the streaming path with several
  *     passes;
- *   - settle_read_limit() is settle_read_limit_passes() with one pass.
+ *   - settle_read_limit() is settle_read_limit_passes() with one pass;
+ *   - the edge code the kernels inline (readlimit_span.h) on its own:
+ *     every short span at every offset, with and without buffer bytes
+ *     around it.
  * Kernels this CPU cannot run are skipped, and say so. The choice is
  * checked on injected cpuid words (Core 2, Haswell, Ice Lake; AVX-512
  * without BW or without ZMM state in XCR0; OSXSAVE clear) on x86-64, on
@@ -48,6 +51,7 @@
 #include "helpers.h"
 
 #include "prim/readlimit.h"
+#include "prim/readlimit_span.h"
 
 #define MAX_LEN 1024
 #define MAX_ALIGN 64
@@ -349,6 +353,41 @@ static void test_passes(void **state)
 	free(buf);
 }
 
+/*
+ * The edge code on its own (readlimit_span.h): every span of 0..40 bytes
+ * at every offset of a 64-byte aligned buffer of 80 bytes, planned with
+ * the buffer's bytes before and after it (so that partial words take the
+ * one-load path wherever it may), with none (the three-load path), and
+ * with only one side; against the reference. A plan that took the
+ * one-load path for a span inside one word, or one that reached outside
+ * the buffer, gives a wrong sum here.
+ */
+static void test_span(void **state)
+{
+	static const size_t cap = 80;
+	unsigned char *buf = alloc64(cap);
+
+	(void)state;
+	fill_random(buf, cap, 99);
+	for (size_t at = 0; at < 40; at++)
+		for (size_t len = 0; len <= 40; len++) {
+			const unsigned char *p = buf + at;
+			size_t after = cap - at - len;
+			size_t room[4][2] = { { at, after }, { 0, 0 },
+					      { at, 0 }, { 0, after } };
+			uint64_t want = reference_sum(p, len);
+
+			for (int r = 0; r < 4; r++) {
+				struct settle_rl_span sp = settle_rl_span_plan(
+					p, len, room[r][0], room[r][1]);
+
+				expect("settle_rl_span_read", "span", p, len,
+				       settle_rl_span_read(p, &sp), want);
+			}
+		}
+	free(buf);
+}
+
 /* ---- the choice --------------------------------------------------------- */
 
 /* cpuid bits (x86-64) */
@@ -580,6 +619,7 @@ int main(void)
 		KERNEL_TESTS(k_avx512),
 		KERNEL_TESTS(k_neon),
 		KERNEL_TESTS(k_auto),
+		cmocka_unit_test(test_span),
 		cmocka_unit_test(test_choice),
 #if SETTLE_ARCH_X86_64
 		cmocka_unit_test(test_widths),

@@ -23,14 +23,20 @@
  *     lanes (the avx512 kernel's 512-bit loop: four or eight a step,
  *     into as many accumulators, by CPU; see settle_read_limit_widths
  *     below), one addition per load (the loop is bound by the loads), then
- *     the remaining whole vectors one at a time, then the tail;
+ *     the remaining whole vectors spread over the accumulators (no
+ *     accumulator takes more than two), then the tail;
  *   - generic (portable C, every architecture): 64-bit words, four per
  *     step into four accumulators; head and tail as partial words;
  *   - neon (AArch64): 16-byte vectors (LD1, ADD on 64-bit lanes); head
- *     and tail with the generic code;
+ *     and tail with the generic code, inline (readlimit_span.h);
  *   - sse2 (x86-64 baseline), avx2: 16 and 32-byte vectors; head and tail
- *     with the generic code (fewer than 16 or 32 bytes each);
- *   - avx512 (AVX512F, BW, VL, and AVX2): 64-byte vectors; head and tail with one
+ *     with the generic code, inline (fewer than 16 or 32 bytes each; a
+ *     call to the generic kernel for each took 8 ns a pass on the Zen 4
+ *     guest: readlimit_span.h). Not masked loads: AMD's manual leaves the
+ *     faults of VPMASKMOV's masked-out elements to the implementation
+ *     (AMD64 APM vol. 4, VPMASKMOVD);
+ *   - avx512 (AVX512F, BW, VL, and AVX2): 64-byte vectors, or 32-byte ones
+ *     where those read faster (below); head and tail with one
  *     byte-masked load each (VMOVDQU8 with a zeroing mask reads no
  *     masked-out byte and takes no fault on it: Intel SDM vol. 1, 15.4
  *     "Memory fault suppression"), so no scalar code;
@@ -46,9 +52,10 @@
  *     of examples/readlimit-peers.c on the Zen 4 guest below;
  *   - the load width follows the buffer size and the CPU (struct
  *     settle_read_limit_widths below): on AMD family 19h the avx512
- *     kernel reads with 256-bit loads (the avx2 kernel; every AVX-512
- *     CPU has AVX2, and the dispatch asks for both) below 64 KiB and
- *     from 2 MiB, with 512-bit loads in between, and the avx2 and avx512
+ *     kernel reads with 256-bit loads below 64 KiB (the avx2 kernel's
+ *     loop, readlimit_ymm.h, with masked edges) and from 2 MiB (the
+ *     avx2 kernel itself; every AVX-512 CPU has AVX2, and the dispatch
+ *     asks for both), with 512-bit loads in between, and the avx2 and avx512
  *     kernels read with 128-bit loads (the sse2 kernel) from 64 MiB on;
  *     on every other CPU with the widest loads at every size (on Intel
  *     eight a step into four accumulators from 64 KiB). Measured

@@ -2,8 +2,10 @@
  * readlimit_neon.c - the read-limit kernel with AdvSIMD loads (LD1 of 16
  * aligned bytes, ADD on 64-bit lanes; Arm Architecture Reference Manual
  * for A-profile); see src/prim/readlimit.h. The head up to 16-byte
- * alignment and the tail go to the generic kernel (one pass each, inside
- * every pass), so it returns the generic kernel's value. Eight loads per
+ * alignment and the tail are read with scalar loads inline in every pass
+ * (src/prim/readlimit_span.h, the generic kernel's code), so it returns
+ * the generic kernel's value; the vectors after the last step are spread
+ * over the accumulators (as in the x86 kernels). Eight loads per
  * step into four accumulators: one addition per load, so the loop is
  * bound by the loads. The split of the buffer is worked out once per
  * call; the accumulators run on across the passes and are added up once,
@@ -12,6 +14,7 @@
 #include <arm_neon.h>
 
 #include "prim/readlimit.h"
+#include "prim/readlimit_span.h"
 
 static inline uint64x2_t load(const unsigned char *p)
 {
@@ -24,18 +27,22 @@ uint64_t settle_read_limit_neon(const void *buf, size_t len, uint64_t passes)
 	size_t steps, vecs, tail;
 	uint64x2_t a = vdupq_n_u64(0), b = a, c = a, d = a;
 	uint64_t s = 0;
+	struct settle_rl_span hs, ts;
 
 	if (head > len)
 		head = len;
 	steps = (len - head) / 128;
 	vecs = (len - head) % 128 / 16;
 	tail = (len - head) % 16;
+	hs = settle_rl_span_plan(buf, head, 0, len - head);
+	ts = settle_rl_span_plan((const unsigned char *)buf + len - tail,
+				 tail, len - tail, 0);
 	while (passes--) {
 		const unsigned char *p = buf;
 
 		SETTLE_READ_LIMIT_LAUNDER(p);
 		if (head)
-			s += settle_read_limit_generic(p, head, 1);
+			s += settle_rl_span_read(p, &hs);
 		p += head;
 		for (size_t i = steps; i; i--, p += 128) {
 			a = vaddq_u64(a, load(p));
@@ -47,10 +54,24 @@ uint64_t settle_read_limit_neon(const void *buf, size_t len, uint64_t passes)
 			c = vaddq_u64(c, load(p + 96));
 			d = vaddq_u64(d, load(p + 112));
 		}
-		for (size_t i = vecs; i; i--, p += 16)
+		if (vecs & 4) {
 			a = vaddq_u64(a, load(p));
+			b = vaddq_u64(b, load(p + 16));
+			c = vaddq_u64(c, load(p + 32));
+			d = vaddq_u64(d, load(p + 48));
+			p += 64;
+		}
+		if (vecs & 2) {
+			a = vaddq_u64(a, load(p));
+			b = vaddq_u64(b, load(p + 16));
+			p += 32;
+		}
+		if (vecs & 1) {
+			c = vaddq_u64(c, load(p));
+			p += 16;
+		}
 		if (tail)
-			s += settle_read_limit_generic(p, tail, 1);
+			s += settle_rl_span_read(p, &ts);
 	}
 	a = vaddq_u64(vaddq_u64(a, b), vaddq_u64(c, d));
 	return s + vaddvq_u64(a);

@@ -3,8 +3,10 @@
  * (VMOVDQA64, VPADDQ: Intel SDM vol. 2); see readlimit.h. Compiled for
  * AVX-512 (arch.mk: *_avx512.c); called only when AVX512F, AVX512BW,
  * AVX2 and the OS's opmask and ZMM state are usable
- * (dispatch_readlimit.c). Buffers outside the sizes where 512-bit loads
- * read fastest on this CPU go to the avx2 kernel (readlimit.h).
+ * (dispatch_readlimit.c). Buffers below the sizes where 512-bit loads
+ * read fastest on this CPU are read with 256-bit loads (the avx2
+ * kernel's loop, readlimit_ymm.h) and masked edges on YMM registers;
+ * buffers above them go to the avx2 kernel (readlimit.h).
  *
  * A buffer that does not start on a 64-byte boundary begins with one
  * byte-masked load of the aligned vector that holds its first byte; one
@@ -19,6 +21,7 @@
 #include <immintrin.h>
 
 #include "prim/readlimit.h"
+#include "readlimit_ymm.h"
 
 static inline __m512i load(const unsigned char *p)
 {
@@ -134,6 +137,29 @@ steps8x4(const unsigned char *p, size_t n, __m512i *a)
 		: "cc", "memory");
 }
 
+/*
+ * vecs (0-7) aligned vectors from p, after the steps: spread over the
+ * accumulators a[0..3], so that none takes more than two of them.
+ */
+static inline __attribute__((always_inline)) void
+rest(const unsigned char *p, size_t vecs, __m512i *a)
+{
+	if (vecs & 4) {
+		a[0] = _mm512_add_epi64(a[0], load(p));
+		a[1] = _mm512_add_epi64(a[1], load(p + VEC));
+		a[2] = _mm512_add_epi64(a[2], load(p + 2 * VEC));
+		a[3] = _mm512_add_epi64(a[3], load(p + 3 * VEC));
+		p += 4 * VEC;
+	}
+	if (vecs & 2) {
+		a[0] = _mm512_add_epi64(a[0], load(p));
+		a[1] = _mm512_add_epi64(a[1], load(p + VEC));
+		p += 2 * VEC;
+	}
+	if (vecs & 1)
+		a[2] = _mm512_add_epi64(a[2], load(p));
+}
+
 /* n steps of k vectors (4, or 8 into four accumulators when acc4, else
  * into eight) from p. */
 static inline __attribute__((always_inline)) void
@@ -187,21 +213,75 @@ read_passes(const void *buf, size_t len, size_t off, size_t head,
 
 		SETTLE_READ_LIMIT_LAUNDER(p);
 		if (head) {
-			acc[0] = _mm512_add_epi64(acc[0],
+			acc[3] = _mm512_add_epi64(acc[3],
 						  load_part(p - off, hk));
 			p += head;
 		}
 		steps(p, n, acc, k, acc4);
 		p += n * k * VEC;
-		for (size_t i = vecs; i; i--, p += VEC)
-			acc[1] = _mm512_add_epi64(acc[1], load(p));
+		rest(p, vecs, acc);
+		p += vecs * VEC;
 		if (tail)
-			acc[2] = _mm512_add_epi64(acc[2], load_part(p, tk));
+			acc[3] = _mm512_add_epi64(acc[3], load_part(p, tk));
 	}
 #pragma GCC unroll 8
 	for (unsigned j = 1; j < k; j++)
 		acc[0] = _mm512_add_epi64(acc[0], acc[j]);
 	return sum_lanes(acc[0]);
+}
+
+/*
+ * passes over the len bytes at buf with 256-bit loads (readlimit_ymm.h),
+ * the head up to 32-byte alignment and the tail each with one
+ * byte-masked load of the aligned 32 bytes that hold them (VMOVDQU8 on a
+ * YMM register, AVX512BW and VL): the avx2 kernel's loop without its
+ * scalar edges. Returns the sum of the accumulators.
+ */
+static uint64_t read_passes_ymm(const void *buf, size_t len, uint64_t passes)
+{
+	size_t off = (uintptr_t)buf & 31;
+	size_t head = off ? 32 - off : 0;
+	size_t n, vecs, tail;
+	__mmask32 hk = 0, tk;
+	__m256i a[4];
+
+	a[0] = a[1] = a[2] = a[3] = _mm256_setzero_si256();
+	if (head > len)
+		head = len;
+	if (head)
+		hk = (__mmask32)((0xffffffffu >> (32 - head)) << off);
+	n = (len - head) / 256;
+	vecs = (len - head) % 256 / 32;
+	tail = (len - head) % 32;
+	tk = tail ? (__mmask32)(0xffffffffu >> (32 - tail)) : 0;
+	if (!head && !vecs && !tail) {
+		/* whole steps only: nothing else in a pass */
+		while (passes--) {
+			const unsigned char *p = buf;
+
+			SETTLE_READ_LIMIT_LAUNDER(p);
+			settle_rl_ymm_steps(p, n, a);
+		}
+		passes = 0;
+	}
+	while (passes--) {
+		const unsigned char *p = buf;
+
+		SETTLE_READ_LIMIT_LAUNDER(p);
+		if (head) {
+			a[3] = _mm256_add_epi64(a[3],
+				_mm256_maskz_loadu_epi8(hk, p - off));
+			p += head;
+		}
+		settle_rl_ymm_steps(p, n, a);
+		p += n * 256;
+		settle_rl_ymm_rest(p, vecs, a);
+		p += vecs * 32;
+		if (tail)
+			a[2] = _mm256_add_epi64(a[2],
+				_mm256_maskz_loadu_epi8(tk, p));
+	}
+	return settle_rl_ymm_sum(a);
 }
 
 uint64_t settle_read_limit_avx512(const void *buf, size_t len,
@@ -212,12 +292,14 @@ uint64_t settle_read_limit_avx512(const void *buf, size_t len,
 	const struct settle_read_limit_widths *w = settle_read_limit_widths();
 
 	/*
-	 * 512-bit loads in [zmm_min, zmm_end) only (readlimit.h), and below
-	 * zmm_min for a buffer that is not 32-byte aligned: the avx2
-	 * kernel reads its head and tail with generic code in every pass,
-	 * where this one takes one masked load each.
+	 * 512-bit loads in [zmm_min, zmm_end) only (readlimit.h): below,
+	 * 256-bit loads with masked edges; from zmm_end on, the avx2 kernel
+	 * (its scalar edges cost nothing there, and it hands the largest
+	 * buffers to the sse2 kernel).
 	 */
-	if ((len < w->zmm_min && !(off & 31)) || len >= w->zmm_end)
+	if (len < w->zmm_min)
+		return read_passes_ymm(buf, len, passes);
+	if (len >= w->zmm_end)
 		return settle_read_limit_avx2(buf, len, passes);
 
 	if (w->zmm_loads == 4)
