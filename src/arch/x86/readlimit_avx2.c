@@ -35,12 +35,7 @@ uint64_t settle_read_limit_avx2(const void *buf, size_t len, uint64_t passes)
 				 tail, len - tail, 0);
 	if (!head && !vecs && !tail) {
 		/* whole steps only: nothing else in a pass */
-		while (passes--) {
-			const unsigned char *p = buf;
-
-			SETTLE_READ_LIMIT_LAUNDER(p);
-			settle_rl_ymm_steps(p, n, a);
-		}
+		settle_rl_ymm_passes(buf, n, passes, a);
 		passes = 0;
 	}
 	while (passes--) {

@@ -256,12 +256,7 @@ static uint64_t read_passes_ymm(const void *buf, size_t len, uint64_t passes)
 	tk = tail ? (__mmask32)(0xffffffffu >> (32 - tail)) : 0;
 	if (!head && !vecs && !tail) {
 		/* whole steps only: nothing else in a pass */
-		while (passes--) {
-			const unsigned char *p = buf;
-
-			SETTLE_READ_LIMIT_LAUNDER(p);
-			settle_rl_ymm_steps(p, n, a);
-		}
+		settle_rl_ymm_passes(buf, n, passes, a);
 		passes = 0;
 	}
 	while (passes--) {
