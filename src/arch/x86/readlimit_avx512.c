@@ -230,55 +230,6 @@ read_passes(const void *buf, size_t len, size_t off, size_t head,
 	return sum_lanes(acc[0]);
 }
 
-/*
- * passes over the len bytes at buf with 256-bit loads (readlimit_ymm.h),
- * the head up to 32-byte alignment and the tail each with one
- * byte-masked load of the aligned 32 bytes that hold them (VMOVDQU8 on a
- * YMM register, AVX512BW and VL): the avx2 kernel's loop without its
- * scalar edges. Returns the sum of the accumulators.
- */
-static uint64_t read_passes_ymm(const void *buf, size_t len, uint64_t passes)
-{
-	size_t off = (uintptr_t)buf & 31;
-	size_t head = off ? 32 - off : 0;
-	size_t n, vecs, tail;
-	__mmask32 hk = 0, tk;
-	__m256i a[4];
-
-	a[0] = a[1] = a[2] = a[3] = _mm256_setzero_si256();
-	if (head > len)
-		head = len;
-	if (head)
-		hk = (__mmask32)((0xffffffffu >> (32 - head)) << off);
-	n = (len - head) / 256;
-	vecs = (len - head) % 256 / 32;
-	tail = (len - head) % 32;
-	tk = tail ? (__mmask32)(0xffffffffu >> (32 - tail)) : 0;
-	if (!head && !vecs && !tail) {
-		/* whole steps only: nothing else in a pass */
-		settle_rl_ymm_passes(buf, n, passes, a);
-		passes = 0;
-	}
-	while (passes--) {
-		const unsigned char *p = buf;
-
-		SETTLE_READ_LIMIT_LAUNDER(p);
-		if (head) {
-			a[3] = _mm256_add_epi64(a[3],
-				_mm256_maskz_loadu_epi8(hk, p - off));
-			p += head;
-		}
-		settle_rl_ymm_steps(p, n, a);
-		p += n * 256;
-		settle_rl_ymm_rest(p, vecs, a);
-		p += vecs * 32;
-		if (tail)
-			a[2] = _mm256_add_epi64(a[2],
-				_mm256_maskz_loadu_epi8(tk, p));
-	}
-	return settle_rl_ymm_sum(a);
-}
-
 uint64_t settle_read_limit_avx512(const void *buf, size_t len,
 				  uint64_t passes)
 {
@@ -293,7 +244,7 @@ uint64_t settle_read_limit_avx512(const void *buf, size_t len,
 	 * buffers to the sse2 kernel).
 	 */
 	if (len < w->zmm_min)
-		return read_passes_ymm(buf, len, passes);
+		return settle_rl_ymm_read(buf, len, passes);
 	if (len >= w->zmm_end)
 		return settle_read_limit_avx2(buf, len, passes);
 

@@ -1,8 +1,11 @@
 /*
- * readlimit_ymm.h - the read limit's 256-bit loop (VMOVDQA, VPADDQ: Intel
- * SDM vol. 2), shared by the avx2 kernel and the avx512 kernel's short
- * buffers (see src/prim/readlimit.h). Included only by files compiled
- * with AVX2 (readlimit_avx2.c, readlimit_avx512.c).
+ * readlimit_ymm.h - the read limit's 256-bit kernel (VMOVDQA, VPADDQ:
+ * Intel SDM vol. 2), shared by the avx2 kernel and the avx512 kernel's
+ * short buffers (see src/prim/readlimit.h). Included only by files
+ * compiled with AVX2 (readlimit_avx2.c, readlimit_avx512.c); where
+ * AVX512BW and AVX512VL are compiled in too (readlimit_avx512.c) the head
+ * and the tail are one byte-masked load each, else scalar loads
+ * (src/prim/readlimit_span.h).
  */
 #ifndef SETTLE_READLIMIT_YMM_H
 #define SETTLE_READLIMIT_YMM_H
@@ -10,6 +13,15 @@
 #include <immintrin.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "prim/readlimit.h"
+#include "prim/readlimit_span.h"
+
+#if defined(__AVX512BW__) && defined(__AVX512VL__)
+#define SETTLE_RL_YMM_MASKED 1
+#else
+#define SETTLE_RL_YMM_MASKED 0
+#endif
 
 /* The 32 aligned bytes at p. */
 static inline __m256i settle_rl_ymm_load(const unsigned char *p)
@@ -113,6 +125,118 @@ static inline uint64_t settle_rl_ymm_sum(const __m256i a[4])
 
 	h = _mm_add_epi64(h, _mm_unpackhi_epi64(h, h));
 	return (uint64_t)_mm_cvtsi128_si64(h);
+}
+
+
+/*
+ * The edges of a buffer for settle_rl_ymm_read(): the head (the bytes
+ * before the first 32-byte boundary, off = buf mod 32) and the tail
+ * (after the last whole vector), each read with one byte-masked load of
+ * the aligned 32 bytes that hold it (VMOVDQU8 with a zeroing mask reads
+ * no masked-out byte and takes no fault on it: Intel SDM vol. 1, 15.4),
+ * or with scalar loads.
+ */
+struct settle_rl_ymm_edges {
+#if SETTLE_RL_YMM_MASKED
+	__mmask32 head, tail; /* the bytes to load */
+	size_t off;
+#else
+	struct settle_rl_span head, tail;
+#endif
+};
+
+/* The edges of the len bytes at buf, head bytes of them before the first
+ * 32-byte boundary and tail after the last whole vector. */
+static inline struct settle_rl_ymm_edges
+settle_rl_ymm_edges_of(const unsigned char *buf, size_t len, size_t head,
+		       size_t tail)
+{
+	struct settle_rl_ymm_edges e;
+
+#if SETTLE_RL_YMM_MASKED
+	(void)len;
+	e.off = (uintptr_t)buf & 31;
+	e.head = head ? (__mmask32)((0xffffffffu >> (32 - head)) << e.off) : 0;
+	e.tail = tail ? (__mmask32)(0xffffffffu >> (32 - tail)) : 0;
+#else
+	e.head = settle_rl_span_plan(buf, head, 0, len - head);
+	e.tail = settle_rl_span_plan(buf + len - tail, tail, len - tail, 0);
+#endif
+	return e;
+}
+
+/* Read the head at p (the buffer's start) into a[3], or into *s. */
+static inline void settle_rl_ymm_head(const unsigned char *p,
+				      const struct settle_rl_ymm_edges *e,
+				      __m256i a[4], uint64_t *s)
+{
+#if SETTLE_RL_YMM_MASKED
+	(void)s;
+	a[3] = _mm256_add_epi64(a[3],
+				_mm256_maskz_loadu_epi8(e->head, p - e->off));
+#else
+	(void)a;
+	*s += settle_rl_span_read(p, &e->head);
+#endif
+}
+
+/* Read the tail at p (32-byte aligned) into a[2], or into *s. */
+static inline void settle_rl_ymm_tail(const unsigned char *p,
+				      const struct settle_rl_ymm_edges *e,
+				      __m256i a[4], uint64_t *s)
+{
+#if SETTLE_RL_YMM_MASKED
+	(void)s;
+	a[2] = _mm256_add_epi64(a[2], _mm256_maskz_loadu_epi8(e->tail, p));
+#else
+	(void)a;
+	*s += settle_rl_span_read(p, &e->tail);
+#endif
+}
+
+/*
+ * passes passes over the len bytes at buf with 256-bit loads: the head,
+ * n steps of eight vectors, the vectors left (settle_rl_ymm_rest()), the
+ * tail. The split and the edges are worked out once; a buffer of whole
+ * steps runs settle_rl_ymm_passes(). Returns the sum, modulo 2^64, of
+ * the passes' aligned-word sums (readlimit.h).
+ */
+static inline __attribute__((always_inline)) uint64_t
+settle_rl_ymm_read(const void *buf, size_t len, uint64_t passes)
+{
+	size_t head = (size_t)(-(uintptr_t)buf & 31);
+	size_t n, vecs, tail;
+	struct settle_rl_ymm_edges e;
+	__m256i a[4];
+	uint64_t s = 0;
+
+	a[0] = a[1] = a[2] = a[3] = _mm256_setzero_si256();
+	if (head > len)
+		head = len;
+	n = (len - head) / 256;
+	vecs = (len - head) % 256 / 32;
+	tail = (len - head) % 32;
+	if (!head && !vecs && !tail) {
+		/* whole steps only: nothing else in a pass */
+		settle_rl_ymm_passes(buf, n, passes, a);
+		return settle_rl_ymm_sum(a);
+	}
+	e = settle_rl_ymm_edges_of(buf, len, head, tail);
+	while (passes--) {
+		const unsigned char *p = buf;
+
+		SETTLE_READ_LIMIT_LAUNDER(p);
+		if (head)
+			settle_rl_ymm_head(p, &e, a, &s);
+		p += head;
+		settle_rl_ymm_steps(p, n, a);
+		p += n * 256;
+		settle_rl_ymm_rest(p, vecs, a);
+		p += vecs * 32;
+		if (tail)
+			settle_rl_ymm_tail(p, &e, a, &s);
+	}
+	return s + settle_rl_ymm_sum(a);
 }
 
 #endif
