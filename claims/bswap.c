@@ -643,13 +643,13 @@ static int bswap_conclude(const struct settle_result *res, size_t n,
 			return 0;
 		share[e] = m->sum.median / best[e]->sum.median;
 		snprintf(name, sizeof(name), "share_%u", bits);
-		settle_conclusion_number(out, name, share[e], "");
+		settle_conclusion_number(out, name, share[e], "x");
 		settle_conclusion_row(out, best[e]);
 		best_name(res, n, best[e], bits, who[e], sizeof(who[e]));
 	}
 	settle_format_size(best[0]->size_bytes, size, sizeof(size));
 	snprintf(out->sentence, sizeof(out->sentence), "at %s the fastest "
-		 "swapping copies reach %.2f (%s), %.2f (%s) and %.2f (%s) of "
+		 "swapping copies reach %.2fx (%s), %.2fx (%s) and %.2fx (%s) "
 		 "memcpy's throughput for the same bytes", size, share[0],
 		 who[0], share[1], who[1], share[2], who[2]);
 	return 1;

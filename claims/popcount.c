@@ -556,6 +556,7 @@ static int popcount_conclude(const struct settle_result *res, size_t n,
 	double saved, lo, hi, rmax;
 	/* sized so that the sentence fits (gcc -O1 checks the bound) */
 	char size[24], names[160] = "", extra[48] = "", ci[40] = "";
+	char span[40], hi_s[20];
 	int reached;
 
 	(void)ctx;
@@ -590,13 +591,19 @@ static int popcount_conclude(const struct settle_result *res, size_t n,
 		used += (size_t)snprintf(names + used, sizeof(names) - used,
 					 "%s%s", i + 1 == nties ? " and " : ", ",
 					 ties[i]->label);
+	/* the ratios of the tied counts: one figure when they print alike */
+	snprintf(span, sizeof(span), "%.3fx", best->cmp.ratio);
+	snprintf(hi_s, sizeof(hi_s), "%.3fx", rmax);
+	if (strcmp(span, hi_s) != 0)
+		snprintf(span, sizeof(span), "%.3fx-%.3fx", best->cmp.ratio,
+			 rmax);
 	if (nties)
 		snprintf(out->sentence, sizeof(out->sentence), "%s are the "
 			 "fastest counts at %s, which this run does not tell "
-			 "apart: %.3fx-%.3fx the time of %s%s; on the 4 GiB of "
+			 "apart: %s the time of %s%s; on the 4 GiB of "
 			 "bitmaps of a 128 TB file system%s the fastest saves "
 			 "%.3g s, %.2g %% of the original 202 s check",
-			 names, size, best->cmp.ratio, rmax, base->label, ci,
+			 names, size, span, base->label, ci,
 			 extra, saved, saved / 202 * 100);
 	else
 		snprintf(out->sentence, sizeof(out->sentence), "%s is the "

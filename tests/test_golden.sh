@@ -91,6 +91,10 @@ golden "show-proc-unstable-base.table" "$S" show proc-unstable-base.json
 # popcount unstable; the conclusion rests on 128 MiB rows, whose baseline
 # is stable: still settled (a baseline of another size is not theirs)
 golden "show-founding-small-unstable.table" "$S" show founding-small-unstable.json
+# founding-tie.json: founding.json with the 128 MiB avx512 and auto rows
+# given avx2's samples: the three tie, and their ratios, alike to three
+# places, print as one figure (not "0.157x-0.157x")
+golden "show-founding-tie.text" "$S" show founding-tie.json --format text
 # founding-drift.json: founding.json with the core clock's last estimate
 # 3.45 GHz instead of 3.69 (-6.6 %): the cycles note says by how much the
 # estimated cycles are uncertain, and the segprefix conclusion gives its
