@@ -557,6 +557,7 @@ static int popcount_conclude(const struct settle_result *res, size_t n,
 	/* sized so that the sentence fits (gcc -O1 checks the bound) */
 	char size[24], names[160] = "", extra[48] = "", ci[40] = "";
 	char span[40], hi_s[20];
+	int w;
 	int reached;
 
 	(void)ctx;
@@ -598,7 +599,7 @@ static int popcount_conclude(const struct settle_result *res, size_t n,
 		snprintf(span, sizeof(span), "%.3fx-%.3fx", best->cmp.ratio,
 			 rmax);
 	if (nties)
-		snprintf(out->sentence, sizeof(out->sentence), "%s are the "
+		w = snprintf(out->sentence, sizeof(out->sentence), "%s are the "
 			 "fastest counts at %s, which this run does not tell "
 			 "apart: %s the time of %s%s; on the 4 GiB of "
 			 "bitmaps of a 128 TB file system%s the fastest saves "
@@ -606,12 +607,15 @@ static int popcount_conclude(const struct settle_result *res, size_t n,
 			 names, size, span, base->label, ci,
 			 extra, saved, saved / 202 * 100);
 	else
-		snprintf(out->sentence, sizeof(out->sentence), "%s is the "
+		w = snprintf(out->sentence, sizeof(out->sentence), "%s is the "
 			 "fastest count at %s, %.3fx the time of %s%s; on the 4 "
 			 "GiB of bitmaps of a 128 TB file system%s it saves %.3g "
 			 "s, %.2g %% of the original 202 s check", best->label,
 			 size, best->cmp.ratio, base->label, ci, extra, saved,
 			 saved / 202 * 100);
+	/* cut short (many long names tied): say so at the end */
+	if (w < 0 || (size_t)w >= sizeof(out->sentence))
+		memcpy(out->sentence + sizeof(out->sentence) - 4, "...", 4);
 	settle_conclusion_number(out, "ratio", best->cmp.ratio, "x");
 	if (reached) {
 		settle_conclusion_number(out, "ci_low", lo, "x");
