@@ -26,8 +26,12 @@
 #include <stdint.h>
 #include <string.h>
 
+/* Each of these is inlined into the pass loop that uses it: a call per
+ * edge in every pass is what this header is for avoiding. */
+#define SETTLE_RL_INLINE static inline __attribute__((always_inline))
+
 /* The c bytes at p (c = 1, 2, 4 or 8) as a host-order integer. */
-static inline uint64_t settle_rl_load(const unsigned char *p, unsigned c)
+SETTLE_RL_INLINE uint64_t settle_rl_load(const unsigned char *p, unsigned c)
 {
 	uint64_t v8;
 	uint32_t v4;
@@ -52,7 +56,7 @@ static inline uint64_t settle_rl_load(const unsigned char *p, unsigned c)
  * The c bytes at p (c = 1, 2 or 4), which lie at byte j (j + c <= 8) of
  * their aligned word, as that word with its other bytes zero.
  */
-static inline uint64_t settle_rl_piece(const unsigned char *p, unsigned c,
+SETTLE_RL_INLINE uint64_t settle_rl_piece(const unsigned char *p, unsigned c,
 				       unsigned j)
 {
 #if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
@@ -67,7 +71,7 @@ static inline uint64_t settle_rl_piece(const unsigned char *p, unsigned c,
  * with its other bytes zero: a 4-, a 2- and a 1-byte load, as k has
  * those bits.
  */
-static inline uint64_t settle_rl_part_word(const unsigned char *p, size_t k)
+SETTLE_RL_INLINE uint64_t settle_rl_part_word(const unsigned char *p, size_t k)
 {
 	unsigned j = (unsigned)((uintptr_t)p & 7);
 	uint64_t w = 0;
@@ -92,7 +96,7 @@ static inline uint64_t settle_rl_part_word(const unsigned char *p, size_t k)
  * one 8-byte load at p: the 8 bytes at p must lie in the buffer. The
  * bytes after the k are shifted out.
  */
-static inline uint64_t settle_rl_lead_wide(const unsigned char *p, size_t k)
+SETTLE_RL_INLINE uint64_t settle_rl_lead_wide(const unsigned char *p, size_t k)
 {
 #if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 	return settle_rl_load(p, 8) >> (8 * (8 - k));
@@ -106,7 +110,7 @@ static inline uint64_t settle_rl_lead_wide(const unsigned char *p, size_t k)
  * 8-byte load that ends at p + k: the 8 bytes before p + k must lie in
  * the buffer. The bytes before p are shifted out.
  */
-static inline uint64_t settle_rl_trail_wide(const unsigned char *p, size_t k)
+SETTLE_RL_INLINE uint64_t settle_rl_trail_wide(const unsigned char *p, size_t k)
 {
 #if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 	return settle_rl_load(p + k - 8, 8) << (8 * (8 - k));
@@ -153,8 +157,8 @@ settle_rl_span_plan(const unsigned char *p, size_t len, size_t before,
  * One pass over the bytes at p that plan s was made for: their
  * aligned-word sum, modulo 2^64 (readlimit.h).
  */
-static inline uint64_t settle_rl_span_read(const unsigned char *p,
-					   const struct settle_rl_span *s)
+SETTLE_RL_INLINE uint64_t settle_rl_span_read(const unsigned char *p,
+					     const struct settle_rl_span *s)
 {
 	uint64_t v = 0;
 

@@ -24,7 +24,7 @@
 #endif
 
 /* The 32 aligned bytes at p. */
-static inline __m256i settle_rl_ymm_load(const unsigned char *p)
+SETTLE_RL_INLINE __m256i settle_rl_ymm_load(const unsigned char *p)
 {
 	return _mm256_load_si256((const __m256i *)p);
 }
@@ -34,7 +34,7 @@ static inline __m256i settle_rl_ymm_load(const unsigned char *p)
  * the accumulators a[0..3]: one addition per load, so the loop is bound
  * by the loads.
  */
-static inline __attribute__((always_inline)) void
+SETTLE_RL_INLINE void
 settle_rl_ymm_steps(const unsigned char *p, size_t n, __m256i a[4])
 {
 	for (; n; n--, p += 256) {
@@ -60,7 +60,7 @@ settle_rl_ymm_steps(const unsigned char *p, size_t n, __m256i a[4])
  * claim, 3 processes, 2 layouts, 2026-12-04). The pointer moves after a
  * step's second load, as gcc placed it.
  */
-static inline __attribute__((always_inline)) void
+SETTLE_RL_INLINE void
 settle_rl_ymm_passes(const unsigned char *buf, size_t n, uint64_t passes,
 		     __m256i a[4])
 {
@@ -96,7 +96,7 @@ settle_rl_ymm_passes(const unsigned char *buf, size_t n, uint64_t passes,
  * accumulators, so that no accumulator takes more than two of them (one
  * chain of seven dependent additions took 7 cycles a pass).
  */
-static inline __attribute__((always_inline)) void
+SETTLE_RL_INLINE void
 settle_rl_ymm_rest(const unsigned char *p, size_t vecs, __m256i a[4])
 {
 	if (vecs & 4) {
@@ -166,9 +166,9 @@ settle_rl_ymm_edges_of(const unsigned char *buf, size_t len, size_t head,
 }
 
 /* Read the head at p (the buffer's start) into a[3], or into *s. */
-static inline void settle_rl_ymm_head(const unsigned char *p,
-				      const struct settle_rl_ymm_edges *e,
-				      __m256i a[4], uint64_t *s)
+SETTLE_RL_INLINE void settle_rl_ymm_head(const unsigned char *p,
+					const struct settle_rl_ymm_edges *e,
+					__m256i a[4], uint64_t *s)
 {
 #if SETTLE_RL_YMM_MASKED
 	(void)s;
@@ -181,9 +181,9 @@ static inline void settle_rl_ymm_head(const unsigned char *p,
 }
 
 /* Read the tail at p (32-byte aligned) into a[2], or into *s. */
-static inline void settle_rl_ymm_tail(const unsigned char *p,
-				      const struct settle_rl_ymm_edges *e,
-				      __m256i a[4], uint64_t *s)
+SETTLE_RL_INLINE void settle_rl_ymm_tail(const unsigned char *p,
+					const struct settle_rl_ymm_edges *e,
+					__m256i a[4], uint64_t *s)
 {
 #if SETTLE_RL_YMM_MASKED
 	(void)s;
@@ -201,7 +201,7 @@ static inline void settle_rl_ymm_tail(const unsigned char *p,
  * steps runs settle_rl_ymm_passes(). Returns the sum, modulo 2^64, of
  * the passes' aligned-word sums (readlimit.h).
  */
-static inline __attribute__((always_inline)) uint64_t
+SETTLE_RL_INLINE uint64_t
 settle_rl_ymm_read(const void *buf, size_t len, uint64_t passes)
 {
 	size_t head = (size_t)(-(uintptr_t)buf & 31);
