@@ -30,35 +30,54 @@ SETTLE_RL_INLINE __m256i settle_rl_ymm_load(const unsigned char *p)
 }
 
 /*
- * n steps of eight aligned vectors (256 bytes) from p, two into each of
- * the accumulators a[0..3]: one addition per load, so the loop is bound
- * by the loads.
+ * One step of eight aligned vectors (256 bytes) at %[p], two into each of
+ * %[a0]..%[a3], as assembly text: one addition per load, so the loop is
+ * bound by the loads. The pointer moves after the second load, as gcc
+ * placed it. Written out (here and in the loops below) because gcc, built
+ * with -falign-loops=64 (the Makefile's KERNEL_ALIGN), put up to 45 bytes
+ * of NOPs before its own loop, inside the pass loop, so every pass ran
+ * them, and in the loop with edges added register copies of the
+ * accumulators: on the AMD Zen 4 guest 288 B then took 2.4 ns with the
+ * avx512 kernel's masked edges against 1.6 ns in the avx2 kernel's copy
+ * of the same C code (a scratch claim, 3 processes, 2026-12-04).
  */
+#define SETTLE_RL_YMM_STEP						\
+	"vpaddq (%[p]), %[a0], %[a0]\n\t"				\
+	"vpaddq 32(%[p]), %[a1], %[a1]\n\t"				\
+	"add $256, %[p]\n\t"						\
+	"vpaddq -192(%[p]), %[a2], %[a2]\n\t"				\
+	"vpaddq -160(%[p]), %[a3], %[a3]\n\t"				\
+	"vpaddq -128(%[p]), %[a0], %[a0]\n\t"				\
+	"vpaddq -96(%[p]), %[a1], %[a1]\n\t"				\
+	"vpaddq -64(%[p]), %[a2], %[a2]\n\t"				\
+	"vpaddq -32(%[p]), %[a3], %[a3]\n\t"
+
+/* n steps of SETTLE_RL_YMM_STEP from p into a[0..3]. */
 SETTLE_RL_INLINE void
 settle_rl_ymm_steps(const unsigned char *p, size_t n, __m256i a[4])
 {
-	for (; n; n--, p += 256) {
-		a[0] = _mm256_add_epi64(a[0], settle_rl_ymm_load(p));
-		a[1] = _mm256_add_epi64(a[1], settle_rl_ymm_load(p + 32));
-		a[2] = _mm256_add_epi64(a[2], settle_rl_ymm_load(p + 64));
-		a[3] = _mm256_add_epi64(a[3], settle_rl_ymm_load(p + 96));
-		a[0] = _mm256_add_epi64(a[0], settle_rl_ymm_load(p + 128));
-		a[1] = _mm256_add_epi64(a[1], settle_rl_ymm_load(p + 160));
-		a[2] = _mm256_add_epi64(a[2], settle_rl_ymm_load(p + 192));
-		a[3] = _mm256_add_epi64(a[3], settle_rl_ymm_load(p + 224));
-	}
+	const unsigned char *end = p + n * 256;
+
+	if (!n)
+		return;
+	__asm__("1:\n\t"
+		SETTLE_RL_YMM_STEP
+		"cmp %[end], %[p]\n\t"
+		"jne 1b"
+		: [p] "+r"(p), [a0] "+x"(a[0]), [a1] "+x"(a[1]),
+		  [a2] "+x"(a[2]), [a3] "+x"(a[3])
+		: [end] "r"(end)
+		: "cc", "memory");
 }
 
 /*
  * passes passes of n steps over the aligned buffer at buf, into
  * a[0..3]: the pass loop of a buffer of whole steps only, written out so
  * that a pass runs nothing but the steps, a pointer reset and a count.
- * Compiled from C with -falign-loops=64 (the Makefile's KERNEL_ALIGN),
- * gcc put 45 bytes of NOPs between the pass loop's head and the steps,
- * run in every pass: on the AMD Zen 4 guest that build read 1 KiB and
- * 32 KiB 3-4 % slower than the same C code without them (a scratch
- * claim, 3 processes, 2 layouts, 2026-12-04). The pointer moves after a
- * step's second load, as gcc placed it.
+ * With gcc's loops and their NOPs in every pass, the library's copy read
+ * 1 KiB and 32 KiB 3-4 % slower than the same C code built without
+ * -falign-loops=64 (Zen 4 guest, a scratch claim, 3 processes, 2
+ * layouts, 2026-12-04).
  */
 SETTLE_RL_INLINE void
 settle_rl_ymm_passes(const unsigned char *buf, size_t n, uint64_t passes,
@@ -72,15 +91,7 @@ settle_rl_ymm_passes(const unsigned char *buf, size_t n, uint64_t passes,
 		"2:\n\t"
 		"mov %[buf], %[p]\n"
 		"1:\n\t"
-		"vpaddq (%[p]), %[a0], %[a0]\n\t"
-		"vpaddq 32(%[p]), %[a1], %[a1]\n\t"
-		"add $256, %[p]\n\t"
-		"vpaddq -192(%[p]), %[a2], %[a2]\n\t"
-		"vpaddq -160(%[p]), %[a3], %[a3]\n\t"
-		"vpaddq -128(%[p]), %[a0], %[a0]\n\t"
-		"vpaddq -96(%[p]), %[a1], %[a1]\n\t"
-		"vpaddq -64(%[p]), %[a2], %[a2]\n\t"
-		"vpaddq -32(%[p]), %[a3], %[a3]\n\t"
+		SETTLE_RL_YMM_STEP
 		"cmp %[end], %[p]\n\t"
 		"jne 1b\n\t"
 		"sub $1, %[passes]\n\t"
