@@ -5,7 +5,8 @@
  * constants). The includer defines HS_PLAIN and HS_POPCNT, the names of
  * the kernel without and with scalar POPCNT, and is compiled for its ISA:
  * with AVX512VL (__AVX512VL__) each carry-save adder is two VPTERNLOGQ
- * instead of five logical operations; nothing else differs.
+ * instead of five logical operations; nothing else differs but the
+ * length from which the tree runs (HS_MIN, which the includer may set).
  */
 #ifndef HS_PLAIN
 #error "define HS_PLAIN and HS_POPCNT before including popcount_hs256.h"
@@ -17,7 +18,9 @@
 				    * with inline callers */
 
 #define BLOCK SETTLE_PC256_BLOCK /* bytes per Harley-Seal step */
+#ifndef HS_MIN
 #define HS_MIN SETTLE_PC256_HS_MIN /* shortest buffer for the CSA tree */
+#endif
 
 
 /* The fewer than 32 bytes at p with SWAR: at most 3 words and a 7-byte
