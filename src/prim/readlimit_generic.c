@@ -19,22 +19,20 @@ uint64_t settle_read_limit_generic(const void *buf, size_t len,
 {
 	size_t head = (size_t)(-(uintptr_t)buf & 7);
 	size_t n, rest;
-	struct settle_rl_span hs, rs;
+	struct settle_rl_edges e;
 	uint64_t a = 0, b = 0, c = 0, d = 0, s = 0;
 
 	if (head > len)
 		head = len;
 	n = (len - head) / 32;
 	rest = (len - head) % 32;
-	hs = settle_rl_span_plan(buf, head, 0, len - head);
-	rs = settle_rl_span_plan((const unsigned char *)buf + len - rest, rest,
-				 len - rest, 0);
+	e = settle_rl_edges_plan(buf, len, head, rest);
 	while (passes--) {
 		const unsigned char *p = buf;
 
 		SETTLE_READ_LIMIT_LAUNDER(p);
 		if (head)
-			s += settle_rl_span_read(p, &hs);
+			s += settle_rl_span_read(p, &e.head);
 		p += head;
 		for (size_t i = n; i; i--, p += 32) {
 			a += word(p);
@@ -43,7 +41,7 @@ uint64_t settle_read_limit_generic(const void *buf, size_t len,
 			d += word(p + 24);
 		}
 		if (rest)
-			s += settle_rl_span_read(p, &rs);
+			s += settle_rl_span_read(p, &e.tail);
 	}
 	return s + (a + b) + (c + d);
 }

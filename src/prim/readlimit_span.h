@@ -153,6 +153,27 @@ settle_rl_span_plan(const unsigned char *p, size_t len, size_t before,
 	return s;
 }
 
+/* The two edges of a kernel's buffer, planned once per call. */
+struct settle_rl_edges {
+	struct settle_rl_span head, tail;
+};
+
+/*
+ * The edges of the len bytes at buf: its first head bytes and its last
+ * tail bytes (head + tail <= len), each planned with the rest of the
+ * buffer beside it.
+ */
+static inline struct settle_rl_edges
+settle_rl_edges_plan(const void *buf, size_t len, size_t head, size_t tail)
+{
+	const unsigned char *b = buf;
+	struct settle_rl_edges e;
+
+	e.head = settle_rl_span_plan(b, head, 0, len - head);
+	e.tail = settle_rl_span_plan(b + len - tail, tail, len - tail, 0);
+	return e;
+}
+
 /*
  * One pass over the bytes at p that plan s was made for: their
  * aligned-word sum, modulo 2^64 (readlimit.h).

@@ -27,22 +27,20 @@ uint64_t settle_read_limit_neon(const void *buf, size_t len, uint64_t passes)
 	size_t steps, vecs, tail;
 	uint64x2_t a = vdupq_n_u64(0), b = a, c = a, d = a;
 	uint64_t s = 0;
-	struct settle_rl_span hs, ts;
+	struct settle_rl_edges e;
 
 	if (head > len)
 		head = len;
 	steps = (len - head) / 128;
 	vecs = (len - head) % 128 / 16;
 	tail = (len - head) % 16;
-	hs = settle_rl_span_plan(buf, head, 0, len - head);
-	ts = settle_rl_span_plan((const unsigned char *)buf + len - tail,
-				 tail, len - tail, 0);
+	e = settle_rl_edges_plan(buf, len, head, tail);
 	while (passes--) {
 		const unsigned char *p = buf;
 
 		SETTLE_READ_LIMIT_LAUNDER(p);
 		if (head)
-			s += settle_rl_span_read(p, &hs);
+			s += settle_rl_span_read(p, &e.head);
 		p += head;
 		for (size_t i = steps; i; i--, p += 128) {
 			a = vaddq_u64(a, load(p));
@@ -71,7 +69,7 @@ uint64_t settle_read_limit_neon(const void *buf, size_t len, uint64_t passes)
 			p += 16;
 		}
 		if (tail)
-			s += settle_rl_span_read(p, &ts);
+			s += settle_rl_span_read(p, &e.tail);
 	}
 	a = vaddq_u64(vaddq_u64(a, b), vaddq_u64(c, d));
 	return s + vaddvq_u64(a);

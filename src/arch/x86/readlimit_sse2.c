@@ -61,16 +61,14 @@ uint64_t settle_read_limit_sse2(const void *buf, size_t len, uint64_t passes)
 	size_t n, vecs, tail;
 	__m128i a = _mm_setzero_si128(), b = a, c = a, d = a;
 	uint64_t s = 0, lanes[2];
-	struct settle_rl_span hs, ts;
+	struct settle_rl_edges e;
 
 	if (head > len)
 		head = len;
 	n = (len - head) / 128;
 	vecs = (len - head) % 128 / 16;
 	tail = (len - head) % 16;
-	hs = settle_rl_span_plan(buf, head, 0, len - head);
-	ts = settle_rl_span_plan((const unsigned char *)buf + len - tail,
-				 tail, len - tail, 0);
+	e = settle_rl_edges_plan(buf, len, head, tail);
 	if (!head && !vecs && !tail) {
 		/* whole steps only: nothing else in a pass */
 		while (passes--) {
@@ -86,14 +84,14 @@ uint64_t settle_read_limit_sse2(const void *buf, size_t len, uint64_t passes)
 
 		SETTLE_READ_LIMIT_LAUNDER(p);
 		if (head)
-			s += settle_rl_span_read(p, &hs);
+			s += settle_rl_span_read(p, &e.head);
 		p += head;
 		steps(p, n, &a, &b, &c, &d);
 		p += n * 128;
 		rest(p, vecs, &a, &b, &c, &d);
 		p += vecs * 16;
 		if (tail)
-			s += settle_rl_span_read(p, &ts);
+			s += settle_rl_span_read(p, &e.tail);
 	}
 	a = _mm_add_epi64(_mm_add_epi64(a, b), _mm_add_epi64(c, d));
 	_mm_storeu_si128((__m128i *)lanes, a);

@@ -152,7 +152,7 @@ struct settle_rl_ymm_edges {
 	__mmask32 head, tail; /* the bytes to load */
 	size_t off;
 #else
-	struct settle_rl_span head, tail;
+	struct settle_rl_edges span;
 #endif
 };
 
@@ -170,8 +170,7 @@ settle_rl_ymm_edges_of(const unsigned char *buf, size_t len, size_t head,
 	e.head = head ? (__mmask32)((0xffffffffu >> (32 - head)) << e.off) : 0;
 	e.tail = tail ? (__mmask32)(0xffffffffu >> (32 - tail)) : 0;
 #else
-	e.head = settle_rl_span_plan(buf, head, 0, len - head);
-	e.tail = settle_rl_span_plan(buf + len - tail, tail, len - tail, 0);
+	e.span = settle_rl_edges_plan(buf, len, head, tail);
 #endif
 	return e;
 }
@@ -187,7 +186,7 @@ SETTLE_RL_INLINE void settle_rl_ymm_head(const unsigned char *p,
 				_mm256_maskz_loadu_epi8(e->head, p - e->off));
 #else
 	(void)a;
-	*s += settle_rl_span_read(p, &e->head);
+	*s += settle_rl_span_read(p, &e->span.head);
 #endif
 }
 
@@ -201,7 +200,7 @@ SETTLE_RL_INLINE void settle_rl_ymm_tail(const unsigned char *p,
 	a[2] = _mm256_add_epi64(a[2], _mm256_maskz_loadu_epi8(e->tail, p));
 #else
 	(void)a;
-	*s += settle_rl_span_read(p, &e->tail);
+	*s += settle_rl_span_read(p, &e->span.tail);
 #endif
 }
 
