@@ -694,6 +694,7 @@ if [ $rc = 0 ] && [ "$rows" = 476 ] &&
 else
 	bad "many variants: status $rc, $rows result rows (want 476)"
 	head -5 "$TMP/many.err"
+	grep ',invalid,' "$TMP/many.out" | head -3
 fi
 
 # the machine line names the builds that made the claims, not settle's

@@ -326,4 +326,65 @@ then
 else
 	bad "disturbed hoisted body: status $rc, $(grep busy "$TMP/disturbed.out")"
 fi
+# a body that repeats its work, on a machine busy for longer: every call
+# of its first 27 pairs (three sets of 9) lengthened by a fixed 3n us of
+# spinning, as a burst of preemptions would (the ratio falls to 1.25); the
+# check keeps taking fresh sets after longer pauses, and the fourth shows
+# the growth. (A CI run called one row of 476 1 ms bodies invalid after
+# two sets.)
+cat >"$TMP/burst.c" <<'C'
+#include <time.h>
+#include <settle.h>
+static double now_us(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
+}
+static uint64_t spin(double us)
+{
+	double t0 = now_us();
+	uint64_t k = 0;
+
+	while (now_us() - t0 < us)
+		k++;
+	return k;
+}
+static uint64_t run(void *s, const void *arg, uint64_t iters)
+{
+	static uint64_t prev;
+	static int pairs;
+	int pair = iters >= 4 && iters == 2 * prev;
+	double us = iters; /* 1 us per repetition */
+
+	(void)s, (void)arg;
+	if (pairs < 27)
+		us += 3.0 * (pair ? prev : iters);
+	pairs += pair;
+	prev = iters;
+	return spin(us) > 0;
+}
+static const struct settle_variant v[] = { { .name = "steady", .run = run } };
+static const struct settle_claim c = { .name = "burst", .variants = v,
+	.nvariants = 1 };
+SETTLE_CLAIMS(&c);
+C
+"$SETTLE" run "$TMP/burst.c" --quick --samples 3 --format json \
+	--output "$TMP/burst.json" >"$TMP/burst.out" 2>&1
+rc=$?
+if [ $rc = 0 ] && grep -q "steady .*baseline" "$TMP/burst.out" &&
+   python3 - "$TMP/burst.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))["results"][0]
+c = r["repetition_check"]
+assert "invalid" not in r, r["invalid"]
+assert len(c["ns_1x"]) == len(c["ns_2x"]) == 9, c
+assert min(c["ns_2x"]) > 1.5 * min(c["ns_1x"]), c
+PY
+then
+	ok "a repeating body disturbed through three sets of pairs is measured"
+else
+	bad "repeating body in a long burst: status $rc, $(grep steady "$TMP/burst.out")"
+fi
 test_end test_invalid

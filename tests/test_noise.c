@@ -8,6 +8,7 @@
  * its bound gets three tries.
  */
 #include <math.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -195,6 +196,51 @@ static void test_clock_drift(void **st)
 	assert_false(settle_noise_drifted(settle_clock_drift(3.5, 3.48)));
 }
 
+static void spin_s(double s)
+{
+	struct timespec a, b;
+
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	do
+		clock_gettime(CLOCK_MONOTONIC, &b);
+	while ((double)(b.tv_sec - a.tv_sec) +
+	       1e-9 * (double)(b.tv_nsec - a.tv_nsec) < s);
+}
+
+/* The thread's involuntary switches: counted, and growing while another
+ * process spins on its CPU (a child pinned beside it), never falling. */
+static void test_thread_preemptions(void **st)
+{
+	int cpu = sched_getcpu();
+	cpu_set_t set, old;
+	long a, b, c;
+	pid_t child;
+
+	(void)st;
+	assert_true(cpu >= 0);
+	assert_int_equal(sched_getaffinity(0, sizeof(old), &old), 0);
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	assert_int_equal(sched_setaffinity(0, sizeof(set), &set), 0);
+	a = settle_thread_preemptions();
+	assert_true(a >= 0);
+	child = fork(); /* inherits the one-CPU mask */
+	assert_true(child >= 0);
+	if (child == 0) {
+		spin_s(0.4);
+		_exit(0);
+	}
+	spin_s(0.2);
+	b = settle_thread_preemptions();
+	waitpid(child, NULL, 0);
+	sched_setaffinity(0, sizeof(old), &old);
+	print_message("involuntary switches: %ld while sharing the CPU\n",
+		      b - a);
+	assert_true(b > a);
+	c = settle_thread_preemptions();
+	assert_true(c >= b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -202,6 +248,7 @@ int main(void)
 		cmocka_unit_test(test_between_unknown),
 		cmocka_unit_test(test_own_time_left_out),
 		cmocka_unit_test(test_clock_drift),
+		cmocka_unit_test(test_thread_preemptions),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

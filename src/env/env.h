@@ -28,6 +28,11 @@ void settle_noise_end(struct settle_noise *n,
  * the system; never fails: what cannot be read is 0). */
 void settle_noise_read(struct settle_noise_start *r);
 
+/* The calling thread's involuntary context switches so far (getrusage()
+ * with RUSAGE_THREAD, Linux): a count that grows when another task took
+ * its CPU; -1 when it cannot be read. */
+long settle_thread_preemptions(void);
+
 /*
  * From reading a to the later reading b, with tick jiffies a second
  * (sysconf(_SC_CLK_TCK)), into n: seconds (0 when the clock did not

@@ -81,6 +81,13 @@ void settle_noise_read(struct settle_noise_start *r)
 	r->wall_s = monotonic_s();
 }
 
+long settle_thread_preemptions(void)
+{
+	struct rusage ru;
+
+	return getrusage(RUSAGE_THREAD, &ru) ? -1 : ru.ru_nivcsw;
+}
+
 void settle_noise_between(struct settle_noise *n,
 			  const struct settle_noise_start *a,
 			  const struct settle_noise_start *b, long tick)
