@@ -271,9 +271,10 @@ fi
 # disturbed (here by 1.4 ms of spinning, as a preemption would), so that
 # 3 pairs alone would show growth; the check takes 9 pairs and finds the
 # fastest 2n call no slower than the fastest n call
-cat >"$TMP/disturbed.c" <<'C'
+cat >"$TMP/spin.h" <<'C'
+/* spin(us): busy for us microseconds of the monotonic clock */
+#include <stdint.h>
 #include <time.h>
-#include <settle.h>
 static double now_us(void)
 {
 	struct timespec t;
@@ -290,6 +291,10 @@ static uint64_t spin(double us)
 		k++;
 	return k;
 }
+C
+cat >"$TMP/disturbed.c" <<'C'
+#include <settle.h>
+#include "spin.h"
 static uint64_t run(void *s, const void *arg, uint64_t iters)
 {
 	static uint64_t prev;
@@ -333,24 +338,8 @@ fi
 # the growth. (A CI run called one row of 476 1 ms bodies invalid after
 # two sets.)
 cat >"$TMP/burst.c" <<'C'
-#include <time.h>
 #include <settle.h>
-static double now_us(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
-}
-static uint64_t spin(double us)
-{
-	double t0 = now_us();
-	uint64_t k = 0;
-
-	while (now_us() - t0 < us)
-		k++;
-	return k;
-}
+#include "spin.h"
 static uint64_t run(void *s, const void *arg, uint64_t iters)
 {
 	static uint64_t prev;
