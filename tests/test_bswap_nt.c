@@ -274,8 +274,9 @@ static void test_copy_rule(void **unused)
 /* The sentence under rule r for each implementation, whatever this CPU
  * runs: its copy ranges (as the test spells them for r), then the
  * threshold and its source; none for the scalar swaps. */
-static void expect_sizes(const struct settle_bswap_copy_rule *r,
-			 const char *avx512, const char *avx2)
+static void expect_sizes_nt(const struct settle_bswap_copy_rule *r,
+			    const char *avx512, const char *avx2,
+			    const char *how)
 {
 	static const char *const impls[] = { "avx512", "avx2", "ssse3",
 					     "neon", "scalar" };
@@ -288,8 +289,8 @@ static void expect_sizes(const struct settle_bswap_copy_rule *r,
 		settle_bswap_sizes_describe(impls[i], got, sizeof(got));
 		if (wide[i])
 			snprintf(want, sizeof(want), "copies: %s; non-temporal "
-				 "stores above %s, threshold set by: %s",
-				 wide[i], nt, settle_bswap_nt_source());
+				 "stores above %s%s, threshold set by: %s",
+				 wide[i], nt, how, settle_bswap_nt_source());
 		else
 			want[0] = 0;
 		if (strcmp(got, want))
@@ -297,6 +298,12 @@ static void expect_sizes(const struct settle_bswap_copy_rule *r,
 				 want);
 	}
 	settle_bswap_set_copy_rule(NULL);
+}
+
+static void expect_sizes(const struct settle_bswap_copy_rule *r,
+			 const char *avx512, const char *avx2)
+{
+	expect_sizes_nt(r, avx512, avx2, "");
 }
 
 /*
@@ -332,6 +339,9 @@ static void test_sizes_said(void **unused)
 		 "128-bit beyond", t);
 	snprintf(a2, sizeof(a2), "256-bit to %s, 128-bit beyond", t);
 	expect_sizes(&at_nt, a512, a2);
+	/* Intel's interleaved non-temporal copy is said */
+	at_nt.nt_interleave = 1;
+	expect_sizes_nt(&at_nt, a512, a2, " (four 4 KiB stretches at once)");
 	/* and the description says it of the implementation dispatched */
 	settle_machine_describe(&m);
 	settle_bswap_sizes_describe(m.bswap_impl, want, sizeof(want));

@@ -236,8 +236,10 @@ static uint64_t mem_available(void)
  * Which loop the byte-swap implementation impl copies which sizes with
  * (the copy rule and the non-temporal threshold, src/prim/bswap_kernels.h;
  * env.h), e.g. "copies: 512-bit below 27 KiB, 256-bit to 8 MiB, 128-bit
- * beyond; non-temporal stores above 8 MiB, threshold set by: cap (...)".
- * In-place swaps are not described. Kernels without such ranges: "".
+ * beyond; non-temporal stores above 8 MiB, threshold set by: cap (...)",
+ * with " (four 4 KiB stretches at once)" after the threshold where the
+ * rule interleaves the non-temporal copy (Intel). In-place swaps are not
+ * described. Kernels without such ranges: "".
  */
 void settle_bswap_sizes_describe(const char *impl, char *buf, size_t len)
 {
@@ -271,8 +273,10 @@ void settle_bswap_sizes_describe(const char *impl, char *buf, size_t len)
 			 SETTLE_BSWAP_NT_MIN_BYTES, z, sizeof(z)));
 	else
 		snprintf(n, sizeof(n), "above %s", t);
-	snprintf(buf, len, "copies: %s; non-temporal stores %s, threshold set "
-		 "by: %s", wide, n, settle_bswap_nt_source());
+	snprintf(buf, len, "copies: %s; non-temporal stores %s%s, threshold "
+		 "set by: %s", wide, n, r->nt_interleave ?
+		 " (four 4 KiB stretches at once)" : "",
+		 settle_bswap_nt_source());
 }
 
 void settle_machine_describe(struct settle_machine *m)
