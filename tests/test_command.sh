@@ -231,7 +231,8 @@ fi
 # (interrupted while b's own sleep has 30 s to go: settle ends it too, at
 # once). --prepare's jobs are left running (a server the commands use).
 # The sleeps' lengths carry this shell's PID, so that no other run's
-# processes are counted or killed.
+# processes are counted or killed (a CI run once counted a "sleep 300" of
+# the same session as b's "sleep 30").
 m=37.$$
 left() { pgrep -f "sleep ${m}$1" | wc -l; }
 "$SETTLE" run --command 'a=true' --command "b=sleep ${m}1 & true" \
@@ -246,14 +247,14 @@ else
 fi
 t0=$(date +%s)
 timeout -s INT 1.5 "$SETTLE" run --command 'a=sleep 0.1' \
-	--command "b=sleep ${m}2 & sleep 30" --samples 50 --warmup 0 \
+	--command "b=sleep ${m}2 & sleep 30.$$" --samples 50 --warmup 0 \
 	>"$tmp/bgi" 2>"$tmp/bgi.err"
 rc=$?
 took=$(( $(date +%s) - t0 ))
 sleep 0.2
 n=$(left 2)
 if [ $rc != 0 ] && [ "$n" = 0 ] && [ $took -lt 15 ] &&
-   ! pgrep -f "sleep 30" -s 0 >/dev/null; then
+   ! pgrep -f "^sleep 30\.$$\$" >/dev/null; then
 	ok "interrupted: the command and its background job end at once (${took} s)"
 else
 	bad "interrupted background job: exit $rc, $n left running, ${took} s"
