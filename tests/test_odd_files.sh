@@ -45,6 +45,16 @@ run laid compare "$IN/layouts.json" "$TMP/lslow.json" --fail-on slower
 [ $rc = 1 ] && ! grep -q "pooled" "$TMP/laid.err" &&
 	ok "--fail-on: slower in layouts fails without the pooled-samples line" ||
 	bad "--fail-on, layouts: status $rc: $(cat "$TMP/laid.err")"
+# the failure is said on standard error, for a CI log: how many rows, the
+# first by name with its change (a new user saw exit 1 and nothing)
+n=$(python3 -c 'import json,sys; print(sum(1 for r in json.load(open(sys.argv[1]))["results"] if r.get("samples_ns")))' "$IN/layouts.json")
+[ $n -gt 1 ] && grep -q "^settle: --fail-on: $n rows slower; first: .* +50\.00%$" "$TMP/laid.err" &&
+	ok "--fail-on: the slower rows are counted on standard error, the first named" ||
+	bad "--fail-on, slower rows said: $n rows, $(cat "$TMP/laid.err")"
+run laid5 compare "$IN/layouts.json" "$TMP/lslow.json" --fail-on 60
+[ $rc = 0 ] && [ ! -s "$TMP/laid5.err" ] &&
+	ok "--fail-on 60: a 50 % slowdown passes, nothing said" ||
+	bad "--fail-on 60: status $rc: $(cat "$TMP/laid5.err")"
 json_edit "$IN/old.json" "$TMP/empty.json" 'doc["results"] = []; doc["skipped"] = []'
 run empty compare "$TMP/old.json" "$TMP/empty.json" --fail-on slower
 if [ $rc = 1 ] && grep -q "no results at all" "$TMP/empty.err"; then
