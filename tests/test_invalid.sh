@@ -200,6 +200,16 @@ if grep "nothing" "$TMP/nothing.out" | grep -q "below resolution.*remove the wor
 else
 	bad "removed body: $(grep nothing "$TMP/nothing.out")"
 fi
+# beside a measured row, the removed one leaves the claim not settled
+# (nothing ranks the rows when one has no time)
+WITH_NOTHING=1 "$SETTLE" run "$TMP/claim.c" --quick --samples 3 \
+	--variant each --variant nothing >"$TMP/nothing2.out" 2>&1
+if grep -q "not settled: a row below the clock's resolution" \
+	"$TMP/nothing2.out" && ! grep -q "^  settled:" "$TMP/nothing2.out"; then
+	ok "a row below resolution leaves the conclusion not settled"
+else
+	bad "below resolution, conclusion: $(grep -A2 settled "$TMP/nothing2.out")"
+fi
 # --processes: work hoisted in one process only (here the second: its
 # layout let the compiler... simulated by a counter file) makes the pooled
 # row invalid, with that process's evidence in the file

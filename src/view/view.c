@@ -651,7 +651,9 @@ baseline_of(const struct settle_report *rep, const struct settle_view_row *w)
 
 /*
  * Why a conclusion resting on these rows is not settled, or NULL: a row
- * of the claim invalid; a named row not measured; a named row's verdict
+ * of the claim invalid, or below resolution (a new user's claim called
+ * "settled: good takes 0.471 ns" beside a row whose work the compiler
+ * had removed); a named row not measured; a named row's verdict
  * unclear (said with the verdict's own reason); a named row unstable
  * (marked "!": the table says not to trust it), or the baseline its ratio
  * is taken against (a ratio to a baseline whose samples spread is no
@@ -665,6 +667,10 @@ static const char *unsettled(const struct settle_report *rep,
 	for (size_t i = 0; i < vc->nrows; i++)
 		if (vc->rows[i].status == SETTLE_ROW_INVALID)
 			return "invalid rows";
+	for (size_t i = 0; i < vc->nrows; i++)
+		if (vc->rows[i].status == SETTLE_ROW_BELOW_RES)
+			return "a row below the clock's resolution (its work "
+			       "removed?), so no ranking of the rows holds";
 	for (size_t i = 0; i < n; i++) {
 		const struct settle_view_row *w = rows[i];
 
