@@ -847,7 +847,11 @@ static void commands_changed(struct settle_compare_view *cv,
 
 /*
  * A claim's baseline row called faster or slower between two files of the
- * same machine and build: nothing the files record explains it. If the
+ * same machine and build, or with an estimate beyond MOVED_UNDECIDED x
+ * the band whatever its verdict (a new user's baseline moved +35.6 %,
+ * unclear, from one noisy run to the next, and unchanged code beside it
+ * was called slower by +8.1 % with no word of it): nothing the files
+ * record explains it. If the
  * baseline's code did not change, the machine ran at another speed between
  * the runs (other load on the host, another core under the virtual CPU),
  * and every row's change carries that factor; the tables cannot tell it
@@ -855,6 +859,8 @@ static void commands_changed(struct settle_compare_view *cv,
  * and the comparison is not settled. Each file's ratios to its baseline
  * (settle show), measured in the same rounds, do not carry it.
  */
+#define MOVED_UNDECIDED 10
+
 static void baseline_moved(struct settle_compare_view *cv,
 			   const struct settle_compare_section *s)
 {
@@ -867,7 +873,8 @@ static void baseline_moved(struct settle_compare_view *cv,
 		const struct settle_compare_row *w = &s->rows[i];
 		int moved = w->status == SETTLE_CMP_MEASURED &&
 			    (!strcmp(w->verdict, "faster") ||
-			     !strcmp(w->verdict, "slower"));
+			     !strcmp(w->verdict, "slower") ||
+			     fabs(w->change) > MOVED_UNDECIDED * cv->band * 100);
 
 		if (strcmp(w->new_r->variant, w->new_r->claim->baseline)) {
 			others++;
