@@ -648,6 +648,57 @@ else
 	echo "skip examples/popcount-csa-peers.c's loops: this CPU has no AVX512_VPOPCNTDQ"
 fi
 
+# ---- a claim's scale() that misbehaves ------------------------------------
+# NaN, infinite and negative figures are left out (a NaN once printed as
+# "0 s"), strings it leaves unset are empty (they printed stack bytes),
+# and a count beyond max is cut to max (it printed values of memory), the
+# slots it did not write (no label) left out
+cat >"$TMP/badscale.c" <<'C'
+#include <math.h>
+#include <string.h>
+#include <settle.h>
+static uint64_t run(void *s, const void *arg, uint64_t n)
+{
+	uint64_t t = 0;
+
+	(void)s, (void)arg;
+	for (uint64_t i = 0; i < n; i++) { t += i; settle_keep(t); }
+	return 1;
+}
+static size_t scale(const struct settle_result *r,
+		    const struct settle_scale_ctx *ctx,
+		    struct settle_figure *out, size_t max)
+{
+	static const char *const names[] = { "nan", "inf", "neg", "ok" };
+	const double v[] = { NAN, INFINITY, -1.0, 2.5 };
+
+	(void)r, (void)ctx;
+	for (size_t i = 0; i < 4 && i < max; i++) {
+		memcpy(out[i].label, names[i], strlen(names[i]));
+		out[i].unit[0] = 's';
+		out[i].value = v[i];
+	}
+	return max + 1000;
+}
+static const struct settle_variant v[] = { { .name = "one", .run = run } };
+static const struct settle_claim c = { .name = "badscale", .variants = v,
+	.nvariants = 1, .scale = scale };
+SETTLE_CLAIMS(&c);
+C
+run badscale "$TMP/badscale.c" "${FAST[@]}" --format json \
+	--output "$TMP/badscale.json"
+if [ $rc = 0 ] && python3 - "$TMP/badscale.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))["results"][0]
+assert r["scale"] == [{"label": "ok", "unit": "s", "value": 2.5,
+                       "note": ""}], r["scale"]
+PY
+then
+	ok "a claim's NaN, infinite and negative figures are left out, unset notes empty, the count cut"
+else
+	bad "badscale: status $rc, $(head -3 "$TMP/badscale.err")"
+fi
+
 # ---- many variants and claims: no fixed caps -------------------------------
 # A claim of 200 variants and 19 more claims of 2, one run() for all of
 # them through .arg, built twice: 476 variants in one run, past the old

@@ -688,6 +688,35 @@ static int run_size(struct run *rn, uint64_t size, struct progress *pg,
 	return rc;
 }
 
+/*
+ * The figures f[0..n) a claim's scale() gave r, into r: each string
+ * ended within its array, and a figure without a label, or whose value
+ * is not finite or is negative, left out (a claim's NaN once printed as a
+ * confident "0 s"; slots past the ones it wrote, as zeros).
+ * Returns 0, or -1 when out of memory.
+ */
+static int keep_figures(struct settle_result *r, struct settle_figure *f,
+			size_t n)
+{
+	size_t kept = 0;
+
+	for (size_t k = 0; k < n; k++) {
+		f[k].label[sizeof(f[k].label) - 1] = '\0';
+		f[k].unit[sizeof(f[k].unit) - 1] = '\0';
+		f[k].note[sizeof(f[k].note) - 1] = '\0';
+		if (f[k].label[0] && isfinite(f[k].value) && f[k].value >= 0)
+			f[kept++] = f[k];
+	}
+	if (!kept)
+		return 0;
+	r->figures = malloc(kept * sizeof(*f));
+	if (!r->figures)
+		return -1;
+	memcpy(r->figures, f, kept * sizeof(*f));
+	r->nfigures = kept;
+	return 0;
+}
+
 /* The scale section of results first.. of claim c, once every size ran
  * (a claim scales from its largest size). Results are in variant order
  * per size. */
@@ -710,22 +739,14 @@ static int add_figures(struct settle_report *rep, const struct settle_claim *c,
 		if (r->skipped || r->nsamples == 0 || r->below_resolution)
 			continue;
 		ctx.variant = &c->variants[(i - first) % c->nvariants];
+		memset(f, 0, sizeof(f)); /* what scale() leaves unset is "" */
 		n = c->scale(r, &ctx, f, SETTLE_MAX_FIGURES);
-		if (n == 0)
-			continue;
 		if (n > SETTLE_MAX_FIGURES)
 			n = SETTLE_MAX_FIGURES;
-		r->figures = malloc(n * sizeof(*f));
-		if (!r->figures) {
+		if (keep_figures(r, f, n) < 0) {
 			snprintf(err, errlen, "out of memory");
 			return -1;
 		}
-		for (size_t k = 0; k < n; k++) {
-			r->figures[k] = f[k];
-			if (!isfinite(f[k].value) || f[k].value < 0)
-				r->figures[k].value = 0;
-		}
-		r->nfigures = n;
 	}
 	return 0;
 }
