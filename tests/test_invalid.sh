@@ -183,6 +183,13 @@ if grep "once" "$TMP/cmp.out" | grep -q "invalid (invalid in the new file)"; the
 else
 	bad "compare: $(grep once "$TMP/cmp.out")"
 fi
+# the invalid row has no time for the geometric mean: with one valid row
+# in common there is none (there was one, made of the invalid row)
+if ! grep -q "geometric mean" "$TMP/cmp.out"; then
+	ok "compare: an invalid row counts in no geometric mean"
+else
+	bad "compare: a geometric mean with an invalid row: $(grep 'geometric mean' "$TMP/cmp.out")"
+fi
 "$SETTLE" compare "$TMP/old.json" "$TMP/new.json" --fail-on slower \
 	>/dev/null 2>"$TMP/fail.err"
 rc=$?

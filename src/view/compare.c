@@ -622,7 +622,10 @@ static int section(const struct settle_report *old,
 		if (k == 0)
 			continue;
 		s->nrows++;
-		if (w->status != SETTLE_CMP_MEASURED) {
+		/* an invalid row has no time to count in the geometric mean
+		 * (a file's row of 1 ns samples once made all of it) */
+		if (w->status != SETTLE_CMP_MEASURED || w->invalid_new ||
+		    (w->old_r && w->old_r->invalid[0])) {
 			free(u.x);
 			free(u.y);
 			continue;
