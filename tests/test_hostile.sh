@@ -224,6 +224,25 @@ run empty_out run popcount --output ''
 expect empty_out 2 "cannot write '': an empty file name" \
 	"--output '' says the name is empty"
 
+# an output over an input: refused before anything runs, the input kept
+printf '#include <settle.h>\n' >"$TMP/own.c"
+cp "$TMP/own.c" "$TMP/own.keep"
+run own run "$TMP/own.c" --quick --output "$TMP/own.c"
+expect own 2 "is the claim file .*: refusing to write over it" \
+	"--output onto the claim file is refused"
+cmp -s "$TMP/own.c" "$TMP/own.keep" && ok "the claim file is kept" ||
+	bad "the claim file was changed"
+cp "$SETTLE" "$TMP/settle-copy"
+{ "$TMP/settle-copy" run popcount --quick --size 1K --output "$TMP/settle-copy" \
+	>"$TMP/selfout.out" 2>"$TMP/selfout.err"; rc=$?; } 2>/dev/null
+expect selfout 2 "is the settle executable" \
+	"--output onto the settle executable is refused"
+cmp -s "$SETTLE" "$TMP/settle-copy" && ok "the executable is kept" ||
+	bad "the executable was changed"
+cp "$ROOT/tests/golden/in/machine.json" "$TMP/plotin.svg"
+run plotself plot "$TMP/plotin.svg" -o "$TMP/plotin.svg"
+expect plotself 2 "is the result file" "plot onto its own result file is refused"
+
 # ---- doctored layout files (compare by process levels, docs/layouts.md) -----
 # layfile OUT PYTHON: tests/golden/in/layouts.json with exact samples, 3
 # processes of 8 rounds (levels 1, 1.04, 0.97, or fill()'s), layout 1

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "settle.h"
@@ -301,6 +302,21 @@ static int check_output(const char *path, int stdout_ok)
 	if (stdout_ok && settle_output_is_stdio(path))
 		return fail_usage("%s; '-' writes to standard output", err);
 	return fail_usage("%s", err);
+}
+
+/* Refuse an output that is the same file as in (what names it): a run
+ * once wrote its result over its own claim file, and over the settle
+ * executable. Returns 0, or 2 with the message said. */
+static int refuse_same_file(const char *out, const char *in,
+			    const char *what)
+{
+	struct stat so, si;
+
+	if (!out || stat(out, &so) || stat(in, &si) ||
+	    so.st_dev != si.st_dev || so.st_ino != si.st_ino)
+		return 0;
+	return fail_usage("--output %s is %s (%s): refusing to write over it",
+			  out, what, in);
 }
 
 /*
@@ -782,6 +798,13 @@ static int parse_run(struct run_args *a, int argc, char **argv)
 				  "for each process that --processes (or "
 				  "--layouts alone) starts; give them without "
 				  "it");
+	/* never an output over an input: a claim file, settle itself */
+	for (int i = first; i < argc; i++)
+		if (refuse_same_file(a->output, argv[i], "the claim file"))
+			return 2;
+	if (refuse_same_file(a->output, "/proc/self/exe",
+			     "the settle executable"))
+		return 2;
 	/* the claims last: FILE.c is compiled once per layout */
 	return a->cmds.n ? 0 : run_claims(a, argc, argv, first);
 }
@@ -1311,6 +1334,8 @@ static int cmd_plot(int argc, char **argv)
 				  "or .png", a.out);
 	if ((rc = check_output(a.out, 0)))
 		return rc;
+	if (refuse_same_file(a.out, argv[first], "the result file"))
+		return 2;
 	if ((rc = load(argv[first], 0.01, &rep)))
 		return rc;
 	rc = settle_plot(&rep, a.out, a.kind, err, sizeof(err));
