@@ -168,6 +168,11 @@ sed 's/\.nvariants = 3,/.nvariants = 2, .default_sizes = zero, .ndefault_sizes =
 run size0 run "$TMP/size0.c" "${FAST[@]}"
 expect size0 2 "size0.c: claim 'd': a size of 0 bytes in its default_sizes" \
 	"run FILE.c: a default size of 0 bytes: refused"
+# sizes given with a count of 0: it once ran nothing and exited 0
+sed 's/\.ndefault_sizes = 2,/.ndefault_sizes = 0,/' "$TMP/size0.c" >"$TMP/nsizes0.c"
+run nsizes0 run "$TMP/nsizes0.c" "${FAST[@]}"
+expect nsizes0 2 "nsizes0.c: claim 'd': default_sizes is set but its count is 0" \
+	"run FILE.c: default_sizes with a count of 0: refused"
 crash segv_setup 139 "\(build 'cc -O2'\): setup\(\) crashed with SIGSEGV"
 crash abort_run 134 "variant 'b' \(build 'cc -O2'\): run\(\) crashed with SIGABRT"
 crash exit0 1 "setup\(\) called exit\(0\)"

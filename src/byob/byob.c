@@ -1461,6 +1461,18 @@ static int layout_header(const char *cache, unsigned l, char *out,
 	return 0;
 }
 
+/* An array of sizes and its count agree: both given or neither;
+ * otherwise said, 0. */
+static int sizes_agree(const char *file, const struct settle_claim *c,
+		       const char *what, const uint64_t *sizes, size_t n)
+{
+	if (!sizes == !n)
+		return 1;
+	fprintf(stderr, "settle: %s: claim '%s': %s is %s but its count is "
+		"%zu\n", file, c->name, what, sizes ? "set" : "NULL", n);
+	return 0;
+}
+
 /* A claim settle can run: named, with named variants that run. */
 static int valid_claim(const char *file, const struct settle_claim *c,
 		       size_t idx)
@@ -1477,6 +1489,13 @@ static int valid_claim(const char *file, const struct settle_claim *c,
 			file, c->name);
 		return 0;
 	}
+	/* a claim with sizes but a count of 0 once ran nothing and exited 0
+	 * with an empty result file */
+	if (!sizes_agree(file, c, "default_sizes", c->default_sizes,
+			 c->ndefault_sizes) ||
+	    !sizes_agree(file, c, "full_sizes", c->full_sizes,
+			 c->nfull_sizes))
+		return 0;
 	for (size_t j = 0; j < c->ndefault_sizes + c->nfull_sizes; j++) {
 		const uint64_t *s = j < c->ndefault_sizes ?
 				    &c->default_sizes[j] :
