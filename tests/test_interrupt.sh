@@ -174,4 +174,43 @@ kill -INT $pid; wait $pid; rc=$?
 	! grep -q "failed" "$TMP/err" &&
 	ok "selftest interrupted: exit 130, says interrupted" ||
 	bad "selftest interrupted: status $rc: $(cat "$TMP/err")"
+# 8. a claim whose run() never returns: one SIGTERM (as timeout sends)
+# still ends settle, 10 s on, saying why (it once ran on for ten minutes)
+cat >"$TMP/loop.c" <<'C'
+#include <stdlib.h>
+#include <stdio.h>
+#include <settle.h>
+static uint64_t forever(void *s, const void *a, uint64_t n)
+{
+	const char *m = getenv("MARK");
+	FILE *f = m ? fopen(m, "a") : NULL;
+
+	(void)a, (void)n;
+	if (f)
+		fclose(f);
+	for (;;)
+		settle_keep(s);
+	return 0;
+}
+static const struct settle_variant v[] = { { .name = "forever",
+	.run = forever } };
+static const struct settle_claim c = { .name = "loop", .variants = v,
+	.nvariants = 1 };
+SETTLE_CLAIMS(&c);
+C
+rm -f "$TMP/mark"
+MARK=$TMP/mark "$SETTLE" run "$TMP/loop.c" --quick --samples 3 \
+	--output "$TMP/loop.json" >"$TMP/out" 2>"$TMP/err" &
+pid=$!
+wait_mark "$TMP/mark"
+t0=$(date +%s)
+kill -TERM $pid; wait $pid; rc=$?
+took=$(( $(date +%s) - t0 ))
+if [ $rc = 143 ] && [ $took -ge 8 ] && [ $took -le 30 ] &&
+   grep -q "did not end within 10 s" "$TMP/err" && [ ! -e "$TMP/loop.json" ] &&
+   [ -z "$(leftovers)" ]; then
+	ok "SIGTERM to a claim that never returns: ends ${took} s on, says why"
+else
+	bad "SIGTERM, looping claim: status $rc after ${took} s: $(cat "$TMP/err")"
+fi
 test_end test_interrupt

@@ -1443,9 +1443,27 @@ static int env_refused(void)
 /*
  * SIGINT, SIGTERM: the first asks the layers to stop at their next step
  * (they keep what finished); the second ends settle at once, removing the
- * temporary files the layers registered.
+ * temporary files the layers registered. A SIGTERM comes once (timeout,
+ * a service manager): when the run has not ended TERM_GRACE_S seconds
+ * after it (a claim's run() that never returns, as a looping one did
+ * under timeout for ten minutes), settle ends at once, saying so.
  */
+#define TERM_GRACE_S 10
+
 static int stderr_is_tty;
+
+static void on_alarm(int sig)
+{
+	static const char msg[] = "settle: interrupted (SIGTERM): the "
+		"current step did not end within 10 s (a claim that never "
+		"returns?); stopped at once, nothing written\n";
+
+	(void)sig;
+	(void)!write(2, msg, sizeof(msg) - 1); /* async-signal-safe */
+	settle_temp_cleanup();
+	signal(SIGTERM, SIG_DFL);
+	_exit(128 + SIGTERM);
+}
 
 static void on_signal(int sig)
 {
@@ -1458,6 +1476,10 @@ static void on_signal(int sig)
 		_exit(128 + sig);
 	}
 	settle_interrupt_note(sig);
+	if (sig == SIGTERM) {
+		signal(SIGALRM, on_alarm);
+		alarm(TERM_GRACE_S);
+	}
 	if (sig == SIGINT && stderr_is_tty) /* write(): async-signal-safe */
 		(void)!write(2, msg, sizeof(msg) - 1);
 }
