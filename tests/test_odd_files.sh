@@ -346,4 +346,14 @@ case $c in
 *) bad "no popcount conclusion: $c" ;;
 esac
 
+# a skipped entry that is not an object: said of skipped[], exit 2 (it
+# was "out of memory", or a message about results[])
+for e in '[1, "x"]' '[{"a": 1}]'; do
+	json_edit "$IN/old.json" "$TMP/skipbad.json" "doc['skipped'] = $e"
+	run skipbad show "$TMP/skipbad.json"
+	[ $rc = 2 ] && grep -q "malformed: skipped\[0\] is not an object with claim, variant and params" \
+		"$TMP/skipbad.err" && ok "skipped $e: refused, said of skipped[0]" ||
+		bad "skipped $e: status $rc: $(cat "$TMP/skipbad.err")"
+done
+
 test_end test_odd_files

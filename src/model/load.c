@@ -612,9 +612,17 @@ static int load_skipped(struct loader *l, json_t *doc, struct settle_report *rep
 
 	json_array_foreach(json_object_get(doc, "skipped"), i, e) {
 		const char *why = json_string_value(json_object_get(e, "reason"));
-		json_t *copy = json_deep_copy(e);
+		json_t *copy;
 		int rc;
 
+		/* said of skipped[i] (not of results[], nor out of memory) */
+		if (!json_is_object(e) ||
+		    !json_is_string(json_object_get(e, "claim")) ||
+		    !json_is_string(json_object_get(e, "variant")) ||
+		    !json_is_object(json_object_get(e, "params")))
+			return fail(l, "malformed: skipped[%zu] is not an object "
+				    "with claim, variant and params", i);
+		copy = json_deep_copy(e);
 		if (!copy || json_object_set_new(copy, "samples_ns", json_array()))
 			return fail(l, "out of memory");
 		rc = load_result(l, doc, copy, i, rep);
