@@ -229,6 +229,17 @@ run empty_out run popcount --output ''
 expect empty_out 2 "cannot write '': an empty file name" \
 	"--output '' says the name is empty"
 
+# past the file-size limit: the write fails (EFBIG), said, no temporary
+# file left (SIGXFSZ killed settle and left one)
+mkdir -p "$TMP/fsz"
+( ulimit -f 2; "$SETTLE" run popcount --quick --size 1K --variant popcnt \
+	--format json --output "$TMP/fsz/r.json" >/dev/null 2>"$TMP/fsz.err"
+  echo $? >"$TMP/fsz.rc" )
+[ "$(cat "$TMP/fsz.rc")" = 2 ] && grep -q "File too large" "$TMP/fsz.err" &&
+   [ -z "$(ls -A "$TMP/fsz")" ] &&
+	ok "--output past ulimit -f: exit 2, said, nothing left" ||
+	bad "ulimit -f: status $(cat "$TMP/fsz.rc"), $(cat "$TMP/fsz.err"), left: $(ls "$TMP/fsz")"
+
 # an output over an input: refused before anything runs, the input kept
 printf '#include <settle.h>\n' >"$TMP/own.c"
 cp "$TMP/own.c" "$TMP/own.keep"

@@ -1497,6 +1497,10 @@ static void catch_signals(void)
 	/* SIGCHLD ignored by whatever started settle (inherited across exec)
 	 * would reap its children before settle could wait for them */
 	signal(SIGCHLD, SIG_DFL);
+	/* a write past the file-size limit (ulimit -f) fails with EFBIG, said
+	 * and cleaned up as any failed write, instead of killing settle with
+	 * its temporary file left next to --output */
+	signal(SIGXFSZ, SIG_IGN);
 }
 
 int main(int argc, char **argv)
