@@ -229,6 +229,12 @@ run empty_out run popcount --output ''
 expect empty_out 2 "cannot write '': an empty file name" \
 	"--output '' says the name is empty"
 
+# a path longer than PATH_MAX: the reason comes before the path fills
+# the message (it was cut inside the path)
+run longout run popcount --quick --output "$(printf 'a/%.0s' $(seq 3000))x"
+expect longout 2 "\.\.\. \(6001 characters\): File name too long" \
+	"--output of 6001 characters: the reason said"
+
 # past the file-size limit: the write fails (EFBIG), said, no temporary
 # file left (SIGXFSZ killed settle and left one)
 mkdir -p "$TMP/fsz"

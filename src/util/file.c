@@ -3,6 +3,7 @@
  * permission rule, and the one temporary-directory rule.
  */
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <libgen.h>
 #include <stdio.h>
@@ -147,6 +148,12 @@ int settle_output_target(const char *path, char *resolved, size_t len,
 	}
 	if (!*path) {
 		snprintf(err, errlen, "cannot write '': an empty file name");
+		return -1;
+	}
+	if (strlen(path) >= PATH_MAX) { /* the reason said before the path
+					   fills the message */
+		snprintf(err, errlen, "cannot write %.60s... (%zu characters): "
+			 "%s", path, strlen(path), strerror(ENAMETOOLONG));
 		return -1;
 	}
 	/* what the path names after every link, /proc's too (/dev/stdout
