@@ -12,6 +12,7 @@
  * generic build) this prints "skipped: x86-64 only" and checks that the
  * claim is still listed, with every variant unavailable for that reason.
  */
+#include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -25,6 +26,47 @@
 
 #include "claims.h"
 #include "cpu/cpu.h"
+
+#include "segprefix.h"
+
+/*
+ * The conclusion's extra cost comes from the ratio measured in the same
+ * rounds, applied to the plain load: here the prefixed load's median
+ * (0.9 ns) is below the plain one's (1.0 ns) as noise can make it, while
+ * its ratio is 1.25x; the extra cost is +0.25 ns and +0.925 cycles (3.7
+ * cycles a plain load), never negative beside a ratio above 1.
+ */
+static void test_conclude_from_ratio(void **unused)
+{
+	struct settle_result res[2];
+	struct settle_conclude_ctx ctx = { .band = 0.01 };
+	struct settle_conclusion out;
+	double ns = NAN, cyc = NAN;
+
+	(void)unused;
+	memset(res, 0, sizeof(res));
+	memset(&out, 0, sizeof(out));
+	res[0].label = "plain-dep";
+	res[1].label = "fs-dep";
+	for (int i = 0; i < 2; i++) {
+		res[i].nsamples = 15;
+		res[i].sum.median = i ? 0.9 : 1.0;
+		res[i].cycles_per_op = i ? 3.33 : 3.7;
+	}
+	res[1].has_cmp = 1;
+	res[1].cmp.ratio = 1.25;
+	assert_int_equal(settle_segprefix_conclude(res, 2, &ctx, &out), 1);
+	for (size_t i = 0; i < out.nnumbers; i++) {
+		if (!strcmp(out.numbers[i].name, "extra_ns"))
+			ns = out.numbers[i].value;
+		if (!strcmp(out.numbers[i].name, "extra_cycles"))
+			cyc = out.numbers[i].value;
+	}
+	assert_float_equal(ns, 0.25, 1e-12);
+	assert_float_equal(cyc, 0.925, 1e-12);
+	assert_non_null(strstr(out.sentence, "+0.93 core cycles (+0.250 ns, "
+			       "1.250x)"));
+}
 
 #if SETTLE_ARCH_X86_64
 #include <asm/prctl.h>
@@ -208,6 +250,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_fs_refused_on_other_thread,
 						fixture_setup, fixture_teardown),
 		cmocka_unit_test(test_teardown_restores_gs),
+		cmocka_unit_test(test_conclude_from_ratio),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
@@ -234,6 +277,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_listed_unavailable),
+		cmocka_unit_test(test_conclude_from_ratio),
 	};
 
 	printf("skipped: x86-64 only (this build is for %s); checking that "
