@@ -497,19 +497,26 @@ static const struct {
  */
 #define FS_FROM_BYTES (128ull << 20)
 
+/* The seconds r's median per byte gives bytes of bitmaps, from its
+ * samples (never from the figures a file stores: a file edited by hand
+ * once kept them, and the conclusion contradicted its own table), or
+ * NAN. */
+static double fs_seconds(const struct settle_result *r, uint64_t bytes)
+{
+	if (!r->size_bytes || !isfinite(r->sum.median) || r->sum.median < 0)
+		return NAN;
+	return r->sum.median / (double)r->size_bytes * (double)bytes / 1e9;
+}
+
 static size_t popcount_scale(const struct settle_result *r,
 			     const struct settle_scale_ctx *ctx,
 			     struct settle_figure *out, size_t max)
 {
 	char size[24], note[48];
-	double ns_per_byte;
 	size_t n = 0;
 
 	if (r->skipped || r->size_bytes < FS_FROM_BYTES ||
-	    r->size_bytes != ctx->largest_size)
-		return 0;
-	ns_per_byte = r->sum.median / (double)r->size_bytes;
-	if (!isfinite(ns_per_byte) || ns_per_byte < 0)
+	    r->size_bytes != ctx->largest_size || isnan(fs_seconds(r, 1)))
 		return 0;
 	settle_format_size(r->size_bytes, size, sizeof(size));
 	snprintf(note, sizeof(note), "extrapolated from %s", size);
@@ -517,28 +524,17 @@ static size_t popcount_scale(const struct settle_result *r,
 		if (n == max)
 			break;
 		settle_figure_set(&out[n++], fs_sizes[i].label, "s",
-				  ns_per_byte * (double)fs_sizes[i].bitmap_bytes / 1e9,
+				  fs_seconds(r, fs_sizes[i].bitmap_bytes),
 				  r->size_bytes == fs_sizes[i].bitmap_bytes ? "" : note);
 	}
 	/* The whole check of an empty 128 TB file system took 202 CPU s. */
 	if (n < max)
 		settle_figure_set(&out[n++], "of a 202 s 128 TB fsck", "%",
-				  ns_per_byte * (double)(4ull << 30) / 1e9 / 202 * 100,
+				  fs_seconds(r, 4ull << 30) / 202 * 100,
 				  r->size_bytes == 4ull << 30 ? "" : note);
 	return n;
 }
 
-/* The seconds r's median per byte gives the 4 GiB of bitmaps of a
- * 128 TB file system, from its samples (not from the figures a file
- * stores: a file edited by hand once kept them, and the conclusion
- * contradicted its own table), or NAN. */
-static double fs128_s(const struct settle_result *r)
-{
-	if (!r->size_bytes || !isfinite(r->sum.median))
-		return NAN;
-	return r->sum.median / (double)r->size_bytes *
-	       (double)fs_sizes[1].bitmap_bytes / 1e9;
-}
 
 /* r can run against the baseline at base's size: measured and compared. */
 static int contender(const struct settle_result *r,
@@ -619,7 +615,7 @@ static int popcount_conclude(const struct settle_result *res, size_t n,
 	settle_format_size(best->size_bytes, size, sizeof(size));
 	if (best->size_bytes != 4ull << 30)
 		snprintf(extra, sizeof(extra), " (extrapolated from %s)", size);
-	saved = fs128_s(base) - fs128_s(best);
+	saved = fs_seconds(base, 4ull << 30) - fs_seconds(best, 4ull << 30);
 	used = (size_t)snprintf(names, sizeof(names), "%s", best->label);
 	for (size_t i = 0; i < nties && used < sizeof(names); i++)
 		used += (size_t)snprintf(names + used, sizeof(names) - used,
