@@ -771,6 +771,29 @@ static void test_conclusion_names_params(void **st)
 	settle_report_free(&rep);
 }
 
+/* The same read back from a result file (as show, and a run of several
+ * processes, read it): the parameter's label, not its value ("32 wide"). */
+static void test_conclusion_names_params_loaded(void **st)
+{
+	struct settle_report rep, back;
+	char path[80], err[256], *text;
+
+	(void)st;
+	make_report(&rep, "c", "t", "quick");
+	snprintf(path, sizeof(path), "%s/names.json", dir);
+	assert_int_equal(settle_write_report(&rep, "json", path, err,
+					     sizeof(err)), 0);
+	assert_int_equal(settle_load_json(path, 0.01, &back, err,
+					  sizeof(err)), 0);
+	text = render(&back, "table");
+	assert_non_null(strstr(text, "slowest 32-bit wide ("));
+	assert_null(strstr(text, "slowest 32 wide"));
+	free(text);
+	settle_report_free(&back);
+	settle_report_free(&rep);
+	unlink(path);
+}
+
 /* A row of another group (no interval against the fastest in the table)
  * as fast as the fastest, round by round, is not told apart from it;
  * twice as slow it is (above). */
@@ -865,6 +888,7 @@ int main(void)
 		cmocka_unit_test(test_format_names),
 		cmocka_unit_test(test_format_for_path),
 		cmocka_unit_test(test_conclusion_names_params),
+		cmocka_unit_test(test_conclusion_names_params_loaded),
 		cmocka_unit_test(test_conclusion_across_groups),
 		cmocka_unit_test(test_one_sample),
 	};

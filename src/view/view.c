@@ -744,16 +744,27 @@ static int ranked(const char *b, const struct settle_view_row *w,
 /*
  * How a conclusion names row w: as the table does without the build (the
  * clause names it), so that rows of one name in several parameter groups
- * ("dispatched settle", "avx512 settle") are told apart. Into buf.
+ * ("dispatched settle", "32-bit in-place avx512") are told apart. From
+ * the row's stored label, which a result file keeps (parameter labels
+ * are not kept: rebuilt from the parameters, a merged or loaded row
+ * would be named by their values, "32 true avx512"). Into buf.
  */
 static const char *row_name(const struct settle_view_row *w, char *buf,
 			    size_t len)
 {
 	const struct settle_result *r = w->r;
+	const char *l = r->label;
+	size_t n = r->build ? strlen(r->build) : 0;
 
 	if (!r->nparams)
 		return r->variant;
-	return settle_label(NULL, r->params, r->nparams, r->variant, buf, len);
+	if (!l || !l[0])
+		return settle_label(NULL, r->params, r->nparams, r->variant,
+				    buf, len);
+	if (n && !strncmp(l, r->build, n) && l[n] == ' ')
+		l += n + 1;
+	snprintf(buf, len, "%s", l);
+	return buf;
 }
 
 /*
