@@ -423,8 +423,9 @@ PARAMS(64, true, "in-place");
 		      "non-temporal stores (AMD family 19h: from 3/4 of " \
 		      "the L1d with the SSSE3 loop)"
 #define D_AVX512_inplace "AVX-512BW VPSHUFB on 512 bits, masked head " \
-			 "and tail; 128 MiB or more with the SSSE3 loop; " \
-			 "ordinary stores"
+			 "and tail; 128 MiB or more with the SSSE3 loop " \
+			 "(AMD family 19h: 12 KiB to the L1d's size with " \
+			 "the AVX2 loop); ordinary stores"
 #define D_NEON_copy "AdvSIMD REV16/REV32/REV64, 16 bytes per " \
 		    "instruction; non-temporal stores (STNP) above the " \
 		    "threshold"

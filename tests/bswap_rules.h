@@ -4,7 +4,8 @@
  * enough for their lengths to cross, and cmocka group set-ups that
  * install them and go back to this machine's rule.
  *   - rule_19h, AMD family 19h's shape: the SSSE3 kernel from 24 KiB,
- *     AVX-512 copies at a 4K-aliasing distance from the end;
+ *     AVX-512 copies at a 4K-aliasing distance from the end, AVX-512
+ *     swaps in place of 12 to 32 KiB with the AVX2 loop;
  *   - rule_other, every other CPU's shape: the AVX2 kernel from 24 KiB,
  *     the SSSE3 kernel from 48 KiB, no backward copy.
  */
@@ -15,6 +16,7 @@
 
 static const struct settle_bswap_copy_rule rule_19h = {
 	.zmm_end = 24 << 10, .narrow_from = 24 << 10, .backward = 1,
+	.ymm_inplace_to = 32 << 10,
 };
 static const struct settle_bswap_copy_rule rule_other = {
 	.zmm_end = 24 << 10, .narrow_from = 48 << 10, .backward = 0,

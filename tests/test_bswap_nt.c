@@ -22,7 +22,8 @@
  *     takes ordinary stores);
  *   - the copy rule (struct settle_bswap_copy_rule) for injected L1d
  *     sizes, thresholds and CPU families; this machine's, a rule set by a
- *     test, and back;
+ *     test, and back; which AVX-512 swaps in place it hands to the AVX2
+ *     loop;
  *   - copies whose destination lies 1 to 4095 bytes past the source
  *     modulo 4 KiB (the AVX-512 kernel copies from the end when that
  *     distance is below 512 bytes and the copy rule says so), every
@@ -207,6 +208,36 @@ static void expect_rule(uint64_t l1d, size_t nt, int amd_19h, size_t zmm_end,
 	assert_int_equal(r.narrow_from, narrow_from);
 	assert_int_equal(r.backward, backward);
 	assert_int_equal(r.nt_interleave, 0);
+	/* in place, the AVX2 loop up to the L1d's size on family 19h only
+	 * (its default size where the L1d reported is none or impossible) */
+	if (!amd_19h)
+		assert_int_equal(r.ymm_inplace_to, 0);
+	else if (l1d < SETTLE_BSWAP_L1D_MIN || l1d > SETTLE_BSWAP_L1D_MAX)
+		assert_int_equal(r.ymm_inplace_to, SETTLE_BSWAP_L1D_DEFAULT);
+	else
+		assert_int_equal(r.ymm_inplace_to, l1d & ~(uint64_t)63);
+}
+
+/* Which AVX-512 swaps in place run the AVX2 loop, under a rule: from
+ * SETTLE_BSWAP_NARROW_COPY_MIN to ymm_inplace_to bytes, both included. */
+static void test_inplace_ymm(void **unused)
+{
+	struct settle_bswap_copy_rule r =
+		settle_bswap_copy_rule_decide(32 << 10, CAP, 1, 0);
+	const size_t lo = SETTLE_BSWAP_NARROW_COPY_MIN;
+
+	(void)unused;
+	settle_bswap_set_copy_rule(&r);
+	assert_false(settle_bswap_inplace_ymm(0));
+	assert_false(settle_bswap_inplace_ymm(lo - 1));
+	assert_true(settle_bswap_inplace_ymm(lo));
+	assert_true(settle_bswap_inplace_ymm(32 << 10));
+	assert_false(settle_bswap_inplace_ymm((32 << 10) + 1));
+	assert_false(settle_bswap_inplace_ymm(SIZE_MAX));
+	r = settle_bswap_copy_rule_decide(32 << 10, CAP, 0, 1);
+	assert_false(settle_bswap_inplace_ymm(lo));
+	assert_false(settle_bswap_inplace_ymm(32 << 10));
+	settle_bswap_set_copy_rule(NULL);
 }
 
 /*
@@ -218,7 +249,7 @@ static void expect_rule(uint64_t l1d, size_t nt, int amd_19h, size_t zmm_end,
  */
 static void test_copy_rule(void **unused)
 {
-	static const struct settle_bswap_copy_rule mine = { 100, 200, 1, 0 };
+	static const struct settle_bswap_copy_rule mine = { 100, 200, 1, 0, 0 };
 	const struct settle_bswap_copy_rule *r;
 	struct settle_bswap_copy_rule want;
 	long l1d = sysconf(_SC_LEVEL1_DCACHE_SIZE);
@@ -228,6 +259,8 @@ static void test_copy_rule(void **unused)
 	expect_rule(32 << 10, CAP, 1, 24 << 10, 24 << 10, 1); /* Zen 4 */
 	expect_rule(48 << 10, CAP, 1, 36 << 10, 36 << 10, 1);
 	expect_rule(0, CAP, 1, 24 << 10, 24 << 10, 1);
+	expect_rule(480ull << 20, CAP, 1, 24 << 10, 24 << 10, 1);
+	expect_rule(40000, CAP, 1, 29952, 29952, 1); /* rounded down */
 	expect_rule(48 << 10, CAP, 0, 27 << 10, CAP + 1, 0); /* Zen 5 */
 	expect_rule(32 << 10, 4 * MIB, 0, 18 << 10, 4 * MIB + 1, 0);
 	expect_rule(0, CAP, 0, 18 << 10, CAP + 1, 0);
@@ -261,6 +294,7 @@ static void test_copy_rule(void **unused)
 	assert_int_equal(r->narrow_from, want.narrow_from);
 	assert_int_equal(r->backward, want.backward);
 	assert_int_equal(r->nt_interleave, want.nt_interleave);
+	assert_int_equal(r->ymm_inplace_to, want.ymm_inplace_to);
 	assert_ptr_equal(settle_bswap_copy_rule(), r);
 	settle_bswap_set_copy_rule(&mine);
 	assert_ptr_equal(settle_bswap_copy_rule(), &mine);
@@ -273,10 +307,12 @@ static void test_copy_rule(void **unused)
 
 /* The sentence under rule r for each implementation, whatever this CPU
  * runs: its copy ranges (as the test spells them for r), then the
- * threshold and its source; none for the scalar swaps. */
-static void expect_sizes_nt(const struct settle_bswap_copy_rule *r,
+ * threshold and its source, and for the AVX-512 kernel the in-place range
+ * of the AVX2 loop where r has one (as inplace spells it); none for the
+ * scalar swaps. */
+static void expect_sizes_in(const struct settle_bswap_copy_rule *r,
 			    const char *avx512, const char *avx2,
-			    const char *how)
+			    const char *how, const char *inplace)
 {
 	static const char *const impls[] = { "avx512", "avx2", "ssse3",
 					     "neon", "scalar" };
@@ -289,8 +325,9 @@ static void expect_sizes_nt(const struct settle_bswap_copy_rule *r,
 		settle_bswap_sizes_describe(impls[i], got, sizeof(got));
 		if (wide[i])
 			snprintf(want, sizeof(want), "copies: %s; non-temporal "
-				 "stores above %s%s, threshold set by: %s",
-				 wide[i], nt, how, settle_bswap_nt_source());
+				 "stores above %s%s, threshold set by: %s%s",
+				 wide[i], nt, how, settle_bswap_nt_source(),
+				 i == 0 ? inplace : "");
 		else
 			want[0] = 0;
 		if (strcmp(got, want))
@@ -298,6 +335,13 @@ static void expect_sizes_nt(const struct settle_bswap_copy_rule *r,
 				 want);
 	}
 	settle_bswap_set_copy_rule(NULL);
+}
+
+static void expect_sizes_nt(const struct settle_bswap_copy_rule *r,
+			    const char *avx512, const char *avx2,
+			    const char *how)
+{
+	expect_sizes_in(r, avx512, avx2, how, "");
 }
 
 static void expect_sizes(const struct settle_bswap_copy_rule *r,
@@ -316,9 +360,9 @@ static void expect_sizes(const struct settle_bswap_copy_rule *r,
 static void test_sizes_said(void **unused)
 {
 	size_t nt = settle_bswap_nt_bytes();
-	struct settle_bswap_copy_rule at_nt = { 20 << 10, nt + 1, 0, 0 };
+	struct settle_bswap_copy_rule at_nt = { 20 << 10, nt + 1, 0, 0, 0 };
 	static const struct settle_bswap_copy_rule low_narrow = {
-		40 << 10, 32 << 10, 0, 0 };
+		40 << 10, 32 << 10, 0, 0, 0 };
 	char a512[128], a2[96], t[32], want[320];
 	struct settle_machine m;
 
@@ -328,8 +372,9 @@ static void test_sizes_said(void **unused)
 	expect_sizes(&rule_other, "512-bit below 24 KiB, 256-bit below "
 		     "48 KiB, 128-bit beyond", "256-bit below 48 KiB, 128-bit "
 		     "beyond");
-	expect_sizes(&rule_19h, "512-bit below 24 KiB, 128-bit beyond",
-		     "256-bit below 24 KiB, 128-bit beyond");
+	expect_sizes_in(&rule_19h, "512-bit below 24 KiB, 128-bit beyond",
+			"256-bit below 24 KiB, 128-bit beyond", "",
+			"; in place: 256-bit from 12 KiB to 32 KiB");
 	/* a hand-over to the 128-bit loop below the 512-bit loop's end
 	 * (a large L1d, a low threshold): that loop from there */
 	expect_sizes(&low_narrow, "512-bit below 32 KiB, 128-bit beyond",
@@ -912,6 +957,7 @@ int main(void)
 		 * only if this process has not decided it yet */
 		cmocka_unit_test(test_env),
 		cmocka_unit_test(test_copy_rule),
+		cmocka_unit_test(test_inplace_ymm),
 		cmocka_unit_test(test_sizes_said),
 		cmocka_unit_test(test_paths),
 		TOUCH_TESTS(0), TOUCH_TESTS(1), TOUCH_TESTS(2), TOUCH_TESTS(3),

@@ -19,14 +19,16 @@
  *   - both sides of the sizes at which the AVX2 and AVX-512 kernels hand
  *     the work to another kernel (a copy: the copy rule's zmm_end and
  *     narrow_from, struct settle_bswap_copy_rule; in place:
- *     SETTLE_BSWAP_NARROW_INPLACE_BYTES): lengths just below, at and
- *     above each, at several alignments, with guard bytes, and the copies
- *     also against PROT_NONE pages;
+ *     SETTLE_BSWAP_NARROW_INPLACE_BYTES, and the ends of the rule's
+ *     in-place range for the AVX2 loop, 12 KiB and ymm_inplace_to):
+ *     lengths just below, at and above each, at several alignments, with
+ *     guard bytes, and the copies also against PROT_NONE pages;
  *   - the sweeps, the long arrays, the PROT_NONE edges and the copy
  *     hand-overs of the AVX2, AVX-512 and dispatched kernels again under
  *     each CPU family's copy rule, injected with small sizes (AMD family
- *     19h's: the SSSE3 kernel from 24 KiB, AVX-512 copies at a 4K-aliasing
- *     distance from the end; every other CPU's: the AVX2 kernel from
+ *     19h's: the SSSE3 kernel from 24 KiB, AVX-512 copies at a
+ *     4K-aliasing distance from the end, AVX-512 swaps in place of 12 to
+ *     32 KiB with the AVX2 loop; every other CPU's: the AVX2 kernel from
  *     24 KiB, the SSSE3 kernel from 48 KiB, no backward copy), so that
  *     every path runs on any CPU;
  *   - float and double arrays swapped twice, through settle_bswap32/64 and
@@ -553,21 +555,24 @@ static void copies_around(const struct subject *s, size_t h)
 }
 
 /*
- * Copies around both hand-over sizes of the copy rule in force (struct
- * settle_bswap_copy_rule): zmm_end (below: the AVX-512 kernel's own loop;
- * from it on: the AVX2 kernel) and narrow_from (from it on: the SSSE3
- * kernel). A size beyond AROUND_MAX (the non-temporal threshold of a
- * machine's own rule off AMD family 19h) is left to test_beyond_llc.
+ * Copies and swaps in place around the hand-over sizes of the copy rule
+ * in force (struct settle_bswap_copy_rule): zmm_end (below: the AVX-512
+ * kernel's own loop; from it on: the AVX2 kernel) and narrow_from (from
+ * it on: the SSSE3 kernel), and where the rule has an in-place range for
+ * the AVX2 loop, its ends (SETTLE_BSWAP_NARROW_COPY_MIN and
+ * ymm_inplace_to). A size beyond AROUND_MAX (the non-temporal threshold
+ * of a machine's own rule off AMD family 19h) is left to test_beyond_llc.
  */
 static void test_narrow_copy(void **state)
 {
 	const struct subject *s = usable_subject(state);
 	const struct settle_bswap_copy_rule *r = settle_bswap_copy_rule();
-	size_t h[2] = { r->zmm_end, r->narrow_from };
+	size_t h[4] = { r->zmm_end, r->narrow_from,
+			SETTLE_BSWAP_NARROW_COPY_MIN, r->ymm_inplace_to };
 
-	for (size_t i = 0; i < 2; i++) {
-		if (i == 1 && h[1] == h[0])
-			break;
+	for (size_t i = 0; i < 4; i++) {
+		if ((i == 1 && h[1] == h[0]) || (i >= 2 && !r->ymm_inplace_to))
+			continue;
 		if (h[i] > AROUND_MAX) {
 			print_message("hand-over at %zu bytes: beyond these "
 				      "buffers (test_beyond_llc)\n", h[i]);

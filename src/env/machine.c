@@ -238,8 +238,11 @@ static uint64_t mem_available(void)
  * env.h), e.g. "copies: 512-bit below 27 KiB, 256-bit to 8 MiB, 128-bit
  * beyond; non-temporal stores above 8 MiB, threshold set by: cap (...)",
  * with " (four 4 KiB stretches at once)" after the threshold where the
- * rule interleaves the non-temporal copy (Intel). In-place swaps are not
- * described. Kernels without such ranges: "".
+ * rule interleaves the non-temporal copy (Intel), and for the AVX-512
+ * kernel "; in place: 256-bit from 12 KiB to 32 KiB" where the rule hands
+ * swaps in place to the AVX2 loop (AMD family 19h). The in-place hand-over
+ * at SETTLE_BSWAP_NARROW_INPLACE_BYTES is not described. Kernels without
+ * such ranges: "".
  */
 void settle_bswap_sizes_describe(const char *impl, char *buf, size_t len)
 {
@@ -277,6 +280,14 @@ void settle_bswap_sizes_describe(const char *impl, char *buf, size_t len)
 		 "set by: %s", wide, n, r->nt_interleave ?
 		 " (four 4 KiB stretches at once)" : "",
 		 settle_bswap_nt_source());
+	if (strcmp(impl, "avx512") ||
+	    r->ymm_inplace_to < SETTLE_BSWAP_NARROW_COPY_MIN)
+		return;
+	snprintf(wide, sizeof(wide), "; in place: 256-bit from %s ",
+		 settle_format_size(SETTLE_BSWAP_NARROW_COPY_MIN, z,
+				    sizeof(z)));
+	snprintf(buf + strlen(buf), len - strlen(buf), "%sto %s", wide,
+		 settle_format_size(r->ymm_inplace_to, z, sizeof(z)));
 }
 
 void settle_machine_describe(struct settle_machine *m)

@@ -114,8 +114,10 @@ settle_bswap_touch_fn settle_bswap_touch_impl_fn(enum settle_bswap_impl which);
 /*
  * Where the AVX2 and AVX-512 kernels copy (dst != src) with which loop, by
  * CPU family (settle_bswap_copy_rule(); docs/primitives.md, "Byte
- * swap"). In place they always run their own loop below
- * SETTLE_BSWAP_NARROW_INPLACE_BYTES and the SSSE3 loop from there on.
+ * swap"). In place they run the SSSE3 loop from
+ * SETTLE_BSWAP_NARROW_INPLACE_BYTES on and their own loop below it, but
+ * for the AVX-512 kernel's range ymm_inplace_to, where it runs the AVX2
+ * one.
  */
 struct settle_bswap_copy_rule {
 	/* AVX-512 copies of zmm_end bytes or more run the AVX2 kernel */
@@ -130,6 +132,9 @@ struct settle_bswap_copy_rule {
 	 * a 64-byte line of each in turn (bswap_ssse3.c), not one stretch
 	 * from start to end */
 	int nt_interleave;
+	/* AVX-512 swaps in place of SETTLE_BSWAP_NARROW_COPY_MIN to
+	 * ymm_inplace_to bytes run the AVX2 loop (0: none do) */
+	size_t ymm_inplace_to;
 };
 
 /*
@@ -146,7 +151,19 @@ struct settle_bswap_copy_rule {
  *     1.04, four 0.96, eight 0.96 (512-bit stores from start to end:
  *     1.16). Not measured on AMD.
  *   - AMD family 19h: zmm_end = narrow_from =
- *     settle_bswap_narrow_copy_decide(l1d), backward 1. On the AMD Zen 4
+ *     settle_bswap_narrow_copy_decide(l1d), backward 1, ymm_inplace_to
+ *     the L1d's size (l1d, or SETTLE_BSWAP_L1D_DEFAULT where it is 0 or
+ *     impossible, as below). In place, where both loops run from L1 and
+ *     a 512-bit store takes the one store a cycle that a 256-bit one
+ *     does, the two loops ran level, and at exactly the L1d's size the
+ *     512-bit one fell behind: on the Zen 4 guest (settle run bswap, the
+ *     AVX2 and AVX-512 kernels in place, 32- and 64-bit elements, 3
+ *     processes, 2 layouts, 2026-12-04; best times) level within 0.3 %
+ *     at 4, 12, 16, 24 and 28 KiB, 279.7-280.1 against 284.5-284.6 ns at
+ *     32 KiB, and the 512-bit loop ahead at 36 KiB (317.6-317.8 against
+ *     326.9-328.2 ns), as from 33 KiB in steps of 1 KiB (README, "In
+ *     place at the L1d's size"). On the Zen 4 guest (32 KiB L1d, 1 MiB
+ *     L2, 32 MiB L3, ~3.7 GHz) for copies,
  *     KVM guest (32 KiB L1d, 1 MiB L2, 32 MiB L3, ~3.7 GHz), where
  *     source and destination no longer fit in L1 the 128-bit loop was
  *     the fastest copy; bytes per ns, 32-bit elements, the library's
@@ -183,7 +200,8 @@ struct settle_bswap_copy_rule {
  *     0, 1 and 2 KiB past the source modulo 4 KiB, then settle run
  *     bswap); and the backward copy ran at
  *     59-62 B/ns at a distance of 64 bytes where the forward one ran at
- *     84 (stand-alone loop, 32 KiB).
+ *     84 (stand-alone loop, 32 KiB). ymm_inplace_to 0 (in place not
+ *     measured against the AVX2 loop at the L1d's size there).
  * Never a zmm_end or narrow_from of 0.
  */
 struct settle_bswap_copy_rule settle_bswap_copy_rule_decide(uint64_t l1d,
@@ -245,6 +263,15 @@ static inline int settle_bswap_goes_narrow(const void *dst, const void *src,
 	       nb >= settle_bswap_copy_rule()->narrow_from;
 }
 
+/* Does an AVX-512 swap in place of nb bytes (below
+ * SETTLE_BSWAP_NARROW_INPLACE_BYTES) run the AVX2 kernel's loop
+ * (settle_bswap_avx2_bytes())? */
+static inline int settle_bswap_inplace_ymm(size_t nb)
+{
+	return nb >= SETTLE_BSWAP_NARROW_COPY_MIN &&
+	       nb <= settle_bswap_copy_rule()->ymm_inplace_to;
+}
+
 /* Does an AVX-512 copy of nb bytes (dst != src) that does not go to the
  * SSSE3 kernel run the AVX2 kernel (settle_bswap_avx2_bytes())? */
 static inline int settle_bswap_goes_ymm(size_t nb)
@@ -271,13 +298,14 @@ void settle_bswap_ssse3_bytes(void *dst, const void *src, size_t nb,
 			      size_t esz);
 
 /*
- * The AVX-512 kernel's hand-over of a copy of zmm_end bytes or more
- * (struct settle_bswap_copy_rule): nb bytes (a multiple of esz, which is
- * 2, 4 or 8), from src to dst (not in place), with the loop of
+ * The AVX-512 kernel's hand-over of a copy of zmm_end bytes or more, and
+ * of a swap in place in the range ymm_inplace_to (struct
+ * settle_bswap_copy_rule): nb bytes (a multiple of esz, which is 2, 4 or
+ * 8), from src to dst (dst == src: in place), with the loop of
  * settle_bswap{16,32,64}_avx2(). The caller has made the kernel's other
- * tests: nb is at least SETTLE_BSWAP_NARROW_COPY_MIN and below
- * narrow_from (settle_bswap_goes_narrow() is false), so they are not made
- * again. x86-64 only; needs AVX2.
+ * tests: nb is at least SETTLE_BSWAP_NARROW_COPY_MIN and
+ * settle_bswap_goes_narrow() is false, so they are not made again.
+ * x86-64 only; needs AVX2.
  */
 void settle_bswap_avx2_bytes(void *dst, const void *src, size_t nb,
 			     size_t esz);

@@ -48,8 +48,10 @@ struct settle_bswap_copy_rule settle_bswap_copy_rule_decide(uint64_t l1d,
 		r.zmm_end = settle_bswap_narrow_copy_decide(l1d);
 		r.narrow_from = r.zmm_end;
 		r.backward = 1;
+		r.ymm_inplace_to = l1d_share(l1d, 1, 1);
 		return r;
 	}
+	r.ymm_inplace_to = 0;
 	r.zmm_end = l1d_share(l1d, 9, 16);
 	r.narrow_from = nt_bytes < SIZE_MAX ? nt_bytes + 1 : SIZE_MAX;
 	if (r.narrow_from < SETTLE_BSWAP_NT_MIN_BYTES)

@@ -18,7 +18,9 @@
  * kernel, which writes copies larger than the non-temporal threshold with
  * MOVNTDQ (settle_bswap_ssse3_bytes()), and from zmm_end on to the AVX2
  * kernel (settle_bswap_avx2_bytes()); in-place swaps of
- * SETTLE_BSWAP_NARROW_INPLACE_BYTES or more go to the SSSE3 kernel.
+ * SETTLE_BSWAP_NARROW_INPLACE_BYTES or more go to the SSSE3 kernel, and
+ * those in the rule's ymm_inplace_to range (AMD family 19h: to the L1d's
+ * size) to the AVX2 kernel.
  *
  * In place at L1 sizes this loop runs at 0.83-0.86 of the same loop
  * without the shuffle on the Intel family 6 model 167 guest, and so does
@@ -171,7 +173,8 @@ swap_all(void *dst, const void *src, size_t nb, size_t esz, __m128i lane,
 			settle_bswap_touch_ssse3(dst, src, nb, esz);
 		else
 			settle_bswap_ssse3_bytes(dst, src, nb, esz);
-	} else if (dst != src && settle_bswap_goes_ymm(nb)) {
+	} else if (dst != src ? settle_bswap_goes_ymm(nb) :
+				settle_bswap_inplace_ymm(nb)) {
 		if (touch)
 			settle_bswap_touch_avx2_bytes(dst, src, nb);
 		else
