@@ -464,7 +464,7 @@ static int sys_conclude(const struct settle_result *res, size_t n,
 	settle_conclusion_number(out, "loop_10m", loop_s, "s");
 	settle_conclusion_number(out, "change_10m", loop_s * share, "s");
 	settle_conclusion_number(out, "change_share", share * 100, "%");
-	settle_conclusion_row(out, p);
+	settle_conclusion_row_time(out, p);
 	return 1;
 }
 

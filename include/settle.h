@@ -245,6 +245,9 @@ struct settle_conclusion {
 	struct {
 		char label[128]; /* the result's label */
 		uint64_t size_bytes;
+		/* nonzero: the conclusion takes this row's own time, not its
+		 * ratio to its baseline (settle_conclusion_row_time()) */
+		int by_time;
 	} rows[SETTLE_MAX_NAMED];
 	size_t nrows;
 };
@@ -273,6 +276,12 @@ void settle_conclusion_number(struct settle_conclusion *c, const char *name,
 			      double value, const char *unit);
 void settle_conclusion_row(struct settle_conclusion *c,
 			   const struct settle_result *r);
+/* The same for a result whose own time the conclusion takes (e.g. the
+ * pipe loop's ns per call), not its ratio to its baseline: its verdict
+ * and its baseline's stability then do not hold the conclusion back,
+ * its own stability does. A row named both ways counts as by ratio. */
+void settle_conclusion_row_time(struct settle_conclusion *c,
+				const struct settle_result *r);
 
 /* Most figures one result's scale section may have. */
 #define SETTLE_MAX_FIGURES 8

@@ -794,6 +794,34 @@ static void test_conclusion_names_params_loaded(void **st)
 	unlink(path);
 }
 
+/* A conclusion's rows: each named once; by time only when every naming
+ * was by time (a row also taken by its ratio is held by its baseline). */
+static void test_conclusion_rows_by_time(void **st)
+{
+	struct settle_result a, b;
+	struct settle_conclusion c;
+
+	(void)st;
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	memset(&c, 0, sizeof(c));
+	a.label = "pipe-loop";
+	b.label = "null";
+	settle_conclusion_row_time(&c, &a);
+	settle_conclusion_row_time(&c, &a);
+	settle_conclusion_row_time(&c, &b);
+	settle_conclusion_row(&c, &b);
+	assert_int_equal(c.nrows, 2);
+	assert_string_equal(c.rows[0].label, "pipe-loop");
+	assert_int_equal(c.rows[0].by_time, 1);
+	assert_string_equal(c.rows[1].label, "null");
+	assert_int_equal(c.rows[1].by_time, 0);
+	settle_conclusion_row(&c, &a);
+	assert_int_equal(c.rows[0].by_time, 0);
+	settle_conclusion_row_time(&c, &a);
+	assert_int_equal(c.rows[0].by_time, 0);
+}
+
 /* A row of another group (no interval against the fastest in the table)
  * as fast as the fastest, round by round, is not told apart from it;
  * twice as slow it is (above). */
@@ -889,6 +917,7 @@ int main(void)
 		cmocka_unit_test(test_format_for_path),
 		cmocka_unit_test(test_conclusion_names_params),
 		cmocka_unit_test(test_conclusion_names_params_loaded),
+		cmocka_unit_test(test_conclusion_rows_by_time),
 		cmocka_unit_test(test_conclusion_across_groups),
 		cmocka_unit_test(test_one_sample),
 	};

@@ -93,6 +93,16 @@ golden "show-proc-unstable-base.table" "$S" show proc-unstable-base.json
 # popcount unstable; the conclusion rests on 128 MiB rows, whose baseline
 # is stable: still settled (a baseline of another size is not theirs)
 golden "show-founding-small-unstable.table" "$S" show founding-small-unstable.json
+# founding-null-unstable.json: founding.json with syscall's null baseline
+# unstable (its samples 1, 1.15, 1.3, 0.9 and 1.2 times as long: MAD
+# 13 %); the syscall conclusion takes the pipe loop's own time, not its
+# ratio to null: still settled (the table marks null and the ratios)
+golden "show-founding-null-unstable.table" "$S" show founding-null-unstable.json
+golden "show-founding-null-unstable.json" "$S" show founding-null-unstable.json --format json
+# stored-by-time.json: its syscall rows under a claim settle does not
+# know, so show reads the conclusion the file stores: its row marked
+# "by": "time" is held by its own state, not its baseline's
+golden "show-stored-by-time.table" "$S" show stored-by-time.json
 # founding-tie.json: founding.json with the 128 MiB avx512 and auto rows
 # given avx2's samples: the three tie, and their ratios, alike to three
 # places, print as one figure (not "0.157x-0.157x")

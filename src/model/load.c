@@ -227,6 +227,7 @@ static void load_settings(struct settle_report *rep, json_t *doc)
 static int load_conclusion(json_t *j, struct settle_conclusion *k)
 {
 	json_t *v;
+	const char *by;
 	size_t i;
 
 	memset(k, 0, sizeof(*k));
@@ -250,6 +251,8 @@ static int load_conclusion(json_t *j, struct settle_conclusion *k)
 			continue;
 		snprintf(k->rows[k->nrows].label, sizeof(k->rows[0].label),
 			 "%s", json_string_value(json_object_get(v, "label")));
+		by = json_string_value(json_object_get(v, "by"));
+		k->rows[k->nrows].by_time = by && !strcmp(by, "time");
 		k->rows[k->nrows++].size_bytes = count(v, "size_bytes");
 	}
 	return 1;

@@ -423,8 +423,9 @@ static void write_conclusion(FILE *f, const struct settle_conclusion *k,
 	for (size_t i = 0; i < k->nrows; i++) {
 		fputs(i ? ", {" : "{", f);
 		jkey(f, "label"); jstr(f, k->rows[i].label);
-		fprintf(f, ", \"size_bytes\": %llu}",
+		fprintf(f, ", \"size_bytes\": %llu",
 			(unsigned long long)k->rows[i].size_bytes);
+		fputs(k->rows[i].by_time ? ", \"by\": \"time\"}" : "}", f);
 	}
 	fputs("]}", f);
 }

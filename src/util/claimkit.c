@@ -54,18 +54,33 @@ void settle_conclusion_number(struct settle_conclusion *c, const char *name,
 	c->numbers[c->nnumbers++].value = value;
 }
 
-void settle_conclusion_row(struct settle_conclusion *c,
-			   const struct settle_result *r)
+static void conclusion_row(struct settle_conclusion *c,
+			   const struct settle_result *r, int by_time)
 {
 	for (size_t i = 0; i < c->nrows; i++)
 		if (!strcmp(c->rows[i].label, r->label) &&
-		    c->rows[i].size_bytes == r->size_bytes)
+		    c->rows[i].size_bytes == r->size_bytes) {
+			c->rows[i].by_time &= by_time;
 			return;
+		}
 	if (c->nrows == SETTLE_MAX_NAMED)
 		return;
 	snprintf(c->rows[c->nrows].label, sizeof(c->rows[0].label), "%s",
 		 r->label);
+	c->rows[c->nrows].by_time = by_time;
 	c->rows[c->nrows++].size_bytes = r->size_bytes;
+}
+
+void settle_conclusion_row(struct settle_conclusion *c,
+			   const struct settle_result *r)
+{
+	conclusion_row(c, r, 0);
+}
+
+void settle_conclusion_row_time(struct settle_conclusion *c,
+				const struct settle_result *r)
+{
+	conclusion_row(c, r, 1);
 }
 
 const struct settle_result *settle_result_find(const struct settle_result *res,

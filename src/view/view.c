@@ -657,12 +657,14 @@ baseline_of(const struct settle_report *rep, const struct settle_view_row *w)
  * unclear (said with the verdict's own reason); a named row unstable
  * (marked "!": the table says not to trust it), or the baseline its ratio
  * is taken against (a ratio to a baseline whose samples spread is no
- * firmer than the baseline).
+ * firmer than the baseline). A row taken by its own time (by_time[i]
+ * nonzero; by_time NULL: none is) is held by its own state alone, not by
+ * its verdict or its baseline.
  */
 static const char *unsettled(const struct settle_report *rep,
 			     const struct settle_view_claim *vc,
 			     const struct settle_view_row *const *rows,
-			     size_t n)
+			     const int *by_time, size_t n)
 {
 	for (size_t i = 0; i < vc->nrows; i++)
 		if (vc->rows[i].status == SETTLE_ROW_INVALID)
@@ -676,6 +678,8 @@ static const char *unsettled(const struct settle_report *rep,
 
 		if (!w || w->status != SETTLE_ROW_MEASURED)
 			return "a row it rests on was not measured";
+		if (by_time && by_time[i])
+			continue;
 		if (w->role == SETTLE_ROLE_COMPARED &&
 		    !strcmp(w->verdict, "unclear")) {
 			if (w->why && !strcmp(w->why, "too few samples"))
@@ -687,7 +691,8 @@ static const char *unsettled(const struct settle_report *rep,
 		}
 	}
 	for (size_t i = 0; i < n; i++) {
-		const struct settle_result *b = baseline_of(rep, rows[i]);
+		const struct settle_result *b = by_time && by_time[i] ? NULL :
+						baseline_of(rep, rows[i]);
 
 		if (rows[i]->r->unstable)
 			return "a row it rests on is unstable (marked !: its "
@@ -884,6 +889,7 @@ static void conclusion(struct settle_view *v, struct settle_view_claim *vc)
 {
 	const struct settle_conclusion *k = vc->claim->conclusion;
 	const struct settle_view_row *rows[SETTLE_MAX_NAMED];
+	int by_time[SETTLE_MAX_NAMED] = { 0 };
 	char why[400];
 	size_t n = 0;
 	int based = 0;
@@ -905,9 +911,11 @@ static void conclusion(struct settle_view *v, struct settle_view_claim *vc)
 			vc->reason = keep(v, why);
 	} else if (k) {
 		snprintf(vc->sentence, sizeof(vc->sentence), "%s", k->sentence);
-		for (size_t i = 0; i < k->nrows; i++)
+		for (size_t i = 0; i < k->nrows; i++) {
+			by_time[n] = k->rows[i].by_time;
 			rows[n++] = named(vc, k->rows[i].label,
 					  k->rows[i].size_bytes);
+		}
 	} else if (based) {
 		generic_conclusion(&v->rep->options, vc, vc->sentence,
 				   sizeof(vc->sentence), rows, &n);
@@ -917,7 +925,7 @@ static void conclusion(struct settle_view *v, struct settle_view_claim *vc)
 			     "there is no baseline to compare with";
 		snprintf(vc->sentence, sizeof(vc->sentence), "%s", vc->reason);
 	} else if (!vc->reason) {
-		vc->reason = unsettled(v->rep, vc, rows, n);
+		vc->reason = unsettled(v->rep, vc, rows, by_time, n);
 	}
 	settle_escape_in(vc->sentence, sizeof(vc->sentence));
 	vc->settled = !vc->reason;
