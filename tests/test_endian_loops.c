@@ -52,7 +52,8 @@ static void test_shape(void **state)
 	assert_string_equal(c->name, "endian");
 	assert_string_equal(c->baseline, "long");
 	assert_int_equal(c->nvariants, 8);
-	assert_int_equal(c->bytes_per_op, 8);
+	/* no one throughput for the claim: we32 converts 4 bytes, we64 8 */
+	assert_int_equal(c->bytes_per_op, 0);
 	assert_true(c->show_cycles);
 	assert_true(c->check_iters > 0);
 	assert_null(c->default_sizes);
@@ -144,6 +145,7 @@ static void test_scale(void **state)
 	struct settle_figure f[4];
 
 	(void)state;
+	r.variant = "we64";
 	r.sum.median = 2.0; /* ns per increment */
 	assert_int_equal(c->scale(&r, &ctx, f, 4), 3);
 	for (size_t i = 0; i < 3; i++) {
@@ -182,6 +184,32 @@ static void test_scale(void **state)
 	assert_int_equal(c->scale(&r, &ctx, f, 4), 0);
 }
 
+/* MB/s counts the bytes of the value converted: 4 for we32 (half of
+ * we64's at the same time per increment), the native long's for long. */
+static void test_scale_bytes(void **state)
+{
+	const struct settle_claim *c = &settle_claim_endian;
+	struct settle_result r = { .size_bytes = 0 };
+	struct settle_scale_ctx ctx = { .device_mbps = 13, .claim = c };
+	struct settle_figure f[4];
+
+	(void)state;
+	r.sum.median = 2.0;
+	r.variant = "we32";
+	ctx.variant = find("we32", "-O2");
+	assert_int_equal(c->scale(&r, &ctx, f, 4), 3);
+	assert_float_equal(f[1].value, 2000, 1e-9);
+	assert_float_equal(f[2].value, 13.0 / 2000 * 100, 1e-12);
+	r.variant = "long";
+	ctx.variant = find("long", "-O2");
+	assert_int_equal(c->scale(&r, &ctx, f, 4), 3);
+	assert_float_equal(f[1].value, sizeof(unsigned long) * 500.0, 1e-9);
+	r.variant = "u64";
+	ctx.variant = find("u64", "-O0");
+	assert_int_equal(c->scale(&r, &ctx, f, 4), 3);
+	assert_float_equal(f[1].value, 4000, 1e-9);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -189,6 +217,7 @@ int main(void)
 		cmocka_unit_test(test_variants),
 		cmocka_unit_test(test_other_byte_order),
 		cmocka_unit_test(test_scale),
+		cmocka_unit_test(test_scale_bytes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
