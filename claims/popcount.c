@@ -567,12 +567,32 @@ static int in_cache_sentence(struct settle_conclusion *out,
 }
 
 /*
+ * The sentence when no count is faster than base (the nearest's ratio is
+ * 1 or more; a run of only slow variants, e.g. --variant table8), into
+ * out: base is the fastest, the nearest counts (names) take span of its
+ * time. Returns snprintf's.
+ */
+static int none_faster_sentence(struct settle_conclusion *out,
+				const char *names, size_t nties,
+				const char *size, const char *span,
+				const char *base, const char *ci)
+{
+	return snprintf(out->sentence, sizeof(out->sentence), "no count is "
+			"faster than %s at %s: the nearest, %s%s, take%s %s its "
+			"time%s", base, size, names, nties ? " (not told "
+			"apart)" : "", nties ? "" : "s", span, ci);
+}
+
+/*
  * The fastest count at the largest size against the baseline, and what it
  * saves on the 4 GiB of bitmaps of a 128 TB file system, as a share of the
  * original 202 s check. Counts whose interval overlaps the fastest one's
  * are named with it (this run does not separate them), each a row the
- * conclusion rests on; the saving is the fastest median's, and said to be
- * extrapolated unless 4 GiB was measured; none below FS_FROM_BYTES.
+ * conclusion rests on; the saving is the baseline's time less the ratio's
+ * share of it (so its sign is the ratio's), said to be extrapolated
+ * unless 4 GiB was measured; none below FS_FROM_BYTES. When no count is
+ * faster than the baseline (ratio 1 or more), the baseline is the fastest
+ * and nothing is saved.
  */
 static int popcount_conclude(const struct settle_result *res, size_t n,
 			     const struct settle_conclude_ctx *ctx,
@@ -615,7 +635,7 @@ static int popcount_conclude(const struct settle_result *res, size_t n,
 	settle_format_size(best->size_bytes, size, sizeof(size));
 	if (best->size_bytes != 4ull << 30)
 		snprintf(extra, sizeof(extra), " (extrapolated from %s)", size);
-	saved = fs_seconds(base, 4ull << 30) - fs_seconds(best, 4ull << 30);
+	saved = fs_seconds(base, 4ull << 30) * (1 - best->cmp.ratio);
 	used = (size_t)snprintf(names, sizeof(names), "%s", best->label);
 	for (size_t i = 0; i < nties && used < sizeof(names); i++)
 		used += (size_t)snprintf(names + used, sizeof(names) - used,
@@ -627,7 +647,10 @@ static int popcount_conclude(const struct settle_result *res, size_t n,
 	if (strcmp(span, hi_s) != 0)
 		snprintf(span, sizeof(span), "%.3fx-%.3fx", best->cmp.ratio,
 			 rmax);
-	if (best->size_bytes < FS_FROM_BYTES)
+	if (best->cmp.ratio >= 1)
+		w = none_faster_sentence(out, names, nties, size, span,
+					 base->label, ci);
+	else if (best->size_bytes < FS_FROM_BYTES)
 		w = in_cache_sentence(out, names, nties, size, span,
 				      base->label, ci);
 	else if (nties)
@@ -653,7 +676,7 @@ static int popcount_conclude(const struct settle_result *res, size_t n,
 		settle_conclusion_number(out, "ci_low", lo, "x");
 		settle_conclusion_number(out, "ci_high", hi, "x");
 	}
-	if (best->size_bytes >= FS_FROM_BYTES) {
+	if (best->size_bytes >= FS_FROM_BYTES && best->cmp.ratio < 1) {
 		settle_conclusion_number(out, "saved_128tb", saved, "s");
 		settle_conclusion_number(out, "share_of_check",
 					 saved / 202 * 100, "%");
@@ -662,7 +685,8 @@ static int popcount_conclude(const struct settle_result *res, size_t n,
 	settle_conclusion_row(out, base);
 	for (size_t i = 0; i < nties; i++)
 		settle_conclusion_row(out, ties[i]);
-	return best->size_bytes < FS_FROM_BYTES || isfinite(saved);
+	return best->size_bytes < FS_FROM_BYTES || best->cmp.ratio >= 1 ||
+	       isfinite(saved);
 }
 
 /* --full adds the bitmaps of a 128 TB file system. */
