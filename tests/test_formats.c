@@ -844,6 +844,33 @@ static void test_conclusion_across_groups(void **st)
 	settle_report_free(&rep);
 }
 
+/* The same for the slowest: the baseline as slow as the row of another
+ * group, round by round, is not told apart from it. */
+static void test_conclusion_slowest_tie(void **st)
+{
+	static const double close[5] = { 3.02, 3.1, 3.0, 3.2, 3.0 };
+	struct settle_report rep;
+	double keep[5];
+	char *text;
+
+	(void)st;
+	memcpy(keep, samples[0], sizeof(keep));
+	memcpy(samples[0], close, sizeof(close));
+	make_report(&rep, "c", "t", "quick");
+	memcpy(samples[0], keep, sizeof(keep));
+	text = render(&rep, "table");
+	assert_non_null(strstr(text, "slowest base (3.020 ns; not told apart "
+				     "from 32-bit wide)"));
+	free(text);
+	settle_report_free(&rep);
+	/* twice as slow it is told apart (make_report's own samples) */
+	make_report(&rep, "c", "t", "quick");
+	text = render(&rep, "table");
+	assert_non_null(strstr(text, "slowest 32-bit wide (3.000 ns)"));
+	free(text);
+	settle_report_free(&rep);
+}
+
 /* One sample is "1 sample", in the run's line and in the notes. */
 static void test_one_sample(void **st)
 {
@@ -918,6 +945,7 @@ int main(void)
 		cmocka_unit_test(test_conclusion_names_params),
 		cmocka_unit_test(test_conclusion_names_params_loaded),
 		cmocka_unit_test(test_conclusion_rows_by_time),
+		cmocka_unit_test(test_conclusion_slowest_tie),
 		cmocka_unit_test(test_conclusion_across_groups),
 		cmocka_unit_test(test_one_sample),
 	};

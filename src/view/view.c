@@ -706,16 +706,18 @@ static const char *unsettled(const struct settle_report *rep,
 }
 
 /*
- * Whether this run cannot tell w from the fastest row f (both measured at
- * one size in the same rounds). In one group: two compared rows whose
- * intervals overlap; f the baseline and w unclear against it; w the
- * baseline and f not called faster. In two groups (other parameters), no
- * row is the other's baseline: w against f as a row against its baseline
- * (settle_result_compare()), not told apart unless w is called slower.
+ * Whether this run cannot tell w from the fastest row f, or with slowest
+ * set from the slowest one (both measured at one size in the same
+ * rounds). In one group: two compared rows whose intervals overlap; f the
+ * baseline and w unclear against it; w the baseline and f not called
+ * faster (slower). In two groups (other parameters), no row is the
+ * other's baseline: w against f as a row against its baseline
+ * (settle_result_compare()), not told apart unless w is called slower
+ * (faster).
  */
 static int undecided(const struct settle_options *o,
 		     const struct settle_view_row *f,
-		     const struct settle_view_row *w)
+		     const struct settle_view_row *w, int slowest)
 {
 	const struct settle_result *a = f->r, *b = w->r;
 	struct settle_comparison c;
@@ -725,13 +727,13 @@ static int undecided(const struct settle_options *o,
 	if (!settle_result_same_group(a, b))
 		return settle_result_compare(b, a, o->processes, o->band,
 					     &c) < 0 ||
-		       c.verdict != SETTLE_SLOWER;
+		       c.verdict != (slowest ? SETTLE_FASTER : SETTLE_SLOWER);
 	if (f->role == SETTLE_ROLE_COMPARED && w->role == SETTLE_ROLE_COMPARED)
 		return settle_intervals_overlap(&a->cmp, &b->cmp);
 	if (f->role == SETTLE_ROLE_BASELINE && w->role == SETTLE_ROLE_COMPARED)
 		return !strcmp(w->verdict, "unclear");
 	if (w->role == SETTLE_ROLE_BASELINE && f->role == SETTLE_ROLE_COMPARED)
-		return strcmp(f->verdict, "faster") != 0;
+		return strcmp(f->verdict, slowest ? "slower" : "faster") != 0;
 	return 0;
 }
 
@@ -772,17 +774,36 @@ static const char *row_name(const struct settle_view_row *w, char *buf,
 	return buf;
 }
 
+/* The rows of build b at size that this run cannot tell from row x, the
+ * fastest or with slowest set the slowest (undecided()), into ties[] (at
+ * most max); returns how many. */
+static size_t ties_of(const struct settle_options *o,
+		      const struct settle_view_claim *vc, const char *b,
+		      uint64_t size, const struct settle_view_row *x,
+		      int slowest, const struct settle_view_row **ties,
+		      size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; x && i < vc->nrows && n < max; i++)
+		if (ranked(b, &vc->rows[i], size) &&
+		    undecided(o, x, &vc->rows[i], slowest))
+			ties[n++] = &vc->rows[i];
+	return n;
+}
+
 /*
  * Fastest and slowest measured row of build b at the largest size, the
- * rows this run cannot tell from the fastest (ties[], *nties; those
- * called the same as the baseline are listed in same), and which are the
- * same as the baseline.
+ * rows this run cannot tell from the fastest (ties[], *nties) and from
+ * the slowest (sties[], *nsties), and which are the same as the baseline
+ * (listed in same).
  */
 static void extremes(const struct settle_options *o,
 		     const struct settle_view_claim *vc, const char *b,
 		     const struct settle_view_row **fast,
 		     const struct settle_view_row **slow,
 		     const struct settle_view_row **ties, size_t *nties,
+		     const struct settle_view_row **sties, size_t *nsties,
 		     size_t maxties, size_t *nsame, char *same, size_t len)
 {
 	uint64_t size = 0;
@@ -812,16 +833,29 @@ static void extremes(const struct settle_options *o,
 			(*nsame)++;
 		}
 	}
-	for (size_t i = 0; *fast && i < vc->nrows && *nties < maxties; i++)
-		if (ranked(b, &vc->rows[i], size) &&
-		    undecided(o, *fast, &vc->rows[i]))
-			ties[(*nties)++] = &vc->rows[i];
+	*nties = ties_of(o, vc, b, size, *fast, 0, ties, maxties);
+	*nsties = *slow == *fast ? 0 :
+		  ties_of(o, vc, b, size, *slow, 1, sties, maxties);
+}
+
+/* "; not told apart from a, b" for the n rows ties[], or "", into buf. */
+static void ties_said(const struct settle_view_row *const *ties, size_t n,
+		      char *buf, size_t len)
+{
+	char name[128];
+	size_t t = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && t < len; i++)
+		t += (size_t)snprintf(buf + t, len - t, "%s%s", i ? ", " :
+				      "; not told apart from ",
+				      row_name(ties[i], name, sizeof(name)));
 }
 
 /*
  * Without a conclusion of the claim's own: per build, the fastest and the
- * slowest variant at the largest size and which are the same as the
- * baseline.
+ * slowest variant at the largest size, the rows this run cannot tell from
+ * either, and which are the same as the baseline.
  */
 static void generic_conclusion(const struct settle_options *o,
 			       const struct settle_view_claim *vc, char *buf,
@@ -845,20 +879,18 @@ static void generic_conclusion(const struct settle_options *o,
 	}
 	for (size_t k = 0; k < nb && used < len; k++) {
 		const struct settle_view_row *f, *s, *ties[SETTLE_MAX_NAMED];
-		char same[256], tie[256] = "", fname[128], sname[128];
-		char tname[128];
-		size_t nsame, nties, t = 0;
+		const struct settle_view_row *sties[SETTLE_MAX_NAMED];
+		char same[256], tie[256], stie[256], fname[128], sname[128];
+		size_t nsame, nties, nsties;
 		int w;
 
-		extremes(o, vc, builds[k], &f, &s, ties, &nties,
-			 SETTLE_MAX_NAMED - 2, &nsame, same, sizeof(same));
+		extremes(o, vc, builds[k], &f, &s, ties, &nties, sties,
+			 &nsties, SETTLE_MAX_NAMED - 2, &nsame, same,
+			 sizeof(same));
 		if (!f)
 			continue;
-		for (size_t i = 0; i < nties && t < sizeof(tie); i++)
-			t += (size_t)snprintf(tie + t, sizeof(tie) - t, "%s%s",
-					      i ? ", " : "; not told apart "
-					      "from ", row_name(ties[i], tname,
-								sizeof(tname)));
+		ties_said(ties, nties, tie, sizeof(tie));
+		ties_said(sties, nsties, stie, sizeof(stie));
 		if (f == s) /* one variant: nothing to rank */
 			w = snprintf(buf + used, len - used, "%s%s%s%s takes %s",
 				     used ? "; " : "", builds[k] ? builds[k] : "",
@@ -866,12 +898,13 @@ static void generic_conclusion(const struct settle_options *o,
 				     row_name(f, fname, sizeof(fname)), f->median);
 		else
 			w = snprintf(buf + used, len - used, "%s%s%sfastest %s "
-				     "(%s%s), slowest %s (%s)%s%s", used ? "; " : "",
+				     "(%s%s), slowest %s (%s%s)%s%s",
+				     used ? "; " : "",
 				     builds[k] ? builds[k] : "",
 				     builds[k] ? ": " : "",
 				     row_name(f, fname, sizeof(fname)), f->median,
 				     tie, row_name(s, sname, sizeof(sname)),
-				     s->median,
+				     s->median, stie,
 				     nsame ? "; the same as the baseline: " : "",
 				     nsame ? same : "");
 		if (w > 0)
@@ -882,6 +915,8 @@ static void generic_conclusion(const struct settle_options *o,
 		}
 		for (size_t i = 0; i < nties && *nrows < SETTLE_MAX_NAMED; i++)
 			rows[(*nrows)++] = ties[i];
+		for (size_t i = 0; i < nsties && *nrows < SETTLE_MAX_NAMED; i++)
+			rows[(*nrows)++] = sties[i];
 	}
 }
 
