@@ -585,11 +585,12 @@ static const char *const kinds[] = { "scalar", "ssse3", "avx2", "avx512",
  * "16-bit copy avx2", or "16-bit copy avx2; not told apart from ssse3,
  * auto" when the intervals of other copies of that element size (each
  * against the scalar baseline) overlap its own: the run cannot tell which
- * of them is the fastest. Into buf.
+ * of them is the fastest. Into buf; each such copy is a row out rests on
+ * (by its ratio: its interval tied it).
  */
 static void best_name(const struct settle_result *res, size_t n,
 		      const struct settle_result *best, unsigned bits,
-		      char *buf, size_t len)
+		      char *buf, size_t len, struct settle_conclusion *out)
 {
 	size_t used = (size_t)snprintf(buf, len, "%s", best->label);
 	int ties = 0;
@@ -607,13 +608,16 @@ static void best_name(const struct settle_result *res, size_t n,
 		used += (size_t)snprintf(buf + used, len - used, "%s%s",
 					 ties++ ? ", " : "; not told apart from ",
 					 kinds[k]);
+		settle_conclusion_row(out, r);
 	}
 }
 
 /*
  * At the largest size, the fastest swapping copy of each element size as
  * a share of memcpy's throughput for the same bytes, and the copies this
- * run cannot tell from it.
+ * run cannot tell from it. The share is memcpy's time over the fastest
+ * copy's: both rows are taken by their own time (not by their ratio to
+ * the scalar baseline), the tied copies by their ratio.
  */
 static int bswap_conclude(const struct settle_result *res, size_t n,
 			  const struct settle_conclude_ctx *ctx,
@@ -645,8 +649,9 @@ static int bswap_conclude(const struct settle_result *res, size_t n,
 		share[e] = m->sum.median / best[e]->sum.median;
 		snprintf(name, sizeof(name), "share_%u", bits);
 		settle_conclusion_number(out, name, share[e], "x");
-		settle_conclusion_row(out, best[e]);
-		best_name(res, n, best[e], bits, who[e], sizeof(who[e]));
+		settle_conclusion_row_time(out, best[e]);
+		settle_conclusion_row_time(out, m);
+		best_name(res, n, best[e], bits, who[e], sizeof(who[e]), out);
 	}
 	settle_format_size(best[0]->size_bytes, size, sizeof(size));
 	snprintf(out->sentence, sizeof(out->sentence), "at %s the fastest "

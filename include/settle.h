@@ -222,8 +222,9 @@ struct settle_claim {
 			struct settle_conclusion *out);
 };
 
-/* Most numbers and rows one conclusion may name. */
-#define SETTLE_MAX_NAMED 8
+/* Most numbers and rows one conclusion may name (bswap's names up to 18
+ * rows: for each element size the fastest copy, memcpy and four ties). */
+#define SETTLE_MAX_NAMED 24
 
 /*
  * A claim's conclusion: one sentence ("avx512 counts the 4 GiB of bitmaps
