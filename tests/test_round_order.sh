@@ -68,6 +68,11 @@ if [ $rc = 0 ] && [ "$(cat "$TMP/log")" = "$(printf '012120201\n210021102')" ]; 
 else
 	bad "--processes 2: status $rc, the rounds ran $(tr '\n' ' ' <"$TMP/log")"
 fi
+# two processes give no verdict (the interval is over their estimates):
+# said once, before the run, not in each process
+if [ "$(grep -c "with --processes 2 no verdict can be decided" "$TMP/out")" = 1 ]
+then ok "--processes 2: says once that it decides no verdict"
+else bad "--processes 2: no single warning that it decides no verdict: $(head -3 "$TMP/out")"; fi
 if python3 - "$TMP/r.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))

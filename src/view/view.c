@@ -683,8 +683,9 @@ static const char *unsettled(const struct settle_report *rep,
 		if (w->role == SETTLE_ROLE_COMPARED &&
 		    !strcmp(w->verdict, "unclear")) {
 			if (w->why && !strcmp(w->why, "too few samples"))
-				return "too few samples (a verdict needs 3 "
-				       "processes, or 5 samples, or more)";
+				return "too few samples (a verdict needs 5 "
+				       "samples from one process, or 3 "
+				       "processes or more)";
 			if (!w->why || !strcmp(w->why, "interval too wide"))
 				return "too noisy (an interval too wide)";
 			return w->why;
