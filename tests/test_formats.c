@@ -722,6 +722,10 @@ static void test_gbench_roundtrip(void **st)
 	}
 	assert_string_equal(back.results[1].variant, "v/size:4096");
 	assert_string_equal(back.machine.model_name, "Test CPU 1.5 GHz");
+	/* settle's compiler and flags come back, not the executable's path
+	 * as flags (compare then warned of different build flags) */
+	assert_string_equal(back.compiler, "cc 1.0");
+	assert_string_equal(back.build_flags, "-O2");
 	settle_report_free(&back);
 	settle_report_free(&rep);
 	unlink(path);

@@ -784,7 +784,7 @@ static int load_gbench(struct loader *l, json_t *doc, struct settle_report *rep)
 	json_t *ctx = json_object_get(doc, "context"), *v;
 	struct settle_machine *m = &rep->machine;
 	size_t i, most = 0;
-	const char *type;
+	const char *type, *exe;
 
 	m->logical_cpus = (long)num(ctx, "num_cpus");
 	json_array_foreach(json_object_get(ctx, "caches"), i, v) {
@@ -799,10 +799,19 @@ static int load_gbench(struct loader *l, json_t *doc, struct settle_report *rep)
 	}
 	/* settle's own gbench-json names the CPU; Google Benchmark does not */
 	copy(m->model_name, sizeof(m->model_name), ctx, "settle_cpu_model");
+	/* settle's own gbench-json names its compiler and flags; another
+	 * program's file names the benchmark's executable, which is no
+	 * build flag: said with the library's build type, flags unknown */
 	type = json_string_value(json_object_get(ctx, "library_build_type"));
+	exe = json_string_value(json_object_get(ctx, "executable"));
 	snprintf(rep->compiler, sizeof(rep->compiler), "Google Benchmark "
-		 "file%s%s", type ? ", library " : "", type ? type : "");
-	copy(rep->build_flags, sizeof(rep->build_flags), ctx, "executable");
+		 "file%s%s%s%s", type ? ", library " : "", type ? type : "",
+		 exe ? ", executable " : "", exe ? exe : "");
+	if (json_is_string(json_object_get(ctx, "settle_compiler")))
+		copy(rep->compiler, sizeof(rep->compiler), ctx,
+		     "settle_compiler");
+	copy(rep->build_flags, sizeof(rep->build_flags), ctx,
+	     "settle_build_flags");
 	rep->timer.clock = SETTLE_CLOCK_UNKNOWN; /* it does not say */
 	rep->timer.why = "Google Benchmark file";
 	m->hypervisor = -1;  /* Google Benchmark does not say */

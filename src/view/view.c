@@ -249,7 +249,8 @@ static void machine_items(const struct settle_report *rep,
 	} else {
 		it = item(v, "build", "%s%s%s", rep->compiler,
 			  rep->build_flags[0] ? ", " : "", rep->build_flags);
-		brief(it, "build %s %s", rep->compiler, rep->build_flags);
+		brief(it, "build %s%s%s", rep->compiler,
+		      rep->build_flags[0] ? " " : "", rep->build_flags);
 	}
 	it = item(v, "mitigations", "%s", m->mitigations[0] ?
 		  m->mitigations : "unknown");
