@@ -671,7 +671,11 @@ static int popcount_conclude(const struct settle_result *res, size_t n,
 	/* cut short (many long names tied): say so at the end */
 	if (w < 0 || (size_t)w >= sizeof(out->sentence))
 		memcpy(out->sentence + sizeof(out->sentence) - 4, "...", 4);
+	/* ratio: the fastest count's; with ties, ratio_high the largest of
+	 * theirs, and ci_low / ci_high span every count named */
 	settle_conclusion_number(out, "ratio", best->cmp.ratio, "x");
+	if (nties)
+		settle_conclusion_number(out, "ratio_high", rmax, "x");
 	if (reached) {
 		settle_conclusion_number(out, "ci_low", lo, "x");
 		settle_conclusion_number(out, "ci_high", hi, "x");
