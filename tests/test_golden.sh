@@ -97,6 +97,10 @@ golden "show-founding-small-unstable.table" "$S" show founding-small-unstable.js
 # conclusion cannot tell from the fastest (so names), unstable (its
 # samples 1, 1.15, 1.3, 0.9 and 1.2 times as long): not settled
 golden "show-bswap-tie-unstable.table" "$S" show bswap-tie-unstable.json
+# lone-one-sample.json: founding.json's pipe-loop row alone, cut to its
+# first sample (MAD 0: it looks steady): the syscall conclusion, which
+# takes that row's time, is not settled (too few samples)
+golden "show-lone-one-sample.table" "$S" show lone-one-sample.json
 # founding-null-unstable.json: founding.json with syscall's null baseline
 # unstable (its samples 1, 1.15, 1.3, 0.9 and 1.2 times as long: MAD
 # 13 %); the syscall conclusion takes the pipe loop's own time, not its

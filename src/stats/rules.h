@@ -21,6 +21,11 @@
  * --layouts N alone runs at least this many processes. */
 #define SETTLE_MIN_UNITS 3
 
+/* The fewest samples of one process a time or a verdict rests on: the
+ * fewest paired samples whose exact signed-rank interval reaches
+ * SETTLE_MIN_LEVEL (5: 93.8 %). */
+#define SETTLE_MIN_SAMPLES 5
+
 /* The least confidence an interval must reach to decide a verdict (the
  * exact signed-rank and Mann-Whitney intervals of a few units reach only
  * some levels: 5 paired samples 93.8 %, 4 of them 87.5 %). */

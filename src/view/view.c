@@ -662,6 +662,9 @@ baseline_of(const struct settle_report *rep, const struct settle_view_row *w)
  * nonzero; by_time NULL: none is) is held by its own state alone, not by
  * its verdict or its baseline.
  */
+#define TOO_FEW "too few samples (a verdict needs 5 samples from one " \
+		"process, or 3 processes or more)"
+
 static const char *unsettled(const struct settle_report *rep,
 			     const struct settle_view_claim *vc,
 			     const struct settle_view_row *const *rows,
@@ -679,14 +682,18 @@ static const char *unsettled(const struct settle_report *rep,
 
 		if (!w || w->status != SETTLE_ROW_MEASURED)
 			return "a row it rests on was not measured";
+		/* a time (a baseline's, a row taken by its time, a lone
+		 * variant's) from fewer units than a verdict needs: a single
+		 * sample has a MAD of 0 and looks steady */
+		if (w->r->nsamples < SETTLE_MIN_SAMPLES &&
+		    rep->options.processes < SETTLE_MIN_UNITS)
+			return TOO_FEW;
 		if (by_time && by_time[i])
 			continue;
 		if (w->role == SETTLE_ROLE_COMPARED &&
 		    !strcmp(w->verdict, "unclear")) {
 			if (w->why && !strcmp(w->why, "too few samples"))
-				return "too few samples (a verdict needs 5 "
-				       "samples from one process, or 3 "
-				       "processes or more)";
+				return TOO_FEW;
 			if (!w->why || !strcmp(w->why, "interval too wide"))
 				return "too noisy (an interval too wide)";
 			return w->why;
