@@ -55,6 +55,22 @@ run laid5 compare "$IN/layouts.json" "$TMP/lslow.json" --fail-on 60
 [ $rc = 0 ] && [ ! -s "$TMP/laid5.err" ] &&
 	ok "--fail-on 60: a 50 % slowdown passes, nothing said" ||
 	bad "--fail-on 60: status $rc: $(cat "$TMP/laid5.err")"
+# Google Benchmark files without repetitions: one sample a side, which
+# decides nothing; --fail-on fails (the check cannot be made), saying so,
+# whatever the change (a bad-input helper's +900 % passed)
+for t in 1000.0 10.0; do
+	printf '{"context": {"date": "x"}, "benchmarks": [{"name": "BM_x/4096", "run_type": "iteration", "iterations": 10, "real_time": %s, "cpu_time": %s, "time_unit": "ns"}]}\n' "$t" "$t" >"$TMP/gb$t.json"
+done
+printf '{"context": {"date": "x"}, "benchmarks": [{"name": "BM_x/4096", "run_type": "iteration", "iterations": 10, "real_time": 100.0, "cpu_time": 100.0, "time_unit": "ns"}]}\n' >"$TMP/gbold.json"
+for t in 1000.0 10.0; do
+	run gbfew compare "$TMP/gbold.json" "$TMP/gb$t.json" --fail-on 5
+	[ $rc = 1 ] && grep -q "BM_x 4096 cannot be decided: too few samples" "$TMP/gbfew.err" &&
+		ok "--fail-on: one sample a side (new at $t ns) fails, said" ||
+		bad "--fail-on, one sample a side ($t ns): status $rc: $(cat "$TMP/gbfew.err")"
+done
+run gbnofail compare "$TMP/gbold.json" "$TMP/gb1000.0.json"
+[ $rc = 0 ] && ok "without --fail-on one sample a side is shown, status 0" ||
+	bad "without --fail-on, one sample a side: status $rc"
 json_edit "$IN/old.json" "$TMP/empty.json" 'doc["results"] = []; doc["skipped"] = []'
 run empty compare "$TMP/old.json" "$TMP/empty.json" --fail-on slower
 if [ $rc = 1 ] && grep -q "no results at all" "$TMP/empty.err"; then

@@ -927,7 +927,9 @@ static void failure(struct settle_compare_view *cv, const char *fmt, ...)
 	cv->nfailures++;
 }
 
-/* What a CI check must not pass: nothing compared, a row gone. */
+/* What a CI check must not pass: nothing compared, a row gone, a row
+ * that cannot be decided for want of samples (one sample a side, as a
+ * Google Benchmark file without repetitions has, never decides). */
 static void section_failures(struct settle_compare_view *cv,
 			     const struct settle_compare_section *s)
 {
@@ -944,6 +946,12 @@ static void section_failures(struct settle_compare_view *cv,
 		if (s->rows[i].empty_new)
 			failure(cv, "%s: %s has no samples", s->nw->source,
 				s->rows[i].name);
+		else if (s->rows[i].status == SETTLE_CMP_MEASURED &&
+			 s->rows[i].why &&
+			 !strcmp(s->rows[i].why, "too few samples"))
+			failure(cv, "%s cannot be decided: too few samples "
+				"(%s %s)", s->rows[i].name,
+				s->rows[i].change_text, s->rows[i].verdict);
 	}
 	if (s->nonly_old)
 		failure(cv, "%zu row%s of %s %s missing from %s (first: %s)",
