@@ -355,7 +355,7 @@ SETTLE_BSWAP_NT_BYTES=64K run ntenv_ok list
 TMPDIR=/nonexistent/settle-tmp run tmp_cmd run --command a=true --samples 2
 expect tmp_cmd 2 "in /nonexistent/settle-tmp \\(TMPDIR\\)" \
 	"--command with an unusable TMPDIR names it"
-TMPDIR=/nonexistent/settle-tmp run tmp_proc run popcount --processes 2 \
+TMPDIR=/nonexistent/settle-tmp run tmp_proc run popcount --processes 3 \
 	--quick --size 1K
 expect tmp_proc 2 "in /nonexistent/settle-tmp \\(TMPDIR\\)" \
 	"--processes with an unusable TMPDIR names it"

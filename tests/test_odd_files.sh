@@ -71,6 +71,12 @@ done
 run gbnofail compare "$TMP/gbold.json" "$TMP/gb1000.0.json"
 [ $rc = 0 ] && ok "without --fail-on one sample a side is shown, status 0" ||
 	bad "without --fail-on, one sample a side: status $rc"
+# a row with more samples than the other rows of its claim and size (its
+# median from samples its ratio never saw): refused, naming both rows
+run mism show "$IN/rounds-mismatch.json"
+[ $rc = 2 ] && grep -q "results\[5\] (endian -O2 we32) has 24 samples and results\[0\] (-O0 long) 12" "$TMP/mism.err" &&
+	ok "a row with more samples than its claim's others: refused, said" ||
+	bad "a row with more samples: status $rc: $(cat "$TMP/mism.err")"
 json_edit "$IN/old.json" "$TMP/empty.json" 'doc["results"] = []; doc["skipped"] = []'
 run empty compare "$TMP/old.json" "$TMP/empty.json" --fail-on slower
 if [ $rc = 1 ] && grep -q "no results at all" "$TMP/empty.err"; then

@@ -837,6 +837,35 @@ static int is_gbench(json_t *doc)
 	       json_is_array(json_object_get(doc, "benchmarks"));
 }
 
+/*
+ * A settle run takes a sample of every row of a claim and size in each
+ * round, and ratios pair them by round: rows of one claim and size with
+ * samples have as many each. A file where one has more (edited, or two
+ * files spliced) would show a median of samples its ratio never saw.
+ */
+static int same_rounds(struct loader *l, const struct settle_report *rep)
+{
+	for (size_t i = 0; i < rep->nresults; i++) {
+		const struct settle_result *a = &rep->results[i];
+
+		for (size_t j = 0; a->nsamples && j < i; j++) {
+			const struct settle_result *b = &rep->results[j];
+
+			if (b->claim != a->claim ||
+			    b->size_bytes != a->size_bytes || !b->nsamples ||
+			    b->nsamples == a->nsamples)
+				continue;
+			return fail(l, "results[%zu] (%s %s) has %zu samples and "
+				    "results[%zu] (%s) %zu, at the same size: a "
+				    "settle run takes one of each row in every "
+				    "round, so its file has as many in each",
+				    i, a->claim->name, a->label, a->nsamples,
+				    j, b->label, b->nsamples);
+		}
+	}
+	return 0;
+}
+
 static int load_doc(struct loader *l, json_t *doc, struct settle_report *rep)
 {
 	json_t *schema = json_object_get(doc, "schema"), *res, *jr;
@@ -858,7 +887,7 @@ static int load_doc(struct loader *l, json_t *doc, struct settle_report *rep)
 	json_array_foreach(res, i, jr)
 		if (load_result(l, doc, jr, i, rep) < 0)
 			return -1;
-	if (load_skipped(l, doc, rep) < 0)
+	if (load_skipped(l, doc, rep) < 0 || same_rounds(l, rep) < 0)
 		return -1;
 	settle_report_analyze(rep, 0, rep->nresults);
 	return 0;
