@@ -87,6 +87,10 @@ golden "compare-proc-uneven.table" "$S" compare proc.json proc-uneven.json
 # samples its ratio never saw)
 golden "show-rounds-mismatch" "$S" show rounds-mismatch.json
 golden "compare-rounds-mismatch" "$S" compare proc.json rounds-mismatch.json
+# check-other.json: new.json with every 4 KiB row's check value halved
+# (other work, as a claim file whose loop was changed): warned once with
+# the first row and "(and other rows)", and the summary says so
+golden "compare-check-other.table" "$S" compare old.json check-other.json
 # proc-unstable.json: proc.json with every other sample of -O2 we32 1.3
 # times as long (MAD 13 %, marked !): the endian conclusion, which names
 # that row, is not settled.

@@ -912,6 +912,43 @@ static void baseline_moved(struct settle_compare_view *cv,
 	cv->caveats |= 4;
 }
 
+/*
+ * Rows whose check value (what the work computed; every variant of a
+ * file agrees on it) differs between the two files measured other work:
+ * their change is not the code's speed alone (a claim file's loop
+ * halved once read as "-49 % faster", explained only as a moved
+ * baseline). Warned with the first such row and the count; the
+ * comparison is not settled. A check of 0 is not said (Google
+ * Benchmark files, commands); references are left out (a run does not
+ * hold them to the others' check either).
+ */
+static void checks_differ(struct settle_compare_view *cv,
+			  const struct settle_compare_section *s)
+{
+	const struct settle_compare_row *first = NULL;
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->nrows; i++) {
+		const struct settle_compare_row *w = &s->rows[i];
+
+		if (!w->old_r || !w->new_r || w->new_r->reference ||
+		    !w->old_r->check ||
+		    !w->new_r->check || w->old_r->check == w->new_r->check)
+			continue;
+		first = first ? first : w;
+		n++;
+	}
+	if (!first)
+		return;
+	warn(cv, "%s computed another check value in %s (%llu) than in %s "
+	     "(%llu)%s: the two files measured other work, and %s change "
+	     "is not the code's speed alone", first->name, s->new_name,
+	     (unsigned long long)first->new_r->check, s->old_name,
+	     (unsigned long long)first->old_r->check,
+	     n > 1 ? " (and other rows)" : "", n > 1 ? "their" : "its");
+	cv->caveats |= 8;
+}
+
 __attribute__((format(printf, 2, 3)))
 static void failure(struct settle_compare_view *cv, const char *fmt, ...)
 {
@@ -1035,6 +1072,10 @@ static void caveats(struct settle_compare_view *cv, size_t used)
 			"with nothing recorded to explain it: if its code is "
 			"unchanged, so did the machine's speed, which is part "
 			"of every change", cv->moved);
+	if (used < sizeof(cv->summary) && (cv->caveats & 8))
+		used += (size_t)snprintf(cv->summary + used,
+			sizeof(cv->summary) - used, "; a row computed another "
+			"check value in each file: other work was measured");
 	if (used < sizeof(cv->summary) && (cv->caveats & 1))
 		used += (size_t)snprintf(cv->summary + used,
 			sizeof(cv->summary) - used, "; note: the files come "
@@ -1071,7 +1112,7 @@ static void summary(struct settle_compare_view *cv)
 	nunclear = count_verdict(cv, "unclear", NULL);
 	ninvalid = count_verdict(cv, "invalid", NULL);
 	cv->settled = rows && !nunclear && !ninvalid && !nundef && !pooled &&
-		      !(cv->caveats & 4);
+		      !(cv->caveats & (4 | 8));
 	used = (size_t)snprintf(cv->summary, sizeof(cv->summary), "%s",
 				cv->settled ? "settled: " : "not settled: ");
 	if (!rows) {
@@ -1249,6 +1290,7 @@ int settle_compare_build(const struct settle_report *old,
 	for (size_t k = 0; k < cv->nsections; k++) {
 		section_failures(cv, &cv->sections[k]);
 		baseline_moved(cv, &cv->sections[k]);
+		checks_differ(cv, &cv->sections[k]);
 		commands_changed(cv, &cv->sections[k]);
 	}
 	file_noise(cv, old);

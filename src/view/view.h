@@ -224,7 +224,8 @@ struct settle_compare_view {
 			      was measured under noise (load, stolen time,
 			      clock drift), 4 a claim's baseline moved
 			      between files of the same machine and build
-			      (moved names the first) */
+			      (moved names the first), 8 a row computed
+			      another check value in each file */
 	char moved[440];   /* "layout-test cc -O2 steady +30.00%" */
 	char warnings[2 * SETTLE_VIEW_MAX_WARNINGS][700];
 	size_t nwarnings;
