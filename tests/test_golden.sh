@@ -82,8 +82,8 @@ golden "compare-proc.table" "$S" compare proc.json proc-we32.json
 golden "compare-proc-shift.table" "$S" compare proc-spread.json proc-shift.json
 golden "compare-proc-uneven.table" "$S" compare proc.json proc-uneven.json
 # rounds-mismatch.json: proc.json with -O2 we32 given 24 samples (its 12,
-# then each 20 times as long) beside 12 in every other row: samples pair
-# by round, so the file is refused (its median would have come from
+# then each 20 times as long) beside its baseline's 12: its ratio pairs
+# them by round, so the file is refused (its median would have come from
 # samples its ratio never saw)
 golden "show-rounds-mismatch" "$S" show rounds-mismatch.json
 golden "compare-rounds-mismatch" "$S" compare proc.json rounds-mismatch.json

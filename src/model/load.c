@@ -837,31 +837,50 @@ static int is_gbench(json_t *doc)
 	       json_is_array(json_object_get(doc, "benchmarks"));
 }
 
+/* Is results[i] the first of its key (claim, variant, build, parameters
+ * and size)? A file may state a row again, a repetition: compare pools
+ * them, show prints the first. */
+static int first_of_key(const struct settle_report *rep, size_t i)
+{
+	const struct settle_result *a = &rep->results[i];
+
+	for (size_t j = 0; j < i; j++) {
+		const struct settle_result *b = &rep->results[j];
+
+		if (b->claim == a->claim && b->size_bytes == a->size_bytes &&
+		    !strcmp(b->variant, a->variant) &&
+		    settle_result_same_group(a, b))
+			return 0;
+	}
+	return 1;
+}
+
 /*
- * A settle run takes a sample of every row of a claim and size in each
- * round, and ratios pair them by round: rows of one claim and size with
- * samples have as many each. A file where one has more (edited, or two
- * files spliced) would show a median of samples its ratio never saw.
+ * A settle run takes a sample of every row in each round, and a row's
+ * ratio pairs its samples with its baseline's round by round: a row and
+ * the baseline its ratio is taken against have as many samples. A file
+ * where one has more (edited, or spliced) would show a median of samples
+ * its ratio never saw (a row's 18 samples, 12 of them 20 times as long,
+ * printed a median above its baseline's beside "0.178x faster").
  */
 static int same_rounds(struct loader *l, const struct settle_report *rep)
 {
 	for (size_t i = 0; i < rep->nresults; i++) {
-		const struct settle_result *a = &rep->results[i];
+		const struct settle_result *a = &rep->results[i], *b;
+		long k;
 
-		for (size_t j = 0; a->nsamples && j < i; j++) {
-			const struct settle_result *b = &rep->results[j];
-
-			if (b->claim != a->claim ||
-			    b->size_bytes != a->size_bytes || !b->nsamples ||
-			    b->nsamples == a->nsamples)
-				continue;
+		if (!a->nsamples || !first_of_key(rep, i) ||
+		    (k = settle_report_baseline(rep, i)) < 0 ||
+		    (size_t)k == i)
+			continue;
+		b = &rep->results[k];
+		if (b->nsamples && b->nsamples != a->nsamples)
 			return fail(l, "results[%zu] (%s %s) has %zu samples and "
-				    "results[%zu] (%s) %zu, at the same size: a "
-				    "settle run takes one of each row in every "
-				    "round, so its file has as many in each",
-				    i, a->claim->name, a->label, a->nsamples,
-				    j, b->label, b->nsamples);
-		}
+				    "its baseline, results[%ld] (%s), %zu: its "
+				    "ratio pairs them round by round, and a "
+				    "settle run takes one of each in every "
+				    "round", i, a->claim->name, a->label,
+				    a->nsamples, k, b->label, b->nsamples);
 	}
 	return 0;
 }
