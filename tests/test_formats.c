@@ -875,6 +875,24 @@ static void test_conclusion_slowest_tie(void **st)
 	settle_report_free(&rep);
 }
 
+/* A claim name with a line break (a claim file may give one): the csv
+ * conclusion comment stays one line, the break written out. */
+static void test_csv_comment_one_line(void **st)
+{
+	struct settle_report rep;
+	char *text, *p;
+
+	(void)st;
+	make_report(&rep, "w\"x,\ny", "t", "quick");
+	text = render(&rep, "csv");
+	p = strstr(text, "\n# w\"x,");
+	assert_non_null(p);
+	assert_non_null(strstr(p, "# w\"x,\\x0ay: "));
+	assert_null(strstr(text, "\ny: "));
+	free(text);
+	settle_report_free(&rep);
+}
+
 /* One sample is "1 sample", in the run's line and in the notes. */
 static void test_one_sample(void **st)
 {
@@ -950,6 +968,7 @@ int main(void)
 		cmocka_unit_test(test_conclusion_names_params_loaded),
 		cmocka_unit_test(test_conclusion_rows_by_time),
 		cmocka_unit_test(test_conclusion_slowest_tie),
+		cmocka_unit_test(test_csv_comment_one_line),
 		cmocka_unit_test(test_conclusion_across_groups),
 		cmocka_unit_test(test_one_sample),
 	};

@@ -6,9 +6,11 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/format.h"
+#include "util/util.h"
 
 static const char *const columns[] = {
 	"claim", "variant", "label", "size_bytes", "build", "params", "n",
@@ -123,9 +125,15 @@ static void report(FILE *f, const struct settle_view *v)
 	/* the conclusions last, then the noise and its warnings, as comment
 	 * lines a reader can skip */
 	for (size_t k = 0; k < v->nclaims; k++)
-		if (v->claims[k].has_conclusion)
-			fprintf(f, "# %s: %s\r\n", v->claims[k].claim->name,
+		if (v->claims[k].has_conclusion) {
+			/* a claim file's name may hold a line break: written
+			 * out, so the comment stays one line */
+			char *name = settle_escape(v->claims[k].claim->name);
+
+			fprintf(f, "# %s: %s\r\n", name ? name : "?",
 				v->claims[k].conclusion);
+			free(name);
+		}
 	fprintf(f, "# noise: %s\r\n", v->noise);
 	for (size_t i = 0; i < v->nwarnings; i++)
 		fprintf(f, "# warning: %s\r\n", v->warnings[i]);
