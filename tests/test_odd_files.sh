@@ -78,6 +78,23 @@ run mism show "$IN/rounds-mismatch.json"
 [ $rc = 2 ] && grep -q "results\[5\] (endian -O2 we32) has 24 samples and its baseline, results\[4\] (-O2 long), 12" "$TMP/mism.err" &&
 	ok "a row with more samples than its baseline: refused, said" ||
 	bad "a row with more samples: status $rc: $(cat "$TMP/mism.err")"
+# the repetition check a reader judges validity from again, edited: each
+# malformed shape refused, naming it (dropped without a word, it left a
+# row valid whatever the check had found)
+k=0
+for e in 'rc["ns_1x"][0] = -1' 'rc["iterations_2x"] = rc["iterations"]' \
+	 'rc["ns_1x"] = []; rc["ns_2x"] = []' 'rc["ns_2x"] = rc["ns_2x"][1:]' \
+	 'r["repetition_check"] = 7'; do
+	k=$((k + 1))
+	json_edit "$IN/layouts.json" "$TMP/rc$k.json" "
+r = [x for x in doc['results'] if 'repetition_check' in x][0]
+rc = r['repetition_check']
+$e"
+	run rc$k show "$TMP/rc$k.json"
+	[ $rc = 2 ] && grep -q "malformed: results\[[0-9]*\] repetition_check" "$TMP/rc$k.err" &&
+		ok "repetition_check edited ($e): refused" ||
+		bad "repetition_check edited ($e): status $rc: $(cat "$TMP/rc$k.err")"
+done
 json_edit "$IN/old.json" "$TMP/empty.json" 'doc["results"] = []; doc["skipped"] = []'
 run empty compare "$TMP/old.json" "$TMP/empty.json" --fail-on slower
 if [ $rc = 1 ] && grep -q "no results at all" "$TMP/empty.err"; then

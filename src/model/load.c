@@ -395,25 +395,43 @@ static int load_figures(struct loader *l, json_t *arr, size_t idx,
 }
 
 /* The evidence for invalid results; the analysis decides again from it. */
-static void load_evidence(json_t *jr, struct settle_result *r)
+/*
+ * The evidence a reader judges a row's validity from again: the
+ * repetition check (n and 2n repetitions timed in pairs) and the read
+ * limit. Absent is fine (a row it was not taken for); present, it must be
+ * whole: 1 to 9 pairs of times and iterations_2x twice the row's
+ * iterations. Before, a malformed one was dropped without a word and the
+ * row shown valid, whatever the check had found.
+ */
+static int load_evidence(struct loader *l, json_t *jr, size_t idx,
+			 struct settle_result *r)
 {
 	json_t *rc = json_object_get(jr, "repetition_check");
 	json_t *t1 = json_object_get(rc, "ns_1x"), *t2 = json_object_get(rc, "ns_2x");
 	size_t n = json_array_size(t1);
 
-	if (json_is_object(rc) && n == json_array_size(t2) && n <= 9 &&
-	    count(rc, "iterations_2x") > 0) {
-		r->repeat_iters = count(rc, "iterations_2x");
-		for (size_t i = 0; i < n; i++) {
-			json_t *a = json_array_get(t1, i), *b = json_array_get(t2, i);
-
-			if (!is_time(a) || !is_time(b))
-				break;
-			r->repeat1_ns[r->nrepeat] = json_number_value(a);
-			r->repeat2_ns[r->nrepeat++] = json_number_value(b);
-		}
-	}
 	r->read_limit_bpns = num(jr, "read_limit_bytes_per_ns");
+	if (!rc)
+		return 0;
+	if (!json_is_object(rc) || !json_is_array(t1) || !json_is_array(t2) ||
+	    n == 0 || n > 9 || n != json_array_size(t2) ||
+	    count(rc, "iterations_2x") != 2 * r->iters)
+		return fail(l, "malformed: results[%zu] repetition_check: "
+			    "ns_1x and ns_2x are 1 to 9 times each, as many "
+			    "in both, and iterations_2x twice the row's "
+			    "iterations", idx);
+	r->repeat_iters = count(rc, "iterations_2x");
+	for (size_t i = 0; i < n; i++) {
+		json_t *a = json_array_get(t1, i), *b = json_array_get(t2, i);
+
+		if (!is_time(a) || !is_time(b))
+			return fail(l, "malformed: results[%zu] "
+				    "repetition_check: ns_1x[%zu] or ns_2x[%zu] "
+				    "is no time (ns)", idx, i, i);
+		r->repeat1_ns[r->nrepeat] = json_number_value(a);
+		r->repeat2_ns[r->nrepeat++] = json_number_value(b);
+	}
+	return 0;
 }
 
 /* "sample_layouts": one layout index (0 to 63) per sample, or absent
@@ -578,7 +596,8 @@ static int load_result(struct loader *l, json_t *doc, json_t *jr, size_t idx,
 		r->check = strtoull(json_string_value(json_object_get(jr, "check")),
 				    NULL, 10);
 	r->below_resolution = json_is_true(json_object_get(jr, "below_resolution"));
-	load_evidence(jr, r);
+	if (load_evidence(l, jr, idx, r) < 0)
+		return -1;
 	r->cycles_source = str(l, jr, "cycles_source");
 	if (settle_result_cycles_counted(r)) {
 		/* counted: keep the stored means (the counts are not stored) */
