@@ -662,8 +662,8 @@ baseline_of(const struct settle_report *rep, const struct settle_view_row *w)
  * nonzero; by_time NULL: none is) is held by its own state alone, not by
  * its verdict or its baseline.
  */
-#define TOO_FEW "too few samples (a verdict needs 5 samples from one " \
-		"process, or 3 processes or more)"
+#define TOO_FEW "too few samples (a verdict needs 3 processes or more, " \
+		"or 5 samples from one process in one layout)"
 
 static const char *unsettled(const struct settle_report *rep,
 			     const struct settle_view_claim *vc,
