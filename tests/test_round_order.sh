@@ -69,7 +69,7 @@ else
 	bad "--processes 2: status $rc, the rounds ran $(tr '\n' ' ' <"$TMP/log")"
 fi
 # two processes give no verdict (the interval is over their estimates):
-# said once, before the run, not in each process
+# said once, after the run (every usage error first), not in each process
 if [ "$(grep -c "with --processes 2 no verdict can be decided" "$TMP/out")" = 1 ]
 then ok "--processes 2: says once that it decides no verdict"
 else bad "--processes 2: no single warning that it decides no verdict: $(head -3 "$TMP/out")"; fi

@@ -793,12 +793,6 @@ static int parse_run(struct run_args *a, int argc, char **argv)
 	    a->opt.processes <= 1)
 		a->opt.processes = a->opt.layouts > SETTLE_MIN_UNITS ?
 				   a->opt.layouts : SETTLE_MIN_UNITS;
-	/* two processes: the interval is taken over their two estimates */
-	if (a->opt.processes == 2)
-		fprintf(stderr, "settle: with --processes 2 no verdict can be "
-			"decided: the interval is taken over the processes' "
-			"estimates and needs %d or more (or one process with 5 "
-			"samples or more)\n", SETTLE_MIN_UNITS);
 	if ((a->have_layout_first || a->have_round_first) &&
 	    a->opt.processes > 1)
 		return fail_usage("--layout-first and --round-first are set "
@@ -875,6 +869,15 @@ static int measure(struct run_args *a, int argc, char **argv,
 			return strstr(err, "cannot pin") ||
 			       strstr(err, "(TMPDIR)") ? 2 : 1;
 		}
+		/* two processes: the interval is taken over their two
+		 * estimates (said once the run has been made, after every
+		 * usage error a child may find) */
+		if (a->opt.processes < SETTLE_MIN_UNITS)
+			fprintf(stderr, "settle: note: with --processes %u no "
+				"verdict can be decided: the interval is taken "
+				"over the processes' estimates and needs %d or "
+				"more (or one process with 5 samples or more)\n",
+				a->opt.processes, SETTLE_MIN_UNITS);
 		/* the conclusions of the pooled processes, not of the first */
 		settle_conclude_claims(&rep, sel->claims, sel->nclaims);
 		rc = run_output(a, &rep);
