@@ -891,7 +891,7 @@ static void generic_conclusion(const struct settle_options *o,
 		const struct settle_view_row *sties[SETTLE_MAX_NAMED];
 		char same[256], tie[256], stie[256], fname[128], sname[128];
 		size_t nsame, nties, nsties;
-		int w;
+		int w, pair;
 
 		extremes(o, vc, builds[k], &f, &s, ties, &nties, sties,
 			 &nsties, SETTLE_MAX_NAMED - 2, &nsame, same,
@@ -900,6 +900,14 @@ static void generic_conclusion(const struct settle_options *o,
 			continue;
 		ties_said(ties, nties, tie, sizeof(tie));
 		ties_said(sties, nsties, stie, sizeof(stie));
+		/* the two alone tied: said once, not each the other's tie */
+		pair = nties == 1 && ties[0] == s && nsties == 1 &&
+		       sties[0] == f;
+		if (pair) {
+			tie[0] = '\0';
+			snprintf(stie, sizeof(stie), "; not told apart from %s",
+				 row_name(f, fname, sizeof(fname)));
+		}
 		if (f == s) /* one variant: nothing to rank */
 			w = snprintf(buf + used, len - used, "%s%s%s%s takes %s",
 				     used ? "; " : "", builds[k] ? builds[k] : "",
