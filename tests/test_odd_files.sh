@@ -95,6 +95,32 @@ $e"
 		ok "repetition_check edited ($e): refused" ||
 		bad "repetition_check edited ($e): status $rc: $(cat "$TMP/rc$k.err")"
 done
+# the work changed (every row's check value, the baseline's too) and the
+# baseline's time with it: said as other work, not as a machine that
+# moved; an invalid baseline (work hoisted) is no machine either
+json_edit "$IN/layouts.json" "$TMP/halved.json" '
+for r in doc["results"]:
+    r["check"] = "2"
+    r["samples_ns"] = [v / 2 for v in r["samples_ns"]]'
+run halved compare "$IN/layouts.json" "$TMP/halved.json"
+grep -q "computed another check value" "$TMP/halved.out" &&
+	! grep -q "baseline .* moved" "$TMP/halved.out" &&
+	ok "compare: the work changed, baseline and all: other work, no moved machine" ||
+	bad "compare, work changed: $(grep -E "warning|settled" "$TMP/halved.out" | head -4)"
+json_edit "$IN/layouts.json" "$TMP/hoisted.json" '
+r = doc["results"][0]
+r["repetition_check"]["ns_2x"] = list(r["repetition_check"]["ns_1x"])
+r["samples_ns"] = [v * 1.5 for v in r["samples_ns"]]'
+run hoisted compare "$IN/layouts.json" "$TMP/hoisted.json"
+grep -q "invalid" "$TMP/hoisted.out" && ! grep -q "baseline .* moved" "$TMP/hoisted.out" &&
+	! grep -q "0 of [0-9]* rows unclear" "$TMP/hoisted.out" &&
+	ok "compare: an invalid baseline is no moved machine, and the summary does not open with 0 unclear" ||
+	bad "compare, invalid baseline: $(grep -E "warning|settled" "$TMP/hoisted.out" | head -4)"
+# --fail-on: a row invalid in the old file is a check not made either
+run oldinv compare "$TMP/hoisted.json" "$IN/layouts.json" --fail-on 50
+[ $rc = 1 ] && grep -q "hoisted.json: .* is invalid" "$TMP/oldinv.err" &&
+	ok "--fail-on: a row invalid in the old file fails, said" ||
+	bad "--fail-on, invalid in the old file: status $rc: $(cat "$TMP/oldinv.err")"
 json_edit "$IN/old.json" "$TMP/empty.json" 'doc["results"] = []; doc["skipped"] = []'
 run empty compare "$TMP/old.json" "$TMP/empty.json" --fail-on slower
 if [ $rc = 1 ] && grep -q "no results at all" "$TMP/empty.err"; then

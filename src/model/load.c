@@ -26,6 +26,7 @@ struct loader {
 	size_t errlen;
 };
 
+__attribute__((format(printf, 2, 3)))
 static int fail(struct loader *l, const char *fmt, ...)
 {
 	va_list ap;
@@ -894,12 +895,13 @@ static int same_rounds(struct loader *l, const struct settle_report *rep)
 			continue;
 		b = &rep->results[k];
 		if (b->nsamples && b->nsamples != a->nsamples)
-			return fail(l, "results[%zu] (%s %s) has %zu samples and "
+			return fail(l, "results[%zu] (%s %s) has %zu sample%s and "
 				    "its baseline, results[%ld] (%s), %zu: its "
 				    "ratio pairs them round by round, and a "
 				    "settle run takes one of each in every "
 				    "round", i, a->claim->name, a->label,
-				    a->nsamples, k, b->label, b->nsamples);
+				    a->nsamples, a->nsamples == 1 ? "" : "s", k,
+				    b->label, b->nsamples);
 	}
 	return 0;
 }

@@ -864,6 +864,16 @@ static void commands_changed(struct settle_compare_view *cv,
  */
 #define MOVED_UNDECIDED 10
 
+/* w's check value (what the work computed) differs between the files,
+ * both said (0 is not: Google Benchmark files, commands); references
+ * are not held to it. */
+static int check_changed(const struct settle_compare_row *w)
+{
+	return w->old_r && w->new_r && !w->new_r->reference &&
+	       w->old_r->check && w->new_r->check &&
+	       w->old_r->check != w->new_r->check;
+}
+
 static void baseline_moved(struct settle_compare_view *cv,
 			   const struct settle_compare_section *s)
 {
@@ -883,7 +893,10 @@ static void baseline_moved(struct settle_compare_view *cv,
 			others++;
 			continue;
 		}
-		if (!moved || command_changed(w))
+		/* recorded after all: other work (checks_differ() says so),
+		 * or a row whose work was hoisted (invalid) */
+		if (!moved || command_changed(w) || check_changed(w) ||
+		    w->invalid_new || (w->old_r && w->old_r->invalid[0]))
 			continue;
 		first = first ? first : w;
 		n++;
@@ -931,9 +944,7 @@ static void checks_differ(struct settle_compare_view *cv,
 	for (size_t i = 0; i < s->nrows; i++) {
 		const struct settle_compare_row *w = &s->rows[i];
 
-		if (!w->old_r || !w->new_r || w->new_r->reference ||
-		    !w->old_r->check ||
-		    !w->new_r->check || w->old_r->check == w->new_r->check)
+		if (!check_changed(w))
 			continue;
 		first = first ? first : w;
 		n++;
@@ -979,6 +990,9 @@ static void section_failures(struct settle_compare_view *cv,
 	for (size_t i = 0; i < s->nrows; i++) {
 		if (s->rows[i].invalid_new)
 			failure(cv, "%s: %s is invalid", s->nw->source,
+				s->rows[i].name);
+		else if (s->rows[i].old_r && s->rows[i].old_r->invalid[0])
+			failure(cv, "%s: %s is invalid", s->old->source,
 				s->rows[i].name);
 		if (s->rows[i].empty_new)
 			failure(cv, "%s: %s has no samples", s->nw->source,
@@ -1074,7 +1088,7 @@ static void caveats(struct settle_compare_view *cv, size_t used)
 			"of every change", cv->moved);
 	if (used < sizeof(cv->summary) && (cv->caveats & 8))
 		used += (size_t)snprintf(cv->summary + used,
-			sizeof(cv->summary) - used, "; a row computed another "
+			sizeof(cv->summary) - used, "; rows computed another "
 			"check value in each file: other work was measured");
 	if (used < sizeof(cv->summary) && (cv->caveats & 1))
 		used += (size_t)snprintf(cv->summary + used,
@@ -1120,7 +1134,7 @@ static void summary(struct settle_compare_view *cv)
 			 "no row in common");
 		return;
 	}
-	if (nunclear || ninvalid || nundef) {
+	if (nunclear) {
 		size_t edge = count_verdict(cv, "unclear",
 					    "interval straddles the band's "
 					    "edge");
@@ -1137,11 +1151,11 @@ static void summary(struct settle_compare_view *cv)
 				"another reason the table gives", other);
 		used += (size_t)snprintf(cv->summary + used,
 			sizeof(cv->summary) - used, "); ");
-		if (ninvalid || nundef)
-			used += (size_t)snprintf(cv->summary + used,
-				sizeof(cv->summary) - used, "%zu invalid, %zu "
-				"undefined; ", ninvalid, nundef);
 	}
+	if (ninvalid || nundef)
+		used += (size_t)snprintf(cv->summary + used,
+			sizeof(cv->summary) - used, "%zu invalid, %zu "
+			"undefined; ", ninvalid, nundef);
 	used += (size_t)snprintf(cv->summary + used,
 		sizeof(cv->summary) - used,
 		"%zu slower%s, %zu faster%s, %zu the same (band +-%g%%)%s%s", ns,
