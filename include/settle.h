@@ -781,6 +781,13 @@ struct settle_result {
 int settle_result_same_group(const struct settle_result *a,
 			     const struct settle_result *b);
 
+/* Non-zero when a and b are the same row: the same claim (by name, so
+ * that rows of two reports can be matched), variant, size, build and
+ * parameters (settle_result_same_group()). Rows of one key in one report
+ * are repetitions of it. */
+int settle_result_same_key(const struct settle_result *a,
+			   const struct settle_result *b);
+
 struct settle_report {
 	struct settle_machine machine;
 	struct settle_timer_info timer;

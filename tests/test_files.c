@@ -175,6 +175,41 @@ static char *compare_text(const struct settle_report *old,
 }
 
 /* Every repetition of a name on both sides: 9 old samples of v, 5 new. */
+/* Two rows are one key when claim (by name), variant, size, build and
+ * parameters agree; any one of them differing makes another row. */
+static void test_same_key(void **st)
+{
+	struct settle_claim_info c1 = { .name = "c" }, c2 = { .name = "c" },
+				 other = { .name = "d" };
+	struct settle_param p32[] = { { .key = "bits", .value = "32" } };
+	struct settle_param p64[] = { { .key = "bits", .value = "64" } };
+	struct settle_result a = { .claim = &c1, .variant = "v",
+				   .build = "cc -O2", .params = p32,
+				   .nparams = 1, .size_bytes = 4096 };
+	struct settle_result b = a;
+
+	(void)st;
+	b.claim = &c2; /* another report's claim of the same name */
+	assert_true(settle_result_same_key(&a, &b));
+	b.claim = &other;
+	assert_false(settle_result_same_key(&a, &b));
+	b = a;
+	b.variant = "w";
+	assert_false(settle_result_same_key(&a, &b));
+	b = a;
+	b.size_bytes = 8192;
+	assert_false(settle_result_same_key(&a, &b));
+	b = a;
+	b.build = "cc -O3";
+	assert_false(settle_result_same_key(&a, &b));
+	b = a;
+	b.params = p64;
+	assert_false(settle_result_same_key(&a, &b));
+	b = a;
+	b.nparams = 0;
+	assert_false(settle_result_same_key(&a, &b));
+}
+
 static void test_compare_pools_repetitions(void **st)
 {
 	struct settle_report a, b;
@@ -520,6 +555,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_load_and_recompute),
 		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_same_key),
 		cmocka_unit_test(test_compare_pools_repetitions),
 		cmocka_unit_test(test_compare_warns_other_cpu),
 		cmocka_unit_test(test_compare_summary_caveats),

@@ -862,16 +862,9 @@ static int is_gbench(json_t *doc)
  * them, show prints the first. */
 static int first_of_key(const struct settle_report *rep, size_t i)
 {
-	const struct settle_result *a = &rep->results[i];
-
-	for (size_t j = 0; j < i; j++) {
-		const struct settle_result *b = &rep->results[j];
-
-		if (b->claim == a->claim && b->size_bytes == a->size_bytes &&
-		    !strcmp(b->variant, a->variant) &&
-		    settle_result_same_group(a, b))
+	for (size_t j = 0; j < i; j++)
+		if (settle_result_same_key(&rep->results[j], &rep->results[i]))
 			return 0;
-	}
 	return 1;
 }
 

@@ -250,6 +250,15 @@ int settle_result_same_group(const struct settle_result *a,
 	return 1;
 }
 
+int settle_result_same_key(const struct settle_result *a,
+			   const struct settle_result *b)
+{
+	return strcmp(a->claim->name, b->claim->name) == 0 &&
+	       strcmp(a->variant, b->variant) == 0 &&
+	       a->size_bytes == b->size_bytes &&
+	       settle_result_same_group(a, b);
+}
+
 size_t settle_report_group_end(const struct settle_report *rep,
 			       size_t first)
 {
@@ -858,15 +867,9 @@ static int same_layout(const struct settle_report *a,
 {
 	if (a->nresults != b->nresults)
 		return 0;
-	for (size_t i = 0; i < a->nresults; i++) {
-		const struct settle_result *x = &a->results[i], *y = &b->results[i];
-
-		if (strcmp(x->claim->name, y->claim->name) ||
-		    strcmp(x->variant, y->variant) ||
-		    x->size_bytes != y->size_bytes ||
-		    !settle_result_same_group(x, y))
+	for (size_t i = 0; i < a->nresults; i++)
+		if (!settle_result_same_key(&a->results[i], &b->results[i]))
 			return 0;
-	}
 	return 1;
 }
 

@@ -30,15 +30,6 @@ static const char why_no_round[] = "no round of every layout";
 static const char why_below_resolution[] = "below resolution";
 static const char why_uneven[] =
 	"its samples do not split evenly into the file's processes";
-/* Same claim, variant, size, build and parameters. */
-static int same_key(const struct settle_result *a, const struct settle_result *b)
-{
-	return strcmp(a->claim->name, b->claim->name) == 0 &&
-	       strcmp(a->variant, b->variant) == 0 &&
-	       a->size_bytes == b->size_bytes &&
-	       settle_result_same_group(a, b);
-}
-
 /* Every sample of every result of rep with r's key, pooled (NULL when
  * there are none or memory runs out). */
 static double *pool(const struct settle_report *rep,
@@ -48,7 +39,7 @@ static double *pool(const struct settle_report *rep,
 	double *x;
 
 	for (size_t i = 0; i < rep->nresults; i++)
-		if (same_key(&rep->results[i], r))
+		if (settle_result_same_key(&rep->results[i], r))
 			total += rep->results[i].nsamples;
 	*n = total;
 	if (total == 0)
@@ -57,7 +48,7 @@ static double *pool(const struct settle_report *rep,
 	if (!x)
 		return NULL;
 	for (size_t i = 0; i < rep->nresults; i++)
-		if (same_key(&rep->results[i], r))
+		if (settle_result_same_key(&rep->results[i], r))
 			for (size_t j = 0; j < rep->results[i].nsamples; j++)
 				x[k++] = rep->results[i].samples_ns[j];
 	return x;
@@ -71,7 +62,7 @@ static unsigned layouts_of(const struct settle_report *rep,
 	unsigned n = 0;
 
 	for (size_t i = 0; i < rep->nresults; i++)
-		if (same_key(&rep->results[i], r) &&
+		if (settle_result_same_key(&rep->results[i], r) &&
 		    rep->results[i].nlayouts > n)
 			n = rep->results[i].nlayouts;
 	return n;
@@ -92,7 +83,7 @@ static void key_layouts(const struct settle_report *rep,
 	for (size_t i = 0; i < rep->nresults; i++) {
 		const struct settle_result *x = &rep->results[i];
 
-		if (same_key(x, r))
+		if (settle_result_same_key(x, r))
 			for (size_t j = 0; j < x->nsamples; j++)
 				set[x->sample_layouts ?
 				    x->sample_layouts[j] : 0] = 1;
@@ -124,14 +115,14 @@ static double *units(const struct settle_report *rep,
 
 	*n = 0;
 	for (size_t i = 0; i < rep->nresults; i++)
-		if (same_key(&rep->results[i], r))
+		if (settle_result_same_key(&rep->results[i], r))
 			total += rep->results[i].nsamples;
 	u = malloc((total + 1) * sizeof(*u));
 	for (size_t i = 0; u && i < rep->nresults; i++) {
 		const struct settle_result *x = &rep->results[i];
 		size_t chunk = x->nsamples / np;
 
-		if (!same_key(x, r))
+		if (!settle_result_same_key(x, r))
 			continue;
 		for (unsigned p = 0; p < np && chunk; p++)
 			if (chunk_in(x, p * chunk, (p + 1) * chunk, set))
@@ -152,7 +143,7 @@ static int splits_evenly(const struct settle_report *rep,
 	unsigned np = processes_of(rep);
 
 	for (size_t i = 0; i < rep->nresults; i++)
-		if (same_key(&rep->results[i], r) &&
+		if (settle_result_same_key(&rep->results[i], r) &&
 		    rep->results[i].nsamples % np)
 			return 0;
 	return 1;
@@ -173,7 +164,7 @@ static double *levels(const struct settle_report *rep,
 		const struct settle_result *x = &rep->results[i];
 		size_t chunk = x->nsamples / np;
 
-		if (!same_key(x, r))
+		if (!settle_result_same_key(x, r))
 			continue;
 		for (unsigned p = 0; p < np && chunk; p++) {
 			if (!chunk_in(x, p * chunk, (p + 1) * chunk, set) ||
@@ -278,7 +269,7 @@ static double moves(const struct settle_report *rep,
 	double s = 0;
 
 	for (size_t i = 0; i < rep->nresults; i++)
-		if (same_key(&rep->results[i], r) &&
+		if (settle_result_same_key(&rep->results[i], r) &&
 		    rep->results[i].layout_sensitive &&
 		    rep->results[i].layout_spread > s)
 			s = rep->results[i].layout_spread;
@@ -290,7 +281,7 @@ static const struct settle_result *find(const struct settle_report *rep,
 					const struct settle_result *r)
 {
 	for (size_t i = 0; i < rep->nresults; i++)
-		if (same_key(&rep->results[i], r))
+		if (settle_result_same_key(&rep->results[i], r))
 			return &rep->results[i];
 	return NULL;
 }
@@ -300,7 +291,7 @@ static const struct settle_result *invalid(const struct settle_report *rep,
 					   const struct settle_result *r)
 {
 	for (size_t i = 0; i < rep->nresults; i++)
-		if (same_key(&rep->results[i], r) &&
+		if (settle_result_same_key(&rep->results[i], r) &&
 		    rep->results[i].invalid[0])
 			return &rep->results[i];
 	return NULL;
@@ -310,7 +301,7 @@ static int below_resolution(const struct settle_report *rep,
 			    const struct settle_result *r)
 {
 	for (size_t i = 0; i < rep->nresults; i++)
-		if (same_key(&rep->results[i], r) &&
+		if (settle_result_same_key(&rep->results[i], r) &&
 		    rep->results[i].below_resolution)
 			return 1;
 	return 0;
