@@ -121,13 +121,20 @@ SETTLE_PC256_INLINE __m256i settle_pc256_load(const unsigned char *p)
 /*
  * Carry-save adder (Harley-Seal, section 4 of the paper above): for every
  * bit position, a + b + c = 2 * *carry + *sum, with carry = majority(a, b,
- * c) = (b & c) | (a & (b ^ c)) and sum = a ^ b ^ c. a is the running
- * accumulator (ones, twos, ...): b ^ c and b & c do not depend on it, so
- * the accumulator's chain from one block to the next is one operation per
- * CSA, not two. Compiled for AVX512VL, each of the two is one
- * ternary-logic instruction (VPTERNLOGQ, Intel SDM vol. 2C: bit i of imm8
- * is the result for inputs with 4a + 2b + c = i; 0xe8 the majority, 0x96
- * the parity).
+ * c) = (a & b) | (c & (a ^ b)) and sum = a ^ b ^ c; a is the running
+ * accumulator (ones, twos, ...). Compiled for AVX512VL, each of the two is
+ * one ternary-logic instruction (VPTERNLOGQ, Intel SDM vol. 2C: bit i of
+ * imm8 is the result for inputs with 4a + 2b + c = i; 0xe8 the majority,
+ * 0x96 the parity).
+ *
+ * The AVX2 form starts from a ^ b. Starting from b ^ c (so that the
+ * accumulator's chain is one operation, not two) made gcc 12 -O2/-O3
+ * load vectors into registers with separate moves where this form folds
+ * every load into the logic operations: a block's loop of 98
+ * instructions against 85 (libpopcnt's loop, written this way, has 85
+ * too). On the Zen 4 guest the tree alone took 1.04x libpopcnt's time at
+ * 1 MiB, 1.00x in this form, and the hybrid kernel 1.03x against 0.99x
+ * (settle run --rigorous, 9 processes, 2026-12-04; docs/primitives.md).
  */
 SETTLE_PC256_INLINE void settle_pc256_csa(__m256i *carry, __m256i *sum,
 					  __m256i a, __m256i b, __m256i c)
@@ -136,11 +143,11 @@ SETTLE_PC256_INLINE void settle_pc256_csa(__m256i *carry, __m256i *sum,
 	*carry = _mm256_ternarylogic_epi64(a, b, c, 0xe8);
 	*sum = _mm256_ternarylogic_epi64(a, b, c, 0x96);
 #else
-	__m256i u = _mm256_xor_si256(b, c);
+	__m256i u = _mm256_xor_si256(a, b);
 
-	*carry = _mm256_or_si256(_mm256_and_si256(b, c),
-				 _mm256_and_si256(a, u));
-	*sum = _mm256_xor_si256(a, u);
+	*carry = _mm256_or_si256(_mm256_and_si256(a, b),
+				 _mm256_and_si256(u, c));
+	*sum = _mm256_xor_si256(u, c);
 #endif
 }
 
