@@ -41,8 +41,9 @@ bench-layouts: deps
 
 # ---- bench-primitives ------------------------------------------------------
 #
-#   make bench-primitives [LIBPOPCNT_DIR=DIR] [BENCH_PROCESSES=5]
-#                         [BENCH_LAYOUTS=4] [BENCH_SAMPLES=64]
+#   make bench-primitives [LIBPOPCNT_DIR=DIR] [BENCH_PROCESSES=9]
+#                         [BENCH_LAYOUTS=4] [BENCH_SAMPLES=40]
+#                         [BENCH_MIN_MS=2]
 #
 # Runs, each interleaved and repeated in BENCH_PROCESSES fresh processes,
 # each measuring BENCH_LAYOUTS layouts (code of the examples, buffers and
@@ -66,11 +67,19 @@ bench-layouts: deps
 # then prints a summary of the ratios (mk/bench_summary.py, python3). The
 # result files stay in $(BUILD)/bench/ for settle show and settle compare.
 #
+# The defaults are settle run --rigorous's (9 processes of 4 layouts, 40
+# samples of at least 2 ms): a verdict's interval is over processes, a
+# 20 % trimmed mean with Yuen's interval, which for 5 processes rests on
+# 3 values and 2 degrees of freedom and for 9 on 7 and 6, about a third
+# as wide for the same spread. With 5 processes (64 samples of 10 ms) the
+# rows that read as fast as libpopcnt's on the Zen 4 guest (AVX-512 at
+# 32 KiB and 1 MiB) came out `unclear` in every run, with --rigorous
+# `same` ([0.999, 1.004] at 32 KiB), and the two sizes took 28 s, not 100.
+#
 # BENCH_SAMPLES: samples per process of the popcount and read-limit rows
-# (16 in each layout). With settle's default 16 (4 in each layout) the
-# 1 KiB intervals over 5 processes spanned up to 12 %, and no verdict
-# there could be `same`. The byte-swap rows keep the default: a 1 GiB
-# sample is one swap of 40-200 ms.
+# (10 in each layout). With settle's default 16 (4 in each layout) the
+# 1 KiB intervals over 5 processes spanned up to 12 %. The byte-swap rows
+# keep the default count: a 1 GiB sample is one swap of 40-200 ms.
 #
 # LIBPOPCNT_DIR: a folder holding libpopcnt.h (Kim Walisch's header-only
 # library, github.com/kimwalisch/libpopcnt, not packaged by Debian; it is
@@ -78,9 +87,10 @@ bench-layouts: deps
 # left out. GMP's rows need libgmp.so.10 (Debian: libgmp10).
 
 BENCH_DIR       := $(BUILD)/bench
-BENCH_PROCESSES ?= 5
+BENCH_PROCESSES ?= 9
 BENCH_LAYOUTS   ?= 4
-BENCH_SAMPLES   ?= 64
+BENCH_SAMPLES   ?= 40
+BENCH_MIN_MS    ?= 2
 BENCH_CC        ?= cc -O3 -march=native
 BENCH_AVX2_CC   ?= cc -O3 -march=x86-64-v3
 BENCH_SIZES     ?= 1K 32K 1M 32M 1G
@@ -91,6 +101,7 @@ LIBPOPCNT_DIR   ?=
 BENCH_INC  = $(if $(LIBPOPCNT_DIR),-I $(abspath $(LIBPOPCNT_DIR)))
 BENCH_RUN  = flock $(BENCH_LOCK) $(BUILD)/settle run
 BENCH_OPTS = --processes $(BENCH_PROCESSES) --layouts $(BENCH_LAYOUTS) \
+	--min-time $(BENCH_MIN_MS) \
 	--format json
 HAVE_AVX2 := $(shell grep -qw avx2 /proc/cpuinfo 2>/dev/null && echo 1)
 BENCH_POPCOUNT_BUILDS = --build "$(BENCH_CC) $(BENCH_INC)" \
