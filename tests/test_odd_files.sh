@@ -121,6 +121,16 @@ run oldinv compare "$TMP/hoisted.json" "$IN/layouts.json" --fail-on 50
 [ $rc = 1 ] && grep -q "hoisted.json: .* is invalid" "$TMP/oldinv.err" &&
 	ok "--fail-on: a row invalid in the old file fails, said" ||
 	bad "--fail-on, invalid in the old file: status $rc: $(cat "$TMP/oldinv.err")"
+# ... also when only a repetition of it is (the row's second copy)
+json_edit "$IN/layouts.json" "$TMP/reprinv.json" '
+import copy
+r = copy.deepcopy(doc["results"][0])
+r["repetition_check"]["ns_2x"] = list(r["repetition_check"]["ns_1x"])
+doc["results"].append(r)'
+run reprinv compare "$TMP/reprinv.json" "$IN/layouts.json" --fail-on 50
+[ $rc = 1 ] && grep -q "reprinv.json: .* is invalid" "$TMP/reprinv.err" &&
+	ok "--fail-on: a row whose repetition is invalid in the old file fails, said" ||
+	bad "--fail-on, old repetition invalid: status $rc: $(cat "$TMP/reprinv.err")"
 json_edit "$IN/old.json" "$TMP/empty.json" 'doc["results"] = []; doc["skipped"] = []'
 run empty compare "$TMP/old.json" "$TMP/empty.json" --fail-on slower
 if [ $rc = 1 ] && grep -q "no results at all" "$TMP/empty.err"; then

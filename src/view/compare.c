@@ -489,6 +489,7 @@ static int make_row(const struct settle_report *old,
 		w->why = invalid(nw, r) ? "invalid in the new file" :
 			 "invalid in the old file";
 		w->invalid_new = invalid(nw, r) != NULL;
+		w->invalid_old = invalid(old, r) != NULL;
 		return 1;
 	}
 	w->slower = c.verdict == SETTLE_SLOWER;
@@ -616,7 +617,7 @@ static int section(const struct settle_report *old,
 		/* an invalid row has no time to count in the geometric mean
 		 * (a file's row of 1 ns samples once made all of it) */
 		if (w->status != SETTLE_CMP_MEASURED || w->invalid_new ||
-		    (w->old_r && w->old_r->invalid[0])) {
+		    w->invalid_old) {
 			free(u.x);
 			free(u.y);
 			continue;
@@ -887,7 +888,7 @@ static void baseline_moved(struct settle_compare_view *cv,
 		/* recorded after all: other work (checks_differ() says so),
 		 * or a row whose work was hoisted (invalid) */
 		if (!moved || command_changed(w) || check_changed(w) ||
-		    w->invalid_new || (w->old_r && w->old_r->invalid[0]))
+		    w->invalid_new || w->invalid_old)
 			continue;
 		first = first ? first : w;
 		n++;
@@ -982,7 +983,7 @@ static void section_failures(struct settle_compare_view *cv,
 		if (s->rows[i].invalid_new)
 			failure(cv, "%s: %s is invalid", s->nw->source,
 				s->rows[i].name);
-		else if (s->rows[i].old_r && s->rows[i].old_r->invalid[0])
+		else if (s->rows[i].invalid_old)
 			failure(cv, "%s: %s is invalid", s->old->source,
 				s->rows[i].name);
 		if (s->rows[i].empty_new)

@@ -185,6 +185,7 @@ struct settle_compare_row {
 	char why_buf[64];      /* why, when it is made for the row */
 	int slower;            /* called slower */
 	int invalid_new;       /* the new file's result is invalid */
+	int invalid_old;       /* the old file's is (any repetition) */
 	int empty_new;         /* the new file's result has no samples (and
 				  was not skipped) */
 };
