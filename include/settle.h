@@ -603,6 +603,8 @@ struct settle_machine {
 	char bswap_sizes[320]; /* which loop copies which sizes and where
 				  non-temporal stores start, for bswap_impl
 				  on this machine ("" if not said) */
+	char read_limit[256];  /* the read limit's kernel and which loads
+				  read which sizes ("" if not said) */
 	char emulator[32];     /* "qemu-user (qemu-aarch64)" when this CPU is
 				  emulated (timings then describe no real
 				  CPU), else "" */

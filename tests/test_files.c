@@ -427,8 +427,9 @@ static void test_noise_view(void **st)
 
 /*
  * This machine's description written and read back: where the caches
- * came from and what the byte swap copies with which loop survive the
- * result file; when empty, the keys are left out (as older files have
+ * came from, what the byte swap copies with which loop and what the read
+ * limit reads with survive the result file; when empty, the keys are left
+ * out (as older files have
  * them) and read back empty.
  */
 static void test_machine_round_trip(void **st)
@@ -443,6 +444,8 @@ static void test_machine_round_trip(void **st)
 		 "sysconf");
 	snprintf(rep.machine.bswap_sizes, sizeof(rep.machine.bswap_sizes),
 		 "copies: \"quoted\", 256-bit to 8 MiB");
+	snprintf(rep.machine.read_limit, sizeof(rep.machine.read_limit),
+		 "avx512; 512-bit loads \"below\" 2 MiB");
 	assert_int_equal(settle_write_report(&rep, "json", path, err,
 					     sizeof(err)), 0);
 	assert_int_equal(settle_load_json(path, 0.01, &back, err,
@@ -450,18 +453,23 @@ static void test_machine_round_trip(void **st)
 	assert_string_equal(back.machine.caches_source, "sysconf");
 	assert_string_equal(back.machine.bswap_sizes,
 			    "copies: \"quoted\", 256-bit to 8 MiB");
+	assert_string_equal(back.machine.read_limit,
+			    "avx512; 512-bit loads \"below\" 2 MiB");
 	assert_int_equal(back.machine.ncaches, rep.machine.ncaches);
 	settle_report_free(&back);
 	rep.machine.caches_source[0] = 0;
 	rep.machine.bswap_sizes[0] = 0;
+	rep.machine.read_limit[0] = 0;
 	assert_int_equal(settle_write_report(&rep, "json", path, err,
 					     sizeof(err)), 0);
 	assert_null(strstr(slurp(path), "caches_source"));
 	assert_null(strstr(slurp(path), "bswap_sizes"));
+	assert_null(strstr(slurp(path), "read_limit"));
 	assert_int_equal(settle_load_json(path, 0.01, &back, err,
 					  sizeof(err)), 0);
 	assert_string_equal(back.machine.caches_source, "");
 	assert_string_equal(back.machine.bswap_sizes, "");
+	assert_string_equal(back.machine.read_limit, "");
 	settle_report_free(&back);
 	/* the label goes with caches, not with none */
 	snprintf(rep.machine.caches_source, sizeof(rep.machine.caches_source),

@@ -15,8 +15,9 @@
  *   - 64 MiB and more (the wide kernels' streaming path) at odd lengths
  *     and alignments, against the generic kernel, and each side of the
  *     avx512 kernel's width changes (struct settle_read_limit_widths),
- *     the x86 kernels under both CPUs' widths (AMD family 19h's, the
- *     widest loads'), whatever this CPU is;
+ *     the x86 kernels under every CPU's widths (AMD family 19h's, and
+ *     theirs until 2026-12-04, Intel's, the widest loads') and with four
+ *     accumulators at every size, whatever this CPU is;
  *   - passes: 0 to 3 passes over every length 0..1024 at every alignment
  *     0..63 and against both guard pages give that many times the
  *     one-pass value (modulo 2^64), 0 passes read nothing (a PROT_NONE
@@ -62,6 +63,7 @@
 #define UNPOISON(p, n) ((void)(p), (void)(n))
 #endif
 
+#include "env/env.h"
 #include "prim/readlimit.h"
 #include "prim/readlimit_span.h"
 
@@ -504,6 +506,12 @@ static void test_choice(void **state)
 			    "?");
 }
 
+/* AMD family 19h's widths until 2026-12-04 (readlimit.h): no CPU's now,
+ * but the avx512 kernel keeps their code (256-bit loads below zmm_min,
+ * four 512-bit loads a step). */
+static const struct settle_read_limit_widths w19h_until_1204 =
+	{ (size_t)64 << 10, (size_t)2 << 20, (size_t)64 << 20, 4, SIZE_MAX };
+
 /*
  * The widths by CPU: AMD family 19h (leaf 1 EAX of the Zen 4 guest,
  * family 0xf + 0xa) the ranges measured there; AMD family 1Ah (the Zen 5
@@ -533,9 +541,9 @@ static void test_widths(void **state)
 	assert_false(settle_cpu_amd_19h(&other));
 	w = settle_read_limit_widths_of(&zen4);
 	assert_memory_equal(w, &w19, sizeof(w19));
-	assert_true(w->zmm_min == (size_t)64 << 10 &&
-		    w->zmm_end == (size_t)2 << 20 &&
-		    w->stream_min == (size_t)64 << 20 && w->zmm_loads == 4);
+	assert_true(w->zmm_min == 0 && w->zmm_end == (size_t)2 << 20 &&
+		    w->stream_min == (size_t)64 << 20 && w->zmm_loads == 8 &&
+		    w->acc4_min == 0);
 	assert_memory_equal(settle_read_limit_widths_of(&zen5), &widest,
 			    sizeof(widest));
 	assert_memory_equal(settle_read_limit_widths_of(&intel), &wintel,
@@ -548,7 +556,7 @@ static void test_widths(void **state)
 			    sizeof(widest));
 	assert_true(widest.zmm_min == 0 && widest.zmm_end == SIZE_MAX &&
 		    widest.stream_min == SIZE_MAX && widest.zmm_loads == 8 &&
-		    widest.acc4_min == SIZE_MAX && w19.acc4_min == SIZE_MAX);
+		    widest.acc4_min == SIZE_MAX);
 	assert_true(wintel.zmm_min == 0 && wintel.zmm_end == SIZE_MAX &&
 		    wintel.stream_min == SIZE_MAX && wintel.zmm_loads == 8 &&
 		    wintel.acc4_min == (size_t)64 << 10);
@@ -556,6 +564,52 @@ static void test_widths(void **state)
 	settle_read_limit_set_widths(NULL);
 	assert_ptr_equal(settle_read_limit_widths(),
 			 settle_read_limit_widths_of(settle_cpuid_this()));
+}
+
+/*
+ * The read limit's sentence (settle_read_limit_describe()) under each
+ * CPU's widths and under the AMD family 19h ones until 2026-12-04 (four
+ * stretches); cut short by a small buffer; an unknown kernel.
+ */
+static void test_describe(void **state)
+{
+	static const struct settle_read_limit_widths w19 =
+		SETTLE_READ_LIMIT_WIDTHS_19H, widest =
+		SETTLE_READ_LIMIT_WIDTHS_WIDEST, wintel =
+		SETTLE_READ_LIMIT_WIDTHS_INTEL;
+	char got[256];
+
+	(void)state;
+	settle_read_limit_set_widths(&w19h_until_1204);
+	settle_read_limit_describe(SETTLE_READ_LIMIT_AVX512, got, sizeof(got));
+	assert_string_equal(got, "avx512; 256-bit loads below 64 KiB, "
+			    "512-bit to 2 MiB, 256-bit to 64 MiB, 128-bit "
+			    "beyond");
+	settle_read_limit_set_widths(&w19);
+	settle_read_limit_describe(SETTLE_READ_LIMIT_AVX512, got, sizeof(got));
+	assert_string_equal(got, "avx512; 512-bit loads below 2 MiB, 256-bit "
+			    "to 64 MiB, 128-bit beyond");
+	settle_read_limit_describe(SETTLE_READ_LIMIT_AVX2, got, sizeof(got));
+	assert_string_equal(got, "avx2; 256-bit loads below 64 MiB, 128-bit "
+			    "beyond");
+	settle_read_limit_describe(SETTLE_READ_LIMIT_AVX512, got, 12);
+	assert_string_equal(got, "avx512; 512");
+	settle_read_limit_set_widths(&widest);
+	settle_read_limit_describe(SETTLE_READ_LIMIT_AVX512, got, sizeof(got));
+	assert_string_equal(got, "avx512; 512-bit loads at every size");
+	settle_read_limit_describe(SETTLE_READ_LIMIT_AVX2, got, sizeof(got));
+	assert_string_equal(got, "avx2; 256-bit loads at every size");
+	settle_read_limit_set_widths(&wintel);
+	settle_read_limit_describe(SETTLE_READ_LIMIT_AVX512, got, sizeof(got));
+	assert_string_equal(got, "avx512; 512-bit loads at every size");
+	settle_read_limit_describe(SETTLE_READ_LIMIT_SSE2, got, sizeof(got));
+	assert_string_equal(got, "sse2; 128-bit loads at every size");
+	settle_read_limit_describe(SETTLE_READ_LIMIT_GENERIC, got,
+				   sizeof(got));
+	assert_string_equal(got, "generic; 64-bit words at every size");
+	settle_read_limit_describe(SETTLE_READ_LIMIT_NIMPL, got, sizeof(got));
+	assert_string_equal(got, "?");
+	settle_read_limit_set_widths(NULL);
 }
 #elif SETTLE_ARCH_AARCH64
 /* AT_HWCAP of qemu's Cortex-A53 (see test_dispatch.c) and of no AdvSIMD. */
@@ -586,6 +640,24 @@ static void test_choice(void **state)
 		assert_null(settle_read_limit_impl_fn(i));
 }
 #endif
+
+/* The machine description says what the dispatched kernel reads with. */
+static void test_describe_machine(void **state)
+{
+	static struct settle_machine m;
+	char want[256];
+
+	(void)state;
+	settle_machine_describe(&m);
+	settle_read_limit_describe(settle_read_limit_active(), want,
+				   sizeof(want));
+	assert_string_equal(m.read_limit, want);
+	assert_non_null(strstr(m.read_limit, settle_read_limit_impl_name(
+		settle_read_limit_active())));
+	assert_non_null(strstr(m.read_limit, "at every size") ?
+			m.read_limit : strstr(m.read_limit, "beyond"));
+	print_message("read limit: %s\n", m.read_limit);
+}
 
 /* The dispatched kernel is the choice for this CPU's own words, and
  * the widest one usable here. */
@@ -633,6 +705,13 @@ static int use_19h(void **state)
 	return 0;
 }
 
+static int use_19h_until_1204(void **state)
+{
+	(void)state;
+	settle_read_limit_set_widths(&w19h_until_1204);
+	return 0;
+}
+
 static int use_widest(void **state)
 {
 	(void)state;
@@ -675,8 +754,10 @@ int main(void)
 		cmocka_unit_test(test_choice),
 #if SETTLE_ARCH_X86_64
 		cmocka_unit_test(test_widths),
+		cmocka_unit_test(test_describe),
 #endif
 		cmocka_unit_test(test_active),
+		cmocka_unit_test(test_describe_machine),
 	};
 #if SETTLE_ARCH_X86_64
 	const struct CMUnitTest wide[] = {
@@ -691,6 +772,9 @@ int main(void)
 					  use_widest, use_this_cpu);
 	rc |= cmocka_run_group_tests_name("Intel widths", wide, use_intel,
 					  use_this_cpu);
+	rc |= cmocka_run_group_tests_name("AMD family 19h widths until "
+					  "2026-12-04", wide,
+					  use_19h_until_1204, use_this_cpu);
 	return rc | cmocka_run_group_tests_name("four accumulators at every "
 						"size", wide, use_acc4_always,
 						use_this_cpu);

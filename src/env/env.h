@@ -63,6 +63,15 @@ void settle_noise_between(struct settle_noise *n,
 void settle_caches_from_sysconf(struct settle_machine *m);
 void settle_bswap_sizes_describe(const char *impl, char *buf, size_t len);
 
+/*
+ * The sentence on the read limit (src/prim/readlimit.h): the kernel impl
+ * (enum settle_read_limit_impl) and which loads it reads which sizes
+ * with under the widths in force (x86), into buf (len bytes; 160 hold
+ * the longest), e.g. "avx512; 512-bit loads below 2 MiB, 256-bit to 64
+ * MiB, 128-bit beyond". An unknown impl: its name "?" and no loads.
+ */
+void settle_read_limit_describe(int impl, char *buf, size_t len);
+
 /* Compiler and flags settle itself was built with (static strings). */
 const char *settle_build_compiler(void);
 const char *settle_build_flags(void);

@@ -22,6 +22,7 @@
 #include "cpu/cpu.h"
 #include "env/env.h"
 #include "prim/bswap_kernels.h"
+#include "prim/readlimit.h"
 #include "util/util.h"
 
 /*
@@ -290,6 +291,72 @@ void settle_bswap_sizes_describe(const char *impl, char *buf, size_t len)
 		 settle_format_size(r->ymm_inplace_to, z, sizeof(z)));
 }
 
+/* Appends to buf (len bytes) "W loads below END" for the first of
+ * several stretches, ", W to END" for the next, ", W beyond" for the
+ * last, and "W loads at every size" for one alone; end SIZE_MAX: the
+ * last. */
+static void stretch(char *buf, size_t len, unsigned bits, size_t end)
+{
+	size_t used = strlen(buf);
+	char e[32];
+
+	if (end != SIZE_MAX)
+		settle_format_size(end, e, sizeof(e));
+	if (used >= len)
+		return;
+	if (!used && end == SIZE_MAX)
+		snprintf(buf, len, "%u-bit loads at every size", bits);
+	else if (!used)
+		snprintf(buf, len, "%u-bit loads below %s", bits, e);
+	else if (end == SIZE_MAX)
+		snprintf(buf + used, len - used, ", %u-bit beyond", bits);
+	else
+		snprintf(buf + used, len - used, ", %u-bit to %s", bits, e);
+}
+
+static void read_limit_stretches(int impl, char *buf, size_t len)
+{
+	buf[0] = 0;
+	switch (impl) {
+	case SETTLE_READ_LIMIT_GENERIC:
+		snprintf(buf, len, "64-bit words at every size");
+		return;
+	case SETTLE_READ_LIMIT_SSE2:
+	case SETTLE_READ_LIMIT_NEON:
+		stretch(buf, len, 128, SIZE_MAX);
+		return;
+	case SETTLE_READ_LIMIT_AVX2:
+	case SETTLE_READ_LIMIT_AVX512:
+		break;
+	default:
+		return;
+	}
+#ifdef SETTLE_ARCH_X86_64
+	const struct settle_read_limit_widths *w = settle_read_limit_widths();
+
+	if (impl == SETTLE_READ_LIMIT_AVX512) {
+		if (w->zmm_min)
+			stretch(buf, len, 256, w->zmm_min);
+		stretch(buf, len, 512, w->zmm_end);
+		if (w->zmm_end == SIZE_MAX)
+			return;
+	}
+	if (w->stream_min > (impl == SETTLE_READ_LIMIT_AVX512 ? w->zmm_end : 0))
+		stretch(buf, len, 256, w->stream_min);
+	if (w->stream_min != SIZE_MAX)
+		stretch(buf, len, 128, SIZE_MAX);
+#endif
+}
+
+void settle_read_limit_describe(int impl, char *buf, size_t len)
+{
+	char s[192];
+
+	read_limit_stretches(impl, s, sizeof(s));
+	snprintf(buf, len, s[0] ? "%s; %s" : "%s",
+		 settle_read_limit_impl_name(impl), s);
+}
+
 void settle_machine_describe(struct settle_machine *m)
 {
 	struct utsname u;
@@ -311,4 +378,6 @@ void settle_machine_describe(struct settle_machine *m)
 		 settle_bswap_impl_name(settle_bswap_active()));
 	settle_bswap_sizes_describe(m->bswap_impl, m->bswap_sizes,
 				    sizeof(m->bswap_sizes));
+	settle_read_limit_describe(settle_read_limit_active(), m->read_limit,
+				   sizeof(m->read_limit));
 }

@@ -149,6 +149,8 @@ static void load_machine(struct loader *l, struct settle_report *rep,
 	     json_object_get(jm, "primitives"), "bswap");
 	copy(m->bswap_sizes, sizeof(m->bswap_sizes),
 	     json_object_get(jm, "primitives"), "bswap_sizes");
+	copy(m->read_limit, sizeof(m->read_limit),
+	     json_object_get(jm, "primitives"), "read_limit");
 	rep->timer.tsc_ghz = num(jm, "tsc_ghz");
 	rep->timer.core_ghz = within(jm, "core_ghz_estimate", 0.2, 10, 0);
 	v = json_object_get(t, "clock");

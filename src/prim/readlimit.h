@@ -52,13 +52,14 @@
  *     of examples/readlimit-peers.c on the Zen 4 guest below;
  *   - the load width follows the buffer size and the CPU (struct
  *     settle_read_limit_widths below): on AMD family 19h the avx512
- *     kernel reads with 256-bit loads below 64 KiB (the avx2 kernel's
- *     loop, readlimit_ymm.h, with masked edges) and from 2 MiB (the
- *     avx2 kernel itself; every AVX-512 CPU has AVX2, and the dispatch
- *     asks for both), with 512-bit loads in between, and the avx2 and avx512
- *     kernels read with 128-bit loads (the sse2 kernel) from 64 MiB on;
- *     on every other CPU with the widest loads at every size (on Intel
- *     eight a step into four accumulators from 64 KiB). Measured
+ *     kernel reads with 512-bit loads below 2 MiB (eight a step into
+ *     four accumulators) and with 256-bit loads from 2 MiB (the avx2 kernel itself; every
+ *     AVX-512 CPU has AVX2, and the dispatch asks for both), and the
+ *     avx2 and avx512 kernels read with 128-bit loads (the sse2 kernel)
+ *     from 64 MiB on; on every other CPU with the widest loads at every
+ *     size (on Intel eight a step into four accumulators from 64 KiB).
+ *     Below 64 KiB on family 19h the faster width depends on what else
+ *     the host's core runs: settle_read_limit_widths below. Measured
  *     on the AMD Zen 4 guest (docs/primitives.md;
  *     examples/readlimit-peers.c with these kernels called directly, cc
  *     -O3 -march=native, --processes 3 --layouts 2, median B/ns): 1 KiB
@@ -107,7 +108,10 @@ typedef uint64_t (*settle_read_limit_fn)(const void *buf, size_t len,
  * the avx512 kernel reads with 512-bit loads from zmm_min up to, not
  * including, zmm_end, with the avx2 kernel's 256-bit loads below and
  * above that range; the avx2 and avx512 kernels read with the sse2
- * kernel's 128-bit loads from stream_min on.
+ * kernel's 128-bit loads from stream_min on. No CPU's table has a
+ * zmm_min above 0 or four loads a step now (AMD family 19h's had until
+ * 2026-12-04, below): kept, and run by the tests, because which width
+ * reads fastest there depends on the host's state.
  */
 struct settle_read_limit_widths {
 	size_t zmm_min, zmm_end, stream_min;
@@ -117,11 +121,30 @@ struct settle_read_limit_widths {
 	size_t acc4_min;
 };
 
-/* AMD family 19h (settle_cpu_amd_19h()), measured on the Zen 4 guest:
- * 512-bit loads from 64 KiB to 2 MiB, four a step (at 1 MiB eight a step
- * read 2 % slower there), 128-bit ones from 64 MiB. */
+/*
+ * AMD family 19h (settle_cpu_amd_19h()), measured on the Zen 4 guest:
+ * 512-bit loads below 2 MiB, eight a step into four accumulators;
+ * 256-bit ones from 2 MiB, 128-bit ones from 64 MiB. Until 2026-12-04
+ * 256-bit loads below 64 KiB and four 512-bit loads a step above: on a
+ * quiet core 256-bit loads read 1-32 KiB 3-6 % faster than 512-bit ones,
+ * but while the host runs something on the core's other hardware thread
+ * they read 16-32 KiB 5-20 % slower, and on that guest the core is
+ * mostly not quiet now (about 100-200 ms of each second were). The state
+ * changes too often for a choice timed once per process: one that timed
+ * both for 0.3 ms at the start chose 512-bit loads in 5 of 9 processes
+ * where 256-bit ones then read 16 KiB 5-6 % faster. 512-bit loads lose
+ * less in the one state than 256-bit ones in the other, and vary less
+ * with it; the AVX-512 popcount reads with them too. 2026-12-04,
+ * examples/readlimit-peers.c with the loops called directly, 9 processes
+ * of 4 layouts, median time / the fastest plain read's at 1 KiB, 16 KiB,
+ * 32 KiB, 1 MiB: eight loads a step into four accumulators 0.981, 1.000,
+ * 0.998, 1.002; into eight 1.001, 1.003, 0.997, 1.000; four into four
+ * 1.012, 1.008, 1.008, 0.997; the 256-bit loop 0.983, 1.010, 1.069,
+ * 1.055 (MAD of the samples 9-15 % below 64 KiB, the 512-bit loops 5-7
+ * %). docs/primitives.md, "The read limit on a shared core".
+ */
 #define SETTLE_READ_LIMIT_WIDTHS_19H \
-	{ (size_t)64 << 10, (size_t)2 << 20, (size_t)64 << 20, 4, SIZE_MAX }
+	{ 0, (size_t)2 << 20, (size_t)64 << 20, 8, 0 }
 /* Every other x86-64 CPU (AMD family 1Ah, and others): the widest loads at
  * every size (on the Zen 5 guest 512-bit loads read 1 KiB and 32 KiB
  * twice as fast as 256-bit ones, and 128-bit loads read 1 GiB 10 %

@@ -139,6 +139,9 @@ static void write_machine(FILE *f, const struct settle_report *rep)
 	if (m->bswap_sizes[0]) {
 		fputs(", ", f); jkey(f, "bswap_sizes"); jstr(f, m->bswap_sizes);
 	}
+	if (m->read_limit[0]) {
+		fputs(", ", f); jkey(f, "read_limit"); jstr(f, m->read_limit);
+	}
 	fputs("}", f);
 	fputs(",\n    \"tsc_ghz\": ", f); jknown(f, t->tsc_ghz);
 	fputs(",\n    \"core_ghz_estimate\": ", f); jknown(f, t->core_ghz);

@@ -201,6 +201,8 @@ static void machine_items(const struct settle_report *rep,
 	     m->popcount_impl[0] ? m->popcount_impl : "unknown",
 	     m->bswap_impl[0] ? m->bswap_impl : "unknown",
 	     m->bswap_sizes[0] ? "; bswap " : "", m->bswap_sizes);
+	if (m->read_limit[0])
+		item(v, "read limit", "%s", m->read_limit);
 	/* a calibrated value of 0 is unknown (settle_timer_info) */
 	if (t->overhead_ns > 0)
 		snprintf(cost, sizeof(cost), "%.1f ns", t->overhead_ns);

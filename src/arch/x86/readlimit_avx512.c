@@ -52,9 +52,11 @@ static inline uint64_t sum_lanes(__m512i v)
 
 /*
  * n steps of four aligned vectors from p, one into each of a[0..3]; AMD
- * family 19h's loop (settle_read_limit_widths): on the Zen 4 guest at
+ * family 19h's loop until 2026-12-04, no CPU's now (zmm_loads 4 in
+ * settle_read_limit_widths; the tests run it): on the Zen 4 guest at
  * 1 MiB the plain reads of examples/readlimit-peers.c with four loads a
- * step took 0.976-0.978 of the time of this kernel with eight.
+ * step had taken 0.976-0.978 of the time of this kernel with eight into
+ * eight, and later eight into four read as fast as four (readlimit.h).
  */
 static inline __attribute__((always_inline)) void
 steps4(const unsigned char *p, size_t n, __m512i *a)
@@ -93,7 +95,8 @@ steps4(const unsigned char *p, size_t n, __m512i *a)
 
 /*
  * n steps of eight aligned vectors from p, one into each of a[0..7]; the
- * loop of every CPU but AMD family 19h, below acc4_min. Written out in
+ * loop below acc4_min (AMD family 1Ah and others; Intel below 64 KiB).
+ * Written out in
  * assembly: gcc 12 moves the pointer after the first load of a step and
  * addresses the others backwards, and for one of the two copies of the
  * loop adds register moves; on the Zen 5 guest a loop with the pointer moved after the first load read 32 KiB
