@@ -510,7 +510,7 @@ static void test_choice(void **state)
  * but the avx512 kernel keeps their code (256-bit loads below zmm_min,
  * four 512-bit loads a step). */
 static const struct settle_read_limit_widths w19h_until_1204 =
-	{ (size_t)64 << 10, (size_t)2 << 20, (size_t)64 << 20, 4, SIZE_MAX };
+	{ (size_t)64 << 10, (size_t)2 << 20, (size_t)64 << 20, 4, SIZE_MAX, 0 };
 
 /*
  * The widths by CPU: AMD family 19h (leaf 1 EAX of the Zen 4 guest,
@@ -543,7 +543,7 @@ static void test_widths(void **state)
 	assert_memory_equal(w, &w19, sizeof(w19));
 	assert_true(w->zmm_min == 0 && w->zmm_end == (size_t)2 << 20 &&
 		    w->stream_min == (size_t)64 << 20 && w->zmm_loads == 8 &&
-		    w->acc4_min == 0);
+		    w->acc4_min == 0 && w->tune_below == (size_t)64 << 10);
 	assert_memory_equal(settle_read_limit_widths_of(&zen5), &widest,
 			    sizeof(widest));
 	assert_memory_equal(settle_read_limit_widths_of(&intel), &wintel,
@@ -556,14 +556,113 @@ static void test_widths(void **state)
 			    sizeof(widest));
 	assert_true(widest.zmm_min == 0 && widest.zmm_end == SIZE_MAX &&
 		    widest.stream_min == SIZE_MAX && widest.zmm_loads == 8 &&
-		    widest.acc4_min == SIZE_MAX);
+		    widest.acc4_min == SIZE_MAX && widest.tune_below == 0);
 	assert_true(wintel.zmm_min == 0 && wintel.zmm_end == SIZE_MAX &&
 		    wintel.stream_min == SIZE_MAX && wintel.zmm_loads == 8 &&
-		    wintel.acc4_min == (size_t)64 << 10);
-	/* this CPU's, when no test set others */
+		    wintel.acc4_min == (size_t)64 << 10 &&
+		    wintel.tune_below == 0);
+	/* this CPU's, when no test set others (nor the tune: test_tune) */
 	settle_read_limit_set_widths(NULL);
+	settle_read_limit_use_timed(NULL);
 	assert_ptr_equal(settle_read_limit_widths(),
 			 settle_read_limit_widths_of(settle_cpuid_this()));
+}
+
+/* Field by field: the struct has padding. */
+static void assert_widths(const struct settle_read_limit_widths *a,
+			  const struct settle_read_limit_widths *b)
+{
+	assert_true(a->zmm_min == b->zmm_min && a->zmm_end == b->zmm_end &&
+		    a->stream_min == b->stream_min &&
+		    a->zmm_loads == b->zmm_loads &&
+		    a->acc4_min == b->acc4_min &&
+		    a->tune_below == b->tune_below);
+}
+
+/*
+ * The timed widths: 256-bit loads below tune_below only when they were
+ * faster (ties keep the 512-bit loads), nothing else changed, and
+ * nothing at all without a tune_below; a test's widths come before the
+ * timed ones, which come before the table.
+ */
+static void test_timed_widths(void **state)
+{
+	static const struct settle_read_limit_widths w19 =
+		SETTLE_READ_LIMIT_WIDTHS_19H, widest =
+		SETTLE_READ_LIMIT_WIDTHS_WIDEST;
+	static struct settle_read_limit_widths t;
+	struct settle_read_limit_widths want = w19;
+	const struct settle_read_limit_widths *table =
+		settle_read_limit_widths_of(settle_cpuid_this());
+	const struct settle_read_limit_timing *timed =
+		settle_read_limit_timing();
+
+	(void)state;
+	assert_true(w19.tune_below == (size_t)64 << 10 && w19.zmm_min == 0);
+	t = settle_read_limit_widths_timed(&w19, 80.0, 84.0);
+	want.zmm_min = (size_t)64 << 10;
+	assert_widths(&t, &want);
+	t = settle_read_limit_widths_timed(&w19, 84.0, 80.0);
+	assert_widths(&t, &w19);
+	t = settle_read_limit_widths_timed(&w19, 80.0, 80.0);
+	assert_widths(&t, &w19);
+	t = settle_read_limit_widths_timed(&widest, 80.0, 84.0);
+	assert_widths(&t, &widest);
+
+	t = settle_read_limit_widths_timed(&w19, 80.0, 84.0);
+	settle_read_limit_set_widths(NULL);
+	settle_read_limit_use_timed(&t);
+	assert_ptr_equal(settle_read_limit_widths(), &t);
+	settle_read_limit_set_widths(&widest);
+	assert_ptr_equal(settle_read_limit_widths(), &widest);
+	settle_read_limit_set_widths(NULL);
+	assert_ptr_equal(settle_read_limit_widths(), &t);
+	settle_read_limit_use_timed(NULL);
+	assert_ptr_equal(settle_read_limit_widths(), table);
+	assert_ptr_equal(settle_read_limit_timing(), timed); /* untouched */
+}
+
+/*
+ * The tune on this CPU: it times only the avx512 kernel under widths
+ * with a tune_below (AMD family 19h with AVX-512), and sets the widths
+ * its two medians give; a second call times nothing. Runs after
+ * test_timed_widths, which took the timed widths away: they are set
+ * again here from the figures the first call kept.
+ */
+static void test_tune(void **state)
+{
+	enum settle_read_limit_impl a = settle_read_limit_active();
+	const struct settle_read_limit_timing *t = settle_read_limit_timing();
+	const struct settle_read_limit_widths *table =
+		settle_read_limit_widths_of(settle_cpuid_this());
+	static struct settle_read_limit_widths want; /* kept by pointer */
+
+	(void)state;
+	settle_read_limit_set_widths(NULL);
+	if (a != SETTLE_READ_LIMIT_AVX512 || table->tune_below == 0) {
+		assert_null(t);
+		settle_arch_read_limit_tune(a);
+		assert_null(settle_read_limit_timing());
+		assert_ptr_equal(settle_read_limit_widths(), table);
+		print_message("the read limit here times nothing (%s kernel)\n",
+			      settle_read_limit_impl_name(a));
+		return;
+	}
+	assert_non_null(t);
+	assert_true(t->done && t->bytes == (size_t)16 << 10 &&
+		    t->passes == 64);
+	assert_true(t->ymm_ns > 0 && t->zmm_ns > 0);
+	want = settle_read_limit_widths_timed(table, t->ymm_ns, t->zmm_ns);
+	print_message("timed over 16 KiB: 256-bit %.1f ns, 512-bit %.1f ns a "
+		      "pass: %s-bit loads below %zu bytes\n", t->ymm_ns,
+		      t->zmm_ns, want.zmm_min ? "256" : "512",
+		      table->tune_below);
+	assert_ptr_equal(settle_read_limit_widths(), table);
+	settle_arch_read_limit_tune(a); /* returns at once */
+	assert_ptr_equal(settle_read_limit_widths(), table);
+	assert_ptr_equal(settle_read_limit_timing(), t);
+	settle_read_limit_use_timed(&want);
+	assert_widths(settle_read_limit_widths(), &want);
 }
 
 /*
@@ -577,6 +676,10 @@ static void test_describe(void **state)
 		SETTLE_READ_LIMIT_WIDTHS_19H, widest =
 		SETTLE_READ_LIMIT_WIDTHS_WIDEST, wintel =
 		SETTLE_READ_LIMIT_WIDTHS_INTEL;
+	static const char want19[] = "avx512; 256-bit or 512-bit loads below "
+		"64 KiB (whichever read 16 KiB faster when the process "
+		"started), 512-bit to 2 MiB, 256-bit to 64 MiB, 128-bit beyond";
+	struct settle_read_limit_widths t19;
 	char got[256];
 
 	(void)state;
@@ -587,13 +690,16 @@ static void test_describe(void **state)
 			    "beyond");
 	settle_read_limit_set_widths(&w19);
 	settle_read_limit_describe(SETTLE_READ_LIMIT_AVX512, got, sizeof(got));
-	assert_string_equal(got, "avx512; 512-bit loads below 2 MiB, 256-bit "
-			    "to 64 MiB, 128-bit beyond");
+	assert_string_equal(got, want19);
+	t19 = settle_read_limit_widths_timed(&w19, 1.0, 2.0); /* 256-bit */
+	settle_read_limit_set_widths(&t19);
+	settle_read_limit_describe(SETTLE_READ_LIMIT_AVX512, got, sizeof(got));
+	assert_string_equal(got, want19);
 	settle_read_limit_describe(SETTLE_READ_LIMIT_AVX2, got, sizeof(got));
 	assert_string_equal(got, "avx2; 256-bit loads below 64 MiB, 128-bit "
 			    "beyond");
 	settle_read_limit_describe(SETTLE_READ_LIMIT_AVX512, got, 12);
-	assert_string_equal(got, "avx512; 512");
+	assert_string_equal(got, "avx512; 256");
 	settle_read_limit_set_widths(&widest);
 	settle_read_limit_describe(SETTLE_READ_LIMIT_AVX512, got, sizeof(got));
 	assert_string_equal(got, "avx512; 512-bit loads at every size");
@@ -696,12 +802,23 @@ static const struct settle_read_limit_widths w19h =
 /* Intel's loop of eight loads into four accumulators at every size, so
  * that the sweep of short lengths and odd alignments runs it too. */
 static const struct settle_read_limit_widths acc4_always =
-	{ 0, SIZE_MAX, SIZE_MAX, 8, 0 };
+	{ 0, SIZE_MAX, SIZE_MAX, 8, 0, 0 };
 
 static int use_19h(void **state)
 {
 	(void)state;
 	settle_read_limit_set_widths(&w19h);
+	return 0;
+}
+
+/* What the tune sets on AMD family 19h when 256-bit loads read faster. */
+static int use_19h_ymm(void **state)
+{
+	static struct settle_read_limit_widths t;
+
+	(void)state;
+	t = settle_read_limit_widths_timed(&w19h, 1.0, 2.0);
+	settle_read_limit_set_widths(&t);
 	return 0;
 }
 
@@ -754,6 +871,8 @@ int main(void)
 		cmocka_unit_test(test_choice),
 #if SETTLE_ARCH_X86_64
 		cmocka_unit_test(test_widths),
+		cmocka_unit_test(test_timed_widths),
+		cmocka_unit_test(test_tune),
 		cmocka_unit_test(test_describe),
 #endif
 		cmocka_unit_test(test_active),
@@ -772,6 +891,9 @@ int main(void)
 					  use_widest, use_this_cpu);
 	rc |= cmocka_run_group_tests_name("Intel widths", wide, use_intel,
 					  use_this_cpu);
+	rc |= cmocka_run_group_tests_name("AMD family 19h widths, 256-bit "
+					  "loads timed faster", wide,
+					  use_19h_ymm, use_this_cpu);
 	rc |= cmocka_run_group_tests_name("AMD family 19h widths until "
 					  "2026-12-04", wide,
 					  use_19h_until_1204, use_this_cpu);

@@ -66,9 +66,11 @@ void settle_bswap_sizes_describe(const char *impl, char *buf, size_t len);
 /*
  * The sentence on the read limit (src/prim/readlimit.h): the kernel impl
  * (enum settle_read_limit_impl) and which loads it reads which sizes
- * with under the widths in force (x86), into buf (len bytes; 160 hold
- * the longest), e.g. "avx512; 512-bit loads below 2 MiB, 256-bit to 64
- * MiB, 128-bit beyond". An unknown impl: its name "?" and no loads.
+ * with under the widths in force (x86), into buf (len bytes; 256 hold
+ * the longest), e.g. "avx512; 256-bit or 512-bit loads below 64 KiB
+ * (whichever read 16 KiB faster when the process started), 512-bit to 2
+ * MiB, 256-bit to 64 MiB, 128-bit beyond" (where the tune chooses: the
+ * same whatever it chose). An unknown impl: its name "?" and no loads.
  */
 void settle_read_limit_describe(int impl, char *buf, size_t len);
 

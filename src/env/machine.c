@@ -335,7 +335,16 @@ static void read_limit_stretches(int impl, char *buf, size_t len)
 	const struct settle_read_limit_widths *w = settle_read_limit_widths();
 
 	if (impl == SETTLE_READ_LIMIT_AVX512) {
-		if (w->zmm_min)
+		char e[32];
+
+		/* the same sentence whichever width the tune chose, so that
+		 * the processes of a run describe the machine alike */
+		if (w->tune_below)
+			snprintf(buf, len, "256-bit or 512-bit loads below %s "
+				 "(whichever read 16 KiB faster when the "
+				 "process started)", settle_format_size(
+				 w->tune_below, e, sizeof(e)));
+		else if (w->zmm_min)
 			stretch(buf, len, 256, w->zmm_min);
 		stretch(buf, len, 512, w->zmm_end);
 		if (w->zmm_end == SIZE_MAX)
@@ -350,7 +359,7 @@ static void read_limit_stretches(int impl, char *buf, size_t len)
 
 void settle_read_limit_describe(int impl, char *buf, size_t len)
 {
-	char s[192];
+	char s[256];
 
 	read_limit_stretches(impl, s, sizeof(s));
 	snprintf(buf, len, s[0] ? "%s; %s" : "%s",

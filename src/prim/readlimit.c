@@ -53,6 +53,7 @@ enum settle_read_limit_impl settle_read_limit_active(void)
 	if (a >= 0)
 		return a;
 	a = settle_read_limit_choose(settle_cpuid_this());
+	settle_arch_read_limit_tune(a);
 	__atomic_store_n(&read_limit_ptr, settle_read_limit_impl_fn(a),
 			 __ATOMIC_RELEASE);
 	__atomic_store_n(&active, a, __ATOMIC_RELEASE);

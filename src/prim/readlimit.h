@@ -53,13 +53,14 @@
  *   - the load width follows the buffer size and the CPU (struct
  *     settle_read_limit_widths below): on AMD family 19h the avx512
  *     kernel reads with 512-bit loads below 2 MiB (eight a step into
- *     four accumulators) and with 256-bit loads from 2 MiB (the avx2 kernel itself; every
+ *     four accumulators; below 64 KiB 256-bit ones where those read
+ *     faster at the start of the process: tune_below) and with 256-bit
+ *     loads from 2 MiB (the avx2 kernel itself; every
  *     AVX-512 CPU has AVX2, and the dispatch asks for both), and the
  *     avx2 and avx512 kernels read with 128-bit loads (the sse2 kernel)
  *     from 64 MiB on; on every other CPU with the widest loads at every
  *     size (on Intel eight a step into four accumulators from 64 KiB).
- *     Below 64 KiB on family 19h the faster width depends on what else
- *     the host's core runs: settle_read_limit_widths below. Measured
+ *     Measured
  *     on the AMD Zen 4 guest (docs/primitives.md;
  *     examples/readlimit-peers.c with these kernels called directly, cc
  *     -O3 -march=native, --processes 3 --layouts 2, median B/ns): 1 KiB
@@ -109,9 +110,8 @@ typedef uint64_t (*settle_read_limit_fn)(const void *buf, size_t len,
  * including, zmm_end, with the avx2 kernel's 256-bit loads below and
  * above that range; the avx2 and avx512 kernels read with the sse2
  * kernel's 128-bit loads from stream_min on. No CPU's table has a
- * zmm_min above 0 or four loads a step now (AMD family 19h's had until
- * 2026-12-04, below): kept, and run by the tests, because which width
- * reads fastest there depends on the host's state.
+ * zmm_min above 0 (the tune may set one) or four loads a step now (AMD
+ * family 19h's had both until 2026-12-04, below; the tests run them).
  */
 struct settle_read_limit_widths {
 	size_t zmm_min, zmm_end, stream_min;
@@ -119,39 +119,41 @@ struct settle_read_limit_widths {
 	/* with eight loads a step, from this size on they add into four
 	 * accumulators (two loads each), below it into eight */
 	size_t acc4_min;
+	/* below this size the dispatch times 256-bit loads against
+	 * 512-bit ones once per process, and zmm_min becomes this size
+	 * when 256-bit ones were faster (settle_arch_read_limit_tune());
+	 * 0: nothing timed */
+	size_t tune_below;
 };
 
 /*
  * AMD family 19h (settle_cpu_amd_19h()), measured on the Zen 4 guest:
- * 512-bit loads below 2 MiB, eight a step into four accumulators;
- * 256-bit ones from 2 MiB, 128-bit ones from 64 MiB. Until 2026-12-04
- * 256-bit loads below 64 KiB and four 512-bit loads a step above: on a
- * quiet core 256-bit loads read 1-32 KiB 3-6 % faster than 512-bit ones,
- * but while the host runs something on the core's other hardware thread
- * they read 16-32 KiB 5-20 % slower, and on that guest the core is
- * mostly not quiet now (about 100-200 ms of each second were). The state
- * changes too often for a choice timed once per process: one that timed
- * both for 0.3 ms at the start chose 512-bit loads in 5 of 9 processes
- * where 256-bit ones then read 16 KiB 5-6 % faster. 512-bit loads lose
- * less in the one state than 256-bit ones in the other, and vary less
- * with it; the AVX-512 popcount reads with them too. 2026-12-04,
- * examples/readlimit-peers.c with the loops called directly, 9 processes
- * of 4 layouts, median time / the fastest plain read's at 1 KiB, 16 KiB,
- * 32 KiB, 1 MiB: eight loads a step into four accumulators 0.981, 1.000,
- * 0.998, 1.002; into eight 1.001, 1.003, 0.997, 1.000; four into four
- * 1.012, 1.008, 1.008, 0.997; the 256-bit loop 0.983, 1.010, 1.069,
- * 1.055 (MAD of the samples 9-15 % below 64 KiB, the 512-bit loops 5-7
- * %). docs/primitives.md, "The read limit on a shared core".
+ * 512-bit loads below 2 MiB, eight a step into four accumulators, and
+ * below 64 KiB 256-bit ones instead where they read 16 KiB faster at the
+ * start of the process (tune_below); 256-bit loads from 2 MiB, 128-bit
+ * ones from 64 MiB. Below 64 KiB the faster width depends on what else
+ * the host runs on the core: on a quiet core 256-bit loads read 1-32 KiB
+ * 3-6 % faster than 512-bit ones, while the core's other hardware thread
+ * is busy 5-20 % slower, and on the Zen 4 guest the state held for
+ * minutes at times and changed about once a second at others
+ * (docs/primitives.md, "The read limit on a shared core"); no fixed
+ * width is the limit in both. 2026-12-04, examples/readlimit-peers.c
+ * with the loops called directly, 9 processes of 4 layouts, on a mostly
+ * shared core, median time / the fastest plain read's at 1 KiB, 16 KiB,
+ * 32 KiB, 1 MiB: eight 512-bit loads a step into four accumulators
+ * 0.981, 1.000, 0.998, 1.002; into eight 1.001, 1.003, 0.997, 1.000;
+ * four into four (64 KiB to 2 MiB until 2026-12-04) 1.012, 1.008, 1.008,
+ * 0.997; the 256-bit loop 0.983, 1.010, 1.069, 1.055.
  */
 #define SETTLE_READ_LIMIT_WIDTHS_19H \
-	{ 0, (size_t)2 << 20, (size_t)64 << 20, 8, 0 }
+	{ 0, (size_t)2 << 20, (size_t)64 << 20, 8, 0, (size_t)64 << 10 }
 /* Every other x86-64 CPU (AMD family 1Ah, and others): the widest loads at
  * every size (on the Zen 5 guest 512-bit loads read 1 KiB and 32 KiB
  * twice as fast as 256-bit ones, and 128-bit loads read 1 GiB 10 %
  * slower than 256-bit ones: docs/primitives.md), eight a step into
  * eight accumulators (there four a step read 32 KiB 5-7 % slower than
  * the plain reads of examples/readlimit-peers.c). */
-#define SETTLE_READ_LIMIT_WIDTHS_WIDEST { 0, SIZE_MAX, SIZE_MAX, 8, SIZE_MAX }
+#define SETTLE_READ_LIMIT_WIDTHS_WIDEST { 0, SIZE_MAX, SIZE_MAX, 8, SIZE_MAX, 0 }
 /* Intel (settle_cpu_intel()): the widest loads at every size, eight a
  * step, into eight accumulators below 64 KiB and into four from there
  * on. On the Intel family 6 model 167 guest (48 KiB L1d, 2 MiB L2;
@@ -166,7 +168,7 @@ struct settle_read_limit_widths {
  * 32 MiB and 1 GiB as fast as eight accumulators (make bench, the same
  * day: 0.998 and 0.994 of the kernel's time). */
 #define SETTLE_READ_LIMIT_WIDTHS_INTEL \
-	{ 0, SIZE_MAX, SIZE_MAX, 8, (size_t)64 << 10 }
+	{ 0, SIZE_MAX, SIZE_MAX, 8, (size_t)64 << 10, 0 }
 
 /*
  * The widths of the CPU whose words are id (a pure function: one of the
@@ -182,6 +184,23 @@ const struct settle_read_limit_widths *settle_read_limit_widths(void);
  * runs on any CPU; NULL goes back to this CPU's. Not thread-safe against
  * kernels running at the same time. */
 void settle_read_limit_set_widths(const struct settle_read_limit_widths *w);
+
+/*
+ * The timed widths (settle_arch_read_limit_tune() below):
+ * settle_read_limit_widths_timed() returns *base with zmm_min set to
+ * base->tune_below (256-bit loads below it) when ymm_ns < zmm_ns, else
+ * *base unchanged (ties keep the 512-bit loads); ymm_ns and zmm_ns are
+ * the median times of the same passes over the same buffer with the
+ * 256-bit and the 512-bit loop (any unit, the same for both). Pure.
+ * settle_read_limit_use_timed() makes the kernels use *w (kept by
+ * pointer; NULL: this CPU's table again) whenever no test set widths
+ * (settle_read_limit_set_widths() comes first).
+ */
+struct settle_read_limit_widths
+settle_read_limit_widths_timed(const struct settle_read_limit_widths *base,
+			       double ymm_ns, double zmm_ns);
+void settle_read_limit_use_timed(const struct settle_read_limit_widths *w);
+
 #endif
 
 /* The read-limit kernels, narrowest first. */
@@ -194,12 +213,43 @@ enum settle_read_limit_impl {
 	SETTLE_READ_LIMIT_NIMPL
 };
 
+/* What settle_arch_read_limit_tune() measured. */
+struct settle_read_limit_timing {
+	size_t bytes;    /* the buffer timed (16 KiB, 64-byte aligned) */
+	unsigned passes; /* passes a sample; 31 samples of each width */
+	double ymm_ns;   /* median ns a pass with 256-bit loads */
+	double zmm_ns;   /* median ns a pass with 512-bit loads */
+	int done;        /* 1 once the figures above are whole */
+};
+
+/*
+ * Called by the dispatch once it has chosen which, before it hands out
+ * the kernel (src/prim/readlimit.c): on x86-64, when which is the avx512
+ * kernel and this CPU's widths have a tune_below, times the avx512
+ * kernel over 16 KiB under the table's widths and under the table's with
+ * 256-bit loads below tune_below, 31 samples of 64 passes each in turns
+ * (A B, then B A; about 0.3 ms), and makes the kernels use
+ * settle_read_limit_widths_timed() of the two medians; elsewhere (other
+ * kernels, CPUs, architectures) nothing. Threads may race through it:
+ * the first one times, the others return at once (while it times, the
+ * kernels read with either width; both read every byte). Cannot fail:
+ * without memory for the buffer it keeps the table.
+ */
+void settle_arch_read_limit_tune(enum settle_read_limit_impl which);
+
+/* What the tune measured, or NULL when it has not timed anything. */
+const struct settle_read_limit_timing *settle_read_limit_timing(void);
+
 /*
  * Read the len bytes at buf (any alignment, any len, 0 included) with the
  * widest kernel this CPU and OS can run, chosen at the first call (the
- * architecture's words: src/arch/<arch>/dispatch_readlimit.c) and kept; threads may race through the first
- * call (each stores the same choice atomically). Returns the aligned-word
- * sum described above. Cannot fail; no calibration, no allocation.
+ * architecture's words: src/arch/<arch>/dispatch_readlimit.c) and kept;
+ * threads may race through the first call (each stores the same choice
+ * atomically). That first call (or settle_read_limit_active()'s, or
+ * settle_read_limit_kernel()'s) also runs settle_arch_read_limit_tune()
+ * (on AMD family 19h with AVX-512: 0.3 ms of timing and a 16 KiB
+ * buffer); no later call times or allocates. Returns the aligned-word sum
+ * described above. Cannot fail.
  */
 uint64_t settle_read_limit(const void *buf, size_t len);
 

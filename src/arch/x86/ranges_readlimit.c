@@ -3,7 +3,7 @@
  * use at which buffer size, by CPU family (struct settle_read_limit_widths
  * in src/prim/readlimit.h; docs/primitives.md, "Ranges by CPU family").
  * A file of its own: the kernels call it, and the file that chooses the
- * kernels calls them.
+ * kernels calls them (and tune_readlimit.c, which sets the timed widths).
  */
 #include "prim/readlimit.h"
 
@@ -13,7 +13,9 @@ static const struct settle_read_limit_widths widths_widest =
 	SETTLE_READ_LIMIT_WIDTHS_WIDEST;
 static const struct settle_read_limit_widths widths_intel =
 	SETTLE_READ_LIMIT_WIDTHS_INTEL;
-static const struct settle_read_limit_widths *widths; /* NULL: undecided */
+/* NULL until set: a test's widths (settle_read_limit_set_widths()), the
+ * timed ones (settle_read_limit_use_timed()), this CPU's table */
+static const struct settle_read_limit_widths *forced, *timed, *table;
 
 const struct settle_read_limit_widths *
 settle_read_limit_widths_of(const struct settle_cpuid *id)
@@ -26,16 +28,38 @@ settle_read_limit_widths_of(const struct settle_cpuid *id)
 const struct settle_read_limit_widths *settle_read_limit_widths(void)
 {
 	const struct settle_read_limit_widths *w =
-		__atomic_load_n(&widths, __ATOMIC_ACQUIRE);
+		__atomic_load_n(&forced, __ATOMIC_ACQUIRE);
 
 	if (w)
 		return w;
+	w = __atomic_load_n(&timed, __ATOMIC_ACQUIRE);
+	if (w)
+		return w;
+	w = __atomic_load_n(&table, __ATOMIC_ACQUIRE);
+	if (w)
+		return w;
 	w = settle_read_limit_widths_of(settle_cpuid_this());
-	__atomic_store_n(&widths, w, __ATOMIC_RELEASE);
+	__atomic_store_n(&table, w, __ATOMIC_RELEASE);
 	return w;
 }
 
 void settle_read_limit_set_widths(const struct settle_read_limit_widths *w)
 {
-	__atomic_store_n(&widths, w, __ATOMIC_RELEASE);
+	__atomic_store_n(&forced, w, __ATOMIC_RELEASE);
+}
+
+void settle_read_limit_use_timed(const struct settle_read_limit_widths *w)
+{
+	__atomic_store_n(&timed, w, __ATOMIC_RELEASE);
+}
+
+struct settle_read_limit_widths
+settle_read_limit_widths_timed(const struct settle_read_limit_widths *base,
+			       double ymm_ns, double zmm_ns)
+{
+	struct settle_read_limit_widths w = *base;
+
+	if (ymm_ns < zmm_ns)
+		w.zmm_min = base->tune_below;
+	return w;
 }
