@@ -16,7 +16,9 @@
 #define TUNE_ROUNDS 31                 /* samples of each width */
 
 static struct settle_read_limit_timing timing;
-static struct settle_read_limit_widths tuned;
+/* kept by pointer (settle_read_limit_use_timed()): static, so that a
+ * thread that took one while the tune ran never reads a dead frame */
+static struct settle_read_limit_widths tuned, ymm;
 static int claimed;            /* the first caller times, others return */
 static volatile uint64_t kept; /* the sum of the loads */
 
@@ -52,7 +54,6 @@ void settle_arch_read_limit_tune(enum settle_read_limit_impl which)
 {
 	const struct settle_read_limit_widths *base =
 		settle_read_limit_widths_of(settle_cpuid_this());
-	struct settle_read_limit_widths ymm = *base;
 	double y[TUNE_ROUNDS], z[TUNE_ROUNDS];
 	uint64_t sink = 0;
 	unsigned char *buf;
@@ -65,6 +66,7 @@ void settle_arch_read_limit_tune(enum settle_read_limit_impl which)
 	if (!buf)
 		return;
 	memset(buf, 1, TUNE_BYTES);
+	ymm = *base;
 	ymm.zmm_min = base->tune_below;
 	sample(&ymm, buf, &sink); /* both warm */
 	sample(base, buf, &sink);
