@@ -256,6 +256,42 @@ static void test_compare_warns_other_cpu(void **st)
 	settle_report_free(&b);
 }
 
+/* Read limits that read with other widths are a difference (the
+ * read-limit rows' code differs), not another machine; a file that does
+ * not say (older files) is no difference. */
+static void test_compare_warns_other_read_limit(void **st)
+{
+	const struct settle_report *news[1];
+	struct settle_compare_view cv;
+	struct settle_report a, b;
+	char err[256], *out;
+	size_t slower;
+
+	(void)st;
+	assert_int_equal(settle_load_json(result_file("r1.json", "CPU One",
+		old_base, old_v, 3), 0.01, &a, err, sizeof(err)), 0);
+	assert_int_equal(settle_load_json(result_file("r2.json", "CPU One",
+		old_base, old_v, 3), 0.01, &b, err, sizeof(err)), 0);
+	snprintf(a.machine.read_limit, sizeof(a.machine.read_limit),
+		 "avx512; 256-bit loads below 64 KiB, 512-bit beyond");
+	out = compare_text(&a, &b, &slower, -1);
+	assert_null(strstr(out, "warning"));
+	free(out);
+	snprintf(b.machine.read_limit, sizeof(b.machine.read_limit),
+		 "avx512; 512-bit loads at every size");
+	out = compare_text(&a, &b, &slower, -1);
+	assert_non_null(strstr(out, "warning: the files come from different "
+				    "read limits"));
+	assert_non_null(strstr(out, "512-bit loads at every size"));
+	free(out);
+	news[0] = &b;
+	assert_int_equal(settle_compare_build(&a, news, 1, -1, &cv), 0);
+	assert_null(strstr(cv.summary, "different machines"));
+	settle_compare_free(&cv);
+	settle_report_free(&a);
+	settle_report_free(&b);
+}
+
 /* The summary names what else differs: the machine, a file's noise. */
 static void test_compare_summary_caveats(void **st)
 {
@@ -566,6 +602,7 @@ int main(void)
 		cmocka_unit_test(test_same_key),
 		cmocka_unit_test(test_compare_pools_repetitions),
 		cmocka_unit_test(test_compare_warns_other_cpu),
+		cmocka_unit_test(test_compare_warns_other_read_limit),
 		cmocka_unit_test(test_compare_summary_caveats),
 		cmocka_unit_test(test_noise_pooled),
 		cmocka_unit_test(test_noise_view),

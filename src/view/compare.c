@@ -683,11 +683,13 @@ static void settings(const struct settle_report *r, char *buf, size_t len)
 }
 
 /* What two files record side by side: the machine (the first three,
- * cv->caveats), then the build; then how they were measured. */
+ * cv->caveats), then the build and what settle's read limit reads with
+ * (its widths follow the CPU and settle's version); then how they were
+ * measured. */
 struct recorded {
 	const char *what, *x, *y;
 };
-#define RECORDED_BUILD 5 /* the machine and the build: fields [0, 5) */
+#define RECORDED_BUILD 6 /* the machine and the build: fields [0, 6) */
 
 static void recorded(const struct settle_report *a,
 		     const struct settle_report *b, const char *sa,
@@ -702,7 +704,9 @@ static void recorded(const struct settle_report *a,
 	f[3] = (struct recorded){ "compilers", a->compiler, b->compiler };
 	f[4] = (struct recorded){ "build flags of settle", a->build_flags,
 				  b->build_flags };
-	f[5] = (struct recorded){ "settings", sa, sb };
+	f[5] = (struct recorded){ "read limits", a->machine.read_limit,
+				  b->machine.read_limit };
+	f[6] = (struct recorded){ "settings", sa, sb };
 }
 
 /* Both files say, and say differently ("" is not said). */
