@@ -331,7 +331,7 @@ static void read_limit_stretches(int impl, char *buf, size_t len)
 	default:
 		return;
 	}
-#ifdef SETTLE_ARCH_X86_64
+#if SETTLE_ARCH_X86_64
 	const struct settle_read_limit_widths *w = settle_read_limit_widths();
 
 	if (impl == SETTLE_READ_LIMIT_AVX512) {

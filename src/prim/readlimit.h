@@ -103,7 +103,7 @@ typedef uint64_t (*settle_read_limit_fn)(const void *buf, size_t len,
  * knows: no instruction, and every pass after it loads again. */
 #define SETTLE_READ_LIMIT_LAUNDER(p) __asm__ __volatile__("" : "+r"(p))
 
-#ifdef SETTLE_ARCH_X86_64
+#if SETTLE_ARCH_X86_64
 /*
  * Load width by buffer size (bytes; above, "How the kernels are built"):
  * the avx512 kernel reads with 512-bit loads from zmm_min up to, not
