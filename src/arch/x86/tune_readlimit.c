@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "prim/readlimit.h"
+#include "settle.h" /* settle_median_inplace() */
 
 #define TUNE_BYTES  ((size_t)16 << 10) /* half the L1d of Zen 3 and 4 */
 #define TUNE_PASSES 64                 /* ~5 us a sample at 200 B/ns */
@@ -35,19 +36,6 @@ static double sample(const struct settle_read_limit_widths *w,
 	clock_gettime(CLOCK_MONOTONIC, &b);
 	return (double)(b.tv_sec - a.tv_sec) * 1e9 +
 	       (double)(b.tv_nsec - a.tv_nsec);
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double median(double *v, size_t n)
-{
-	qsort(v, n, sizeof(v[0]), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 void settle_arch_read_limit_tune(enum settle_read_limit_impl which)
@@ -83,8 +71,8 @@ void settle_arch_read_limit_tune(enum settle_read_limit_impl which)
 	kept = sink;
 	timing.bytes = TUNE_BYTES;
 	timing.passes = TUNE_PASSES;
-	timing.ymm_ns = median(y, TUNE_ROUNDS) / TUNE_PASSES;
-	timing.zmm_ns = median(z, TUNE_ROUNDS) / TUNE_PASSES;
+	timing.ymm_ns = settle_median_inplace(y, TUNE_ROUNDS) / TUNE_PASSES;
+	timing.zmm_ns = settle_median_inplace(z, TUNE_ROUNDS) / TUNE_PASSES;
 	tuned = settle_read_limit_widths_timed(base, timing.ymm_ns,
 					       timing.zmm_ns);
 	settle_read_limit_use_timed(&tuned);
