@@ -127,22 +127,42 @@ SETTLE_PC256_INLINE __m256i settle_pc256_load(const unsigned char *p)
  * imm8 is the result for inputs with 4a + 2b + c = i; 0xe8 the majority,
  * 0x96 the parity).
  *
- * The AVX2 form starts from a ^ b. Starting from b ^ c (so that the
- * accumulator's chain is one operation, not two) made gcc 12 -O2/-O3
- * load vectors into registers with separate moves where this form folds
- * every load into the logic operations: a block's loop of 98
- * instructions against 85 (libpopcnt's loop, written this way, has 85
- * too). On the Zen 4 guest the tree alone took 1.04x libpopcnt's time at
- * 1 MiB, 1.00x in this form, and the hybrid kernel 1.03x against 0.99x
- * (settle run --rigorous, 9 processes, 2026-12-04; docs/primitives.md).
+ * The AVX2 adder has two forms (the two give the same bits):
+ * SETTLE_PC256_FOLDED starts from a ^ b, SETTLE_PC256_SHORT from b ^ c,
+ * so that the accumulator's chain is one operation, not two. In a long
+ * loop the short form made gcc 12 -O2/-O3 load vectors into registers
+ * with separate moves where the folded one folds every load into the
+ * logic operations: a block's loop of 98 instructions against 85
+ * (libpopcnt's loop, written the folded way, has 85 too). On the Zen 4
+ * guest the tree alone took 1.04x libpopcnt's time at 1 MiB, 1.00x
+ * folded, and the hybrid kernel 1.03x against 0.99x (settle run
+ * --rigorous, 9 processes, 2026-12-04; docs/primitives.md). One to three
+ * blocks (1-2 KiB) wait instead on the ones' chain (two carry-save
+ * adders per 64 bytes), and there the short form wins: compiled into
+ * the caller (-O3 -march=x86-64-v3), 1 KiB took 0.973 of libpopcnt's
+ * time short against 1.013 folded, 1536 bytes 0.965 against 1.012, 2016
+ * bytes 0.948 against 0.994 (settle run, 5 processes, 4 layouts, the
+ * same rounds, 2026-12-04).
  */
+enum settle_pc256_form { SETTLE_PC256_FOLDED, SETTLE_PC256_SHORT };
+
 SETTLE_PC256_INLINE void settle_pc256_csa(__m256i *carry, __m256i *sum,
-					  __m256i a, __m256i b, __m256i c)
+					  __m256i a, __m256i b, __m256i c,
+					  enum settle_pc256_form form)
 {
 #ifdef __AVX512VL__
+	(void)form;
 	*carry = _mm256_ternarylogic_epi64(a, b, c, 0xe8);
 	*sum = _mm256_ternarylogic_epi64(a, b, c, 0x96);
 #else
+	if (form == SETTLE_PC256_SHORT) {
+		__m256i v = _mm256_xor_si256(b, c);
+
+		*carry = _mm256_or_si256(_mm256_and_si256(b, c),
+					 _mm256_and_si256(v, a));
+		*sum = _mm256_xor_si256(v, a);
+		return;
+	}
 	__m256i u = _mm256_xor_si256(a, b);
 
 	*carry = _mm256_or_si256(_mm256_and_si256(a, b),
@@ -152,34 +172,37 @@ SETTLE_PC256_INLINE void settle_pc256_csa(__m256i *carry, __m256i *sum,
 }
 
 /* Two vectors at p + 32 * i into the ones, with their carry out. */
-#define SETTLE_PC256_CSA2(carry, p, i, ones)				\
+#define SETTLE_PC256_CSA2(carry, p, i, ones, form)			\
 	settle_pc256_csa(carry, ones, *(ones),				\
 			 settle_pc256_load((p) + (i) * SETTLE_PC256_VEC), \
-			 settle_pc256_load((p) + ((i) + 1) * SETTLE_PC256_VEC))
+			 settle_pc256_load((p) + ((i) + 1) * SETTLE_PC256_VEC), \
+			 form)
 
-/* Adds the 16 vectors at p into the CSA tree; returns the weight-16 carry
- * out. ones, twos, fours, eights hold the bits of weight 1, 2, 4, 8. */
+/* Adds the 16 vectors at p into the CSA tree with adders of the given
+ * form; returns the weight-16 carry out. ones, twos, fours, eights hold
+ * the bits of weight 1, 2, 4, 8. */
 SETTLE_PC256_INLINE __m256i settle_pc256_block(const unsigned char *p,
 					       __m256i *ones, __m256i *twos,
-					       __m256i *fours, __m256i *eights)
+					       __m256i *fours, __m256i *eights,
+					       enum settle_pc256_form form)
 {
 	__m256i twos_a, twos_b, fours_a, fours_b, eights_a, eights_b, sixteens;
 
-	SETTLE_PC256_CSA2(&twos_a, p, 0, ones);
-	SETTLE_PC256_CSA2(&twos_b, p, 2, ones);
-	settle_pc256_csa(&fours_a, twos, *twos, twos_a, twos_b);
-	SETTLE_PC256_CSA2(&twos_a, p, 4, ones);
-	SETTLE_PC256_CSA2(&twos_b, p, 6, ones);
-	settle_pc256_csa(&fours_b, twos, *twos, twos_a, twos_b);
-	settle_pc256_csa(&eights_a, fours, *fours, fours_a, fours_b);
-	SETTLE_PC256_CSA2(&twos_a, p, 8, ones);
-	SETTLE_PC256_CSA2(&twos_b, p, 10, ones);
-	settle_pc256_csa(&fours_a, twos, *twos, twos_a, twos_b);
-	SETTLE_PC256_CSA2(&twos_a, p, 12, ones);
-	SETTLE_PC256_CSA2(&twos_b, p, 14, ones);
-	settle_pc256_csa(&fours_b, twos, *twos, twos_a, twos_b);
-	settle_pc256_csa(&eights_b, fours, *fours, fours_a, fours_b);
-	settle_pc256_csa(&sixteens, eights, *eights, eights_a, eights_b);
+	SETTLE_PC256_CSA2(&twos_a, p, 0, ones, form);
+	SETTLE_PC256_CSA2(&twos_b, p, 2, ones, form);
+	settle_pc256_csa(&fours_a, twos, *twos, twos_a, twos_b, form);
+	SETTLE_PC256_CSA2(&twos_a, p, 4, ones, form);
+	SETTLE_PC256_CSA2(&twos_b, p, 6, ones, form);
+	settle_pc256_csa(&fours_b, twos, *twos, twos_a, twos_b, form);
+	settle_pc256_csa(&eights_a, fours, *fours, fours_a, fours_b, form);
+	SETTLE_PC256_CSA2(&twos_a, p, 8, ones, form);
+	SETTLE_PC256_CSA2(&twos_b, p, 10, ones, form);
+	settle_pc256_csa(&fours_a, twos, *twos, twos_a, twos_b, form);
+	SETTLE_PC256_CSA2(&twos_a, p, 12, ones, form);
+	SETTLE_PC256_CSA2(&twos_b, p, 14, ones, form);
+	settle_pc256_csa(&fours_b, twos, *twos, twos_a, twos_b, form);
+	settle_pc256_csa(&eights_b, fours, *fours, fours_a, fours_b, form);
+	settle_pc256_csa(&sixteens, eights, *eights, eights_a, eights_b, form);
 	return sixteens;
 }
 
@@ -198,10 +221,13 @@ SETTLE_PC256_INLINE __m256i settle_pc256_weigh(__m256i sixteens,
 				settle_pc256_lanes(ones));
 }
 
-/* Harley-Seal over the whole blocks of p[0..*lenp); advances *pp and
- * *lenp past them. Returns the count per 64-bit lane. */
+/* Harley-Seal over the whole blocks of p[0..*lenp), with adders of the
+ * given form (SETTLE_PC256_SHORT for a few blocks, SETTLE_PC256_FOLDED
+ * for many: settle_pc256_csa()); advances *pp and *lenp past them.
+ * Returns the count per 64-bit lane. */
 SETTLE_PC256_INLINE __m256i settle_pc256_blocks(const unsigned char **pp,
-						size_t *lenp)
+						size_t *lenp,
+						enum settle_pc256_form form)
 {
 	const unsigned char *p = *pp;
 	size_t len = *lenp;
@@ -211,7 +237,7 @@ SETTLE_PC256_INLINE __m256i settle_pc256_blocks(const unsigned char **pp,
 	for (; len >= SETTLE_PC256_BLOCK;
 	     p += SETTLE_PC256_BLOCK, len -= SETTLE_PC256_BLOCK) {
 		__m256i sixteens = settle_pc256_block(p, &ones, &twos, &fours,
-						      &eights);
+						      &eights, form);
 
 		total = _mm256_add_epi64(total, settle_pc256_lanes(sixteens));
 	}
@@ -318,8 +344,8 @@ settle_popcount_avx2_inline(const void *buf, size_t len)
 	if (len < SETTLE_PC256_POPCNT_MAX)
 		return settle_pc256_words(p, len);
 	total = _mm256_setzero_si256();
-	if (len >= SETTLE_PC256_HS_MIN)
-		total = settle_pc256_blocks(&p, &len);
+	if (len >= SETTLE_PC256_HS_MIN) /* one to three blocks */
+		total = settle_pc256_blocks(&p, &len, SETTLE_PC256_SHORT);
 	total = settle_pc256_pairs(&p, &len, total);
 	return settle_pc256_sum(total) + settle_pc256_words(p, len);
 }
