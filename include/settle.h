@@ -605,6 +605,12 @@ struct settle_machine {
 				  on this machine ("" if not said) */
 	char read_limit[256];  /* the read limit's kernel and which loads
 				  read which sizes ("" if not said) */
+	unsigned read_limit_timed;     /* processes whose read limit timed
+				  two widths of loads to choose one (AMD
+				  family 19h: 256 or 512 bits below 64 KiB,
+				  at the start), 0 where none did */
+	unsigned read_limit_timed_256; /* of them, those where the 256-bit
+				  loads read faster (and were chosen) */
 	char emulator[32];     /* "qemu-user (qemu-aarch64)" when this CPU is
 				  emulated (timings then describe no real
 				  CPU), else "" */

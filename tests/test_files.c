@@ -496,6 +496,7 @@ static void test_machine_round_trip(void **st)
 	rep.machine.caches_source[0] = 0;
 	rep.machine.bswap_sizes[0] = 0;
 	rep.machine.read_limit[0] = 0;
+	rep.machine.read_limit_timed = 0; /* test_read_limit_timed */
 	assert_int_equal(settle_write_report(&rep, "json", path, err,
 					     sizeof(err)), 0);
 	assert_null(strstr(slurp(path), "caches_source"));
@@ -521,6 +522,77 @@ static void test_machine_round_trip(void **st)
 	assert_int_equal(settle_write_machine(&rep, path, err, sizeof(err)), 0);
 	assert_non_null(strstr(slurp(path), "caches: L1d 48 KiB (no cache "
 			       "entries in sysfs"));
+}
+
+/*
+ * The read limit's tune, process by process: written and read back as
+ * counts, absent when no process timed, added up when processes are
+ * pooled and shown as the split; counts no run writes (more 256-bit
+ * choices than processes) read as none.
+ */
+static void test_read_limit_timed(void **st)
+{
+	static struct settle_report rep, back, more;
+	char err[256], path[128], *text, *at;
+
+	(void)st;
+	snprintf(path, sizeof(path), "%s/timed.json", dir);
+	settle_machine_describe(&rep.machine);
+	rep.machine.read_limit_timed = 1;
+	rep.machine.read_limit_timed_256 = 1;
+	assert_int_equal(settle_write_report(&rep, "json", path, err,
+					     sizeof(err)), 0);
+	assert_int_equal(settle_load_json(path, 0.01, &back, err,
+					  sizeof(err)), 0);
+	assert_int_equal(back.machine.read_limit_timed, 1);
+	assert_int_equal(back.machine.read_limit_timed_256, 1);
+	rep.machine.read_limit_timed_256 = 0;
+	assert_int_equal(settle_write_report(&rep, "json", path, err,
+					     sizeof(err)), 0);
+	assert_int_equal(settle_load_json(path, 0.01, &more, err,
+					  sizeof(err)), 0);
+	assert_int_equal(more.machine.read_limit_timed_256, 0);
+	assert_int_equal(settle_report_pool(&back, &more, err, sizeof(err)), 0);
+	assert_int_equal(back.machine.read_limit_timed, 2);
+	assert_int_equal(back.machine.read_limit_timed_256, 1);
+	assert_int_equal(settle_write_machine(&back, path, err, sizeof(err)), 0);
+	assert_non_null(strstr(slurp(path), "read limit timed: 256-bit loads "
+			       "in 1 of 2 processes, 512-bit in 1 (whichever "
+			       "read 16 KiB faster at the start)\n"));
+	settle_report_free(&back);
+	assert_int_equal(settle_write_machine(&more, path, err, sizeof(err)), 0);
+	assert_non_null(strstr(slurp(path), "read limit timed: 512-bit loads "
+			       "(they read 16 KiB faster at the start)\n"));
+	settle_report_free(&more);
+
+	/* a file whose counts no run writes */
+	rep.machine.read_limit_timed = 2;
+	rep.machine.read_limit_timed_256 = 1;
+	assert_int_equal(settle_write_report(&rep, "json", path, err,
+					     sizeof(err)), 0);
+	text = slurp(path);
+	at = strstr(text, "\"chose_256_bit\": 1");
+	assert_non_null(at);
+	at[sizeof("\"chose_256_bit\": ") - 1] = '3';
+	snprintf(path, sizeof(path), "%s", write_file("timed3.json", text));
+	assert_int_equal(settle_load_json(path, 0.01, &back, err,
+					  sizeof(err)), 0);
+	assert_int_equal(back.machine.read_limit_timed, 0);
+	assert_int_equal(back.machine.read_limit_timed_256, 0);
+	settle_report_free(&back);
+
+	/* none timed: no key, none read back, no line */
+	rep.machine.read_limit_timed = rep.machine.read_limit_timed_256 = 0;
+	snprintf(path, sizeof(path), "%s/timed.json", dir);
+	assert_int_equal(settle_write_report(&rep, "json", path, err,
+					     sizeof(err)), 0);
+	assert_null(strstr(slurp(path), "read_limit_timed"));
+	assert_int_equal(settle_load_json(path, 0.01, &back, err,
+					  sizeof(err)), 0);
+	assert_int_equal(back.machine.read_limit_timed, 0);
+	assert_int_equal(settle_write_machine(&back, path, err, sizeof(err)), 0);
+	assert_null(strstr(slurp(path), "read limit timed"));
+	settle_report_free(&back);
 }
 
 /*
@@ -603,6 +675,7 @@ int main(void)
 		cmocka_unit_test(test_compare_pools_repetitions),
 		cmocka_unit_test(test_compare_warns_other_cpu),
 		cmocka_unit_test(test_compare_warns_other_read_limit),
+		cmocka_unit_test(test_read_limit_timed),
 		cmocka_unit_test(test_compare_summary_caveats),
 		cmocka_unit_test(test_noise_pooled),
 		cmocka_unit_test(test_noise_view),

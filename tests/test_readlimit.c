@@ -653,6 +653,7 @@ static void test_tune(void **state)
 		    t->passes == 64);
 	assert_true(t->ymm_ns > 0 && t->zmm_ns > 0);
 	want = settle_read_limit_widths_timed(table, t->ymm_ns, t->zmm_ns);
+	assert_int_equal(t->bits, want.zmm_min ? 256 : 512);
 	print_message("timed over 16 KiB: 256-bit %.1f ns, 512-bit %.1f ns a "
 		      "pass: %s-bit loads below %zu bytes\n", t->ymm_ns,
 		      t->zmm_ns, want.zmm_min ? "256" : "512",
@@ -747,10 +748,12 @@ static void test_choice(void **state)
 }
 #endif
 
-/* The machine description says what the dispatched kernel reads with. */
+/* The machine description says what the dispatched kernel reads with,
+ * and whether this process timed its loads. */
 static void test_describe_machine(void **state)
 {
 	static struct settle_machine m;
+	const struct settle_read_limit_timing *t;
 	char want[256];
 
 	(void)state;
@@ -758,6 +761,10 @@ static void test_describe_machine(void **state)
 	settle_read_limit_describe(settle_read_limit_active(), want,
 				   sizeof(want));
 	assert_string_equal(m.read_limit, want);
+	/* this process's share of the tune: 1 of 1 when it timed */
+	t = settle_read_limit_timing();
+	assert_int_equal(m.read_limit_timed, t ? 1 : 0);
+	assert_int_equal(m.read_limit_timed_256, t && t->bits == 256);
 	assert_non_null(strstr(m.read_limit, settle_read_limit_impl_name(
 		settle_read_limit_active())));
 	assert_non_null(strstr(m.read_limit, "at every size") ?

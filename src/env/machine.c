@@ -366,6 +366,18 @@ void settle_read_limit_describe(int impl, char *buf, size_t len)
 		 settle_read_limit_impl_name(impl), s);
 }
 
+/* This process's share of read_limit_timed: 1 of 1 when its read limit
+ * timed its loads (settle_read_limit_timing()), 256-bit or not. */
+static void read_limit_timed(struct settle_machine *m)
+{
+	const struct settle_read_limit_timing *t = settle_read_limit_timing();
+
+	if (!t)
+		return;
+	m->read_limit_timed = 1;
+	m->read_limit_timed_256 = t->bits == 256;
+}
+
 void settle_machine_describe(struct settle_machine *m)
 {
 	struct utsname u;
@@ -389,4 +401,5 @@ void settle_machine_describe(struct settle_machine *m)
 				    sizeof(m->bswap_sizes));
 	settle_read_limit_describe(settle_read_limit_active(), m->read_limit,
 				   sizeof(m->read_limit));
+	read_limit_timed(m);
 }

@@ -101,6 +101,20 @@ static void copy(char *dst, size_t len, json_t *o, const char *key)
 	snprintf(dst, len, "%s", json_is_string(v) ? json_string_value(v) : "");
 }
 
+/* machine.primitives.read_limit_timed: how many processes timed their
+ * read limit's loads, and of them how many chose 256-bit loads; absent,
+ * or counts no run writes (more chose than timed, beyond 2^20), read as
+ * none. */
+static void read_limit_timed(struct settle_machine *m, json_t *o)
+{
+	uint64_t n = count(o, "processes"), k = count(o, "chose_256_bit");
+
+	if (n > (1u << 20) || k > n)
+		return;
+	m->read_limit_timed = (unsigned)n;
+	m->read_limit_timed_256 = (unsigned)k;
+}
+
 static void load_machine(struct loader *l, struct settle_report *rep,
 			 json_t *doc)
 {
@@ -151,6 +165,8 @@ static void load_machine(struct loader *l, struct settle_report *rep,
 	     json_object_get(jm, "primitives"), "bswap_sizes");
 	copy(m->read_limit, sizeof(m->read_limit),
 	     json_object_get(jm, "primitives"), "read_limit");
+	read_limit_timed(m, json_object_get(json_object_get(jm, "primitives"),
+					    "read_limit_timed"));
 	rep->timer.tsc_ghz = num(jm, "tsc_ghz");
 	rep->timer.core_ghz = within(jm, "core_ghz_estimate", 0.2, 10, 0);
 	v = json_object_get(t, "clock");

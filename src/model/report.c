@@ -957,6 +957,8 @@ int settle_report_pool(struct settle_report *rep,
 		}
 	}
 	pool_noise(&rep->noise, &more->noise);
+	rep->machine.read_limit_timed += more->machine.read_limit_timed;
+	rep->machine.read_limit_timed_256 += more->machine.read_limit_timed_256;
 	return 0;
 }
 

@@ -219,6 +219,7 @@ struct settle_read_limit_timing {
 	unsigned passes; /* passes a sample; 31 samples of each width */
 	double ymm_ns;   /* median ns a pass with 256-bit loads */
 	double zmm_ns;   /* median ns a pass with 512-bit loads */
+	unsigned bits;   /* the loads chosen: 256 or 512 */
 	int done;        /* 1 once the figures above are whole */
 };
 

@@ -142,6 +142,10 @@ static void write_machine(FILE *f, const struct settle_report *rep)
 	if (m->read_limit[0]) {
 		fputs(", ", f); jkey(f, "read_limit"); jstr(f, m->read_limit);
 	}
+	if (m->read_limit_timed)
+		fprintf(f, ", \"read_limit_timed\": {\"processes\": %u, "
+			"\"chose_256_bit\": %u}", m->read_limit_timed,
+			m->read_limit_timed_256);
 	fputs("}", f);
 	fputs(",\n    \"tsc_ghz\": ", f); jknown(f, t->tsc_ghz);
 	fputs(",\n    \"core_ghz_estimate\": ", f); jknown(f, t->core_ghz);

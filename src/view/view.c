@@ -203,6 +203,16 @@ static void machine_items(const struct settle_report *rep,
 	     m->bswap_sizes[0] ? "; bswap " : "", m->bswap_sizes);
 	if (m->read_limit[0])
 		item(v, "read limit", "%s", m->read_limit);
+	if (m->read_limit_timed == 1)
+		item(v, "read limit timed", "%s-bit loads (they read 16 KiB "
+		     "faster at the start)", m->read_limit_timed_256 ? "256" :
+		     "512");
+	else if (m->read_limit_timed)
+		item(v, "read limit timed", "256-bit loads in %u of %u "
+		     "processes, 512-bit in %u (whichever read 16 KiB faster "
+		     "at the start)", m->read_limit_timed_256,
+		     m->read_limit_timed, m->read_limit_timed -
+		     m->read_limit_timed_256);
 	/* a calibrated value of 0 is unknown (settle_timer_info) */
 	if (t->overhead_ns > 0)
 		snprintf(cost, sizeof(cost), "%.1f ns", t->overhead_ns);

@@ -75,6 +75,7 @@ void settle_arch_read_limit_tune(enum settle_read_limit_impl which)
 	timing.zmm_ns = settle_median_inplace(z, TUNE_ROUNDS) / TUNE_PASSES;
 	tuned = settle_read_limit_widths_timed(base, timing.ymm_ns,
 					       timing.zmm_ns);
+	timing.bits = tuned.zmm_min ? 256 : 512;
 	settle_read_limit_use_timed(&tuned);
 	__atomic_store_n(&timing.done, 1, __ATOMIC_RELEASE);
 }
