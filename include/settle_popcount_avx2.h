@@ -155,16 +155,16 @@ SETTLE_PC256_INLINE void settle_pc256_csa(__m256i *carry, __m256i *sum,
 	*carry = _mm256_ternarylogic_epi64(a, b, c, 0xe8);
 	*sum = _mm256_ternarylogic_epi64(a, b, c, 0x96);
 #else
-	if (form == SETTLE_PC256_SHORT) {
-		__m256i v = _mm256_xor_si256(b, c);
+	__m256i u;
 
+	if (form == SETTLE_PC256_SHORT) {
+		u = _mm256_xor_si256(b, c);
 		*carry = _mm256_or_si256(_mm256_and_si256(b, c),
-					 _mm256_and_si256(v, a));
-		*sum = _mm256_xor_si256(v, a);
+					 _mm256_and_si256(u, a));
+		*sum = _mm256_xor_si256(u, a);
 		return;
 	}
-	__m256i u = _mm256_xor_si256(a, b);
-
+	u = _mm256_xor_si256(a, b);
 	*carry = _mm256_or_si256(_mm256_and_si256(a, b),
 				 _mm256_and_si256(u, c));
 	*sum = _mm256_xor_si256(u, c);
