@@ -292,6 +292,45 @@ static void test_compare_warns_other_read_limit(void **st)
 	settle_report_free(&b);
 }
 
+/* Primitives dispatched otherwise (another kernel, forced or chosen;
+ * other byte-swap ranges, e.g. SETTLE_BSWAP_NT_BYTES) are differences
+ * of the build, warned of with both files' words; not said is none. */
+static void test_compare_warns_other_primitives(void **st)
+{
+	struct settle_report a, b;
+	char err[256], *out;
+	size_t slower;
+
+	(void)st;
+	assert_int_equal(settle_load_json(result_file("r1.json", "CPU One",
+		old_base, old_v, 3), 0.01, &a, err, sizeof(err)), 0);
+	assert_int_equal(settle_load_json(result_file("r2.json", "CPU One",
+		old_base, old_v, 3), 0.01, &b, err, sizeof(err)), 0);
+	snprintf(a.machine.popcount_impl, sizeof(a.machine.popcount_impl),
+		 "avx512");
+	snprintf(a.machine.bswap_sizes, sizeof(a.machine.bswap_sizes),
+		 "copies: 512-bit below 24 KiB, 128-bit beyond; non-temporal "
+		 "stores above 8 MiB, threshold set by: cap");
+	out = compare_text(&a, &b, &slower, -1);
+	assert_null(strstr(out, "warning"));
+	free(out);
+	snprintf(b.machine.popcount_impl, sizeof(b.machine.popcount_impl),
+		 "avx2");
+	snprintf(b.machine.bswap_sizes, sizeof(b.machine.bswap_sizes),
+		 "copies: 512-bit below 24 KiB, 128-bit beyond; non-temporal "
+		 "stores above 1 GiB, threshold set by: SETTLE_BSWAP_NT_BYTES");
+	out = compare_text(&a, &b, &slower, -1);
+	assert_non_null(strstr(out, "warning: the files come from different "
+				    "popcount kernels"));
+	assert_non_null(strstr(out, "warning: the files come from different "
+				    "byte-swap size ranges"));
+	assert_non_null(strstr(out, "threshold set by: SETTLE_BSWAP_NT_BYTES"));
+	assert_null(strstr(out, "byte-swap kernels"));
+	free(out);
+	settle_report_free(&a);
+	settle_report_free(&b);
+}
+
 /* The summary names what else differs: the machine, a file's noise. */
 static void test_compare_summary_caveats(void **st)
 {
@@ -675,6 +714,7 @@ int main(void)
 		cmocka_unit_test(test_compare_pools_repetitions),
 		cmocka_unit_test(test_compare_warns_other_cpu),
 		cmocka_unit_test(test_compare_warns_other_read_limit),
+		cmocka_unit_test(test_compare_warns_other_primitives),
 		cmocka_unit_test(test_read_limit_timed),
 		cmocka_unit_test(test_compare_summary_caveats),
 		cmocka_unit_test(test_noise_pooled),

@@ -683,13 +683,16 @@ static void settings(const struct settle_report *r, char *buf, size_t len)
 }
 
 /* What two files record side by side: the machine (the first three,
- * cv->caveats), then the build and what settle's read limit reads with
- * (its widths follow the CPU and settle's version); then how they were
- * measured. */
+ * cv->caveats), then the build, what settle's read limit reads with (its
+ * widths follow the CPU and settle's version) and the primitives'
+ * dispatch (which kernels, which loop for which sizes, where the
+ * non-temporal stores start: these follow the CPU, settle's version and
+ * SETTLE_POPCOUNT, SETTLE_BSWAP, SETTLE_BSWAP_NT_BYTES); then how they
+ * were measured. */
 struct recorded {
 	const char *what, *x, *y;
 };
-#define RECORDED_BUILD 6 /* the machine and the build: fields [0, 6) */
+#define RECORDED_BUILD 9 /* the machine and the build: fields [0, 9) */
 
 static void recorded(const struct settle_report *a,
 		     const struct settle_report *b, const char *sa,
@@ -706,7 +709,14 @@ static void recorded(const struct settle_report *a,
 				  b->build_flags };
 	f[5] = (struct recorded){ "read limits", a->machine.read_limit,
 				  b->machine.read_limit };
-	f[6] = (struct recorded){ "settings", sa, sb };
+	f[6] = (struct recorded){ "popcount kernels", a->machine.popcount_impl,
+				  b->machine.popcount_impl };
+	f[7] = (struct recorded){ "byte-swap kernels", a->machine.bswap_impl,
+				  b->machine.bswap_impl };
+	f[8] = (struct recorded){ "byte-swap size ranges",
+				  a->machine.bswap_sizes,
+				  b->machine.bswap_sizes };
+	f[9] = (struct recorded){ "settings", sa, sb };
 }
 
 /* Both files say, and say differently ("" is not said). */
@@ -722,7 +732,7 @@ static int differences(const struct settle_report *a,
 	char sa[160], sb[160];
 	struct recorded fields[RECORDED_BUILD + 1];
 	size_t n = RECORDED_BUILD + 1;
-	char (*more)[700] = realloc(cv->differences,
+	char (*more)[1024] = realloc(cv->differences,
 				    (cv->ndifferences + n) * sizeof(*more));
 
 	if (!more)
