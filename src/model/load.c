@@ -103,13 +103,19 @@ static void copy(char *dst, size_t len, json_t *o, const char *key)
 
 /* machine.primitives.read_limit_timed: how many processes timed their
  * read limit's loads, and of them how many chose 256-bit loads; absent,
- * or counts no run writes (more chose than timed, beyond 2^20), read as
- * none. */
+ * or counts no run writes (not integers, no process, more than settle
+ * run's 256 processes, more chose than timed), read as none. */
 static void read_limit_timed(struct settle_machine *m, json_t *o)
 {
-	uint64_t n = count(o, "processes"), k = count(o, "chose_256_bit");
+	json_t *jn = json_object_get(o, "processes");
+	json_t *jk = json_object_get(o, "chose_256_bit");
+	json_int_t n, k;
 
-	if (n > (1u << 20) || k > n)
+	if (!json_is_integer(jn) || !json_is_integer(jk))
+		return;
+	n = json_integer_value(jn);
+	k = json_integer_value(jk);
+	if (n < 1 || n > 256 || k < 0 || k > n)
 		return;
 	m->read_limit_timed = (unsigned)n;
 	m->read_limit_timed_256 = (unsigned)k;

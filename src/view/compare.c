@@ -725,6 +725,17 @@ static int recorded_differs(const struct recorded *f)
 	return f->x[0] && f->y[0] && strcmp(f->x, f->y) != 0;
 }
 
+/* A text snprintf() cut at size bytes ends in "..." at a character's
+ * start (no UTF-8 sequence left half), so that the cut shows. */
+static void cut_visibly(char *d, size_t size)
+{
+	size_t at = size - 4;
+
+	while (at > 0 && ((unsigned char)d[at] & 0xc0) == 0x80)
+		at--;
+	memcpy(d + at, "...", 4);
+}
+
 static int differences(const struct settle_report *a,
 		       const struct settle_report *b,
 		       struct settle_compare_view *cv)
@@ -732,7 +743,7 @@ static int differences(const struct settle_report *a,
 	char sa[160], sb[160];
 	struct recorded fields[RECORDED_BUILD + 1];
 	size_t n = RECORDED_BUILD + 1;
-	char (*more)[1024] = realloc(cv->differences,
+	char (*more)[2048] = realloc(cv->differences,
 				    (cv->ndifferences + n) * sizeof(*more));
 
 	if (!more)
@@ -751,7 +762,7 @@ static int differences(const struct settle_report *a,
 
 			if (i < 3) /* the machine, not the build */
 				cv->caveats |= 1;
-			snprintf(d, sizeof(*more), "the files come from "
+			int w = snprintf(d, sizeof(*more), "the files come from "
 				 "different %s:\n%s: %s\n%s: %s%s",
 				 fields[i].what, ea ? ea : "?", ex ? ex : "?",
 				 eb ? eb : "?", ey ? ey : "?",
@@ -759,6 +770,9 @@ static int differences(const struct settle_report *a,
 				 "pins to the CPU it starts on unless given "
 				 "--cpu;\ntwo CPUs of a virtual machine can run "
 				 "at different speeds)" : "");
+
+			if (w >= (int)sizeof(*more))
+				cut_visibly(d, sizeof(*more));
 			free(ex);
 			free(ey);
 			free(ea);

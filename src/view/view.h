@@ -207,7 +207,7 @@ struct settle_compare_section {
 };
 
 struct settle_compare_view {
-	char (*differences)[1024]; /* "the files come from different ..." */
+	char (*differences)[2048]; /* "the files come from different ..." */
 	size_t ndifferences;
 	struct settle_compare_section *sections;
 	size_t nsections;
