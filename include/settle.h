@@ -970,8 +970,9 @@ int settle_load_json(const char *path, double band, struct settle_report *rep,
 /*
  * Parse a size: a decimal integer with an optional binary suffix
  * K, M, G, T (KiB = 1024 ... TiB = 2^40; "KiB" and "k" also accepted).
- * Returns 0 and stores the byte count, or -1 for empty, negative,
- * fractional, non-numeric, zero or overflowing input.
+ * Returns 0 and stores the byte count, -1 for empty, negative,
+ * fractional, non-numeric or zero input, or -2 for a well-formed size of
+ * 2^64 bytes or more.
  */
 int settle_parse_size(const char *s, uint64_t *bytes);
 

@@ -196,6 +196,12 @@ fi
 run fullsize run popcount --full --size 4K
 expect fullsize 2 "--full adds a claim's large sizes .* with --size the sizes are yours" \
 	"run: --full with --size is refused, saying why"
+# a size too large to hold is not "malformed"
+run hugesize run popcount --size 99999999999T
+expect hugesize 2 "size '99999999999T' is too large \(at most 2\^64 - 1 bytes\)" \
+	"run: a well-formed size beyond 2^64 bytes is called too large"
+run badsize run popcount --size 1Q
+expect badsize 2 "malformed size '1Q'" "run: --size 1Q is malformed"
 run flagsonly run examples/endian.c --build "-O2"
 expect flagsonly 2 "--build '-O2': a compiler comes first, then its flags, e.g. --build \"cc -O2\"" \
 	"run: --build with flags only is refused, with an example"

@@ -23,6 +23,15 @@ static void bad(const char *s)
 	assert_true(got == 12345); /* untouched on error */
 }
 
+/* Well formed, but 2^64 bytes or more. */
+static void too_big(const char *s)
+{
+	uint64_t got = 12345;
+
+	assert_int_equal(settle_parse_size(s, &got), -2);
+	assert_true(got == 12345); /* untouched on error */
+}
+
 static void test_good(void **st)
 {
 	(void)st;
@@ -56,11 +65,18 @@ static void test_bad(void **st)
 	bad(" 4K");
 	bad("4K ");
 	bad("4 K");
-	bad("16E");                  /* 2^64 overflows */
-	bad("18446744073709551616"); /* UINT64_MAX + 1 */
-	bad("99999999999999999999999");
+	bad("99999999999999999999999X"); /* malformed before too big */
 	bad("0x10");
 	bad("1e6");
+}
+
+static void test_too_big(void **st)
+{
+	(void)st;
+	too_big("16E");                  /* 2^64 overflows */
+	too_big("18446744073709551616"); /* UINT64_MAX + 1 */
+	too_big("99999999999999999999999");
+	too_big("99999999999T");
 }
 
 static void test_format(void **st)
@@ -83,6 +99,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_good),
 		cmocka_unit_test(test_bad),
+		cmocka_unit_test(test_too_big),
 		cmocka_unit_test(test_format),
 	};
 

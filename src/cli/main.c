@@ -579,9 +579,14 @@ static int run_option(void *ctx, int c, const char *arg)
 		if (zero_size(arg))
 			return fail_usage("--size %s: a size must be at least "
 					  "1 byte", arg);
-		if (settle_parse_size(arg, &a->sizes[a->nsizes]) < 0)
+		switch (settle_parse_size(arg, &a->sizes[a->nsizes])) {
+		case -2:
+			return fail_usage("size '%s' is too large (at most "
+					  "2^64 - 1 bytes)", arg);
+		case -1:
 			return fail_usage("malformed size '%s' (expected e.g. "
 					  "4096, 4K, 128M, 4G, 128T)", arg);
+		}
 		for (size_t i = 0; i < a->nsizes; i++)
 			if (a->sizes[i] == a->sizes[a->nsizes])
 				return 0; /* each size once */

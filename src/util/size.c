@@ -33,6 +33,7 @@ int settle_parse_size(const char *s, uint64_t *bytes)
 {
 	uint64_t v = 0;
 	unsigned shift;
+	int big = 0;
 	const char *p = s;
 
 	if (!s || !isdigit((unsigned char)*p))
@@ -41,12 +42,14 @@ int settle_parse_size(const char *s, uint64_t *bytes)
 		unsigned d = (unsigned)(*p - '0');
 
 		if (v > (UINT64_MAX - d) / 10)
-			return -1;
+			big = 1;
 		v = v * 10 + d;
 	}
 	if (suffix_shift(p, &shift) < 0)
 		return -1;
-	if (v == 0 || (shift && v > (UINT64_MAX >> shift)))
+	if (big || (shift && v > (UINT64_MAX >> shift)))
+		return -2;
+	if (v == 0)
 		return -1;
 	*bytes = v << shift;
 	return 0;
