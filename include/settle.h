@@ -539,8 +539,10 @@ uint64_t settle_timer_stop(void);
 const char *settle_clock_name(enum settle_clock clock);
 const char *settle_clock_label(enum settle_clock clock);
 
-/* The clock of a result file's name; "unknown" gives SETTLE_CLOCK_UNKNOWN,
- * another name (or NULL) SETTLE_CLOCK_MONOTONIC. */
+/* The clock of a result file's name (settle_clock_name()'s); another
+ * name, or NULL (no name: every file settle writes has one), gives
+ * SETTLE_CLOCK_UNKNOWN, so that a file's unknown clock is never shown
+ * as a known one. */
 enum settle_clock settle_clock_parse(const char *name);
 
 /* Convert a difference of two timestamps to ns. */

@@ -103,6 +103,22 @@ expect junk 2 "junk.json: not a settle result file \(invalid or truncated JSON" 
 	"show: binary junk after the document: one line"
 LC_ALL=C grep -q "$(printf '\033')" "$TMP/junk.err" && bad "show: junk reached the terminal raw"
 
+# values no run writes, shown as unknown, never as a known value: a clock
+# of another name was shown as clock_gettime(CLOCK_MONOTONIC_RAW), CPU -3
+# as "pinned to CPU 0", family 1e12 (an undefined conversion) as a number
+edit "$TMP/odd.json" '
+doc["timer"]["clock"] = "sundial"
+doc["settings"]["cpu"] = -3
+doc["machine"]["family"] = 1e12'
+run odd show "$TMP/odd.json"
+if [ "$rc" = 0 ] && grep -q "^  clock: unknown (" "$TMP/odd.out" &&
+   ! grep -q "pinned to CPU 0" "$TMP/odd.out" &&
+   grep -q "AuthenticAMD family 0 model 17" "$TMP/odd.out"; then
+	ok "show: an unknown clock, a negative CPU, a family beyond 2^32 read as unknown"
+else
+	bad "show: odd clock, CPU, family: status $rc: $(grep -E 'clock:|pinned|family' "$TMP/odd.out")"
+fi
+
 # ---- settle run FILE.c: a user's claim that misbehaves ------------------------
 # claim NAME SETUP RUN_B: $TMP/NAME.c, a claim 'h' with variants a
 # (baseline) and b; SETUP is the body of its set-up, RUN_B of b's run()

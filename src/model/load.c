@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <jansson.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -131,9 +132,9 @@ static void load_machine(struct loader *l, struct settle_report *rep,
 
 	copy(m->vendor, sizeof(m->vendor), jm, "vendor");
 	copy(m->model_name, sizeof(m->model_name), jm, "model_name");
-	m->family = (unsigned)num(jm, "family");
-	m->model = (unsigned)num(jm, "model");
-	m->stepping = (unsigned)num(jm, "stepping");
+	m->family = (unsigned)within(jm, "family", 0, UINT_MAX, 0);
+	m->model = (unsigned)within(jm, "model", 0, UINT_MAX, 0);
+	m->stepping = (unsigned)within(jm, "stepping", 0, UINT_MAX, 0);
 	json_array_foreach(json_object_get(jm, "isa"), i, v) {
 		if (!json_is_string(v))
 			continue;
@@ -147,7 +148,7 @@ static void load_machine(struct loader *l, struct settle_report *rep,
 
 		if (m->ncaches == SETTLE_MAX_CACHES)
 			break;
-		c->level = (int)num(v, "level");
+		c->level = (int)within(v, "level", 0, INT_MAX, 0);
 		copy(c->type, sizeof(c->type), v, "type");
 		c->size_bytes = (uint64_t)num(v, "size_bytes");
 		m->ncaches++;
@@ -231,10 +232,10 @@ static void load_settings(struct settle_report *rep, json_t *doc)
 	copy(rep->claims_built, sizeof(rep->claims_built), b,
 	     "claims_built_with");
 	copy(rep->order, sizeof(rep->order), s, "order");
-	o->samples = (unsigned)num(s, "samples");
+	o->samples = (unsigned)within(s, "samples", 0, UINT_MAX, 0);
 	o->min_sample_ns = num(s, "min_sample_ns");
 	o->cpu = rep->cpu = json_is_integer(json_object_get(s, "cpu")) ?
-			    (int)num(s, "cpu") : -1;
+			    (int)within(s, "cpu", 0, 1 << 20, -1) : -1;
 	o->quick = json_is_true(json_object_get(s, "quick"));
 	o->full = json_is_true(json_object_get(s, "full"));
 	o->device_mbps = num(s, "device_mbps");
@@ -242,8 +243,8 @@ static void load_settings(struct settle_report *rep, json_t *doc)
 	 * would split the samples into empty chunks, one loop per chunk */
 	o->processes = num(s, "processes") <= 256 ?
 		       (unsigned)num(s, "processes") : 0;
-	o->layouts = (unsigned)num(s, "layouts");
-	o->layout_first = (unsigned)num(s, "layout");
+	o->layouts = (unsigned)within(s, "layouts", 0, UINT_MAX, 0);
+	o->layout_first = (unsigned)within(s, "layout", 0, UINT_MAX, 0);
 	if (o->layouts > 64 || o->layout_first > 63)
 		o->layouts = o->layout_first = 0; /* no run of settle's */
 }
@@ -578,7 +579,7 @@ static int load_command(struct loader *l, json_t *jr, size_t idx,
 	if (!d)
 		return fail(l, "out of memory");
 	r->command = d;
-	d->warmup = (unsigned)num(c, "warmup");
+	d->warmup = (unsigned)within(c, "warmup", 0, UINT_MAX, 0);
 	d->user_ns = cpu_times(json_object_get(c, "user_ns"), r->nsamples);
 	d->sys_ns = cpu_times(json_object_get(c, "sys_ns"), r->nsamples);
 	if (!d->user_ns || !d->sys_ns)
@@ -836,7 +837,7 @@ static int load_gbench(struct loader *l, json_t *doc, struct settle_report *rep)
 
 		if (m->ncaches == SETTLE_MAX_CACHES)
 			break;
-		c->level = (int)num(v, "level");
+		c->level = (int)within(v, "level", 0, INT_MAX, 0);
 		copy(c->type, sizeof(c->type), v, "type");
 		c->size_bytes = (uint64_t)num(v, "size");
 		m->ncaches++;

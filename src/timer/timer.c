@@ -154,9 +154,9 @@ enum settle_clock settle_clock_parse(const char *name)
 		return SETTLE_CLOCK_TSC;
 	if (name && strcmp(name, "cntvct") == 0)
 		return SETTLE_CLOCK_CNTVCT;
-	if (name && strcmp(name, "unknown") == 0)
-		return SETTLE_CLOCK_UNKNOWN;
-	return SETTLE_CLOCK_MONOTONIC;
+	if (name && strcmp(name, "clock_monotonic_raw") == 0)
+		return SETTLE_CLOCK_MONOTONIC;
+	return SETTLE_CLOCK_UNKNOWN;
 }
 
 /* ---- calibration -------------------------------------------------------- */
