@@ -119,6 +119,24 @@ else
 	bad "show: odd clock, CPU, family: status $rc: $(grep -E 'clock:|pinned|family' "$TMP/odd.out")"
 fi
 
+# more than 64 claims (a Google Benchmark file of 65 families): show
+# --format json described only the first 64, and its file was refused
+python3 -c '
+import json, sys
+json.dump({"context": {}, "benchmarks": [{"name": "BM_%d" % i,
+	"run_type": "iteration", "iterations": 1000, "real_time": 100.0 + r,
+	"cpu_time": 100.0 + r, "time_unit": "ns"}
+	for i in range(65) for r in range(3)]}, open(sys.argv[1], "w"))
+' "$TMP/fam65.json"
+run fam65 show "$TMP/fam65.json" --format json
+cp "$TMP/fam65.out" "$TMP/fam65-back.json"
+run fam65back show "$TMP/fam65-back.json"
+if [ "$rc" = 0 ] && grep -q "BM_64" "$TMP/fam65back.out"; then
+	ok "show --format json of 65 claims reads back whole"
+else
+	bad "show --format json of 65 claims: status $rc: $(head -c 300 "$TMP/fam65back.err")"
+fi
+
 # ---- settle run FILE.c: a user's claim that misbehaves ------------------------
 # claim NAME SETUP RUN_B: $TMP/NAME.c, a claim 'h' with variants a
 # (baseline) and b; SETUP is the body of its set-up, RUN_B of b's run()

@@ -437,23 +437,29 @@ static void write_conclusion(FILE *f, const struct settle_conclusion *k,
 	fputs("]}", f);
 }
 
-/* What a reader needs to print a claim's table again. */
+/* Result i is its claim's first in the report. */
+static int first_of_claim(const struct settle_report *rep, size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (rep->results[j].claim == rep->results[i].claim)
+			return 0;
+	return 1;
+}
+
+/* What a reader needs to print a claim's table again, for every claim
+ * (a file refers to none it does not describe). */
 static void write_claims(FILE *f, const struct settle_report *rep,
 			 const struct settle_view *v)
 {
-	const struct settle_claim_info *seen[64];
 	size_t nseen = 0;
 
 	fputs("  \"claims\": {", f);
 	for (size_t i = 0; i < rep->nresults; i++) {
 		const struct settle_claim_info *c = rep->results[i].claim;
-		size_t j;
 
-		for (j = 0; j < nseen && seen[j] != c; j++)
-			;
-		if (j < nseen || nseen == 64)
+		if (!first_of_claim(rep, i))
 			continue;
-		seen[nseen++] = c;
+		nseen++;
 		fputs(nseen > 1 ? ",\n    " : "\n    ", f);
 		jstr(f, c->name);
 		fputs(": {", f);
