@@ -119,6 +119,19 @@ else
 	bad "show: odd clock, CPU, family: status $rc: $(grep -E 'clock:|pinned|family' "$TMP/odd.out")"
 fi
 
+# a read limit no run measures (1e-300 B/ns): every row was "invalid",
+# its sentence a number of 300 digits
+edit "$TMP/rl.json" '
+for r in doc["results"]:
+	r["read_limit_bytes_per_ns"] = 1e-300'
+run rl show "$TMP/rl.json"
+if [ "$rc" = 0 ] && ! grep -q "invalid" "$TMP/rl.out" &&
+   grep -q "baseline" "$TMP/rl.out"; then
+	ok "show: a read limit of 1e-300 B/ns reads as none"
+else
+	bad "show: read limit 1e-300: status $rc: $(grep -m1 invalid "$TMP/rl.out" | head -c 200)"
+fi
+
 # more than 64 claims (a Google Benchmark file of 65 families): show
 # --format json described only the first 64, and its file was refused
 python3 -c '

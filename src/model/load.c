@@ -436,7 +436,7 @@ static int load_evidence(struct loader *l, json_t *jr, size_t idx,
 	json_t *t1 = json_object_get(rc, "ns_1x"), *t2 = json_object_get(rc, "ns_2x");
 	size_t n = json_array_size(t1);
 
-	r->read_limit_bpns = num(jr, "read_limit_bytes_per_ns");
+	r->read_limit_bpns = within(jr, "read_limit_bytes_per_ns", 1e-3, 1e6, 0);
 	if (!rc)
 		return 0;
 	if (!json_is_object(rc) || !json_is_array(t1) || !json_is_array(t2) ||
