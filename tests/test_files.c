@@ -256,6 +256,18 @@ static void test_compare_warns_other_cpu(void **st)
 	settle_report_free(&b);
 }
 
+/* Two files of one run's results on one machine (CPU One), into a and b,
+ * for a test to make them differ in one recorded field. */
+static void load_twins(struct settle_report *a, struct settle_report *b)
+{
+	char err[256];
+
+	assert_int_equal(settle_load_json(result_file("r1.json", "CPU One",
+		old_base, old_v, 3), 0.01, a, err, sizeof(err)), 0);
+	assert_int_equal(settle_load_json(result_file("r2.json", "CPU One",
+		old_base, old_v, 3), 0.01, b, err, sizeof(err)), 0);
+}
+
 /* Read limits that read with other widths are a difference (the
  * read-limit rows' code differs), not another machine; a file that does
  * not say (older files) is no difference. */
@@ -264,14 +276,11 @@ static void test_compare_warns_other_read_limit(void **st)
 	const struct settle_report *news[1];
 	struct settle_compare_view cv;
 	struct settle_report a, b;
-	char err[256], *out;
+	char *out;
 	size_t slower;
 
 	(void)st;
-	assert_int_equal(settle_load_json(result_file("r1.json", "CPU One",
-		old_base, old_v, 3), 0.01, &a, err, sizeof(err)), 0);
-	assert_int_equal(settle_load_json(result_file("r2.json", "CPU One",
-		old_base, old_v, 3), 0.01, &b, err, sizeof(err)), 0);
+	load_twins(&a, &b);
 	snprintf(a.machine.read_limit, sizeof(a.machine.read_limit),
 		 "avx512; 256-bit loads below 64 KiB, 512-bit beyond");
 	out = compare_text(&a, &b, &slower, -1);
@@ -298,14 +307,11 @@ static void test_compare_warns_other_read_limit(void **st)
 static void test_compare_warns_other_primitives(void **st)
 {
 	struct settle_report a, b;
-	char err[256], *out;
+	char *out;
 	size_t slower;
 
 	(void)st;
-	assert_int_equal(settle_load_json(result_file("r1.json", "CPU One",
-		old_base, old_v, 3), 0.01, &a, err, sizeof(err)), 0);
-	assert_int_equal(settle_load_json(result_file("r2.json", "CPU One",
-		old_base, old_v, 3), 0.01, &b, err, sizeof(err)), 0);
+	load_twins(&a, &b);
 	snprintf(a.machine.popcount_impl, sizeof(a.machine.popcount_impl),
 		 "avx512");
 	snprintf(a.machine.bswap_sizes, sizeof(a.machine.bswap_sizes),

@@ -743,7 +743,7 @@ static int differences(const struct settle_report *a,
 	char sa[160], sb[160];
 	struct recorded fields[RECORDED_BUILD + 1];
 	size_t n = RECORDED_BUILD + 1;
-	char (*more)[2048] = realloc(cv->differences,
+	char (*more)[SETTLE_VIEW_DIFFERENCE_LEN] = realloc(cv->differences,
 				    (cv->ndifferences + n) * sizeof(*more));
 
 	if (!more)

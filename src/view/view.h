@@ -129,6 +129,11 @@ struct settle_view_claim {
 };
 
 #define SETTLE_VIEW_MAX_WARNINGS 8
+/* Bytes of one of compare's "the files come from different ..."
+ * warnings: two file names (256 bytes each, as loaded) and two values
+ * (bswap_sizes: 320 each) fit whole; longer (escaped) text is cut
+ * visibly. */
+#define SETTLE_VIEW_DIFFERENCE_LEN 2048
 
 struct settle_view {
 	const struct settle_report *rep;
@@ -207,7 +212,8 @@ struct settle_compare_section {
 };
 
 struct settle_compare_view {
-	char (*differences)[2048]; /* "the files come from different ..." */
+	char (*differences)[SETTLE_VIEW_DIFFERENCE_LEN]; /* "the files come
+						     from different ..." */
 	size_t ndifferences;
 	struct settle_compare_section *sections;
 	size_t nsections;
