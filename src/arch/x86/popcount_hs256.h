@@ -9,9 +9,12 @@
  * length from which the tree runs (HS_MIN, which the includer may set).
  * Its carry-save adders are the folded form at every length: the short
  * one, faster in inline callers' 1-2 KiB (settle_pc256_csa()), made
- * these kernels (-O2) keep vectors on the stack, and in a separate
- * function called for 1 KiB it took 1.07x libpopcnt's time against
- * 1.01x (Zen 4 guest, settle run, 5 processes, 4 layouts, 2026-12-04).
+ * these kernels (-O2) keep vectors on the stack (1.16x libpopcnt's
+ * time at 1 KiB), and in a separate function called for 1-2 KiB 1.07x;
+ * the folded kernel took 1.01x in a run of its own, the same claim
+ * (Zen 4 guest, settle run, 5 processes, 4 layouts, 2026-12-04: each
+ * ratio against libpopcnt in its own run, the kernels being two builds
+ * of the library).
  */
 #ifndef HS_PLAIN
 #error "define HS_PLAIN and HS_POPCNT before including popcount_hs256.h"
