@@ -106,6 +106,29 @@ else
 	bad "--processes interrupted: status $rc, left: $(leftovers)"
 	pkill -f "$TMP/slow.c"
 fi
+[ "$(grep -c interrupted "$TMP/err")" = 1 ] && [ ! -s "$TMP/out" ] &&
+	ok "--processes interrupted: said once, no child's table" ||
+	bad "--processes interrupted: said $(grep -c interrupted "$TMP/err") times: $(cat "$TMP/err") / $(cat "$TMP/out")"
+
+# 3b. Ctrl-C reaches settle and its child alike (the terminal signals the
+# whole process group): still one "interrupted", exit 130
+rm -f "$TMP/mark"
+MARK=$TMP/mark setsid "$SETTLE" run "$TMP/slow.c" slow --processes 3 \
+	--samples 500 --min-time 10 >"$TMP/out" 2>"$TMP/err" &
+pid=$!
+wait_mark "$TMP/mark"; sleep 0.3
+kill -INT -- -$pid; wait $pid; rc=$?
+for _ in $(seq 30); do
+	pgrep -f "$TMP/slow.c" >/dev/null || break
+	sleep 0.1
+done
+if [ $rc = 130 ] && [ "$(grep -c interrupted "$TMP/err")" = 1 ] &&
+   [ ! -s "$TMP/out" ] && [ -z "$(leftovers)" ]; then
+	ok "Ctrl-C during --processes: exit 130, interrupted said once"
+else
+	bad "Ctrl-C during --processes: status $rc: $(cat "$TMP/err") / $(cat "$TMP/out")"
+	pkill -f "$TMP/slow.c"
+fi
 
 # 4. SIGINT during a FILE.c build (a compiler that takes its time)
 cat >"$TMP/slowcc" <<'SH'

@@ -55,6 +55,7 @@ static const char usage_main[] =
 "  plot FILE -o OUT     draw a result file (SVG or PNG, with gnuplot):\n"
 "                       throughput by buffer size, every sample\n"
 "  help [COMMAND]       this text, or a command's options\n"
+"  --version            settle's version\n"
 "\n"
 "`settle COMMAND --help` shows a command's options.\n";
 
@@ -483,6 +484,10 @@ static int cmd_list(int argc, char **argv)
 
 /* ---- run ---------------------------------------------------------------- */
 
+/* 1 in a process that settle run --processes started (it passes the
+ * internal --round-first): that one reports an interruption, once */
+static int run_by_parent;
+
 struct run_args {
 	const struct settle_claim **claims;
 	size_t nclaims;
@@ -654,6 +659,7 @@ static int run_option(void *ctx, int c, const char *arg)
 			return fail_usage("malformed --round-first '%s' (0 to "
 					  "%lu)", arg, 1ul << 30);
 		a->have_round_first = 1;
+		run_by_parent = 1;
 		return 0;
 	case OPT_VARIANT:
 		more = realloc(a->variants, (a->nvariants + 1) * sizeof(*more));
@@ -840,6 +846,8 @@ static int run_output(const struct run_args *a, const struct settle_report *rep)
 	return rc;
 }
 
+static int stderr_is_tty;
+
 /*
  * An interrupted run: the tables of the claims that finished, then
  * "interrupted" on standard error; --output is not written (nothing is
@@ -849,6 +857,8 @@ static int interrupted(const struct settle_report *rep)
 {
 	int sig = settle_interrupted();
 
+	if (run_by_parent)
+		return 128 + sig;
 	settle_byob_stdout_restore();
 	if (rep && rep->nresults)
 		emit(rep, "table", "-");
@@ -1467,7 +1477,6 @@ static int env_refused(void)
  */
 #define TERM_GRACE_S 10
 
-static int stderr_is_tty;
 
 static void on_alarm(int sig)
 {
@@ -1497,7 +1506,9 @@ static void on_signal(int sig)
 		signal(SIGALRM, on_alarm);
 		alarm(TERM_GRACE_S);
 	}
-	if (sig == SIGINT && stderr_is_tty) /* write(): async-signal-safe */
+	/* write(): async-signal-safe; a child of --processes leaves the
+	 * hint to its parent */
+	if (sig == SIGINT && stderr_is_tty && !run_by_parent)
 		(void)!write(2, msg, sizeof(msg) - 1);
 }
 
