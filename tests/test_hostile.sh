@@ -42,6 +42,27 @@ run figures show "$TMP/figures.json"
 expect figures 2 "figures.json: malformed: results\[0\] \(popcount table8\) has 20 scale figures" \
 	"show: 20 scale figures in one result are refused, not a crash"
 
+# a string longer than settle writes, or with a NUL: was cut silently into
+# its buffer, so two popcount kernels named alike for 15 bytes compared
+# equal (compare warns of differing kernels)
+edit "$TMP/long.json" '
+doc["machine"].setdefault("primitives", {})["popcount"] = "avx512-and-then-some"'
+run long show "$TMP/long.json"
+expect long 2 'long.json: malformed: a "popcount" longer than settle writes \(at most 15 bytes\)' \
+	"show: a popcount kernel name longer than settle writes is refused"
+run long_cmp compare "$IN/old.json" "$TMP/long.json"
+expect long_cmp 2 'long.json: malformed: a "popcount" longer' \
+	"compare: the same file is refused, not compared on a cut name"
+edit "$TMP/vendor.json" 'doc["machine"]["vendor"] = "GenuineIntel" * 2'
+run vendor show "$TMP/vendor.json"
+expect vendor 2 'vendor.json: malformed: a "vendor" longer than settle writes \(at most 15 bytes\)' \
+	"show: a CPU vendor longer than settle writes is refused"
+edit "$TMP/fits.json" 'doc["machine"].setdefault("primitives", {})["popcount"] = "x" * 15'
+run fits show "$TMP/fits.json"
+[ $rc = 0 ] && grep -q . "$TMP/fits.out" &&
+	ok "show: a popcount kernel name of 15 bytes, the most settle writes, is read" ||
+	bad "show: a 15-byte kernel name: status $rc: $(head -c 300 "$TMP/fits.err")"
+
 # a size that is no size: settle printed "18446744073709551615 B" and
 # 1.39e+16 B/ns for -1, "0 B" and 0.00 B/ns for a string
 for v in -1 0 '"4096"' 4096.5 null; do

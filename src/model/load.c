@@ -25,6 +25,8 @@ struct loader {
 	const char *path;
 	char *err;
 	size_t errlen;
+	const char *too_long; /* the first string longer than settle writes */
+	size_t too_long_max;  /* its buffer's length less the NUL */
 };
 
 __attribute__((format(printf, 2, 3)))
@@ -95,11 +97,25 @@ static int is_time(json_t *s)
 	return d >= 1e-15 && d <= 1e15;
 }
 
-static void copy(char *dst, size_t len, json_t *o, const char *key)
+/*
+ * A string of the file into dst (len bytes with its NUL); absent or not a
+ * string, "". Settle writes these strings from buffers of the same sizes,
+ * so one that does not fit is none it wrote (jansson refuses a NUL
+ * inside a string already): the loader notes its key and the file is
+ * refused, since a cut would make two names that differ past it compare
+ * equal.
+ */
+static void copy(struct loader *l, char *dst, size_t len, json_t *o,
+		 const char *key)
 {
 	json_t *v = json_object_get(o, key);
+	const char *s = json_is_string(v) ? json_string_value(v) : "";
 
-	snprintf(dst, len, "%s", json_is_string(v) ? json_string_value(v) : "");
+	if (json_is_string(v) && !l->too_long && json_string_length(v) >= len) {
+		l->too_long = key;
+		l->too_long_max = len - 1;
+	}
+	snprintf(dst, len, "%s", s);
 }
 
 /* machine.primitives.read_limit_timed: how many processes timed their
@@ -130,8 +146,8 @@ static void load_machine(struct loader *l, struct settle_report *rep,
 	json_t *t = json_object_get(doc, "timer"), *v;
 	size_t i;
 
-	copy(m->vendor, sizeof(m->vendor), jm, "vendor");
-	copy(m->model_name, sizeof(m->model_name), jm, "model_name");
+	copy(l, m->vendor, sizeof(m->vendor), jm, "vendor");
+	copy(l, m->model_name, sizeof(m->model_name), jm, "model_name");
 	m->family = (unsigned)within(jm, "family", 0, UINT_MAX, 0);
 	m->model = (unsigned)within(jm, "model", 0, UINT_MAX, 0);
 	m->stepping = (unsigned)within(jm, "stepping", 0, UINT_MAX, 0);
@@ -149,28 +165,28 @@ static void load_machine(struct loader *l, struct settle_report *rep,
 		if (m->ncaches == SETTLE_MAX_CACHES)
 			break;
 		c->level = (int)within(v, "level", 0, INT_MAX, 0);
-		copy(c->type, sizeof(c->type), v, "type");
+		copy(l, c->type, sizeof(c->type), v, "type");
 		c->size_bytes = (uint64_t)num(v, "size_bytes");
 		m->ncaches++;
 	}
-	copy(m->caches_source, sizeof(m->caches_source), jm, "caches_source");
+	copy(l, m->caches_source, sizeof(m->caches_source), jm, "caches_source");
 	m->logical_cpus = (long)num(jm, "logical_cpus");
-	copy(m->kernel, sizeof(m->kernel), jm, "kernel");
+	copy(l, m->kernel, sizeof(m->kernel), jm, "kernel");
 	v = json_object_get(jm, "hypervisor");
 	m->hypervisor = json_is_boolean(v) ? json_is_true(v) : -1;
-	copy(m->hypervisor_vendor, sizeof(m->hypervisor_vendor), jm,
+	copy(l, m->hypervisor_vendor, sizeof(m->hypervisor_vendor), jm,
 	     "hypervisor_vendor");
-	copy(m->emulator, sizeof(m->emulator), jm, "emulator");
-	copy(m->seccomp, sizeof(m->seccomp), jm, "seccomp");
-	copy(m->mitigations, sizeof(m->mitigations), jm, "mitigations");
+	copy(l, m->emulator, sizeof(m->emulator), jm, "emulator");
+	copy(l, m->seccomp, sizeof(m->seccomp), jm, "seccomp");
+	copy(l, m->mitigations, sizeof(m->mitigations), jm, "mitigations");
 	m->mem_available = (uint64_t)num(jm, "mem_available_bytes");
-	copy(m->popcount_impl, sizeof(m->popcount_impl),
+	copy(l, m->popcount_impl, sizeof(m->popcount_impl),
 	     json_object_get(jm, "primitives"), "popcount");
-	copy(m->bswap_impl, sizeof(m->bswap_impl),
+	copy(l, m->bswap_impl, sizeof(m->bswap_impl),
 	     json_object_get(jm, "primitives"), "bswap");
-	copy(m->bswap_sizes, sizeof(m->bswap_sizes),
+	copy(l, m->bswap_sizes, sizeof(m->bswap_sizes),
 	     json_object_get(jm, "primitives"), "bswap_sizes");
-	copy(m->read_limit, sizeof(m->read_limit),
+	copy(l, m->read_limit, sizeof(m->read_limit),
 	     json_object_get(jm, "primitives"), "read_limit");
 	read_limit_timed(m, json_object_get(json_object_get(jm, "primitives"),
 					    "read_limit_timed"));
@@ -193,7 +209,8 @@ static void load_machine(struct loader *l, struct settle_report *rep,
  * for the grain of /proc/stat's ticks); the drift is recomputed from the
  * two clocks, not taken from the file.
  */
-static void load_noise(struct settle_report *rep, json_t *doc)
+static void load_noise(struct loader *l, struct settle_report *rep,
+		       json_t *doc)
 {
 	json_t *j = json_object_get(doc, "noise");
 	struct settle_noise *n = &rep->noise;
@@ -209,7 +226,7 @@ static void load_noise(struct settle_report *rep, json_t *doc)
 	n->nvcsw = (long)num(j, "voluntary_switches");
 	n->nivcsw = (long)num(j, "involuntary_switches");
 	n->migrations = (long)num(j, "migrations");
-	copy(n->governor, sizeof(n->governor), j, "frequency_governor");
+	copy(l, n->governor, sizeof(n->governor), j, "frequency_governor");
 	n->core_ghz_before = within(j, "core_ghz_before", 0.2, 10, 0);
 	n->core_ghz_after = within(j, "core_ghz_after", 0.2, 10, 0);
 	n->drift_pct = settle_noise_drift(n);
@@ -220,18 +237,19 @@ static void load_noise(struct settle_report *rep, json_t *doc)
 	n->seconds = num(j, "seconds");
 }
 
-static void load_settings(struct settle_report *rep, json_t *doc)
+static void load_settings(struct loader *l, struct settle_report *rep,
+			  json_t *doc)
 {
 	json_t *b = json_object_get(doc, "build");
 	json_t *s = json_object_get(doc, "settings");
 	struct settle_options *o = &rep->options;
 
-	copy(rep->compiler, sizeof(rep->compiler), b, "compiler");
-	copy(rep->build_flags, sizeof(rep->build_flags), b, "flags");
-	copy(rep->novec_flags, sizeof(rep->novec_flags), b, "novec_flags");
-	copy(rep->claims_built, sizeof(rep->claims_built), b,
+	copy(l, rep->compiler, sizeof(rep->compiler), b, "compiler");
+	copy(l, rep->build_flags, sizeof(rep->build_flags), b, "flags");
+	copy(l, rep->novec_flags, sizeof(rep->novec_flags), b, "novec_flags");
+	copy(l, rep->claims_built, sizeof(rep->claims_built), b,
 	     "claims_built_with");
-	copy(rep->order, sizeof(rep->order), s, "order");
+	copy(l, rep->order, sizeof(rep->order), s, "order");
 	o->samples = (unsigned)within(s, "samples", 0, UINT_MAX, 0);
 	o->min_sample_ns = num(s, "min_sample_ns");
 	o->cpu = rep->cpu = json_is_integer(json_object_get(s, "cpu")) ?
@@ -411,9 +429,9 @@ static int load_figures(struct loader *l, json_t *arr, size_t idx,
 	if (!r->figures)
 		return fail(l, "out of memory");
 	json_array_foreach(arr, i, f) {
-		copy(r->figures[i].label, sizeof(r->figures[i].label), f, "label");
-		copy(r->figures[i].unit, sizeof(r->figures[i].unit), f, "unit");
-		copy(r->figures[i].note, sizeof(r->figures[i].note), f, "note");
+		copy(l, r->figures[i].label, sizeof(r->figures[i].label), f, "label");
+		copy(l, r->figures[i].unit, sizeof(r->figures[i].unit), f, "unit");
+		copy(l, r->figures[i].note, sizeof(r->figures[i].note), f, "note");
 		r->figures[i].value = num(f, "value");
 	}
 	r->nfigures = n;
@@ -838,12 +856,12 @@ static int load_gbench(struct loader *l, json_t *doc, struct settle_report *rep)
 		if (m->ncaches == SETTLE_MAX_CACHES)
 			break;
 		c->level = (int)within(v, "level", 0, INT_MAX, 0);
-		copy(c->type, sizeof(c->type), v, "type");
+		copy(l, c->type, sizeof(c->type), v, "type");
 		c->size_bytes = (uint64_t)num(v, "size");
 		m->ncaches++;
 	}
 	/* settle's own gbench-json names the CPU; Google Benchmark does not */
-	copy(m->model_name, sizeof(m->model_name), ctx, "settle_cpu_model");
+	copy(l, m->model_name, sizeof(m->model_name), ctx, "settle_cpu_model");
 	/* settle's own gbench-json names its compiler and flags; another
 	 * program's file names the benchmark's executable, which is no
 	 * build flag: said with the library's build type, flags unknown */
@@ -853,9 +871,9 @@ static int load_gbench(struct loader *l, json_t *doc, struct settle_report *rep)
 		 "file%s%s%s%s", type ? ", library " : "", type ? type : "",
 		 exe ? ", executable " : "", exe ? exe : "");
 	if (json_is_string(json_object_get(ctx, "settle_compiler")))
-		copy(rep->compiler, sizeof(rep->compiler), ctx,
+		copy(l, rep->compiler, sizeof(rep->compiler), ctx,
 		     "settle_compiler");
-	copy(rep->build_flags, sizeof(rep->build_flags), ctx,
+	copy(l, rep->build_flags, sizeof(rep->build_flags), ctx,
 	     "settle_build_flags");
 	rep->timer.clock = SETTLE_CLOCK_UNKNOWN; /* it does not say */
 	rep->timer.why = "Google Benchmark file";
@@ -884,7 +902,7 @@ static int is_gbench(json_t *doc)
 
 /* Is results[i] the first of its key (claim, variant, build, parameters
  * and size)? A file may state a row again, a repetition: compare pools
- * them, show prints the first. */
+ * them, show prints each as the file states it. */
 static int first_of_key(const struct settle_report *rep, size_t i)
 {
 	for (size_t j = 0; j < i; j++)
@@ -940,8 +958,8 @@ static int load_doc(struct loader *l, json_t *doc, struct settle_report *rep)
 		return fail(l, "malformed: no \"results\" array or "
 			    "\"machine\" object");
 	load_machine(l, rep, doc);
-	load_settings(rep, doc);
-	load_noise(rep, doc);
+	load_settings(l, rep, doc);
+	load_noise(l, rep, doc);
 	json_array_foreach(res, i, jr)
 		if (load_result(l, doc, jr, i, rep) < 0)
 			return -1;
@@ -954,7 +972,8 @@ static int load_doc(struct loader *l, json_t *doc, struct settle_report *rep)
 int settle_load_json(const char *path, double band, struct settle_report *rep,
 		     char *err, size_t errlen)
 {
-	struct loader l = { rep, path, err, errlen };
+	struct loader l = { .rep = rep, .path = path, .err = err,
+			    .errlen = errlen };
 	json_error_t je;
 	struct stat st;
 	json_t *doc;
@@ -988,6 +1007,10 @@ int settle_load_json(const char *path, double band, struct settle_report *rep,
 	rep->options.band = band;
 	rc = is_gbench(doc) ? load_gbench(&l, doc, rep) :
 	     load_doc(&l, doc, rep);
+	if (rc == 0 && l.too_long)
+		rc = fail(&l, "malformed: a \"%s\" longer than settle writes "
+			  "(at most %zu bytes)", l.too_long,
+			  l.too_long_max);
 	json_decref(doc);
 out:
 	if (rc < 0)
