@@ -218,6 +218,13 @@ static void test_help(void **st)
 	(void)st;
 	assert_int_equal(settle("--help", NULL), 0);
 	assert_non_null(strstr(out, "run"));
+	assert_non_null(strstr(out, "--version"));
+	assert_int_equal(settle("--version", NULL), 0);
+	/* one line, "settle X.Y.Z" */
+	assert_int_equal(strncmp(out, "settle ", 7), 0);
+	assert_true(out[7] >= '0' && out[7] <= '9');
+	assert_non_null(strchr(out, '\n'));
+	assert_int_equal(strchr(out, '\n')[1], '\0');
 	assert_int_equal(settle("run", "--help", NULL), 0);
 	assert_non_null(strstr(out, "--size"));
 	assert_int_equal(settle("list", "--help", NULL), 0);
