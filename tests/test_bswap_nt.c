@@ -143,11 +143,13 @@ static void test_decide(void **unused)
 	expect_decide("64K", 4 * MIB, 65536, "SETTLE_BSWAP_NT_BYTES");
 	expect_decide("512M", 32 * MIB, 512 * MIB, "SETTLE_BSWAP_NT_BYTES");
 	expect_decide("2G", 0, 2048 * MIB, "SETTLE_BSWAP_NT_BYTES");
+	/* T as --size takes it (was refused as not a size) */
+	expect_decide("2T", 0, 2 * 1024 * 1024 * MIB, "SETTLE_BSWAP_NT_BYTES");
 	expect_decide("1", 4 * MIB, 1, "SETTLE_BSWAP_NT_BYTES");
 	/* not a positive size: ignored, and said so */
 	static const char *const bad[] = {
 		"0", "abc", "12X", "-5", "1.5M", " 1M", "1M ", "1MB", "K",
-		"99999999999999999999", "20000000000G",
+		"99999999999999999999", "20000000000G", "20000000T",
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		expect_decide(bad[i], 4 * MIB, 4 * MIB,

@@ -158,8 +158,9 @@ uint64_t settle_bswap_nt_cap(int intel)
 	return intel ? NT_CAP_INTEL_BYTES : NT_CAP_BYTES;
 }
 
-/* "123", "64K", "32M", "1G" (binary units) in bytes; 0 if s is not such a
- * positive size or it does not fit in size_t. */
+/* "123", "64K", "32M", "1G", "2T" (binary units, as settle run --size
+ * takes them) in bytes; 0 if s is not such a positive size or it does
+ * not fit in size_t. */
 static uint64_t parse_size(const char *s)
 {
 	unsigned shift = 0;
@@ -178,6 +179,8 @@ static uint64_t parse_size(const char *s)
 		shift = 20;
 	else if (*s == 'G')
 		shift = 30;
+	else if (*s == 'T')
+		shift = 40;
 	if (shift)
 		s++;
 	if (*s != '\0' || v == 0 || v > (SIZE_MAX >> shift))
