@@ -846,8 +846,6 @@ static int run_output(const struct run_args *a, const struct settle_report *rep)
 	return rc;
 }
 
-static int stderr_is_tty;
-
 /*
  * An interrupted run: the tables of the claims that finished, then
  * "interrupted" on standard error; --output is not written (nothing is
@@ -1477,6 +1475,7 @@ static int env_refused(void)
  */
 #define TERM_GRACE_S 10
 
+static int stderr_is_tty;
 
 static void on_alarm(int sig)
 {
