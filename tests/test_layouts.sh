@@ -231,7 +231,7 @@ else
 fi
 
 if "$SETTLE" run "$CLAIM" --samples 4 --min-time 1 --layouts 2 \
-	--format json --output "$TMP/l2.json" >/dev/null 2>&1 &&
+	--format json --output "$TMP/l2.json" >/dev/null 2>"$TMP/l2.err" &&
    python3 - "$TMP/l2.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -239,6 +239,21 @@ assert d["settings"]["processes"] == 3, d["settings"]
 PY
 then ok "--layouts 2 alone: 3 processes (the fewest a verdict over processes takes)"
 else bad "--layouts 2 alone did not run 3 processes"; fi
+# samples not a multiple of the layouts: rounded up, and said once (by
+# the parent, not by each of its processes); none said when they divide
+if "$SETTLE" run "$CLAIM" --samples 5 --min-time 1 --layouts 2 \
+	--format json --output "$TMP/r5.json" >/dev/null 2>"$TMP/r5.err" &&
+   [ "$(grep -c "note: 5 samples rounded up to 6: 3 in each of 2 layouts" \
+	"$TMP/r5.err")" = 1 ] &&
+   ! grep -q "rounded up" "$TMP/l2.err" 2>/dev/null &&
+   python3 - "$TMP/r5.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for r in d["results"]:
+    assert len(r["samples_ns"]) == 3 * 6, len(r["samples_ns"])
+PY
+then ok "--samples 5 --layouts 2: 6 samples a process, the rounding said once"
+else bad "--samples 5 --layouts 2: $(cat "$TMP/r5.err")"; fi
 
 # ---- code placement -----------------------------------------------------
 if grep -q "layout-3.h" "$TMP/before4.err" && [ -f "$SETTLE_CACHE_DIR/layout-3.h" ]; then

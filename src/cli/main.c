@@ -938,6 +938,20 @@ static int measure(struct run_args *a, int argc, char **argv,
 	return rc;
 }
 
+/* Samples (--samples N, or --rigorous's 40) not a multiple of --layouts:
+ * every layout gets the same number of rounds, so they are rounded up;
+ * said once, by the parent */
+static void note_samples_rounded(const struct run_args *a)
+{
+	unsigned nl = a->opt.layouts > 1 ? a->opt.layouts : 1;
+	unsigned ns = a->opt.samples, per = (ns + nl - 1) / nl;
+
+	if (run_by_parent || ns % nl == 0)
+		return;
+	fprintf(stderr, "settle: note: %u samples rounded up to %u: %u in "
+		"each of %u layouts\n", ns, per * nl, per, nl);
+}
+
 static int cmd_run(int argc, char **argv)
 {
 	struct run_args a;
@@ -958,6 +972,7 @@ static int cmd_run(int argc, char **argv)
 	for (size_t i = 0; i < sel.ndropped; i++)
 		fprintf(stderr, "settle: note: claim %s has none of the "
 			"variants asked for; not run\n", sel.dropped[i]);
+	note_samples_rounded(&a);
 	settle_machine_describe(&m);
 	if (settle_check_sizes(sel.claims, sel.nclaims, a.sizes, a.nsizes,
 			       a.opt.full, m.mem_available, err,
