@@ -825,7 +825,10 @@ static int parse_run(struct run_args *a, int argc, char **argv)
 
 /* The result in the chosen format; a result file written, the table
  * still goes to standard output. A run that reports an invalid result
- * has failed (exit status 1). */
+ * has failed (exit status 1). A process of --processes says nothing of
+ * it: its table is not shown, and the parent decides again over the pool
+ * (a row one process judged against its own read limit may hold up
+ * against the others'), and says so itself. */
 static int run_output(const struct run_args *a, const struct settle_report *rep)
 {
 	size_t bad = settle_report_invalid(rep);
@@ -838,9 +841,11 @@ static int run_output(const struct run_args *a, const struct settle_report *rep)
 	    (!strcmp(a->format, "json") || !strcmp(a->format, "gbench-json")))
 		rc = emit(rep, "table", "-");
 	if (!rc && bad) {
-		fprintf(stderr, "settle: %zu result%s invalid: the work was "
-			"not done as often as timed (the table says why)\n",
-			bad, bad > 1 ? "s are" : " is");
+		if (!run_by_parent)
+			fprintf(stderr, "settle: %zu result%s invalid: the "
+				"work was not done as often as timed (the "
+				"table says why)\n", bad,
+				bad > 1 ? "s are" : " is");
 		rc = 1;
 	}
 	return rc;
