@@ -149,7 +149,11 @@ struct settle_bswap_copy_rule {
  *     processes, 2 layouts, the other vCPU busy, time / glibc
  *     memcpy's): from start to end 1.32, two 4 KiB stretches at once
  *     1.04, four 0.96, eight 0.96 (512-bit stores from start to end:
- *     1.16). Not measured on AMD.
+ *     1.16). On the Zen 5 guest (AMD family 1Ah, 2026-12-05, the same
+ *     kind of claim, 3 processes): from start to end 0.88 at 256 MiB
+ *     and 1.01 at 1 GiB, two stretches 1.27 and 1.41, four 1.06 and
+ *     1.16, eight 0.98 and 1.09 (README, "Non-temporal copies four
+ *     pages at a time on Zen 5"). Not measured on AMD family 19h.
  *   - AMD family 19h: zmm_end = narrow_from =
  *     settle_bswap_narrow_copy_decide(l1d), backward 1, ymm_inplace_to
  *     the L1d's size (l1d, or SETTLE_BSWAP_L1D_DEFAULT where it is 0 or
