@@ -491,6 +491,17 @@ for kind in empty unrelated; do
 		cat "$TMP/bad-$kind.err"
 	fi
 done
+# with --processes the warning is said once, by the parent, and --verbose's
+# lines too: each process loads the file again, quietly
+inst bad-proc "$TMP/prim.c" "${FAST[@]}" --verbose --processes 3
+if [ $rc = 0 ] &&
+   [ "$(grep -c "is not settle's primitives archive" "$TMP/bad-proc.err")" = 1 ] &&
+   [ "$(grep -c ": cached " "$TMP/bad-proc.err")" = 1 ]; then
+	ok "--processes 3: the archive's warning and the verbose line once each"
+else
+	bad "--processes 3 with a foreign archive: status $rc"
+	cat "$TMP/bad-proc.err"
+fi
 
 # A cache directory that cannot be written: one clear line, not the
 # compiler's. Root writes anyway, so as root the run is made as nobody

@@ -254,6 +254,13 @@ for r in d["results"]:
 PY
 then ok "--samples 5 --layouts 2: 6 samples a process, the rounding said once"
 else bad "--samples 5 --layouts 2: $(cat "$TMP/r5.err")"; fi
+# a claim with none of the variants asked for is said once too
+if "$SETTLE" run popcount endian --variant swar64 --size 1K --samples 3 \
+	--min-time 1 --processes 3 >/dev/null 2>"$TMP/drop.err" &&
+   [ "$(grep -c "note: claim endian has none of the variants asked for" \
+	"$TMP/drop.err")" = 1 ]
+then ok "--processes 3: a claim without the variant asked for is said once"
+else bad "--processes 3, a dropped claim: $(cat "$TMP/drop.err")"; fi
 
 # ---- code placement -----------------------------------------------------
 if grep -q "layout-3.h" "$TMP/before4.err" && [ -f "$SETTLE_CACHE_DIR/layout-3.h" ]; then

@@ -676,9 +676,9 @@ static int prim_archive(const char *buf, size_t len)
  * tree, the path compiled in. Its path in path (PATH_MAX bytes) and the
  * hash of its contents in *hash; when there is none, or it cannot be
  * read, or it is not settle's primitives, path empty and *hash 0, after
- * a warning.
+ * a warning when warn is nonzero.
  */
-static void find_prim(char *path, uint64_t *hash)
+static void find_prim(char *path, uint64_t *hash, int warn)
 {
 	static const char *const lose = "the claims call the settle "
 		"executable's primitives, whose code does not move with "
@@ -691,11 +691,12 @@ static void find_prim(char *path, uint64_t *hash)
 	if (find_beside_exe("../lib/settle/libsettle-prim.a",
 			    SETTLE_BYOB_PRIM, readable, path) < 0 ||
 	    slurp(path, &buf, &len) < 0) {
-		fprintf(stderr, "settle: warning: cannot find or read "
-			"libsettle-prim.a (looked in the executable's "
-			"../lib/settle%s%s): %s\n",
-			SETTLE_BYOB_PRIM ? " and at " : "",
-			SETTLE_BYOB_PRIM ? SETTLE_BYOB_PRIM : "", lose);
+		if (warn)
+			fprintf(stderr, "settle: warning: cannot find or read "
+				"libsettle-prim.a (looked in the executable's "
+				"../lib/settle%s%s): %s\n",
+				SETTLE_BYOB_PRIM ? " and at " : "",
+				SETTLE_BYOB_PRIM ? SETTLE_BYOB_PRIM : "", lose);
 		path[0] = '\0';
 		return;
 	}
@@ -704,9 +705,10 @@ static void find_prim(char *path, uint64_t *hash)
 		*hash = FNV_OFFSET;
 		fnv_field(hash, buf, len);
 	} else {
-		fprintf(stderr, "settle: warning: %s is not settle's "
-			"primitives archive (no settle_popcount in it): %s\n",
-			path, lose);
+		if (warn)
+			fprintf(stderr, "settle: warning: %s is not settle's "
+				"primitives archive (no settle_popcount in "
+				"it): %s\n", path, lose);
 		path[0] = '\0';
 	}
 	free(buf);
@@ -1727,7 +1729,7 @@ static int merge_layouts(const char *file, const struct build *bl,
 
 int settle_byob_claims(const char *file, const char *const *builds,
 		       size_t nbuilds, unsigned layouts, char *const *names,
-		       size_t nnames, int verbose,
+		       size_t nnames, unsigned flags,
 		       const struct settle_claim **out, size_t max,
 		       size_t *nout)
 {
@@ -1768,9 +1770,10 @@ int settle_byob_claims(const char *file, const char *const *builds,
 		free(src);
 		return 2;
 	}
-	find_prim(pl.prim, &pl.prim_hash);
-	pl.verbose = verbose;
-	if (verbose && pl.prim[0])
+	find_prim(pl.prim, &pl.prim_hash, !(flags & SETTLE_BYOB_QUIET));
+	pl.verbose = (flags & SETTLE_BYOB_VERBOSE) &&
+		     !(flags & SETTLE_BYOB_QUIET);
+	if (pl.verbose && pl.prim[0])
 		fprintf(stderr, "settle: %s: each build links %s\n", file,
 			pl.prim);
 	if (cache_dir(pl.cache, sizeof(pl.cache)) < 0) {

@@ -15,6 +15,11 @@
 /* The build used when none is given. */
 #define SETTLE_BYOB_DEFAULT_BUILD "cc -O2"
 
+/* settle_byob_claims()'s flags */
+#define SETTLE_BYOB_VERBOSE 1u /* say which object each build uses */
+#define SETTLE_BYOB_QUIET 2u   /* no warnings, nothing verbose: a process
+				* of --processes, whose parent said them */
+
 /* Non-zero when a command-line argument names a C file (ends in ".c"). */
 int settle_byob_is_file(const char *arg);
 
@@ -26,8 +31,10 @@ int settle_byob_is_file(const char *arg);
  * named in names[0..nnames) when nnames > 0, in the file's order). A
  * merged claim has every build's variants, each with .build set to the
  * build string; its set-up runs every build's set-up and checks that each
- * variant's check value is the same under every build. verbose: say on
- * stderr which shared object each build uses and whether it was cached.
+ * variant's check value is the same under every build. flags:
+ * SETTLE_BYOB_VERBOSE, say on stderr which shared object each build uses
+ * and whether it was cached; SETTLE_BYOB_QUIET, neither that nor a
+ * warning (a missing or foreign primitives archive), errors only.
  *
  * Returns 0 with *nout set; 128 + the signal when an interrupt was noted
  * during a build (its temporary files removed); or 2 after printing why
@@ -44,7 +51,7 @@ int settle_byob_is_file(const char *arg);
  */
 int settle_byob_claims(const char *file, const char *const *builds,
 		       size_t nbuilds, unsigned layouts, char *const *names,
-		       size_t nnames, int verbose,
+		       size_t nnames, unsigned flags,
 		       const struct settle_claim **out, size_t max,
 		       size_t *nout);
 

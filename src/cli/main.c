@@ -700,6 +700,15 @@ static int add_claim(struct run_args *a, const struct settle_claim *c)
 	return 0;
 }
 
+/* What a FILE.c's build says: a process of --processes only its errors
+ * (its parent has said the rest, once). */
+static unsigned byob_flags(const struct run_args *a)
+{
+	if (run_by_parent)
+		return SETTLE_BYOB_QUIET;
+	return a->verbose ? SETTLE_BYOB_VERBOSE : 0;
+}
+
 /* The claims named in argv[first..argc), a FILE.c's, or the defaults. */
 static int run_claims(struct run_args *a, int argc, char **argv, int first)
 {
@@ -712,7 +721,7 @@ static int run_claims(struct run_args *a, int argc, char **argv, int first)
 		a->file = argv[first];
 		rc = settle_byob_claims(argv[first], a->builds, a->nbuilds,
 					a->opt.layouts, argv + first + 1,
-					argc - first - 1, a->verbose, buf,
+					argc - first - 1, byob_flags(a), buf,
 					256, &n);
 		for (size_t i = 0; !rc && i < n; i++)
 			rc = add_claim(a, buf[i]);
@@ -974,7 +983,7 @@ static int cmd_run(int argc, char **argv)
 		rc = fail_usage("%s", err);
 		goto out;
 	}
-	for (size_t i = 0; i < sel.ndropped; i++)
+	for (size_t i = 0; i < sel.ndropped && !run_by_parent; i++)
 		fprintf(stderr, "settle: note: claim %s has none of the "
 			"variants asked for; not run\n", sel.dropped[i]);
 	note_samples_rounded(&a);
