@@ -37,10 +37,11 @@ uint64_t settle_popcount_kernel_popcnt(const void *buf, size_t len);
 uint64_t settle_popcount_kernel_avx2(const void *buf, size_t len);
 
 /*
- * The same with scalar POPCNT counting a share of each step's bytes
- * beside the vectors (src/arch/x86/popcount_avx2.c); needs AVX2 and POPCNT.
- * What settle_popcount() uses for long buffers when AVX2 is chosen
- * automatically and the CPU has POPCNT (src/prim/popcount.c).
+ * The same with scalar POPCNT: alone below SETTLE_PC256_POPCNT_MAX bytes
+ * (settle_popcount_kernel_popcnt()), for the last words, and counting a
+ * share of each step's bytes beside the vectors (src/arch/x86/
+ * popcount_avx2.c); needs AVX2 and POPCNT. What settle_popcount() calls
+ * when AVX2 is chosen and the CPU has POPCNT (src/prim/popcount.c).
  */
 uint64_t settle_popcount_kernel_avx2_popcnt(const void *buf, size_t len);
 

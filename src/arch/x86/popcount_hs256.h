@@ -112,6 +112,10 @@ uint64_t HS_POPCNT(const void *buf, size_t len)
 	__m256i ones = total, twos = total, fours = total, eights = total;
 	uint64_t a = 0, b = 0, c = 0, d = 0;
 
+	/* POPCNT alone, where it is faster than the vectors (the length is
+	 * the inline entry's, settle_popcount_avx2.h) */
+	if (len < SETTLE_PC256_POPCNT_MAX)
+		return settle_popcount_kernel_popcnt(buf, len);
 	if (len < HYBRID_MIN || len >= STREAM_MIN) {
 		if (len >= HS_MIN)
 			total = settle_pc256_blocks(&p, &len, SETTLE_PC256_FOLDED);
