@@ -236,4 +236,25 @@ if [ $rc = 143 ] && [ $took -ge 8 ] && [ $took -le 30 ] &&
 else
 	bad "SIGTERM, looping claim: status $rc after ${took} s: $(cat "$TMP/err")"
 fi
+# 9. the same with one SIGINT where stderr is no terminal (timeout -s INT,
+# a CI runner): no one can press Ctrl-C again, so it ends 10 s on as well
+rm -f "$TMP/mark"
+MARK=$TMP/mark "$SETTLE" run "$TMP/loop.c" --quick --samples 3 \
+	--output "$TMP/loop.json" >"$TMP/out" 2>"$TMP/err" &
+pid=$!
+wait_mark "$TMP/mark"
+t0=$(date +%s)
+# a settle that would wait for ever is killed 40 s on (and fails)
+( sleep 40; kill -KILL $pid ) >/dev/null 2>&1 &
+guard=$!
+kill -INT $pid; wait $pid; rc=$?
+kill $guard 2>/dev/null
+took=$(( $(date +%s) - t0 ))
+if [ $rc = 130 ] && [ $took -ge 8 ] && [ $took -le 30 ] &&
+   grep -q "interrupted (SIGINT): the current step did not end within 10 s" \
+	"$TMP/err" && [ ! -e "$TMP/loop.json" ] && [ -z "$(leftovers)" ]; then
+	ok "one SIGINT, no terminal, a claim that never returns: ends ${took} s on, says why"
+else
+	bad "SIGINT, looping claim: status $rc after ${took} s: $(cat "$TMP/err")"
+fi
 test_end test_interrupt

@@ -1498,25 +1498,36 @@ static int env_refused(void)
  * SIGINT, SIGTERM: the first asks the layers to stop at their next step
  * (they keep what finished); the second ends settle at once, removing the
  * temporary files the layers registered. A SIGTERM comes once (timeout,
- * a service manager): when the run has not ended TERM_GRACE_S seconds
- * after it (a claim's run() that never returns, as a looping one did
- * under timeout for ten minutes), settle ends at once, saying so.
+ * a service manager), and so does a SIGINT when no one is at a terminal
+ * to press Ctrl-C again (timeout -s INT, a CI runner): when the run has
+ * not ended TERM_GRACE_S seconds after it (a claim's run() that never
+ * returns, as a looping one did under timeout for ten minutes), settle
+ * ends at once, saying so.
  */
 #define TERM_GRACE_S 10
 
 static int stderr_is_tty;
+static volatile sig_atomic_t grace_sig; /* the signal the watchdog ends */
 
 static void on_alarm(int sig)
 {
-	static const char msg[] = "settle: interrupted (SIGTERM): the "
+	static const char term[] = "settle: interrupted (SIGTERM): the "
 		"current step did not end within 10 s (a claim that never "
 		"returns?); stopped at once, nothing written\n";
+	static const char intr[] = "settle: interrupted (SIGINT): the "
+		"current step did not end within 10 s (a claim that never "
+		"returns?); stopped at once, nothing written\n";
+	int s = grace_sig;
 
 	(void)sig;
-	(void)!write(2, msg, sizeof(msg) - 1); /* async-signal-safe */
+	/* write(): async-signal-safe */
+	if (s == SIGINT)
+		(void)!write(2, intr, sizeof(intr) - 1);
+	else
+		(void)!write(2, term, sizeof(term) - 1);
 	settle_temp_cleanup();
-	signal(SIGTERM, SIG_DFL);
-	_exit(128 + SIGTERM);
+	signal(s, SIG_DFL);
+	_exit(128 + s);
 }
 
 static void on_signal(int sig)
@@ -1530,7 +1541,8 @@ static void on_signal(int sig)
 		_exit(128 + sig);
 	}
 	settle_interrupt_note(sig);
-	if (sig == SIGTERM) {
+	if (sig == SIGTERM || !stderr_is_tty) {
+		grace_sig = sig;
 		signal(SIGALRM, on_alarm);
 		alarm(TERM_GRACE_S);
 	}
