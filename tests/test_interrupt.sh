@@ -221,40 +221,35 @@ static const struct settle_claim c = { .name = "loop", .variants = v,
 	.nvariants = 1 };
 SETTLE_CLAIMS(&c);
 C
-rm -f "$TMP/mark"
-MARK=$TMP/mark "$SETTLE" run "$TMP/loop.c" --quick --samples 3 \
-	--output "$TMP/loop.json" >"$TMP/out" 2>"$TMP/err" &
-pid=$!
-wait_mark "$TMP/mark"
-t0=$(date +%s)
-kill -TERM $pid; wait $pid; rc=$?
-took=$(( $(date +%s) - t0 ))
-if [ $rc = 143 ] && [ $took -ge 8 ] && [ $took -le 30 ] &&
-   grep -q "did not end within 10 s" "$TMP/err" && [ ! -e "$TMP/loop.json" ] &&
-   [ -z "$(leftovers)" ]; then
-	ok "SIGTERM to a claim that never returns: ends ${took} s on, says why"
-else
-	bad "SIGTERM, looping claim: status $rc after ${took} s: $(cat "$TMP/err")"
-fi
+# one_signal SIG STATUS: SIG once to settle running loop.c, stderr on a
+# file (no terminal); it must end 10 s on with STATUS, saying why, with
+# nothing written or left behind. A settle that would wait for ever is
+# killed 40 s on (and fails).
+one_signal() {
+	local sig=$1 want=$2 pid guard t0 took rc
+
+	rm -f "$TMP/mark"
+	MARK=$TMP/mark "$SETTLE" run "$TMP/loop.c" --quick --samples 3 \
+		--output "$TMP/loop.json" >"$TMP/out" 2>"$TMP/err" &
+	pid=$!
+	wait_mark "$TMP/mark"
+	t0=$(date +%s)
+	( sleep 40; kill -KILL $pid ) >/dev/null 2>&1 &
+	guard=$!
+	kill -$sig $pid; wait $pid; rc=$?
+	kill $guard 2>/dev/null
+	took=$(( $(date +%s) - t0 ))
+	if [ $rc = $want ] && [ $took -ge 8 ] && [ $took -le 30 ] &&
+	   grep -q "interrupted (SIG$sig): the current step did not end within 10 s" \
+		"$TMP/err" && [ ! -e "$TMP/loop.json" ] &&
+	   [ -z "$(leftovers)" ]; then
+		ok "one SIG$sig to a claim that never returns: ends ${took} s on, says why"
+	else
+		bad "SIG$sig, looping claim: status $rc after ${took} s: $(cat "$TMP/err")"
+	fi
+}
+one_signal TERM 143
 # 9. the same with one SIGINT where stderr is no terminal (timeout -s INT,
 # a CI runner): no one can press Ctrl-C again, so it ends 10 s on as well
-rm -f "$TMP/mark"
-MARK=$TMP/mark "$SETTLE" run "$TMP/loop.c" --quick --samples 3 \
-	--output "$TMP/loop.json" >"$TMP/out" 2>"$TMP/err" &
-pid=$!
-wait_mark "$TMP/mark"
-t0=$(date +%s)
-# a settle that would wait for ever is killed 40 s on (and fails)
-( sleep 40; kill -KILL $pid ) >/dev/null 2>&1 &
-guard=$!
-kill -INT $pid; wait $pid; rc=$?
-kill $guard 2>/dev/null
-took=$(( $(date +%s) - t0 ))
-if [ $rc = 130 ] && [ $took -ge 8 ] && [ $took -le 30 ] &&
-   grep -q "interrupted (SIGINT): the current step did not end within 10 s" \
-	"$TMP/err" && [ ! -e "$TMP/loop.json" ] && [ -z "$(leftovers)" ]; then
-	ok "one SIGINT, no terminal, a claim that never returns: ends ${took} s on, says why"
-else
-	bad "SIGINT, looping claim: status $rc after ${took} s: $(cat "$TMP/err")"
-fi
+one_signal INT 130
 test_end test_interrupt

@@ -1511,20 +1511,18 @@ static volatile sig_atomic_t grace_sig; /* the signal the watchdog ends */
 
 static void on_alarm(int sig)
 {
-	static const char term[] = "settle: interrupted (SIGTERM): the "
-		"current step did not end within 10 s (a claim that never "
-		"returns?); stopped at once, nothing written\n";
-	static const char intr[] = "settle: interrupted (SIGINT): the "
-		"current step did not end within 10 s (a claim that never "
-		"returns?); stopped at once, nothing written\n";
+	static const char head[] = "settle: interrupted (";
+	static const char tail[] = "): the current step did not end within "
+		"10 s (a claim that never returns?); stopped at once, nothing "
+		"written\n";
 	int s = grace_sig;
+	const char *name = s == SIGINT ? "SIGINT" : "SIGTERM";
 
 	(void)sig;
-	/* write(): async-signal-safe */
-	if (s == SIGINT)
-		(void)!write(2, intr, sizeof(intr) - 1);
-	else
-		(void)!write(2, term, sizeof(term) - 1);
+	/* write(): async-signal-safe (no stdio in a handler) */
+	(void)!write(2, head, sizeof(head) - 1);
+	(void)!write(2, name, strlen(name));
+	(void)!write(2, tail, sizeof(tail) - 1);
 	settle_temp_cleanup();
 	signal(s, SIG_DFL);
 	_exit(128 + s);
