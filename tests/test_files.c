@@ -208,6 +208,36 @@ static void test_same_key(void **st)
 	b = a;
 	b.nparams = 0;
 	assert_false(settle_result_same_key(&a, &b));
+	b = a;
+	b.build = NULL;
+	assert_false(settle_result_same_key(&a, &b));
+	a.build = NULL;
+	assert_true(settle_result_same_key(&a, &b));
+}
+
+/* A variant's group, the same rule: build (none is a build of its own)
+ * and parameters, key and value. */
+static void test_variant_same_group(void **st)
+{
+	struct settle_param p32[] = { { .key = "bits", .value = "32" } };
+	struct settle_param w32[] = { { .key = "width", .value = "32" } };
+	struct settle_variant a = { .name = "v", .build = "cc -O2",
+				    .params = p32, .nparams = 1 };
+	struct settle_variant b = a;
+
+	(void)st;
+	b.name = "w";
+	assert_true(settle_variant_same_group(&a, &b));
+	b.params = w32;
+	assert_false(settle_variant_same_group(&a, &b));
+	b = a;
+	b.build = NULL;
+	assert_false(settle_variant_same_group(&a, &b));
+	assert_false(settle_variant_same_group(&b, &a));
+	a.build = NULL;
+	assert_true(settle_variant_same_group(&a, &b));
+	b.nparams = 0;
+	assert_false(settle_variant_same_group(&a, &b));
 }
 
 static void test_compare_pools_repetitions(void **st)
@@ -748,6 +778,7 @@ int main(void)
 		cmocka_unit_test(test_load_and_recompute),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_same_key),
+		cmocka_unit_test(test_variant_same_group),
 		cmocka_unit_test(test_compare_pools_repetitions),
 		cmocka_unit_test(test_compare_warns_other_cpu),
 		cmocka_unit_test(test_compare_warns_other_read_limit),

@@ -12,6 +12,7 @@
 #include "model/model.h"
 #include "stats/nonparam.h"
 #include "stats/rules.h"
+#include "util/util.h"
 
 /* What a report owns besides its results: freed together. */
 struct store {
@@ -231,23 +232,11 @@ int settle_result_add_samples(struct settle_result *r, const double *x,
 	return 0;
 }
 
-static int same_str(const char *a, const char *b)
-{
-	if (!a || !b)
-		return a == b;
-	return strcmp(a, b) == 0;
-}
-
 int settle_result_same_group(const struct settle_result *a,
 			     const struct settle_result *b)
 {
-	if (!same_str(a->build, b->build) || a->nparams != b->nparams)
-		return 0;
-	for (size_t i = 0; i < a->nparams; i++)
-		if (!same_str(a->params[i].key, b->params[i].key) ||
-		    !same_str(a->params[i].value, b->params[i].value))
-			return 0;
-	return 1;
+	return settle_same_group(a->build, a->params, a->nparams, b->build,
+				 b->params, b->nparams);
 }
 
 int settle_result_same_key(const struct settle_result *a,

@@ -94,6 +94,17 @@ pid_t settle_spawn(char *const *argv, const struct settle_spawn_opts *o);
 int settle_wait(pid_t pid, struct rusage *ru);
 
 /*
+ * Non-zero when two rows or variants, given by their parts (build NULL:
+ * none; na and nb parameters), have the same build and the same
+ * parameters, key by key in order: settle_variant_same_group() and
+ * settle_result_same_group().
+ */
+struct settle_param;
+int settle_same_group(const char *build_a, const struct settle_param *pa,
+		      size_t na, const char *build_b,
+		      const struct settle_param *pb, size_t nb);
+
+/*
  * Decode the UTF-8 sequence at p (NUL-terminated): returns the code point
  * and its length in *len; an invalid, overlong, surrogate or truncated
  * sequence gives U+FFFD with *len = 1.

@@ -11,16 +11,24 @@ static int same_str(const char *a, const char *b)
 	return strcmp(a, b) == 0;
 }
 
+int settle_same_group(const char *build_a, const struct settle_param *pa,
+		      size_t na, const char *build_b,
+		      const struct settle_param *pb, size_t nb)
+{
+	if (!same_str(build_a, build_b) || na != nb)
+		return 0;
+	for (size_t i = 0; i < na; i++)
+		if (!same_str(pa[i].key, pb[i].key) ||
+		    !same_str(pa[i].value, pb[i].value))
+			return 0;
+	return 1;
+}
+
 int settle_variant_same_group(const struct settle_variant *a,
 			      const struct settle_variant *b)
 {
-	if (!same_str(a->build, b->build) || a->nparams != b->nparams)
-		return 0;
-	for (size_t i = 0; i < a->nparams; i++)
-		if (!same_str(a->params[i].key, b->params[i].key) ||
-		    !same_str(a->params[i].value, b->params[i].value))
-			return 0;
-	return 1;
+	return settle_same_group(a->build, a->params, a->nparams, b->build,
+				 b->params, b->nparams);
 }
 
 char *settle_label(const char *build, const struct settle_param *params,
