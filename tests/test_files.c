@@ -91,6 +91,46 @@ static void test_load_and_recompute(void **st)
 	settle_report_free(&rep);
 }
 
+/* The settings describe the run; a value no run of settle's writes
+ * (processes below 0 or above 256, not a number) reads as unknown, 0. */
+static void test_settings_ranges(void **st)
+{
+	static const struct { const char *json; unsigned processes; } t[] = {
+		{ "5", 5 }, { "256", 256 }, { "-3", 0 }, { "1e12", 0 },
+		{ "257", 0 }, { "\"5\"", 0 }, { "null", 0 },
+	};
+	char text[4096], from[] = "\"samples\": 3}";
+
+	(void)st;
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct settle_report rep;
+		char err[256];
+		const char *f = result_file("s.json", "CPU", old_base, old_v,
+					    1);
+		FILE *in = fopen(f, "r");
+		size_t n = fread(text, 1, sizeof(text) - 1, in);
+		char *at, rest[4096];
+
+		fclose(in);
+		text[n] = '\0';
+		at = strstr(text, from);
+		assert_non_null(at);
+		snprintf(rest, sizeof(rest), "%s", at + strlen(from));
+		snprintf(at, sizeof(text) - (size_t)(at - text),
+			 "\"samples\": 3, \"processes\": %s}%s", t[i].json,
+			 rest);
+		f = write_file("s.json", text);
+		assert_int_equal(settle_load_json(f, 0.01, &rep, err,
+						  sizeof(err)), 0);
+		if (rep.options.processes != t[i].processes)
+			fprintf(stderr, "processes %s read as %u\n", t[i].json,
+				rep.options.processes);
+		assert_int_equal(rep.options.processes, t[i].processes);
+		assert_int_equal(rep.options.samples, 3);
+		settle_report_free(&rep);
+	}
+}
+
 static void expect_refusal(const char *text, const char *needle)
 {
 	struct settle_report rep;
@@ -778,6 +818,7 @@ int main(void)
 		cmocka_unit_test(test_load_and_recompute),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_same_key),
+		cmocka_unit_test(test_settings_ranges),
 		cmocka_unit_test(test_variant_same_group),
 		cmocka_unit_test(test_compare_pools_repetitions),
 		cmocka_unit_test(test_compare_warns_other_cpu),

@@ -259,8 +259,7 @@ static void load_settings(struct loader *l, struct settle_report *rep,
 	o->device_mbps = num(s, "device_mbps");
 	/* at most 256 processes (settle run --processes): a larger count
 	 * would split the samples into empty chunks, one loop per chunk */
-	o->processes = num(s, "processes") <= 256 ?
-		       (unsigned)num(s, "processes") : 0;
+	o->processes = (unsigned)within(s, "processes", 0, 256, 0);
 	o->layouts = (unsigned)within(s, "layouts", 0, UINT_MAX, 0);
 	o->layout_first = (unsigned)within(s, "layout", 0, UINT_MAX, 0);
 	if (o->layouts > 64 || o->layout_first > 63)
