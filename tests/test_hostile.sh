@@ -245,6 +245,16 @@ crash segv_setup 139 "\(build 'cc -O2'\): setup\(\) crashed with SIGSEGV"
 crash abort_run 134 "variant 'b' \(build 'cc -O2'\): run\(\) crashed with SIGABRT"
 crash exit0 1 "setup\(\) called exit\(0\)"
 crash exit3 1 "variant 'b' \(build 'cc -O2'\): run\(\) called exit\(3\)"
+# the same crash in one of --processes' fresh processes: the process says
+# where, the parent which signal ended it (it said "exit status 134")
+run abort_proc run "$TMP/abort_run.c" "${FAST[@]}" --processes 2
+if [ $rc = 1 ] && [ "$(wc -l <"$TMP/abort_proc.err")" = 2 ] &&
+   grep -q "run() crashed with SIGABRT" "$TMP/abort_proc.err" &&
+   grep -q "^settle: process 1 of 2 failed (exit status 134: ended by signal 6, " "$TMP/abort_proc.err"; then
+	ok "run FILE.c --processes 2: a crash in a process: where, then the signal that ended it"
+else
+	bad "run FILE.c --processes 2 with a crash: status $rc: $(head -c 600 "$TMP/abort_proc.err")"
+fi
 
 # what a claim prints goes to standard error, not into settle's output:
 # the JSON document on standard output stayed unreadable by settle show

@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -32,6 +33,26 @@ static int spawn(const char *exe, char **argv)
 	argv[0] = (char *)exe;
 	pid = settle_spawn(argv, &o);
 	return pid < 0 ? -1 : settle_wait(pid, NULL);
+}
+
+/* Why process p of nproc failed, from its exit status st (settle_wait():
+ * 128 + the signal that ended it, the shell's way). */
+static void failed(char *err, size_t errlen, unsigned p, unsigned nproc,
+		   int st)
+{
+	const char *sig = st > 128 && st < 128 + NSIG ? strsignal(st - 128) :
+			  NULL;
+
+	if (st < 0)
+		snprintf(err, errlen, "process %u of %u could not be started: "
+			 "%s", p + 1, nproc, strerror(errno));
+	else if (sig)
+		snprintf(err, errlen, "process %u of %u failed (exit status "
+			 "%d: ended by signal %d, %s)", p + 1, nproc, st,
+			 st - 128, sig);
+	else
+		snprintf(err, errlen, "process %u of %u failed (exit status "
+			 "%d)", p + 1, nproc, st);
 }
 
 /* Everything in dir (an interrupted child may leave its own temporary
@@ -116,8 +137,7 @@ static int run_processes(const char *exe, char **argv,
 		/* 1: the run was whole but a result is invalid; the pool
 		 * keeps that process's evidence (settle_report_pool) */
 		if (st != 0 && (st != 1 || access(file, R_OK) != 0)) {
-			snprintf(err, errlen, "process %u of %u failed (exit "
-				 "status %d)", p + 1, nproc, st);
+			failed(err, errlen, p, nproc, st);
 			goto out;
 		}
 		if (p == 0 ? settle_load_json(file, o->band, rep, err,
