@@ -813,6 +813,31 @@ static size_t ties_of(const struct settle_options *o,
 	return n;
 }
 
+/* Row w's time over its group's baseline: 1 for the baseline, its ratio
+ * for a compared row; 0 when it has none. */
+static double ratio_of(const struct settle_view_row *w)
+{
+	if (w->role == SETTLE_ROLE_BASELINE)
+		return 1;
+	return w->role == SETTLE_ROLE_COMPARED ? w->r->cmp.ratio : 0;
+}
+
+/*
+ * Whether row a is quicker than row b: in one group (one baseline) by
+ * their ratios to it, the numbers the table shows and the verdicts rest
+ * on (per-round ratios: a row's median time may fall on the other side
+ * of the baseline's when the two are close); else by median time.
+ */
+static int quicker(const struct settle_view_row *a,
+		   const struct settle_view_row *b)
+{
+	double ra = ratio_of(a), rb = ratio_of(b);
+
+	if (ra > 0 && rb > 0 && settle_result_same_group(a->r, b->r))
+		return ra < rb;
+	return a->r->sum.median < b->r->sum.median;
+}
+
 /*
  * Fastest and slowest measured row of build b at the largest size, the
  * rows this run cannot tell from the fastest (ties[], *nties) and from
@@ -837,13 +862,12 @@ static void extremes(const struct settle_options *o,
 			size = vc->rows[i].r->size_bytes;
 	for (size_t i = 0; i < vc->nrows; i++) {
 		const struct settle_view_row *w = &vc->rows[i];
-		const struct settle_result *r = w->r;
 
 		if (!ranked(b, w, size))
 			continue;
-		if (!*fast || r->sum.median < (*fast)->r->sum.median)
+		if (!*fast || quicker(w, *fast))
 			*fast = w;
-		if (!*slow || r->sum.median > (*slow)->r->sum.median)
+		if (!*slow || quicker(*slow, w))
 			*slow = w;
 		if (!strcmp(w->verdict, "same") && strlen(same) + 40 < len) {
 			char name[128];
@@ -925,6 +949,16 @@ static void generic_conclusion(const struct settle_options *o,
 				     used ? "; " : "", builds[k] ? builds[k] : "",
 				     builds[k] ? ": " : "",
 				     row_name(f, fname, sizeof(fname)), f->median);
+		else if (pair) /* neither called the quicker */
+			w = snprintf(buf + used, len - used, "%s%s%s%s (%s) and "
+				     "%s (%s), not told apart%s%s",
+				     used ? "; " : "", builds[k] ? builds[k] : "",
+				     builds[k] ? ": " : "",
+				     row_name(f, fname, sizeof(fname)), f->median,
+				     row_name(s, sname, sizeof(sname)),
+				     s->median,
+				     nsame ? "; the same as the baseline: " : "",
+				     nsame ? same : "");
 		else
 			w = snprintf(buf + used, len - used, "%s%s%sfastest %s "
 				     "(%s%s), slowest %s (%s%s)%s%s",
