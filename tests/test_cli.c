@@ -114,6 +114,11 @@ static void test_bad_numbers(void **st)
 	usage_error(settle("run", "--device-mbps", "-3", NULL), "device");
 	usage_error(settle("run", "--min-time", "0", NULL), "min-time");
 	usage_error(settle("run", "--format", "xml", NULL), "xml");
+	/* a format of run's that compare has not: said so, not "unknown" */
+	usage_error(settle("compare", "a.json", "b.json", "--format",
+			   "gbench-json", NULL), "is for settle run and show");
+	usage_error(settle("compare", "a.json", "b.json", "--format", "xml",
+			   NULL), "unknown --format 'xml'");
 	usage_error(settle("run", "--size", NULL), "needs a value");
 	usage_error(settle("run", "--bogus", NULL), "--bogus");
 	usage_error(settle("run", "endian", "--size", "4K", NULL), "size");

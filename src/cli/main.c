@@ -284,6 +284,11 @@ static int parse_format(const char *arg, int for_compare, const char **fmt)
 {
 	char names[256];
 
+	if (for_compare && !settle_format_known(arg, 1) &&
+	    settle_format_known(arg, 0))
+		return fail_usage("--format '%s' is for settle run and show, "
+				  "not compare (%s)", arg,
+				  settle_format_names(1, names, sizeof(names)));
 	if (!settle_format_known(arg, for_compare))
 		return fail_usage("unknown --format '%s' (%s)", arg,
 				  settle_format_names(for_compare, names,

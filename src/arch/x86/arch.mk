@@ -30,7 +30,7 @@ POPCOUNTDI2_O := $(shell nm -A "$(LIBGCC)" 2>/dev/null | \
 ifneq ($(POPCOUNTDI2_O),)
 CLAIM_OBJ += $(BUILD)/claims/popcountdi2_aligned.o
 $(BUILD)/claims/popcountdi2_aligned.o: $(LIBGCC)
-	$(call say,AR,$@)
+	$(call say,OBJCOPY,$@)
 	mkdir -p $(@D)/libgcc
 	cd $(@D)/libgcc && $(AR) x "$(LIBGCC)" $(POPCOUNTDI2_O)
 	$(OBJCOPY) --set-section-alignment .text=64 \
