@@ -35,6 +35,41 @@ expect() {
 }
 
 # ---- result files that settle does not write --------------------------------
+# a check value that is not the baseline's (settle run refuses such a
+# variant): show called the row faster and the claim settled on it
+edit "$TMP/check.json" 'doc["results"][15]["check"] = "12345"'
+run check show "$TMP/check.json"
+if [ $rc = 0 ] &&
+   grep -q "64 KiB *popcnt *invalid: its check value 12345 is not the baseline's 262428" "$TMP/check.out" &&
+   grep -q "not settled: invalid rows" "$TMP/check.out"; then
+	ok "show: a row whose check value is not its baseline's is invalid"
+else
+	bad "show: a check value not the baseline's: status $rc: $(grep -E "popcnt|settled" "$TMP/check.out" | head -c 600)"
+fi
+# a built-in claim's conclusion the rows cannot support: the file's own
+# sentence was printed as what was "measured"
+edit "$TMP/stated.json" '
+doc["results"] = [doc["results"][1], doc["results"][4]]
+doc["results"][1]["samples_ns"] = []
+doc["claims"]["popcount"]["conclusion"] = {"sentence": "STATED 99x faster",
+	"numbers": [], "rows": [{"label": "popcnt", "size_bytes": 4096}]}'
+run stated show "$TMP/stated.json"
+if [ $rc = 0 ] && ! grep -q "STATED" "$TMP/stated.out" &&
+   grep -q "builtin-generic takes" "$TMP/stated.out"; then
+	ok "show: a conclusion the rows cannot support is drawn again, not taken from the file"
+else
+	bad "show: a stated conclusion without its rows: status $rc: $(grep -i settled "$TMP/stated.out" | head -c 400)"
+fi
+# a built-in claim's file naming another baseline: popcount's sentence
+# ("... the time of builtin-generic") read its ratios as if against it
+edit "$TMP/otherbase.json" 'doc["claims"]["popcount"]["baseline"] = "popcnt"'
+run otherbase show "$TMP/otherbase.json"
+if [ $rc = 0 ] && grep -q "settled: .*fastest" "$TMP/otherbase.out" &&
+   ! grep -q "the time of builtin-generic" "$TMP/otherbase.out"; then
+	ok "show: a built-in claim with another baseline gets the generic conclusion"
+else
+	bad "show: another baseline: status $rc: $(grep -i settled "$TMP/otherbase.out" | head -c 400)"
+fi
 # more scale figures than a result holds (was a crash in the view)
 edit "$TMP/figures.json" '
 doc["results"][0]["scale"] = [{"label": "a", "unit": "s", "value": 1}] * 20'

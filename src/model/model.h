@@ -31,8 +31,9 @@ const struct settle_claim_info *
 settle_report_claim(struct settle_report *rep,
 		    const struct settle_claim_info *c);
 
-/* Give claim (a description rep owns) the conclusion c (copied).
- * Returns 0, or -1 when out of memory. */
+/* Give claim (a description rep owns) the conclusion c (copied; NULL:
+ * none, so that the generic one is drawn). Returns 0, or -1 when out of
+ * memory. */
 int settle_report_conclude(struct settle_report *rep,
 			   const struct settle_claim_info *claim,
 			   const struct settle_conclusion *c);

@@ -116,8 +116,13 @@ int settle_report_conclude(struct settle_report *rep,
 			   const struct settle_claim_info *claim,
 			   const struct settle_conclusion *c)
 {
-	struct settle_conclusion *k = keep(rep, malloc(sizeof(*k)));
+	struct settle_conclusion *k;
 
+	if (!c) {
+		((struct settle_claim_info *)claim)->conclusion = NULL;
+		return 0;
+	}
+	k = keep(rep, malloc(sizeof(*k)));
 	if (!k)
 		return -1;
 	*k = *c;
@@ -798,6 +803,19 @@ static void compare(struct settle_result *r, const struct settle_result *b,
 	}
 }
 
+/* A row whose check value is not its baseline's computed something
+ * else: invalid. settle run refuses such a variant; a file may hold one
+ * (edited, or written by another program). References are not checked. */
+static void check_against(struct settle_result *r,
+			  const struct settle_result *b)
+{
+	if (r->reference || r->invalid[0] || r->check == b->check)
+		return;
+	snprintf(r->invalid, sizeof(r->invalid), "its check value %llu is "
+		 "not the baseline's %llu: it computed something else",
+		 (unsigned long long)r->check, (unsigned long long)b->check);
+}
+
 /* An invalid result has no verdict; one measured against an invalid
  * baseline has none it can trust. */
 static void no_verdict(struct settle_result *r, const struct settle_result *b)
@@ -832,6 +850,7 @@ static void analyze_group(struct settle_result *res, size_t n,
 			res[i].is_baseline = 1;
 			continue;
 		}
+		check_against(&res[i], &res[b]);
 		compare(&res[i], &res[b], nproc, band);
 		no_verdict(&res[i], &res[b]);
 	}

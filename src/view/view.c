@@ -393,8 +393,10 @@ static void row(struct settle_view *v, const struct settle_result *r,
 	if (r->invalid[0]) {
 		char why[sizeof(r->invalid) + 96];
 
-		snprintf(why, sizeof(why), "%s; keep it with settle_keep() "
-			 "(docs/writing-a-claim.md)", r->invalid);
+		/* work hoisted or removed: the hint how to keep it */
+		snprintf(why, sizeof(why), "%s%s", r->invalid,
+			 strstr(r->invalid, "hoisted") ? "; keep it with "
+			 "settle_keep() (docs/writing-a-claim.md)" : "");
 		w->status = SETTLE_ROW_INVALID;
 		w->status_text = keep(v, why);
 		w->verdict = "invalid";
