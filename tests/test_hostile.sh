@@ -443,6 +443,13 @@ run p40show show "$TMP/p40a.json"
 grep -q 'moved .*unclear (fewer samples than processes)' "$TMP/p40show.out" &&
 	ok "show: more processes than samples is unclear" ||
 	bad "show: more processes than samples: $(grep moved "$TMP/p40show.out")"
+# samples that do not split evenly (5 into 3 processes): show decided by
+# processes of one sample each, the last two left out, without a word
+json_edit "$IN/old.json" "$TMP/p3.json" 'doc["settings"]["processes"] = 3'
+run p3show show "$TMP/p3.json"
+[ "$(grep -c 'unclear (its samples do not split evenly into the processes)' "$TMP/p3show.out")" = 20 ] &&
+	ok "show: samples that do not split evenly into the processes are unclear" ||
+	bad "show: 5 samples in 3 processes: $(grep -E 'popcnt|avx2' "$TMP/p3show.out")"
 # a chunk lacking layouts counts for no process: 2 processes of 3 left
 layfile "$TMP/gap.json" '
 for r in doc["results"]:

@@ -734,6 +734,12 @@ static void compare_rounds(const struct settle_result *r,
 				     * settle's, and no unit to decide by */
 		cmp->verdict = SETTLE_UNCLEAR;
 		cmp->why = "fewer samples than processes";
+	} else if (nproc > 1 && (r->nsamples % nproc ||
+				 b->nsamples % nproc)) {
+		/* settle run splits them evenly: no file of settle's, and
+		 * no sample known to be whose */
+		cmp->verdict = SETTLE_UNCLEAR;
+		cmp->why = "its samples do not split evenly into the processes";
 	} else if (rounds && b->nsamples >= rounds * nproc) {
 		for (unsigned p = 0; p < nproc && p < 256; p++)
 			if (process_estimate(b, r, p * rounds, (p + 1) * rounds,
