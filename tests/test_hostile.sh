@@ -46,6 +46,16 @@ if [ $rc = 0 ] &&
 else
 	bad "show: a check value not the baseline's: status $rc: $(grep -E "popcnt|settled" "$TMP/check.out" | head -c 600)"
 fi
+# a clock no run of settle's has (a resolution of 1000 s, a TSC at 1e9
+# GHz) was printed as fact; read as unknown
+edit "$TMP/clock.json" '
+doc["timer"]["resolution_ns"] = 1e12
+doc["timer"]["overhead_ns"] = 2e6
+doc["machine"]["tsc_ghz"] = 1e9'
+run clock show "$TMP/clock.json"
+grep -q "clock: TSC at an unknown rate (.*), read cost unknown, resolution unknown" "$TMP/clock.out" &&
+	ok "show: an impossible clock resolution, read cost and TSC rate read as unknown" ||
+	bad "show: an impossible clock: $(grep 'clock:' "$TMP/clock.out")"
 # a built-in claim's conclusion the rows cannot support: the file's own
 # sentence was printed as what was "measured"
 edit "$TMP/stated.json" '

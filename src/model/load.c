@@ -190,7 +190,7 @@ static void load_machine(struct loader *l, struct settle_report *rep,
 	     json_object_get(jm, "primitives"), "read_limit");
 	read_limit_timed(m, json_object_get(json_object_get(jm, "primitives"),
 					    "read_limit_timed"));
-	rep->timer.tsc_ghz = num(jm, "tsc_ghz");
+	rep->timer.tsc_ghz = within(jm, "tsc_ghz", 0.01, 100, 0);
 	rep->timer.core_ghz = within(jm, "core_ghz_estimate", 0.2, 10, 0);
 	v = json_object_get(t, "clock");
 	rep->timer.clock = settle_clock_parse(json_is_string(v) ?
@@ -198,8 +198,10 @@ static void load_machine(struct loader *l, struct settle_report *rep,
 	rep->timer.why = str(l, t, "why");
 	if (!rep->timer.why)
 		rep->timer.why = "unknown";
-	rep->timer.overhead_ns = num(t, "overhead_ns");
-	rep->timer.resolution_ns = num(t, "resolution_ns");
+	/* no clock settle times with reads slower or steps coarser than a
+	 * millisecond: beyond, unknown */
+	rep->timer.overhead_ns = within(t, "overhead_ns", 0, 1e6, 0);
+	rep->timer.resolution_ns = within(t, "resolution_ns", 0, 1e6, 0);
 }
 
 /*
