@@ -56,6 +56,27 @@ run clock show "$TMP/clock.json"
 grep -q "clock: TSC at an unknown rate (.*), read cost unknown, resolution unknown" "$TMP/clock.out" &&
 	ok "show: an impossible clock resolution, read cost and TSC rate read as unknown" ||
 	bad "show: an impossible clock: $(grep 'clock:' "$TMP/clock.out")"
+# show re-emits the file's run, not its own: "created" and Google
+# Benchmark's date were the time of the show, host_name and executable
+# those of the reader
+edit "$TMP/when.json" 'doc["created"] = "2001-02-03T04:05:06Z"'
+run when_json show "$TMP/when.json" --format json
+TZ=UTC run when_gb show "$TMP/when.json" --format gbench-json
+if python3 - "$TMP/when_json.out" "$TMP/when_gb.out" <<'PY'
+import json, sys
+a = json.load(open(sys.argv[1]))
+c = json.load(open(sys.argv[2]))["context"]
+assert a["created"] == "2001-02-03T04:05:06Z", a["created"]
+assert c["date"] == "2001-02-03T04:05:06+00:00", c["date"]
+assert c["host_name"] == "" and c["executable"] == "", c
+PY
+then ok "show --format json and gbench-json keep the file's time, and name no host or program"
+else bad "show re-emitting a file: $(head -c 300 "$TMP/when_json.err" "$TMP/when_gb.err")"; fi
+edit "$TMP/nowhen.json" 'doc["created"] = "yesterday"'
+run nowhen show "$TMP/nowhen.json" --format json
+python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))["created"] == ""' "$TMP/nowhen.out" &&
+	ok "show --format json: a file's created that is no time is written as unknown, not as now" ||
+	bad "show --format json with created 'yesterday': $(grep created "$TMP/nowhen.out")"
 # a built-in claim's conclusion the rows cannot support: the file's own
 # sentence was printed as what was "measured"
 edit "$TMP/stated.json" '

@@ -81,6 +81,27 @@ static void test_widths(void **st)
 
 /* settle_trim: the blanks and new lines of /proc lines and cpuid brand
  * strings go, inner blanks stay. */
+/* A result file's "created": written and read back; anything else (no Z,
+ * a local offset, a month 13, trailing text) is no time. */
+static void test_utc(void **st)
+{
+	char now[24];
+
+	(void)st;
+	assert_true(settle_utc_parse("1970-01-01T00:00:00Z") == 0);
+	assert_true(settle_utc_parse("2026-12-05T17:07:48Z") == 1796490468LL);
+	assert_true(settle_utc_parse("2026-12-05T17:07:48") == -1);
+	assert_true(settle_utc_parse("2026-12-05T17:07:48+01:00") == -1);
+	assert_true(settle_utc_parse("2026-13-05T17:07:48Z") == -1);
+	assert_true(settle_utc_parse("2026-12-05T17:07:48Zx") == -1);
+	assert_true(settle_utc_parse("yesterday") == -1);
+	assert_true(settle_utc_parse("") == -1);
+	assert_true(settle_utc_parse(NULL) == -1);
+	settle_utc_now(now, sizeof(now));
+	assert_int_equal(strlen(now), 20);
+	assert_true(settle_utc_parse(now) > 1700000000LL);
+}
+
 static void test_trim(void **st)
 {
 	char a[] = "  AMD EPYC 9R14 96-Core  \n", b[] = "   ", c[] = "x";
@@ -98,6 +119,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_trim),
+		cmocka_unit_test(test_utc),
 		cmocka_unit_test(test_unit_after_rounding),
 		cmocka_unit_test(test_never_zero),
 		cmocka_unit_test(test_widths),

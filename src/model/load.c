@@ -244,7 +244,13 @@ static void load_settings(struct loader *l, struct settle_report *rep,
 {
 	json_t *b = json_object_get(doc, "build");
 	json_t *s = json_object_get(doc, "settings");
+	json_t *c = json_object_get(doc, "created");
 	struct settle_options *o = &rep->options;
+
+	/* when the run began: kept as written, when it is a time */
+	if (json_is_string(c) && settle_utc_parse(json_string_value(c)) >= 0)
+		snprintf(rep->created, sizeof(rep->created), "%s",
+			 json_string_value(c));
 
 	copy(l, rep->compiler, sizeof(rep->compiler), b, "compiler");
 	copy(l, rep->build_flags, sizeof(rep->build_flags), b, "flags");
@@ -986,6 +992,7 @@ int settle_load_json(const char *path, double band, struct settle_report *rep,
 	if (settle_report_open(rep) < 0)
 		return fail(&l, "out of memory");
 	snprintf(rep->source, sizeof(rep->source), "%s", path);
+	rep->loaded = 1;
 	rep->options.band = band;
 	f = fopen(path, "r");
 	if (!f) {

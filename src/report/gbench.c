@@ -23,15 +23,18 @@ static void num(FILE *f, double v)
 	fprintf(f, "%.17g", v);
 }
 
-/* Google Benchmark's date: local time, ISO 8601 with a +hh:mm offset. */
-static void date(FILE *f)
+/* Google Benchmark's date: local time, ISO 8601 with a +hh:mm offset; the
+ * time rep's run began ("" when a file it was read from did not say). */
+static void date(FILE *f, const struct settle_report *rep)
 {
 	char buf[40];
-	time_t now = time(NULL);
+	long long t = rep->created[0] ? settle_utc_parse(rep->created) :
+		      rep->loaded ? -1 : (long long)time(NULL);
+	time_t now = (time_t)t;
 	struct tm tm;
 	size_t n;
 
-	if (!localtime_r(&now, &tm) ||
+	if (t < 0 || !localtime_r(&now, &tm) ||
 	    (n = strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%S%z", &tm)) < 5) {
 		settle_json_string(f, "");
 		return;
@@ -52,13 +55,15 @@ static void context(FILE *f, const struct settle_report *rep)
 	int debug = strstr(rep->build_flags, "-O0") ||
 		    !strstr(rep->build_flags, "-O");
 
-	gethostname(host, sizeof(host) - 1);
+	/* a file read back does not say which host or program ran it */
+	if (!rep->loaded)
+		gethostname(host, sizeof(host) - 1);
 	fputs("{\n  \"context\": {\n    \"date\": ", f);
-	date(f);
+	date(f, rep);
 	fputs(",\n    \"host_name\": ", f);
 	settle_json_string(f, host);
 	fputs(",\n    \"executable\": ", f);
-	settle_json_string(f, program_invocation_name);
+	settle_json_string(f, rep->loaded ? "" : program_invocation_name);
 	fprintf(f, ",\n    \"num_cpus\": %ld,\n    \"mhz_per_cpu\": %.0f,\n"
 		"    \"cpu_scaling_enabled\": %s,\n    \"caches\": [",
 		m->logical_cpus, ghz * 1000,

@@ -487,13 +487,16 @@ static void write_claims(FILE *f, const struct settle_report *rep,
 static void result_file(FILE *f, const struct settle_report *rep,
 			const struct settle_view *v)
 {
-	char when[32];
-	time_t now = time(NULL);
+	char when[24];
 	int first = 1;
 
-	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	/* the run's time, kept by settle show --format json ("" when the
+	 * file it was read from did not say) */
+	when[0] = '\0';
+	if (!rep->created[0] && !rep->loaded)
+		settle_utc_now(when, sizeof(when));
 	fprintf(f, "{\n  \"schema\": \"%s\",\n  \"created\": \"%s\",\n",
-		SETTLE_SCHEMA, when);
+		SETTLE_SCHEMA, rep->created[0] ? rep->created : when);
 	write_machine(f, rep);
 	write_build(f, rep);
 	write_claims(f, rep, v);

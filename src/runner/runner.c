@@ -166,6 +166,7 @@ int settle_report_init(struct settle_report *rep, const struct settle_options *o
 	snprintf(rep->novec_flags, sizeof(rep->novec_flags), "%s",
 		 settle_build_novec_flags());
 	snprintf(rep->order, sizeof(rep->order), "%s", SETTLE_ROUND_ORDER);
+	settle_utc_now(rep->created, sizeof(rep->created));
 	return 0;
 }
 

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "util/util.h"
 
@@ -223,4 +224,36 @@ void settle_trim(char *s)
 	while (s[i] == ' ')
 		i++;
 	memmove(s, s + i, n - i + 1);
+}
+
+char *settle_utc_now(char *buf, size_t len)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+
+	buf[0] = '\0';
+	if (now != (time_t)-1 && gmtime_r(&now, &tm) &&
+	    !strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm))
+		buf[0] = '\0';
+	return buf;
+}
+
+long long settle_utc_parse(const char *s)
+{
+	struct tm tm;
+	char z, end;
+	time_t t;
+
+	memset(&tm, 0, sizeof(tm));
+	if (!s || strlen(s) != 20 ||
+	    sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d%c%c", &tm.tm_year, &tm.tm_mon,
+		   &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &z,
+		   &end) != 7 || z != 'Z' || tm.tm_mon < 1 || tm.tm_mon > 12 ||
+	    tm.tm_mday < 1 || tm.tm_mday > 31 || tm.tm_hour > 23 ||
+	    tm.tm_min > 59 || tm.tm_sec > 60 || tm.tm_year < 1970)
+		return -1;
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	t = timegm(&tm);
+	return t == (time_t)-1 ? -1 : (long long)t;
 }

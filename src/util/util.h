@@ -141,6 +141,14 @@ void settle_json_number(FILE *f, double v);
  */
 char *settle_format_ns(double ns, char *buf, size_t len);
 
+/* The time now, UTC, ISO 8601 ("2026-12-05T17:07:48Z"), into buf (len
+ * bytes, at least 21); "" when the clock cannot be read. Returns buf. */
+char *settle_utc_now(char *buf, size_t len);
+
+/* Unix time of s, a UTC time as settle_utc_now() writes it; -1 when s
+ * is no such time. */
+long long settle_utc_parse(const char *s);
+
 /*
  * v with decimals digits after the point ("1.234"), but never "0.000"
  * for a non-zero v (two significant digits then, "0.0004" or "4e-05")
