@@ -77,6 +77,23 @@ run nowhen show "$TMP/nowhen.json" --format json
 python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))["created"] == ""' "$TMP/nowhen.out" &&
 	ok "show --format json: a file's created that is no time is written as unknown, not as now" ||
 	bad "show --format json with created 'yesterday': $(grep created "$TMP/nowhen.out")"
+# labels in display columns: one of two-byte letters shifted its row's
+# columns (the padding counted bytes), and one of 5000 characters padded
+# every row of the table to its width
+edit "$TMP/labels.json" '
+doc["results"][4]["label"] = "gr\u00f6\u00dfe"
+doc["results"][15]["label"] = "y" * 5000'
+run labels show "$TMP/labels.json"
+if [ $rc = 0 ] && python3 - "$TMP/labels.out" <<'PY'
+import sys
+rows = [l for l in open(sys.argv[1], encoding="utf-8") if l.startswith("  4 KiB ")]
+at = {l.index("x  [") for l in rows if "x  [" in l}
+assert len(rows) == 11 and any("gr\u00f6\u00dfe" in l for l in rows), rows
+assert len(at) == 1, at  # every ratio in one column
+assert all(len(l) < 160 for l in rows), max(map(len, rows))
+PY
+then ok "show: labels padded by display width; a 5000-character label widens its own row only"
+else bad "show: labels of two-byte letters or 5000 characters: $(grep -E '4 KiB +(gr|popcnt|avx2)' "$TMP/labels.out" | head -c 400)"; fi
 # a built-in claim's conclusion the rows cannot support: the file's own
 # sentence was printed as what was "measured"
 edit "$TMP/stated.json" '

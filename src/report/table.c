@@ -36,14 +36,29 @@ static void machine(FILE *f, const struct settle_view *v, int info)
 	}
 }
 
+/* A label column is as wide as its longest label, in display columns
+ * (UTF-8), up to LABEL_MAX: a longer label overruns its own row only. */
+#define LABEL_MAX 48
+
 static int label_width(const struct settle_view_claim *vc)
 {
 	int w = 7;
 
-	for (size_t i = 0; i < vc->nrows; i++)
-		if ((int)strlen(vc->rows[i].label) > w)
-			w = (int)strlen(vc->rows[i].label);
+	for (size_t i = 0; i < vc->nrows; i++) {
+		int k = settle_text_width(vc->rows[i].label);
+
+		if (k > w)
+			w = k < LABEL_MAX ? k : LABEL_MAX;
+	}
 	return w;
+}
+
+/* s, then blanks to width display columns (%-*s counts bytes). */
+static void padded(FILE *f, const char *s, int width)
+{
+	fputs(s, f);
+	for (int k = settle_text_width(s); k < width; k++)
+		fputc(' ', f);
 }
 
 /* 2 when a row of vc is marked layout-sensitive (its marks "!~"), else 1. */
@@ -101,7 +116,7 @@ static void row(FILE *f, const struct settle_view_claim *vc,
 		fprintf(f, "  %-9s", w->size);
 	else
 		fprintf(f, "  ");
-	fprintf(f, "%-*s", lw, w->label);
+	padded(f, w->label, lw);
 	if (w->status == SETTLE_ROW_SKIPPED) {
 		fprintf(f, "  skipped: %s\n", w->status_text);
 		return;
@@ -169,7 +184,8 @@ static void scale_section(FILE *f, const struct settle_view_claim *vc)
 	for (size_t i = 0; i < vc->nscale; i++) {
 		const struct settle_view_scale_row *s = &vc->scale[i];
 
-		fprintf(f, "  %-*s", lw, s->label);
+		fputs("  ", f);
+		padded(f, s->label, lw);
 		for (size_t k = 0; k < s->n; k++) {
 			char val[64];
 
@@ -247,8 +263,10 @@ static void compare_section(FILE *f, const struct settle_compare_section *s,
 		snprintf(ci, sizeof(ci), "[%8s, %8s]", w->lo_text, w->hi_text);
 		snprintf(marks, sizeof(marks), "%s%s", w->mark,
 			 w->lmark ? w->lmark : "");
-		fprintf(f, "  %-40s %11s %11s %9s%-*s %-19s  %-9s %s",
-			w->name, w->old_text, w->new_text, w->change_text,
+		fputs("  ", f);
+		padded(f, w->name, 40);
+		fprintf(f, " %11s %11s %9s%-*s %-19s  %-9s %s",
+			w->old_text, w->new_text, w->change_text,
 			mw, marks, ci, counts, w->verdict);
 		if (w->why)
 			fprintf(f, " (%s)", w->why);
