@@ -128,6 +128,8 @@ static void test_bad_numbers(void **st)
 	assert_non_null(strstr(err, "popcount has: table8, builtin-generic"));
 	usage_error(settle("frobnicate", NULL), "frobnicate");
 	usage_error(settle("list", "extra", NULL), "extra");
+	usage_error(settle("--version", "extra", NULL), "extra");
+	usage_error(settle("version", "-x", NULL), "-x");
 	usage_error(settle("info", "--bogus", NULL), "--bogus");
 }
 

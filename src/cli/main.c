@@ -1461,6 +1461,9 @@ static int dispatch(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
+		if (argc > 2)
+			return fail_usage("unexpected argument '%s' after %s",
+					  argv[2], cmd);
 		printf("settle %s\n", SETTLE_VERSION);
 		return 0;
 	}
