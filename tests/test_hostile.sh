@@ -324,6 +324,13 @@ sed 's/\.ndefault_sizes = 2,/.ndefault_sizes = 0,/' "$TMP/size0.c" >"$TMP/nsizes
 run nsizes0 run "$TMP/nsizes0.c" "${FAST[@]}"
 expect nsizes0 2 "nsizes0.c: claim 'd': default_sizes is set but its count is 0" \
 	"run FILE.c: default_sizes with a count of 0: refused"
+# a variant name that is not UTF-8: run printed it as "b\xff", the
+# result file kept U+FFFD, and show printed that: two tables of one run
+claim notutf8 '' ''
+sed -i 's/\.name = "b",/.name = "b\\xff",/' "$TMP/notutf8.c"
+run notutf8 run "$TMP/notutf8.c" "${FAST[@]}"
+expect notutf8 2 "notutf8.c: claim 'h': the name of variant 2 is not UTF-8" \
+	"run FILE.c: a variant name that is not UTF-8 is refused"
 crash segv_setup 139 "\(build 'cc -O2'\): setup\(\) crashed with SIGSEGV"
 crash abort_run 134 "variant 'b' \(build 'cc -O2'\): run\(\) crashed with SIGABRT"
 crash exit0 1 "setup\(\) called exit\(0\)"

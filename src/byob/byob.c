@@ -1486,6 +1486,12 @@ static int valid_claim(const char *file, const struct settle_claim *c,
 			"name\n", file, idx + 1);
 		return 0;
 	}
+	if (!settle_utf8_valid(c->name)) {
+		fprintf(stderr, "settle: %s: claim %zu of SETTLE_CLAIMS: its name "
+			"is not UTF-8 (a result file could not keep it)\n",
+			file, idx + 1);
+		return 0;
+	}
 	if (!c->variants || !c->nvariants) {
 		fprintf(stderr, "settle: %s: claim '%s' has no variants\n",
 			file, c->name);
@@ -1518,6 +1524,12 @@ static int valid_claim(const char *file, const struct settle_claim *c,
 			fprintf(stderr, "settle: %s: claim '%s': variant %zu "
 				"needs a name and a run function\n", file,
 				c->name, j + 1);
+			return 0;
+		}
+		if (!settle_utf8_valid(v->name)) {
+			fprintf(stderr, "settle: %s: claim '%s': the name of "
+				"variant %zu is not UTF-8 (a result file could "
+				"not keep it)\n", file, c->name, j + 1);
 			return 0;
 		}
 		if (c->baseline && !strcmp(v->name, c->baseline))

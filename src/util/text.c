@@ -45,6 +45,22 @@ unsigned long settle_utf8_next(const unsigned char *p, size_t *len)
 	return c;
 }
 
+int settle_utf8_valid(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p) {
+		size_t len;
+
+		/* an invalid sequence decodes as U+FFFD one byte long; the
+		 * character itself is three */
+		if (settle_utf8_next(p, &len) == 0xfffd && len == 1)
+			return 0;
+		p += len;
+	}
+	return 1;
+}
+
 void settle_json_string(FILE *f, const char *s)
 {
 	static const char hex[] = "0123456789abcdef";

@@ -111,6 +111,9 @@ int settle_same_group(const char *build_a, const struct settle_param *pa,
  */
 unsigned long settle_utf8_next(const unsigned char *p, size_t *len);
 
+/* Non-zero when s (NUL-terminated) is valid UTF-8 throughout. */
+int settle_utf8_valid(const char *s);
+
 /*
  * A copy of s (free it; NULL when out of memory) fit for a terminal:
  * control characters and escape sequences written out, never sent raw
