@@ -80,6 +80,13 @@ static const struct settle_claim concluding_claim = {
 	.baseline = "base", .conclude = conclude_clocks,
 };
 
+/* The same with no baseline named: the first variant is it. */
+static const struct settle_claim concluding_first = {
+	.name = "t-conclude-first", .description = "test", .title = "test",
+	.op_name = "op", .variants = good_variants, .nvariants = 2,
+	.conclude = conclude_clocks,
+};
+
 static const struct settle_variant bad_variants[] = {
 	{ .name = "base", .description = "baseline", .run = v_base, .ops_per_iter = 1 },
 	{ .name = "liar", .description = "fast and wrong", .run = v_wrong, .ops_per_iter = 1 },
@@ -184,6 +191,18 @@ static void test_conclusions(void **st)
 	snprintf(want, sizeof(want), "2 results, %g -> %g",
 		 rep.noise.core_ghz_before, rep.noise.core_ghz_after);
 	assert_string_equal(rep.results[0].claim->conclusion->sentence, want);
+	settle_report_free(&rep);
+
+	/* a claim without a named baseline concludes too (its report keeps
+	 * the baseline as "", the first variant) */
+	quick_report(&rep, 3);
+	assert_int_equal(settle_run_claim(&rep, &concluding_first, NULL, 0,
+					  err, sizeof(err)), 0);
+	assert_non_null(rep.results[0].claim->conclusion);
+	settle_report_finish(&rep);
+	claims[1] = &concluding_first;
+	assert_int_equal(settle_conclude_claims(&rep, claims, 2), 0);
+	assert_non_null(rep.results[0].claim->conclusion);
 	settle_report_free(&rep);
 }
 

@@ -752,6 +752,17 @@ static int add_figures(struct settle_report *rep, const struct settle_claim *c,
 	return 0;
 }
 
+/* Does the report's description of claim c name c's baseline? A NULL
+ * baseline is the first variant, which a report keeps as "". */
+static int same_baseline(const struct settle_claim_info *info,
+			 const struct settle_claim *c)
+{
+	if (c->baseline)
+		return !strcmp(info->baseline, c->baseline);
+	return !info->baseline[0] ||
+	       (c->nvariants && !strcmp(info->baseline, c->variants[0].name));
+}
+
 int settle_conclude_claims(struct settle_report *rep,
 			   const struct settle_claim *const *claims, size_t n)
 {
@@ -782,8 +793,7 @@ int settle_conclude_claims(struct settle_report *rep,
 		 * one that the rows cannot support keeps none: a sentence a
 		 * file states is not shown as measured */
 		memset(&k, 0, sizeof(k));
-		if (!strcmp(info->baseline, c->baseline ? c->baseline :
-			    c->variants[0].name))
+		if (same_baseline(info, c))
 			drawn = c->conclude(&rep->results[first], end - first,
 					    &ctx, &k);
 		if (settle_report_conclude(rep, info, drawn ? &k : NULL) < 0)
