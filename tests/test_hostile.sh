@@ -50,12 +50,18 @@ fi
 # GHz) was printed as fact; read as unknown
 edit "$TMP/clock.json" '
 doc["timer"]["resolution_ns"] = 1e12
-doc["timer"]["overhead_ns"] = 2e6
+doc["timer"]["overhead_ns"] = 2e9
 doc["machine"]["tsc_ghz"] = 1e9'
 run clock show "$TMP/clock.json"
 grep -q "clock: TSC at an unknown rate (.*), read cost unknown, resolution unknown" "$TMP/clock.out" &&
 	ok "show: an impossible clock resolution, read cost and TSC rate read as unknown" ||
 	bad "show: an impossible clock: $(grep 'clock:' "$TMP/clock.out")"
+# ... but a kernel without high-resolution timers steps by 1-10 ms
+edit "$TMP/coarse.json" 'doc["timer"]["resolution_ns"] = 4e6'
+run coarse show "$TMP/coarse.json"
+grep -q "clock: .*, resolution 4000000.0 ns" "$TMP/coarse.out" &&
+	ok "show: a clock stepping by 4 ms is read as such" ||
+	bad "show: a 4 ms clock: $(grep 'clock:' "$TMP/coarse.out")"
 # show re-emits the file's run, not its own: "created" and Google
 # Benchmark's date were the time of the show, host_name and executable
 # those of the reader
@@ -108,6 +114,16 @@ if [ $rc = 0 ] && ! grep -q "STATED" "$TMP/stated.out" &&
 else
 	bad "show: a stated conclusion without its rows: status $rc: $(grep -i settled "$TMP/stated.out" | head -c 400)"
 fi
+# a claim of settle run FILE.c named like a built-in one keeps the
+# conclusion its own code drew (the built-in's replaced it)
+edit "$TMP/ownconc.json" '
+doc["build"]["claims_built_with"] = "cc -O2"
+doc["claims"]["popcount"]["conclusion"] = {"sentence": "OWN sentence",
+	"numbers": [], "rows": [{"label": "popcnt", "size_bytes": 4096}]}'
+run ownconc show "$TMP/ownconc.json"
+grep -q "settled: OWN sentence" "$TMP/ownconc.out" &&
+	ok "show: a FILE.c claim named like a built-in one keeps its own conclusion" ||
+	bad "show: a FILE.c claim's own conclusion: $(grep -i settled "$TMP/ownconc.out" | head -c 300)"
 # a built-in claim's file naming another baseline: popcount's sentence
 # ("... the time of builtin-generic") read its ratios as if against it
 edit "$TMP/otherbase.json" 'doc["claims"]["popcount"]["baseline"] = "popcnt"'

@@ -79,8 +79,6 @@ static void test_widths(void **st)
 	}
 }
 
-/* settle_trim: the blanks and new lines of /proc lines and cpuid brand
- * strings go, inner blanks stay. */
 /* A result file's "created": written and read back; anything else (no Z,
  * a local offset, a month 13, trailing text) is no time. */
 static void test_utc(void **st)
@@ -95,6 +93,10 @@ static void test_utc(void **st)
 	assert_true(settle_utc_parse("2026-13-05T17:07:48Z") == -1);
 	assert_true(settle_utc_parse("2026-12-05T17:07:48Zx") == -1);
 	assert_true(settle_utc_parse("yesterday") == -1);
+	assert_true(settle_utc_parse("2026-+1-05T17:07:48Z") == -1);
+	assert_true(settle_utc_parse("2026- 1- 5T 1: 2: 3Z") == -1);
+	assert_true(settle_utc_parse("2026-02-31T00:00:00Z") == -1);
+	assert_true(settle_utc_parse("2024-02-29T23:59:59Z") == 1709251199LL);
 	assert_true(settle_utc_parse("") == -1);
 	assert_true(settle_utc_parse(NULL) == -1);
 	settle_utc_now(now, sizeof(now));
@@ -102,6 +104,8 @@ static void test_utc(void **st)
 	assert_true(settle_utc_parse(now) > 1700000000LL);
 }
 
+/* settle_trim: the blanks and new lines of /proc lines and cpuid brand
+ * strings go, inner blanks stay. */
 static void test_trim(void **st)
 {
 	char a[] = "  AMD EPYC 9R14 96-Core  \n", b[] = "   ", c[] = "x";

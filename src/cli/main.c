@@ -1108,8 +1108,10 @@ static int cmd_show(int argc, char **argv)
 		settle_report_free(&rep);
 		return 1;
 	}
-	/* a built-in claim concludes again from the file's results */
-	{
+	/* a built-in claim concludes again from the file's results; the
+	 * claims of settle run FILE.c (built by the user's compiler, named
+	 * like a built-in one or not) keep the file's, as run drew them */
+	if (!rep.claims_built[0]) {
 		size_t n;
 		const struct settle_claim *const *all = settle_claims(&n);
 

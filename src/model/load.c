@@ -198,10 +198,10 @@ static void load_machine(struct loader *l, struct settle_report *rep,
 	rep->timer.why = str(l, t, "why");
 	if (!rep->timer.why)
 		rep->timer.why = "unknown";
-	/* no clock settle times with reads slower or steps coarser than a
-	 * millisecond: beyond, unknown */
-	rep->timer.overhead_ns = within(t, "overhead_ns", 0, 1e6, 0);
-	rep->timer.resolution_ns = within(t, "resolution_ns", 0, 1e6, 0);
+	/* a read or a step of a second or more is no clock's (a kernel
+	 * without high-resolution timers steps by 1-10 ms): unknown */
+	rep->timer.overhead_ns = within(t, "overhead_ns", 0, 1e9, 0);
+	rep->timer.resolution_ns = within(t, "resolution_ns", 0, 1e9, 0);
 }
 
 /*

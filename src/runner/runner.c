@@ -752,8 +752,9 @@ static int add_figures(struct settle_report *rep, const struct settle_claim *c,
 	return 0;
 }
 
-/* Does the report's description of claim c name c's baseline? A NULL
- * baseline is the first variant, which a report keeps as "". */
+/* Does the report's description of claim c name c's baseline? A claim
+ * run through the library with a NULL baseline is described with ""
+ * (settle_report_claim()); its conclusion is drawn as before. */
 static int same_baseline(const struct settle_claim_info *info,
 			 const struct settle_claim *c)
 {

@@ -256,20 +256,28 @@ char *settle_utc_now(char *buf, size_t len)
 
 long long settle_utc_parse(const char *s)
 {
-	struct tm tm;
-	char z, end;
+	static const char shape[] = "dddd-dd-ddTdd:dd:ddZ";
+	struct tm tm, back;
 	time_t t;
 
+	if (!s || strlen(s) != sizeof(shape) - 1)
+		return -1;
+	for (size_t i = 0; shape[i]; i++)
+		if (shape[i] == 'd' ? s[i] < '0' || s[i] > '9' : s[i] != shape[i])
+			return -1;
 	memset(&tm, 0, sizeof(tm));
-	if (!s || strlen(s) != 20 ||
-	    sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d%c%c", &tm.tm_year, &tm.tm_mon,
-		   &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &z,
-		   &end) != 7 || z != 'Z' || tm.tm_mon < 1 || tm.tm_mon > 12 ||
-	    tm.tm_mday < 1 || tm.tm_mday > 31 || tm.tm_hour > 23 ||
-	    tm.tm_min > 59 || tm.tm_sec > 60 || tm.tm_year < 1970)
+	sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d", &tm.tm_year, &tm.tm_mon,
+	       &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec);
+	if (tm.tm_year < 1970)
 		return -1;
 	tm.tm_year -= 1900;
 	tm.tm_mon -= 1;
-	t = timegm(&tm);
-	return t == (time_t)-1 ? -1 : (long long)t;
+	back = tm;
+	t = timegm(&back);
+	/* a day the month has not (02-31) comes back as another date */
+	if (t == (time_t)-1 || back.tm_mday != tm.tm_mday ||
+	    back.tm_mon != tm.tm_mon || back.tm_hour != tm.tm_hour ||
+	    back.tm_min != tm.tm_min || back.tm_sec != tm.tm_sec)
+		return -1;
+	return (long long)t;
 }

@@ -938,14 +938,9 @@ static void generic_conclusion(const struct settle_options *o,
 			continue;
 		ties_said(ties, nties, tie, sizeof(tie));
 		ties_said(sties, nsties, stie, sizeof(stie));
-		/* the two alone tied: said once, not each the other's tie */
+		/* the two alone tied: named together, neither the fastest */
 		pair = nties == 1 && ties[0] == s && nsties == 1 &&
 		       sties[0] == f;
-		if (pair) {
-			tie[0] = '\0';
-			snprintf(stie, sizeof(stie), "; not told apart from %s",
-				 row_name(f, fname, sizeof(fname)));
-		}
 		if (f == s) /* one variant: nothing to rank */
 			w = snprintf(buf + used, len - used, "%s%s%s%s takes %s",
 				     used ? "; " : "", builds[k] ? builds[k] : "",
