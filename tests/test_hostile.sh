@@ -347,6 +347,11 @@ sed -i 's/\.name = "b",/.name = "b\\xff",/' "$TMP/notutf8.c"
 run notutf8 run "$TMP/notutf8.c" "${FAST[@]}"
 expect notutf8 2 "notutf8.c: claim 'h': the name of variant 2 is not UTF-8" \
 	"run FILE.c: a variant name that is not UTF-8 is refused"
+claim notutf8d '' ''
+sed -i 's/\.description = "b" }/.description = "b\\xfe" }/' "$TMP/notutf8d.c"
+run notutf8d run "$TMP/notutf8d.c" "${FAST[@]}"
+expect notutf8d 2 "notutf8d.c: claim 'h': the description of variant 2 is not UTF-8" \
+	"run FILE.c: a variant description that is not UTF-8 is refused"
 crash segv_setup 139 "\(build 'cc -O2'\): setup\(\) crashed with SIGSEGV"
 crash abort_run 134 "variant 'b' \(build 'cc -O2'\): run\(\) crashed with SIGABRT"
 crash exit0 1 "setup\(\) called exit\(0\)"
