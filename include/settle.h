@@ -813,12 +813,11 @@ struct settle_report {
 	char claims_built[256];     /* "" or the builds of the claims measured
 				       (settle run FILE.c: "gcc -O0, gcc -O2"),
 				       when they are not settle's own */
-	char source[256];           /* the file it was loaded from, or "" */
+	char source[256];           /* the file it was read from (settle
+				       show, compare), or "" for a run of
+				       this program */
 	char created[24];           /* when its run began, UTC, ISO 8601
 				       ("2026-12-05T17:07:48Z"); "" unknown */
-	int loaded;                 /* read from a file (settle show): the
-				       host and program that ran it are not
-				       this one */
 	void *owned;                /* memory of the report's strings and
 				       claim descriptions */
 	void *run;                  /* the runner's state between

@@ -1475,41 +1475,45 @@ static int sizes_agree(const char *file, const struct settle_claim *c,
 	return 0;
 }
 
-/* Which text of claim c (not its variants) is not UTF-8, or NULL. A
- * result file keeps text as UTF-8 (U+FFFD for a bad byte) while run
- * prints bad bytes as \xNN: run's table and show's would differ. */
+/* Which of n texts (NULL: none) is not UTF-8: its name in what[], or
+ * NULL. A result file keeps text as UTF-8 (U+FFFD for a bad byte) while
+ * run prints bad bytes as \xNN: run's table and show's would differ. */
+static const char *not_utf8(const char *const *text,
+			    const char *const *what, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (text[i] && !settle_utf8_valid(text[i]))
+			return what[i];
+	return NULL;
+}
+
+/* The same for claim c's texts (not its variants'). */
 static const char *claim_not_utf8(const struct settle_claim *c)
 {
-	if (c->title && !settle_utf8_valid(c->title))
-		return "title";
-	if (c->description && !settle_utf8_valid(c->description))
-		return "description";
-	if (c->op_name && !settle_utf8_valid(c->op_name))
-		return "op_name";
-	if (c->original && !settle_utf8_valid(c->original))
-		return "original";
-	return NULL;
+	static const char *const what[] = { "title", "description",
+					    "op_name", "original" };
+	const char *text[] = { c->title, c->description, c->op_name,
+			       c->original };
+
+	return not_utf8(text, what, 4);
 }
 
 /* The same for variant v: name, description, build, label, parameters. */
 static const char *variant_not_utf8(const struct settle_variant *v)
 {
-	if (!settle_utf8_valid(v->name))
-		return "name";
-	if (v->description && !settle_utf8_valid(v->description))
-		return "description";
-	if (v->build && !settle_utf8_valid(v->build))
-		return "build";
-	if (v->label && !settle_utf8_valid(v->label))
-		return "label";
-	for (size_t i = 0; v->params && i < v->nparams; i++)
-		if ((v->params[i].key && !settle_utf8_valid(v->params[i].key)) ||
-		    (v->params[i].value &&
-		     !settle_utf8_valid(v->params[i].value)) ||
-		    (v->params[i].label &&
-		     !settle_utf8_valid(v->params[i].label)))
-			return "parameters";
-	return NULL;
+	static const char *const what[] = { "name", "description", "build",
+					    "label", "parameters",
+					    "parameters", "parameters" };
+	const char *text[] = { v->name, v->description, v->build, v->label };
+	const char *bad = not_utf8(text, what, 4);
+
+	for (size_t i = 0; !bad && v->params && i < v->nparams; i++) {
+		const char *p[] = { v->params[i].key, v->params[i].value,
+				    v->params[i].label };
+
+		bad = not_utf8(p, what + 4, 3);
+	}
+	return bad;
 }
 
 /* A claim settle can run: named, with named variants that run. */
@@ -1517,6 +1521,7 @@ static int valid_claim(const char *file, const struct settle_claim *c,
 		       size_t idx)
 {
 	int base = !c->baseline;
+	const char *bad;
 
 	if (!c->name || !c->name[0]) {
 		fprintf(stderr, "settle: %s: claim %zu of SETTLE_CLAIMS has no "
@@ -1529,10 +1534,10 @@ static int valid_claim(const char *file, const struct settle_claim *c,
 			file, idx + 1);
 		return 0;
 	}
-	if (claim_not_utf8(c)) {
+	if ((bad = claim_not_utf8(c))) {
 		fprintf(stderr, "settle: %s: claim '%s': its %s is not UTF-8 "
 			"(a result file could not keep it)\n", file, c->name,
-			claim_not_utf8(c));
+			bad);
 		return 0;
 	}
 	if (!c->variants || !c->nvariants) {
@@ -1569,11 +1574,10 @@ static int valid_claim(const char *file, const struct settle_claim *c,
 				c->name, j + 1);
 			return 0;
 		}
-		if (variant_not_utf8(v)) {
+		if ((bad = variant_not_utf8(v))) {
 			fprintf(stderr, "settle: %s: claim '%s': the %s of "
 				"variant %zu is not UTF-8 (a result file could "
-				"not keep it)\n", file, c->name,
-				variant_not_utf8(v), j + 1);
+				"not keep it)\n", file, c->name, bad, j + 1);
 			return 0;
 		}
 		if (c->baseline && !strcmp(v->name, c->baseline))

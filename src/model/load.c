@@ -992,7 +992,6 @@ int settle_load_json(const char *path, double band, struct settle_report *rep,
 	if (settle_report_open(rep) < 0)
 		return fail(&l, "out of memory");
 	snprintf(rep->source, sizeof(rep->source), "%s", path);
-	rep->loaded = 1;
 	rep->options.band = band;
 	f = fopen(path, "r");
 	if (!f) {

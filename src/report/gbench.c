@@ -29,7 +29,7 @@ static void date(FILE *f, const struct settle_report *rep)
 {
 	char buf[40];
 	long long t = rep->created[0] ? settle_utc_parse(rep->created) :
-		      rep->loaded ? -1 : (long long)time(NULL);
+		      rep->source[0] ? -1 : (long long)time(NULL);
 	time_t now = (time_t)t;
 	struct tm tm;
 	size_t n;
@@ -56,14 +56,14 @@ static void context(FILE *f, const struct settle_report *rep)
 		    !strstr(rep->build_flags, "-O");
 
 	/* a file read back does not say which host or program ran it */
-	if (!rep->loaded)
+	if (!rep->source[0])
 		gethostname(host, sizeof(host) - 1);
 	fputs("{\n  \"context\": {\n    \"date\": ", f);
 	date(f, rep);
 	fputs(",\n    \"host_name\": ", f);
 	settle_json_string(f, host);
 	fputs(",\n    \"executable\": ", f);
-	settle_json_string(f, rep->loaded ? "" : program_invocation_name);
+	settle_json_string(f, rep->source[0] ? "" : program_invocation_name);
 	fprintf(f, ",\n    \"num_cpus\": %ld,\n    \"mhz_per_cpu\": %.0f,\n"
 		"    \"cpu_scaling_enabled\": %s,\n    \"caches\": [",
 		m->logical_cpus, ghz * 1000,

@@ -493,7 +493,7 @@ static void result_file(FILE *f, const struct settle_report *rep,
 	/* the run's time, kept by settle show --format json ("" when the
 	 * file it was read from did not say) */
 	when[0] = '\0';
-	if (!rep->created[0] && !rep->loaded)
+	if (!rep->created[0] && !rep->source[0])
 		settle_utc_now(when, sizeof(when));
 	fprintf(f, "{\n  \"schema\": \"%s\",\n  \"created\": \"%s\",\n",
 		SETTLE_SCHEMA, rep->created[0] ? rep->created : when);

@@ -149,7 +149,8 @@ static int run_processes(const char *exe, char **argv,
 	}
 	rep->options.processes = nproc;
 	rep->options.samples *= nproc;
-	rep->loaded = 0; /* measured here, by this program */
+	rep->source[0] = '\0'; /* measured here, not read: the pool of
+				  * temporary files that are gone */
 	snprintf(rep->order, sizeof(rep->order), "%s%s", SETTLE_ROUND_ORDER,
 		 SETTLE_ROUND_ORDER_PROCESSES);
 	settle_report_analyze(rep, 0, rep->nresults);
