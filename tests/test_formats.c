@@ -827,11 +827,12 @@ static void test_conclusion_rows_by_time(void **st)
 }
 
 /* A row of another group (no interval against the fastest in the table)
- * as fast as the fastest, round by round, is not told apart from it;
- * twice as slow it is (above). */
+ * about as fast as the fastest, round by round, is not told apart from
+ * it; twice as slow it is (above). (quick ranks at its ratio, 0.716,
+ * times base's median, 2.1: 1.503 ns.) */
 static void test_conclusion_across_groups(void **st)
 {
-	static const double close[5] = { 1.5, 1.52, 1.49, 1.51, 1.5 };
+	static const double close[5] = { 1.51, 1.53, 1.5, 1.52, 1.51 };
 	struct settle_report rep;
 	double keep[5];
 	char *text;
@@ -873,6 +874,66 @@ static void test_conclusion_slowest_tie(void **st)
 	assert_non_null(strstr(text, "slowest 32-bit wide (3.000 ns)"));
 	free(text);
 	settle_report_free(&rep);
+}
+
+/*
+ * Rows of two groups ranked in any order alike: y's per-round ratio to
+ * its baseline is below 1 though its median is the largest of the three
+ * (10.2 against base's 10 and the other group's baseline's 10.1); ranked
+ * by ratio within a group and by median across, the fastest was the
+ * 32-bit base in this order and y in another.
+ */
+static void ranked_report(struct settle_report *rep, const int *order)
+{
+	static double t[3][5] = {
+		{ 10, 10, 10, 11, 11 },
+		{ 9.9, 9.9, 10.2, 10.5, 10.5 },
+		{ 10.1, 10.1, 10.1, 10.1, 10.1 },
+	};
+	struct settle_claim_info info;
+	const struct settle_claim_info *ci;
+
+	make_report(rep, "c", "t", "quick");
+	settle_report_free(rep);
+	assert_int_equal(settle_report_open(rep), 0);
+	memset(variants, 0, sizeof(variants));
+	variants[0].name = "base";
+	variants[1].name = "y";
+	variants[2].name = "base";
+	variants[2].params = bits32;
+	variants[2].nparams = 1;
+	claim.nvariants = 3;
+	settle_claim_describe(&claim, &info);
+	assert_non_null(ci = settle_report_claim(rep, &info));
+	for (size_t i = 0; i < 3; i++) {
+		struct settle_result *r = settle_report_append_variant(
+			rep, ci, &variants[order[i]], 4096);
+
+		assert_non_null(r);
+		r->iters = r->ops_per_sample = 1000;
+		assert_int_equal(settle_result_add_samples(r, t[order[i]],
+							   NULL, 5), 0);
+	}
+	settle_report_analyze(rep, 0, rep->nresults);
+}
+
+static void test_conclusion_rank_any_order(void **st)
+{
+	static const int orders[][3] = { { 0, 1, 2 }, { 2, 0, 1 },
+					 { 1, 2, 0 } };
+	struct settle_report rep;
+	char *text;
+
+	(void)st;
+	for (size_t k = 0; k < 3; k++) {
+		ranked_report(&rep, orders[k]);
+		text = render(&rep, "table");
+		assert_non_null(strstr(text, "0.9"));
+		assert_non_null(strstr(text, "fastest y ("));
+		assert_non_null(strstr(text, "slowest 32-bit base ("));
+		free(text);
+		settle_report_free(&rep);
+	}
 }
 
 /* A claim name with a line break (a claim file may give one): the csv
@@ -968,6 +1029,7 @@ int main(void)
 		cmocka_unit_test(test_conclusion_names_params_loaded),
 		cmocka_unit_test(test_conclusion_rows_by_time),
 		cmocka_unit_test(test_conclusion_slowest_tie),
+		cmocka_unit_test(test_conclusion_rank_any_order),
 		cmocka_unit_test(test_csv_comment_one_line),
 		cmocka_unit_test(test_conclusion_across_groups),
 		cmocka_unit_test(test_one_sample),

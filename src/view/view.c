@@ -825,19 +825,26 @@ static double ratio_of(const struct settle_view_row *w)
 }
 
 /*
- * Whether row a is quicker than row b: in one group (one baseline) by
- * their ratios to it, the numbers the table shows and the verdicts rest
- * on (per-round ratios: a row's median time may fall on the other side
- * of the baseline's when the two are close); else by median time.
+ * Row w's time as ranked: a compared row's ratio times its baseline's
+ * median (per-round ratios, the numbers the table shows and the verdicts
+ * rest on: a row's own median may fall on the other side of the
+ * baseline's when the two are close), else its median. One number per
+ * row, so that rows of several groups rank the same in any order.
  */
-static int quicker(const struct settle_view_row *a,
-		   const struct settle_view_row *b)
+static double rank_time(const struct settle_view_claim *vc,
+			const struct settle_view_row *w)
 {
-	double ra = ratio_of(a), rb = ratio_of(b);
+	double r = ratio_of(w);
 
-	if (ra > 0 && rb > 0 && settle_result_same_group(a->r, b->r))
-		return ra < rb;
-	return a->r->sum.median < b->r->sum.median;
+	for (size_t i = 0; r > 0 && i < vc->nrows; i++) {
+		const struct settle_view_row *b = &vc->rows[i];
+
+		if (b->role == SETTLE_ROLE_BASELINE &&
+		    b->r->size_bytes == w->r->size_bytes &&
+		    settle_result_same_group(b->r, w->r))
+			return r * b->r->sum.median;
+	}
+	return w->r->sum.median;
 }
 
 /*
@@ -855,6 +862,7 @@ static void extremes(const struct settle_options *o,
 		     size_t maxties, size_t *nsame, char *same, size_t len)
 {
 	uint64_t size = 0;
+	double tfast = 0, tslow = 0;
 
 	*fast = *slow = NULL;
 	*nsame = *nties = 0;
@@ -864,13 +872,19 @@ static void extremes(const struct settle_options *o,
 			size = vc->rows[i].r->size_bytes;
 	for (size_t i = 0; i < vc->nrows; i++) {
 		const struct settle_view_row *w = &vc->rows[i];
+		double t;
 
 		if (!ranked(b, w, size))
 			continue;
-		if (!*fast || quicker(w, *fast))
+		t = rank_time(vc, w);
+		if (!*fast || t < tfast) {
 			*fast = w;
-		if (!*slow || quicker(*slow, w))
+			tfast = t;
+		}
+		if (!*slow || t > tslow) {
 			*slow = w;
+			tslow = t;
+		}
 		if (!strcmp(w->verdict, "same") && strlen(same) + 40 < len) {
 			char name[128];
 
