@@ -130,6 +130,8 @@ static void test_bad_numbers(void **st)
 	usage_error(settle("list", "extra", NULL), "extra");
 	usage_error(settle("--version", "extra", NULL), "extra");
 	usage_error(settle("version", "-x", NULL), "-x");
+	usage_error(settle("help", "run", "extra", NULL), "extra");
+	usage_error(settle("--help", "frobnicate", NULL), "frobnicate");
 	usage_error(settle("info", "--bogus", NULL), "--bogus");
 }
 
@@ -238,6 +240,15 @@ static void test_help(void **st)
 	assert_int_equal(settle("info", "--help", NULL), 0);
 	assert_int_equal(settle("help", "run", NULL), 0);
 	assert_non_null(strstr(out, "--quick"));
+	/* every command takes --help, version too; --help names one */
+	assert_int_equal(settle("version", "--help", NULL), 0);
+	assert_non_null(strstr(out, "usage: settle --version"));
+	assert_int_equal(settle("--version", "-h", NULL), 0);
+	assert_non_null(strstr(out, "usage: settle --version"));
+	assert_int_equal(settle("help", "version", NULL), 0);
+	assert_non_null(strstr(out, "usage: settle --version"));
+	assert_int_equal(settle("--help", "run", NULL), 0);
+	assert_non_null(strstr(out, "usage: settle run"));
 	assert_int_equal(settle(NULL), 2);
 }
 

@@ -59,6 +59,11 @@ static const char usage_main[] =
 "\n"
 "`settle COMMAND --help` shows a command's options.\n";
 
+static const char usage_version[] =
+"usage: settle --version   (or settle version)\n"
+"\n"
+"Print settle's version, one line: settle X.Y.Z.\n";
+
 static const char usage_run[] =
 "usage: settle run [CLAIM...] [options]\n"
 "       settle run FILE.c [CLAIM...] [--build \"CC FLAGS\"]... [options]\n"
@@ -1411,6 +1416,20 @@ static int cmd_plot(int argc, char **argv)
 
 static int cmd_help(int argc, char **argv);
 
+/* settle --version, settle version: one line; --help its usage. */
+static int cmd_version(int argc, char **argv)
+{
+	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		fputs(usage_version, stdout);
+		return 0;
+	}
+	if (argc > 1)
+		return fail_usage("unexpected argument '%s' after %s",
+				  argv[1], argv[0]);
+	printf("settle %s\n", SETTLE_VERSION);
+	return 0;
+}
+
 static const struct {
 	const char *name;
 	int (*run)(int argc, char **argv);
@@ -1424,13 +1443,14 @@ static const struct {
 	{ "selftest", cmd_selftest, usage_selftest },
 	{ "plot", cmd_plot, usage_plot },
 	{ "help", cmd_help, usage_main },
+	{ "version", cmd_version, usage_version },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
 static int unknown_command(const char *cmd)
 {
 	return fail_usage("unknown command '%s' (commands: list, run, info, "
-			  "show, compare, selftest, plot, help)", cmd);
+			  "show, compare, selftest, plot, help, version)", cmd);
 }
 
 static int cmd_help(int argc, char **argv)
@@ -1442,6 +1462,11 @@ static int cmd_help(int argc, char **argv)
 		fputs(usage_main, stdout);
 		return 0;
 	}
+	if (argc > 2)
+		return fail_usage("unexpected argument '%s' (help takes one "
+				  "command)", argv[2]);
+	if (!strcmp(cmd, "--version"))
+		cmd = "version";
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		if (!strcmp(cmd, commands[i].name)) {
 			fputs(commands[i].usage, stdout);
@@ -1458,17 +1483,10 @@ static int dispatch(int argc, char **argv)
 		fputs(usage_main, stderr);
 		return 2;
 	}
-	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help")) {
-		fputs(usage_main, stdout);
-		return 0;
-	}
-	if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
-		if (argc > 2)
-			return fail_usage("unexpected argument '%s' after %s",
-					  argv[2], cmd);
-		printf("settle %s\n", SETTLE_VERSION);
-		return 0;
-	}
+	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help"))
+		return cmd_help(argc - 1, argv + 1); /* settle --help run */
+	if (!strcmp(cmd, "--version"))
+		return cmd_version(argc - 1, argv + 1);
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		if (!strcmp(cmd, commands[i].name))
 			return commands[i].run(argc - 1, argv + 1);
