@@ -548,6 +548,9 @@ static void notes(const struct settle_report *rep, struct settle_view_claim *vc)
 	else if (based)
 		note(vc, "", "%s; %s; Hodges-Lehmann estimate, 95%% signed-rank "
 		     "interval; band +-%g%%)", head, ratio, o->band * 100);
+	else if (c->baseline && *c->baseline)
+		note(vc, "", "%s; the baseline, '%s', has no measured row, so "
+		     "no ratios", head, c->baseline);
 	else
 		note(vc, "", "%s; no baseline, so no ratios", head);
 	if (level < 0.95)
