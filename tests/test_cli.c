@@ -121,6 +121,9 @@ static void test_bad_numbers(void **st)
 			   NULL), "unknown --format 'xml'");
 	usage_error(settle("run", "--size", NULL), "needs a value");
 	usage_error(settle("run", "--bogus", NULL), "--bogus");
+	/* a letter of a cluster, not the argument before it */
+	usage_error(settle("run", "popcount", "-ab", NULL), "'-a'");
+	assert_null(strstr(err, "popcount"));
 	usage_error(settle("run", "endian", "--size", "4K", NULL), "size");
 	usage_error(settle("run", "popcount", "--variant", "nosuch", NULL),
 		    "nosuch");

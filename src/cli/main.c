@@ -386,6 +386,11 @@ static int parse_options(int argc, char **argv, const char *shorts,
 			fputs(usage, stdout);
 			return 1;
 		}
+		/* a short option of a cluster (-ab): by its letter, as
+		 * optind may not have passed the cluster yet */
+		if (c == '?' && optopt)
+			return fail_usage("unknown option '-%c' (see settle %s "
+					  "--help)", optopt, argv[0]);
 		if (c == '?')
 			return fail_usage("unknown option '%s' (see settle %s "
 					  "--help)", argv[optind - 1], argv[0]);
