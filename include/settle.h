@@ -863,11 +863,13 @@ int settle_run_claim(struct settle_report *rep, const struct settle_claim *c,
 void settle_report_finish(struct settle_report *rep);
 
 /*
- * Conclude again from rep's results, for each of claims[0..n) that rep
- * has results of and that has a conclude callback, replacing the
- * conclusion settle_run_claim() drew: after settle_report_finish(), so
- * that a conclusion in core cycles sees the clock's estimate at the end
- * of the run too (its drift); after pooling processes' results; or for a
+ * Scale and conclude again from rep's results, for each of claims[0..n)
+ * that rep has results of: the figures of its scale callback (each
+ * result's, replacing what it had) and the conclusion of its conclude
+ * callback, replacing the one settle_run_claim() drew: after
+ * settle_report_finish(), so that a conclusion in core cycles sees the
+ * clock's estimate at the end of the run too (its drift); after pooling
+ * processes' results (their figures were the first process's); or for a
  * report read from a file. Returns 0, or -1 when out of memory.
  */
 int settle_conclude_claims(struct settle_report *rep,

@@ -710,6 +710,74 @@ else
 	bad "badscale: status $rc, $(head -3 "$TMP/badscale.err")"
 fi
 
+# ---- --processes: the scale section of the pooled results -----------------
+# Process k (counted in a file) spins k times as long, so the first
+# process's median is half the pooled one; the scale figure, the median
+# itself, is the pooled median (it was the first process's, beside a
+# table and a conclusion of the pooled ones).
+cat >"$TMP/poolscale.c" <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+#include <settle.h>
+static uint64_t k;
+static uint64_t run(void *s, const void *arg, uint64_t n)
+{
+	uint64_t t = 0;
+
+	(void)s, (void)arg;
+	for (uint64_t i = 0; i < n * k * 200; i++) { t += i; settle_keep(t); }
+	return 1;
+}
+static void *setup(const struct settle_params *p, char *e, size_t n)
+{
+	const char *m = getenv("POOLMARK");
+	FILE *f;
+
+	(void)p, (void)e, (void)n;
+	if (!k && m && (f = fopen(m, "a+"))) {
+		int c;
+
+		rewind(f);
+		k = 1; /* one more than the processes before */
+		while ((c = fgetc(f)) != EOF)
+			k += c == '\n';
+		fputs("x\n", f);
+		fclose(f);
+	}
+	k += !k;
+	return (void *)1;
+}
+static size_t scale(const struct settle_result *r,
+		    const struct settle_scale_ctx *ctx,
+		    struct settle_figure *out, size_t max)
+{
+	(void)ctx, (void)max;
+	snprintf(out[0].label, sizeof(out[0].label), "median");
+	snprintf(out[0].unit, sizeof(out[0].unit), "ns");
+	out[0].value = r->sum.median;
+	return 1;
+}
+static const struct settle_variant v[] = { { .name = "one", .run = run } };
+static const struct settle_claim c = { .name = "poolscale", .variants = v,
+	.nvariants = 1, .setup = setup, .scale = scale };
+SETTLE_CLAIMS(&c);
+C
+rm -f "$TMP/poolmark"
+POOLMARK=$TMP/poolmark run poolscale "$TMP/poolscale.c" "${FAST[@]}" \
+	--processes 3 --format json --output "$TMP/poolscale.json"
+if [ $rc = 0 ] && [ "$(wc -l <"$TMP/poolmark")" = 3 ] &&
+	python3 - "$TMP/poolscale.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))["results"][0]
+f = r["scale"][0]["value"]
+assert abs(f - r["median_ns"]) <= 1e-6 * r["median_ns"], (f, r["median_ns"])
+PY
+then
+	ok "--processes: the scale figures are the pooled results', not the first process's"
+else
+	bad "poolscale: status $rc, $(head -3 "$TMP/poolscale.err")"
+fi
+
 # ---- many variants and claims: no fixed caps -------------------------------
 # A claim of 200 variants and 19 more claims of 2, one run() for all of
 # them through .arg, built twice: 476 variants in one run, past the old

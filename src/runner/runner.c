@@ -718,36 +718,54 @@ static int keep_figures(struct settle_result *r, struct settle_figure *f,
 	return 0;
 }
 
-/* The scale section of results first.. of claim c, once every size ran
- * (a claim scales from its largest size). Results are in variant order
- * per size. */
+/* The variant of claim c that result r measured (its name, build and
+ * parameters), or NULL. */
+static const struct settle_variant *variant_of(const struct settle_claim *c,
+					       const struct settle_result *r)
+{
+	for (size_t k = 0; k < c->nvariants; k++) {
+		const struct settle_variant *v = &c->variants[k];
+
+		if (!strcmp(v->name, r->variant) &&
+		    settle_same_group(v->build, v->params, v->nparams,
+				      r->build, r->params, r->nparams))
+			return v;
+	}
+	return NULL;
+}
+
+/* The scale section of results first..end of claim c (a claim scales
+ * from its largest size), replacing what they had: from the results of
+ * all processes, once pooled, not from the first process's. */
 static int add_figures(struct settle_report *rep, const struct settle_claim *c,
-		       size_t first, char *err, size_t errlen)
+		       size_t first, size_t end)
 {
 	struct settle_scale_ctx ctx = { 0, rep->options.device_mbps,
 					rep->options.full, c, NULL };
 
 	if (!c->scale)
 		return 0;
-	for (size_t i = first; i < rep->nresults; i++)
+	for (size_t i = first; i < end; i++)
 		if (rep->results[i].size_bytes > ctx.largest_size)
 			ctx.largest_size = rep->results[i].size_bytes;
-	for (size_t i = first; i < rep->nresults; i++) {
+	for (size_t i = first; i < end; i++) {
 		struct settle_result *r = &rep->results[i];
 		struct settle_figure f[SETTLE_MAX_FIGURES];
 		size_t n;
 
-		if (r->skipped || r->nsamples == 0 || r->below_resolution)
+		free(r->figures);
+		r->figures = NULL;
+		r->nfigures = 0;
+		ctx.variant = variant_of(c, r);
+		if (r->skipped || r->nsamples == 0 || r->below_resolution ||
+		    !ctx.variant)
 			continue;
-		ctx.variant = &c->variants[(i - first) % c->nvariants];
 		memset(f, 0, sizeof(f)); /* what scale() leaves unset is "" */
 		n = c->scale(r, &ctx, f, SETTLE_MAX_FIGURES);
 		if (n > SETTLE_MAX_FIGURES)
 			n = SETTLE_MAX_FIGURES;
-		if (keep_figures(r, f, n) < 0) {
-			snprintf(err, errlen, "out of memory");
+		if (keep_figures(r, f, n) < 0)
 			return -1;
-		}
 	}
 	return 0;
 }
@@ -771,8 +789,6 @@ int settle_conclude_claims(struct settle_report *rep,
 		const struct settle_claim *c = claims[i];
 		size_t first, end;
 
-		if (!c->conclude)
-			continue;
 		for (first = 0; first < rep->nresults &&
 		     strcmp(rep->results[first].claim->name, c->name); first++)
 			;
@@ -780,6 +796,10 @@ int settle_conclude_claims(struct settle_report *rep,
 		     !strcmp(rep->results[end].claim->name, c->name); end++)
 			;
 		if (first == end)
+			continue;
+		if (add_figures(rep, c, first, end) < 0)
+			return -1;
+		if (!c->conclude)
 			continue;
 		struct settle_conclude_ctx ctx = {
 			rep->options.device_mbps, rep->options.band,
@@ -847,8 +867,6 @@ int settle_run_claim(struct settle_report *rep, const struct settle_claim *c,
 		return -2;
 	}
 	if (rc < 0)
-		return -1;
-	if (add_figures(rep, c, first, err, errlen) < 0)
 		return -1;
 	if (settle_conclude_claims(rep, &c, 1) < 0) {
 		snprintf(err, errlen, "out of memory");
