@@ -576,4 +576,13 @@ expect self 2 "/dev/stdout: it is also settle's standard output or error" \
 expect same 2 "same.json: it is also settle's standard output or error.*'-' writes to standard output" \
 	"--output FILE > FILE is refused, naming '-'"
 
+# a claim file that is a device or a FIFO: refused at once (/dev/zero
+# named zero.c was read until memory ran out; a FIFO blocked)
+ln -s /dev/zero "$TMP/zero.c"
+mkfifo "$TMP/fifo.c"
+run zero run "$TMP/zero.c" --quick
+expect zero 2 "zero.c: not a regular file" "a claim file that is /dev/zero is refused"
+run fifo run "$TMP/fifo.c" --quick
+expect fifo 2 "fifo.c: not a regular file" "a claim file that is a FIFO is refused"
+
 test_end test_hostile

@@ -1797,6 +1797,7 @@ int settle_byob_claims(const char *file, const char *const *builds,
 	static struct places pl; /* big: not on the stack */
 	struct build *b;
 	char real[PATH_MAX], *src;
+	struct stat st;
 	char pad[PATH_MAX];
 	unsigned nl = layouts > 1 ? layouts : 1;
 	size_t len;
@@ -1818,6 +1819,14 @@ int settle_byob_claims(const char *file, const char *const *builds,
 		return 2;
 	if (is_dir(file)) {
 		fprintf(stderr, "settle: cannot read %s: is a directory\n",
+			file);
+		return 2;
+	}
+	/* a device or a FIFO (/dev/zero named x.c) would be read forever,
+	 * or until a writer came */
+	if (stat(file, &st) == 0 && !S_ISREG(st.st_mode)) {
+		fprintf(stderr, "settle: cannot read %s: not a regular file (a "
+			"device, FIFO or socket); a claim file is C source\n",
 			file);
 		return 2;
 	}
