@@ -301,6 +301,13 @@ static pid_t start(char *const argv[], const struct io *io)
 
 	if (pid == 0)
 		child(argv, io);
+	/* its group, to end when settle ends at once (it may ignore the
+	 * SIGTERM that finish() sends); the child sets it too: either may
+	 * run first */
+	if (pid > 0) {
+		setpgid(pid, pid);
+		settle_group_set(pid);
+	}
 	return pid;
 }
 
@@ -348,6 +355,7 @@ static int finish(pid_t pid, struct run *r, int end_group)
 	do
 		w = wait4(pid, &r->status, 0, &ru);
 	while (w < 0 && errno == EINTR);
+	settle_group_set(0);
 	if (w != pid)
 		return -1;
 	r->user_ns = tv_ns(ru.ru_utime);

@@ -1,8 +1,9 @@
 /*
  * interrupt.c - what a Ctrl-C (SIGINT) or SIGTERM asks of a run: the
  * signal noted for the layers to stop at their next step, and the
- * temporary files that must not stay behind, removed even by a second
- * signal that ends the process at once (see util.h).
+ * temporary files and the timed command that must not stay behind,
+ * removed even by a second signal that ends the process at once (see
+ * util.h).
  */
 #include <errno.h>
 #include <signal.h>
@@ -15,6 +16,7 @@
 #define TEMP_LEN 4096
 
 static volatile sig_atomic_t caught;
+static volatile sig_atomic_t group; /* a timed command's process group */
 /* Registered paths; an empty string is a free slot. Files first removed,
  * then directories (a directory is removed once it is empty). */
 static char temps[MAX_TEMPS][TEMP_LEN];
@@ -53,9 +55,17 @@ void settle_temp_forget(const char *path)
 			temps[i][0] = '\0';
 }
 
+void settle_group_set(int pgid)
+{
+	group = pgid;
+}
+
 void settle_temp_cleanup(void)
 {
 	int saved = errno;
+
+	if (group > 0)
+		kill(-group, SIGKILL);
 
 	/* async-signal-safe: unlink and rmdir only */
 	for (int i = 0; i < MAX_TEMPS; i++)

@@ -51,14 +51,18 @@ const char *settle_tmpdir(void);
  * stop, keeping what was finished. Temporary files and directories are
  * registered while they exist (settle_temp_add, up to 64, paths below
  * 4096 bytes; returns -1 when full) and forgotten once removed;
- * settle_temp_cleanup() removes every registered one, files first, and
- * is async-signal-safe: the handler calls it before ending the process on
+ * settle_temp_cleanup() removes every registered one, files first, then
+ * kills the process group of the command being timed, if one is
+ * (settle_group_set(pgid) once it started, settle_group_set(0) once it
+ * ended: a command that ignores SIGTERM would outlive settle); it is
+ * async-signal-safe: the handler calls it before ending the process on
  * a second signal.
  */
 void settle_interrupt_note(int sig);
 int settle_interrupted(void);   /* 0, or the signal that asked to stop */
 int settle_temp_add(const char *path, int is_dir);
 void settle_temp_forget(const char *path);
+void settle_group_set(int pgid);
 void settle_temp_cleanup(void);
 
 /* A standard stream of a spawned program: inherited, /dev/null, or a
