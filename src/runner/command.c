@@ -380,46 +380,96 @@ static int spawn(char *const argv[], const struct io *io, struct run *r,
 	return 0;
 }
 
-/* The last TAIL_LINES lines of the standard error file, each "\n  | ...",
- * cut at 160 bytes, control characters as '?'; "" when it is empty. */
-static void err_tail(const struct io *io, char *buf, size_t len)
+/* "\n  | " and line p as shown: control characters (NUL too) as '?', a
+ * line longer than 160 bytes as its start, " ... " and its end (where
+ * a message often says what went wrong). */
+static size_t show_line(const char *p, size_t n, char *buf, size_t len)
 {
-	char raw[TAIL_BYTES + 1], *line[TAIL_LINES], *p, *end;
-	size_t used = 0, nl = 0;
+	size_t used = 0;
+
+	if (len < 8)
+		return 0;
+	used = (size_t)snprintf(buf, len, "\n  | ");
+	for (size_t k = 0; k < n && used + 6 < len; k++) {
+		unsigned char c = (unsigned char)p[k];
+
+		if (n > 160 && k == 48) {
+			used += (size_t)snprintf(buf + used, len - used,
+						 " ... ");
+			k = n - 107;
+			c = (unsigned char)p[k];
+		}
+		buf[used++] = c < 0x20 || c == 0x7f ? '?' : (char)c;
+	}
+	buf[used] = '\0';
+	return used;
+}
+
+/* A line of text: not only white space and NUL bytes. */
+static int text_line(const char *p, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		if (!strchr(" \t\r", p[k]) && p[k] != '\0')
+			return 1;
+	return 0;
+}
+
+/*
+ * The last TAIL_LINES lines of text of the standard error file, each
+ * "\n  | ..." (show_line()), into buf; "" when it has none. Returns the
+ * file's size in bytes (0: it wrote nothing).
+ */
+static off_t err_tail(const struct io *io, char *buf, size_t len)
+{
+	char raw[TAIL_BYTES];
+	size_t at[TAIL_LINES], n_of[TAIL_LINES], nl = 0, used = 0, p = 0;
 	struct stat st;
 	off_t from;
 	ssize_t n;
 
 	buf[0] = '\0';
 	if (io->err_fd < 0 || fstat(io->err_fd, &st) < 0 || st.st_size == 0)
-		return;
+		return 0;
 	from = st.st_size > TAIL_BYTES ? st.st_size - TAIL_BYTES : 0;
 	n = pread(io->err_fd, raw, TAIL_BYTES, from);
 	if (n <= 0)
-		return;
-	raw[n] = '\0';
-	p = raw;
-	if (from > 0 && (p = strchr(raw, '\n')))
-		p++;                  /* a partial first line */
-	for (; p && *p; p = end) {
-		end = p + strcspn(p, "\n");
-		if (*end)
-			*end++ = '\0';
-		if (!*p || blank(p))
-			continue;
-		if (nl == TAIL_LINES)
-			memmove(line, line + 1, --nl * sizeof(*line));
-		line[nl++] = p;
-	}
-	for (size_t i = 0; i < nl && used + 8 < len; i++) {
-		used += (size_t)snprintf(buf + used, len - used, "\n  | ");
-		for (size_t k = 0; line[i][k] && k < 160 && used + 2 < len; k++) {
-			unsigned char c = (unsigned char)line[i][k];
+		return st.st_size;
+	/* a partial first line is skipped, unless it is the only one */
+	if (from > 0 && memchr(raw, '\n', (size_t)n - 1))
+		p = (size_t)((char *)memchr(raw, '\n', (size_t)n - 1) - raw) + 1;
+	while (p < (size_t)n) {
+		char *e = memchr(raw + p, '\n', (size_t)n - p);
+		size_t k = e ? (size_t)(e - raw) - p : (size_t)n - p;
 
-			buf[used++] = c < 0x20 || c == 0x7f ? '?' : (char)c;
+		if (text_line(raw + p, k)) {
+			if (nl == TAIL_LINES) {
+				memmove(at, at + 1, --nl * sizeof(*at));
+				memmove(n_of, n_of + 1, nl * sizeof(*n_of));
+			}
+			at[nl] = p;
+			n_of[nl++] = k;
 		}
-		buf[used] = '\0';
+		p += k + 1;
 	}
+	for (size_t i = 0; i < nl && used < len; i++)
+		used += show_line(raw + at[i], n_of[i], buf + used,
+				  len - used);
+	return st.st_size;
+}
+
+/* What a failure says of the standard error file after "; ": its last
+ * lines (tail), that it holds none of text, or that it is empty. */
+static const char *err_said(off_t size, const char *tail, char *buf,
+			    size_t len)
+{
+	if (tail[0])
+		snprintf(buf, len, "; its standard error ended with:%s", tail);
+	else if (size > 0)
+		snprintf(buf, len, "; its standard error (%lld bytes) holds no "
+			 "line of text", (long long)size);
+	else
+		snprintf(buf, len, "; it wrote nothing to standard error");
+	return buf;
 }
 
 /* ---- a measurement in progress ---------------------------------------- */
@@ -432,6 +482,7 @@ struct cmdrun {
 	struct io io;
 	char *err;
 	size_t errlen;
+	unsigned char ran[SETTLE_CMD_MAX]; /* a run of command i exited 0 */
 	char tmpdir[64];             /* for perf.data, or "" */
 	const char *perf;            /* the perf program */
 	char event[24];
@@ -469,31 +520,37 @@ static int judge(struct cmdrun *m, size_t i, const struct run *r,
 		 enum phase ph, size_t *failed)
 {
 	const struct settle_command *c = &m->s->cmd[i];
-	char tail[TAIL_LINES * 170], how[64];
-	int code = 1;
+	char tail[TAIL_LINES * 170], how[64], said[TAIL_LINES * 170 + 80];
+	int code = 1, st = WIFEXITED(r->status) ? WEXITSTATUS(r->status) : -1;
+	off_t size;
 
-	if (WIFEXITED(r->status) && WEXITSTATUS(r->status) == 0)
+	if (st == 0) {
+		m->ran[i] = 1;
 		return 0;
-	err_tail(&m->io, tail, sizeof(tail));
+	}
+	size = err_tail(&m->io, tail, sizeof(tail));
 	if (r->stopped) { /* no time to measure, even with --ignore-failure */
 		snprintf(m->err, m->errlen, "command '%s' (%.200s) was stopped "
 			 "by signal %d (%s) in a %s%s and would not have ended: "
-			 "settle killed it; a command must run to its end%s%s",
+			 "settle killed it; a command must run to its end%s",
 			 c->name, c->shell, r->stopped,
 			 signal_name(r->stopped), phase_name[ph],
 			 ph == PROFILED ? " under perf record" : "",
-			 tail[0] ? "; its standard error ended with:" : "",
-			 tail);
+			 tail[0] ? err_said(size, tail, said, sizeof(said)) : "");
 		return 1;
 	}
-	if (WIFEXITED(r->status) && (WEXITSTATUS(r->status) == 127 ||
-				     WEXITSTATUS(r->status) == 126)) {
+	/* not found, or not executable: the shell's 127 and 126 with its
+	 * message, or (its standard error not kept: --show-output) before
+	 * any run ended well; a command that ran and then exits 127 itself has failed */
+	if ((st == 127 || st == 126) &&
+	    (m->io.show ? !m->ran[i] :
+	     strstr(tail, st == 127 ? "not found" : "ermission denied") ||
+	     (st == 126 && strstr(tail, "annot execute")))) {
 		snprintf(m->err, m->errlen, "command '%s' (%.200s) %s (exit "
-			 "status %d from %s)%s%s", c->name, c->shell,
-			 WEXITSTATUS(r->status) == 127 ? "was not found" :
-			 "cannot be executed", WEXITSTATUS(r->status),
+			 "status %d from %s)%s", c->name, c->shell,
+			 st == 127 ? "was not found" : "cannot be executed", st,
 			 ph == PROFILED ? "perf record" : SHELL,
-			 tail[0] ? "; its standard error ended with:" : "", tail);
+			 tail[0] ? err_said(size, tail, said, sizeof(said)) : "");
 		return 2;
 	}
 	if (m->s->ignore_failure) {
@@ -507,11 +564,10 @@ static int judge(struct cmdrun *m, size_t i, const struct run *r,
 		snprintf(how, sizeof(how), "was killed by signal %d (%s)",
 			 WTERMSIG(r->status), signal_name(WTERMSIG(r->status)));
 	snprintf(m->err, m->errlen, "command '%s' (%.200s) %s in a %s%s "
-		 "(--ignore-failure measures it anyway)%s%s", c->name, c->shell,
+		 "(--ignore-failure measures it anyway)%s", c->name, c->shell,
 		 how, phase_name[ph], ph == PROFILED ? " under perf record" : "",
-		 tail[0] ? "; its standard error ended with:" :
-		 m->s->show_output ? "; its output is above" :
-		 "; it wrote nothing to standard error", tail);
+		 m->io.show ? "; its output is above" :
+		 err_said(size, tail, said, sizeof(said)));
 	return code;
 }
 
@@ -519,8 +575,9 @@ static int judge(struct cmdrun *m, size_t i, const struct run *r,
 static int prepare(struct cmdrun *m, size_t i)
 {
 	char *argv[] = { SHELL, "-c", (char *)m->s->prepare, NULL };
-	char tail[TAIL_LINES * 170];
+	char tail[TAIL_LINES * 170], said[TAIL_LINES * 170 + 80];
 	struct run r;
+	off_t size;
 
 	if (settle_interrupted())
 		return -2;
@@ -535,15 +592,15 @@ static int prepare(struct cmdrun *m, size_t i)
 		return -2;
 	if (WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0)
 		return 0;
-	err_tail(&m->io, tail, sizeof(tail));
+	size = err_tail(&m->io, tail, sizeof(tail));
 	snprintf(m->err, m->errlen, "the --prepare command (%.200s) failed "
-		 "before a run of '%s': %s %d%s%s%s", m->s->prepare,
+		 "before a run of '%s': %s %d%s%s", m->s->prepare,
 		 m->s->cmd[i].name, r.stopped ? "stopped by signal" :
 		 WIFEXITED(r.status) ? "exit status" : "killed by signal",
 		 r.stopped ? r.stopped : WIFEXITED(r.status) ?
 		 WEXITSTATUS(r.status) : WTERMSIG(r.status),
 		 r.stopped ? ", then killed by settle" : "",
-		 tail[0] ? "; its standard error ended with:" : "", tail);
+		 m->io.show ? "" : err_said(size, tail, said, sizeof(said)));
 	return 2;
 }
 
@@ -965,7 +1022,7 @@ int settle_run_commands(struct settle_report *rep,
 			size_t errlen)
 {
 	struct cmdrun m = { rep, s, NULL, 0, 0, { -1, -1, 0, -1 }, err,
-			    errlen, "", NULL, "", 0 };
+			    errlen, { 0 }, "", NULL, "", 0 };
 	unsigned ns = rep->options.samples ? rep->options.samples : 1;
 	int rc = 1;
 
