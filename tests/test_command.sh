@@ -79,6 +79,13 @@ rc=$?
 tr '\n' ' ' <"$tmp/out" | grep -Eq "2 of +2 +runs +failed" && [ $rc = 0 ] &&
 	ok "--ignore-failure measures a command that exits 127 itself" ||
 	bad "--ignore-failure, exit 127: status $rc: $(head -3 "$tmp/err")"
+# a long command's text is shortened under the table, its CPU time kept
+long=$(printf 'x%.0s' $(seq 2000))
+"$SETTLE" run --command "a=true $long end" --samples 2 --warmup 0 \
+	>"$tmp/out" 2>"$tmp/err"
+tr -d '\n' <"$tmp/out" | tr -s ' ' | grep -q "x \.\.\. [x ]*x end): user" &&
+	ok "a 2000-byte command: shortened with ' ... ', its CPU time shown" ||
+	bad "a 2000-byte command: $(grep -c x "$tmp/out") lines, $(tail -c 300 "$tmp/out")"
 # the end of standard error as it is: past a NUL byte, the end of a line
 # longer than the excerpt, a last line longer than what is read of the
 # file; and bytes that are no text said as such, not as nothing

@@ -119,6 +119,33 @@ static void test_trim(void **st)
 	assert_string_equal(c, "x");
 }
 
+/* A text up to max bytes whole; longer, its start, " ... " and its end,
+ * never cut inside a UTF-8 character. */
+static void test_elide(void **st)
+{
+	char long_s[301], buf[128], utf[64];
+
+	(void)st;
+	assert_string_equal(settle_elide("short", 40, buf, sizeof(buf)),
+			    "short");
+	memset(long_s, 'x', 300);
+	long_s[300] = '\0';
+	memcpy(long_s + 296, "tail", 4);
+	memcpy(long_s, "head", 4);
+	settle_elide(long_s, 40, buf, sizeof(buf));
+	assert_true(strlen(buf) <= 40);
+	assert_int_equal(strncmp(buf, "head", 4), 0);
+	assert_non_null(strstr(buf, " ... "));
+	assert_string_equal(buf + strlen(buf) - 4, "tail");
+	/* 30 two-byte characters: each cut falls on a character's start */
+	utf[0] = '\0';
+	for (int i = 0; i < 30; i++)
+		strcat(utf, "\xc3\xa9");
+	settle_elide(utf, 21, buf, sizeof(buf));
+	assert_true(settle_utf8_valid(buf));
+	assert_non_null(strstr(buf, " ... "));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -127,6 +154,7 @@ int main(void)
 		cmocka_unit_test(test_unit_after_rounding),
 		cmocka_unit_test(test_never_zero),
 		cmocka_unit_test(test_widths),
+		cmocka_unit_test(test_elide),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

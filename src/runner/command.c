@@ -522,6 +522,7 @@ static int judge(struct cmdrun *m, size_t i, const struct run *r,
 	const struct settle_command *c = &m->s->cmd[i];
 	char tail[TAIL_LINES * 170], how[64], said[TAIL_LINES * 170 + 80];
 	int code = 1, st = WIFEXITED(r->status) ? WEXITSTATUS(r->status) : -1;
+	char shown[208];
 	off_t size;
 
 	if (st == 0) {
@@ -529,11 +530,12 @@ static int judge(struct cmdrun *m, size_t i, const struct run *r,
 		return 0;
 	}
 	size = err_tail(&m->io, tail, sizeof(tail));
+	settle_elide(c->shell, 200, shown, sizeof(shown));
 	if (r->stopped) { /* no time to measure, even with --ignore-failure */
-		snprintf(m->err, m->errlen, "command '%s' (%.200s) was stopped "
+		snprintf(m->err, m->errlen, "command '%s' (%s) was stopped "
 			 "by signal %d (%s) in a %s%s and would not have ended: "
 			 "settle killed it; a command must run to its end%s",
-			 c->name, c->shell, r->stopped,
+			 c->name, shown, r->stopped,
 			 signal_name(r->stopped), phase_name[ph],
 			 ph == PROFILED ? " under perf record" : "",
 			 tail[0] ? err_said(size, tail, said, sizeof(said)) : "");
@@ -546,8 +548,8 @@ static int judge(struct cmdrun *m, size_t i, const struct run *r,
 	    (m->io.show ? !m->ran[i] :
 	     strstr(tail, st == 127 ? "not found" : "ermission denied") ||
 	     (st == 126 && strstr(tail, "annot execute")))) {
-		snprintf(m->err, m->errlen, "command '%s' (%.200s) %s (exit "
-			 "status %d from %s)%s", c->name, c->shell,
+		snprintf(m->err, m->errlen, "command '%s' (%s) %s (exit "
+			 "status %d from %s)%s", c->name, shown,
 			 st == 127 ? "was not found" : "cannot be executed", st,
 			 ph == PROFILED ? "perf record" : SHELL,
 			 tail[0] ? err_said(size, tail, said, sizeof(said)) : "");
@@ -563,8 +565,8 @@ static int judge(struct cmdrun *m, size_t i, const struct run *r,
 	else
 		snprintf(how, sizeof(how), "was killed by signal %d (%s)",
 			 WTERMSIG(r->status), signal_name(WTERMSIG(r->status)));
-	snprintf(m->err, m->errlen, "command '%s' (%.200s) %s in a %s%s "
-		 "(--ignore-failure measures it anyway)%s", c->name, c->shell,
+	snprintf(m->err, m->errlen, "command '%s' (%s) %s in a %s%s "
+		 "(--ignore-failure measures it anyway)%s", c->name, shown,
 		 how, phase_name[ph], ph == PROFILED ? " under perf record" : "",
 		 m->io.show ? "; its output is above" :
 		 err_said(size, tail, said, sizeof(said)));
@@ -575,7 +577,7 @@ static int judge(struct cmdrun *m, size_t i, const struct run *r,
 static int prepare(struct cmdrun *m, size_t i)
 {
 	char *argv[] = { SHELL, "-c", (char *)m->s->prepare, NULL };
-	char tail[TAIL_LINES * 170], said[TAIL_LINES * 170 + 80];
+	char tail[TAIL_LINES * 170], said[TAIL_LINES * 170 + 80], shown[208];
 	struct run r;
 	off_t size;
 
@@ -593,8 +595,9 @@ static int prepare(struct cmdrun *m, size_t i)
 	if (WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0)
 		return 0;
 	size = err_tail(&m->io, tail, sizeof(tail));
-	snprintf(m->err, m->errlen, "the --prepare command (%.200s) failed "
-		 "before a run of '%s': %s %d%s%s", m->s->prepare,
+	snprintf(m->err, m->errlen, "the --prepare command (%s) failed "
+		 "before a run of '%s': %s %d%s%s",
+		 settle_elide(m->s->prepare, 200, shown, sizeof(shown)),
 		 m->s->cmd[i].name, r.stopped ? "stopped by signal" :
 		 WIFEXITED(r.status) ? "exit status" : "killed by signal",
 		 r.stopped ? r.stopped : WIFEXITED(r.status) ?

@@ -231,6 +231,28 @@ void settle_c_locale_end(struct settle_c_locale *l)
 	l->c = (locale_t)0;
 }
 
+/* Back from s + i to the start of a UTF-8 character. */
+static size_t char_start(const char *s, size_t i)
+{
+	while (i > 0 && ((unsigned char)s[i] & 0xc0) == 0x80)
+		i--;
+	return i;
+}
+
+char *settle_elide(const char *s, size_t max, char *buf, size_t len)
+{
+	size_t n = strlen(s), tail, head;
+
+	if (n <= max || max + 6 > len) {
+		snprintf(buf, len, "%s", s);
+		return buf;
+	}
+	tail = char_start(s, n - max / 4);
+	head = char_start(s, max - max / 4 - 5);
+	snprintf(buf, len, "%.*s ... %s", (int)head, s, s + tail);
+	return buf;
+}
+
 void settle_trim(char *s)
 {
 	size_t n = strlen(s), i = 0;

@@ -129,6 +129,12 @@ char *settle_escape(const char *s);
 /* The same, in place in buf (len bytes), cut to fit. */
 void settle_escape_in(char *buf, size_t len);
 
+/* s into buf (len bytes) whole when it has at most max bytes (max <
+ * len - 5), else its start, " ... " and its last max / 4 bytes, cut at
+ * UTF-8 character boundaries: a long command line shown beside figures
+ * that must not be cut off. Returns buf. */
+char *settle_elide(const char *s, size_t max, char *buf, size_t len);
+
 /* Remove leading blanks and trailing blanks and new lines of s, in place
  * (a line read from /proc or a cpuid brand string). */
 void settle_trim(char *s);

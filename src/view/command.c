@@ -164,11 +164,15 @@ static const char *time_of(double ns, char *buf, size_t len)
 	return settle_format_ns(ns, buf, len);
 }
 
+/* Bytes of a command's text shown under the table, at most: its figures
+ * follow it on the line (a line holds 1100 bytes). */
+#define SHOWN 240
+
 static void commands_part(struct out *o, const struct settle_report *rep,
 			  const struct settle_claim_info *c,
 			  const struct settle_command_data *d0)
 {
-	char u[32], s[32];
+	char u[32], s[32], cmd[SHOWN + 8];
 
 	say(o, 0, "commands: each run a fresh process (/bin/sh -c, standard "
 	    "input /dev/null, output discarded, not pinned), %u warm-up "
@@ -204,11 +208,13 @@ static void commands_part(struct out *o, const struct settle_report *rep,
 				 "(--ignore-failure)", d->failed,
 				 d->n);
 		say(o, 1, "%s (%s): user %s, system %s%s%s", r->variant,
-		    d->shell, time_of(user, u, sizeof(u)),
+		    settle_elide(d->shell, SHOWN, cmd, sizeof(cmd)),
+		    time_of(user, u, sizeof(u)),
 		    time_of(sys, s, sizeof(s)), ratio, failed);
 	}
 	if (d0->prepare)
-		say(o, 1, "--prepare: %s", d0->prepare);
+		say(o, 1, "--prepare: %s",
+		    settle_elide(d0->prepare, SHOWN, cmd, sizeof(cmd)));
 }
 
 /* A percentage with 2 decimals, or 2 significant digits below 0.1 %, so
