@@ -142,6 +142,11 @@ expect 2 "malformed --warmup" --command 'a=true' --warmup many
 SETTLE_PERF=/nonexistent/perf expect 2 "needs perf" --command 'a=true' \
 	--share main --samples 2
 # a "perf" that exits 0 without recording: not blamed on the kernel
+SETTLE_PERF=/tmp expect 2 "needs perf" --command 'a=true' --share main \
+	--samples 2
+# a program that is not perf: said so, not blamed on perf_event_paranoid
+SETTLE_PERF=sleep expect 2 "of a probe run failed (is it perf?" \
+	--command 'a=true' --share main --samples 2
 SETTLE_PERF=/bin/true expect 2 "exited 0 but wrote no data file: is it perf" \
 	--command 'a=true' --share main --samples 2
 

@@ -672,6 +672,15 @@ static int rounds(struct cmdrun *m, unsigned ns)
 
 /* ---- perf ------------------------------------------------------------- */
 
+/* An executable regular file (a directory is "executable" too). */
+static int executable(const char *path)
+{
+	struct stat st;
+
+	return access(path, X_OK) == 0 && stat(path, &st) == 0 &&
+	       S_ISREG(st.st_mode);
+}
+
 /* Is prog an executable file, or one on PATH? */
 static int on_path(const char *prog)
 {
@@ -679,7 +688,7 @@ static int on_path(const char *prog)
 	char buf[PATH_MAX];
 
 	if (strchr(prog, '/'))
-		return access(prog, X_OK) == 0;
+		return executable(prog);
 	if (!path || !*path)
 		path = "/usr/local/bin:/usr/bin:/bin";
 	while (*path) {
@@ -687,7 +696,7 @@ static int on_path(const char *prog)
 
 		snprintf(buf, sizeof(buf), "%.*s/%s", (int)(len ? len : 1),
 			 len ? path : ".", prog);
-		if (access(buf, X_OK) == 0)
+		if (executable(buf))
 			return 1;
 		path += len + (path[len] == ':');
 	}
@@ -790,11 +799,21 @@ static int perf_probe(struct cmdrun *m)
 		return 2;
 	}
 	err_tail(&m->io, tail, sizeof(tail));
-	snprintf(m->err, m->errlen, "--share: perf cannot sample here "
-		 "(kernel.perf_event_paranoid is %d%s); perf record %s%s%s",
-		 par, par > 1 ? "; as root: sysctl kernel.perf_event_paranoid=1"
-		 : "", WIFEXITED(r.status) ? "failed" : "was killed",
-		 tail[0] ? ", saying:" : "", tail);
+	/* the sysctl only where perf said it was refused access */
+	if (strstr(tail, "paranoid") || strstr(tail, "ermission") ||
+	    strstr(tail, "not permitted") || strstr(tail, "EACCES"))
+		snprintf(m->err, m->errlen, "--share: perf cannot sample here "
+			 "(kernel.perf_event_paranoid is %d%s); perf record "
+			 "%s%s%s", par, par > 1 ? "; as root: sysctl "
+			 "kernel.perf_event_paranoid=1" : "",
+			 WIFEXITED(r.status) ? "failed" : "was killed",
+			 tail[0] ? ", saying:" : "", tail);
+	else
+		snprintf(m->err, m->errlen, "--share: '%s record' of a probe "
+			 "run %s (is it perf? SETTLE_PERF names the perf "
+			 "program)%s%s", m->perf, WIFEXITED(r.status) ?
+			 "failed" : "was killed",
+			 tail[0] ? "; it said:" : "", tail);
 	return 2;
 }
 
