@@ -278,6 +278,8 @@ claim() {
 #include <settle.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
+#include <sys/syscall.h>
 static void *setup(const struct settle_params *p, char *err, size_t len)
 { (void)p; (void)err; (void)len; $2; return (void *)1; }
 static uint64_t run_a(void *s, const void *a, uint64_t it)
@@ -302,6 +304,8 @@ claim segv_setup '*(volatile int *)0 = 1' ''
 claim abort_run '' 'if (it > 1000) abort()'
 claim exit0 'exit(0)' ''
 claim exit3 '' 'if (it > 1000) exit(3)'
+claim quick_exit0 '' 'if (it > 1000) _exit(0)'
+claim quick_Exit5 '_Exit(5)' ''
 crash() { # NAME STATUS PATTERN
 	run "$1" run "$TMP/$1.c" "${FAST[@]}" --format json --output "$TMP/$1.json"
 	expect "$1" "$2" "$1.c: claim 'h'.* $3.*; nothing was written" \
@@ -356,6 +360,16 @@ crash segv_setup 139 "\(build 'cc -O2'\): setup\(\) crashed with SIGSEGV"
 crash abort_run 134 "variant 'b' \(build 'cc -O2'\): run\(\) crashed with SIGABRT"
 crash exit0 1 "setup\(\) called exit\(0\)"
 crash exit3 1 "variant 'b' \(build 'cc -O2'\): run\(\) called exit\(3\)"
+# _exit() and _Exit() too (settle ended with the claim's status, 0 too,
+# without a word)
+crash quick_exit0 1 "variant 'b' \(build 'cc -O2'\): run\(\) called _exit\(0\)"
+crash quick_Exit5 1 "setup\(\) called _Exit\(5\)"
+# a process of --processes ended by the claim with status 0 and no result
+# file: said so (it named the missing temporary file)
+claim exit_group '' 'if (it > 1000) syscall(SYS_exit_group, 0)'
+run exit_group run "$TMP/exit_group.c" "${FAST[@]}" --processes 2
+expect exit_group 1 "process 1 of 2 ended \(exit status 0\) without writing its results" \
+	"run FILE.c --processes 2: a process ended by exit_group(0) is said so"
 # the same crash in one of --processes' fresh processes: the process says
 # where, the parent which signal ended it (it said "exit status 134")
 run abort_proc run "$TMP/abort_run.c" "${FAST[@]}" --processes 2

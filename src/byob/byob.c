@@ -6,7 +6,8 @@
  * settle compiles it into a shared object:
  *
  *   CMD... -shared -fPIC -I<include dir> -MD -MF <cache>/<key>.d.tmp.<pid>
- *          -o <cache>/<key>.so.tmp.<pid> FILE.c <libsettle-prim.a>
+ *          -o <cache>/<key>.so.tmp.<pid> FILE.c
+ *          -Wl,--wrap=_exit,--wrap=_Exit <libsettle-prim.a>
  *          -Wl,-Bsymbolic-functions
  *
  * renamed to <cache>/<object>.so once the compiler succeeded, so that the
@@ -233,6 +234,45 @@ static void user_exit(int status, void *arg)
 	say("); nothing was written\n");
 	settle_temp_cleanup();
 	_exit(1);
+}
+
+/*
+ * _exit() and _Exit() called by the user's code: the claim's object is
+ * linked with -Wl,--wrap=_exit,--wrap=_Exit, so its calls come here
+ * (settle exports these, -rdynamic) instead of ending settle without a
+ * word and with the claim's status, 0 too. Said as exit() is; then the
+ * run has failed.
+ */
+static _Noreturn void user_quick_exit(const char *how, int status)
+{
+	char num[16];
+
+	if (user_fn) {
+		fflush(stdout);
+		say_where();
+		snprintf(num, sizeof(num), "%d", status);
+		say(" called ");
+		say(how);
+		say("(");
+		say(num);
+		say("); nothing was written\n");
+		settle_temp_cleanup();
+		status = 1;
+	}
+	_exit(status);
+}
+
+void __wrap__exit(int status);
+void __wrap__Exit(int status);
+
+void __wrap__exit(int status)
+{
+	user_quick_exit("_exit", status);
+}
+
+void __wrap__Exit(int status)
+{
+	user_quick_exit("_Exit", status);
 }
 
 /* Standard output while the user's code may run: settle's own, kept
@@ -1360,6 +1400,8 @@ static int make_build(struct build *b, const char *file, const char *real,
 	argv[argc++] = "-o";
 	sl.out = argc++;
 	argv[argc++] = (char *)file;
+	/* its _exit() and _Exit() said, not silent (user_quick_exit()) */
+	argv[argc++] = "-Wl,--wrap=_exit,--wrap=_Exit";
 	if (pl->prim[0]) {
 		/* settle's primitives in the object, called there (see above) */
 		argv[argc++] = (char *)pl->prim;

@@ -140,6 +140,13 @@ static int run_processes(const char *exe, char **argv,
 			failed(err, errlen, p, nproc, st);
 			goto out;
 		}
+		if (access(file, R_OK) != 0) { /* not settle's own exit */
+			snprintf(err, errlen, "process %u of %u ended (exit "
+				 "status 0) without writing its results: "
+				 "something it ran ended it (a claim's "
+				 "exit_group system call?)", p + 1, nproc);
+			goto out;
+		}
 		if (p == 0 ? settle_load_json(file, o->band, rep, err,
 					      errlen) :
 			     pool(rep, file, o->band, err, errlen))
