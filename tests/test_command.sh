@@ -223,6 +223,22 @@ for f in table md text csv json gbench-json; do
 		bad "show --format $f: $(cat "$tmp/e")"
 	fi
 done
+# gbench-json: a run's cpu_time is its user + system time, not its wall
+# time again (each sample is one run)
+if command -v python3 >/dev/null && python3 - "$tmp/r.json" "$tmp/show.gbench-json" <<'EOF'
+import json, sys
+r = json.load(open(sys.argv[1]))["results"]
+g = [b for b in json.load(open(sys.argv[2]))["benchmarks"]
+     if b["run_type"] == "iteration"]
+x = r[0]["command"]
+want = [u + s for u, s in zip(x["user_ns"], x["sys_ns"])]
+got = [b["cpu_time"] for b in g[:3]]
+assert all(abs(a - b) <= 1e-6 * max(a, 1) for a, b in zip(got, want)), (got, want)
+assert [b["real_time"] for b in g[:3]] != got
+EOF
+then ok "gbench-json: a command's cpu_time is its CPU time"
+else bad "gbench-json: a command's cpu_time"
+fi
 if awk 'length($0) > 72 { bad = 1 } END { exit bad }' "$tmp/show.text"; then
 	ok "text: no line over 72 columns"
 else

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "model/command.h"
 #include "report/format.h"
 #include "util/util.h"
 
@@ -146,6 +147,20 @@ static void head(FILE *f, const struct entry *e, const char *suffix,
 		run_type, e->reps);
 }
 
+/*
+ * The CPU time of sample k: a whole command's user + system time of that
+ * run (from wait4); a claim's elapsed time (pinned to one CPU, its time
+ * is the CPU's).
+ */
+static double cpu_ns(const struct settle_result *r, size_t k)
+{
+	const struct settle_command_data *d = r->command;
+
+	if (d && k < d->n)
+		return d->user_ns[k] + d->sys_ns[k];
+	return r->samples_ns[k];
+}
+
 static void iteration(FILE *f, const struct settle_result *r,
 		      const struct entry *e, size_t k, double bytes)
 {
@@ -156,7 +171,7 @@ static void iteration(FILE *f, const struct settle_result *r,
 		(unsigned long long)(r->ops_per_sample ? r->ops_per_sample : 1));
 	num(f, r->samples_ns[k]);
 	fputs(",\n      \"cpu_time\": ", f);
-	num(f, r->samples_ns[k]);
+	num(f, cpu_ns(r, k));
 	fputs(",\n      \"time_unit\": \"ns\"", f);
 	if (bytes > 0 && r->samples_ns[k] > 0) {
 		fputs(",\n      \"bytes_per_second\": ", f);
@@ -168,7 +183,7 @@ static void iteration(FILE *f, const struct settle_result *r,
 }
 
 static void aggregate(FILE *f, const struct entry *e, const char *name,
-		      double v, int percentage)
+		      double v, double cpu, int percentage)
 {
 	char suffix[16];
 
@@ -180,8 +195,25 @@ static void aggregate(FILE *f, const struct entry *e, const char *name,
 		e->reps);
 	num(f, v);
 	fputs(",\n      \"cpu_time\": ", f);
-	num(f, v);
+	num(f, cpu);
 	fputs(",\n      \"time_unit\": \"ns\"\n    }", f);
+}
+
+/* The summary of the samples' CPU times (cpu_ns()) into c. */
+static void cpu_summary(const struct settle_result *r,
+			struct settle_summary *c)
+{
+	double *x = malloc(r->nsamples * sizeof(*x));
+
+	*c = r->sum;
+	if (!r->command || !x) {
+		free(x);
+		return;
+	}
+	for (size_t k = 0; k < r->nsamples; k++)
+		x[k] = cpu_ns(r, k);
+	settle_summarize(x, r->nsamples, c);
+	free(x);
 }
 
 static void report(FILE *f, const struct settle_view *v)
@@ -199,6 +231,7 @@ static void report(FILE *f, const struct settle_view *v)
 		double bytes = c->bytes_per_op == SETTLE_BYTES_SIZE ?
 			       (double)r->size_bytes : (double)c->bytes_per_op;
 		struct entry e = { NULL, nfamilies, 0, r->nsamples };
+		struct settle_summary cpu;
 		char name[512];
 
 		for (size_t j = 0; j < i; j++)
@@ -219,14 +252,15 @@ static void report(FILE *f, const struct settle_view *v)
 		}
 		if (r->nsamples < 2)
 			continue;
+		cpu_summary(r, &cpu);
 		fputs(",\n", f);
-		aggregate(f, &e, "mean", r->sum.mean, 0);
+		aggregate(f, &e, "mean", r->sum.mean, cpu.mean, 0);
 		fputs(",\n", f);
-		aggregate(f, &e, "median", r->sum.median, 0);
+		aggregate(f, &e, "median", r->sum.median, cpu.median, 0);
 		fputs(",\n", f);
-		aggregate(f, &e, "stddev", r->sum.stddev, 0);
+		aggregate(f, &e, "stddev", r->sum.stddev, cpu.stddev, 0);
 		fputs(",\n", f);
-		aggregate(f, &e, "cv", r->sum.cv, 1);
+		aggregate(f, &e, "cv", r->sum.cv, cpu.cv, 1);
 	}
 	fputs(first ? "]\n}\n" : "\n  ]\n}\n", f);
 	free(family);
