@@ -778,6 +778,67 @@ else
 	bad "poolscale: status $rc, $(head -3 "$TMP/poolscale.err")"
 fi
 
+# ---- the generic conclusion of a claim of two sizes names its size ---------
+cat >"$TMP/twosizes.c" <<'C'
+#include <stdlib.h>
+#include <settle.h>
+static const uint64_t sizes[] = { 4096, 16384 };
+static size_t len;
+static void *setup(const struct settle_params *p, char *e, size_t n)
+{
+	(void)e, (void)n;
+	len = p->size_bytes;
+	return calloc(1, len);
+}
+static void teardown(void *s) { free(s); }
+static uint64_t bytes(void *s, const void *a, uint64_t it)
+{
+	const unsigned char *b = s;
+	uint64_t t = 0;
+
+	(void)a;
+	while (it--) {
+		for (size_t i = 0; i < len; i++)
+			t += b[i];
+		settle_keep(t);
+	}
+	return 0;
+}
+static uint64_t words(void *s, const void *a, uint64_t it)
+{
+	const uint64_t *b = s;
+	uint64_t t = 0;
+
+	(void)a;
+	while (it--) {
+		for (size_t i = 0; i < len / 8; i++)
+			t += b[i];
+		settle_keep(t);
+	}
+	return 0;
+}
+static const struct settle_variant v[] = { { .name = "bytes", .run = bytes },
+	{ .name = "words", .run = words } };
+static const struct settle_claim c = { .name = "twosizes", .variants = v,
+	.nvariants = 2, .setup = setup, .teardown = teardown,
+	.default_sizes = sizes, .ndefault_sizes = 2,
+	.bytes_per_op = SETTLE_BYTES_SIZE };
+SETTLE_CLAIMS(&c);
+C
+run twosizes "$TMP/twosizes.c" "${FAST[@]}" --build "cc -O1" --build "cc -O2"
+if [ $rc = 0 ] && tr -d '\n' <"$TMP/twosizes.out" | tr -s ' ' |
+	grep -q "at 16 KiB, cc -O1: .*; cc -O2: "; then
+	ok "a claim of two sizes: its generic conclusion says of which size"
+else
+	bad "twosizes: status $rc, $(grep -A2 'settled' "$TMP/twosizes.out")"
+fi
+run onesize "$TMP/twosizes.c" "${FAST[@]}" --size 4K
+if [ $rc = 0 ] && ! grep -q "at 4 KiB" "$TMP/onesize.out"; then
+	ok "... and of one size, not"
+else
+	bad "onesize: status $rc, $(grep -A2 'settled' "$TMP/onesize.out")"
+fi
+
 # ---- many variants and claims: no fixed caps -------------------------------
 # A claim of 200 variants and 19 more claims of 2, one run() for all of
 # them through .arg, built twice: 476 variants in one run, past the old

@@ -916,6 +916,22 @@ static void ties_said(const struct settle_view_row *const *ties, size_t n,
 				      row_name(ties[i], name, sizeof(name)));
 }
 
+/* What a build's part of the generic conclusion starts with: "; "
+ * after another's, the size the ranking is of (0: the claim's one size,
+ * not said) before the first, then the build's name: "at 64 KiB, cc
+ * -O2: ". */
+static void build_head(size_t used, uint64_t size, const char *build,
+		       char *buf, size_t len)
+{
+	char sz[24];
+
+	settle_format_size(size, sz, sizeof(sz));
+	snprintf(buf, len, "%s%s%s%s%s%s", used ? "; " : "",
+		 !used && size ? "at " : "", !used && size ? sz : "",
+		 !used && size ? (build ? ", " : ": ") : "",
+		 build ? build : "", build ? ": " : "");
+}
+
 /*
  * Without a conclusion of the claim's own: per build, the fastest and the
  * slowest variant at the largest size, the rows this run cannot tell from
@@ -928,6 +944,8 @@ static void generic_conclusion(const struct settle_options *o,
 {
 	const char *builds[16];
 	size_t nb = 0, used = 0;
+	uint64_t size = 0;
+	int sizes = 0; /* more than one: the sentence says which */
 
 	*nrows = 0;
 	buf[0] = '\0';
@@ -941,10 +959,17 @@ static void generic_conclusion(const struct settle_options *o,
 		if (k == nb)
 			builds[nb++] = b;
 	}
+	for (size_t i = 0; i < vc->nrows; i++) {
+		uint64_t z = vc->rows[i].r->size_bytes;
+
+		sizes |= i > 0 && z != size;
+		size = z > size ? z : size;
+	}
 	for (size_t k = 0; k < nb && used < len; k++) {
 		const struct settle_view_row *f, *s, *ties[SETTLE_MAX_NAMED];
 		const struct settle_view_row *sties[SETTLE_MAX_NAMED];
 		char same[256], tie[256], stie[256], fname[128], sname[128];
+		char head[200];
 		size_t nsame, nties, nsties;
 		int w, pair;
 
@@ -958,27 +983,25 @@ static void generic_conclusion(const struct settle_options *o,
 		/* the two alone tied: named together, neither the fastest */
 		pair = nties == 1 && ties[0] == s && nsties == 1 &&
 		       sties[0] == f;
+		build_head(used, sizes ? size : 0, builds[k], head,
+			   sizeof(head));
 		if (f == s) /* one variant: nothing to rank */
-			w = snprintf(buf + used, len - used, "%s%s%s%s takes %s",
-				     used ? "; " : "", builds[k] ? builds[k] : "",
-				     builds[k] ? ": " : "",
+			w = snprintf(buf + used, len - used, "%s%s takes %s",
+				     head,
 				     row_name(f, fname, sizeof(fname)), f->median);
 		else if (pair) /* neither called the quicker */
-			w = snprintf(buf + used, len - used, "%s%s%s%s (%s) and "
+			w = snprintf(buf + used, len - used, "%s%s (%s) and "
 				     "%s (%s), not told apart%s%s",
-				     used ? "; " : "", builds[k] ? builds[k] : "",
-				     builds[k] ? ": " : "",
+				     head,
 				     row_name(f, fname, sizeof(fname)), f->median,
 				     row_name(s, sname, sizeof(sname)),
 				     s->median,
 				     nsame ? "; the same as the baseline: " : "",
 				     nsame ? same : "");
 		else
-			w = snprintf(buf + used, len - used, "%s%s%sfastest %s "
+			w = snprintf(buf + used, len - used, "%sfastest %s "
 				     "(%s%s), slowest %s (%s%s)%s%s",
-				     used ? "; " : "",
-				     builds[k] ? builds[k] : "",
-				     builds[k] ? ": " : "",
+				     head,
 				     row_name(f, fname, sizeof(fname)), f->median,
 				     tie, row_name(s, sname, sizeof(sname)),
 				     s->median, stie,
