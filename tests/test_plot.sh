@@ -238,6 +238,45 @@ check "sweep.png is 1200 px wide (IHDR)" \
 check "the extension is case-insensitive (.PNG)" \
 	test "$(head -c 4 UPPER.PNG 2>/dev/null | od -An -tx1 | tr -d ' \n')" = 89504e47
 
+# ---- the subtitle: what a sample is, what built the claims --------------------
+# a whole command's sample is one run (it said "each >= 0 ms"); a claim
+# file's build is the user's compiler, not settle's own
+if "$SETTLE" run --command 'a=true' --command 'b=true' --samples 3 \
+	--output cmd.json >/dev/null 2>&1 &&
+   "$SETTLE" plot cmd.json -o cmd.svg 2>"$tmp/err"; then
+	check "a command file's subtitle: runs, no minimum time" python3 -c '
+import xml.etree.ElementTree as ET, sys
+s = "".join(ET.parse("cmd.svg").getroot().itertext())
+sys.exit(not ("3 runs each" in s and "each >=" not in s))'
+else
+	bad "plot of a command file: $(head -3 "$tmp/err")"
+fi
+cat >mine.c <<'C'
+#include <settle.h>
+static uint64_t spin(void *s, const void *a, uint64_t n)
+{
+	uint64_t t = 0;
+
+	(void)s, (void)a;
+	for (uint64_t i = 0; i < n; i++) { t += i; settle_keep(t); }
+	return 1;
+}
+static const struct settle_variant v[] = { { .name = "spin", .run = spin } };
+static const struct settle_claim c = { .name = "mine", .variants = v,
+	.nvariants = 1 };
+SETTLE_CLAIMS(&c);
+C
+if "$SETTLE" run mine.c --build "cc -O1" --quick --samples 3 \
+	--output mine.json >/dev/null 2>&1 &&
+   "$SETTLE" plot mine.json -o mine.svg 2>"$tmp/err"; then
+	check "a claim file's subtitle names its build" python3 -c '
+import xml.etree.ElementTree as ET, sys
+s = "".join(ET.parse("mine.svg").getroot().itertext())
+sys.exit(not "built with cc -O1" in s)'
+else
+	bad "plot of a claim file: $(head -3 "$tmp/err")"
+fi
+
 # ---- claims without sizes, --kind --------------------------------------------
 if [ -s endian.json ]; then
 	check "endian.json (no sizes) plots to SVG" \

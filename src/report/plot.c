@@ -608,6 +608,15 @@ static size_t dist_sizes(const struct settle_report *rep,
 	return n;
 }
 
+/* Does rep hold whole commands (settle run --command)? */
+static int commands(const struct settle_report *rep)
+{
+	for (size_t i = 0; i < rep->nresults; i++)
+		if (rep->results[i].command)
+			return 1;
+	return 0;
+}
+
 /* "AMD EPYC, L1d 32 KiB, L2 1 MiB, L3 32 MiB; gcc 12.2.0, -O2; ..." */
 static void machine_line(const struct settle_report *rep, char *buf,
 			 size_t len)
@@ -628,10 +637,19 @@ static void machine_line(const struct settle_report *rep, char *buf,
 					 "d" : "", settle_format_size(
 						 c->size_bytes, s, sizeof(s)));
 	}
-	if (used < len && rep->compiler[0])
+	/* the claims' build: the user's compiler for settle run FILE.c */
+	if (used < len && rep->claims_built[0])
+		used += (size_t)snprintf(buf + used, len - used, "; built with "
+					 "%s", rep->claims_built);
+	else if (used < len && rep->compiler[0])
 		used += (size_t)snprintf(buf + used, len - used, "; %s %s",
 					 rep->compiler, rep->build_flags);
-	if (used < len && rep->options.samples)
+	/* a whole command's sample is one run, of no minimum time */
+	if (used < len && rep->options.samples && commands(rep))
+		snprintf(buf + used, len - used, "; %u run%s each",
+			 rep->options.samples,
+			 rep->options.samples == 1 ? "" : "s");
+	else if (used < len && rep->options.samples)
 		snprintf(buf + used, len - used,
 			 "; %u sample%s, each >= %g ms%s", rep->options.samples,
 			 rep->options.samples == 1 ? "" : "s",
