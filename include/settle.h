@@ -825,9 +825,12 @@ struct settle_report {
 	char order[64];             /* how each round ordered the variants
 				       (settle_report_init: "interleaved,
 				       Williams design"; a loaded file's
-				       settings.order), or "" when unknown;
-				       last, so that the fields before it
-				       keep their offsets */
+				       settings.order), or "" when unknown */
+	int gbench;                 /* read from a Google Benchmark JSON file
+				       (settle's gbench-json too): no
+				       processes, layouts or rounds; last,
+				       so that the fields before it keep
+				       their offsets */
 };
 
 /*

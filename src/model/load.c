@@ -889,6 +889,7 @@ static int load_gbench(struct loader *l, json_t *doc, struct settle_report *rep)
 	rep->noise.known = 0;
 	snprintf(rep->noise.governor, sizeof(rep->noise.governor), "unknown");
 	rep->options.processes = 1;
+	rep->gbench = 1;
 	json_array_foreach(json_object_get(doc, "benchmarks"), i, v)
 		if (load_gbench_entry(l, v, i, rep) < 0)
 			return -1;

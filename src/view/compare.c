@@ -442,8 +442,10 @@ static int make_row(const struct settle_report *old,
 		*u = lu;
 	}
 	else if (k == 0) /* pooled samples; 8: a claim's, which layouts
-			  * could have placed (a command has none) */
-		*layouts |= r->command ? 4 : 4 | 8;
+			  * could have placed (a command has none); 16:
+			  * of a Google Benchmark file, which keeps none */
+		*layouts |= r->command ? 4 : old->gbench || nw->gbench ?
+			    4 | 16 : 4 | 8;
 	spread = fmax(moves(old, r), moves(nw, r));
 	w->lmark = spread > 0 ? "~" : "";
 	if (below_resolution(nw, r) || below_resolution(old, r)) {
@@ -1182,7 +1184,8 @@ static void summary(struct settle_compare_view *cv)
 		slower, nf, faster, nsame, cv->band * 100,
 		pooled ? "; by pooled samples of each run, which do not show "
 		"how far another run differs" : "",
-		cv->layouts & 8 ? " (measure with --layouts 4)" : "");
+		cv->layouts & 8 ? " (measure with --layouts 4)" :
+		cv->layouts & 16 ? " (compare settle's result files)" : "");
 	caveats(cv, used);
 }
 
@@ -1290,6 +1293,10 @@ static void compare_notes(struct settle_compare_view *cv)
 			 "code can be called slower or faster. %s",
 			 cv->layouts & 8 ? "Measure both with --layouts 4 (4 "
 			 "processes, the process as the unit; docs/layouts.md)"
+			 : cv->layouts & 16 ? "A Google Benchmark file keeps "
+			 "no processes or layouts (settle's gbench-json "
+			 "neither): compare settle's result files (settle run "
+			 "--output FILE.json) for the process as the unit"
 			 : "Whole commands have no layouts (each run is a "
 			 "fresh process, and a file's runs share one session "
 			 "of the machine)");
