@@ -130,6 +130,9 @@ static void test_bad_numbers(void **st)
 	/* the claim's variants listed */
 	assert_non_null(strstr(err, "popcount has: table8, builtin-generic"));
 	usage_error(settle("frobnicate", NULL), "frobnicate");
+	/* a file named otherwise than FILE.c: said what a claim file is */
+	usage_error(settle("run", "/etc/passwd", NULL),
+		    "a file of claims must be named FILE.c");
 	usage_error(settle("list", "extra", NULL), "extra");
 	usage_error(settle("--version", "extra", NULL), "extra");
 	usage_error(settle("version", "-x", NULL), "-x");

@@ -482,14 +482,14 @@ static int check_builds(const struct mclaim *mc, struct mstate *s,
 			snprintf(err, len, "claim %s: the builds disagree: "
 				 "variant '%s' computed %llu under build '%s' "
 				 "but %llu under build '%s' (%llu "
-				 "repetitions%s); a build changes the answer, "
+				 "repetition%s%s); a build changes the answer, "
 				 "refusing to report it", mc->claim.name,
 				 sl[i].orig->name,
 				 (unsigned long long)val[j],
 				 mc->build_names[sl[j].build],
 				 (unsigned long long)val[i],
 				 mc->build_names[sl[i].build],
-				 (unsigned long long)it, at);
+				 (unsigned long long)it, it == 1 ? "" : "s", at);
 			goto out;
 		}
 	}

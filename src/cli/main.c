@@ -750,12 +750,18 @@ static int run_claims(struct run_args *a, int argc, char **argv, int first)
 		const struct settle_claim *c = settle_claim_find(argv[i]);
 		char known[256] = "";
 		size_t used = 0;
+		struct stat st;
 
 		if (c) {
 			if ((rc = add_claim(a, c)))
 				return rc;
 			continue;
 		}
+		/* a file, named otherwise than FILE.c (sum.c.orig) */
+		if (i == first && stat(argv[i], &st) == 0 &&
+		    S_ISREG(st.st_mode))
+			return fail_usage("unknown claim '%s': a file of "
+					  "claims must be named FILE.c", argv[i]);
 		list = settle_claims(&n);
 		for (size_t k = 0; k < n && used < sizeof(known); k++)
 			used += (size_t)snprintf(known + used,
