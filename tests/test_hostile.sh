@@ -177,6 +177,14 @@ edit "$TMP/bpo.json" 'doc["claims"]["popcount"]["bytes_per_op"] = -5'
 run bpo show "$TMP/bpo.json"
 expect bpo 2 "bpo.json: malformed: claims.popcount.bytes_per_op is neither" \
 	"show: a negative bytes_per_op is refused"
+edit "$TMP/bpo.json" 'doc["claims"]["popcount"]["bytes_per_op"] = "weird"'
+run bpo show "$TMP/bpo.json"
+expect bpo 2 "bpo.json: malformed: claims.popcount.bytes_per_op is neither" \
+	"show: a bytes_per_op string other than \"size\" is refused"
+# --output naming a picture: the table is no picture; settle plot draws
+run svg_out run endian --quick --variant we32 --output "$TMP/x.svg"
+expect svg_out 2 "x.svg: a picture is drawn by settle plot" \
+	"run --output x.svg: refused, settle plot named"
 
 # Google Benchmark real_time outside the times settle reads (1e-15 ns
 # to 1e15 ns): 1e-300 ns was printed as the best time

@@ -799,6 +799,11 @@ static int parse_run(struct run_args *a, int argc, char **argv)
 			   usage_run, &first);
 	if (rc)
 		return rc == 1 ? -1 : rc;
+	if (!a->format && a->output && settle_plot_format(a->output))
+		return fail_usage("--output %s: a picture is drawn by settle "
+				  "plot from a result file (settle run "
+				  "--output r.json, then settle plot r.json -o "
+				  "%s)", a->output, a->output);
 	if (!a->format)
 		a->format = a->output && strcmp(a->output, "-") ?
 			    settle_format_for_path(a->output) : "table";

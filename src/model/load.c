@@ -329,8 +329,8 @@ static const struct settle_claim_info *claim_of(struct loader *l, json_t *doc,
 	k.original = json_string_value(json_object_get(c, "original"));
 	k.show_cycles = json_is_true(json_object_get(c, "show_cycles"));
 	b = json_object_get(c, "bytes_per_op");
-	if (b && !json_is_string(b) &&
-	    (!json_is_integer(b) || json_integer_value(b) < 0)) {
+	if (b && (json_is_string(b) ? strcmp(json_string_value(b), "size") :
+		  !json_is_integer(b) || json_integer_value(b) < 0)) {
 		fail(l, "malformed: claims.%s.bytes_per_op is neither \"size\" "
 		     "nor a whole number of bytes", name);
 		return NULL;
