@@ -503,6 +503,30 @@ else
 	cat "$TMP/bad-proc.err"
 fi
 
+# A cached object cut short (a full disk, a copy): compiled again, said
+# once, and measured (every later run failed: "cannot read file data")
+CUT=$(mktemp -d "${TMPDIR:-/tmp}/test_byob_cut.XXXXXX")
+SETTLE_CACHE_DIR=$CUT "$SETTLE" run "$TMP/prim.c" "${FAST[@]}" >/dev/null 2>&1
+for so in "$CUT"/*.so; do truncate -s 100 "$so"; done
+SETTLE_CACHE_DIR=$CUT "$SETTLE" run "$TMP/prim.c" "${FAST[@]}" \
+	>"$TMP/cut.out" 2>"$TMP/cut.err"
+rc=$?
+if [ $rc = 0 ] && grep -q "cannot be loaded (.*): compiling it again" "$TMP/cut.err" &&
+   SETTLE_CACHE_DIR=$CUT "$SETTLE" run "$TMP/prim.c" "${FAST[@]}" --verbose \
+	2>&1 >/dev/null | grep -q ": cached "; then
+	ok "a cached object cut short: compiled again, then cached"
+else
+	bad "a cached object cut short: status $rc: $(head -3 "$TMP/cut.err")"
+fi
+# the cache directory's name taken by a file: said so
+SETTLE_CACHE_DIR=$TMP/prim.c "$SETTLE" run "$TMP/prim.c" "${FAST[@]}" \
+	>/dev/null 2>"$TMP/filecache.err"
+rc=$?
+[ $rc = 2 ] && grep -q "a file that is not a directory is in its way" "$TMP/filecache.err" &&
+	ok "SETTLE_CACHE_DIR naming a file: said so, exit 2" ||
+	bad "SETTLE_CACHE_DIR naming a file: status $rc: $(cat "$TMP/filecache.err")"
+rm -rf "$CUT"
+
 # A cache directory that cannot be written: one clear line, not the
 # compiler's. Root writes anyway, so as root the run is made as nobody
 # (setpriv), in a folder nobody can read.

@@ -798,7 +798,9 @@ static int cache_dir(char *dir, size_t len)
 	}
 	if (n < 0 || (size_t)n >= len || mkdir_p(dir, 0700) < 0) {
 		fprintf(stderr, "settle: cannot create the cache directory "
-			"%s: %s\n", dir, strerror(errno));
+			"%s: %s\n", dir, errno == EEXIST || errno == ENOTDIR ?
+			"a file that is not a directory is in its way" :
+			strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -1363,6 +1365,18 @@ static int foreign_object(const char *path)
 	return m >= 0 && own >= 0 && m != own;
 }
 
+/* dlopen the build's object, its constructors watched (user_watch()). */
+static void *load(struct build *b)
+{
+	void *dl;
+
+	user_enter(NULL, 0, NULL, "loading it (a constructor)");
+	user_build = b->cmd;
+	dl = dlopen(b->so, RTLD_NOW | RTLD_LOCAL);
+	user_leave();
+	return dl;
+}
+
 /*
  * Compile (or find in the cache) and load one build of file, whose
  * contents are src[0..len). -1 after a message.
@@ -1423,10 +1437,18 @@ static int make_build(struct build *b, const char *file, const char *real,
 			"compiled (not cached: a file it read changed during "
 			"the build)" : "compiled", b->so);
 
-	user_enter(NULL, 0, NULL, "loading it (a constructor)");
-	user_build = b->cmd;
-	dl = dlopen(b->so, RTLD_NOW | RTLD_LOCAL);
-	user_leave();
+	dl = load(b);
+	/* a cached object that does not load (cut short, overwritten):
+	 * compiled again, once, instead of failing every later run */
+	if (!dl && cached && !foreign_object(b->so)) {
+		fprintf(stderr, "settle: %s, build '%s': the cached object %s "
+			"cannot be loaded (%s): compiling it again\n", file,
+			b->cmd, b->so, dlerror());
+		unlink(b->so);
+		if ((rc = compile(b, argv, &sl, file, cache, key)) < 0)
+			return rc;
+		dl = load(b);
+	}
 	if (b->transient)
 		unlink(b->so);
 	if (!dl) {
