@@ -598,6 +598,22 @@ expect self 2 "/dev/stdout: it is also settle's standard output or error" \
 expect same 2 "same.json: it is also settle's standard output or error.*'-' writes to standard output" \
 	"--output FILE > FILE is refused, naming '-'"
 
+# one sample in each layout (--layouts 5 --processes 1 --quick): no
+# spread within a layout to show, so the spread of all the samples is
+# shown and judged (it was +-MAD 0.0%, never marked unstable)
+json_edit "$IN/layouts.json" "$TMP/onelayout.json" '
+for r in doc["results"]:
+    r["samples_ns"] = [27.0, 29.0, 33.0, 36.0] if r["variant"] == "steady" else [27.0, 27.1, 27.2, 27.3]
+    r["sample_layouts"] = [0, 1, 2, 3]
+doc["settings"]["samples"] = 4
+doc["settings"]["processes"] = 1'
+run onelayout show "$TMP/onelayout.json"
+if [ $rc = 0 ] && grep -Eq "steady +[0-9.]+ ns +[0-9.]+ ns +[1-9][0-9.]*%!" "$TMP/onelayout.out"; then
+	ok "one sample a layout: the spread of all the samples, marked unstable"
+else
+	bad "one sample a layout: status $rc: $(grep steady "$TMP/onelayout.out" | head -2)"
+fi
+
 # a claim file that is a device or a FIFO: refused at once (/dev/zero
 # named zero.c was read until memory ran out; a FIFO blocked)
 ln -s /dev/zero "$TMP/zero.c"

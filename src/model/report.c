@@ -490,8 +490,20 @@ static void within_layouts(struct settle_result *r, const unsigned *ls,
 			   unsigned nl)
 {
 	double *x = malloc((r->nsamples + 1) * sizeof(*x)), m[256] = { 0 };
+	unsigned n[256] = { 0 };
 	struct settle_summary w;
 
+	/* a layout of one sample has no spread of its own (its sample is
+	 * its median): the spread of all the samples then, layouts and all */
+	for (size_t j = 0; j < r->nsamples; j++)
+		n[layout_of(r, j)]++;
+	for (unsigned i = 0; i < nl; i++)
+		if (n[ls[i]] < 2) {
+			r->layout_mad = r->sum.mad;
+			r->unstable = settle_summary_unstable(&r->sum);
+			free(x);
+			return;
+		}
 	if (!x)
 		return;
 	for (unsigned i = 0; i < nl; i++)
