@@ -288,6 +288,7 @@ claim() {
 #include <stdlib.h>
 #include <unistd.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 static void *setup(const struct settle_params *p, char *err, size_t len)
 { (void)p; (void)err; (void)len; $2; return (void *)1; }
 static uint64_t run_a(void *s, const void *a, uint64_t it)
@@ -372,6 +373,44 @@ crash exit3 1 "variant 'b' \(build 'cc -O2'\): run\(\) called exit\(3\)"
 # without a word)
 crash quick_exit0 1 "variant 'b' \(build 'cc -O2'\): run\(\) called _exit\(0\)"
 crash quick_Exit5 1 "setup\(\) called _Exit\(5\)"
+# a process the claim forks ends as it asks: its _exit(0) and exit(0)
+# are no failure of settle's (the claim's waitpid saw status 1 and the
+# child removed settle's temporary files)
+cat >"$TMP/fork_exit.c" <<'EOF'
+#include <settle.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <sys/wait.h>
+static uint64_t forks(void *s, const void *a, uint64_t it)
+{
+	(void)s;
+	for (uint64_t i = 0; i < it; i++) {
+		int st = 1;
+		pid_t p = fork();
+
+		if (p == 0 && a)
+			_exit(0);
+		if (p == 0)
+			exit(0);
+		waitpid(p, &st, 0);
+		if (st)
+			abort();
+	}
+	return 1;
+}
+static const struct settle_variant variants[] = {
+	{ .name = "quick", .run = forks, .arg = "" },
+	{ .name = "plain", .run = forks },
+};
+static const struct settle_claim claim = {
+	.name = "f", .op_name = "fork", .variants = variants, .nvariants = 2,
+};
+SETTLE_CLAIMS(&claim);
+EOF
+run fork_exit run "$TMP/fork_exit.c" "${FAST[@]}" --output "$TMP/fork_exit.json"
+[ $rc = 0 ] && [ -s "$TMP/fork_exit.json" ] &&
+	ok "run FILE.c: a forked child's _exit(0) and exit(0) end the child only" ||
+	bad "run FILE.c: forked child exits: status $rc: $(head -c 300 "$TMP/fork_exit.err")"
 # a process of --processes ended by the claim with status 0 and no result
 # file: said so (it named the missing temporary file)
 claim exit_group '' 'if (it > 1000) syscall(SYS_exit_group, 0)'
