@@ -124,6 +124,11 @@ static void test_bad_numbers(void **st)
 	/* a letter of a cluster, not the argument before it */
 	usage_error(settle("run", "popcount", "-ab", NULL), "'-a'");
 	assert_null(strstr(err, "popcount"));
+	usage_error(settle("run", "--verbose", "-ab", NULL), "'-a'");
+	/* a long option given a value it takes none of */
+	usage_error(settle("run", "popcount", "--quick=3", NULL),
+		    "option '--quick' takes no value");
+	usage_error(settle("run", "--bogus=3", NULL), "'--bogus=3'");
 	usage_error(settle("run", "endian", "--size", "4K", NULL), "size");
 	usage_error(settle("run", "popcount", "--variant", "nosuch", NULL),
 		    "nosuch");

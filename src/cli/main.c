@@ -370,6 +370,33 @@ static int spell_out(char **argv, const struct option *o)
 	return 0;
 }
 
+/*
+ * The option getopt_long refused: a letter of a cluster (-ab) by itself,
+ * as optind may not have passed the cluster yet; a long option given a
+ * value it takes none of (--quick=3: optopt is its code); else the
+ * argument as written.
+ */
+static int bad_option(int argc, char **argv)
+{
+	const char *cur = optind < argc ? argv[optind] : NULL;
+	const char *prev = argv[optind - 1];
+	int letter = optopt > 0 && optopt < 128;
+
+	if (letter && cur && cur[0] == '-' && cur[1] != '-' &&
+	    strchr(cur + 1, optopt))
+		return fail_usage("unknown option '-%c' (see settle %s "
+				  "--help)", optopt, argv[0]);
+	if (!strncmp(prev, "--", 2) && optopt && strchr(prev, '='))
+		return fail_usage("option '%.*s' takes no value (see settle %s "
+				  "--help)", (int)(strchr(prev, '=') - prev),
+				  prev, argv[0]);
+	if (letter && prev[0] == '-' && prev[1] != '-')
+		return fail_usage("unknown option '-%c' (see settle %s "
+				  "--help)", optopt, argv[0]);
+	return fail_usage("unknown option '%s' (see settle %s --help)", prev,
+			  argv[0]);
+}
+
 static int parse_options(int argc, char **argv, const char *shorts,
 			 const struct option *opts, option_fn fn, void *ctx,
 			 const char *usage, int *first)
@@ -387,14 +414,8 @@ static int parse_options(int argc, char **argv, const char *shorts,
 			fputs(usage, stdout);
 			return 1;
 		}
-		/* a short option of a cluster (-ab): by its letter, as
-		 * optind may not have passed the cluster yet */
-		if (c == '?' && optopt)
-			return fail_usage("unknown option '-%c' (see settle %s "
-					  "--help)", optopt, argv[0]);
 		if (c == '?')
-			return fail_usage("unknown option '%s' (see settle %s "
-					  "--help)", argv[optind - 1], argv[0]);
+			return bad_option(argc, argv);
 		if (c == ':')
 			return fail_usage("option '%s' needs a value",
 					  argv[optind - 1]);
