@@ -518,6 +518,33 @@ if [ $rc = 0 ] && grep -q "cannot be loaded (.*): compiling it again" "$TMP/cut.
 else
 	bad "a cached object cut short: status $rc: $(head -3 "$TMP/cut.err")"
 fi
+# an object that never loads (an undefined symbol) is no cache entry: each
+# run says why it cannot load, none 'cached object ... compiling it again'
+cat >"$TMP/undef.c" <<'C'
+#include <settle.h>
+extern int settle_test_no_such_function(void);
+static uint64_t run(void *s, const void *a, uint64_t n)
+{
+	(void)s, (void)a;
+	return n + (uint64_t)settle_test_no_such_function();
+}
+static const struct settle_variant v[] = { { .name = "one", .run = run } };
+static const struct settle_claim c = { .name = "undef", .variants = v,
+	.nvariants = 1 };
+SETTLE_CLAIMS(&c);
+C
+for k in 1 2; do
+	SETTLE_CACHE_DIR=$CUT "$SETTLE" run "$TMP/undef.c" "${FAST[@]}" \
+		>/dev/null 2>"$TMP/undef$k.err"
+	echo $? >"$TMP/undef$k.rc"
+done
+if [ "$(cat "$TMP/undef2.rc")" = 2 ] &&
+   grep -q "cannot load: .*settle_test_no_such_function" "$TMP/undef2.err" &&
+   ! grep -q "compiling it again" "$TMP/undef2.err"; then
+	ok "an object that does not load is not cached: said the same way again"
+else
+	bad "undefined symbol, second run: status $(cat "$TMP/undef2.rc"): $(cat "$TMP/undef2.err")"
+fi
 # the cache directory's name taken by a file: said so
 SETTLE_CACHE_DIR=$TMP/prim.c "$SETTLE" run "$TMP/prim.c" "${FAST[@]}" \
 	>/dev/null 2>"$TMP/filecache.err"

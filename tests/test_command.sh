@@ -95,6 +95,15 @@ expect 1 "aREAL REASON" --command \
 	"a=head -c 1000 /dev/zero | tr '\0' a >&2; echo REAL REASON >&2; exit 3"
 expect 1 "aREAL REASON" --command \
 	"a=head -c 5000 /dev/zero | tr '\0' a >&2; echo REAL REASON >&2; exit 3"
+# a long line of UTF-8 text is cut between characters
+"$SETTLE" run --command "a=printf '\303\251%.0s' \$(seq 300) >&2; exit 3" \
+	--samples 2 >/dev/null 2>"$tmp/utf8.err"
+if grep -q " \.\.\. " "$tmp/utf8.err" && python3 -c '
+import sys; open(sys.argv[1], "rb").read().decode("utf-8")' "$tmp/utf8.err"; then
+	ok "a long UTF-8 line of standard error: shortened between characters"
+else
+	bad "a long UTF-8 line: $(head -c 300 "$tmp/utf8.err" | od -c | head -3)"
+fi
 expect 1 "standard error (100 bytes) holds no line of text" --command \
 	'a=head -c 100 /dev/zero >&2; exit 3'
 expect 2 "do not mix" --command 'a=true' popcount

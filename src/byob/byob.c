@@ -1473,6 +1473,10 @@ static int make_build(struct build *b, const char *file, const char *real,
 			file, b->cmd, err, foreign_object(b->so) ?
 			" (the object is built for another architecture than "
 			"settle's)" : "");
+		/* not kept: an object that does not load is no cache entry
+		 * (an undefined symbol: the next run says so again, it is
+		 * not 'cached object cannot be loaded') */
+		unlink(b->so);
 		return -1;
 	}
 	b->claims = dlsym(dl, "settle_user_claims");

@@ -352,10 +352,11 @@ static int finish(pid_t pid, struct run *r, int end_group)
 	}
 	if (rc == 0 && end_group)
 		kill(-pid, SIGKILL);
+	/* ended, or (--prepare) its jobs left running on purpose */
+	settle_group_set(0);
 	do
 		w = wait4(pid, &r->status, 0, &ru);
 	while (w < 0 && errno == EINTR);
-	settle_group_set(0);
 	if (w != pid)
 		return -1;
 	r->user_ns = tv_ns(ru.ru_utime);
@@ -380,25 +381,28 @@ static int spawn(char *const argv[], const struct io *io, struct run *r,
 	return 0;
 }
 
-/* "\n  | " and line p as shown: control characters (NUL too) as '?', a
- * line longer than 160 bytes as its start, " ... " and its end (where
- * a message often says what went wrong). */
+/* "\n  | " and line p (n bytes) as shown: control characters (NUL too)
+ * as '?', a line longer than 160 bytes as its start, " ... " and its end
+ * (where a message often says what went wrong), cut at UTF-8 character
+ * boundaries. */
 static size_t show_line(const char *p, size_t n, char *buf, size_t len)
 {
-	size_t used = 0;
+	size_t cut = n > 160 ? settle_utf8_start(p, 48) : n;
+	size_t resume = n > 160 ? settle_utf8_start(p, n - 107) : n;
+	size_t used;
 
 	if (len < 8)
 		return 0;
 	used = (size_t)snprintf(buf, len, "\n  | ");
 	for (size_t k = 0; k < n && used + 6 < len; k++) {
-		unsigned char c = (unsigned char)p[k];
+		unsigned char c;
 
-		if (n > 160 && k == 48) {
+		if (k == cut) { /* the start, " ... ", the end */
 			used += (size_t)snprintf(buf + used, len - used,
 						 " ... ");
-			k = n - 107;
-			c = (unsigned char)p[k];
+			k = resume;
 		}
+		c = (unsigned char)p[k];
 		buf[used++] = c < 0x20 || c == 0x7f ? '?' : (char)c;
 	}
 	buf[used] = '\0';

@@ -753,12 +753,13 @@ static int add_figures(struct settle_report *rep, const struct settle_claim *c,
 		struct settle_figure f[SETTLE_MAX_FIGURES];
 		size_t n;
 
+		ctx.variant = variant_of(c, r);
+		if (!ctx.variant) /* a variant the claim no longer has: */
+			continue; /* its figures as the file states them */
 		free(r->figures);
 		r->figures = NULL;
 		r->nfigures = 0;
-		ctx.variant = variant_of(c, r);
-		if (r->skipped || r->nsamples == 0 || r->below_resolution ||
-		    !ctx.variant)
+		if (r->skipped || r->nsamples == 0 || r->below_resolution)
 			continue;
 		memset(f, 0, sizeof(f)); /* what scale() leaves unset is "" */
 		n = c->scale(r, &ctx, f, SETTLE_MAX_FIGURES);

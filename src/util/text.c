@@ -231,8 +231,7 @@ void settle_c_locale_end(struct settle_c_locale *l)
 	l->c = (locale_t)0;
 }
 
-/* Back from s + i to the start of a UTF-8 character. */
-static size_t char_start(const char *s, size_t i)
+size_t settle_utf8_start(const char *s, size_t i)
 {
 	while (i > 0 && ((unsigned char)s[i] & 0xc0) == 0x80)
 		i--;
@@ -243,12 +242,12 @@ char *settle_elide(const char *s, size_t max, char *buf, size_t len)
 {
 	size_t n = strlen(s), tail, head;
 
-	if (n <= max || max + 6 > len) {
+	if (n <= max || max < 16 || max + 6 > len) {
 		snprintf(buf, len, "%s", s);
 		return buf;
 	}
-	tail = char_start(s, n - max / 4);
-	head = char_start(s, max - max / 4 - 5);
+	tail = settle_utf8_start(s, n - max / 4);
+	head = settle_utf8_start(s, max - max / 4 - 5);
 	snprintf(buf, len, "%.*s ... %s", (int)head, s, s + tail);
 	return buf;
 }

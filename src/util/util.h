@@ -51,10 +51,11 @@ const char *settle_tmpdir(void);
  * stop, keeping what was finished. Temporary files and directories are
  * registered while they exist (settle_temp_add, up to 64, paths below
  * 4096 bytes; returns -1 when full) and forgotten once removed;
- * settle_temp_cleanup() removes every registered one, files first, then
- * kills the process group of the command being timed, if one is
- * (settle_group_set(pgid) once it started, settle_group_set(0) once it
- * ended: a command that ignores SIGTERM would outlive settle); it is
+ * settle_temp_cleanup() kills the process group of the command being
+ * timed, if one is (settle_group_set(pgid) once it started,
+ * settle_group_set(0) once it ended: a command that ignores SIGTERM
+ * would outlive settle), then removes every registered one, files
+ * first; it is
  * async-signal-safe: the handler calls it before ending the process on
  * a second signal.
  */
@@ -129,11 +130,15 @@ char *settle_escape(const char *s);
 /* The same, in place in buf (len bytes), cut to fit. */
 void settle_escape_in(char *buf, size_t len);
 
-/* s into buf (len bytes) whole when it has at most max bytes (max <
- * len - 5), else its start, " ... " and its last max / 4 bytes, cut at
- * UTF-8 character boundaries: a long command line shown beside figures
- * that must not be cut off. Returns buf. */
+/* s into buf (len bytes) whole when it has at most max bytes (or max
+ * is below 16, or not below len - 5), else its start, " ... " and its
+ * last max / 4 bytes, cut at UTF-8 character boundaries: a long command
+ * line shown beside figures that must not be cut off. Returns buf. */
 char *settle_elide(const char *s, size_t max, char *buf, size_t len);
+
+/* The start of the UTF-8 character byte i of s is in (i, or back over
+ * continuation bytes to 0). */
+size_t settle_utf8_start(const char *s, size_t i);
 
 /* Remove leading blanks and trailing blanks and new lines of s, in place
  * (a line read from /proc or a cpuid brand string). */
