@@ -958,7 +958,9 @@ const char *settle_format_for_path(const char *path);
  * "json" format), or a Google Benchmark JSON file (an object with
  * "context" and "benchmarks"). Claims and variants are described from
  * the file, statistics and verdicts recomputed from the samples with
- * band.
+ * band (a fraction: 0.01 for +-1 %); a negative band takes the file's
+ * own (settings.equivalence_band, as settle run --equivalence set it;
+ * 0.01 when the file has none).
  *
  * A Google Benchmark entry becomes a result of claim = its name up to the
  * first '/', variant = the rest (or the whole name); its repetitions are

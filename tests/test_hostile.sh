@@ -653,6 +653,21 @@ else
 	bad "one sample a layout: status $rc: $(grep steady "$TMP/onelayout.out" | head -2)"
 fi
 
+# show draws the verdicts with the file's band (settle run --equivalence
+# 50 wrote "same"; show said "faster" with its default 1 %, and its json
+# wrote that band over the file's)
+json_edit "$IN/old.json" "$TMP/band50.json" 'doc["settings"]["equivalence_band"] = 0.5'
+run band50 show "$TMP/band50.json"
+run band50j show "$TMP/band50.json" --format json
+run band1 show "$TMP/band50.json" --equivalence 1
+if grep -Eq "4 KiB +swar64 .* same *$" "$TMP/band50.out" &&
+   grep -q '"equivalence_band": 0.5' "$TMP/band50j.out" &&
+   grep -Eq "4 KiB +swar64 .* faster *$" "$TMP/band1.out"; then
+	ok "show: the file's band, unless --equivalence says another"
+else
+	bad "show's band: $(grep -E '4 KiB +swar64' "$TMP/band50.out" "$TMP/band1.out")"
+fi
+
 # a claim file that is a device or a FIFO: refused at once (/dev/zero
 # named zero.c was read until memory ran out; a FIFO blocked)
 ln -s /dev/zero "$TMP/zero.c"

@@ -134,7 +134,9 @@ static const char usage_show[] =
 "or a Google Benchmark JSON file) again; statistics and verdicts are\n"
 "recomputed from its samples. --format: table (default), json, md, text,\n"
 "csv, json-lines or gbench-json, as for settle run. `settle run\n"
-"--output r.json` and `settle show r.json` print the same tables.\n";
+"--output r.json` and `settle show r.json` print the same tables: the\n"
+"band is the file's (settle run --equivalence) unless --equivalence\n"
+"is given.\n";
 
 static const char usage_compare[] =
 "usage: settle compare OLD NEW [NEW2...] [options]\n\n"
@@ -1128,7 +1130,7 @@ static const struct option file_opts[] = {
 
 static int cmd_show(int argc, char **argv)
 {
-	struct file_args a = { 0.01, -1, "table", 0 };
+	struct file_args a = { -1, -1, "table", 0 }; /* band -1: the file's */
 	struct settle_report rep;
 	int first, rc;
 
@@ -1441,7 +1443,7 @@ static int cmd_plot(int argc, char **argv)
 		return rc;
 	if (refuse_same_file(a.out, argv[first], "the result file"))
 		return 2;
-	if ((rc = load(argv[first], 0.01, &rep)))
+	if ((rc = load(argv[first], -1, &rep)))
 		return rc;
 	rc = settle_plot(&rep, a.out, a.kind, err, sizeof(err));
 	if (rc < 0)

@@ -269,6 +269,13 @@ static void load_settings(struct loader *l, struct settle_report *rep,
 	 * would split the samples into empty chunks, one loop per chunk */
 	o->processes = (unsigned)within(s, "processes", 0, 256, 0);
 	o->layouts = (unsigned)within(s, "layouts", 0, UINT_MAX, 0);
+	/* the band its verdicts were drawn with (settle run --equivalence:
+	 * above 0, at most 50 %), for a reader that asks for the file's */
+	if (o->band < 0) {
+		double b = num(s, "equivalence_band");
+
+		o->band = b > 0 && b <= 0.5 ? b : 0.01;
+	}
 	o->layout_first = (unsigned)within(s, "layout", 0, UINT_MAX, 0);
 	if (o->layouts > 64 || o->layout_first > 63)
 		o->layouts = o->layout_first = 0; /* no run of settle's */
@@ -1013,6 +1020,8 @@ int settle_load_json(const char *path, double band, struct settle_report *rep,
 		goto out;
 	}
 	rep->options.band = band;
+	if (is_gbench(doc) && band < 0)
+		rep->options.band = 0.01; /* Google Benchmark has no band */
 	rc = is_gbench(doc) ? load_gbench(&l, doc, rep) :
 	     load_doc(&l, doc, rep);
 	if (rc == 0 && l.too_long)
