@@ -348,6 +348,31 @@ sed 's/\.nvariants = 3,/.nvariants = 2, .default_sizes = zero, .ndefault_sizes =
 run size0 run "$TMP/size0.c" "${FAST[@]}"
 expect size0 2 "size0.c: claim 'd': a size of 0 bytes in its default_sizes" \
 	"run FILE.c: a default size of 0 bytes: refused"
+# a size twice in default_sizes: run printed two groups of rows of one
+# size, show compared the second's baseline with the first's
+sed 's/{ 0, 64 }/{ 64, 32, 64 }/; s/\.ndefault_sizes = 2,/.ndefault_sizes = 3,/' \
+	"$TMP/size0.c" >"$TMP/size2x.c"
+run size2x run "$TMP/size2x.c" "${FAST[@]}"
+expect size2x 2 "size2x.c: claim 'd': the size 64 bytes twice in its default_sizes" \
+	"run FILE.c: a size given twice in default_sizes: refused"
+# a bytes_per_op no result file can keep (it wrote 2^63, which no JSON
+# reader of settle's took back)
+sed 's/\.nvariants = 3,/.nvariants = 2, .bytes_per_op = 1ull << 63,/' \
+	"$TMP/dupvar.c" >"$TMP/bpo63.c"
+run bpo63 run "$TMP/bpo63.c" "${FAST[@]}"
+expect bpo63 2 "bpo63.c: claim 'd': bytes_per_op 9223372036854775808 is more than a result file can keep" \
+	"run FILE.c: bytes_per_op of 2^63: refused"
+# a reference as the baseline, named or the first variant: nothing would be
+# checked (a variant computing another value passed, exit 0)
+sed 's/{ .name = "a", .run = one },/{ .name = "a", .run = one, .flags = SETTLE_REFERENCE },/; s/\.nvariants = 3,/.nvariants = 2,/' \
+	"$TMP/dupvar.c" >"$TMP/refbase.c"
+run refbase run "$TMP/refbase.c" "${FAST[@]}"
+expect refbase 2 "refbase.c: claim 'd': its baseline 'a' is a reference" \
+	"run FILE.c: a reference as the (first, default) baseline: refused"
+sed 's/\.nvariants = 2,/.nvariants = 2, .baseline = "a",/' "$TMP/refbase.c" >"$TMP/refbase2.c"
+run refbase2 run "$TMP/refbase2.c" "${FAST[@]}"
+expect refbase2 2 "refbase2.c: claim 'd': its baseline 'a' is a reference" \
+	"run FILE.c: a reference named as the baseline: refused"
 # sizes given with a count of 0: it once ran nothing and exited 0
 sed 's/\.ndefault_sizes = 2,/.ndefault_sizes = 0,/' "$TMP/size0.c" >"$TMP/nsizes0.c"
 run nsizes0 run "$TMP/nsizes0.c" "${FAST[@]}"

@@ -1647,6 +1647,26 @@ static int valid_claim(const char *file, const struct settle_claim *c,
 				"default_sizes" : "full_sizes");
 			return 0;
 		}
+		/* twice: two groups of rows of one size, which show and
+		 * compare would take for one */
+		for (size_t k = 0; k < j; k++)
+			if ((k < c->ndefault_sizes ? c->default_sizes[k] :
+			     c->full_sizes[k - c->ndefault_sizes]) == *s) {
+				fprintf(stderr, "settle: %s: claim '%s': the "
+					"size %llu bytes twice in its "
+					"default_sizes and full_sizes\n", file,
+					c->name, (unsigned long long)*s);
+				return 0;
+			}
+	}
+	/* a count a result file can keep (a JSON integer reads back up to
+	 * 2^63 - 1) */
+	if (c->bytes_per_op != SETTLE_BYTES_SIZE &&
+	    c->bytes_per_op > (uint64_t)INT64_MAX) {
+		fprintf(stderr, "settle: %s: claim '%s': bytes_per_op %llu is "
+			"more than a result file can keep (2^63 - 1)\n", file,
+			c->name, (unsigned long long)c->bytes_per_op);
+		return 0;
 	}
 	for (size_t j = 0; j < c->nvariants; j++) {
 		const struct settle_variant *v = &c->variants[j];
@@ -1661,6 +1681,17 @@ static int valid_claim(const char *file, const struct settle_claim *c,
 			fprintf(stderr, "settle: %s: claim '%s': the %s of "
 				"variant %zu is not UTF-8 (a result file could "
 				"not keep it)\n", file, c->name, bad, j + 1);
+			return 0;
+		}
+		/* the baseline (named, or the first variant) is checked and
+		 * compared against; a reference is neither, so nothing would
+		 * be (a check mismatch went unsaid, exit 0) */
+		if ((c->baseline ? !strcmp(v->name, c->baseline) : j == 0) &&
+		    v->flags & SETTLE_REFERENCE) {
+			fprintf(stderr, "settle: %s: claim '%s': its baseline "
+				"'%s' is a reference (SETTLE_REFERENCE), which "
+				"is never checked or compared; name another as "
+				".baseline\n", file, c->name, v->name);
 			return 0;
 		}
 		if (c->baseline && !strcmp(v->name, c->baseline))
