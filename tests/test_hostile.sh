@@ -693,6 +693,20 @@ else
 	bad "show's band: $(grep -E '4 KiB +swar64' "$TMP/band50.out" "$TMP/band1.out")"
 fi
 
+# a change of nothing but rounding error reads +0.00%, as every other
+# change has two decimals (samples 1 + 1e-12 times as long: "+1e-10%")
+json_edit "$IN/old.json" "$TMP/median.json" '
+for r in doc["results"]:
+    if r.get("samples_ns"):
+        r["samples_ns"] = [x * (1 + 1e-12) for x in r["samples_ns"]]'
+run tiny compare "$IN/old.json" "$TMP/median.json"
+if [ $rc = 0 ] && ! grep -q "[0-9]e-[0-9]*%" "$TMP/tiny.out" &&
+   grep -q "+0.00%\|-0.00%" "$TMP/tiny.out"; then
+	ok "compare: a change of rounding error reads +0.00%"
+else
+	bad "compare, rounding error: status $rc: $(grep -m2 'e-[0-9]*%' "$TMP/tiny.out")"
+fi
+
 # a claim file that is a device or a FIFO: refused at once (/dev/zero
 # named zero.c was read until memory ran out; a FIFO blocked)
 ln -s /dev/zero "$TMP/zero.c"

@@ -336,10 +336,14 @@ static int enough_to_resample(const size_t *nx, const size_t *ny, size_t n)
 	return 1;
 }
 
+/* A change in per cent, two decimals: "+3.10%", "-0.25%"; below 0.005 %
+ * "+0.00%" (equal samples leave a rounding error, "+3.1e-10%"). */
 static void pct(double ratio, char *buf, size_t len)
 {
 	double c = (ratio - 1) * 100;
 
+	if (fabs(c) < 0.005)
+		c = 0;
 	settle_format_num(c, 2, buf + 1, len - 2);
 	buf[0] = c < 0 ? '-' : '+';
 	if (buf[1] == '-')
