@@ -38,4 +38,14 @@ if grep -q "^  A/A, 3 trials: .*: not judged (--quick)$" "$TMP/out" &&
 else
 	bad "--quick targets: $(grep -E "target" "$TMP/out")"
 fi
+# a rate of no trials (one layout trial goes to A/A, none is left to
+# detect): not measured, no rate, never MISSED (it said 0.0%: MISSED)
+"$SETTLE" selftest --aa-trials 1 --detect-trials 1 --layout-trials 1 \
+	--samples 2 --processes 1 --layouts 2 --min-time 1 >"$TMP/zero" 2>&1
+if grep -q "3% more work, 0 trials: called slower - (target >= 90%): not measured (0 trials)$" \
+	"$TMP/zero"; then
+	ok "a target of 0 trials: not measured, no rate"
+else
+	bad "0 trials: $(grep '0 trials' "$TMP/zero")"
+fi
 test_end test_selftest_fail

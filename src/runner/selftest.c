@@ -559,8 +559,11 @@ int settle_write_selftest_json(const struct settle_selftest *st,
 /* A target's word: under --quick none is judged (too few samples and
  * trials for the rates to mean anything; a newcomer saw a column of
  * MISSED). */
-static const char *met(int ok, const struct settle_options *o)
+static const char *met(int ok, unsigned trials,
+		       const struct settle_options *o)
 {
+	if (!trials) /* a rate of no trials is no miss */
+		return "not measured (0 trials)";
 	if (o->quick)
 		return "not judged (--quick)";
 	return ok ? "met" : "MISSED";
@@ -574,6 +577,7 @@ static void layout_print(FILE *f, const struct settle_selftest *st,
 		 TARGET_LAYOUT_AA_FALSE_POSITIVES &&
 		 st->layout_aa_same_rate >= TARGET_LAYOUT_AA_SAME;
 	int d3 = st->layout_detect_rate_3pct >= TARGET_LAYOUT_DETECT_3PCT;
+	char rate[16] = "-";
 
 	if (!st->layout_aa_trials) {
 		fprintf(f, "  layouts: not measured (%s)\n",
@@ -587,11 +591,14 @@ static void layout_print(FILE *f, const struct settle_selftest *st,
 		st->layout_aa_trials, 100 * st->layout_aa_false_positive_rate,
 		100 * TARGET_LAYOUT_AA_FALSE_POSITIVES,
 		100 * st->layout_aa_same_rate, 100 * TARGET_LAYOUT_AA_SAME,
-		met(aa, o));
-	fprintf(f, "    3%% more work, %u trials: called slower %.1f%% "
-		"(target >= %g%%): %s\n", st->layout_detect_trials,
-		100 * st->layout_detect_rate_3pct,
-		100 * TARGET_LAYOUT_DETECT_3PCT, met(d3, o));
+		met(aa, st->layout_aa_trials, o));
+	if (st->layout_detect_trials)
+		snprintf(rate, sizeof(rate), "%.1f%%",
+			 100 * st->layout_detect_rate_3pct);
+	fprintf(f, "    3%% more work, %u trials: called slower %s "
+		"(target >= %g%%): %s\n", st->layout_detect_trials, rate,
+		100 * TARGET_LAYOUT_DETECT_3PCT,
+		met(d3, st->layout_detect_trials, o));
 	fprintf(f, "    the same A/A in one layout, %u trials: faster or "
 		"slower %.1f%% (what one layout says)\n",
 		st->layout_single_trials,
@@ -646,15 +653,15 @@ void settle_selftest_print(FILE *f, const struct settle_selftest *st,
 		"same %.1f%% (target >= %g%%): %s\n", st->aa_trials,
 		100 * st->aa_false_positive_rate,
 		100 * TARGET_AA_FALSE_POSITIVES, 100 * st->aa_same_rate,
-		100 * TARGET_AA_SAME, met(aa, o));
+		100 * TARGET_AA_SAME, met(aa, st->aa_trials, o));
 	fprintf(f, "  3%% more work, %u trials: called slower %.1f%% (target "
 		">= %g%%): %s\n", st->detect_trials,
 		100 * st->detect_rate_3pct, 100 * TARGET_DETECT_3PCT,
-		met(d3, o));
+		met(d3, st->detect_trials, o));
 	fprintf(f, "  2%% more work, band 0.5%%, %u trials: called slower "
 		"%.1f%% (target >= %g%%): %s\n", st->detect_trials,
 		100 * st->detect_rate_2pct, 100 * TARGET_DETECT_2PCT,
-		met(d2, o));
+		met(d2, st->detect_trials, o));
 	layout_print(f, st, o);
 	fprintf(f, "  dependent chains against an add chain (1 cycle each, "
 		"%.2f GHz):\n    ", st->core_ghz);
