@@ -140,7 +140,8 @@ struct settle_variant {
 	 */
 	const struct settle_param *params;
 	size_t nparams;
-	const char *label;       /* NULL, or the table label to use as is */
+	const char *label;       /* NULL (or ""), or the table label to use
+				    as is */
 };
 
 /*
@@ -174,10 +175,12 @@ struct settle_conclude_ctx;
 struct settle_claim {
 	const char *name;        /* e.g. "popcount" */
 	const char *description; /* one line */
-	const char *title;       /* heading of the claim's table */
+	const char *title;       /* heading of the claim's table; NULL or
+				    "": the name */
 	const char *original;    /* NULL, or the original post's figures,
 				    printed under the table for comparison */
-	const char *op_name;     /* what one operation is: "buffer", "load" */
+	const char *op_name;     /* what one operation is: "buffer", "load";
+				    NULL or "": "op" */
 	const struct settle_variant *variants;
 	size_t nvariants;
 	const char *baseline;    /* name of the baseline variant */

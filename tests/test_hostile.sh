@@ -373,6 +373,29 @@ sed 's/\.nvariants = 2,/.nvariants = 2, .baseline = "a",/' "$TMP/refbase.c" >"$T
 run refbase2 run "$TMP/refbase2.c" "${FAST[@]}"
 expect refbase2 2 "refbase2.c: claim 'd': its baseline 'a' is a reference" \
 	"run FILE.c: a reference named as the baseline: refused"
+# empty strings where a claim may give none: the defaults, as for NULL
+# (a heading of nothing, a column "per", a row labelled "cc -O2 ")
+cat >"$TMP/empty.c" <<'EOF'
+#include <settle.h>
+static uint64_t one(void *s, const void *a, uint64_t it)
+{ uint64_t t = 0; (void)s; (void)a; for (uint64_t i = 0; i < it; i++) { t += i; settle_keep(t); } return 1; }
+static const struct settle_variant variants[] = {
+	{ .name = "a", .run = one, .label = "" }, { .name = "b", .run = one },
+};
+static const struct settle_claim claim = {
+	.name = "e", .title = "", .op_name = "", .variants = variants,
+	.nvariants = 2,
+};
+SETTLE_CLAIMS(&claim);
+EOF
+run empty run "$TMP/empty.c" "${FAST[@]}"
+if [ $rc = 0 ] && grep -q "^e$" "$TMP/empty.out" &&
+   grep -Eq "^  variant +per op " "$TMP/empty.out" &&
+   grep -Eq "^  cc -O2 a +[0-9]" "$TMP/empty.out"; then
+	ok "run FILE.c: an empty title, op_name and label: the name, 'op', the build and name"
+else
+	bad "empty strings: status $rc: $(head -c 600 "$TMP/empty.out")"
+fi
 # sizes given with a count of 0: it once ran nothing and exited 0
 sed 's/\.ndefault_sizes = 2,/.ndefault_sizes = 0,/' "$TMP/size0.c" >"$TMP/nsizes0.c"
 run nsizes0 run "$TMP/nsizes0.c" "${FAST[@]}"

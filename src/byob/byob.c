@@ -1805,13 +1805,14 @@ static int make_variants(struct mclaim *mc, const struct build *builds,
 			mv[i] = *v;
 			mv[i].build = v->build ? join(builds[b].cmd, v->build)
 					       : builds[b].cmd;
-			mv[i].label = v->label ? join(builds[b].cmd, v->label)
-					       : NULL;
+			mv[i].label = v->label && *v->label ?
+				      join(builds[b].cmd, v->label) : NULL;
 			mv[i].run = slot_run;
 			mv[i].arg = &mc->slots[i];
 			mv[i].unavailable = v->unavailable ? slot_unavailable
 							   : NULL;
-			if (!mv[i].build || (v->label && !mv[i].label))
+			if (!mv[i].build ||
+			    (v->label && *v->label && !mv[i].label))
 				goto nomem;
 		}
 	}

@@ -74,9 +74,11 @@ void settle_claim_describe(const struct settle_claim *c,
 	out->show_cycles = c->show_cycles;
 }
 
+/* s, or dflt when s is NULL or "" (an empty title or op_name would head
+ * a table with nothing, or a column with "per"). */
 static const char *or(const char *s, const char *dflt)
 {
-	return s ? s : dflt;
+	return s && *s ? s : dflt;
 }
 
 const struct settle_claim_info *

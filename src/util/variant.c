@@ -56,7 +56,7 @@ char *settle_label(const char *build, const struct settle_param *params,
 char *settle_variant_label(const struct settle_variant *v, char *buf,
 			   size_t len)
 {
-	if (v->label) {
+	if (v->label && *v->label) { /* "": none, as NULL */
 		snprintf(buf, len, "%s", v->label);
 		return buf;
 	}
