@@ -252,17 +252,25 @@ one_signal TERM 143
 # 9. the same with one SIGINT where stderr is no terminal (timeout -s INT,
 # a CI runner): no one can press Ctrl-C again, so it ends 10 s on as well
 one_signal INT 130
+# term_once MARK CMD...: CMD in the background (stdout and stderr in
+# $TMP/out and $TMP/err), one SIGTERM once MARK exists, its status in rc;
+# killed 40 s on if it would wait for ever
+term_once() {
+	local mark=$1 pid guard
+	shift
+	rm -f "$mark"
+	"$@" >"$TMP/out" 2>"$TMP/err" &
+	pid=$!
+	wait_mark "$mark"
+	( sleep 40; kill -KILL $pid ) >/dev/null 2>&1 &
+	guard=$!
+	kill -TERM $pid; wait $pid; rc=$?
+	kill $guard 2>/dev/null
+}
 # 10. with --layouts (fresh processes): said once, by settle, not again by
 # the process it runs
-rm -f "$TMP/mark"
-MARK=$TMP/mark "$SETTLE" run "$TMP/loop.c" --quick --samples 3 --layouts 3 \
-	>"$TMP/out" 2>"$TMP/err" &
-pid=$!
-wait_mark "$TMP/mark"
-( sleep 40; kill -KILL $pid ) >/dev/null 2>&1 &
-guard=$!
-kill -TERM $pid; wait $pid; rc=$?
-kill $guard 2>/dev/null
+term_once "$TMP/mark" env MARK="$TMP/mark" "$SETTLE" run "$TMP/loop.c" \
+	--quick --samples 3 --layouts 3
 n=$(grep -c "did not end within 10 s" "$TMP/err")
 [ $rc = 143 ] && [ "$n" = 1 ] && [ -z "$(leftovers)" ] &&
 	ok "--layouts, a claim that never returns: one SIGTERM, said once" ||
@@ -270,14 +278,8 @@ n=$(grep -c "did not end within 10 s" "$TMP/err")
 # 11. a whole command that ignores SIGTERM and SIGINT: ended with its
 # process group when settle ends 10 s on (it ran on, its parent init)
 tag="sleep 297.$$"
-"$SETTLE" run --command "a=trap '' INT TERM; touch '$TMP/mark2'; $tag" \
-	--quick >"$TMP/out" 2>"$TMP/err" &
-pid=$!
-wait_mark "$TMP/mark2"
-( sleep 40; kill -KILL $pid ) >/dev/null 2>&1 &
-guard=$!
-kill -TERM $pid; wait $pid; rc=$?
-kill $guard 2>/dev/null
+term_once "$TMP/mark2" "$SETTLE" run \
+	--command "a=trap '' INT TERM; touch '$TMP/mark2'; $tag" --quick
 sleep 0.5
 if [ $rc = 143 ] && ! pgrep -f "$tag" >/dev/null &&
    grep -q "a claim or command that does not stop" "$TMP/err"; then
