@@ -701,6 +701,10 @@ struct settle_claim_info {
 	int show_cycles;         /* show core cycles per operation */
 };
 
+/* Pairs of calls of n and 2n repetitions in one set of the repetition
+ * check (settle_result.repeat1_ns, repeat2_ns). */
+#define SETTLE_REPEAT_PAIRS 10
+
 /*
  * One variant of one claim at one size: the variant as it was measured
  * (its name, build and parameters, copied), every sample, and what the
@@ -764,13 +768,14 @@ struct settle_result {
 	/*
 	 * Evidence that the work was really repeated: nrepeat pairs of
 	 * adjacent calls, one of iters repetitions (repeat1_ns[k], ns) and
-	 * one of repeat_iters = 2 x iters (repeat2_ns[k]): 9 pairs (files
-	 * of settle 0.1.0 before 2026-12-02 may hold 3). read_limit_bpns: a plain read of a
-	 * buffer of size_bytes in the same run, bytes per ns (0: not
-	 * measured).
+	 * one of repeat_iters = 2 x iters (repeat2_ns[k]), the call of 2n
+	 * first in even pairs: SETTLE_REPEAT_PAIRS pairs (older files hold
+	 * 9, or 3 before 2026-12-02, each n first).
+	 * read_limit_bpns: a plain read of a buffer of size_bytes in the
+	 * same run, bytes per ns (0: not measured).
 	 */
 	uint64_t repeat_iters;
-	double repeat1_ns[9], repeat2_ns[9];
+	double repeat1_ns[SETTLE_REPEAT_PAIRS], repeat2_ns[SETTLE_REPEAT_PAIRS];
 	size_t nrepeat;
 	double read_limit_bpns;
 	/*

@@ -131,16 +131,16 @@ r = {x["variant"]: x for x in doc["results"]}
 o, e = r["once"], r["each"]
 assert "repetitions" in o["invalid"], o.get("invalid")
 rc = o["repetition_check"]
-# 9 pairs, never fewer
+# 10 pairs, never fewer
 assert rc["iterations_2x"] == 2 * rc["iterations"]
-assert len(rc["ns_1x"]) == len(rc["ns_2x"]) == 9
+assert len(rc["ns_1x"]) == len(rc["ns_2x"]) == 10
 p = r["part"]
 assert "plain read" in p["invalid"], p.get("invalid")
 assert p["read_limit_bytes_per_ns"] > 0, p
 assert p["bytes_per_ns"] > 2 * p["read_limit_bytes_per_ns"], p
 assert e["read_limit_bytes_per_ns"] == p["read_limit_bytes_per_ns"]
 ec = e["repetition_check"]
-assert "invalid" not in e and len(ec["ns_1x"]) == len(ec["ns_2x"]) == 9
+assert "invalid" not in e and len(ec["ns_1x"]) == len(ec["ns_2x"]) == 10
 PY
 	bad "the result file lacks the reason or the evidence"
 
@@ -295,7 +295,7 @@ else
 fi
 # a hoisted body on a busy machine: the first three of its 2n calls are
 # disturbed (here by 1.4 ms of spinning, as a preemption would), so that
-# 3 pairs alone would show growth; the check takes 9 pairs and finds the
+# 3 pairs alone would show growth; the check takes 10 pairs and finds the
 # fastest 2n call no slower than the fastest n call
 cat >"$TMP/spin.h" <<'C'
 /* spin(us): busy for us microseconds of the monotonic clock */
@@ -348,8 +348,8 @@ if [ $rc = 1 ] && grep -q "busy  *invalid: twice the repetitions" \
    python3 - "$TMP/disturbed.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))["results"][0]["repetition_check"]
-# 9 pairs (the first 9, or the 9 fresh ones after the pause)
-assert len(r["ns_1x"]) == len(r["ns_2x"]) == 9, r
+# 10 pairs (the first 10, or the 10 fresh ones after a pause)
+assert len(r["ns_1x"]) == len(r["ns_2x"]) == 10, r
 assert min(r["ns_2x"]) < 1.5 * min(r["ns_1x"]), r
 PY
 then
@@ -358,27 +358,34 @@ else
 	bad "disturbed hoisted body: status $rc, $(grep busy "$TMP/disturbed.out")"
 fi
 # a body that repeats its work, on a machine busy for longer: every call
-# of its first 27 pairs (three sets of 9) lengthened by a fixed 3n us of
+# of its first three sets of pairs lengthened by a fixed 3n us of
 # spinning, as a burst of preemptions would (the ratio falls to 1.25); the
 # check keeps taking fresh sets after longer pauses, and the fourth shows
 # the growth. (A CI run called one row of 476 1 ms bodies invalid after
-# two sets.)
+# two sets.) The check begins with the first call of 2n after the
+# warm-up's n; a set begins after a pause of 20 ms or more.
 cat >"$TMP/burst.c" <<'C'
 #include <settle.h>
 #include "spin.h"
 static uint64_t run(void *s, const void *arg, uint64_t iters)
 {
-	static uint64_t prev;
-	static int pairs;
-	int pair = iters >= 4 && iters == 2 * prev;
-	double us = iters; /* 1 us per repetition */
+	static uint64_t prev, n;
+	static double last_end;
+	static int pauses;
+	double us = iters, t0 = now_us(); /* 1 us per repetition */
+	uint64_t k;
 
 	(void)s, (void)arg;
-	if (pairs < 27)
-		us += 3.0 * (pair ? prev : iters);
-	pairs += pair;
+	if (!n && iters >= 4 && iters == 2 * prev)
+		n = prev;
+	else if (n && t0 - last_end >= 10000)
+		pauses++;
+	if (n && pauses < 3)
+		us += 3.0 * n;
 	prev = iters;
-	return spin(us) > 0;
+	k = spin(us);
+	last_end = now_us();
+	return k > 0;
 }
 static const struct settle_variant v[] = { { .name = "steady", .run = run } };
 static const struct settle_claim c = { .name = "burst", .variants = v,
@@ -394,12 +401,56 @@ import json, sys
 r = json.load(open(sys.argv[1]))["results"][0]
 c = r["repetition_check"]
 assert "invalid" not in r, r["invalid"]
-assert len(c["ns_1x"]) == len(c["ns_2x"]) == 9, c
+assert len(c["ns_1x"]) == len(c["ns_2x"]) == 10, c
 assert min(c["ns_2x"]) > 1.5 * min(c["ns_1x"]), c
 PY
 then
 	ok "a repeating body disturbed through three sets of pairs is measured"
 else
 	bad "repeating body in a long burst: status $rc, $(grep steady "$TMP/burst.out")"
+fi
+# a hoisted body on a machine that turns slower just after the first call
+# of each set of pairs (a step: every later call 1.4 ms longer, until the
+# pause before the next set, 20 ms or more): a set's fastest call of n
+# must not be set against slow calls of 2n only. The set begins and ends
+# with a call of 2n, so the fastest 2n call is as fast as the fastest n
+# call and the body is invalid. (With every pair n first, the fastest n
+# call, the set's first, stood against slow 2n calls: 3.3x, "valid".)
+cat >"$TMP/step.c" <<'C'
+#include <settle.h>
+#include "spin.h"
+static uint64_t run(void *s, const void *arg, uint64_t iters)
+{
+	static double last_end;
+	double us = 600, t0 = now_us(); /* the whole call, whatever iters says */
+	uint64_t k;
+
+	(void)s, (void)arg;
+	if (t0 - last_end < 10000) /* no pause since the last call */
+		us += 1400;
+	k = spin(us);
+	last_end = now_us();
+	return k > 0;
+}
+static const struct settle_variant v[] = { { .name = "stepped", .run = run } };
+static const struct settle_claim c = { .name = "step", .variants = v,
+	.nvariants = 1 };
+SETTLE_CLAIMS(&c);
+C
+"$SETTLE" run "$TMP/step.c" --quick --samples 3 --format json \
+	--output "$TMP/step.json" >"$TMP/step.out" 2>&1
+rc=$?
+if [ $rc = 1 ] && grep -q "stepped  *invalid: twice the repetitions" \
+	"$TMP/step.out" &&
+   python3 - "$TMP/step.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))["results"][0]["repetition_check"]
+assert len(r["ns_1x"]) == len(r["ns_2x"]) == 10, r
+assert min(r["ns_2x"]) < 1.5 * min(r["ns_1x"]), r
+PY
+then
+	ok "a hoisted body on a machine that turns slower within a set is invalid"
+else
+	bad "hoisted body, machine slower after a set's first call: status $rc, $(grep stepped "$TMP/step.out")"
 fi
 test_end test_invalid

@@ -457,9 +457,9 @@ static int load_figures(struct loader *l, json_t *arr, size_t idx,
  * The evidence a reader judges a row's validity from again: the
  * repetition check (n and 2n repetitions timed in pairs) and the read
  * limit. Absent is fine (a row it was not taken for); present, it must be
- * whole: 1 to 9 pairs of times and iterations_2x twice the row's
- * iterations. Before, a malformed one was dropped without a word and the
- * row shown valid, whatever the check had found.
+ * whole: 1 to SETTLE_REPEAT_PAIRS pairs of times and iterations_2x twice
+ * the row's iterations. Before, a malformed one was dropped without a
+ * word and the row shown valid, whatever the check had found.
  */
 static int load_evidence(struct loader *l, json_t *jr, size_t idx,
 			 struct settle_result *r)
@@ -472,12 +472,12 @@ static int load_evidence(struct loader *l, json_t *jr, size_t idx,
 	if (!rc)
 		return 0;
 	if (!json_is_object(rc) || !json_is_array(t1) || !json_is_array(t2) ||
-	    n == 0 || n > 9 || n != json_array_size(t2) ||
+	    n == 0 || n > SETTLE_REPEAT_PAIRS || n != json_array_size(t2) ||
 	    count(rc, "iterations_2x") != 2 * r->iters)
 		return fail(l, "malformed: results[%zu] repetition_check: "
-			    "ns_1x and ns_2x are 1 to 9 times each, as many "
+			    "ns_1x and ns_2x are 1 to %d times each, as many "
 			    "in both, and iterations_2x twice the row's "
-			    "iterations", idx);
+			    "iterations", idx, SETTLE_REPEAT_PAIRS);
 	r->repeat_iters = count(rc, "iterations_2x");
 	for (size_t i = 0; i < n; i++) {
 		json_t *a = json_array_get(t1, i), *b = json_array_get(t2, i);
