@@ -568,19 +568,25 @@ static int in_cache_sentence(struct settle_conclusion *out,
 
 /*
  * The sentence when no count is faster than base (the nearest's ratio is
- * 1 or more; a run of only slow variants, e.g. --variant table8), into
- * out: base is the fastest, the nearest counts (names) take span of its
- * time. Returns snprintf's.
+ * 1 or more, e.g. a run of --variant table8 alone; or under 1 and `same`,
+ * inside the equivalence band, band > 0 then), into out: base is the
+ * fastest, the nearest counts (names) take span of its time. Returns
+ * snprintf's.
  */
 static int none_faster_sentence(struct settle_conclusion *out,
 				const char *names, size_t nties,
 				const char *size, const char *span,
-				const char *base, const char *ci)
+				const char *base, const char *ci, double band)
 {
+	char beyond[40] = "";
+
+	if (band > 0)
+		snprintf(beyond, sizeof(beyond), " beyond the band of +-%g%%",
+			 band * 100);
 	return snprintf(out->sentence, sizeof(out->sentence), "no count is "
-			"faster than %s at %s: the nearest, %s%s, take%s %s its "
-			"time%s", base, size, names, nties ? " (not told "
-			"apart)" : "", nties ? "" : "s", span, ci);
+			"faster than %s at %s%s: the nearest, %s%s, take%s %s "
+			"its time%s", base, size, beyond, names, nties ?
+			" (not told apart)" : "", nties ? "" : "s", span, ci);
 }
 
 /*
@@ -591,8 +597,9 @@ static int none_faster_sentence(struct settle_conclusion *out,
  * conclusion rests on; the saving is the baseline's time less the ratio's
  * share of it (so its sign is the ratio's), said to be extrapolated
  * unless 4 GiB was measured; none below FS_FROM_BYTES. When no count is
- * faster than the baseline (ratio 1 or more), the baseline is the fastest
- * and nothing is saved.
+ * faster than the baseline (ratio 1 or more, or its verdict `same`: a
+ * difference inside the equivalence band, which the user said does not
+ * count), the baseline is the fastest and nothing is saved.
  */
 static int popcount_conclude(const struct settle_result *res, size_t n,
 			     const struct settle_conclude_ctx *ctx,
@@ -607,9 +614,8 @@ static int popcount_conclude(const struct settle_result *res, size_t n,
 	char size[24], names[160] = "", extra[48] = "", ci[40] = "";
 	char span[40], hi_s[20];
 	int w;
-	int reached;
+	int reached, faster;
 
-	(void)ctx;
 	for (size_t i = 0; base && i < n; i++)
 		if (contender(&res[i], base) &&
 		    (!best || res[i].cmp.ratio < best->cmp.ratio))
@@ -620,6 +626,7 @@ static int popcount_conclude(const struct settle_result *res, size_t n,
 	hi = best->cmp.hi;
 	rmax = best->cmp.ratio;
 	reached = settle_interval_reached(&best->cmp);
+	faster = best->cmp.ratio < 1 && best->cmp.verdict != SETTLE_SAME;
 	for (size_t i = 0; i < n && nties < SETTLE_MAX_NAMED - 2; i++)
 		if (&res[i] != best && contender(&res[i], base) &&
 		    settle_intervals_overlap(&res[i].cmp, &best->cmp)) {
@@ -647,9 +654,10 @@ static int popcount_conclude(const struct settle_result *res, size_t n,
 	if (strcmp(span, hi_s) != 0)
 		snprintf(span, sizeof(span), "%.3fx-%.3fx", best->cmp.ratio,
 			 rmax);
-	if (best->cmp.ratio >= 1)
+	if (!faster)
 		w = none_faster_sentence(out, names, nties, size, span,
-					 base->label, ci);
+					 base->label, ci, best->cmp.ratio < 1 ?
+					 ctx->band : 0);
 	else if (best->size_bytes < FS_FROM_BYTES)
 		w = in_cache_sentence(out, names, nties, size, span,
 				      base->label, ci);
@@ -680,7 +688,7 @@ static int popcount_conclude(const struct settle_result *res, size_t n,
 		settle_conclusion_number(out, "ci_low", lo, "x");
 		settle_conclusion_number(out, "ci_high", hi, "x");
 	}
-	if (best->size_bytes >= FS_FROM_BYTES && best->cmp.ratio < 1) {
+	if (best->size_bytes >= FS_FROM_BYTES && faster) {
 		settle_conclusion_number(out, "saved_128tb", saved, "s");
 		settle_conclusion_number(out, "share_of_check",
 					 saved / 202 * 100, "%");
@@ -689,8 +697,7 @@ static int popcount_conclude(const struct settle_result *res, size_t n,
 	settle_conclusion_row(out, base);
 	for (size_t i = 0; i < nties; i++)
 		settle_conclusion_row(out, ties[i]);
-	return best->size_bytes < FS_FROM_BYTES || best->cmp.ratio >= 1 ||
-	       isfinite(saved);
+	return best->size_bytes < FS_FROM_BYTES || !faster || isfinite(saved);
 }
 
 /* --full adds the bitmaps of a 128 TB file system. */

@@ -349,14 +349,14 @@ static void test_scale(void **state)
  * +-0.01 at 95 %; its median that share of the baseline's, unless the
  * median is given), with the file-system figures the claim's scale gives
  * them; the conclusion into *out, its return. */
-static int conclude_ratio(uint64_t bytes, double ratio, double median,
-			  struct settle_conclusion *out)
+static int conclude_band(uint64_t bytes, double ratio, double median,
+			 double band, struct settle_conclusion *out)
 {
 	const struct settle_claim *c = &settle_claim_popcount;
 	struct settle_result res[2];
 	static struct settle_figure figs[2][4];
 	struct settle_scale_ctx ctx = { .largest_size = bytes, .claim = c };
-	struct settle_conclude_ctx cc = { .band = 0.01 };
+	struct settle_conclude_ctx cc = { .band = band };
 
 	memset(res, 0, sizeof(res));
 	memset(out, 0, sizeof(*out));
@@ -379,7 +379,19 @@ static int conclude_ratio(uint64_t bytes, double ratio, double median,
 	res[1].cmp.hi = ratio + 0.01;
 	res[1].cmp.level = 0.95;
 	res[1].cmp.n = 15;
+	/* the verdict as settle_compare_samples() draws it from the band */
+	res[1].cmp.verdict = res[1].cmp.hi < 1 - band ? SETTLE_FASTER :
+			     res[1].cmp.lo > 1 + band ? SETTLE_SLOWER :
+			     res[1].cmp.lo >= 1 - band &&
+			     res[1].cmp.hi <= 1 + band ? SETTLE_SAME :
+			     SETTLE_UNCLEAR;
 	return c->conclude(res, 2, &cc, out);
+}
+
+static int conclude_ratio(uint64_t bytes, double ratio, double median,
+			  struct settle_conclusion *out)
+{
+	return conclude_band(bytes, ratio, median, 0.01, out);
 }
 
 static int conclude_at(uint64_t bytes, struct settle_conclusion *out)
@@ -448,6 +460,33 @@ static void test_conclude_none_faster(void **state)
 			   1e-9);
 }
 
+/*
+ * A count faster than the baseline by less than the equivalence band is
+ * `same`: no count is faster, and nothing is saved (with --equivalence 25
+ * a run said "swar64 is the fastest count ..., 0.818x" beside its row's
+ * `same`). Outside the band it is the fastest, as before.
+ */
+static void test_conclude_same_in_band(void **state)
+{
+	struct settle_conclusion o;
+
+	(void)state;
+	assert_int_equal(conclude_band(4096, 0.818, 0, 0.25, &o), 1);
+	assert_string_equal(o.sentence, "no count is faster than "
+			    "builtin-generic at 4 KiB beyond the band of "
+			    "+-25%: the nearest, avx2, takes 0.818x its time "
+			    "[0.808, 0.828]");
+	assert_int_equal(conclude_band(128u << 20, 0.818, 0, 0.25, &o), 1);
+	assert_null(strstr(o.sentence, "saves"));
+	assert_null(strstr(o.sentence, "fastest count"));
+	for (size_t i = 0; i < o.nnumbers; i++)
+		assert_string_not_equal(o.numbers[i].name, "saved_128tb");
+	assert_int_equal(conclude_band(128u << 20, 0.70, 0, 0.25, &o), 1);
+	assert_non_null(strstr(o.sentence, "avx2 is the fastest count at "
+			       "128 MiB, 0.700x"));
+	assert_non_null(strstr(o.sentence, "it saves"));
+}
+
 #define KERNEL_TEST(k, f) { #k ": " #f, f, NULL, NULL, (void *)&k }
 #define KERNEL_TESTS(k)						\
 	KERNEL_TEST(k, test_random_small),				\
@@ -470,6 +509,7 @@ int main(void)
 		cmocka_unit_test(test_scale),
 		cmocka_unit_test(test_conclude_sizes),
 		cmocka_unit_test(test_conclude_none_faster),
+		cmocka_unit_test(test_conclude_same_in_band),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
