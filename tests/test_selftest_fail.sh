@@ -48,4 +48,18 @@ if grep -q "3% more work, 0 trials: called slower - (target >= 90%): not measure
 else
 	bad "0 trials: $(grep '0 trials' "$TMP/zero")"
 fi
+# samples not a multiple of the layouts: every layout takes the same
+# rounds, so 3 samples in 4 layouts are 4, and the header and the file
+# say 4 (they said 3); --layout-trials 0 is not "interrupted"; 1 trial
+"$SETTLE" selftest --aa-trials 1 --detect-trials 1 --layout-trials 0 \
+	--samples 3 --processes 1 --layouts 4 --min-time 1 \
+	--output "$TMP/round.json" >"$TMP/round" 2>&1
+if grep -q "^settle selftest: 4 samples of >= 1 ms, 1 process per trial, 4 layouts" "$TMP/round" &&
+   grep -q "^  layouts: not measured (--layout-trials 0)$" "$TMP/round" &&
+   grep -q "^  A/A, 1 trial: " "$TMP/round" &&
+   python3 -c 'import json,sys; sys.exit(json.load(open(sys.argv[1]))["settings"]["samples"] != 4)' "$TMP/round.json"; then
+	ok "samples rounded up to the layouts: the header and the file say 4; --layout-trials 0 said so"
+else
+	bad "rounded samples: $(head -5 "$TMP/round")"
+fi
 test_end test_selftest_fail

@@ -403,6 +403,7 @@ static void layout_trials(const struct settle_options *o, unsigned trials,
 
 	st->layouts = o->layouts;
 	st->layout_why = o->layouts < 2 ? "one layout per trial: --layouts" :
+			 !trials ? "--layout-trials 0" :
 			 settle_arch_placed_unavailable();
 	if (st->layout_why)
 		return;
@@ -411,6 +412,7 @@ static void layout_trials(const struct settle_options *o, unsigned trials,
 	run_trials(o, &layout_claims[1], o->band, trials / 2,
 		   "layouts, 3% more work", 0, st, &d3);
 	one.layouts = 1;
+	one.samples = settle_rounds_per_process(o); /* as many as the others */
 	run_trials(&one, &layout_claims[0], o->band, singles,
 		   "A/A in one layout", 1, st, &single);
 	st->layout_aa_trials = aa.n;
@@ -527,7 +529,7 @@ int settle_write_selftest_json(const struct settle_selftest *st,
 	fputs(",\n  \"other_cpus\": ", f);
 	settle_json_number(f, st->other_cpus >= 0 ? st->other_cpus : NAN);
 	fprintf(f, ",\n  \"settings\": {\"samples\": %u, \"min_sample_ns\": ",
-		o->samples);
+		settle_rounds_per_process(o));
 	settle_json_number(f, o->min_sample_ns);
 	fprintf(f, ", \"processes_per_trial\": %u, \"layouts\": %u, "
 		"\"equivalence_band\": ", o->processes ? o->processes : 1,
@@ -569,6 +571,12 @@ static const char *met(int ok, unsigned trials,
 	return ok ? "met" : "MISSED";
 }
 
+/* "s" after a count of trials other than 1. */
+static const char *trials_s(unsigned n)
+{
+	return n == 1 ? "" : "s";
+}
+
 /* The layout trials and their targets. */
 static void layout_print(FILE *f, const struct settle_selftest *st,
 			 const struct settle_options *o)
@@ -586,22 +594,23 @@ static void layout_print(FILE *f, const struct settle_selftest *st,
 	}
 	fprintf(f, "  a popcount loop that moves with its place, %u layouts "
 		"(copy k vs copy k+2):\n", st->layouts);
-	fprintf(f, "    A/A, %u trials: faster or slower %.1f%% (target <= "
+	fprintf(f, "    A/A, %u trial%s: faster or slower %.1f%% (target <= "
 		"%g%%), same %.1f%% (target >= %g%%): %s\n",
-		st->layout_aa_trials, 100 * st->layout_aa_false_positive_rate,
+		st->layout_aa_trials, trials_s(st->layout_aa_trials), 100 * st->layout_aa_false_positive_rate,
 		100 * TARGET_LAYOUT_AA_FALSE_POSITIVES,
 		100 * st->layout_aa_same_rate, 100 * TARGET_LAYOUT_AA_SAME,
 		met(aa, st->layout_aa_trials, o));
 	if (st->layout_detect_trials)
 		snprintf(rate, sizeof(rate), "%.1f%%",
 			 100 * st->layout_detect_rate_3pct);
-	fprintf(f, "    3%% more work, %u trials: called slower %s "
-		"(target >= %g%%): %s\n", st->layout_detect_trials, rate,
+	fprintf(f, "    3%% more work, %u trial%s: called slower %s "
+		"(target >= %g%%): %s\n", st->layout_detect_trials,
+		trials_s(st->layout_detect_trials), rate,
 		100 * TARGET_LAYOUT_DETECT_3PCT,
 		met(d3, st->layout_detect_trials, o));
-	fprintf(f, "    the same A/A in one layout, %u trials: faster or "
+	fprintf(f, "    the same A/A in one layout, %u trial%s: faster or "
 		"slower %.1f%% (what one layout says)\n",
-		st->layout_single_trials,
+		st->layout_single_trials, trials_s(st->layout_single_trials),
 		100 * st->layout_aa_false_positive_rate_single);
 }
 
@@ -645,22 +654,23 @@ void settle_selftest_print(FILE *f, const struct settle_selftest *st,
 	int d2 = st->detect_rate_2pct >= TARGET_DETECT_2PCT;
 
 	fprintf(f, "settle selftest: %u samples of >= %.0f ms, %u process%s per "
-		"trial, %u layout%s, band +-%g%%\n", o->samples,
+		"trial, %u layout%s, band +-%g%%\n", settle_rounds_per_process(o),
 		o->min_sample_ns / 1e6, o->processes,
 		o->processes == 1 ? "" : "es", o->layouts > 1 ? o->layouts : 1,
 		o->layouts > 1 ? "s" : "", o->band * 100);
-	fprintf(f, "  A/A, %u trials: faster or slower %.1f%% (target <= %g%%), "
+	fprintf(f, "  A/A, %u trial%s: faster or slower %.1f%% (target <= %g%%), "
 		"same %.1f%% (target >= %g%%): %s\n", st->aa_trials,
+		trials_s(st->aa_trials),
 		100 * st->aa_false_positive_rate,
 		100 * TARGET_AA_FALSE_POSITIVES, 100 * st->aa_same_rate,
 		100 * TARGET_AA_SAME, met(aa, st->aa_trials, o));
-	fprintf(f, "  3%% more work, %u trials: called slower %.1f%% (target "
+	fprintf(f, "  3%% more work, %u trial%s: called slower %.1f%% (target "
 		">= %g%%): %s\n", st->detect_trials,
-		100 * st->detect_rate_3pct, 100 * TARGET_DETECT_3PCT,
+		trials_s(st->detect_trials), 100 * st->detect_rate_3pct, 100 * TARGET_DETECT_3PCT,
 		met(d3, st->detect_trials, o));
-	fprintf(f, "  2%% more work, band 0.5%%, %u trials: called slower "
+	fprintf(f, "  2%% more work, band 0.5%%, %u trial%s: called slower "
 		"%.1f%% (target >= %g%%): %s\n", st->detect_trials,
-		100 * st->detect_rate_2pct, 100 * TARGET_DETECT_2PCT,
+		trials_s(st->detect_trials), 100 * st->detect_rate_2pct, 100 * TARGET_DETECT_2PCT,
 		met(d2, st->detect_trials, o));
 	layout_print(f, st, o);
 	fprintf(f, "  dependent chains against an add chain (1 cycle each, "
