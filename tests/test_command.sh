@@ -502,4 +502,38 @@ EOF
 	fi
 fi
 
+# a command on two CPUs at once (CPU time 4x its wall time, from the golden
+# file's runs): the saving is CPU time, so its percentages are of the CPU
+# time, never above 100 % (40.8 ms of a 66.4 ms run once read 61.43 %,
+# and infinitely fast 122.85 %)
+json_edit "$(dirname "$0")/golden/in/command.json" "$tmp/par.json" '
+for r in doc["results"]:
+    c = r["command"]
+    c["user_ns"] = [4 * r["median_ns"] for _ in c["user_ns"]]
+    c["sys_ns"] = [0 for _ in c["sys_ns"]]
+    c["user_median_ns"] = 4 * r["median_ns"]
+    c["sys_median_ns"] = 0
+    for s in c["profile"]["symbols"]:
+        s["self"] = s["children"] = c["profile"]["samples"] * 9 // 10'
+"$SETTLE" show "$tmp/par.json" >"$tmp/par.table" 2>&1
+"$SETTLE" show "$tmp/par.json" --format json >"$tmp/par.out" 2>&1
+if python3 - "$tmp/par.table" "$tmp/par.out" <<'EOF'
+import json, re, sys
+t = open(sys.argv[1]).read().replace("\n", " ")
+t = re.sub(r" +", " ", t)
+pcts = [float(x) for x in re.findall(r"saves at most [0-9.]+ m?s \(([0-9.]+)%", t)]
+assert pcts and max(pcts) <= 100, pcts
+assert "; in % of its 548.7 ms of CPU time, longer than its 137.2 ms of wall time" in t, t
+assert re.search(r"saves at most [0-9.]+ ms \[[^]]*\] of 548.7 ms of CPU time per run \(89.99%\)", t), t
+d = json.load(open(sys.argv[2]))
+syms = [s for r in d["results"] for s in r["command"]["profile"]["symbols"]]
+assert syms and all(s["amdahl_pct_of"] == "cpu" for s in syms), syms
+assert all(s["amdahl_saved_pct"]["infinity"] <= 100 for s in syms), syms
+EOF
+then
+	ok "--share of a command on several CPUs: percentages of its CPU time, at most 100 %"
+else
+	bad "--share, CPU time above wall time: $(grep -E 'Amdahl|saves at most' "$tmp/par.table" | head -3)"
+fi
+
 test_end test_command

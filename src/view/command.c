@@ -100,6 +100,8 @@ int settle_share_of(const struct settle_result *r, size_t k,
 	st->cpu_ns = median_of(d->user_ns, user_only(d) ? NULL : d->sys_ns,
 			       d->n);
 	st->wall_ns = r->sum.median;
+	st->of_cpu = st->cpu_ns > st->wall_ns;
+	st->basis_ns = st->of_cpu ? st->cpu_ns : st->wall_ns;
 	for (size_t j = 0; j < SETTLE_AMDAHL_NK; j++) {
 		double kk = settle_amdahl_k[j];
 
@@ -109,7 +111,7 @@ int settle_share_of(const struct settle_result *r, size_t k,
 		st->saved_hi_ns[j] = settle_amdahl_saved(st->with_hi, kk) *
 				     st->cpu_ns;
 		st->saved_pct[j] = 100 * settle_safe_div(st->saved_ns[j],
-							 st->wall_ns);
+							 st->basis_ns);
 	}
 	return st->with_n ? 0 : -1; /* in no sample: only the upper bounds */
 }
@@ -230,10 +232,28 @@ static const char *pct(double frac, char *buf, size_t len)
 	return buf;
 }
 
+/* "; in % of its 95.3 ms of CPU time, longer than its 66.42 ms of wall
+ * time" when st's percentages are of the CPU time, else "", into buf. */
+static const char *of_cpu(const struct settle_share_stat *st, char *buf,
+			  size_t len)
+{
+	char c[32], w[32];
+
+	buf[0] = '\0';
+	if (!st->of_cpu)
+		return buf;
+	settle_format_ns(st->cpu_ns, c, sizeof(c));
+	settle_format_ns(st->wall_ns, w, sizeof(w));
+	snprintf(buf, len, "; in %% of its %s of CPU time, longer than its "
+		 "%s of wall time", c, w);
+	return buf;
+}
+
 static void amdahl_line(struct out *o, const char *sym,
 			const struct settle_share_stat *st)
 {
 	char a[SETTLE_AMDAHL_NK][32], p[SETTLE_AMDAHL_NK][32], lo[32], hi[32];
+	char cpu[128];
 
 	for (size_t j = 0; j < SETTLE_AMDAHL_NK; j++) {
 		settle_format_ns(st->saved_ns[j], a[j], sizeof(a[j]));
@@ -243,7 +263,8 @@ static void amdahl_line(struct out *o, const char *sym,
 	settle_format_ns(st->saved_hi_ns[2], hi, sizeof(hi));
 	say(o, 2, "Amdahl: making %s k times faster saves at most %s (%s) "
 	    "for k = 2, %s (%s) for k = 10, %s (%s, 95%% [%s, %s]) for k = "
-	    "infinity", sym, a[0], p[0], a[1], p[1], a[2], p[2], lo, hi);
+	    "infinity%s", sym, a[0], p[0], a[1], p[1], a[2], p[2], lo, hi,
+	    of_cpu(st, cpu, sizeof(cpu)));
 }
 
 static void share_lines(struct out *o, const struct settle_result *r)
@@ -304,7 +325,8 @@ static void share_part(struct out *o, const struct settle_report *rep,
 	    "without frame pointers hides its caller, so it can be too low; "
 	    "Amdahl: saved = share with callees x "
 	    "median CPU time of a timed run%s x (1 - 1/k), in %% of its "
-	    "median wall time)", user_only(d0) ? " (user)" : "");
+	    "median wall time, or of that CPU time where it is the longer)",
+	    user_only(d0) ? " (user)" : "");
 }
 
 int settle_view_command(struct settle_view *v, struct settle_view_claim *vc)
@@ -367,12 +389,13 @@ static double bound_of(const struct settle_result *r, size_t k, char *buf,
 	settle_format_ns(st.saved_ns[2], a, sizeof(a));
 	settle_format_ns(st.saved_lo_ns[2], lo, sizeof(lo));
 	settle_format_ns(st.saved_hi_ns[2], hi, sizeof(hi));
-	settle_format_ns(st.wall_ns, wall, sizeof(wall));
+	settle_format_ns(st.basis_ns, wall, sizeof(wall));
 	snprintf(buf + used, len - used, "%s%s is %s [%s, %s] of %s's CPU time "
 		 "with its callees: even infinitely fast it saves at most %s "
-		 "[%s, %s] of %s per run (%s)", used ? "; " : "", sym,
+		 "[%s, %s] of %s%s per run (%s)", used ? "; " : "", sym,
 		 pct(st.with, p[0], 32), pct(st.with_lo, p[1], 32),
 		 pct(st.with_hi, p[2], 32), r->variant, a, lo, hi, wall,
+		 st.of_cpu ? " of CPU time" : "",
 		 pct(st.saved_pct[2] / 100, p[3], 32));
 	return st.saved_hi_ns[2];
 }
