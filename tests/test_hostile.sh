@@ -373,6 +373,56 @@ sed 's/\.nvariants = 2,/.nvariants = 2, .baseline = "a",/' "$TMP/refbase.c" >"$T
 run refbase2 run "$TMP/refbase2.c" "${FAST[@]}"
 expect refbase2 2 "refbase2.c: claim 'd': its baseline 'a' is a reference" \
 	"run FILE.c: a reference named as the baseline: refused"
+# parameters a result file cannot keep and read back: a key settle keeps
+# for itself (build, size_bytes), a key twice, an integer beyond 64 bits
+# or no integer, a bool neither true nor false. Refused before anything
+# runs (run wrote a file with a key twice, or "too big integer", exited
+# 0, and show refused the file); an integer of 64 bits is kept.
+param_claim() { # NAME PARAMS
+	cat >"$TMP/$1.c" <<EOF
+#include <settle.h>
+static uint64_t one(void *s, const void *a, uint64_t it)
+{ uint64_t t = 0; (void)s; (void)a; for (uint64_t i = 0; i < it; i++) { t += i; settle_keep(t); } return 1; }
+static const struct settle_param p[] = { $2 };
+static const struct settle_variant variants[] = {
+	{ .name = "a", .run = one },
+	{ .name = "b", .run = one, .params = p,
+	  .nparams = sizeof(p) / sizeof(p[0]) },
+};
+static const struct settle_claim claim = { .name = "pc", .variants = variants,
+	.nvariants = 2 };
+SETTLE_CLAIMS(&claim);
+EOF
+}
+param_claim pbuild '{ "build", "zz", SETTLE_PARAM_STRING, NULL }'
+param_claim psize '{ "size_bytes", "123", SETTLE_PARAM_INT, NULL }'
+param_claim ptwice '{ "k", "1", SETTLE_PARAM_INT, NULL }, { "k", "2", SETTLE_PARAM_INT, NULL }'
+param_claim pbig '{ "n", "99999999999999999999999", SETTLE_PARAM_INT, NULL }'
+param_claim preal '{ "n", "1.5", SETTLE_PARAM_INT, NULL }'
+param_claim pbool '{ "f", "yes", SETTLE_PARAM_BOOL, NULL }'
+for c in "pbuild:parameter 'build' is a name settle keeps for itself" \
+	 "psize:parameter 'size_bytes' is a name settle keeps for itself" \
+	 "ptwice:parameter 'k' twice" \
+	 "pbig:parameter 'n': '99999999999999999999999' is no decimal integer" \
+	 "preal:parameter 'n': '1.5' is no decimal integer" \
+	 "pbool:parameter 'f': 'yes' is neither true nor false"; do
+	n=${c%%:*}
+	run "$n" run "$TMP/$n.c" "${FAST[@]}" --output "$TMP/$n.json"
+	if [ $rc = 2 ] && grep -qF "$n.c: claim 'pc': variant 'b': ${c#*:}" "$TMP/$n.err" &&
+	   [ ! -e "$TMP/$n.json" ]; then
+		ok "run FILE.c: ${c#*:}: refused, no file"
+	else
+		bad "$n: status $rc: $(head -c 400 "$TMP/$n.err")"
+	fi
+done
+param_claim pmax '{ "n", "-9223372036854775808", SETTLE_PARAM_INT, NULL }, { "m", "9223372036854775807", SETTLE_PARAM_INT, NULL }'
+run pmax run "$TMP/pmax.c" "${FAST[@]}" --output "$TMP/pmax.json"
+if [ $rc = 0 ] && "$SETTLE" show "$TMP/pmax.json" >/dev/null 2>&1 &&
+   grep -q '"n": -9223372036854775808, "m": 9223372036854775807' "$TMP/pmax.json"; then
+	ok "run FILE.c: 64-bit integer parameters at both ends: kept, read back"
+else
+	bad "pmax: status $rc: $(head -c 400 "$TMP/pmax.out")"
+fi
 # empty strings where a claim may give none: the defaults, as for NULL
 # (a heading of nothing, a column "per", a row labelled "cc -O2 ")
 cat >"$TMP/empty.c" <<'EOF'

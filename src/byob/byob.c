@@ -60,6 +60,7 @@
  * objects are loaded; a merged claim set up in layout L runs layout L's
  * code.
  */
+#include <ctype.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -1599,12 +1600,66 @@ static const char *variant_not_utf8(const struct settle_variant *v)
 	return bad;
 }
 
+/* A decimal integer a result file can keep (a JSON integer reads back
+ * from -2^63 to 2^63 - 1): the whole of text, nothing else. */
+static int int64_text(const char *text)
+{
+	char *end;
+
+	errno = 0;
+	if (!text || !*text || isspace((unsigned char)*text) || *text == '+')
+		return 0;
+	(void)strtoll(text, &end, 10);
+	return errno == 0 && *end == '\0';
+}
+
+/* Why variant v's parameters cannot be kept in a result file and read
+ * back, into buf; NULL when they can. A key the file uses itself
+ * ("build", "size_bytes") or one key twice made a result file with a
+ * key twice, which settle show refused; an integer beyond 64 bits one
+ * that jansson refused ("too big integer"), after run had exited 0. */
+static const char *bad_params(const struct settle_variant *v, char *buf,
+			      size_t len)
+{
+	for (size_t i = 0; v->params && i < v->nparams; i++) {
+		const struct settle_param *p = &v->params[i];
+
+		if (!p->key || !p->key[0] || !p->value)
+			snprintf(buf, len, "parameter %zu needs a key and a "
+				 "value", i + 1);
+		else if (!strcmp(p->key, "build") ||
+			 !strcmp(p->key, "size_bytes"))
+			snprintf(buf, len, "parameter '%s' is a name settle "
+				 "keeps for itself (the build, the buffer's "
+				 "size)", p->key);
+		else if (p->type == SETTLE_PARAM_INT && !int64_text(p->value))
+			snprintf(buf, len, "parameter '%s': '%s' is no decimal "
+				 "integer from -2^63 to 2^63 - 1 "
+				 "(SETTLE_PARAM_INT)", p->key, p->value);
+		else if (p->type == SETTLE_PARAM_BOOL &&
+			 strcmp(p->value, "true") && strcmp(p->value, "false"))
+			snprintf(buf, len, "parameter '%s': '%s' is neither "
+				 "true nor false (SETTLE_PARAM_BOOL)", p->key,
+				 p->value);
+		else
+			for (size_t k = 0; k < i && !buf[0]; k++)
+				if (v->params[k].key &&
+				    !strcmp(v->params[k].key, p->key))
+					snprintf(buf, len, "parameter '%s' "
+						 "twice", p->key);
+		if (buf[0])
+			return buf;
+	}
+	return NULL;
+}
+
 /* A claim settle can run: named, with named variants that run. */
 static int valid_claim(const char *file, const struct settle_claim *c,
 		       size_t idx)
 {
 	int base = !c->baseline;
 	const char *bad;
+	char why[160];
 
 	if (!c->name || !c->name[0]) {
 		fprintf(stderr, "settle: %s: claim %zu of SETTLE_CLAIMS has no "
@@ -1681,6 +1736,12 @@ static int valid_claim(const char *file, const struct settle_claim *c,
 			fprintf(stderr, "settle: %s: claim '%s': the %s of "
 				"variant %zu is not UTF-8 (a result file could "
 				"not keep it)\n", file, c->name, bad, j + 1);
+			return 0;
+		}
+		why[0] = '\0';
+		if (bad_params(v, why, sizeof(why))) {
+			fprintf(stderr, "settle: %s: claim '%s': variant '%s': "
+				"%s\n", file, c->name, v->name, why);
 			return 0;
 		}
 		/* the baseline (named, or the first variant) is checked and
