@@ -957,6 +957,36 @@ static int same_rounds(struct loader *l, const struct settle_report *rep)
 	return 0;
 }
 
+/*
+ * A row stated again is a repetition that compare pools, and a copy of a
+ * row (the same key, every sample the same) is no repetition: it counts
+ * the same samples twice, and 50 copies of a row narrowed compare's
+ * interval of a 3 % change from [-11.72 %, +20.18 %] (unclear) to
+ * [+3.00 %, +3.00 %] (slower). Refused.
+ */
+static int no_copies(struct loader *l, const struct settle_report *rep)
+{
+	for (size_t i = 0; i < rep->nresults; i++) {
+		const struct settle_result *a = &rep->results[i];
+
+		for (size_t j = 0; a->nsamples && j < i; j++) {
+			const struct settle_result *b = &rep->results[j];
+
+			if (b->nsamples == a->nsamples &&
+			    settle_result_same_key(a, b) &&
+			    !memcmp(a->samples_ns, b->samples_ns,
+				    a->nsamples * sizeof(double)))
+				return fail(l, "results[%zu] (%s %s) is a copy "
+					    "of results[%zu], sample for "
+					    "sample: a row stated again must "
+					    "be measured again, or its samples "
+					    "would count twice", i,
+					    a->claim->name, a->label, j);
+		}
+	}
+	return 0;
+}
+
 static int load_doc(struct loader *l, json_t *doc, struct settle_report *rep)
 {
 	json_t *schema = json_object_get(doc, "schema"), *res, *jr;
@@ -978,7 +1008,8 @@ static int load_doc(struct loader *l, json_t *doc, struct settle_report *rep)
 	json_array_foreach(res, i, jr)
 		if (load_result(l, doc, jr, i, rep) < 0)
 			return -1;
-	if (load_skipped(l, doc, rep) < 0 || same_rounds(l, rep) < 0)
+	if (load_skipped(l, doc, rep) < 0 || same_rounds(l, rep) < 0 ||
+	    no_copies(l, rep) < 0)
 		return -1;
 	settle_report_analyze(rep, 0, rep->nresults);
 	return 0;
