@@ -453,4 +453,48 @@ then
 else
 	bad "hoisted body, machine slower after a set's first call: status $rc, $(grep stepped "$TMP/step.out")"
 fi
+# the calibration's first call disturbed (800 us of spinning, as a
+# preemption would): the repetitions must not be taken from that one
+# call (it gave 2 repetitions of ~50 ns, samples far below the clock's
+# resolution, and the row read "below resolution")
+cat >"$TMP/calib.c" <<'C'
+#include <settle.h>
+#include "spin.h"
+static uint64_t run(void *s, const void *arg, uint64_t iters)
+{
+	static int calls;
+	uint64_t t = 0;
+
+	(void)s, (void)arg;
+	if (++calls == 2 || calls == 3) /* after the check call: the first */
+		spin(800);              /* of the calibration among them */
+	for (uint64_t i = 0; i < iters; i++)
+		for (int k = 0; k < 64; k++) {
+			t += i ^ (uint64_t)k;
+			settle_keep(t);
+		}
+	return 1;
+}
+static const struct settle_variant v[] = { { .name = "steady", .run = run } };
+static const struct settle_claim c = { .name = "calib", .variants = v,
+	.nvariants = 1 };
+SETTLE_CLAIMS(&c);
+C
+"$SETTLE" run "$TMP/calib.c" --quick --samples 3 --min-time 1 --format json \
+	--output "$TMP/calib.json" >"$TMP/calib.out" 2>&1
+rc=$?
+if [ $rc = 0 ] && python3 - "$TMP/calib.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))["results"][0]
+assert not r.get("below_resolution") and r["samples_ns"], r
+# samples (ns per repetition) near the 1 ms asked for, not 2
+# repetitions long
+assert r["iterations"] > 100, r
+assert min(r["samples_ns"]) * r["iterations"] > 2e5, r
+PY
+then
+	ok "a calibration whose first long call was disturbed: samples as long as asked"
+else
+	bad "disturbed calibration: status $rc: $(grep -E 'steady|resolution' "$TMP/calib.out")"
+fi
 test_end test_invalid
