@@ -935,9 +935,10 @@ int settle_write_machine(const struct settle_report *rep, const char *path,
  * <= 0). With failures not NULL (a --fail-on check), what else must fail
  * such a check is written there, a line each, and counted in *slower: a
  * file without results, files without a row in common, rows of the old
- * file missing from a new one, invalid rows. Returns 0; 1 when no file
- * has a row in common with old (nothing compared; the comparison, which
- * says so, is written); or -1 with a message in err.
+ * file missing from a new one, invalid rows. Returns 0; 1 when a new
+ * file has no row in common with old (nothing compared between them; the
+ * comparison, which says so, is written; err names the first such file);
+ * or -1 with a message in err.
  */
 int settle_write_compare(const struct settle_report *old,
 			 const struct settle_report *const *news, size_t nnew,

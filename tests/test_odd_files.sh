@@ -188,6 +188,14 @@ if [ $rc = 2 ] && grep -q "no row in common.*nothing compared" "$TMP/disjoint2.e
 else
 	bad "nothing in common, no --fail-on: status $rc: $(cat "$TMP/disjoint2.err")"
 fi
+# ... and one new file of two: exit 2, naming it (it exited 0, said on
+# standard output only)
+run disjoint3 compare "$TMP/old.json" "$TMP/old.json" "$TMP/other.json"
+if [ $rc = 2 ] && grep -q "other.json has no row in common with .*old.json .*nothing compared" "$TMP/disjoint3.err"; then
+	ok "compare OLD NEW1 NEW2, NEW2 with no row in common: exit 2, named"
+else
+	bad "one new file of two with nothing in common: status $rc: $(cat "$TMP/disjoint3.err")"
+fi
 json_edit "$IN/old.json" "$TMP/fewer.json" 'doc["results"] = doc["results"][1:]'
 run fewer compare "$TMP/old.json" "$TMP/fewer.json" --fail-on slower
 if [ $rc = 1 ] && grep -q "missing from" "$TMP/fewer.err"; then

@@ -154,8 +154,9 @@ static const char usage_compare[] =
 "clock drifting by more than 1%. A file is a settle result file or\n"
 "a Google Benchmark JSON file (--benchmark_format=json): claim = the\n"
 "name up to the first '/', variant = the rest, samples = its repetitions\n"
-"(aggregates left out). Files with no row in common (same claim, variant\n"
-"and parameters) compare nothing: exit 2 (1 under --fail-on).\n\n"
+"(aggregates left out). A new file with no row in common with the old\n"
+"(same claim, variant and parameters) compares nothing: exit 2 (1 under\n"
+"--fail-on), as soon as one new file of several does.\n\n"
 "options:\n"
 "  --equivalence PCT  changes within +-PCT % count as the same (default 1)\n"
 "  --fail-on slower   exit 1 when any row is slower, or when the check\n"
@@ -1204,10 +1205,8 @@ static int cmd_compare(int argc, char **argv)
 		} else if (a.fail_pct >= 0 && slower) {
 			rc = 1;
 		} else if (w == 1) {
-			fprintf(stderr, "settle: %s has no row in common with "
-				"%s (same claim, variant and parameters): "
-				"nothing compared\n", argv[first],
-				nfiles > 2 ? "any new file" : argv[first + 1]);
+			fprintf(stderr, "settle: %s (same claim, variant and "
+				"parameters): nothing compared\n", err);
 			rc = 2;
 		}
 	}

@@ -142,13 +142,15 @@ int settle_write_machine(const struct settle_report *rep, const char *path,
 }
 
 /* The rows of a comparison that both sides have, over all its sections. */
-static size_t compared_rows(const struct settle_compare_view *cv)
+/* The first section (a new file against the old) with no row in common,
+ * or nsections. */
+static size_t nothing_compared(const struct settle_compare_view *cv)
 {
-	size_t n = 0;
+	size_t k = 0;
 
-	for (size_t k = 0; k < cv->nsections; k++)
-		n += cv->sections[k].nrows;
-	return n;
+	while (k < cv->nsections && cv->sections[k].nrows)
+		k++;
+	return k;
 }
 
 /* The rows a --fail-on check fails on for being slower, on f: how many,
@@ -188,6 +190,7 @@ int settle_write_compare(const struct settle_report *old,
 	const struct settle_format *fmt = find(format);
 	struct settle_compare_view cv;
 	struct settle_c_locale loc;
+	size_t k;
 	int rc;
 
 	if (!fmt || !fmt->compare) {
@@ -214,8 +217,13 @@ int settle_write_compare(const struct settle_report *old,
 				"both files with --layouts 4)\n");
 		if (failures)
 			*slower += cv.nfailures;
-		if (rc == 0 && !compared_rows(&cv))
+		k = nothing_compared(&cv);
+		if (rc == 0 && k < cv.nsections) {
+			snprintf(err, errlen, "%s has no row in common with %s",
+				 cv.sections[k].nw->source,
+				 cv.sections[k].old->source);
 			rc = 1;
+		}
 		settle_compare_free(&cv);
 	}
 	settle_c_locale_end(&loc);
