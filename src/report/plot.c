@@ -92,19 +92,33 @@ const char *settle_plot_format(const char *path)
 	return NULL;
 }
 
-/* A gnuplot string: single quotes (no escapes inside but ''), one line. */
-static void quote(FILE *f, const char *s)
+/* A gnuplot string: single quotes (no escapes inside but ''), one line;
+ * with tic set, '%' doubled (gnuplot takes a tic label for a format: a
+ * variant named "50%" failed the plot, "Bad format character"). */
+static void quote_as(FILE *f, const char *s, int tic)
 {
 	fputc('\'', f);
 	for (; s && *s; s++) {
 		if (*s == '\'')
 			fputs("''", f);
+		else if (*s == '%' && tic)
+			fputs("%%", f);
 		else if ((unsigned char)*s < 0x20 || *s == 0x7f)
 			fputc(' ', f);
 		else
 			fputc(*s, f);
 	}
 	fputc('\'', f);
+}
+
+static void quote(FILE *f, const char *s)
+{
+	quote_as(f, s, 0);
+}
+
+static void quote_tic(FILE *f, const char *s)
+{
+	quote_as(f, s, 1);
 }
 
 /* "# block: label" above a data block (a name holds no line break). */
@@ -284,7 +298,7 @@ static void size_tics(FILE *gp, double lo, double hi)
 		if (e < 0)
 			continue;
 		fputs(sep, gp);
-		quote(gp, settle_format_size(1ull << e, s, sizeof(s)));
+		quote_tic(gp, settle_format_size(1ull << e, s, sizeof(s)));
 		fprintf(gp, " %.17g", ldexp(1, e));
 		sep = ", ";
 	}
@@ -547,7 +561,7 @@ static int plot_dist(struct plot *p, const struct settle_claim_info *c,
 		if (r->claim != c || r->size_bytes != size || !drawable(r))
 			continue;
 		fputs(n ? ", " : "", p->gp);
-		quote(p->gp, label_of(r, lb));
+		quote_tic(p->gp, label_of(r, lb));
 		fprintf(p->gp, " %zu", ++n);
 		if (strlen(lb) > longest)
 			longest = strlen(lb);
