@@ -62,4 +62,14 @@ if grep -q "^settle selftest: 4 samples of >= 1 ms, 1 process per trial, 4 layou
 else
 	bad "rounded samples: $(head -5 "$TMP/round")"
 fi
+# settings that decide nothing (1 sample, 1 process): every verdict is
+# unclear for too few samples, which is no missed target (it said MISSED)
+"$SETTLE" selftest --aa-trials 1 --detect-trials 1 --layout-trials 1 \
+	--samples 1 --processes 1 --layouts 1 --min-time 1 >"$TMP/few" 2>&1
+if [ "$(grep -c ': not judged (too few samples for a verdict)$' "$TMP/few")" = 3 ] &&
+   ! grep -q "MISSED" "$TMP/few" && grep -q "^settle selftest: 1 sample of" "$TMP/few"; then
+	ok "settings too small for any verdict: not judged, never MISSED"
+else
+	bad "too few samples: $(head -4 "$TMP/few")"
+fi
 test_end test_selftest_fail

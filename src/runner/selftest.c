@@ -243,7 +243,7 @@ static int fork_process(const struct settle_options *o,
  * when a trial process failed (it ended without a verdict, e.g.
  * killed). */
 static int trial(const struct settle_options *o, const struct settle_claim *c,
-		 double band, enum settle_verdict *v)
+		 double band, enum settle_verdict *v, const char **why)
 {
 	struct settle_options po = *o;
 	struct settle_comparison cmp;
@@ -266,6 +266,7 @@ static int trial(const struct settle_options *o, const struct settle_claim *c,
 	if (np > 1)
 		settle_compare_processes(est, np, band, &cmp);
 	*v = cmp.verdict;
+	*why = cmp.why;
 	return 0;
 }
 
@@ -369,16 +370,20 @@ static void run_trials(const struct settle_options *o,
 {
 	struct settle_options po = *o;
 	enum settle_verdict v;
+	const char *why;
 
 	memset(t, 0, sizeof(*t));
 	for (unsigned i = 0; i < k && !settle_interrupted(); i++) {
 		progress(o->progress, what, i + 1, k);
 		if (rotate)
 			po.layout_first = i % SETTLE_PLACED_COPIES;
-		if (trial(&po, c, band, &v) < 0) {
+		if (trial(&po, c, band, &v, &why) < 0) {
 			st->failed_trials++;
 			continue;
 		}
+		st->trials++;
+		st->few_trials += v == SETTLE_UNCLEAR && why &&
+				  !strcmp(why, "too few samples");
 		t->n++;
 		t->moved += v == SETTLE_FASTER || v == SETTLE_SLOWER;
 		t->same += v == SETTLE_SAME;
@@ -560,14 +565,17 @@ int settle_write_selftest_json(const struct settle_selftest *st,
 
 /* A target's word: under --quick none is judged (too few samples and
  * trials for the rates to mean anything; a newcomer saw a column of
- * MISSED). */
+ * MISSED), nor when no trial could decide anything (few: every verdict
+ * unclear for too few samples, as with --samples 1 --processes 1). */
 static const char *met(int ok, unsigned trials,
-		       const struct settle_options *o)
+		       const struct settle_options *o, int few)
 {
 	if (!trials) /* a rate of no trials is no miss */
 		return "not measured (0 trials)";
 	if (o->quick)
 		return "not judged (--quick)";
+	if (few)
+		return "not judged (too few samples for a verdict)";
 	return ok ? "met" : "MISSED";
 }
 
@@ -599,7 +607,7 @@ static void layout_print(FILE *f, const struct settle_selftest *st,
 		st->layout_aa_trials, trials_s(st->layout_aa_trials), 100 * st->layout_aa_false_positive_rate,
 		100 * TARGET_LAYOUT_AA_FALSE_POSITIVES,
 		100 * st->layout_aa_same_rate, 100 * TARGET_LAYOUT_AA_SAME,
-		met(aa, st->layout_aa_trials, o));
+		met(aa, st->layout_aa_trials, o, st->trials && st->few_trials == st->trials));
 	if (st->layout_detect_trials)
 		snprintf(rate, sizeof(rate), "%.1f%%",
 			 100 * st->layout_detect_rate_3pct);
@@ -607,7 +615,7 @@ static void layout_print(FILE *f, const struct settle_selftest *st,
 		"(target >= %g%%): %s\n", st->layout_detect_trials,
 		trials_s(st->layout_detect_trials), rate,
 		100 * TARGET_LAYOUT_DETECT_3PCT,
-		met(d3, st->layout_detect_trials, o));
+		met(d3, st->layout_detect_trials, o, st->trials && st->few_trials == st->trials));
 	fprintf(f, "    the same A/A in one layout, %u trial%s: faster or "
 		"slower %.1f%% (what one layout says)\n",
 		st->layout_single_trials, trials_s(st->layout_single_trials),
@@ -653,8 +661,10 @@ void settle_selftest_print(FILE *f, const struct settle_selftest *st,
 	int d3 = st->detect_rate_3pct >= TARGET_DETECT_3PCT;
 	int d2 = st->detect_rate_2pct >= TARGET_DETECT_2PCT;
 
-	fprintf(f, "settle selftest: %u samples of >= %.0f ms, %u process%s per "
-		"trial, %u layout%s, band +-%g%%\n", settle_rounds_per_process(o),
+	fprintf(f, "settle selftest: %u sample%s of >= %.0f ms, %u process%s "
+		"per trial, %u layout%s, band +-%g%%\n",
+		settle_rounds_per_process(o),
+		settle_rounds_per_process(o) == 1 ? "" : "s",
 		o->min_sample_ns / 1e6, o->processes,
 		o->processes == 1 ? "" : "es", o->layouts > 1 ? o->layouts : 1,
 		o->layouts > 1 ? "s" : "", o->band * 100);
@@ -663,15 +673,15 @@ void settle_selftest_print(FILE *f, const struct settle_selftest *st,
 		trials_s(st->aa_trials),
 		100 * st->aa_false_positive_rate,
 		100 * TARGET_AA_FALSE_POSITIVES, 100 * st->aa_same_rate,
-		100 * TARGET_AA_SAME, met(aa, st->aa_trials, o));
+		100 * TARGET_AA_SAME, met(aa, st->aa_trials, o, st->trials && st->few_trials == st->trials));
 	fprintf(f, "  3%% more work, %u trial%s: called slower %.1f%% (target "
 		">= %g%%): %s\n", st->detect_trials,
 		trials_s(st->detect_trials), 100 * st->detect_rate_3pct, 100 * TARGET_DETECT_3PCT,
-		met(d3, st->detect_trials, o));
+		met(d3, st->detect_trials, o, st->trials && st->few_trials == st->trials));
 	fprintf(f, "  2%% more work, band 0.5%%, %u trial%s: called slower "
 		"%.1f%% (target >= %g%%): %s\n", st->detect_trials,
 		trials_s(st->detect_trials), 100 * st->detect_rate_2pct, 100 * TARGET_DETECT_2PCT,
-		met(d2, st->detect_trials, o));
+		met(d2, st->detect_trials, o, st->trials && st->few_trials == st->trials));
 	layout_print(f, st, o);
 	fprintf(f, "  dependent chains against an add chain (1 cycle each, "
 		"%.2f GHz):\n    ", st->core_ghz);
