@@ -581,6 +581,37 @@ else
 fi
 chmod 755 "$RO/cache"
 rm -rf "$RO"
+# ... and one that root cannot write either (access() said yes to root
+# for /proc, and the compiler's "fatal error" followed)
+if [ "$(id -u)" = 0 ]; then
+	SETTLE_CACHE_DIR=/proc "$SETTLE" run "$TMP/prim.c" "${FAST[@]}" \
+		>"$TMP/proccache.out" 2>"$TMP/proccache.err"
+	rc=$?
+	if [ $rc = 2 ] && [ "$(wc -l <"$TMP/proccache.err")" = 1 ] &&
+	   grep -q "the cache directory /proc is not writable" "$TMP/proccache.err"; then
+		ok "SETTLE_CACHE_DIR=/proc as root: one clear line, exit 2"
+	else
+		bad "SETTLE_CACHE_DIR=/proc: status $rc: $(head -3 "$TMP/proccache.err")"
+	fi
+fi
+
+# A build that exits 0 without a shared object ("cc -c": an object file,
+# "cc -E": text, "true": nothing): said so, nothing kept in the cache
+# (dlopen's "invalid ELF header" or "cannot open shared object file",
+# and the object file kept under a cached object's name)
+NOSO=$(mktemp -d "${TMPDIR:-/tmp}/test_byob_noso.XXXXXX")
+for b in "cc -c" "cc -E" "true"; do
+	SETTLE_CACHE_DIR=$NOSO "$SETTLE" run "$TMP/prim.c" "${FAST[@]}" \
+		--build "$b" >"$TMP/noso.out" 2>"$TMP/noso.err"
+	rc=$?
+	if [ $rc = 2 ] && grep -q "build '$b' exited 0 but wrote no shared object" "$TMP/noso.err" &&
+	   [ -z "$(ls "$NOSO")" ]; then
+		ok "--build '$b': no shared object, said so, none kept"
+	else
+		bad "--build '$b': status $rc, cache: $(ls "$NOSO"): $(tail -2 "$TMP/noso.err")"
+	fi
+done
+rm -rf "$NOSO"
 
 # An object of another architecture (a compiler wrapper that drops the
 # archive and cross-compiles): settle says so, rather than only glibc's

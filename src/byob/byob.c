@@ -1256,6 +1256,48 @@ static int cache_path(char *out, size_t len, const char *cache, uint64_t h,
 	return -1;
 }
 
+/* The ELF header's 16-bit field at offset off (16 e_type, 18
+ * e_machine) of the file at path, in the file's byte order, or -1 when
+ * it is no ELF file. */
+static int elf_half(const char *path, int off)
+{
+	unsigned char h[20];
+	int fd = open(path, O_RDONLY | O_CLOEXEC), n;
+
+	if (fd < 0)
+		return -1;
+	n = (int)read(fd, h, sizeof(h));
+	close(fd);
+	if (n != (int)sizeof(h) || memcmp(h, "\177ELF", 4))
+		return -1;
+	/* EI_DATA 1: little-endian, 2: big-endian */
+	return h[5] == 2 ? h[off] << 8 | h[off + 1] :
+			   h[off + 1] << 8 | h[off];
+}
+
+static int elf_machine(const char *path)
+{
+	return elf_half(path, 18);
+}
+
+/* The cache directory takes the compiler's output: tmp, created there
+ * (access() says yes to root for /proc, and the compiler then failed
+ * with messages of its own). -1 after a message. */
+static int cache_writable(const char *tmp, const char *file,
+			  const char *cmd, const char *cache)
+{
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	fprintf(stderr, "settle: %s: cannot compile build '%s': the cache "
+		"directory %s is not writable (%s); set SETTLE_CACHE_DIR to "
+		"one that is\n", file, cmd, cache, strerror(errno));
+	return -1;
+}
+
 /*
  * Compile file, with the command key key, into the cache: the object
  * under the name of the key and of every file the compiler read (-MD),
@@ -1274,17 +1316,12 @@ static int compile(struct build *b, char **argv, const struct slots *sl,
 
 	if (cache_path(mf, sizeof(mf), cache, key, ".manifest") < 0)
 		return -1;
-	if (access(cache, W_OK) != 0) { /* else the compiler says it */
-		fprintf(stderr, "settle: %s: cannot compile build '%s': the "
-			"cache directory %s is not writable (%s); set "
-			"SETTLE_CACHE_DIR to one that is\n", file, b->cmd,
-			cache, strerror(errno));
-		return -1;
-	}
 	snprintf(tmp, sizeof(tmp), "%s/%016llx.so.tmp.%ld", cache,
 		 (unsigned long long)key, (long)getpid());
 	snprintf(dtmp, sizeof(dtmp), "%s/%016llx.d.tmp.%ld", cache,
 		 (unsigned long long)key, (long)getpid());
+	if (cache_writable(tmp, file, b->cmd, cache) < 0)
+		return -1;
 	argv[sl->out] = tmp;
 	argv[sl->dfile] = dtmp;
 	settle_temp_add(tmp, 0);  /* a second Ctrl-C removes them */
@@ -1314,6 +1351,18 @@ static int compile(struct build *b, char **argv, const struct slots *sl,
 			"compiler's messages are above\n", file, b->cmd,
 			st > 128 ? "signal" : "exit status",
 			st > 128 ? st - 128 : st);
+		return -1;
+	}
+	/* ET_DYN: "cc -c" wrote an object file, "cc -E" text, "true"
+	 * nothing, each then refused by dlopen in its own words */
+	if (elf_half(tmp, 16) != 3) {
+		settle_temp_forget(tmp);
+		unlink(tmp);
+		unlink(dtmp);
+		fprintf(stderr, "settle: %s: build '%s' exited 0 but wrote no "
+			"shared object; a build is a C compiler command that "
+			"settle adds -shared -fPIC -o FILE to, e.g. \"cc -O2\"\n",
+			file, b->cmd);
 		return -1;
 	}
 	b->transient = parse_depfile(dtmp, &ds) < 0 ||
@@ -1355,22 +1404,6 @@ static int find_cached(struct build *b, const char *cache, uint64_t key,
 		stat(b->so, &st) == 0 && S_ISREG(st.st_mode);
 	deps_free(&ds);
 	return found;
-}
-
-/* e_machine of the ELF file at path, or -1. */
-static int elf_machine(const char *path)
-{
-	unsigned char h[20];
-	int fd = open(path, O_RDONLY | O_CLOEXEC), n;
-
-	if (fd < 0)
-		return -1;
-	n = (int)read(fd, h, sizeof(h));
-	close(fd);
-	if (n != (int)sizeof(h) || memcmp(h, "\177ELF", 4))
-		return -1;
-	/* EI_DATA 1: little-endian, 2: big-endian */
-	return h[5] == 2 ? h[18] << 8 | h[19] : h[19] << 8 | h[18];
 }
 
 /* The object at path is ELF for another machine than settle. */
