@@ -612,6 +612,16 @@ for b in "cc -c" "cc -E" "true"; do
 	fi
 done
 rm -rf "$NOSO"
+# a claim file whose name begins with '-', after --: compiled as a file
+# (cc took "-dash.c" for an option: "language .c not recognized")
+cp "$TMP/prim.c" "$TMP/-dash.c"
+(cd "$TMP" && "$SETTLE" run "${FAST[@]}" -- -dash.c >"$TMP/dash.out" 2>"$TMP/dash.err")
+rc=$?
+if [ $rc = 0 ] && grep -q "cc -O2 " "$TMP/dash.out"; then
+	ok "a claim file named -dash.c (after --): compiled and run"
+else
+	bad "-dash.c: status $rc: $(tail -2 "$TMP/dash.err")"
+fi
 
 # An object of another architecture (a compiler wrapper that drops the
 # archive and cross-compiles): settle says so, rather than only glibc's

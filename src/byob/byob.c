@@ -1442,6 +1442,7 @@ static int make_build(struct build *b, const char *file, const char *real,
 	uint64_t key;
 	void *dl;
 	int cached, rc;
+	char dashed[PATH_MAX + 3];
 
 	if (split_build(b) < 0)
 		return -1;
@@ -1462,7 +1463,10 @@ static int make_build(struct build *b, const char *file, const char *real,
 	sl.dfile = argc++;
 	argv[argc++] = "-o";
 	sl.out = argc++;
-	argv[argc++] = (char *)file;
+	/* a name the compiler would take for an option (-x.c): ./-x.c */
+	snprintf(dashed, sizeof(dashed), "%s%s", file[0] == '-' ? "./" : "",
+		 file);
+	argv[argc++] = dashed;
 	/* its _exit() and _Exit() said, not silent (user_quick_exit()) */
 	argv[argc++] = "-Wl,--wrap=_exit,--wrap=_Exit";
 	if (pl->prim[0]) {
