@@ -423,6 +423,29 @@ if [ $rc = 0 ] && "$SETTLE" show "$TMP/pmax.json" >/dev/null 2>&1 &&
 else
 	bad "pmax: status $rc: $(head -c 400 "$TMP/pmax.out")"
 fi
+# a variant that cannot run, between two that can: show prints the rows
+# in run's order (it printed the skipped one last)
+cat >"$TMP/unav.c" <<'EOF'
+#include <settle.h>
+static uint64_t one(void *s, const void *a, uint64_t it)
+{ uint64_t t = 0; (void)s; (void)a; for (uint64_t i = 0; i < it; i++) { t += i; settle_keep(t); } return 1; }
+static const char *never(void *s, const void *a) { (void)s; (void)a; return "never here"; }
+static const struct settle_variant variants[] = {
+	{ .name = "a", .run = one }, { .name = "mid", .run = one, .unavailable = never },
+	{ .name = "c", .run = one },
+};
+static const struct settle_claim claim = { .name = "u", .variants = variants,
+	.nvariants = 3 };
+SETTLE_CLAIMS(&claim);
+EOF
+run unav run "$TMP/unav.c" "${FAST[@]}" --output "$TMP/unav.json"
+"$SETTLE" show "$TMP/unav.json" >"$TMP/unav.show" 2>&1
+if [ $rc = 0 ] && [ "$(grep -E '^  cc -O2 ' "$TMP/unav.out" | awk '{print $3}' | tr '\n' ' ')" = "a mid c " ] &&
+   [ "$(grep -E '^  cc -O2 ' "$TMP/unav.show" | awk '{print $3}' | tr '\n' ' ')" = "a mid c " ]; then
+	ok "a skipped variant between two: run and show print the rows in one order"
+else
+	bad "skipped in the middle: run $(grep -E '^  cc' "$TMP/unav.out" | awk '{print $3}'), show $(grep -E '^  cc' "$TMP/unav.show" | awk '{print $3}')"
+fi
 # empty strings where a claim may give none: the defaults, as for NULL
 # (a heading of nothing, a column "per", a row labelled "cc -O2 ")
 cat >"$TMP/empty.c" <<'EOF'

@@ -685,33 +685,77 @@ static int load_result(struct loader *l, json_t *doc, json_t *jr, size_t idx,
 }
 
 /* The variants that could not run, with their reasons. */
+/*
+ * Put the n skipped rows loaded last (from results[first]) where the
+ * file says they stood among all rows (skipped[].position), the measured
+ * ones in their order around them, as run printed them; show printed the
+ * skipped ones last. Positions missing (older files), out of range or not
+ * increasing leave the rows as they are.
+ */
+static void place_skipped(struct settle_report *rep, size_t first,
+			  const long *pos)
+{
+	size_t n = rep->nresults - first, all = rep->nresults;
+	struct settle_result *tmp;
+	size_t k = 0, m = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (pos[i] < 0 || (size_t)pos[i] >= all ||
+		    (i && pos[i] <= pos[i - 1]))
+			return;
+	tmp = malloc(all * sizeof(*tmp));
+	if (!tmp)
+		return;
+	for (size_t i = 0; i < all; i++)
+		tmp[i] = k < n && (size_t)pos[k] == i ?
+			 rep->results[first + k++] : rep->results[m++];
+	memcpy(rep->results, tmp, all * sizeof(*tmp));
+	free(tmp);
+}
+
 static int load_skipped(struct loader *l, json_t *doc, struct settle_report *rep)
 {
-	json_t *e;
-	size_t i;
+	json_t *e, *sk = json_object_get(doc, "skipped");
+	size_t i, first = rep->nresults;
+	long *pos = calloc(json_array_size(sk) + 1, sizeof(*pos));
 
-	json_array_foreach(json_object_get(doc, "skipped"), i, e) {
+	if (!pos)
+		return fail(l, "out of memory");
+
+	json_array_foreach(sk, i, e) {
 		const char *why = json_string_value(json_object_get(e, "reason"));
-		json_t *copy;
+		json_t *copy, *p = json_object_get(e, "position");
 		int rc;
 
 		/* said of skipped[i] (not of results[], nor out of memory) */
 		if (!json_is_object(e) ||
 		    !json_is_string(json_object_get(e, "claim")) ||
 		    !json_is_string(json_object_get(e, "variant")) ||
-		    !json_is_object(json_object_get(e, "params")))
+		    !json_is_object(json_object_get(e, "params"))) {
+			free(pos);
 			return fail(l, "malformed: skipped[%zu] is not an object "
 				    "with claim, variant and params", i);
+		}
 		copy = json_deep_copy(e);
-		if (!copy || json_object_set_new(copy, "samples_ns", json_array()))
+		if (!copy || json_object_set_new(copy, "samples_ns", json_array())) {
+			json_decref(copy);
+			free(pos);
 			return fail(l, "out of memory");
+		}
 		rc = load_result(l, doc, copy, i, rep);
 		json_decref(copy);
-		if (rc < 0)
+		if (rc < 0) {
+			free(pos);
 			return -1;
+		}
 		rep->results[rep->nresults - 1].skipped =
 			settle_report_strdup(rep, why ? why : "skipped");
+		pos[i] = json_is_integer(p) && json_integer_value(p) <= LONG_MAX ?
+			 (long)json_integer_value(p) : -1;
 	}
+	if (rep->nresults > first)
+		place_skipped(rep, first, pos);
+	free(pos);
 	return 0;
 }
 

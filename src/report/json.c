@@ -371,7 +371,9 @@ static void write_skipped(FILE *f, const struct settle_report *rep)
 		fputs(", ", f); jkey(f, "variant"); jstr(f, r->variant);
 		fputs(", ", f); write_params(f, r);
 		fputs(", ", f); jkey(f, "reason"); jstr(f, r->skipped);
-		fputs("}", f);
+		/* where the row stands among all (results[] holds the others
+		 * in order), so that show prints the rows as run did */
+		fprintf(f, ", \"position\": %zu}", i);
 		first = 0;
 	}
 	fputs("]\n", f);
