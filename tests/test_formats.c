@@ -936,6 +936,65 @@ static void test_conclusion_rank_any_order(void **st)
 	}
 }
 
+/*
+ * 30 variants this run cannot tell apart: the conclusion names what fits
+ * and counts the rest ("and 7 more"); 300 such rows once named 22, cut
+ * without a word.
+ */
+static void test_conclusion_ties_counted(void **st)
+{
+	static struct settle_variant many[30];
+	static char names[30][8];
+	struct settle_claim_info info;
+	const struct settle_claim_info *ci;
+	struct settle_report rep;
+	size_t named = 0, more = 0;
+	char *text, *p, *end;
+
+	(void)st;
+	make_report(&rep, "c", "t", "quick");
+	settle_report_free(&rep);
+	assert_int_equal(settle_report_open(&rep), 0);
+	for (size_t k = 0; k < 30; k++) {
+		snprintf(names[k], sizeof(names[k]), "v%02zu", k);
+		memset(&many[k], 0, sizeof(many[k]));
+		many[k].name = names[k];
+	}
+	claim.variants = many;
+	claim.nvariants = 30;
+	claim.baseline = "v00";
+	settle_claim_describe(&claim, &info);
+	assert_non_null(ci = settle_report_claim(&rep, &info));
+	for (size_t k = 0; k < 30; k++) {
+		struct settle_result *r = settle_report_append_variant(
+			&rep, ci, &many[k], 4096);
+		double t[5];
+
+		assert_non_null(r);
+		r->iters = r->ops_per_sample = 1000;
+		/* +-10 %, in another order for each variant */
+		for (size_t j = 0; j < 5; j++)
+			t[j] = 10 * (1 + 0.05 * (double)((k * 7 + j * 3) % 5) -
+				     0.1);
+		assert_int_equal(settle_result_add_samples(r, t, NULL, 5), 0);
+	}
+	settle_report_analyze(&rep, 0, rep.nresults);
+	text = render(&rep, "md"); /* the conclusion on one line */
+	p = strstr(text, "not told apart from ");
+	assert_non_null(p);
+	end = strstr(p, " more)");
+	assert_non_null(end);
+	for (char *q = p; q < end; q++)
+		named += q[0] == 'v' && q[1] >= '0' && q[1] <= '9';
+	while (end > p && end[-1] >= '0' && end[-1] <= '9')
+		end--;
+	more = strtoul(end, NULL, 10);
+	assert_true(named > 0 && more > 0);
+	assert_int_equal(named + more, 29); /* every row but the fastest */
+	free(text);
+	settle_report_free(&rep);
+}
+
 /* A claim name with a line break (a claim file may give one): the csv
  * conclusion comment stays one line, the break written out. */
 static void test_csv_comment_one_line(void **st)
@@ -1030,6 +1089,7 @@ int main(void)
 		cmocka_unit_test(test_conclusion_rows_by_time),
 		cmocka_unit_test(test_conclusion_slowest_tie),
 		cmocka_unit_test(test_conclusion_rank_any_order),
+		cmocka_unit_test(test_conclusion_ties_counted),
 		cmocka_unit_test(test_csv_comment_one_line),
 		cmocka_unit_test(test_conclusion_across_groups),
 		cmocka_unit_test(test_one_sample),

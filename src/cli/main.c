@@ -274,7 +274,8 @@ static int parse_band(const char *arg, double *band)
 
 	if (parse_positive(arg, &v) < 0 || v > 50)
 		return fail_usage("malformed --equivalence '%s' (a percentage "
-				  "above 0 and at most 50)", arg);
+				  "above 0 and at most 50, in plain decimal: "
+				  "1, 0.5)", arg);
 	*band = v / 100;
 	return 0;
 }

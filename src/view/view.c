@@ -802,7 +802,7 @@ static const char *row_name(const struct settle_view_row *w, char *buf,
 
 /* The rows of build b at size that this run cannot tell from row x, the
  * fastest or with slowest set the slowest (undecided()), into ties[] (at
- * most max); returns how many. */
+ * most max); returns how many there are, beyond max too. */
 static size_t ties_of(const struct settle_options *o,
 		      const struct settle_view_claim *vc, const char *b,
 		      uint64_t size, const struct settle_view_row *x,
@@ -811,10 +811,13 @@ static size_t ties_of(const struct settle_options *o,
 {
 	size_t n = 0;
 
-	for (size_t i = 0; x && i < vc->nrows && n < max; i++)
+	for (size_t i = 0; x && i < vc->nrows; i++)
 		if (ranked(b, &vc->rows[i], size) &&
-		    undecided(o, x, &vc->rows[i], slowest))
-			ties[n++] = &vc->rows[i];
+		    undecided(o, x, &vc->rows[i], slowest)) {
+			if (n < max)
+				ties[n] = &vc->rows[i];
+			n++;
+		}
 	return n;
 }
 
@@ -902,18 +905,30 @@ static void extremes(const struct settle_options *o,
 		  ties_of(o, vc, b, size, *slow, 1, sties, maxties);
 }
 
-/* "; not told apart from a, b" for the n rows ties[], or "", into buf. */
+/* "; not told apart from a, b" for the rows ties[] (n of them, at most
+ * max stored), or "", into buf; the names that do not fit counted ("a,
+ * b and 288 more": 300 rows alike once listed 22, cut without a word). */
 static void ties_said(const struct settle_view_row *const *ties, size_t n,
-		      char *buf, size_t len)
+		      size_t max, char *buf, size_t len)
 {
+	static const char head[] = "; not told apart from ";
 	char name[128];
-	size_t t = 0;
+	size_t t = 0, i;
 
 	buf[0] = '\0';
-	for (size_t i = 0; i < n && t < len; i++)
-		t += (size_t)snprintf(buf + t, len - t, "%s%s", i ? ", " :
-				      "; not told apart from ",
-				      row_name(ties[i], name, sizeof(name)));
+	for (i = 0; i < n && i < max; i++) {
+		const char *w = row_name(ties[i], name, sizeof(name));
+
+		/* room kept for " and N more" */
+		if (t + strlen(w) + sizeof(head) + 32 > len)
+			break;
+		t += (size_t)snprintf(buf + t, len - t, "%s%s",
+				      i ? ", " : head, w);
+	}
+	if (i < n && i)
+		snprintf(buf + t, len - t, " and %zu more", n - i);
+	else if (i < n)
+		snprintf(buf, len, "%s%zu rows", head, n);
 }
 
 /* What a build's part of the generic conclusion starts with: "; "
@@ -978,8 +993,9 @@ static void generic_conclusion(const struct settle_options *o,
 			 sizeof(same));
 		if (!f)
 			continue;
-		ties_said(ties, nties, tie, sizeof(tie));
-		ties_said(sties, nsties, stie, sizeof(stie));
+		ties_said(ties, nties, SETTLE_MAX_NAMED - 2, tie, sizeof(tie));
+		ties_said(sties, nsties, SETTLE_MAX_NAMED - 2, stie,
+			  sizeof(stie));
 		/* the two alone tied: named together, neither the fastest */
 		pair = nties == 1 && ties[0] == s && nsties == 1 &&
 		       sties[0] == f;
@@ -1013,9 +1029,11 @@ static void generic_conclusion(const struct settle_options *o,
 			rows[(*nrows)++] = f;
 			rows[(*nrows)++] = s;
 		}
-		for (size_t i = 0; i < nties && *nrows < SETTLE_MAX_NAMED; i++)
+		for (size_t i = 0; i < nties && i < SETTLE_MAX_NAMED - 2 &&
+				   *nrows < SETTLE_MAX_NAMED; i++)
 			rows[(*nrows)++] = ties[i];
-		for (size_t i = 0; i < nsties && *nrows < SETTLE_MAX_NAMED; i++)
+		for (size_t i = 0; i < nsties && i < SETTLE_MAX_NAMED - 2 &&
+				   *nrows < SETTLE_MAX_NAMED; i++)
 			rows[(*nrows)++] = sties[i];
 	}
 }
