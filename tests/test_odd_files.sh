@@ -455,4 +455,12 @@ run copiescmp compare "$IN/old.json" "$TMP/copies.json"
 [ $rc = 2 ] && grep -q "is a copy of results\[1\]" "$TMP/copiescmp.err" &&
 	ok "compare: a file with a copied row refused" ||
 	bad "compare with copies: status $rc: $(head -c 300 "$TMP/copiescmp.out" "$TMP/copiescmp.err")"
+# a NUL in a string (\u0000): said in settle's words, not the JSON
+# library's ("not allowed without JSON_ALLOW_NUL")
+json_edit "$IN/old.json" "$TMP/nul.json" 'doc["results"][0]["variant"] = "a\u0000b"'
+run nul show "$TMP/nul.json"
+[ $rc = 2 ] && grep -q "a string holds a NUL character" "$TMP/nul.err" &&
+	! grep -q "JSON_ALLOW_NUL" "$TMP/nul.err" &&
+	ok "a NUL in a string: said in settle's words, exit 2" ||
+	bad "NUL in a string: status $rc: $(cat "$TMP/nul.err")"
 test_end test_odd_files

@@ -1089,9 +1089,14 @@ int settle_load_json(const char *path, double band, struct settle_report *rep,
 	doc = json_loadf(f, JSON_REJECT_DUPLICATES, &je);
 	fclose(f);
 	if (!doc) {
+		/* in the reader's words, not the library's option */
+		const char *why = strstr(je.text, "JSON_ALLOW_NUL") ?
+				  "a string holds a NUL character (\\u0000)" :
+				  je.text;
+
 		rc = fail(&l, "not a settle result file (invalid or truncated "
 			  "JSON at line %d: %s); one is what settle run "
-			  "--output FILE.json writes", je.line, je.text);
+			  "--output FILE.json writes", je.line, why);
 		goto out;
 	}
 	rep->options.band = band;
