@@ -463,4 +463,17 @@ run nul show "$TMP/nul.json"
 	! grep -q "JSON_ALLOW_NUL" "$TMP/nul.err" &&
 	ok "a NUL in a string: said in settle's words, exit 2" ||
 	bad "NUL in a string: status $rc: $(cat "$TMP/nul.err")"
+# a file naming a reference row as its claim's baseline: said so, not
+# "has no measured row" (the row is measured, and shown)
+json_edit "$IN/old.json" "$TMP/refb.json" '
+ref = [r for r in doc["results"] if r.get("reference")]
+assert ref, "no reference row in old.json"
+doc["claims"]["popcount"]["baseline"] = ref[0]["variant"]'
+run refb show "$TMP/refb.json"
+if [ $rc = 0 ] && tr '\n' ' ' <"$TMP/refb.out" | sed 's/  */ /g' |
+   grep -q "the baseline, 'read-limit', is a reference (a limit, never compared), so no ratios"; then
+	ok "a reference named as the baseline in a file: said so"
+else
+	bad "reference baseline: status $rc: $(grep -i baseline "$TMP/refb.out" | head -2)"
+fi
 test_end test_odd_files

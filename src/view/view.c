@@ -499,6 +499,17 @@ static const char *over_processes(unsigned p)
 	       "95% Student t interval over processes";
 }
 
+/* The claim's baseline is one of its rows, a reference (a file that
+ * names one, as settle never does), measured but never compared. */
+static int reference_named(const struct settle_view_claim *vc)
+{
+	for (size_t i = 0; i < vc->nrows; i++)
+		if (vc->rows[i].r->reference &&
+		    !strcmp(vc->rows[i].r->variant, vc->claim->baseline))
+			return 1;
+	return 0;
+}
+
 static void notes(const struct settle_report *rep, struct settle_view_claim *vc)
 {
 	const struct settle_options *o = &rep->options;
@@ -548,6 +559,9 @@ static void notes(const struct settle_report *rep, struct settle_view_claim *vc)
 	else if (based)
 		note(vc, "", "%s; %s; Hodges-Lehmann estimate, 95%% signed-rank "
 		     "interval; band +-%g%%)", head, ratio, o->band * 100);
+	else if (c->baseline && *c->baseline && reference_named(vc))
+		note(vc, "", "%s; the baseline, '%s', is a reference (a limit, "
+		     "never compared), so no ratios", head, c->baseline);
 	else if (c->baseline && *c->baseline)
 		note(vc, "", "%s; the baseline, '%s', has no measured row, so "
 		     "no ratios", head, c->baseline);
