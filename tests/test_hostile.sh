@@ -446,6 +446,13 @@ if [ $rc = 0 ] && [ "$(grep -E '^  cc -O2 ' "$TMP/unav.out" | awk '{print $3}' |
 else
 	bad "skipped in the middle: run $(grep -E '^  cc' "$TMP/unav.out" | awk '{print $3}'), show $(grep -E '^  cc' "$TMP/unav.show" | awk '{print $3}')"
 fi
+# a TMPDIR too long for a temporary directory's name: exit 2 (a usage
+# error, as for plot), not 1 (a check that failed)
+long_tmp=/tmp/$(printf 'x%.0s' $(seq 4200))
+TMPDIR=$long_tmp run longtmp run popcount --variant swar32 --size 1K \
+	--processes 3 "${FAST[@]}"
+expect longtmp 2 "name would be too long \\(TMPDIR\\)" \
+	"--processes with a TMPDIR too long: exit 2, said"
 # empty strings where a claim may give none: the defaults, as for NULL
 # (a heading of nothing, a column "per", a row labelled "cc -O2 ")
 cat >"$TMP/empty.c" <<'EOF'

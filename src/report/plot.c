@@ -983,7 +983,8 @@ int settle_plot(const struct settle_report *rep, const char *path,
 			    rep->source[0] ? rep->source : "the result");
 	if ((size_t)snprintf(dir, sizeof(dir), "%s/settle-plot-XXXXXX",
 			     tmpdir) >= sizeof(dir))
-		return fail(err, errlen, "TMPDIR is too long");
+		return fail(err, errlen, "cannot make a temporary directory: "
+			    "its name would be too long (TMPDIR)");
 	if (!mkdtemp(dir))
 		return fail(err, errlen, "cannot create a temporary directory "
 			    "in %s: %s", tmpdir, strerror(errno));

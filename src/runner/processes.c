@@ -99,7 +99,8 @@ static int run_processes(const char *exe, char **argv,
 	memset(rep, 0, sizeof(*rep));
 	if ((size_t)snprintf(dir, sizeof(dir), "%s/settle-proc-XXXXXX",
 			     settle_tmpdir()) >= sizeof(dir)) {
-		snprintf(err, errlen, "TMPDIR is too long");
+		snprintf(err, errlen, "cannot make a temporary directory: "
+			 "its name would be too long (TMPDIR)");
 		return -1;
 	}
 	if (!mkdtemp(dir)) {
