@@ -453,6 +453,11 @@ TMPDIR=$long_tmp run longtmp run popcount --variant swar32 --size 1K \
 	--processes 3 "${FAST[@]}"
 expect longtmp 2 "name would be too long \\(TMPDIR\\)" \
 	"--processes with a TMPDIR too long: exit 2, said"
+# one build given twice in other blanks: one command, refused as given
+# twice (it was compiled and shown twice, " cc  -O2 " beside "cc -O2")
+run blanks run "$TMP/unav.c" "${FAST[@]}" --build "cc -O2" --build " cc	 -O2 "
+expect blanks 2 "--build 'cc -O2' given twice" \
+	"--build twice in other blanks: given twice"
 # empty strings where a claim may give none: the defaults, as for NULL
 # (a heading of nothing, a column "per", a row labelled "cc -O2 ")
 cat >"$TMP/empty.c" <<'EOF'

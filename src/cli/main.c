@@ -611,6 +611,26 @@ static int zero_size(const char *s)
 	return settle_parse_size(one, &b) == 0;
 }
 
+/* s with its blanks (spaces, tabs) trimmed and each run of them made one
+ * space, in place: a build is its words (split at blanks, no quoting),
+ * so " cc  -O2" is "cc -O2", compiled and labelled once, not two builds
+ * of the same command. */
+static char *squeeze_blanks(char *s)
+{
+	char *w = s;
+
+	for (const char *r = s; *r; r++) {
+		if (*r != ' ' && *r != '\t')
+			*w++ = *r;
+		else if (w > s && w[-1] != ' ')
+			*w++ = ' ';
+	}
+	if (w > s && w[-1] == ' ')
+		w--;
+	*w = '\0';
+	return s;
+}
+
 static int run_option(void *ctx, int c, const char *arg)
 {
 	struct run_args *a = ctx;
@@ -718,7 +738,7 @@ static int run_option(void *ctx, int c, const char *arg)
 			return fail_usage("--build '%s': a compiler comes first, "
 					  "then its flags, e.g. --build \"cc "
 					  "%s\"", arg, arg + strspn(arg, " \t"));
-		a->builds[a->nbuilds++] = arg;
+		a->builds[a->nbuilds++] = squeeze_blanks((char *)arg);
 		return 0;
 	case OPT_VERBOSE:
 		a->verbose = 1;
