@@ -458,6 +458,15 @@ expect longtmp 2 "name would be too long \\(TMPDIR\\)" \
 run blanks run "$TMP/unav.c" "${FAST[@]}" --build "cc -O2" --build " cc	 -O2 "
 expect blanks 2 "--build 'cc -O2' given twice" \
 	"--build twice in other blanks: given twice"
+# a relative HOME (and no XDG_CACHE_HOME, SETTLE_CACHE_DIR): no cache
+# made under the directory settle runs in ("relhome/.cache/settle")
+mkdir -p "$TMP/rel"
+(cd "$TMP/rel" && HOME=relhome env -u XDG_CACHE_HOME -u SETTLE_CACHE_DIR \
+	"$SETTLE" run "$TMP/unav.c" "${FAST[@]}" >"$TMP/relhome.out" 2>"$TMP/relhome.err")
+rc=$?
+expect relhome 2 "set SETTLE_CACHE_DIR, or HOME to an absolute path" \
+	"a relative HOME: no cache under the working directory, said"
+[ ! -e "$TMP/rel/relhome" ] || bad "a relative HOME: $TMP/rel/relhome made"
 # empty strings where a claim may give none: the defaults, as for NULL
 # (a heading of nothing, a column "per", a row labelled "cc -O2 ")
 cat >"$TMP/empty.c" <<'EOF'

@@ -794,7 +794,9 @@ static int mkdir_p(const char *path, mode_t mode)
 
 /*
  * The cache directory: $SETTLE_CACHE_DIR, else $XDG_CACHE_HOME/settle,
- * else $HOME/.cache/settle; created when missing. -1 after a message.
+ * else $HOME/.cache/settle, each of the last two only when absolute (a
+ * relative HOME made a cache in whatever directory settle ran in);
+ * created when missing. -1 after a message.
  */
 static int cache_dir(char *dir, size_t len)
 {
@@ -805,11 +807,12 @@ static int cache_dir(char *dir, size_t len)
 		n = snprintf(dir, len, "%s", e);
 	else if ((e = getenv("XDG_CACHE_HOME")) && *e == '/')
 		n = snprintf(dir, len, "%s/settle", e);
-	else if ((e = getenv("HOME")) && *e)
+	else if ((e = getenv("HOME")) && *e == '/')
 		n = snprintf(dir, len, "%s/.cache/settle", e);
 	else {
 		fprintf(stderr, "settle: no cache directory for compiled "
-			"files: set SETTLE_CACHE_DIR or HOME\n");
+			"files: set SETTLE_CACHE_DIR, or HOME to an absolute "
+			"path\n");
 		return -1;
 	}
 	if (n < 0 || (size_t)n >= len || mkdir_p(dir, 0700) < 0) {
