@@ -340,23 +340,30 @@ static const struct settle_claim c = { .name = "disturbed", .variants = v,
 	.nvariants = 1 };
 SETTLE_CLAIMS(&c);
 C
-"$SETTLE" run "$TMP/disturbed.c" --quick --samples 3 --format json \
-	--output "$TMP/disturbed.json" >"$TMP/disturbed.out" 2>&1
-rc=$?
-if [ $rc = 1 ] && grep -q "busy  *invalid: twice the repetitions" \
-	"$TMP/disturbed.out" &&
-   python3 - "$TMP/disturbed.json" <<'PY'
+# hoisted NAME VARIANT WHAT: run $TMP/NAME.c, a body that does its work
+# once per call: invalid, and its evidence 10 pairs (the first 10, or 10
+# fresh ones after a pause) whose fastest 2n call is under 1.5x the
+# fastest n call
+hoisted() {
+	"$SETTLE" run "$TMP/$1.c" --quick --samples 3 --format json \
+		--output "$TMP/$1.json" >"$TMP/$1.out" 2>&1
+	rc=$?
+	if [ $rc = 1 ] && grep -q "$2  *invalid: twice the repetitions" \
+		"$TMP/$1.out" &&
+	   python3 - "$TMP/$1.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))["results"][0]["repetition_check"]
-# 10 pairs (the first 10, or the 10 fresh ones after a pause)
 assert len(r["ns_1x"]) == len(r["ns_2x"]) == 10, r
 assert min(r["ns_2x"]) < 1.5 * min(r["ns_1x"]), r
 PY
-then
-	ok "a hoisted body whose first three 2n calls were disturbed is invalid"
-else
-	bad "disturbed hoisted body: status $rc, $(grep busy "$TMP/disturbed.out")"
-fi
+	then
+		ok "$3"
+	else
+		bad "$3: status $rc, $(grep "$2" "$TMP/$1.out")"
+	fi
+}
+hoisted disturbed busy \
+	"a hoisted body whose first three 2n calls were disturbed is invalid"
 # a body that repeats its work, on a machine busy for longer: every call
 # of its first three sets of pairs lengthened by a fixed 3n us of
 # spinning, as a burst of preemptions would (the ratio falls to 1.25); the
@@ -437,22 +444,8 @@ static const struct settle_claim c = { .name = "step", .variants = v,
 	.nvariants = 1 };
 SETTLE_CLAIMS(&c);
 C
-"$SETTLE" run "$TMP/step.c" --quick --samples 3 --format json \
-	--output "$TMP/step.json" >"$TMP/step.out" 2>&1
-rc=$?
-if [ $rc = 1 ] && grep -q "stepped  *invalid: twice the repetitions" \
-	"$TMP/step.out" &&
-   python3 - "$TMP/step.json" <<'PY'
-import json, sys
-r = json.load(open(sys.argv[1]))["results"][0]["repetition_check"]
-assert len(r["ns_1x"]) == len(r["ns_2x"]) == 10, r
-assert min(r["ns_2x"]) < 1.5 * min(r["ns_1x"]), r
-PY
-then
-	ok "a hoisted body on a machine that turns slower within a set is invalid"
-else
-	bad "hoisted body, machine slower after a set's first call: status $rc, $(grep stepped "$TMP/step.out")"
-fi
+hoisted step stepped \
+	"a hoisted body on a machine that turns slower within a set is invalid"
 # the calibration's first call disturbed (800 us of spinning, as a
 # preemption would): the repetitions must not be taken from that one
 # call (it gave 2 repetitions of ~50 ns, samples far below the clock's
