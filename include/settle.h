@@ -703,7 +703,7 @@ struct settle_claim_info {
 
 /* Pairs of calls of n and 2n repetitions in one set of the repetition
  * check (settle_result.repeat1_ns, repeat2_ns). */
-#define SETTLE_REPEAT_PAIRS 10
+#define SETTLE_REPEAT_PAIRS 9
 
 /*
  * One variant of one claim at one size: the variant as it was measured
@@ -769,13 +769,14 @@ struct settle_result {
 	 * Evidence that the work was really repeated: nrepeat pairs of
 	 * adjacent calls, one of iters repetitions (repeat1_ns[k], ns) and
 	 * one of repeat_iters = 2 x iters (repeat2_ns[k]), the call of 2n
-	 * first in even pairs: SETTLE_REPEAT_PAIRS pairs (older files hold
-	 * 9, or 3 before 2026-12-02, each n first).
+	 * first in even pairs but the last: SETTLE_REPEAT_PAIRS pairs (3
+	 * in files before 2026-12-02; each n first before 2026-12-06).
 	 * read_limit_bpns: a plain read of a buffer of size_bytes in the
 	 * same run, bytes per ns (0: not measured).
 	 */
 	uint64_t repeat_iters;
-	double repeat1_ns[SETTLE_REPEAT_PAIRS], repeat2_ns[SETTLE_REPEAT_PAIRS];
+	double repeat1_ns[SETTLE_REPEAT_PAIRS];
+	double repeat2_ns[SETTLE_REPEAT_PAIRS];
 	size_t nrepeat;
 	double read_limit_bpns;
 	/*

@@ -453,6 +453,14 @@ TMPDIR=$long_tmp run longtmp run popcount --variant swar32 --size 1K \
 	--processes 3 "${FAST[@]}"
 expect longtmp 2 "name would be too long \\(TMPDIR\\)" \
 	"--processes with a TMPDIR too long: exit 2, said"
+# ... and a check that names a row names it by its place in the file,
+# not by where the skipped row was put back (results[3] of 2 was said)
+json_edit "$TMP/unav.json" "$TMP/unavcopy.json" '
+import copy
+doc["results"].append(copy.deepcopy(doc["results"][1]))'
+run unavcopy show "$TMP/unavcopy.json"
+expect unavcopy 2 "results\[2\] \(u cc -O2 c\) is a copy of results\[1\]" \
+	"a skipped row put back: a copied row named by its index in the file"
 # one build given twice in other blanks: one command, refused as given
 # twice (it was compiled and shown twice, " cc  -O2 " beside "cc -O2")
 run blanks run "$TMP/unav.c" "${FAST[@]}" --build "cc -O2" --build " cc	 -O2 "

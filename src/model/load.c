@@ -27,6 +27,8 @@ struct loader {
 	size_t errlen;
 	const char *too_long; /* the first string longer than settle writes */
 	size_t too_long_max;  /* its buffer's length less the NUL */
+	long *skip_pos;       /* skipped[].position of the skipped rows, */
+	size_t skip_first;    /* loaded from results[skip_first] on */
 };
 
 __attribute__((format(printf, 2, 3)))
@@ -684,44 +686,79 @@ static int load_result(struct loader *l, json_t *doc, json_t *jr, size_t idx,
 	return load_command(l, jr, idx, r);
 }
 
-/* The variants that could not run, with their reasons. */
 /*
- * Put the n skipped rows loaded last (from results[first]) where the
- * file says they stood among all rows (skipped[].position), the measured
- * ones in their order around them, as run printed them; show printed the
- * skipped ones last. Positions missing (older files), out of range or not
- * increasing leave the rows as they are.
+ * Are the rows of each claim and size in one run of results (what
+ * settle_report_group_end() takes them to be)? A file whose positions put
+ * a skipped row among another group's would split its own.
  */
-static void place_skipped(struct settle_report *rep, size_t first,
-			  const long *pos)
+static int groups_whole(const struct settle_report *rep)
 {
-	size_t n = rep->nresults - first, all = rep->nresults;
-	struct settle_result *tmp;
-	size_t k = 0, m = 0;
+	for (size_t i = 1; i < rep->nresults; i++) {
+		const struct settle_result *a = &rep->results[i];
 
+		if (a->claim == rep->results[i - 1].claim &&
+		    a->size_bytes == rep->results[i - 1].size_bytes)
+			continue;
+		for (size_t j = 0; j + 1 < i; j++)
+			if (rep->results[j].claim == a->claim &&
+			    rep->results[j].size_bytes == a->size_bytes)
+				return 0;
+	}
+	return 1;
+}
+
+/*
+ * Put the skipped rows (loaded last, from results[l->skip_first]) where
+ * the file says they stood among all rows (skipped[].position), the
+ * measured ones in their order around them, as run printed them; show
+ * printed the skipped ones last. After every check that names a row by
+ * its index in the file. Positions missing (older files), out of range,
+ * not increasing, or splitting a group of rows leave them last.
+ */
+static int place_skipped(struct loader *l)
+{
+	struct settle_report *rep = l->rep;
+	const long *pos = l->skip_pos;
+	size_t first = l->skip_first, n = rep->nresults - first;
+	size_t all = rep->nresults, k = 0, m = 0;
+	struct settle_result *tmp, *keep;
+
+	if (!n)
+		return 0;
 	for (size_t i = 0; i < n; i++)
-		if (pos[i] < 0 || (size_t)pos[i] >= all ||
+		if (!pos || pos[i] < 0 || (size_t)pos[i] >= all ||
 		    (i && pos[i] <= pos[i - 1]))
-			return;
+			return 0;
 	tmp = malloc(all * sizeof(*tmp));
-	if (!tmp)
-		return;
+	keep = malloc(all * sizeof(*keep));
+	if (!tmp || !keep) {
+		free(tmp);
+		free(keep);
+		return fail(l, "out of memory");
+	}
+	memcpy(keep, rep->results, all * sizeof(*keep));
 	for (size_t i = 0; i < all; i++)
 		tmp[i] = k < n && (size_t)pos[k] == i ?
 			 rep->results[first + k++] : rep->results[m++];
 	memcpy(rep->results, tmp, all * sizeof(*tmp));
+	if (!groups_whole(rep))
+		memcpy(rep->results, keep, all * sizeof(*keep));
 	free(tmp);
+	free(keep);
+	return 0;
 }
 
+/* The variants that could not run, with their reasons, after the
+ * results (their positions kept for place_skipped()). */
 static int load_skipped(struct loader *l, json_t *doc, struct settle_report *rep)
 {
 	json_t *e, *sk = json_object_get(doc, "skipped");
-	size_t i, first = rep->nresults;
-	long *pos = calloc(json_array_size(sk) + 1, sizeof(*pos));
+	size_t i;
 
-	if (!pos)
+	l->skip_first = rep->nresults;
+	l->skip_pos = calloc(json_array_size(sk) + 1, sizeof(*l->skip_pos));
+	if (!l->skip_pos)
 		return fail(l, "out of memory");
-
 	json_array_foreach(sk, i, e) {
 		const char *why = json_string_value(json_object_get(e, "reason"));
 		json_t *copy, *p = json_object_get(e, "position");
@@ -731,31 +768,25 @@ static int load_skipped(struct loader *l, json_t *doc, struct settle_report *rep
 		if (!json_is_object(e) ||
 		    !json_is_string(json_object_get(e, "claim")) ||
 		    !json_is_string(json_object_get(e, "variant")) ||
-		    !json_is_object(json_object_get(e, "params"))) {
-			free(pos);
+		    !json_is_object(json_object_get(e, "params")))
 			return fail(l, "malformed: skipped[%zu] is not an object "
 				    "with claim, variant and params", i);
-		}
 		copy = json_deep_copy(e);
-		if (!copy || json_object_set_new(copy, "samples_ns", json_array())) {
+		if (!copy ||
+		    json_object_set_new(copy, "samples_ns", json_array())) {
 			json_decref(copy);
-			free(pos);
 			return fail(l, "out of memory");
 		}
 		rc = load_result(l, doc, copy, i, rep);
 		json_decref(copy);
-		if (rc < 0) {
-			free(pos);
+		if (rc < 0)
 			return -1;
-		}
 		rep->results[rep->nresults - 1].skipped =
 			settle_report_strdup(rep, why ? why : "skipped");
-		pos[i] = json_is_integer(p) && json_integer_value(p) <= LONG_MAX ?
-			 (long)json_integer_value(p) : -1;
+		l->skip_pos[i] = json_is_integer(p) &&
+				 json_integer_value(p) <= LONG_MAX ?
+				 (long)json_integer_value(p) : -1;
 	}
-	if (rep->nresults > first)
-		place_skipped(rep, first, pos);
-	free(pos);
 	return 0;
 }
 
@@ -1053,7 +1084,7 @@ static int load_doc(struct loader *l, json_t *doc, struct settle_report *rep)
 		if (load_result(l, doc, jr, i, rep) < 0)
 			return -1;
 	if (load_skipped(l, doc, rep) < 0 || same_rounds(l, rep) < 0 ||
-	    no_copies(l, rep) < 0)
+	    no_copies(l, rep) < 0 || place_skipped(l) < 0)
 		return -1;
 	settle_report_analyze(rep, 0, rep->nresults);
 	return 0;
@@ -1090,13 +1121,15 @@ int settle_load_json(const char *path, double band, struct settle_report *rep,
 	fclose(f);
 	if (!doc) {
 		/* in the reader's words, not the library's option */
-		const char *why = strstr(je.text, "JSON_ALLOW_NUL") ?
-				  "a string holds a NUL character (\\u0000)" :
-				  je.text;
-
-		rc = fail(&l, "not a settle result file (invalid or truncated "
-			  "JSON at line %d: %s); one is what settle run "
-			  "--output FILE.json writes", je.line, why);
+		if (strstr(je.text, "JSON_ALLOW_NUL"))
+			rc = fail(&l, "not a settle result file (a string at "
+				  "line %d holds a NUL character, \\u0000, "
+				  "which settle cannot keep)", je.line);
+		else
+			rc = fail(&l, "not a settle result file (invalid or "
+				  "truncated JSON at line %d: %s); one is what "
+				  "settle run --output FILE.json writes",
+				  je.line, je.text);
 		goto out;
 	}
 	rep->options.band = band;
@@ -1110,6 +1143,7 @@ int settle_load_json(const char *path, double band, struct settle_report *rep,
 			  l.too_long_max);
 	json_decref(doc);
 out:
+	free(l.skip_pos);
 	if (rc < 0)
 		settle_report_free(rep);
 	return rc;

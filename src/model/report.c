@@ -303,7 +303,8 @@ double settle_repeat_ratio(const struct settle_result *r)
 	/* the fastest call of each kind: disturbance (preemption, another
 	 * process on the CPU) only ever adds time, and a call shorter than
 	 * a time slice is often disturbed whole */
-	for (size_t k = 0; k < r->nrepeat && k < SETTLE_REPEAT_PAIRS; k++) {
+	for (size_t k = 0; k < r->nrepeat && k < SETTLE_REPEAT_PAIRS;
+	     k++) {
 		a = r->repeat1_ns[k] < a ? r->repeat1_ns[k] : a;
 		b = r->repeat2_ns[k] < b ? r->repeat2_ns[k] : b;
 	}

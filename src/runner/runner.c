@@ -384,32 +384,34 @@ static double timed_sample(struct run *rn, size_t k, void *state)
 
 /*
  * The evidence that the body's work is really repeated: SETTLE_REPEAT_PAIRS
- * (10) pairs of adjacent calls of the calibrated n and of 2n repetitions,
+ * (9) pairs of adjacent calls of the calibrated n and of 2n repetitions,
  * then fresh sets after pauses when the first fall under the rule
  * (repeat_again(): a noisy body, such as a ping-pong between processes, or
  * a busy machine, gets the benefit of the doubt). The analysis decides
  * (settle_result.invalid) from the fastest call of each kind: a body
  * whose time does not grow with its repetitions had its work hoisted or
- * removed. Never fewer than 10 pairs: on a busy machine every 2n call of
+ * removed. Never fewer than 9 pairs: on a busy machine every 2n call of
  * 3 pairs was once disturbed and a hoisted body passed (a CI run of
- * test_invalid); 10 disturbed in a row are far rarer.
+ * test_invalid); 9 disturbed in a row are far rarer.
  *
- * The pairs alternate, 2n n, n 2n, 2n n, ..., so that a set begins and
- * ends with a call of 2n: when the machine turns slower or faster during
- * a set (a step, a drift), every call of n on the fast side has a call of
- * 2n on the same side, as fast for a hoisted body. With every pair n
- * first, a machine that turned slower just after a set's first call gave
- * the fastest n against slow 2n calls only, and a hoisted body passed.
+ * The pairs alternate, 2n n, n 2n, 2n n, ..., the last n 2n, so that a
+ * set begins and ends with a call of 2n: when the machine turns slower
+ * or faster during a set (a step, a drift), every call of n on the fast
+ * side has a call of 2n on the same side, as fast for a hoisted body.
+ * With every pair n first, a machine that turned slower just after a
+ * set's first call gave the fastest n against slow 2n calls only, and a
+ * hoisted body passed.
  */
 static int repeat_pair(const struct settle_variant *v, void *state,
 		       struct settle_result *r, size_t k)
 {
 	long before = settle_thread_preemptions();
+	int first2 = k % 2 == 0 && k + 1 < SETTLE_REPEAT_PAIRS;
 
-	if (k % 2 == 0)
+	if (first2)
 		r->repeat2_ns[k] = time_call(v, state, r->repeat_iters, NULL);
 	r->repeat1_ns[k] = time_call(v, state, r->iters, NULL);
-	if (k % 2 == 1)
+	if (!first2)
 		r->repeat2_ns[k] = time_call(v, state, r->repeat_iters, NULL);
 	return settle_thread_preemptions() != before;
 }
@@ -435,14 +437,15 @@ static void repeat_pairs(const struct settle_variant *v, void *state,
  * A machine busy with other work can slow every call of n in a burst
  * (make test on a loaded 2-CPU guest once called an endian loop
  * invalid; a CI run, one row of 476 1 ms bodies): after a pause of 20,
- * 80 and then 320 ms, 10 fresh pairs, the set whose times grow most
+ * 80 and then 320 ms, 9 fresh pairs, the set whose times grow most
  * kept, until one passes. Work that was hoisted or removed shows no
  * growth in any set; only such a body pays the pauses.
  */
 static void repeat_again(const struct settle_variant *v, void *state,
 			 struct settle_result *r)
 {
-	double a[SETTLE_REPEAT_PAIRS], b[SETTLE_REPEAT_PAIRS], q = settle_repeat_ratio(r);
+	double a[SETTLE_REPEAT_PAIRS], b[SETTLE_REPEAT_PAIRS];
+	double q = settle_repeat_ratio(r);
 	size_t n = r->nrepeat;
 
 	for (long ms = 20; ms <= 320 && q < SETTLE_REPEAT_GROWTH; ms *= 4) {
