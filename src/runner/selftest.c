@@ -356,7 +356,17 @@ static int latencies(const struct settle_options *o, struct settle_selftest *st)
  * faster or slower, same, slower. */
 struct tally {
 	unsigned n, moved, same, slower;
+	unsigned few; /* unclear for too few samples */
 };
+
+/* settle_selftest.undecidable: one bit a target */
+enum { T_AA = 1, T_D3 = 2, T_D2 = 4, T_LAYOUT_AA = 8, T_LAYOUT_D3 = 16 };
+
+/* bit when every trial of t was unclear for too few samples, else 0 */
+static unsigned undecidable(const struct tally *t, unsigned bit)
+{
+	return t->n && t->few == t->n ? bit : 0;
+}
 
 /*
  * k trials of claim c with o's settings and band, progress shown as
@@ -381,9 +391,8 @@ static void run_trials(const struct settle_options *o,
 			st->failed_trials++;
 			continue;
 		}
-		st->trials++;
-		st->few_trials += v == SETTLE_UNCLEAR && why &&
-				  !strcmp(why, "too few samples");
+		t->few += v == SETTLE_UNCLEAR && why &&
+			  !strcmp(why, "too few samples");
 		t->n++;
 		t->moved += v == SETTLE_FASTER || v == SETTLE_SLOWER;
 		t->same += v == SETTLE_SAME;
@@ -420,6 +429,8 @@ static void layout_trials(const struct settle_options *o, unsigned trials,
 	one.samples = settle_rounds_per_process(o); /* as many as the others */
 	run_trials(&one, &layout_claims[0], o->band, singles,
 		   "A/A in one layout", 1, st, &single);
+	st->undecidable |= undecidable(&aa, T_LAYOUT_AA) |
+			   undecidable(&d3, T_LAYOUT_D3);
 	st->layout_aa_trials = aa.n;
 	st->layout_detect_trials = d3.n;
 	st->layout_single_trials = single.n;
@@ -450,6 +461,8 @@ int settle_selftest_run(const struct settle_options *o, unsigned aa_trials,
 	if (o->progress)
 		fprintf(o->progress, "\r\033[K");
 	/* the rates are over the trials that gave a verdict */
+	st->undecidable |= undecidable(&aa, T_AA) | undecidable(&d3, T_D3) |
+			   undecidable(&d2, T_D2);
 	st->aa_trials = aa.n;
 	st->detect_trials = d3.n < d2.n ? d3.n : d2.n;
 	st->aa_false_positive_rate = rate(aa.moved, aa.n);
@@ -604,10 +617,12 @@ static void layout_print(FILE *f, const struct settle_selftest *st,
 		"(copy k vs copy k+2):\n", st->layouts);
 	fprintf(f, "    A/A, %u trial%s: faster or slower %.1f%% (target <= "
 		"%g%%), same %.1f%% (target >= %g%%): %s\n",
-		st->layout_aa_trials, trials_s(st->layout_aa_trials), 100 * st->layout_aa_false_positive_rate,
+		st->layout_aa_trials, trials_s(st->layout_aa_trials),
+		100 * st->layout_aa_false_positive_rate,
 		100 * TARGET_LAYOUT_AA_FALSE_POSITIVES,
 		100 * st->layout_aa_same_rate, 100 * TARGET_LAYOUT_AA_SAME,
-		met(aa, st->layout_aa_trials, o, st->trials && st->few_trials == st->trials));
+		met(aa, st->layout_aa_trials, o,
+		    st->undecidable & T_LAYOUT_AA));
 	if (st->layout_detect_trials)
 		snprintf(rate, sizeof(rate), "%.1f%%",
 			 100 * st->layout_detect_rate_3pct);
@@ -615,7 +630,8 @@ static void layout_print(FILE *f, const struct settle_selftest *st,
 		"(target >= %g%%): %s\n", st->layout_detect_trials,
 		trials_s(st->layout_detect_trials), rate,
 		100 * TARGET_LAYOUT_DETECT_3PCT,
-		met(d3, st->layout_detect_trials, o, st->trials && st->few_trials == st->trials));
+		met(d3, st->layout_detect_trials, o,
+		    st->undecidable & T_LAYOUT_D3));
 	fprintf(f, "    the same A/A in one layout, %u trial%s: faster or "
 		"slower %.1f%% (what one layout says)\n",
 		st->layout_single_trials, trials_s(st->layout_single_trials),
@@ -668,20 +684,23 @@ void settle_selftest_print(FILE *f, const struct settle_selftest *st,
 		o->min_sample_ns / 1e6, o->processes,
 		o->processes == 1 ? "" : "es", o->layouts > 1 ? o->layouts : 1,
 		o->layouts > 1 ? "s" : "", o->band * 100);
-	fprintf(f, "  A/A, %u trial%s: faster or slower %.1f%% (target <= %g%%), "
-		"same %.1f%% (target >= %g%%): %s\n", st->aa_trials,
+	fprintf(f, "  A/A, %u trial%s: faster or slower %.1f%% (target <= "
+		"%g%%), same %.1f%% (target >= %g%%): %s\n", st->aa_trials,
 		trials_s(st->aa_trials),
 		100 * st->aa_false_positive_rate,
 		100 * TARGET_AA_FALSE_POSITIVES, 100 * st->aa_same_rate,
-		100 * TARGET_AA_SAME, met(aa, st->aa_trials, o, st->trials && st->few_trials == st->trials));
+		100 * TARGET_AA_SAME,
+		met(aa, st->aa_trials, o, st->undecidable & T_AA));
 	fprintf(f, "  3%% more work, %u trial%s: called slower %.1f%% (target "
 		">= %g%%): %s\n", st->detect_trials,
-		trials_s(st->detect_trials), 100 * st->detect_rate_3pct, 100 * TARGET_DETECT_3PCT,
-		met(d3, st->detect_trials, o, st->trials && st->few_trials == st->trials));
+		trials_s(st->detect_trials), 100 * st->detect_rate_3pct,
+		100 * TARGET_DETECT_3PCT,
+		met(d3, st->detect_trials, o, st->undecidable & T_D3));
 	fprintf(f, "  2%% more work, band 0.5%%, %u trial%s: called slower "
 		"%.1f%% (target >= %g%%): %s\n", st->detect_trials,
-		trials_s(st->detect_trials), 100 * st->detect_rate_2pct, 100 * TARGET_DETECT_2PCT,
-		met(d2, st->detect_trials, o, st->trials && st->few_trials == st->trials));
+		trials_s(st->detect_trials), 100 * st->detect_rate_2pct,
+		100 * TARGET_DETECT_2PCT,
+		met(d2, st->detect_trials, o, st->undecidable & T_D2));
 	layout_print(f, st, o);
 	fprintf(f, "  dependent chains against an add chain (1 cycle each, "
 		"%.2f GHz):\n    ", st->core_ghz);

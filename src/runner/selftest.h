@@ -32,10 +32,10 @@ struct settle_selftest {
 	unsigned failed_trials;        /* trials whose process failed (ended
 					  without a verdict): a failed
 					  selftest, not an unclear verdict */
-	unsigned trials, few_trials;   /* trials that gave a verdict, and
-					  of them unclear for too few
-					  samples: all of them, and the
-					  settings can decide nothing */
+	unsigned undecidable;          /* the targets whose every trial was
+					  unclear for too few samples (the
+					  settings decide nothing there):
+					  bits, one a target (selftest.c) */
 	/* layout trials (docs/layouts.md); 0 trials: not run */
 	unsigned layouts;              /* layouts per trial */
 	unsigned layout_aa_trials, layout_detect_trials, layout_single_trials;
