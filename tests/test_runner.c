@@ -20,6 +20,7 @@
 
 /* Every call to a variant is logged: which variant, how many iters. */
 static int call_log[100000];
+static uint64_t call_iters[100000];
 static size_t ncalls;
 
 static uint64_t spin(uint64_t iters, uint64_t per)
@@ -33,16 +34,18 @@ static uint64_t spin(uint64_t iters, uint64_t per)
 	return 42;
 }
 
-static uint64_t log_call(int id)
+static uint64_t log_call(int id, uint64_t iters)
 {
-	if (ncalls < sizeof(call_log) / sizeof(call_log[0]))
+	if (ncalls < sizeof(call_log) / sizeof(call_log[0])) {
+		call_iters[ncalls] = iters;
 		call_log[ncalls++] = id;
+	}
 	return 0;
 }
 
-static uint64_t v_base(void *s, const void *a, uint64_t n) { (void)s; (void)a; log_call(0); return spin(n, 20); }
-static uint64_t v_fast(void *s, const void *a, uint64_t n) { (void)s; (void)a; log_call(1); return spin(n, 10); }
-static uint64_t v_slow(void *s, const void *a, uint64_t n) { (void)s; (void)a; log_call(2); return spin(n, 40); }
+static uint64_t v_base(void *s, const void *a, uint64_t n) { (void)s; (void)a; log_call(0, n); return spin(n, 20); }
+static uint64_t v_fast(void *s, const void *a, uint64_t n) { (void)s; (void)a; log_call(1, n); return spin(n, 10); }
+static uint64_t v_slow(void *s, const void *a, uint64_t n) { (void)s; (void)a; log_call(2, n); return spin(n, 40); }
 static uint64_t v_wrong(void *s, const void *a, uint64_t n) { (void)s; (void)a; spin(n, 5); return 43; }
 static uint64_t v_nothing(void *s, const void *a, uint64_t n) { (void)s; (void)a; (void)n; return 42; }
 static const char *never(void *s, const void *a) { (void)s; (void)a; return "not on this test machine"; }
@@ -206,24 +209,78 @@ static void test_conclusions(void **st)
 	settle_report_free(&rep);
 }
 
+/* The last n calls of the run logged that were samples (a variant's
+ * calibrated repetitions, not a lead-in's fewer), oldest first, into
+ * id[]; each one's position in the log into at[] (NULL: not wanted). */
+static void last_samples(const struct settle_report *rep, size_t n,
+			 int *id, size_t *at)
+{
+	size_t got = 0;
+
+	for (size_t c = ncalls; c-- > 0 && got < n;)
+		if (call_iters[c] == rep->results[call_log[c]].iters) {
+			id[n - 1 - got] = call_log[c];
+			if (at)
+				at[n - 1 - got] = c;
+			got++;
+		}
+	assert_int_equal(got, n);
+}
+
 /* Run good_claim for 6 rounds from row round_first of the design and
- * check that its last 6 x 3 calls, the samples, ran in the order want. */
+ * check that its samples (its last 6 x 3 calls of n) ran in the order
+ * want. */
 static void check_rounds(unsigned long round_first, const int *want)
 {
 	static const uint64_t one[] = { 64 };
 	struct settle_report rep;
 	char err[512];
 	const unsigned samples = 6, nv = 3;
+	int s[6 * 3];
 
 	quick_report(&rep, samples);
 	rep.options.round_first = round_first;
 	ncalls = 0;
 	assert_int_equal(settle_run_claim(&rep, &good_claim, one, 1, err,
 					  sizeof(err)), 0);
-	assert_true(ncalls >= samples * nv);
-	const int *s = call_log + ncalls - samples * nv;
+	last_samples(&rep, samples * nv, s, NULL);
 	for (unsigned i = 0; i < samples * nv; i++)
 		assert_int_equal(s[i], want[i]);
+	settle_report_free(&rep);
+}
+
+/*
+ * Over whole periods of the design (3 variants: 6 rounds), every
+ * variant's samples come right after each other variant's call, and
+ * after a call of its own (a lead-in, or its sample ending the round
+ * before), equally often: across rounds too. Without the lead-in the
+ * round before ended with a fixed predecessor for each (2 after 1, 0
+ * after 2, ...: 2 after 1 six times in 12 rounds, after 0 four times).
+ */
+static void test_carry_balanced(void **st)
+{
+	static const struct settle_claim three = {
+		.name = "t-three", .description = "test", .op_name = "op",
+		.variants = good_variants, .nvariants = 3, .baseline = "base",
+	};
+	struct settle_report rep;
+	char err[512];
+	const unsigned samples = 12, nv = 3;
+	unsigned pred[3][3] = { { 0 } };
+	int s[12 * 3];
+	size_t at[12 * 3];
+
+	(void)st;
+	quick_report(&rep, samples);
+	ncalls = 0;
+	assert_int_equal(settle_run_claim(&rep, &three, NULL, 0, err,
+					  sizeof(err)), 0);
+	last_samples(&rep, samples * nv, s, at);
+	for (unsigned i = 0; i < samples * nv; i++)
+		pred[s[i]][call_log[at[i] - 1]]++;
+	for (unsigned v = 0; v < nv; v++)
+		for (unsigned u = 0; u < nv; u++)
+			assert_int_equal(pred[v][u], samples / nv);
 	settle_report_free(&rep);
 }
 
@@ -461,6 +518,7 @@ int main(void)
 		cmocka_unit_test(test_conclusions),
 		cmocka_unit_test(test_interleaved),
 		cmocka_unit_test(test_round_first),
+		cmocka_unit_test(test_carry_balanced),
 		cmocka_unit_test(test_rounds_per_process),
 		cmocka_unit_test(test_round_order_balanced),
 		cmocka_unit_test(test_json_file),
