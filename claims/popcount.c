@@ -581,8 +581,8 @@ static int none_faster_sentence(struct settle_conclusion *out,
 	char beyond[40] = "";
 
 	if (band > 0)
-		snprintf(beyond, sizeof(beyond), " beyond the band of +-%g%%",
-			 band * 100);
+		snprintf(beyond, sizeof(beyond), " by more than the +-%g%% "
+			 "band", band * 100);
 	return snprintf(out->sentence, sizeof(out->sentence), "no count is "
 			"faster than %s at %s%s: the nearest, %s%s, take%s %s "
 			"its time%s", base, size, beyond, names, nties ?

@@ -475,6 +475,17 @@ rc=$?
 expect relhome 2 "set SETTLE_CACHE_DIR, or HOME to an absolute path" \
 	"a relative HOME: no cache under the working directory, said"
 [ ! -e "$TMP/rel/relhome" ] || bad "a relative HOME: $TMP/rel/relhome made"
+# a parameter that is a real number in a file keeps its type when show
+# writes the file again (it was written "1.5", a string)
+json_edit "$TMP/pmax.json" "$TMP/preal2.json" '
+for r in doc["results"]:
+    if r["variant"] == "b": r["params"]["x"] = 1.5'
+run preal2 show "$TMP/preal2.json" --format json
+if [ $rc = 0 ] && grep -q '"x": 1.5' "$TMP/preal2.out"; then
+	ok "a real-number parameter read and written again: a number"
+else
+	bad "real parameter: status $rc: $(grep -o '"params": {[^}]*}' "$TMP/preal2.out" | head -2)"
+fi
 # empty strings where a claim may give none: the defaults, as for NULL
 # (a heading of nothing, a column "per", a row labelled "cc -O2 ")
 cat >"$TMP/empty.c" <<'EOF'

@@ -473,8 +473,8 @@ static void test_conclude_same_in_band(void **state)
 	(void)state;
 	assert_int_equal(conclude_band(4096, 0.818, 0, 0.25, &o), 1);
 	assert_string_equal(o.sentence, "no count is faster than "
-			    "builtin-generic at 4 KiB beyond the band of "
-			    "+-25%: the nearest, avx2, takes 0.818x its time "
+			    "builtin-generic at 4 KiB by more than the +-25% "
+			    "band: the nearest, avx2, takes 0.818x its time "
 			    "[0.808, 0.828]");
 	assert_int_equal(conclude_band(128u << 20, 0.818, 0, 0.25, &o), 1);
 	assert_null(strstr(o.sentence, "saves"));

@@ -60,7 +60,6 @@
  * objects are loaded; a merged claim set up in layout L runs layout L's
  * code.
  */
-#include <ctype.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -1334,6 +1333,7 @@ static int compile(struct build *b, char **argv, const struct slots *sl,
 	if (pid < 0) {
 		settle_temp_forget(tmp);
 		settle_temp_forget(dtmp);
+		unlink(tmp); /* cache_writable() made it */
 		return -1;
 	}
 	st = settle_wait(pid, NULL);
@@ -1640,19 +1640,6 @@ static const char *variant_not_utf8(const struct settle_variant *v)
 	return bad;
 }
 
-/* A decimal integer a result file can keep (a JSON integer reads back
- * from -2^63 to 2^63 - 1): the whole of text, nothing else. */
-static int int64_text(const char *text)
-{
-	char *end;
-
-	errno = 0;
-	if (!text || !*text || isspace((unsigned char)*text) || *text == '+')
-		return 0;
-	(void)strtoll(text, &end, 10);
-	return errno == 0 && *end == '\0';
-}
-
 /* Why variant v's parameters cannot be kept in a result file and read
  * back, into buf; NULL when they can. A key the file uses itself
  * ("build", "size_bytes") or one key twice made a result file with a
@@ -1672,7 +1659,8 @@ static const char *bad_params(const struct settle_variant *v, char *buf,
 			snprintf(buf, len, "parameter '%s' is a name settle "
 				 "keeps for itself (the build, the buffer's "
 				 "size)", p->key);
-		else if (p->type == SETTLE_PARAM_INT && !int64_text(p->value))
+		else if (p->type == SETTLE_PARAM_INT &&
+			 !settle_int64_text(p->value))
 			snprintf(buf, len, "parameter '%s': '%s' is no decimal "
 				 "integer from -2^63 to 2^63 - 1 "
 				 "(SETTLE_PARAM_INT)", p->key, p->value);

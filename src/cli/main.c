@@ -968,8 +968,7 @@ static int measure(struct run_args *a, int argc, char **argv,
 			return interrupted(NULL);
 		if (rc < 0) {
 			fprintf(stderr, "settle: %s\n", err);
-			return strstr(err, "cannot pin") ||
-			       strstr(err, "(TMPDIR)") ? 2 : 1;
+			return rc == -3 || strstr(err, "cannot pin") ? 2 : 1;
 		}
 		/* two processes: the interval is taken over their two
 		 * estimates (said once the run has been made, after every

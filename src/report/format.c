@@ -141,7 +141,6 @@ int settle_write_machine(const struct settle_report *rep, const char *path,
 	return write_view(rep, "table", 1, path, err, errlen);
 }
 
-/* The rows of a comparison that both sides have, over all its sections. */
 /* The first section (a new file against the old) with no row in common,
  * or nsections. */
 static size_t nothing_compared(const struct settle_compare_view *cv)

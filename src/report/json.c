@@ -197,25 +197,45 @@ static void write_build(FILE *f, const struct settle_report *rep)
 	fputs("},\n", f);
 }
 
-/* Is p's value a JSON integer that reads back (-2^63 to 2^63 - 1: jansson
- * refuses a larger one, "too big integer") or true/false (bool) as it
- * stands? Anything else is written as a string. */
+/* Is p's value a JSON number (int) or true/false (bool) as it stands, one
+ * a reader keeps (an integer beyond 64 bits: jansson refuses it, "too
+ * big integer")? Anything else is written as a string. */
 static int raw_value_ok(const struct settle_param *p)
 {
 	const char *v = p->value;
-	char *end;
 
 	if (!v || p->type == SETTLE_PARAM_STRING)
 		return 0;
 	if (p->type == SETTLE_PARAM_BOOL)
 		return !strcmp(v, "true") || !strcmp(v, "false");
-	/* RFC 8259 integer: -?(0|[1-9][0-9]*) */
-	if (v[*v == '-'] < '0' || v[*v == '-'] > '9' ||
-	    (v[*v == '-'] == '0' && v[(*v == '-') + 1] != '\0'))
+	if (!strpbrk(v, ".eE"))
+		return settle_int64_text(v);
+	/* RFC 8259 number: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)? */
+	if (*v == '-')
+		v++;
+	if (*v == '0')
+		v++;
+	else if (*v >= '1' && *v <= '9')
+		while (*v >= '0' && *v <= '9')
+			v++;
+	else
 		return 0;
-	errno = 0;
-	(void)strtoll(v, &end, 10);
-	return errno == 0 && *end == '\0';
+	if (*v == '.') {
+		if (*++v < '0' || *v > '9')
+			return 0;
+		while (*v >= '0' && *v <= '9')
+			v++;
+	}
+	if (*v == 'e' || *v == 'E') {
+		v++;
+		if (*v == '+' || *v == '-')
+			v++;
+		if (*v < '0' || *v > '9')
+			return 0;
+		while (*v >= '0' && *v <= '9')
+			v++;
+	}
+	return *v == '\0' && isfinite(strtod(p->value, NULL));
 }
 
 static void write_params(FILE *f, const struct settle_result *r)

@@ -101,12 +101,12 @@ static int run_processes(const char *exe, char **argv,
 			     settle_tmpdir()) >= sizeof(dir)) {
 		snprintf(err, errlen, "cannot make a temporary directory: "
 			 "its name would be too long (TMPDIR)");
-		return -1;
+		return -3;
 	}
 	if (!mkdtemp(dir)) {
 		snprintf(err, errlen, "cannot make a temporary directory in "
 			 "%s (TMPDIR): %s", settle_tmpdir(), strerror(errno));
-		return -1;
+		return -3;
 	}
 	settle_temp_add(dir, 1);
 	for (unsigned p = 0; p < nproc; p++) {

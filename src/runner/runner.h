@@ -79,7 +79,9 @@ int settle_check_sizes(const struct settle_claim *const *claims, size_t n,
  * by SETTLE_ROUND_ORDER_PROCESSES.
  * Returns 0; -1 with a message in err when the CPU asked for is not
  * allowed, a process fails or its file cannot be read; -2 when an
- * interrupt was noted (nothing pooled, the temporary files removed).
+ * interrupt was noted (nothing pooled, the temporary files removed);
+ * -3 with a message when no temporary directory can be made (TMPDIR:
+ * the environment's fault, like a usage error).
  */
 int settle_run_in_processes(int argc, char **argv,
 			    const struct settle_options *o,

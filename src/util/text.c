@@ -2,6 +2,7 @@
  * text.c - text services: UTF-8, JSON strings and numbers, units of
  * time, the C locale for writers.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,6 +60,18 @@ int settle_utf8_valid(const char *s)
 		p += len;
 	}
 	return 1;
+}
+
+int settle_int64_text(const char *s)
+{
+	const char *d = s + (*s == '-');
+	char *end;
+
+	if (*d < '0' || *d > '9' || (*d == '0' && d[1] != '\0'))
+		return 0;
+	errno = 0;
+	(void)strtoll(s, &end, 10);
+	return errno == 0 && *end == '\0';
 }
 
 void settle_json_string(FILE *f, const char *s)

@@ -119,6 +119,10 @@ unsigned long settle_utf8_next(const unsigned char *p, size_t *len);
 /* Non-zero when s (NUL-terminated) is valid UTF-8 throughout. */
 int settle_utf8_valid(const char *s);
 
+/* Non-zero when s is a JSON integer (RFC 8259: -?(0|[1-9][0-9]*)) that a
+ * reader keeps, from -2^63 to 2^63 - 1 (jansson refuses a larger one). */
+int settle_int64_text(const char *s);
+
 /*
  * A copy of s (free it; NULL when out of memory) fit for a terminal:
  * control characters and escape sequences written out, never sent raw

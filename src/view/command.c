@@ -374,7 +374,7 @@ static double bound_of(const struct settle_result *r, size_t k, char *buf,
 {
 	const char *sym = r->command->share[k].symbol;
 	struct settle_share_stat st;
-	char a[32], lo[32], hi[32], wall[32], p[4][32];
+	char a[32], lo[32], hi[32], basis[32], p[4][32];
 	size_t used = strlen(buf);
 
 	if (settle_share_of(r, k, &st) < 0) {
@@ -389,12 +389,12 @@ static double bound_of(const struct settle_result *r, size_t k, char *buf,
 	settle_format_ns(st.saved_ns[2], a, sizeof(a));
 	settle_format_ns(st.saved_lo_ns[2], lo, sizeof(lo));
 	settle_format_ns(st.saved_hi_ns[2], hi, sizeof(hi));
-	settle_format_ns(st.basis_ns, wall, sizeof(wall));
+	settle_format_ns(st.basis_ns, basis, sizeof(basis));
 	snprintf(buf + used, len - used, "%s%s is %s [%s, %s] of %s's CPU time "
 		 "with its callees: even infinitely fast it saves at most %s "
 		 "[%s, %s] of %s%s per run (%s)", used ? "; " : "", sym,
 		 pct(st.with, p[0], 32), pct(st.with_lo, p[1], 32),
-		 pct(st.with_hi, p[2], 32), r->variant, a, lo, hi, wall,
+		 pct(st.with_hi, p[2], 32), r->variant, a, lo, hi, basis,
 		 st.of_cpu ? " of CPU time" : "",
 		 pct(st.saved_pct[2] / 100, p[3], 32));
 	return st.saved_hi_ns[2];
