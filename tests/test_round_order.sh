@@ -7,22 +7,26 @@
 test_tmp rounds
 export SETTLE_CACHE_DIR=$TMP/cache
 
-# three variants log every call; the teardown writes the last ROUNDS x 3,
+# three variants log every call; the teardown writes the last ROUNDS x 3
+# calls of each variant's calibrated repetitions (those of its last call),
 # the samples (they come after calibration, warm-up and the repetition
-# check), as one line a process
+# check; a round's untimed lead-in call has fewer), as one line a process
 cat >"$TMP/claim.c" <<'C'
 #include <stdio.h>
 #include <stdlib.h>
 #include <settle.h>
 static int calls[100000];
+static uint64_t iters_of[100000];
 static size_t ncalls;
 static uint64_t run(void *s, const void *arg, uint64_t iters)
 {
 	uint64_t t = 0;
 
 	(void)s;
-	if (ncalls < sizeof(calls) / sizeof(calls[0]))
+	if (ncalls < sizeof(calls) / sizeof(calls[0])) {
+		iters_of[ncalls] = iters;
 		calls[ncalls++] = *(const int *)arg;
+	}
 	for (uint64_t i = 0; i < iters; i++) {
 		t += i;
 		settle_keep(t);
@@ -37,14 +41,21 @@ static void *setup(const struct settle_params *p, char *err, size_t n)
 }
 static void teardown(void *s)
 {
-	size_t k = (size_t)atoi(getenv("ROUNDS")) * 3;
+	size_t k = (size_t)atoi(getenv("ROUNDS")) * 3, got = 0, i = ncalls;
+	uint64_t last[3] = { 0, 0, 0 };
 	FILE *f = fopen(getenv("ROUND_LOG"), "a");
 
 	(void)s;
 	if (!f)
 		return;
-	for (size_t i = ncalls >= k ? ncalls - k : 0; i < ncalls; i++)
-		fprintf(f, "%d", calls[i]);
+	for (size_t j = ncalls; j-- > 0;)
+		if (!last[calls[j]])
+			last[calls[j]] = iters_of[j];
+	while (i > 0 && got < k)
+		got += iters_of[--i] == last[calls[i]];
+	for (; i < ncalls; i++)
+		if (iters_of[i] == last[calls[i]])
+			fprintf(f, "%d", calls[i]);
 	fputc('\n', f);
 	fclose(f);
 }
