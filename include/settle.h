@@ -351,6 +351,9 @@ struct settle_summary {
 			  (not scaled by 1.4826) */
 	double stddev; /* sample standard deviation (n - 1); 0 when n < 2 */
 	double cv;     /* stddev / mean; 0 when mean is 0 */
+	double q3;     /* upper quartile: the 75th percentile, interpolated
+			  between order statistics (Hyndman and Fan's
+			  definition 7, R's default) */
 };
 
 /*

@@ -6,7 +6,8 @@
 int settle_summary_unstable(const struct settle_summary *s)
 {
 	return s->mad > SETTLE_UNSTABLE_MAD * s->median ||
-	       s->min < (1 - SETTLE_UNSTABLE_BEST) * s->median;
+	       s->min < (1 - SETTLE_UNSTABLE_BEST) * s->median ||
+	       s->q3 > (1 + SETTLE_UNSTABLE_SLOW) * s->median;
 }
 
 int settle_noise_loaded(double loadavg)

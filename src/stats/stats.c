@@ -43,6 +43,20 @@ static double clean(double v)
 	return (isfinite(v) && v > 0) ? v : 0;
 }
 
+/* The p-quantile (0 <= p <= 1) of sorted t[0..n), n >= 1: linear
+ * between the order statistics around (n - 1) p (Hyndman and Fan, "Sample
+ * Quantiles in Statistical Packages", The American Statistician 50(4),
+ * 1996, definition 7). */
+static double quantile_sorted(const double *t, size_t n, double p)
+{
+	double h = (double)(n - 1) * p;
+	size_t i = (size_t)h;
+
+	if (i + 1 >= n)
+		return t[n - 1];
+	return t[i] + (h - (double)i) * (t[i + 1] - t[i]);
+}
+
 int settle_summarize(const double *x, size_t n, struct settle_summary *s)
 {
 	double *t, sum = 0, ss = 0;
@@ -66,6 +80,7 @@ int settle_summarize(const double *x, size_t n, struct settle_summary *s)
 	s->median = settle_median_inplace(t, n);
 	s->min = t[0];
 	s->max = t[n - 1];
+	s->q3 = quantile_sorted(t, n, 0.75);
 	for (size_t i = 0; i < n; i++)
 		t[i] = fabs(t[i] - s->median);
 	s->mad = settle_median_inplace(t, n);
