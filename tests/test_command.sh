@@ -536,4 +536,159 @@ else
 	bad "--share, CPU time above wall time: $(grep -E 'Amdahl|saves at most' "$tmp/par.table" | head -3)"
 fi
 
+# ---- --share symbols that nest, chains cut short, long conclusions -----------
+# flat FILE: its lines as one, blanks squeezed (a table's wrapped text)
+flat() {
+	tr '\n' ' ' <"$1" | sed 's/  */ /g'
+}
+# nested.json: the golden file's base with spin in 900 of 3257 samples and
+# work, its caller, in the same 900 (any_symbol 900): the most both can
+# save is spin's bound, 16.62 ms, and none saves at least 17.97: not
+# settled. Summing each symbol's bound (33 ms) called it settled.
+golden_cmd="$(dirname "$0")/golden/in/command.json"
+json_edit "$golden_cmd" "$tmp/nested.json" '
+for r in doc["results"]:
+    p = r["command"]["profile"]
+    s = p["symbols"][0]
+    if r["variant"] == "base":
+        s["self"], s["children"] = 897, 900
+    p["symbols"].append({"symbol": "work", "self": min(3, s["children"]),
+                         "children": s["children"]})
+    p["any_symbol"] = s["children"]
+    p["cut_chains"] = 0'
+"$SETTLE" show "$tmp/nested.json" >"$tmp/nested.table" 2>&1
+flat "$tmp/nested.table" |
+	grep -q "not settled: none saves at least 17.97 ms per run, more than Amdahl's bound of 16.62 ms" &&
+	ok "--share: nested symbols bound together by the samples with any of them, not by a sum" ||
+	bad "--share nested: $(grep -A2 settled "$tmp/nested.table")"
+# the same with 400 of base's chains cut short: spin or work may be above
+# any cut, so the upper ends (and the bound) count them in: settled
+json_edit "$tmp/nested.json" "$tmp/cut.json" '
+for r in doc["results"]:
+    if r["variant"] == "base":
+        r["command"]["profile"]["cut_chains"] = 400'
+"$SETTLE" show "$tmp/cut.json" --format json >"$tmp/cut.out" 2>&1
+"$SETTLE" show "$tmp/cut.json" >"$tmp/cut.table" 2>&1
+if python3 - "$tmp/cut.out" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+base = [r for r in d["results"] if r["variant"] == "base"][0]
+p = base["command"]["profile"]
+assert p["cut_chains"] == 400 and p["any_symbol"] == 900, p
+spin = p["symbols"][0]
+# 900 of 3257 samples: 27.6 %; the upper end is that of 1300: above 40 %
+assert spin["with_callees_share"] < 0.28 < 0.40 < spin["with_callees_ci"][1], spin
+PY
+then
+	ok "--share: chains cut short widen the upper ends with callees"
+else
+	bad "--share, cut chains: $(head -c 600 "$tmp/cut.out")"
+fi
+flat "$tmp/cut.table" |
+	grep -q "base: 400 of its 3257 samples (12.28%) have a call chain cut short" &&
+	grep -q "^  settled:" "$tmp/cut.table" &&
+	ok "--share: the cut chains said, and the wider bound holds" ||
+	bad "--share, cut chains not said: $(grep -A2 "cut short\|settled" "$tmp/cut.table")"
+# impossible counts are refused: more samples with a symbol than samples,
+# fewer than one symbol has, an unwinder settle does not know
+for edit in 'p["any_symbol"] = p["samples"] + 1' 'p["any_symbol"] = 1' \
+	    'p["cut_chains"] = p["samples"] + 1' 'p["unwind"] = "lbr"'; do
+	json_edit "$tmp/nested.json" "$tmp/imp.json" "
+for r in doc['results']:
+    p = r['command']['profile']
+    if r['variant'] == 'base':
+        $edit"
+	"$SETTLE" show "$tmp/imp.json" >/dev/null 2>"$tmp/imp.err"
+	rc=$?
+	[ $rc = 2 ] && grep -q "imp.json" "$tmp/imp.err" &&
+		ok "--share: a file with $edit is refused" ||
+		bad "--share: $edit: exit $rc: $(head -2 "$tmp/imp.err")"
+done
+# eight long symbols: the conclusion is whole in every format (it was cut
+# at 600 bytes, before the ratios against the baseline)
+json_edit "$golden_cmd" "$tmp/eight.json" '
+for r in doc["results"]:
+    p = r["command"]["profile"]
+    c = p["symbols"][0]["children"]
+    for i in range(7):
+        p["symbols"].append({"symbol": "a_rather_long_symbol_name_%d" % i,
+                             "self": 0, "children": c})'
+whole=0
+for fmt in table md csv json-lines; do
+	"$SETTLE" show "$tmp/eight.json" --format $fmt 2>&1 | tr '\n' ' ' |
+		sed 's/  */ /g; s/\\//g' | grep -q "none 0.737x \[0.626, 0.869\] faster" &&
+		whole=$((whole + 1))
+done
+[ $whole = 4 ] && ok "--share: a long conclusion is whole in every format" ||
+	bad "--share: a long conclusion cut ($whole of 4 formats whole)"
+
+# ---- --share: the caller of a function that sets up no frame ------------------
+# copier() spends its time in libc's memcpy, assembly that sets up no
+# frame: a frame-pointer chain goes from memcpy to main and had copier
+# at 0.02 % with callees, "saves at most 47 us" of 197 ms. DWARF chains
+# find it; where a run's unwinding fails, its chains are cut short and
+# the upper end counts them in: the upper end is above half either way.
+cat >"$tmp/cp.c" <<'EOF'
+#include <stdlib.h>
+#include <string.h>
+static char a[1 << 24], b[1 << 24];
+__attribute__((noinline)) void copier(int n)
+{
+	for (int i = 0; i < n; i++) {
+		memcpy(b, a, sizeof(a));
+		__asm__ volatile("" : : "r"(b) : "memory");
+	}
+}
+int main(int argc, char **argv)
+{
+	memset(a, argc, sizeof(a));
+	copier(atoi(argv[1]));
+	return 0;
+}
+EOF
+cat >"$tmp/nodwarf" <<'EOF'
+#!/bin/sh
+# perf without an unwinder: refuses --call-graph dwarf
+for a in "$@"; do
+	case $a in dwarf*) echo "dwarf unwinding not supported" >&2; exit 129;; esac
+done
+exec perf "$@"
+EOF
+chmod +x "$tmp/nodwarf"
+if ! perf record -q -e cpu-clock -o "$tmp/probe2.data" -- true \
+	>/dev/null 2>&1; then
+	skip "perf cannot sample here: --share's DWARF chains not checked"
+elif ! cc -O2 -fno-omit-frame-pointer -o "$tmp/cp" "$tmp/cp.c"; then
+	bad "cannot build the copy program"
+else
+	"$SETTLE" run --command "cp=$tmp/cp 40" --samples 3 --share copier \
+		--format json --output "$tmp/cp.json" >"$tmp/cp.table" 2>&1
+	rc=$?
+	if [ $rc = 0 ] && python3 - "$tmp/cp.json" <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))["results"][0]["command"]["profile"]
+assert p["unwind"] == "dwarf", p
+s = p["symbols"][0]
+assert s["with_callees_ci"][1] > 0.5, s
+PY
+	then
+		ok "--share: DWARF chains see the caller of memcpy"
+	else
+		bad "--share, caller of memcpy (exit $rc): $(grep -A3 'copier' "$tmp/cp.table" | head -8)"
+	fi
+	flat "$tmp/cp.table" |
+		grep -Eq "perf record -e cpu-clock(:u)? -c [0-9]+ --call-graph dwarf,8192:" &&
+		ok "--share: the header names the DWARF chains" ||
+		bad "--share: no --call-graph dwarf in the header"
+	SETTLE_PERF=$tmp/nodwarf "$SETTLE" run --command "cp=$tmp/cp 4" \
+		--samples 2 --share copier --format json \
+		--output "$tmp/fp.json" >"$tmp/fp.table" 2>&1
+	rc=$?
+	[ $rc = 0 ] && grep -q '"unwind": "fp"' "$tmp/fp.json" &&
+		flat "$tmp/fp.table" |
+		grep -Eq "perf record -e cpu-clock(:u)? -c [0-9]+ -g:" &&
+		ok "--share: a perf without DWARF unwinding falls back to frame pointers, said so" ||
+		bad "--share fallback (exit $rc): $(head -3 "$tmp/fp.table")"
+fi
+
 test_end test_command

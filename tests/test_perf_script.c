@@ -217,6 +217,76 @@ static void test_by_hand(void **st)
 	assert_int_equal(p.count.malformed, 0);
 }
 
+/*
+ * Chains cut short and the union of the symbols: a chain that reaches no
+ * process or thread entry is cut (perf's DWARF unwinder once lost its
+ * way in a whole run of a command, its chains ending in main below
+ * memcpy); a sample counts once in the union however many symbols it
+ * has; " (inlined)" after a name is still that name's frame.
+ */
+static void test_cut_and_union(void **st)
+{
+	static const char text[] =
+		"    100000 \n"                   /* whole, glibc 2.34 on */
+		"\t          16da1f leaf (inlined)\n"
+		"\t            11e7 mid\n"
+		"\t           27249 __libc_start_call_main\n"
+		"\t           27304 __libc_start_main_impl (inlined)\n"
+		"\t            4780 [unknown]\n"
+		"\n"
+		"    100000 \n"                   /* cut below main */
+		"\t          16da1f __memcpy_avx512_unaligned_erms (inlined)\n"
+		"\t            10a8 main\n"
+		"\t           27249 __libc_start_call_main\n"
+		"\n"
+		"    100000 \n"                   /* kernel frames only: cut */
+		"\tffffffff82242009 pvm_irq_enable\n"
+		"\tffffffff81000c82 asm_exc_page_fault\n"
+		"\n"
+		"    100000 \n"                   /* a thread: whole */
+		"\t            1200 work\n"
+		"\t            1300 mid\n"
+		"\t           92b14 start_thread\n"
+		"\t          118a2f clone3\n"
+		"\n"
+		"    100000 \n"                   /* a static program: whole */
+		"\t            1200 other\n"
+		"\t            1000 _start\n";
+	static const char *const syms[] = { "leaf", "mid", "main", "work" };
+	struct settle_perf_parser p;
+
+	(void)st;
+	settle_perf_parser_init(&p, syms, 4);
+	assert_int_equal(settle_perf_parse_text(&p, text, strlen(text)), 0);
+	settle_perf_parser_finish(&p);
+	assert_int_equal(p.count.samples, 5);
+	assert_int_equal(p.count.cut, 2);
+	assert_int_equal(p.count.self[0], 1);     /* leaf (inlined) */
+	assert_int_equal(p.count.children[1], 2); /* mid */
+	assert_int_equal(p.count.children[2], 1); /* main */
+	assert_int_equal(p.count.self[3], 1);     /* work */
+	/* leaf+mid, main, work+mid: 3 samples, not the 5 of the sum */
+	assert_int_equal(p.count.any, 3);
+}
+
+/* Without call chains no sample is cut: each is its one frame. */
+static void test_flat_not_cut(void **st)
+{
+	static const char text[] =
+		"   1000000      7f31d701399a _dl_lookup_symbol_x\n"
+		"   1000000  ffffffff815ba691 truncate_inode_pages_final\n";
+	static const char *const syms[] = { "_dl_lookup_symbol_x" };
+	struct settle_perf_parser p;
+
+	(void)st;
+	settle_perf_parser_init(&p, syms, 1);
+	settle_perf_parse_text(&p, text, strlen(text));
+	settle_perf_parser_finish(&p);
+	assert_int_equal(p.count.samples, 2);
+	assert_int_equal(p.count.cut, 0);
+	assert_int_equal(p.count.any, 1);
+}
+
 /* The layout without call chains: "PERIOD ADDRESS SYMBOL" per line. */
 static void test_flat_by_hand(void **st)
 {
@@ -274,6 +344,8 @@ int main(void)
 		cmocka_unit_test(test_by_hand),
 		cmocka_unit_test(test_flat_by_hand),
 		cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_cut_and_union),
+		cmocka_unit_test(test_flat_not_cut),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

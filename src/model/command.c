@@ -91,13 +91,17 @@ int settle_command_data_pool(struct settle_command_data *dst,
 		memcpy(dst->event, src->event, sizeof(dst->event));
 		dst->period_ns = src->period_ns;
 		dst->call_chains = src->call_chains;
+		dst->counted = src->counted;
 		for (size_t i = 0; i < src->nshare; i++)
 			if (settle_command_data_add_symbol(dst,
 					src->share[i].symbol) < 0)
 				return -1;
 	}
+	dst->counted &= src->counted; /* pooled with a file without them */
 	dst->profiled_runs += src->profiled_runs;
 	dst->samples += src->samples;
+	dst->any += src->any;
+	dst->cut += src->cut;
 	for (size_t i = 0; i < src->nshare; i++) {
 		dst->share[i].self += src->share[i].self;
 		dst->share[i].children += src->share[i].children;

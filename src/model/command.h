@@ -32,12 +32,30 @@ struct settle_command_data {
 	/* --share (event[0] == '\0': not profiled) */
 	char event[24];         /* "cpu-clock", or "cpu-clock:u" */
 	uint64_t period_ns;     /* CPU time per sample */
-	int call_chains;        /* recorded with -g */
+	int call_chains;        /* how perf recorded call chains:
+				   SETTLE_CHAINS_* */
 	unsigned profiled_runs;
 	uint64_t samples;       /* over all profiled runs */
+	uint64_t any;           /* of them with any --share symbol in the
+				   call chain */
+	uint64_t cut;           /* of them whose call chain reaches no
+				   process or thread entry: cut short, a
+				   symbol above the cut missing from it */
+	int counted;            /* any and cut were counted; else (a file
+				   from before they were) any is the sum of
+				   the symbols' samples and cut 0 */
 	size_t nshare;
 	struct settle_share_count share[SETTLE_SHARE_MAX];
 };
+
+/* How --share's call chains were recorded: none, by walking the frame
+ * pointers (perf record -g: a function that sets up no frame, such as a
+ * leaf in libc's assembly, hides its caller), or unwound with the DWARF
+ * call-frame information from a copy of each sample's user stack (perf
+ * record --call-graph dwarf,SETTLE_CHAINS_STACK: a chain deeper than the
+ * copy is cut). */
+enum { SETTLE_CHAINS_NONE, SETTLE_CHAINS_FP, SETTLE_CHAINS_DWARF };
+#define SETTLE_CHAINS_STACK 8192 /* bytes of user stack per sample */
 
 /* A new, empty record for the command shell (prepare may be NULL);
  * returns NULL when out of memory. */

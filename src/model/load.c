@@ -559,23 +559,59 @@ static int profile_count(json_t *o, const char *key, uint64_t *v)
 	return 0;
 }
 
+/*
+ * The samples with any symbol in them and those with a cut chain, kept
+ * since settle counted them; a file without them: the sum of the symbols'
+ * (at most every sample: the bound they gave before) and none cut. -1
+ * when impossible (fewer than a symbol's, more than all of theirs or all
+ * the samples).
+ */
+static int profile_union(json_t *p, struct settle_command_data *d,
+			 uint64_t sum)
+{
+	uint64_t most = 0;
+
+	for (size_t k = 0; k < d->nshare; k++)
+		most = d->share[k].children > most ? d->share[k].children : most;
+	d->any = sum < d->samples ? sum : d->samples;
+	d->cut = 0;
+	d->counted = json_object_get(p, "any_symbol") &&
+		     json_object_get(p, "cut_chains");
+	if (json_object_get(p, "any_symbol") &&
+	    (profile_count(p, "any_symbol", &d->any) || d->any < most ||
+	     d->any > sum || d->any > d->samples))
+		return -1;
+	if (json_object_get(p, "cut_chains") &&
+	    (profile_count(p, "cut_chains", &d->cut) || d->cut > d->samples))
+		return -1;
+	return 0;
+}
+
 /* The --share counts of a command; -1 when missing or impossible. */
 static int load_profile(json_t *p, struct settle_command_data *d)
 {
 	json_t *syms = json_object_get(p, "symbols"), *e;
 	const char *ev = json_string_value(json_object_get(p, "event"));
-	uint64_t runs;
+	const char *unwind = json_string_value(json_object_get(p, "unwind"));
+	uint64_t runs, sum = 0;
 	size_t i;
 
 	if (!ev || !*ev || strlen(ev) >= sizeof(d->event) ||
 	    profile_count(p, "period_ns", &d->period_ns) || !d->period_ns ||
 	    profile_count(p, "runs", &runs) || runs > UINT32_MAX ||
 	    profile_count(p, "samples", &d->samples) || !json_is_array(syms) ||
-	    json_array_size(syms) > SETTLE_SHARE_MAX)
+	    json_array_size(syms) > SETTLE_SHARE_MAX ||
+	    (json_object_get(p, "unwind") && (!unwind ||
+	     (strcmp(unwind, "dwarf") && strcmp(unwind, "fp")))))
 		return -1;
 	snprintf(d->event, sizeof(d->event), "%s", ev);
 	d->profiled_runs = (unsigned)runs;
-	d->call_chains = json_is_true(json_object_get(p, "call_chains"));
+	/* "unwind" since DWARF chains: a file without it walked the frame
+	 * pointers */
+	d->call_chains = !json_is_true(json_object_get(p, "call_chains")) ?
+			 SETTLE_CHAINS_NONE :
+			 unwind && !strcmp(unwind, "dwarf") ?
+			 SETTLE_CHAINS_DWARF : SETTLE_CHAINS_FP;
 	json_array_foreach(syms, i, e) {
 		const char *name = json_string_value(json_object_get(e, "symbol"));
 		uint64_t self, children;
@@ -588,8 +624,9 @@ static int load_profile(json_t *p, struct settle_command_data *d)
 			return -1;
 		d->share[k].self = self;
 		d->share[k].children = children;
+		sum += children;
 	}
-	return 0;
+	return profile_union(p, d, sum);
 }
 
 /* What a whole command's result adds, if anything: its runs' CPU times

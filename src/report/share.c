@@ -85,11 +85,19 @@ static void json_profile(FILE *f, const struct settle_result *r,
 
 	fprintf(f, ",%s\"profile\": {", nl);
 	jkey(f, "event"); settle_json_string(f, d->event);
-	fprintf(f, ", \"period_ns\": %llu, \"call_chains\": %s, \"runs\": %u, "
-		"\"samples\": %llu, \"symbols\": [",
+	fprintf(f, ", \"period_ns\": %llu, \"call_chains\": %s, ",
 		(unsigned long long)d->period_ns,
-		d->call_chains ? "true" : "false", d->profiled_runs,
+		d->call_chains ? "true" : "false");
+	if (d->call_chains)
+		fprintf(f, "\"unwind\": \"%s\", ",
+			d->call_chains == SETTLE_CHAINS_DWARF ? "dwarf" : "fp");
+	fprintf(f, "\"runs\": %u, \"samples\": %llu, ", d->profiled_runs,
 		(unsigned long long)d->samples);
+	if (d->counted)
+		fprintf(f, "\"any_symbol\": %llu, \"cut_chains\": %llu, ",
+			(unsigned long long)d->any,
+			(unsigned long long)d->cut);
+	fputs("\"symbols\": [", f);
 	for (size_t k = 0; k < d->nshare; k++) {
 		fputs(k ? "," : "", f);
 		fputs(*nl == ' ' ? (k ? " " : "") : "\n         ", f);

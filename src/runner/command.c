@@ -30,6 +30,9 @@
 #define TAIL_BYTES 2048
 #define PERIOD_MIN_NS 100000   /* 100 us of CPU time per perf sample */
 #define SAMPLES_PER_RUN 20000  /* at most, about, per profiled run */
+/* with DWARF call chains, whose samples carry 8 KiB of stack each: about
+ * 42 MB of perf data per run */
+#define SAMPLES_PER_RUN_DWARF 5000
 
 /* ---- options ---------------------------------------------------------- */
 
@@ -491,6 +494,7 @@ struct cmdrun {
 	const char *perf;            /* the perf program */
 	char event[24];
 	uint64_t period_ns;
+	int chains;                  /* SETTLE_CHAINS_DWARF or _FP */
 };
 
 enum phase { WARMUP, TIMED, PROFILED };
@@ -735,7 +739,12 @@ static void record_argv(const struct cmdrun *m, const char *shell,
 	argv[n++] = (char *)m->event;
 	argv[n++] = "-c";
 	argv[n++] = period;
-	argv[n++] = "-g";
+	if (m->chains == SETTLE_CHAINS_DWARF) {
+		argv[n++] = "--call-graph";
+		argv[n++] = "dwarf," SETTLE_STR(SETTLE_CHAINS_STACK);
+	} else {
+		argv[n++] = "-g";
+	}
 	argv[n++] = "-o";
 	argv[n++] = (char *)file;
 	argv[n++] = "--";
@@ -779,15 +788,22 @@ static int perf_probe(struct cmdrun *m)
 	settle_temp_add(m->tmpdir, 1);
 	snprintf(file, sizeof(file), "%s/probe.data", m->tmpdir);
 	settle_temp_add(file, 0);
-	record_argv(m, "true", file, period, sizeof(period), argv);
-	started = spawn(argv, &m->io, &r, 1) == 0;
-	if (started && WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0 &&
-	    access(file, R_OK) == 0) {
+	/* DWARF call chains where this perf can record them, else frame
+	 * pointers (a perf built without an unwinder refuses dwarf) */
+	for (m->chains = SETTLE_CHAINS_DWARF; ; m->chains = SETTLE_CHAINS_FP) {
+		record_argv(m, "true", file, period, sizeof(period), argv);
+		started = spawn(argv, &m->io, &r, 1) == 0;
+		if (started && WIFEXITED(r.status) &&
+		    WEXITSTATUS(r.status) == 0 && access(file, R_OK) == 0) {
+			unlink(file);
+			settle_temp_forget(file);
+			return 0;
+		}
 		unlink(file);
-		settle_temp_forget(file);
-		return 0;
+		if (!started || settle_interrupted() ||
+		    m->chains == SETTLE_CHAINS_FP)
+			break;
 	}
-	unlink(file);
 	settle_temp_forget(file);
 	if (settle_interrupted())
 		return -2;
@@ -881,6 +897,8 @@ static int count_samples(struct cmdrun *m, size_t i, const char *file)
 		return 2;
 	}
 	d->samples += p.count.samples;
+	d->any += p.count.any;
+	d->cut += p.count.cut;
 	for (size_t k = 0; k < d->nshare; k++) {
 		d->share[k].self += p.count.self[k];
 		d->share[k].children += p.count.children[k];
@@ -889,7 +907,8 @@ static int count_samples(struct cmdrun *m, size_t i, const char *file)
 }
 
 /* CPU time per sample: 100 us, or more for a command so long that a run
- * would give over SAMPLES_PER_RUN samples (in steps of 100 us). */
+ * would give over SAMPLES_PER_RUN samples, SAMPLES_PER_RUN_DWARF with
+ * DWARF call chains (in steps of 100 us). */
 static uint64_t choose_period(const struct cmdrun *m)
 {
 	double most = 0;
@@ -907,10 +926,11 @@ static uint64_t choose_period(const struct cmdrun *m)
 		free(cpu);
 		most = med > most ? med : most;
 	}
-	if (most / SAMPLES_PER_RUN <= PERIOD_MIN_NS)
+	most /= m->chains == SETTLE_CHAINS_DWARF ? SAMPLES_PER_RUN_DWARF :
+		SAMPLES_PER_RUN;
+	if (most <= PERIOD_MIN_NS)
 		return PERIOD_MIN_NS;
-	return (uint64_t)ceil(most / SAMPLES_PER_RUN / PERIOD_MIN_NS) *
-	       PERIOD_MIN_NS;
+	return (uint64_t)ceil(most / PERIOD_MIN_NS) * PERIOD_MIN_NS;
 }
 
 /* Profiled runs, in rounds like the timed ones. */
@@ -928,7 +948,8 @@ static int profile(struct cmdrun *m, unsigned np)
 
 		memcpy(d->event, m->event, sizeof(d->event));
 		d->period_ns = m->period_ns;
-		d->call_chains = 1;
+		d->call_chains = m->chains;
+		d->counted = 1;
 	}
 	snprintf(file, sizeof(file), "%s/run.data", m->tmpdir);
 	for (unsigned k = 0; k < np; k++)
@@ -1048,7 +1069,8 @@ int settle_run_commands(struct settle_report *rep,
 			size_t errlen)
 {
 	struct cmdrun m = { rep, s, NULL, 0, 0, { -1, -1, 0, -1 }, err,
-			    errlen, { 0 }, "", NULL, "", 0 };
+			    errlen, { 0 }, "", NULL, "", 0,
+			    SETTLE_CHAINS_NONE };
 	unsigned ns = rep->options.samples ? rep->options.samples : 1;
 	int rc = 1;
 

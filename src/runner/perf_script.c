@@ -18,14 +18,42 @@ void settle_perf_parser_init(struct settle_perf_parser *p,
 
 static void close_sample(struct settle_perf_parser *p)
 {
+	int any = 0;
+
 	if (!p->open)
 		return;
 	p->count.samples++;
 	for (size_t i = 0; i < p->nsymbols; i++) {
 		p->count.self[i] += p->first[i];
 		p->count.children[i] += p->seen[i];
+		any |= p->seen[i];
 	}
+	p->count.any += any;
+	p->count.cut += p->chained && !p->entry;
 	p->open = 0;
+}
+
+/*
+ * Where a whole call chain ends: a process's entry (glibc's _start and
+ * __libc_start_main, __libc_start_main_impl since glibc 2.34; musl's
+ * libc_start_main_stage2), a thread's (start_thread and clone3 in glibc,
+ * clone before 2.34; musl's start and start_c11), a kernel thread's
+ * (ret_from_fork), Go's runtime.goexit, runtime.rt0_go, runtime.mstart.
+ */
+static int entry_name(const char *sym, size_t len)
+{
+	static const char *const names[] = {
+		"_start", "__libc_start_main", "__libc_start_main_impl",
+		"libc_start_main_stage2", "start_thread", "clone3", "clone",
+		"__clone", "__clone3", "start", "start_c11", "ret_from_fork",
+		"ret_from_fork_asm", "runtime.goexit", "runtime.rt0_go",
+		"runtime.mstart",
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strlen(names[i]) == len && !memcmp(names[i], sym, len))
+			return 1;
+	return 0;
 }
 
 static void open_sample(struct settle_perf_parser *p, uint64_t period)
@@ -35,6 +63,7 @@ static void open_sample(struct settle_perf_parser *p, uint64_t period)
 	p->frames = 0;
 	memset(p->seen, 0, sizeof(p->seen));
 	memset(p->first, 0, sizeof(p->first));
+	p->chained = p->entry = 0;
 	p->count.period_sum += period;
 }
 
@@ -48,6 +77,9 @@ static int is_hex(char c)
 	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
 	       (c >= 'A' && c <= 'F');
 }
+
+#define INLINED " (inlined)"
+#define INLINED_LEN (sizeof(INLINED) - 1)
 
 /* "ADDRESS SYMBOL" (leading blanks skipped): the frame of the open sample. */
 static int frame(struct settle_perf_parser *p, const char *s)
@@ -72,6 +104,10 @@ static int frame(struct settle_perf_parser *p, const char *s)
 	len = (size_t)(end - sym);
 	if (len == 0)
 		return -1;
+	if (len > INLINED_LEN &&
+	    !memcmp(sym + len - INLINED_LEN, INLINED, INLINED_LEN))
+		len -= INLINED_LEN;
+	p->entry |= entry_name(sym, len);
 	for (size_t i = 0; i < p->nsymbols; i++) {
 		if (strlen(p->symbols[i]) != len ||
 		    memcmp(p->symbols[i], sym, len) != 0)
@@ -99,6 +135,7 @@ int settle_perf_parse_line(struct settle_perf_parser *p, const char *line)
 	while (*s == ' ')
 		s++;
 	if (line[0] == '\t') {
+		p->chained |= p->open;
 		if (p->open && frame(p, line) == 0)
 			return 0;
 		/* an unreadable frame still is the innermost one, if first */

@@ -10,7 +10,14 @@
  * the frames follow, one per line, each starting with a tab, innermost
  * first, and a blank line ends the sample. A frame is a hexadecimal
  * address, blanks, and the symbol: the rest of the line ("[unknown]" when
- * perf could not name it; C++ names may contain blanks).
+ * perf could not name it; C++ names may contain blanks; " (inlined)"
+ * after the name of a function inlined at that address, which is that
+ * function's frame as much as any).
+ *
+ * A whole call chain ends in the entry of a process or thread (_start,
+ * __libc_start_main, clone3, start_thread, ...). One that does not was
+ * cut: the unwinder lost its way or ran out of the stack it was given,
+ * and the functions above the cut are missing from it.
  */
 #ifndef SETTLE_PERF_SCRIPT_H
 #define SETTLE_PERF_SCRIPT_H
@@ -30,6 +37,10 @@ struct settle_perf_count {
 	 * sample once however often the symbol recurs in its chain) */
 	uint64_t self[SETTLE_PERF_MAX_SYMBOLS];
 	uint64_t children[SETTLE_PERF_MAX_SYMBOLS];
+	uint64_t any;          /* samples with any of the symbols in the
+				  chain (the union of children[]) */
+	uint64_t cut;          /* samples whose call chain reaches no
+				  process or thread entry */
 };
 
 struct settle_perf_parser {
@@ -38,6 +49,8 @@ struct settle_perf_parser {
 	struct settle_perf_count count;
 	int open;                   /* a sample is being read */
 	size_t frames;              /* frames of it so far */
+	int chained;                /* it has frames on lines of their own */
+	int entry;                  /* one of them is an entry */
 	unsigned char seen[SETTLE_PERF_MAX_SYMBOLS];
 	unsigned char first[SETTLE_PERF_MAX_SYMBOLS];
 };

@@ -12,6 +12,10 @@
 #include <sys/resource.h>
 #include <sys/types.h>
 
+/* The value of macro x as a string literal: SETTLE_STR(8192) "8192". */
+#define SETTLE_STR_(x) #x
+#define SETTLE_STR(x) SETTLE_STR_(x)
+
 /*
  * Check an output path before writing it and resolve it: "-" stays
  * standard output; a symbolic link resolves to the file it names (the

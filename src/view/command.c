@@ -77,6 +77,21 @@ static int user_only(const struct settle_command_data *d)
 	return n > 2 && !strcmp(d->event + n - 2, ":u");
 }
 
+/*
+ * The 95 % interval of a share with callees, n of samples, cut of them
+ * with a chain cut short: the lower end n's, the upper end that of n +
+ * cut (at most samples), since the symbol may be above any of the cuts.
+ */
+static void with_interval(uint64_t n, uint64_t cut, uint64_t samples,
+			  double *lo, double *hi)
+{
+	double ignored;
+	uint64_t most = n + cut < samples ? n + cut : samples;
+
+	settle_wilson_interval(n, samples, SETTLE_Z95, lo, &ignored);
+	settle_wilson_interval(most, samples, SETTLE_Z95, &ignored, hi);
+}
+
 int settle_share_of(const struct settle_result *r, size_t k,
 		    struct settle_share_stat *st)
 {
@@ -88,15 +103,16 @@ int settle_share_of(const struct settle_result *r, size_t k,
 	st->samples = d->samples;
 	st->self_n = d->share[k].self;
 	st->with_n = d->share[k].children;
+	st->cut_n = d->cut;
 	if (st->samples == 0 || st->with_n > st->samples ||
-	    st->self_n > st->with_n)
+	    st->self_n > st->with_n || st->cut_n > st->samples)
 		return -1;
 	st->self = (double)st->self_n / (double)st->samples;
 	st->with = (double)st->with_n / (double)st->samples;
 	settle_wilson_interval(st->self_n, st->samples, SETTLE_Z95,
 			       &st->self_lo, &st->self_hi);
-	settle_wilson_interval(st->with_n, st->samples, SETTLE_Z95,
-			       &st->with_lo, &st->with_hi);
+	with_interval(st->with_n, st->cut_n, st->samples, &st->with_lo,
+		      &st->with_hi);
 	st->cpu_ns = median_of(d->user_ns, user_only(d) ? NULL : d->sys_ns,
 			       d->n);
 	st->wall_ns = r->sum.median;
@@ -303,16 +319,28 @@ static void share_lines(struct out *o, const struct settle_result *r)
 		    (unsigned long long)st.samples);
 		amdahl_line(o, sym, &st);
 	}
+	if (d->cut)
+		say(o, 1, "%s: %llu of its %llu samples (%s) have a call chain "
+		    "cut short, which reaches no process or thread entry "
+		    "(_start, clone3, ...): a symbol above the cut is missing "
+		    "from them, so the upper ends with callees, and Amdahl's, "
+		    "count them in", r->variant, (unsigned long long)d->cut,
+		    (unsigned long long)d->samples,
+		    pct((double)d->cut / (double)d->samples, v[0], 32));
 }
 
 static void share_part(struct out *o, const struct settle_report *rep,
 		       const struct settle_claim_info *c,
 		       const struct settle_command_data *d0)
 {
-	say(o, 0, "share of perf samples (perf record -e %s -c %llu -g: one "
+	int dwarf = d0->call_chains == SETTLE_CHAINS_DWARF;
+
+	say(o, 0, "share of perf samples (perf record -e %s -c %llu %s: one "
 	    "sample per %.0f us of CPU time; %u profiled runs of each command, "
 	    "apart from the timed runs)%s:", d0->event,
-	    (unsigned long long)d0->period_ns, (double)d0->period_ns / 1e3,
+	    (unsigned long long)d0->period_ns,
+	    dwarf ? "--call-graph dwarf," SETTLE_STR(SETTLE_CHAINS_STACK) : "-g",
+	    (double)d0->period_ns / 1e3,
 	    d0->profiled_runs, user_only(d0) ? "; user space only, as "
 	    "perf_event_paranoid allows: kernel time is not in the samples "
 	    "nor in the CPU time below" : "");
@@ -321,11 +349,18 @@ static void share_part(struct out *o, const struct settle_report *rep,
 			share_lines(o, &rep->results[i]);
 	say(o, 0, "(95%% Wilson score intervals, which take the samples as "
 	    "independent: read them as the least uncertainty; with callees "
-	    "comes from frame-pointer call chains, in which a function built "
-	    "without frame pointers hides its caller, so it can be too low; "
+	    "comes from %s; "
 	    "Amdahl: saved = share with callees x "
 	    "median CPU time of a timed run%s x (1 - 1/k), in %% of its "
 	    "median wall time, or of that CPU time where it is the longer)",
+	    dwarf ? "call chains unwound from a copy of "
+	    SETTLE_STR(SETTLE_CHAINS_STACK) " bytes of each sample's stack "
+	    "with the DWARF call-frame information; a chain deeper than that, "
+	    "or through code without it, is cut short, and counted in the "
+	    "upper ends" : "frame-pointer call chains, in which a function "
+	    "that sets up no frame (a leaf in libc's assembly, such as memcpy) "
+	    "hides its caller, so it can be too low even where the chain is "
+	    "whole",
 	    user_only(d0) ? " (user)" : "");
 }
 
@@ -367,9 +402,8 @@ static const struct settle_view_row *profiled_row(
 	return first;
 }
 
-/* What symbol k of r can save at most; appends to buf. Returns the
- * bound's upper end (ns of CPU time per run). */
-static double bound_of(const struct settle_result *r, size_t k, char *buf,
+/* What symbol k of r can save at most; appends to buf. */
+static void bound_of(const struct settle_result *r, size_t k, char *buf,
 		       size_t len)
 {
 	const char *sym = r->command->share[k].symbol;
@@ -384,7 +418,7 @@ static double bound_of(const struct settle_result *r, size_t k, char *buf,
 			 "even infinitely fast it saves at most %s per run",
 			 used ? "; " : "", sym, pct(st.with_hi, p[0], 32),
 			 r->variant, (unsigned long long)st.samples, hi);
-		return st.saved_hi_ns[2];
+		return;
 	}
 	settle_format_ns(st.saved_ns[2], a, sizeof(a));
 	settle_format_ns(st.saved_lo_ns[2], lo, sizeof(lo));
@@ -397,7 +431,25 @@ static double bound_of(const struct settle_result *r, size_t k, char *buf,
 		 pct(st.with_hi, p[2], 32), r->variant, a, lo, hi, basis,
 		 st.of_cpu ? " of CPU time" : "",
 		 pct(st.saved_pct[2] / 100, p[3], 32));
-	return st.saved_hi_ns[2];
+}
+
+/*
+ * The most all --share symbols of r together can save, made infinitely
+ * fast (ns of CPU time per run): the upper end of the share of the
+ * samples with any of them in the chain, or cut short. Not the sum of
+ * each symbol's bound: a symbol called by another is in its samples too.
+ */
+static double union_bound(const struct settle_result *r)
+{
+	const struct settle_command_data *d = r->command;
+	struct settle_share_stat st;
+	double lo, hi;
+
+	settle_share_of(r, 0, &st);
+	if (!d->samples)
+		return 0;
+	with_interval(d->any, d->cut, d->samples, &lo, &hi);
+	return hi * st.cpu_ns;
 }
 
 /* The least a compared row saves against the baseline's median wall time
@@ -433,7 +485,8 @@ int settle_command_conclusion(const struct settle_view_claim *vc,
 		return 1;
 	}
 	for (size_t k = 0; k < d->nshare; k++)
-		bound += bound_of(b->r, k, sentence, len);
+		bound_of(b->r, k, sentence, len);
+	bound = union_bound(b->r);
 	for (size_t i = 0; i < vc->nrows && b->role == SETTLE_ROLE_BASELINE;
 	     i++) {
 		const struct settle_view_row *w = &vc->rows[i];

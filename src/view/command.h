@@ -22,7 +22,10 @@ struct settle_share_stat {
 	uint64_t samples;           /* perf samples of the command, all runs */
 	uint64_t self_n, with_n;    /* of them in the symbol: self, with
 				       its callees */
-	double self, self_lo, self_hi; /* fractions, 95 % Wilson interval */
+	uint64_t cut_n;             /* of them with a call chain cut short */
+	/* fractions, 95 % Wilson intervals; with callees the upper end of
+	   with_n + cut_n samples: the symbol may be above any cut */
+	double self, self_lo, self_hi;
 	double with, with_lo, with_hi;
 	double cpu_ns;  /* median CPU time of a timed run that the samples
 			   divide: user + system, or user alone when perf

@@ -123,8 +123,12 @@ struct settle_view_claim {
 	/* the conclusion: "settled: ..." or "not settled: why; ..." */
 	int has_conclusion, settled;
 	const char *reason;      /* why not settled, or NULL */
-	char conclusion[800];    /* the whole line, escaped */
-	char sentence[600];      /* the sentence alone, escaped */
+	/* the whole line, escaped, and the sentence alone: room for a whole
+	 * command's, a clause per --share symbol (8 of about 230 bytes) and
+	 * per command (it was cut at 600 bytes, mid-word, before the
+	 * ratios) */
+	char conclusion[4608];
+	char sentence[4096];
 	const struct settle_conclusion *numbers; /* the claim's, or NULL */
 };
 
