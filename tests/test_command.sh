@@ -622,6 +622,51 @@ done
 [ $whole = 4 ] && ok "--share: a long conclusion is whole in every format" ||
 	bad "--share: a long conclusion cut ($whole of 4 formats whole)"
 
+# ---- --share: a run whose chains are mostly cut short is profiled again ------
+# A stand-in perf: record runs the command and writes an empty data file;
+# script prints ten samples in copier, called by main, whose chains end
+# in no entry the first time (cut short) and in _start after.
+cat >"$tmp/fakeperf" <<EOF
+#!/bin/sh
+case "\$1" in
+record)
+	echo record >>"$tmp/fake.log"
+	while [ \$# -gt 0 ] && [ "\$1" != -- ]; do
+		[ "\$1" = -o ] && : >"\$2"
+		shift
+	done
+	shift
+	exec "\$@";;
+script)
+	n=\$(cat "$tmp/fake.count" 2>/dev/null || echo 0)
+	echo \$((n + 1)) >"$tmp/fake.count"
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		printf '    100000 \n\t    1200 copier\n\t    1100 main\n'
+		[ \$n = 0 ] || printf '\t    1000 _start\n'
+		printf '\n'
+	done;;
+esac
+EOF
+chmod +x "$tmp/fakeperf"
+rm -f "$tmp/fake.log" "$tmp/fake.count"
+SETTLE_PERF=$tmp/fakeperf "$SETTLE" run --command "t=true" --samples 2 \
+	--share copier --format json --output "$tmp/retry.json" \
+	>"$tmp/retry.table" 2>&1
+rc=$?
+# records: the probe, two profiled runs and the first again
+if [ $rc = 0 ] && [ "$(wc -l <"$tmp/fake.log")" = 4 ] &&
+   python3 - "$tmp/retry.json" <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))["results"][0]["command"]["profile"]
+assert p["runs"] == 2 and p["samples"] == 20, p
+assert p["cut_chains"] == 0 and p["any_symbol"] == 20, p
+PY
+then
+	ok "--share: a run whose chains were mostly cut short is profiled again, the whole one kept"
+else
+	bad "--share retry (exit $rc, $(wc -l <"$tmp/fake.log") records): $(head -c 400 "$tmp/retry.json")"
+fi
+
 # ---- --share: the caller of a function that sets up no frame ------------------
 # copier() spends its time in libc's memcpy, assembly that sets up no
 # frame: a frame-pointer chain goes from memcpy to main and had copier

@@ -33,6 +33,7 @@
 /* with DWARF call chains, whose samples carry 8 KiB of stack each: about
  * 42 MB of perf data per run */
 #define SAMPLES_PER_RUN_DWARF 5000
+#define PROFILE_TRIES 3        /* of a run whose chains are mostly cut */
 
 /* ---- options ---------------------------------------------------------- */
 
@@ -856,10 +857,10 @@ static int read_script(int fd, struct settle_perf_parser *p)
 	return 0;
 }
 
-/* Count the samples of file into command i's data. */
-static int count_samples(struct cmdrun *m, size_t i, const char *file)
+/* Count the samples of file, a run of command i, into c. */
+static int count_samples(struct cmdrun *m, size_t i, const char *file,
+			 struct settle_perf_count *c)
 {
-	struct settle_command_data *d = m->res[i].command;
 	char *argv[] = { (char *)m->perf, "script", "-i", (char *)file, "-F",
 			 "period,ip,sym", NULL };
 	char tail[TAIL_LINES * 170];
@@ -896,14 +897,73 @@ static int count_samples(struct cmdrun *m, size_t i, const char *file)
 			 tail[0] ? ", saying:" : "", tail);
 		return 2;
 	}
-	d->samples += p.count.samples;
-	d->any += p.count.any;
-	d->cut += p.count.cut;
-	for (size_t k = 0; k < d->nshare; k++) {
-		d->share[k].self += p.count.self[k];
-		d->share[k].children += p.count.children[k];
-	}
+	*c = p.count;
 	return 0;
+}
+
+/* The counts c of one profiled run into command data d. */
+static void add_counts(struct settle_command_data *d,
+		       const struct settle_perf_count *c)
+{
+	d->samples += c->samples;
+	d->any += c->any;
+	d->cut += c->cut;
+	for (size_t k = 0; k < d->nshare; k++) {
+		d->share[k].self += c->self[k];
+		d->share[k].children += c->children[k];
+	}
+	d->profiled_runs++;
+}
+
+/* Most of its DWARF chains cut short: a run to profile again. perf 6.1
+ * unwound whole runs of a command started by a shell so, at random (about
+ * one in two of them; a run it unwinds well has a few cut), while one
+ * whose stack is too deep for the copy has most cut every time: at most
+ * PROFILE_TRIES tries, the one with the fewest kept. */
+static int mostly_cut(const struct cmdrun *m,
+		      const struct settle_perf_count *c)
+{
+	return m->chains == SETTLE_CHAINS_DWARF && c->cut * 2 > c->samples;
+}
+
+/* One profiled run of command i, again while mostly_cut(): its counts
+ * into the command's data. */
+static int profile_run(struct cmdrun *m, size_t i, const char *file,
+		       size_t *failed)
+{
+	struct settle_perf_count c, best = { 0 };
+	char period[24], *argv[16];
+	struct run r;
+	int rc = 0;
+
+	for (unsigned t = 0; t < PROFILE_TRIES && !rc; t++) {
+		if ((rc = prepare(m, i)))
+			break;
+		record_argv(m, m->s->cmd[i].shell, file, period,
+			    sizeof(period), argv);
+		settle_temp_add(file, 0);
+		if (spawn(argv, &m->io, &r, 1) < 0) {
+			snprintf(m->err, m->errlen, "cannot start %s: %s",
+				 m->perf, strerror(errno));
+			rc = 1;
+		} else if (settle_interrupted()) {
+			rc = -2;
+		} else if (!(rc = judge(m, i, &r, PROFILED, failed))) {
+			rc = count_samples(m, i, file, &c);
+		}
+		unlink(file);
+		settle_temp_forget(file);
+		if (rc)
+			break;
+		/* fewest cut per sample: c.cut / c.samples < best's */
+		if (!t || c.cut * best.samples < best.cut * c.samples)
+			best = c;
+		if (!mostly_cut(m, &best))
+			break;
+	}
+	if (!rc)
+		add_counts(m->res[i].command, &best);
+	return rc;
 }
 
 /* CPU time per sample: 100 us, or more for a command so long that a run
@@ -937,9 +997,8 @@ static uint64_t choose_period(const struct cmdrun *m)
 static int profile(struct cmdrun *m, unsigned np)
 {
 	size_t n = m->s->n;
-	char file[96], period[24], *argv[16];
+	char file[96];
 	size_t failed = 0;
-	struct run r;
 	int rc;
 
 	m->period_ns = choose_period(m);
@@ -958,25 +1017,8 @@ static int profile(struct cmdrun *m, unsigned np)
 				n, m->rep->options.round_first + k, j);
 
 			progress(m, i, PROFILED, k + 1, np);
-			if ((rc = prepare(m, i)))
+			if ((rc = profile_run(m, i, file, &failed)))
 				return rc;
-			record_argv(m, m->s->cmd[i].shell, file, period,
-				    sizeof(period), argv);
-			settle_temp_add(file, 0);
-			if (spawn(argv, &m->io, &r, 1) < 0) {
-				snprintf(m->err, m->errlen, "cannot start %s: "
-					 "%s", m->perf, strerror(errno));
-				rc = 1;
-			} else if (settle_interrupted()) {
-				rc = -2;
-			} else if (!(rc = judge(m, i, &r, PROFILED, &failed))) {
-				rc = count_samples(m, i, file);
-			}
-			unlink(file);
-			settle_temp_forget(file);
-			if (rc)
-				return rc;
-			m->res[i].command->profiled_runs++;
 		}
 	return 0;
 }
