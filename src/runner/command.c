@@ -33,7 +33,7 @@
 /* with DWARF call chains, whose samples carry 8 KiB of stack each: about
  * 42 MB of perf data per run */
 #define SAMPLES_PER_RUN_DWARF 5000
-#define PROFILE_TRIES 3        /* of a run whose chains are mostly cut */
+#define PROFILE_TRIES 5        /* of a run whose chains are mostly cut */
 
 /* ---- options ---------------------------------------------------------- */
 
