@@ -77,6 +77,7 @@ static void row(FILE *f, const struct settle_view_row *w)
 	const struct settle_comparison *c = &r->cmp;
 	int measured = !r->skipped && r->nsamples > 0;
 	int cmp = measured && r->has_cmp && c->ratio > 0 && !r->invalid[0];
+	int ci = cmp && w->lo[0]; /* as the table: where reached */
 	char sz[24];
 
 	field(f, r->claim->name, 1);
@@ -98,9 +99,9 @@ static void row(FILE *f, const struct settle_view_row *w)
 	else
 		number(f, r->ratio, measured && r->has_baseline &&
 		       !r->invalid[0]);
-	number(f, c->lo, cmp);
-	number(f, c->hi, cmp);
-	number(f, c->level, cmp);
+	number(f, c->lo, ci);
+	number(f, c->hi, ci);
+	number(f, c->level, ci);
 	field(f, w->status == SETTLE_ROW_INVALID ? "invalid" :
 	      measured && w->verdict[0] ? w->verdict : NULL, 0);
 	field(f, measured ? w->why : NULL, 0);

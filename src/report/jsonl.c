@@ -66,7 +66,9 @@ static void result(FILE *f, const struct settle_view *v,
 {
 	const struct settle_result *r = w->r;
 	int m = w->status == SETTLE_ROW_MEASURED;
-	int cmp = m && w->role == SETTLE_ROLE_COMPARED && w->lo[0];
+	/* as the table: the paired estimate, its interval where reached */
+	int cmp = m && w->role == SETTLE_ROLE_COMPARED && r->cmp.ratio > 0;
+	int ci = cmp && w->lo[0];
 
 	fputc('{', f);
 	identity(f, r);
@@ -83,9 +85,9 @@ static void result(FILE *f, const struct settle_view *v,
 	num(f, "cycles_per_op", r->cycles_per_op,
 	    m && w->cycles[0] && r->cycles_per_op > 0);
 	num(f, "ratio", cmp ? r->cmp.ratio : r->ratio,
-	    m && w->role != SETTLE_ROLE_NONE);
-	num(f, "ci_low", r->cmp.lo, cmp);
-	num(f, "ci_high", r->cmp.hi, cmp);
+	    cmp || (m && w->role == SETTLE_ROLE_BASELINE));
+	num(f, "ci_low", r->cmp.lo, ci);
+	num(f, "ci_high", r->cmp.hi, ci);
 	str(f, "verdict", w->status == SETTLE_ROW_INVALID ? "invalid" :
 	    m && w->verdict[0] ? w->verdict : NULL);
 	str(f, "why", m ? w->why : NULL);
