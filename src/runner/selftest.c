@@ -579,16 +579,20 @@ int settle_write_selftest_json(const struct settle_selftest *st,
 /* A target's word: under --quick none is judged (too few samples and
  * trials for the rates to mean anything; a newcomer saw a column of
  * MISSED), nor when no trial could decide anything (few: every verdict
- * unclear for too few samples, as with --samples 1 --processes 1). */
+ * unclear for too few samples, as with --samples 1 --processes 1, and
+ * --quick's 3 samples a layout; then the word says so, or its rates of
+ * 0.0 % read as failures). */
 static const char *met(int ok, unsigned trials,
 		       const struct settle_options *o, int few)
 {
 	if (!trials) /* a rate of no trials is no miss */
 		return "not measured (0 trials)";
+	if (few) /* its 0.0 % rates are of unclear verdicts: said so */
+		return o->quick ? "not judged (--quick; too few samples for a "
+				  "verdict)" :
+				  "not judged (too few samples for a verdict)";
 	if (o->quick)
 		return "not judged (--quick)";
-	if (few)
-		return "not judged (too few samples for a verdict)";
 	return ok ? "met" : "MISSED";
 }
 
