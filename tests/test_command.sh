@@ -622,6 +622,35 @@ done
 [ $whole = 4 ] && ok "--share: a long conclusion is whole in every format" ||
 	bad "--share: a long conclusion cut ($whole of 4 formats whole)"
 
+# ---- work that leaves the process group --------------------------------------
+# A job that calls setsid is out of the group settle ends after a run: it
+# ran on into later runs' times, which settle blamed on other work. settle
+# is the subreaper of the commands' orphans: it ends them after each run
+# and says how many. What --prepare leaves running (a server) is kept.
+mark=$((300000 + $$))  # seconds: a name pgrep finds
+"$SETTLE" run --command "esc=true; setsid sleep $mark &" --samples 3 \
+	--warmup 1 --format json --output "$tmp/esc.json" >"$tmp/esc.table" 2>&1
+rc=$?
+left=$(pgrep -fc "sleep $mark$")
+if [ $rc = 0 ] && [ "$left" = 0 ] &&
+   grep -q '"escaped_processes": 4' "$tmp/esc.json" &&
+   flat "$tmp/esc.table" | grep -q "its runs left 4 processes running outside its process group"; then
+	ok "a job that left the process group is ended after each run and counted"
+else
+	bad "escaped jobs: exit $rc, $left left running: $(grep -o '"escaped_processes": [0-9]*' "$tmp/esc.json")"
+fi
+pkill -f "sleep $mark$"
+"$SETTLE" run --command "k=true" --prepare "setsid sleep $((mark + 1)) &" \
+	--samples 3 --warmup 1 --format json --output "$tmp/kept.json" \
+	>/dev/null 2>&1
+rc=$?
+left=$(pgrep -fc "sleep $((mark + 1))$")
+pkill -f "sleep $((mark + 1))$"
+[ $rc = 0 ] && [ "$left" = 4 ] &&
+	grep -q '"escaped_processes": 0' "$tmp/kept.json" &&
+	ok "what --prepare leaves running is kept, not counted" ||
+	bad "--prepare's jobs: exit $rc, $left of 4 left running"
+
 # ---- --share: a run whose chains are mostly cut short is profiled again ------
 # A stand-in perf: record runs the command and writes an empty data file;
 # script prints ten samples in copier, called by main, whose chains end

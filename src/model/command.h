@@ -26,6 +26,9 @@ struct settle_command_data {
 	size_t n;               /* runs: entries of user_ns and sys_ns, one
 				   per sample of the result, same order */
 	double *user_ns, *sys_ns; /* CPU time of each run, ns (wait4) */
+	size_t escaped;         /* processes its runs left running outside
+				   their process group (setsid, a daemon),
+				   which settle ended after the run */
 	size_t failed;          /* timed runs that failed: a non-zero exit
 				   or a signal (measured under
 				   --ignore-failure) */

@@ -663,6 +663,13 @@ static int load_command(struct loader *l, json_t *jr, size_t idx,
 				    "failed_runs", idx);
 		d->failed = (size_t)failed;
 	}
+	if (json_object_get(c, "escaped_processes")) {
+		if (profile_count(c, "escaped_processes", &failed) ||
+		    failed > SIZE_MAX)
+			return fail(l, "malformed: results[%zu].command."
+				    "escaped_processes", idx);
+		d->escaped = (size_t)failed;
+	}
 	p = json_object_get(c, "profile");
 	if (p && (!json_is_object(p) || load_profile(p, d) < 0))
 		return fail(l, "malformed: results[%zu].command.profile (an "

@@ -124,8 +124,9 @@ void settle_json_command(FILE *f, const struct settle_report *rep,
 		settle_json_string(f, d->prepare);
 	else
 		fputs("null", f);
-	fprintf(f, ", \"warmup\": %u, \"failed_runs\": %zu,%s\"user_ns\": ",
-		d->warmup, d->failed, nl);
+	fprintf(f, ", \"warmup\": %u, \"failed_runs\": %zu, "
+		"\"escaped_processes\": %zu,%s\"user_ns\": ", d->warmup,
+		d->failed, d->escaped, nl);
 	jarray(f, d->user_ns, d->n);
 	fprintf(f, ",%s\"sys_ns\": ", nl);
 	jarray(f, d->sys_ns, d->n);

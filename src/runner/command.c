@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/time.h>
@@ -34,6 +36,7 @@
  * 42 MB of perf data per run */
 #define SAMPLES_PER_RUN_DWARF 5000
 #define PROFILE_TRIES 5        /* of a run whose chains are mostly cut */
+#define KEPT_MAX 64            /* --prepare's processes left running */
 
 /* ---- options ---------------------------------------------------------- */
 
@@ -496,6 +499,10 @@ struct cmdrun {
 	char event[24];
 	uint64_t period_ns;
 	int chains;                  /* SETTLE_CHAINS_DWARF or _FP */
+	/* processes --prepare left running on purpose (a server), which
+	 * settle, the subreaper of the commands' orphans, leaves alone */
+	pid_t kept[KEPT_MAX];
+	size_t nkept;
 };
 
 enum phase { WARMUP, TIMED, PROFILED };
@@ -582,6 +589,79 @@ static int judge(struct cmdrun *m, size_t i, const struct run *r,
 	return code;
 }
 
+/* The parent process of pid, from /proc/PID/stat ("pid (comm) state
+ * ppid ...", comm may hold blanks and parentheses); -1 if unreadable. */
+static pid_t parent_of(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd, ppid;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	if (!p || sscanf(p + 1, " %*c %d", &ppid) != 1)
+		return -1;
+	return (pid_t)ppid;
+}
+
+static int kept(const struct cmdrun *m, pid_t pid)
+{
+	for (size_t i = 0; i < m->nkept; i++)
+		if (m->kept[i] == pid)
+			return 1;
+	return 0;
+}
+
+/*
+ * The processes a run left running outside its process group, which the
+ * end of the group (finish()) missed: a job that called setsid, a daemon.
+ * settle is the subreaper of the commands (settle_run_commands()), so
+ * that they become its children when their parent ends. With keep (after
+ * --prepare) they are kept running; else ended and reaped, also what
+ * they started meanwhile, and counted. Returns how many were ended.
+ */
+static size_t orphans(struct cmdrun *m, int keep)
+{
+	size_t ended = 0, found;
+	pid_t self = getpid();
+	int status;
+
+	do {
+		DIR *d = opendir("/proc");
+		struct dirent *e;
+
+		found = 0;
+		while (d && (e = readdir(d))) {
+			pid_t pid = (pid_t)atoi(e->d_name);
+
+			if (pid <= 0 || parent_of(pid) != self || kept(m, pid))
+				continue;
+			if (keep) {
+				if (m->nkept < KEPT_MAX)
+					m->kept[m->nkept++] = pid;
+				continue;
+			}
+			kill(pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			ended++;
+			found++;
+		}
+		if (d)
+			closedir(d);
+	} while (found); /* its children are settle's now */
+	while (waitpid(-1, &status, WNOHANG) > 0)
+		; /* orphans that ended by themselves */
+	return ended;
+}
+
 /* --prepare, before a run of command i. */
 static int prepare(struct cmdrun *m, size_t i)
 {
@@ -599,6 +679,7 @@ static int prepare(struct cmdrun *m, size_t i)
 			 strerror(errno));
 		return 1;
 	}
+	orphans(m, 1);
 	if (settle_interrupted())
 		return -2;
 	if (WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0)
@@ -630,6 +711,7 @@ static int run_once(struct cmdrun *m, size_t i, enum phase ph, struct run *r)
 			 strerror(errno));
 		return 1;
 	}
+	m->res[i].command->escaped += orphans(m, 0);
 	if (settle_interrupted()) /* the run was cut short: not a sample */
 		return -2;
 	if ((rc = judge(m, i, r, ph, &failed)))
@@ -928,32 +1010,43 @@ static int mostly_cut(const struct cmdrun *m,
 
 /* One profiled run of command i, again while mostly_cut(): its counts
  * into the command's data. */
+/* One run of command i (after its --prepare) under perf record into
+ * file, its samples counted into c. */
+static int record_once(struct cmdrun *m, size_t i, const char *file,
+		       size_t *failed, struct settle_perf_count *c)
+{
+	char period[24], *argv[16];
+	struct run r;
+	int rc;
+
+	if ((rc = prepare(m, i)))
+		return rc;
+	record_argv(m, m->s->cmd[i].shell, file, period, sizeof(period), argv);
+	settle_temp_add(file, 0);
+	if (spawn(argv, &m->io, &r, 1) < 0) {
+		snprintf(m->err, m->errlen, "cannot start %s: %s", m->perf,
+			 strerror(errno));
+		rc = 1;
+	} else {
+		m->res[i].command->escaped += orphans(m, 0);
+		if (settle_interrupted())
+			rc = -2;
+		else if (!(rc = judge(m, i, &r, PROFILED, failed)))
+			rc = count_samples(m, i, file, c);
+	}
+	unlink(file);
+	settle_temp_forget(file);
+	return rc;
+}
+
 static int profile_run(struct cmdrun *m, size_t i, const char *file,
 		       size_t *failed)
 {
 	struct settle_perf_count c, best = { 0 };
-	char period[24], *argv[16];
-	struct run r;
 	int rc = 0;
 
-	for (unsigned t = 0; t < PROFILE_TRIES && !rc; t++) {
-		if ((rc = prepare(m, i)))
-			break;
-		record_argv(m, m->s->cmd[i].shell, file, period,
-			    sizeof(period), argv);
-		settle_temp_add(file, 0);
-		if (spawn(argv, &m->io, &r, 1) < 0) {
-			snprintf(m->err, m->errlen, "cannot start %s: %s",
-				 m->perf, strerror(errno));
-			rc = 1;
-		} else if (settle_interrupted()) {
-			rc = -2;
-		} else if (!(rc = judge(m, i, &r, PROFILED, failed))) {
-			rc = count_samples(m, i, file, &c);
-		}
-		unlink(file);
-		settle_temp_forget(file);
-		if (rc)
+	for (unsigned t = 0; t < PROFILE_TRIES; t++) {
+		if ((rc = record_once(m, i, file, failed, &c)))
 			break;
 		/* fewest cut per sample: c.cut / c.samples < best's */
 		if (!t || c.cut * best.samples < best.cut * c.samples)
@@ -1110,9 +1203,8 @@ int settle_run_commands(struct settle_report *rep,
 			const struct settle_command_set *s, char *err,
 			size_t errlen)
 {
-	struct cmdrun m = { rep, s, NULL, 0, 0, { -1, -1, 0, -1 }, err,
-			    errlen, { 0 }, "", NULL, "", 0,
-			    SETTLE_CHAINS_NONE };
+	struct cmdrun m = { .rep = rep, .s = s, .io = { -1, -1, 0, -1 },
+			    .err = err, .errlen = errlen };
 	unsigned ns = rep->options.samples ? rep->options.samples : 1;
 	int rc = 1;
 
@@ -1129,6 +1221,8 @@ int settle_run_commands(struct settle_report *rep,
 	}
 	/* a sample is one run, however long: no minimum sample time */
 	rep->options.min_sample_ns = 0;
+	/* what a run leaves outside its group becomes settle's (orphans()) */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	if (s->nshare && (rc = perf_probe(&m)))
 		goto out;
 	rc = 1;
@@ -1149,5 +1243,6 @@ out:
 	if (rc)
 		drop_results(&m);
 	close_io(&m);
+	prctl(PR_SET_CHILD_SUBREAPER, 0);
 	return rc;
 }

@@ -203,7 +203,7 @@ static void commands_part(struct out *o, const struct settle_report *rep,
 		const struct settle_command_data *d = r->command;
 		struct settle_comparison cmp;
 		double user, sys;
-		char failed[128] = "", ratio[160] = "";
+		char failed[128] = "", ratio[160] = "", escaped[240] = "";
 
 		if (r->claim != c || !d)
 			continue;
@@ -225,10 +225,16 @@ static void commands_part(struct out *o, const struct settle_report *rep,
 				 "failed: exited non-zero or killed by a signal "
 				 "(--ignore-failure)", d->failed,
 				 d->n);
-		say(o, 1, "%s (%s): user %s, system %s%s%s", r->variant,
+		if (d->escaped)
+			snprintf(escaped, sizeof(escaped), "; its runs left "
+				 "%zu process%s running outside its process "
+				 "group (setsid, a daemon), which settle ended "
+				 "after each run: their work is in no run's "
+				 "time", d->escaped, d->escaped == 1 ? "" : "es");
+		say(o, 1, "%s (%s): user %s, system %s%s%s%s", r->variant,
 		    settle_elide(d->shell, SHOWN, cmd, sizeof(cmd)),
 		    time_of(user, u, sizeof(u)),
-		    time_of(sys, s, sizeof(s)), ratio, failed);
+		    time_of(sys, s, sizeof(s)), ratio, failed, escaped);
 	}
 	if (d0->prepare)
 		say(o, 1, "--prepare: %s",
