@@ -590,9 +590,13 @@ flat "$tmp/cut.table" |
 	ok "--share: the cut chains said, and the wider bound holds" ||
 	bad "--share, cut chains not said: $(grep -A2 "cut short\|settled" "$tmp/cut.table")"
 # impossible counts are refused: more samples with a symbol than samples,
-# fewer than one symbol has, an unwinder settle does not know
+# fewer than one symbol has, an unwinder settle does not know, one of the
+# two counts without the other, a symbol twice or longer than --share
+# takes
 for edit in 'p["any_symbol"] = p["samples"] + 1' 'p["any_symbol"] = 1' \
-	    'p["cut_chains"] = p["samples"] + 1' 'p["unwind"] = "lbr"'; do
+	    'p["cut_chains"] = p["samples"] + 1' 'p["unwind"] = "lbr"' \
+	    'p.pop("cut_chains")' 'p["symbols"].append(dict(p["symbols"][0]))' \
+	    'p["symbols"][0]["symbol"] = "x" * 256'; do
 	json_edit "$tmp/nested.json" "$tmp/imp.json" "
 for r in doc['results']:
     p = r['command']['profile']
@@ -651,10 +655,13 @@ pkill -f "sleep $((mark + 1))$"
 	ok "what --prepare leaves running is kept, not counted" ||
 	bad "--prepare's jobs: exit $rc, $left of 4 left running"
 
-# ---- --share: a run whose chains are mostly cut short is profiled again ------
+# ---- --share: a run whose chains fell back is profiled again --------------
 # A stand-in perf: record runs the command and writes an empty data file;
 # script prints ten samples in copier, called by main, whose chains end
-# in no entry the first time (cut short) and in _start after.
+# as $tmp/fake.how says: "fell" in __libc_start_call_main without
+# _start (where a walk of frame pointers ends: the unwinder fell back) the
+# first time, then whole; "always" so every time; "cut" in main (a chain
+# cut short otherwise, as by a deep stack: never profiled again)
 cat >"$tmp/fakeperf" <<EOF
 #!/bin/sh
 case "\$1" in
@@ -669,39 +676,52 @@ record)
 script)
 	n=\$(cat "$tmp/fake.count" 2>/dev/null || echo 0)
 	echo \$((n + 1)) >"$tmp/fake.count"
+	how=\$(cat "$tmp/fake.how")
 	for i in 1 2 3 4 5 6 7 8 9 10; do
 		printf '    100000 \n\t    1200 copier\n\t    1100 main\n'
-		[ \$n = 0 ] || printf '\t    1000 _start\n'
+		case \$how.\$n in
+		fell.0|always.*) printf '\t   27249 __libc_start_call_main\n';;
+		cut.*) ;;
+		*) printf '\t   27249 __libc_start_call_main\n\t    1000 _start\n';;
+		esac
 		printf '\n'
 	done;;
 esac
 EOF
 chmod +x "$tmp/fakeperf"
-rm -f "$tmp/fake.log" "$tmp/fake.count"
-SETTLE_PERF=$tmp/fakeperf "$SETTLE" run --command "t=true" --samples 2 \
-	--share copier --format json --output "$tmp/retry.json" \
-	>"$tmp/retry.table" 2>&1
-rc=$?
-# records: the probe, two profiled runs and the first again
-if [ $rc = 0 ] && [ "$(wc -l <"$tmp/fake.log")" = 4 ] &&
-   python3 - "$tmp/retry.json" <<'PY'
+# fake HOW RECORDS CUT: two profiled runs with the stand-in; the number of
+# perf records (the probe's included) and the chains cut in the file
+fake() {
+	rm -f "$tmp/fake.log" "$tmp/fake.count"
+	echo "$1" >"$tmp/fake.how"
+	SETTLE_PERF=$tmp/fakeperf "$SETTLE" run --command "t=true" --samples 2 \
+		--share copier --format json --output "$tmp/retry.json" \
+		>"$tmp/retry.table" 2>&1 &&
+	[ "$(wc -l <"$tmp/fake.log")" = "$2" ] &&
+	python3 - "$tmp/retry.json" "$3" <<'PY'
 import json, sys
 p = json.load(open(sys.argv[1]))["results"][0]["command"]["profile"]
 assert p["runs"] == 2 and p["samples"] == 20, p
-assert p["cut_chains"] == 0 and p["any_symbol"] == 20, p
+assert p["cut_chains"] == int(sys.argv[2]) and p["any_symbol"] == 20, p
 PY
-then
-	ok "--share: a run whose chains were mostly cut short is profiled again, the whole one kept"
-else
-	bad "--share retry (exit $rc, $(wc -l <"$tmp/fake.log") records): $(head -c 400 "$tmp/retry.json")"
-fi
+}
+fake fell 4 0 &&
+	ok "--share: a run whose chains fell back is profiled again, the next one kept" ||
+	bad "--share retry: $(wc -l <"$tmp/fake.log") records: $(head -c 300 "$tmp/retry.json")"
+fake always 11 20 &&
+	ok "--share: five tries at most, then the first kept" ||
+	bad "--share, always fell back: $(wc -l <"$tmp/fake.log") records"
+fake cut 3 20 &&
+	ok "--share: chains cut short otherwise are not profiled again (the symbol's own)" ||
+	bad "--share, cut: $(wc -l <"$tmp/fake.log") records"
 
 # ---- --share: the caller of a function that sets up no frame ------------------
 # copier() spends its time in libc's memcpy, assembly that sets up no
 # frame: a frame-pointer chain goes from memcpy to main and had copier
 # at 0.02 % with callees, "saves at most 47 us" of 197 ms. DWARF chains
-# find it; where a run's unwinding fails, its chains are cut short and
-# the upper end counts them in: the upper end is above half either way.
+# find it: in some samples at least, and with the chains of a run whose
+# unwinding fell back five times cut short, counted into the upper end,
+# the upper end above half.
 cat >"$tmp/cp.c" <<'EOF'
 #include <stdlib.h>
 #include <string.h>
@@ -743,7 +763,9 @@ import json, sys
 p = json.load(open(sys.argv[1]))["results"][0]["command"]["profile"]
 assert p["unwind"] == "dwarf", p
 s = p["symbols"][0]
-assert s["with_callees_ci"][1] > 0.5, s
+# frame pointers never see copier (0 samples); DWARF chains do, in the
+# runs they unwind (at most 1 in 2^5 falls back five times)
+assert s["children"] > 0 and s["with_callees_ci"][1] > 0.5, s
 PY
 	then
 		ok "--share: DWARF chains see the caller of memcpy"

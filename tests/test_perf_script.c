@@ -261,6 +261,8 @@ static void test_cut_and_union(void **st)
 	settle_perf_parser_finish(&p);
 	assert_int_equal(p.count.samples, 5);
 	assert_int_equal(p.count.cut, 2);
+	/* of the two, the one that ends where frame pointers end */
+	assert_int_equal(p.count.fell_back, 1);
 	assert_int_equal(p.count.self[0], 1);     /* leaf (inlined) */
 	assert_int_equal(p.count.children[1], 2); /* mid */
 	assert_int_equal(p.count.children[2], 1); /* main */

@@ -62,10 +62,14 @@ int settle_command_data_reserve(struct settle_command_data *d, size_t more)
 	return 0;
 }
 
+/* Profiles whose counts add up: the same event, chains and symbols. The
+ * period may differ (each of --processes chooses its own from its runs'
+ * CPU time, steps of 100 us): a share is a count over the samples, each
+ * a point in the CPU time, whatever their spacing. */
 static int same_profile(const struct settle_command_data *a,
 			const struct settle_command_data *b)
 {
-	if (strcmp(a->event, b->event) || a->period_ns != b->period_ns ||
+	if (strcmp(a->event, b->event) ||
 	    a->call_chains != b->call_chains || a->nshare != b->nshare)
 		return 0;
 	for (size_t i = 0; i < a->nshare; i++)
@@ -99,6 +103,8 @@ int settle_command_data_pool(struct settle_command_data *dst,
 				return -1;
 	}
 	dst->counted &= src->counted; /* pooled with a file without them */
+	if (src->period_ns > dst->period_ns)
+		dst->period_ns = src->period_ns; /* "one sample per" at most */
 	dst->profiled_runs += src->profiled_runs;
 	dst->samples += src->samples;
 	dst->any += src->any;

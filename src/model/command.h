@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #define SETTLE_SHARE_MAX 8       /* --share symbols, at most */
+#define SETTLE_SYMBOL_MAX 255    /* bytes of a --share SYMBOL */
 
 struct settle_share_count {
 	char *symbol;

@@ -572,18 +572,30 @@ static int profile_union(json_t *p, struct settle_command_data *d,
 	uint64_t most = 0;
 
 	for (size_t k = 0; k < d->nshare; k++)
-		most = d->share[k].children > most ? d->share[k].children : most;
+		if (d->share[k].children > most)
+			most = d->share[k].children;
 	d->any = sum < d->samples ? sum : d->samples;
 	d->cut = 0;
 	d->counted = json_object_get(p, "any_symbol") &&
 		     json_object_get(p, "cut_chains");
-	if (json_object_get(p, "any_symbol") &&
-	    (profile_count(p, "any_symbol", &d->any) || d->any < most ||
-	     d->any > sum || d->any > d->samples))
+	if (!json_object_get(p, "any_symbol") &&
+	    !json_object_get(p, "cut_chains"))
+		return 0;
+	/* one without the other: a file settle did not write */
+	if (!d->counted ||
+	    profile_count(p, "any_symbol", &d->any) || d->any < most ||
+	    d->any > sum || d->any > d->samples ||
+	    profile_count(p, "cut_chains", &d->cut) || d->cut > d->samples)
 		return -1;
-	if (json_object_get(p, "cut_chains") &&
-	    (profile_count(p, "cut_chains", &d->cut) || d->cut > d->samples))
-		return -1;
+	return 0;
+}
+
+/* Whether d has a --share symbol of that name already. */
+static int known_symbol(const struct settle_command_data *d, const char *name)
+{
+	for (size_t k = 0; k < d->nshare; k++)
+		if (!strcmp(d->share[k].symbol, name))
+			return 1;
 	return 0;
 }
 
@@ -617,7 +629,9 @@ static int load_profile(json_t *p, struct settle_command_data *d)
 		uint64_t self, children;
 		long k;
 
-		if (!name || profile_count(e, "self", &self) ||
+		if (!name || !*name || strlen(name) > SETTLE_SYMBOL_MAX ||
+		    known_symbol(d, name) ||
+		    profile_count(e, "self", &self) ||
 		    profile_count(e, "children", &children) || self > children ||
 		    children > d->samples ||
 		    (k = settle_command_data_add_symbol(d, name)) < 0)

@@ -35,7 +35,7 @@
 /* with DWARF call chains, whose samples carry 8 KiB of stack each: about
  * 42 MB of perf data per run */
 #define SAMPLES_PER_RUN_DWARF 5000
-#define PROFILE_TRIES 5        /* of a run whose chains are mostly cut */
+#define PROFILE_TRIES 5        /* of a run whose chains fell back */
 #define KEPT_MAX 64            /* --prepare's processes left running */
 
 /* ---- options ---------------------------------------------------------- */
@@ -997,15 +997,19 @@ static void add_counts(struct settle_command_data *d,
 	d->profiled_runs++;
 }
 
-/* Most of its DWARF chains cut short: a run to profile again. perf 6.1
- * unwound whole runs of a command started by a shell so, at random (about
- * one in two of them; a run it unwinds well has a few cut), while one
- * whose stack is too deep for the copy has most cut every time: at most
- * PROFILE_TRIES tries, the one with the fewest kept. */
-static int mostly_cut(const struct cmdrun *m,
-		      const struct settle_perf_count *c)
+/*
+ * Most of its DWARF chains fell back to frame pointers: a run to profile
+ * again. perf 6.1 unwound whole runs of a command started by a shell so,
+ * at random (one in two to three in five; a run it unwinds well has a
+ * few chains cut). Decided by the fallback's mark, not by the chains cut:
+ * those may be the symbol's own (a stack deeper than the copy), and a
+ * choice by their number would pick the runs with fewer of its samples.
+ */
+static int fell_back(const struct cmdrun *m,
+		     const struct settle_perf_count *c)
 {
-	return m->chains == SETTLE_CHAINS_DWARF && c->cut * 2 > c->samples;
+	return m->chains == SETTLE_CHAINS_DWARF &&
+	       c->fell_back * 2 > c->samples;
 }
 
 /* One profiled run of command i, again while mostly_cut(): its counts
@@ -1039,24 +1043,27 @@ static int record_once(struct cmdrun *m, size_t i, const char *file,
 	return rc;
 }
 
+/* One profiled run of command i, again while fell_back(), at most
+ * PROFILE_TRIES tries: the first that did not fall back is kept, or the
+ * first of all (a fixed choice, whatever the counts). */
 static int profile_run(struct cmdrun *m, size_t i, const char *file,
 		       size_t *failed)
 {
-	struct settle_perf_count c, best = { 0 };
+	struct settle_perf_count c, first = { 0 };
 	int rc = 0;
 
 	for (unsigned t = 0; t < PROFILE_TRIES; t++) {
 		if ((rc = record_once(m, i, file, failed, &c)))
-			break;
-		/* fewest cut per sample: c.cut / c.samples < best's */
-		if (!t || c.cut * best.samples < best.cut * c.samples)
-			best = c;
-		if (!mostly_cut(m, &best))
-			break;
+			return rc;
+		if (!t)
+			first = c;
+		if (!fell_back(m, &c)) {
+			add_counts(m->res[i].command, &c);
+			return 0;
+		}
 	}
-	if (!rc)
-		add_counts(m->res[i].command, &best);
-	return rc;
+	add_counts(m->res[i].command, &first);
+	return 0;
 }
 
 /* CPU time per sample: 100 us, or more for a command so long that a run

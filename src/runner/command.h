@@ -44,7 +44,6 @@
 #define SETTLE_CMD_NAME_MAX 32   /* bytes of a NAME */
 #define SETTLE_WARMUP_MAX 1000
 #define SETTLE_WARMUP_DEFAULT 1
-#define SETTLE_SYMBOL_MAX 255    /* bytes of a --share SYMBOL */
 
 /* The options of whole commands; main.c maps them onto its own codes. */
 enum settle_command_opt {

@@ -30,6 +30,7 @@ static void close_sample(struct settle_perf_parser *p)
 	}
 	p->count.any += any;
 	p->count.cut += p->chained && !p->entry;
+	p->count.fell_back += p->chained && !p->entry && p->last_start_call;
 	p->open = 0;
 }
 
@@ -63,7 +64,7 @@ static void open_sample(struct settle_perf_parser *p, uint64_t period)
 	p->frames = 0;
 	memset(p->seen, 0, sizeof(p->seen));
 	memset(p->first, 0, sizeof(p->first));
-	p->chained = p->entry = 0;
+	p->chained = p->entry = p->last_start_call = 0;
 	p->count.period_sum += period;
 }
 
@@ -78,6 +79,7 @@ static int is_hex(char c)
 	       (c >= 'A' && c <= 'F');
 }
 
+#define START_CALL "__libc_start_call_main"
 #define INLINED " (inlined)"
 #define INLINED_LEN (sizeof(INLINED) - 1)
 
@@ -108,6 +110,8 @@ static int frame(struct settle_perf_parser *p, const char *s)
 	    !memcmp(sym + len - INLINED_LEN, INLINED, INLINED_LEN))
 		len -= INLINED_LEN;
 	p->entry |= entry_name(sym, len);
+	p->last_start_call = len == sizeof(START_CALL) - 1 &&
+			     !memcmp(sym, START_CALL, len);
 	for (size_t i = 0; i < p->nsymbols; i++) {
 		if (strlen(p->symbols[i]) != len ||
 		    memcmp(p->symbols[i], sym, len) != 0)

@@ -41,6 +41,12 @@ struct settle_perf_count {
 				  chain (the union of children[]) */
 	uint64_t cut;          /* samples whose call chain reaches no
 				  process or thread entry */
+	uint64_t fell_back;    /* of them, those that end in glibc's
+				  __libc_start_call_main: where a walk of
+				  frame pointers ends, the unwinder's
+				  fallback when it finds no call-frame
+				  information (perf 6.1 so unwound whole
+				  runs of a shell's child, at random) */
 };
 
 struct settle_perf_parser {
@@ -51,6 +57,7 @@ struct settle_perf_parser {
 	size_t frames;              /* frames of it so far */
 	int chained;                /* it has frames on lines of their own */
 	int entry;                  /* one of them is an entry */
+	int last_start_call;        /* the last is __libc_start_call_main */
 	unsigned char seen[SETTLE_PERF_MAX_SYMBOLS];
 	unsigned char first[SETTLE_PERF_MAX_SYMBOLS];
 };

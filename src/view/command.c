@@ -118,10 +118,15 @@ int settle_share_of(const struct settle_result *r, size_t k,
 	st->wall_ns = r->sum.median;
 	st->of_cpu = st->cpu_ns > st->wall_ns;
 	st->basis_ns = st->of_cpu ? st->cpu_ns : st->wall_ns;
+	/* "at most": the symbol may be above every cut */
+	st->with_most = (double)(st->with_n + st->cut_n < st->samples ?
+				 st->with_n + st->cut_n : st->samples) /
+			(double)st->samples;
 	for (size_t j = 0; j < SETTLE_AMDAHL_NK; j++) {
 		double kk = settle_amdahl_k[j];
 
-		st->saved_ns[j] = settle_amdahl_saved(st->with, kk) * st->cpu_ns;
+		st->saved_ns[j] = settle_amdahl_saved(st->with_most, kk) *
+				  st->cpu_ns;
 		st->saved_lo_ns[j] = settle_amdahl_saved(st->with_lo, kk) *
 				     st->cpu_ns;
 		st->saved_hi_ns[j] = settle_amdahl_saved(st->with_hi, kk) *
@@ -230,7 +235,8 @@ static void commands_part(struct out *o, const struct settle_report *rep,
 				 "%zu process%s running outside its process "
 				 "group (setsid, a daemon), which settle ended "
 				 "after each run: their work is in no run's "
-				 "time", d->escaped, d->escaped == 1 ? "" : "es");
+				 "time", d->escaped,
+				 d->escaped == 1 ? "" : "es");
 		say(o, 1, "%s (%s): user %s, system %s%s%s%s", r->variant,
 		    settle_elide(d->shell, SHOWN, cmd, sizeof(cmd)),
 		    time_of(user, u, sizeof(u)),
@@ -335,6 +341,17 @@ static void share_lines(struct out *o, const struct settle_result *r)
 		    pct((double)d->cut / (double)d->samples, v[0], 32));
 }
 
+/* Whether a command of claim c has samples whose chain was cut short. */
+static int any_cut(const struct settle_report *rep,
+		   const struct settle_claim_info *c)
+{
+	for (size_t i = 0; i < rep->nresults; i++)
+		if (rep->results[i].claim == c && rep->results[i].command &&
+		    rep->results[i].command->cut)
+			return 1;
+	return 0;
+}
+
 static void share_part(struct out *o, const struct settle_report *rep,
 		       const struct settle_claim_info *c,
 		       const struct settle_command_data *d0)
@@ -345,7 +362,8 @@ static void share_part(struct out *o, const struct settle_report *rep,
 	    "sample per %.0f us of CPU time; %u profiled runs of each command, "
 	    "apart from the timed runs)%s:", d0->event,
 	    (unsigned long long)d0->period_ns,
-	    dwarf ? "--call-graph dwarf," SETTLE_STR(SETTLE_CHAINS_STACK) : "-g",
+	    dwarf ? "--call-graph dwarf," SETTLE_STR(SETTLE_CHAINS_STACK) :
+	    "-g",
 	    (double)d0->period_ns / 1e3,
 	    d0->profiled_runs, user_only(d0) ? "; user space only, as "
 	    "perf_event_paranoid allows: kernel time is not in the samples "
@@ -355,18 +373,17 @@ static void share_part(struct out *o, const struct settle_report *rep,
 			share_lines(o, &rep->results[i]);
 	say(o, 0, "(95%% Wilson score intervals, which take the samples as "
 	    "independent: read them as the least uncertainty; with callees "
-	    "comes from %s; "
-	    "Amdahl: saved = share with callees x "
-	    "median CPU time of a timed run%s x (1 - 1/k), in %% of its "
-	    "median wall time, or of that CPU time where it is the longer)",
+	    "comes from %s; Amdahl: saved = share with callees%s x median CPU "
+	    "time of a timed run%s x (1 - 1/k), in %% of its median wall "
+	    "time, or of that CPU time where it is the longer)",
 	    dwarf ? "call chains unwound from a copy of "
 	    SETTLE_STR(SETTLE_CHAINS_STACK) " bytes of each sample's stack "
-	    "with the DWARF call-frame information; a chain deeper than that, "
-	    "or through code without it, is cut short, and counted in the "
-	    "upper ends" : "frame-pointer call chains, in which a function "
-	    "that sets up no frame (a leaf in libc's assembly, such as memcpy) "
-	    "hides its caller, so it can be too low even where the chain is "
-	    "whole",
+	    "with the DWARF call-frame information; a chain deeper than "
+	    "that, or through code without it, is cut short" :
+	    "frame-pointer call chains, in which a function that sets up no "
+	    "frame (a leaf in libc's assembly, such as memcpy) hides its "
+	    "caller, so it can be too low even where the chain is whole",
+	    any_cut(rep, c) ? " (the samples cut short counted in)" : "",
 	    user_only(d0) ? " (user)" : "");
 }
 
@@ -502,7 +519,8 @@ int settle_command_conclusion(const struct settle_view_claim *vc,
 		    w->status != SETTLE_ROW_MEASURED || w->r->cmp.ratio <= 0)
 			continue;
 		used = strlen(sentence);
-		/* the interval as the table shows it: none below 95 % */
+		/* the interval as the table shows it: none below
+		 * SETTLE_MIN_LEVEL */
 		ci[0] = '\0';
 		if (w->lo[0])
 			snprintf(ci, sizeof(ci), " [%s, %s]", w->lo, w->hi);

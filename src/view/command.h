@@ -27,6 +27,8 @@ struct settle_share_stat {
 	   with_n + cut_n samples: the symbol may be above any cut */
 	double self, self_lo, self_hi;
 	double with, with_lo, with_hi;
+	double with_most;           /* (with_n + cut_n) / samples, at most 1:
+				       what Amdahl's "at most" takes */
 	double cpu_ns;  /* median CPU time of a timed run that the samples
 			   divide: user + system, or user alone when perf
 			   sampled user space only */
@@ -37,8 +39,9 @@ struct settle_share_stat {
 	   of the wall time; 40.8 ms of 66.4 ms were once 61 % for k = 2) */
 	double basis_ns;
 	int of_cpu;     /* basis_ns is cpu_ns */
-	/* Amdahl for k = settle_amdahl_k[j]: with x cpu_ns x (1 - 1/k),
-	   its interval from with_lo and with_hi, and in % of basis_ns */
+	/* Amdahl for k = settle_amdahl_k[j]: with_most x cpu_ns x
+	   (1 - 1/k), its interval from with_lo and with_hi, and in % of
+	   basis_ns */
 	double saved_ns[SETTLE_AMDAHL_NK];
 	double saved_lo_ns[SETTLE_AMDAHL_NK], saved_hi_ns[SETTLE_AMDAHL_NK];
 	double saved_pct[SETTLE_AMDAHL_NK];

@@ -1258,8 +1258,8 @@ static void compare_notes(struct settle_compare_view *cv)
 	cv->notes[0].mark = "";
 	snprintf(cv->notes[1].text, sizeof(cv->notes[1].text),
 		 "unstable on either side (MAD above %g%% of the median, the "
-		 "best sample more than %g%% below it, or a quarter of them "
-		 "more than %g%% above it): do not trust that row",
+		 "best sample more than %g%% below it, or a quarter of the "
+		 "samples more than %g%% above it): do not trust that row",
 		 SETTLE_UNSTABLE_MAD * 100, SETTLE_UNSTABLE_BEST * 100,
 		 SETTLE_UNSTABLE_SLOW * 100);
 	cv->notes[1].mark = "!";

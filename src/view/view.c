@@ -576,8 +576,8 @@ static void notes(const struct settle_report *rep, struct settle_view_claim *vc)
 	if (unstable)
 		note(vc, "!", "unstable: spread (MAD) above %g%% of the median, "
 		     "the best sample more than %g%% below it, or a quarter "
-		     "of them more than %g%% above it%s; do not trust that "
-		     "row", SETTLE_UNSTABLE_MAD * 100,
+		     "of the samples more than %g%% above it%s; do not "
+		     "trust that row", SETTLE_UNSTABLE_MAD * 100,
 		     SETTLE_UNSTABLE_BEST * 100, SETTLE_UNSTABLE_SLOW * 100,
 		     nl > 1 ?
 		     " (within its layouts: each sample scaled by its "

@@ -124,11 +124,12 @@ struct settle_view_claim {
 	int has_conclusion, settled;
 	const char *reason;      /* why not settled, or NULL */
 	/* the whole line, escaped, and the sentence alone: room for a whole
-	 * command's, a clause per --share symbol (8 of about 230 bytes) and
-	 * per command (it was cut at 600 bytes, mid-word, before the
-	 * ratios) */
-	char conclusion[4608];
-	char sentence[4096];
+	 * command's (it was cut at 600 bytes, mid-word, before the ratios):
+	 * a clause per --share symbol, 8 of at most 480 bytes (a name of 255,
+	 * a command's of 32, the figures), one per command, 16 of at most 80,
+	 * about 5.2 KB; the reason before it at most 400 */
+	char conclusion[8192 + 512];
+	char sentence[8192];
 	const struct settle_conclusion *numbers; /* the claim's, or NULL */
 };
 
