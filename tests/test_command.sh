@@ -644,6 +644,14 @@ else
 	bad "escaped jobs: exit $rc, $left left running: $(grep -o '"escaped_processes": [0-9]*' "$tmp/esc.json")"
 fi
 pkill -f "sleep $mark$"
+# one that ended by itself, left unreaped (its parent exec'd sleep): it
+# ran into no later run, nothing to end or count
+"$SETTLE" run --command "z=setsid true & exec sleep 0.2" --samples 3 \
+	--warmup 1 --format json --output "$tmp/zombie.json" >/dev/null 2>&1
+rc=$?
+[ $rc = 0 ] && grep -q '"escaped_processes": 0' "$tmp/zombie.json" &&
+	ok "an orphan that already ended is reaped, not counted as left running" ||
+	bad "ended orphans: exit $rc, $(grep -o '"escaped_processes": [0-9]*' "$tmp/zombie.json")"
 "$SETTLE" run --command "k=true" --prepare "setsid sleep $((mark + 1)) &" \
 	--samples 3 --warmup 1 --format json --output "$tmp/kept.json" \
 	>/dev/null 2>&1

@@ -590,10 +590,11 @@ static int judge(struct cmdrun *m, size_t i, const struct run *r,
 }
 
 /* The parent process of pid, from /proc/PID/stat ("pid (comm) state
- * ppid ...", comm may hold blanks and parentheses); -1 if unreadable. */
-static pid_t parent_of(pid_t pid)
+ * ppid ...", comm may hold blanks and parentheses), and in *zombie
+ * whether it has ended (state Z); -1 if unreadable. */
+static pid_t parent_of(pid_t pid, int *zombie)
 {
-	char path[64], buf[512], *p;
+	char path[64], buf[512], *p, state;
 	ssize_t n;
 	int fd, ppid;
 
@@ -607,8 +608,9 @@ static pid_t parent_of(pid_t pid)
 		return -1;
 	buf[n] = '\0';
 	p = strrchr(buf, ')');
-	if (!p || sscanf(p + 1, " %*c %d", &ppid) != 1)
+	if (!p || sscanf(p + 1, " %c %d", &state, &ppid) != 2)
 		return -1;
+	*zombie = state == 'Z';
 	return (pid_t)ppid;
 }
 
@@ -641,9 +643,15 @@ static size_t orphans(struct cmdrun *m, int keep)
 		found = 0;
 		while (d && (e = readdir(d))) {
 			pid_t pid = (pid_t)atoi(e->d_name);
+			int zombie = 0;
 
-			if (pid <= 0 || parent_of(pid) != self || kept(m, pid))
+			if (pid <= 0 || parent_of(pid, &zombie) != self ||
+			    kept(m, pid))
 				continue;
+			if (zombie) { /* ended by itself: nothing ran on */
+				waitpid(pid, &status, WNOHANG);
+				continue;
+			}
 			if (keep) {
 				if (m->nkept < KEPT_MAX)
 					m->kept[m->nkept++] = pid;
