@@ -17,19 +17,18 @@
 #include "runner/placed.h"
 #include "settle.h"
 #include "util/placement.h"
+#include "util/util.h"
 
 #ifndef COPY
 #error "compile with -DCOPY=k (0 to SETTLE_PLACED_COPIES - 1)"
 #endif
 
-#define STR_(x) #x
-#define STR(x) STR_(x)
 #define NAME_(k) settle_placed_popcount##k
 #define NAME(k) NAME_(k)
 
 #if SETTLE_LAYOUT_CODE_PAD(COPY) > 0
 __asm__(".pushsection .text\n\t.p2align 12\n\t.skip "
-	STR(SETTLE_LAYOUT_CODE_PAD(COPY)) ", 0xcc\n\t.popsection");
+	SETTLE_STR(SETTLE_LAYOUT_CODE_PAD(COPY)) ", 0xcc\n\t.popsection");
 #else
 __asm__(".pushsection .text\n\t.p2align 12\n\t.popsection");
 #endif

@@ -465,14 +465,13 @@ static void bound_of(const struct settle_result *r, size_t k, char *buf,
 static double union_bound(const struct settle_result *r)
 {
 	const struct settle_command_data *d = r->command;
-	struct settle_share_stat st;
 	double lo, hi;
 
-	settle_share_of(r, 0, &st);
 	if (!d->samples)
 		return 0;
 	with_interval(d->any, d->cut, d->samples, &lo, &hi);
-	return hi * st.cpu_ns;
+	return hi * median_of(d->user_ns, user_only(d) ? NULL : d->sys_ns,
+			      d->n);
 }
 
 /* The least a compared row saves against the baseline's median wall time
