@@ -746,10 +746,12 @@ struct settle_result {
 	unsigned nlayouts;
 	double layout_spread, layout_noise, layout_p;
 	int layout_sensitive;
-	double layout_mad;          /* the MAD within the layouts (ns): of
-				       the samples each scaled by the median
-				       / its layout's median; unstable is
-				       decided from it */
+	double within_mad;          /* the MAD within the processes and
+				       layouts (ns): of the samples each
+				       scaled by the median / the median of
+				       its layout in its process; sum.mad
+				       for one process in one layout;
+				       unstable is decided from it */
 	struct settle_summary sum;  /* of samples_ns */
 	int is_baseline;            /* the baseline of its group */
 	int has_baseline;           /* its group (claim, size, build,

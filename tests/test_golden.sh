@@ -44,7 +44,7 @@ golden() {
 
 S=$(cd "$(dirname "$SETTLE")" && pwd)/$(basename "$SETTLE")
 FORMATS="table md text csv json json-lines gbench-json"
-for f in founding bswap proc byob old gbench command command-beyond layouts; do
+for f in founding founding-proc bswap proc byob old gbench command command-beyond layouts; do
 	for fmt in $FORMATS; do
 		golden "show-$f.$fmt" "$S" show "$f.json" --format "$fmt"
 	done
@@ -105,6 +105,17 @@ golden "show-proc-unstable-base.table" "$S" show proc-unstable-base.json
 # it mix both modes (2.44x where the medians give 2.92x), so it is marked
 # ! by its upper quartile and the conclusion is not settled
 golden "show-proc-slow-mode.table" "$S" show proc-slow-mode.json
+# proc-drift.json: proc.json with every sample of process k 0.9, 1.0 and
+# 1.1 times as long (the machine's speed moving from process to process,
+# pooled MAD 8-10 %): each process's samples are as steady as proc.json's,
+# so no row is marked ! (the spread is taken within each process), the
+# ratios are proc.json's, and the conclusion is settled.
+golden "show-proc-drift.table" "$S" show proc-drift.json
+# founding-proc-drift.json: founding-proc.json (settle run --processes 3
+# --samples 5 --min-time 1) drifted the same way: syscall's conclusion,
+# which takes the pipe loop by its time, is not settled (its time moved
+# with the process); endian's and segprefix's, by ratios, still are.
+golden "show-founding-proc-drift.table" "$S" show founding-proc-drift.json
 # founding-small-unstable.json: founding.json with the 4 KiB baseline of
 # popcount unstable; the conclusion rests on 128 MiB rows, whose baseline
 # is stable: still settled (a baseline of another size is not theirs)

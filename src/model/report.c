@@ -484,45 +484,68 @@ static void layout_test(const struct settle_result *r, const unsigned *ls,
 }
 
 /*
- * The spread of r within its layouts: every sample divided by its
- * layout's median and multiplied by the median of all, summarised. The
- * MAD and the best sample of that say how noisy a layout's samples are,
- * without what the layouts add; r->unstable is decided from them.
+ * Scale every sample of r by the median of all over the median of its
+ * cell, into x: a cell is a layout within a process (np processes of
+ * chunk samples each; np 1: the layout over all processes). Returns 0,
+ * or -1 when a cell holds fewer than two samples (one sample is its own
+ * median and has no spread of its own). buf holds chunk values.
  */
-static void within_layouts(struct settle_result *r, const unsigned *ls,
-			   unsigned nl)
+static int scale_cells(const struct settle_result *r, unsigned np,
+		       size_t chunk, double *x, double *buf)
 {
-	double *x = malloc((r->nsamples + 1) * sizeof(*x)), m[256] = { 0 };
-	unsigned n[256] = { 0 };
-	struct settle_summary w;
+	for (unsigned p = 0; p < np; p++) {
+		size_t from = p * chunk, to = from + chunk, n[256] = { 0 };
+		double m[256];
 
-	/* a layout of one sample has no spread of its own (its sample is
-	 * its median): the spread of all the samples then, layouts and all */
-	for (size_t j = 0; j < r->nsamples; j++)
-		n[layout_of(r, j)]++;
-	for (unsigned i = 0; i < nl; i++)
-		if (n[ls[i]] < 2) {
-			r->layout_mad = r->sum.mad;
-			r->unstable = settle_summary_unstable(&r->sum);
-			free(x);
-			return;
+		for (size_t j = from; j < to; j++)
+			n[layout_of(r, j)]++;
+		for (unsigned l = 0; l < 256; l++) {
+			if (!n[l])
+				continue;
+			if (n[l] < 2)
+				return -1;
+			m[l] = layout_median(r, from, to, l, buf);
 		}
-	if (!x)
-		return;
-	for (unsigned i = 0; i < nl; i++)
-		m[ls[i]] = layout_median(r, 0, r->nsamples, ls[i], x);
-	for (size_t j = 0; j < r->nsamples; j++)
-		x[j] = r->samples_ns[j] * settle_safe_div(r->sum.median,
-							  m[layout_of(r, j)]);
-	settle_summarize(x, r->nsamples, &w);
+		for (size_t j = from; j < to; j++)
+			x[j] = r->samples_ns[j] *
+			       settle_safe_div(r->sum.median, m[layout_of(r, j)]);
+	}
+	return 0;
+}
+
+/*
+ * The spread of r within its processes and layouts: every sample scaled
+ * by the median of all over its cell's median (a layout in a process),
+ * summarised. Its MAD and best sample say how noisy one process's samples
+ * are in one layout, without what the processes and layouts add (a
+ * machine's speed that drifts from process to process, a placement):
+ * those move the per-process estimates, and so the intervals over
+ * processes, and the layouts' medians (the ~ mark). r->unstable is
+ * decided from it. Cells of one sample: by layouts alone, then by all the
+ * samples.
+ */
+static void within_units(struct settle_result *r, unsigned nproc)
+{
+	size_t n = r->nsamples;
+	double *x = malloc((n + 1) * sizeof(*x));
+	double *buf = malloc((n + 1) * sizeof(*buf));
+	struct settle_summary w = r->sum;
+
+	if (x && buf && n && ((nproc > 1 && n % nproc == 0 &&
+			       !scale_cells(r, nproc, n / nproc, x, buf)) ||
+			      !scale_cells(r, 1, n, x, buf))) {
+		settle_summarize(x, n, &w);
+		w.median = r->sum.median;
+	}
 	free(x);
-	w.median = r->sum.median;
-	r->layout_mad = w.mad;
+	free(buf);
+	r->within_mad = w.mad;
 	r->unstable = settle_summary_unstable(&w);
 }
 
-/* r's spread across layouts, the noise within a layout, and whether the
- * one exceeds the other (settle_layout_sensitive()). */
+/* r's spread within its processes and layouts (within_units()), across
+ * layouts, the noise within a layout, and whether the one exceeds the
+ * other (settle_layout_sensitive()). */
 static void layout_spread(struct settle_result *r, unsigned nproc,
 			  double band)
 {
@@ -530,8 +553,9 @@ static void layout_spread(struct settle_result *r, unsigned nproc,
 	double lo = INFINITY, hi = 0, *buf;
 	unsigned nl = layouts_in(r, 0, r->nsamples, seen), ls[256], k = 0;
 
+	within_units(r, nproc);
 	r->nlayouts = r->nsamples ? nl : 0;
-	r->layout_spread = r->layout_noise = r->layout_mad = 0;
+	r->layout_spread = r->layout_noise = 0;
 	r->layout_p = NAN;
 	r->layout_sensitive = 0;
 	if (nl < 2 || !(r->sum.median > 0))
@@ -552,7 +576,6 @@ static void layout_spread(struct settle_result *r, unsigned nproc,
 	free(buf);
 	r->layout_spread = (hi - lo) / r->sum.median;
 	layout_test(r, ls, nl, nproc, &r->layout_p, &r->layout_noise);
-	within_layouts(r, ls, nl);
 	r->layout_sensitive = settle_layout_sensitive(r->layout_spread,
 						      r->layout_p, band);
 }

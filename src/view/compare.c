@@ -477,9 +477,9 @@ static int make_row(const struct settle_report *old,
 	}
 	if (k) { /* with layouts, the spread within them (the results') */
 		w->mark = w->old_r->unstable || r->unstable ? "!" : "";
-		so.mad = w->old_r->layout_mad;
+		so.mad = w->old_r->within_mad;
 		so.median = w->old_r->sum.median;
-		sn.mad = r->layout_mad;
+		sn.mad = r->within_mad;
 		sn.median = r->sum.median;
 	} else {
 		w->mark = unstable(*x, u->nx) || unstable(*y, u->ny) ?

@@ -404,10 +404,9 @@ static void row(struct settle_view *v, const struct settle_result *r,
 	}
 	settle_format_ns(r->sum.median, w->median, sizeof(w->median));
 	settle_format_ns(r->sum.min, w->best, sizeof(w->best));
-	/* with layouts, the spread within them: what the layouts add is
-	 * the ~ mark's */
-	mad_cell(100 * settle_safe_div(r->nlayouts > 1 ? r->layout_mad :
-				       r->sum.mad, r->sum.median), w->mad,
+	/* the spread within the processes and layouts: what the layouts
+	 * add is the ~ mark's, what the processes add the interval's */
+	mad_cell(100 * settle_safe_div(r->within_mad, r->sum.median), w->mad,
 		 sizeof(w->mad));
 	w->mark = r->unstable ? "!" : "";
 	w->lmark = r->layout_sensitive ? "~" : "";
@@ -684,6 +683,30 @@ baseline_of(const struct settle_report *rep, const struct settle_view_row *w)
 }
 
 /*
+ * A state a process keeps for its life (where its code, data and stack
+ * lie; a mode the hardware settles into, such as store-to-load
+ * forwarding through memory renaming) can move its rows, one way in one
+ * process and the other way in the next, while its samples agree with
+ * one another: only more processes show it. A whole command's runs are
+ * processes of their own.
+ */
+#define PROCESS_STATE "(what a process keeps for its life, such as where " \
+		      "its code lies or a mode of the hardware, can move " \
+		      "its rows without its samples showing it; settle " \
+		      "with --processes 3)"
+#define ONE_PROCESS "measured in one process " PROCESS_STATE
+#define FEW_PROCESSES "measured in fewer than 3 processes " PROCESS_STATE
+
+/* Whether the claim's rows are whole commands (settle run --command). */
+static int commands(const struct settle_view_claim *vc)
+{
+	for (size_t i = 0; i < vc->nrows; i++)
+		if (vc->rows[i].r->command)
+			return 1;
+	return 0;
+}
+
+/*
  * Why a conclusion resting on these rows is not settled, or NULL: a row
  * of the claim invalid, or below resolution (a new user's claim called
  * "settled: good takes 0.471 ns" beside a row whose work the compiler
@@ -693,7 +716,9 @@ baseline_of(const struct settle_report *rep, const struct settle_view_row *w)
  * is taken against (a ratio to a baseline whose samples spread is no
  * firmer than the baseline). A row taken by its own time (by_time[i]
  * nonzero; by_time NULL: none is) is held by its own state alone, not by
- * its verdict or its baseline.
+ * its verdict or its baseline, and with processes by the spread of all
+ * their samples together (unstable is decided within each). Last, a claim's variants measured in
+ * fewer than 3 processes (PROCESS_STATE).
  */
 #define TOO_FEW "too few samples (a verdict needs 3 processes or more, " \
 		"or 5 samples from one process in one layout)"
@@ -739,11 +764,22 @@ static const char *unsettled(const struct settle_report *rep,
 		if (rows[i]->r->unstable)
 			return "a row it rests on is unstable (marked !: its "
 			       "samples spread too much to trust)";
+		/* its time, not a ratio within each process: the machine's
+		 * speed from process to process is part of it */
+		if (!b && rep->options.processes > 1 &&
+		    settle_summary_unstable(&rows[i]->r->sum))
+			return "a row it rests on by its time differs from "
+			       "process to process (its samples, all "
+			       "processes together, spread too much to "
+			       "trust)";
 		if (b && b->unstable)
 			return "the baseline of a row it rests on is unstable "
 			       "(marked !: its samples spread too much to "
 			       "trust, and so does the row's ratio to it)";
 	}
+	if (rep->options.processes < SETTLE_MIN_UNITS && !commands(vc))
+		return rep->options.processes > 1 ? FEW_PROCESSES :
+						     ONE_PROCESS;
 	return NULL;
 }
 
