@@ -342,18 +342,33 @@ else
 fi
 # compare: a baseline command whose text changed moved for that reason,
 # said so (it was "a baseline moved with nothing recorded to explain it")
-"$SETTLE" run --command 'a=true' --command 'b=true' --samples 3 \
-	--format json --output "$tmp/c1.json" >/dev/null 2>&1
-"$SETTLE" run --command 'a=sleep 0.05' --command 'b=true' --samples 3 \
-	--format json --output "$tmp/c2.json" >/dev/null 2>&1
+"$SETTLE" run --command 'a=true' --command 'b=true' --command 'c=true' \
+	--samples 3 --format json --output "$tmp/c1.json" >/dev/null 2>&1
+"$SETTLE" run --command 'a=sleep 0.2' --command 'b=true' \
+	--command 'c=true' --samples 3 --format json --output "$tmp/c2.json" \
+	>/dev/null 2>&1
 "$SETTLE" compare "$tmp/c1.json" "$tmp/c2.json" >"$tmp/cc" 2>&1
 flat=$(tr '\n' ' ' <"$tmp/cc" | sed 's/  */ /g')
 case $flat in
 *"nothing recorded to explain"*) bad "compare of a changed command: $flat" ;;
-*"command a runs another command in $tmp/c2.json (sleep 0.05) than in $tmp/c1.json (true)"*)
+*"command a runs another command in $tmp/c2.json (sleep 0.2) than in $tmp/c1.json (true): its change is that of the command, and the geometric mean leaves it out"*)
 	ok "compare: a command whose text changed is said to have changed" ;;
 *) bad "compare of a changed command: $flat" ;;
 esac
+# ... and its change (true -> sleep 0.2, some 4 ms to 200 ms, which made the
+# mean of three rows some +270 %) is not in the geometric mean of the
+# other two, unchanged rows
+"$SETTLE" compare "$tmp/c1.json" "$tmp/c2.json" --format json \
+	>"$tmp/cc.json" 2>/dev/null
+gm=$(python3 -c 'import json, sys
+print(json.load(open(sys.argv[1]))["comparisons"][0]["geometric_mean"]["change_pct"])' \
+	"$tmp/cc.json" 2>&1)
+if python3 -c 'import sys; sys.exit(not abs(float(sys.argv[1])) < 100)' "$gm"
+then
+	ok "compare: a command that changed is left out of the geometric mean"
+else
+	bad "compare: the geometric mean with a changed command: $gm"
+fi
 # a command that stops itself would never end: killed, said, exit 1
 # (timeout: the old settle waited for it for ever)
 timeout 60 "$SETTLE" run --command 'a=kill -STOP $$' --samples 3 \

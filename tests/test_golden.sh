@@ -105,6 +105,13 @@ golden "show-proc-unstable-base.table" "$S" show proc-unstable-base.json
 # it mix both modes (2.44x where the medians give 2.92x), so it is marked
 # ! by its upper quartile and the conclusion is not settled
 golden "show-proc-slow-mode.table" "$S" show proc-slow-mode.json
+# command-moved.json: command.json with base's spin in 1310 of its 3257
+# perf samples (was 1021): compare says the share moved, +8.87 points
+# [+6.55, +11.18], larger; half's and none's did not move (unclear)
+for fmt in table md text csv json json-lines; do
+	golden "compare-command-moved.$fmt" "$S" compare command.json \
+		command-moved.json --format "$fmt"
+done
 # proc-drift.json: proc.json with every sample of process k 0.9, 1.0 and
 # 1.1 times as long (the machine's speed moving from process to process,
 # pooled MAD 8-10 %): each process's samples are as steady as proc.json's,

@@ -82,6 +82,47 @@ static void test_wilson_refuses(void **st)
 
 /* Amdahl by hand: 1.3 % of the time, k = 2 saves 0.65 %, k = 10 1.17 %,
  * k = infinity 1.3 %; the founding argument's 3 % share: 1.5 % for k = 2. */
+/* Newcombe's example (1998, Table II, method 10): 56/70 against 48/80,
+ * a difference of 0.2 in [0.0524, 0.3339]; reversed, its mirror. */
+static void test_difference_newcombe(void **st)
+{
+	double alo, ahi, blo, bhi, lo, hi, d;
+
+	(void)st;
+	settle_wilson_interval(48, 80, SETTLE_Z95, &alo, &ahi);
+	settle_wilson_interval(56, 70, SETTLE_Z95, &blo, &bhi);
+	d = settle_proportion_difference(48.0 / 80, alo, ahi, 56.0 / 70, blo,
+					 bhi, &lo, &hi);
+	assert_float_equal(d, 0.2, 1e-12);
+	assert_float_equal(lo, 0.0524, 5e-5);
+	assert_float_equal(hi, 0.3339, 5e-5);
+	d = settle_proportion_difference(56.0 / 70, blo, bhi, 48.0 / 80, alo,
+					 ahi, &lo, &hi);
+	assert_float_equal(d, -0.2, 1e-12);
+	assert_float_equal(lo, -0.3339, 5e-5);
+	assert_float_equal(hi, -0.0524, 5e-5);
+}
+
+/* A side's upper end widened (samples that may be its): the difference's
+ * interval widens on that side only; bounds out of order are refused. */
+static void test_difference_widened(void **st)
+{
+	double lo, hi, lo2, hi2;
+
+	(void)st;
+	settle_proportion_difference(0.1, 0.08, 0.12, 0.3, 0.27, 0.33, &lo,
+				     &hi);
+	settle_proportion_difference(0.1, 0.08, 0.12, 0.3, 0.27, 0.60, &lo2,
+				     &hi2);
+	assert_float_equal(lo2, lo, 1e-12);
+	assert_true(hi2 > hi + 0.2);
+	assert_true(isnan(settle_proportion_difference(0.1, 0.2, 0.3, 0.3,
+						       0.2, 0.4, &lo, &hi)));
+	assert_true(isnan(lo) && isnan(hi));
+	assert_true(isnan(settle_proportion_difference(NAN, 0, 1, 0.3, 0.2,
+						       0.4, &lo, &hi)));
+}
+
 static void test_amdahl(void **st)
 {
 	(void)st;
@@ -112,6 +153,8 @@ int main(void)
 		cmocka_unit_test(test_wilson_by_hand),
 		cmocka_unit_test(test_wilson_shrinks),
 		cmocka_unit_test(test_wilson_refuses),
+		cmocka_unit_test(test_difference_newcombe),
+		cmocka_unit_test(test_difference_widened),
 		cmocka_unit_test(test_amdahl),
 		cmocka_unit_test(test_amdahl_refuses),
 	};

@@ -202,6 +202,11 @@ static void compare(FILE *f, const struct settle_compare_view *cv)
 		for (size_t i = 0; i < cv->sections[k].nrows; i++)
 			compare_row(f, &cv->sections[k],
 				    &cv->sections[k].rows[i]);
+	/* --share: comment lines, the table's words */
+	for (size_t k = 0; k < cv->nsections; k++)
+		for (size_t i = 0; i < cv->sections[k].nshares; i++)
+			fprintf(f, "# share: %s\r\n",
+				cv->sections[k].shares[i].text);
 	for (size_t i = 0; i < cv->ndifferences; i++)
 		difference(f, cv->differences[i]);
 	for (size_t i = 0; i < cv->nwarnings; i++)

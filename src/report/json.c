@@ -596,7 +596,12 @@ static void compare(FILE *f, const struct settle_compare_view *cv)
 		}
 		names(f, "only_in_old", s->only_old, s->nonly_old);
 		names(f, "only_in_new", s->only_new, s->nonly_new);
-		fputs("}", f);
+		fputs(",\n     \"shares\": [", f);
+		for (size_t i = 0; i < s->nshares; i++) {
+			fputs(i ? ",\n      " : "\n      ", f);
+			settle_json_share_change(f, &s->shares[i]);
+		}
+		fputs("]}", f);
 	}
 	fputs("\n  ],\n  \"differences\": [", f);
 	for (size_t i = 0; i < cv->ndifferences; i++) {

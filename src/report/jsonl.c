@@ -182,6 +182,12 @@ static void compare(FILE *f, const struct settle_compare_view *cv)
 		for (size_t i = 0; i < cv->sections[k].nrows; i++)
 			comparison(f, &cv->sections[k],
 				   &cv->sections[k].rows[i]);
+	for (size_t k = 0; k < cv->nsections; k++)
+		for (size_t i = 0; i < cv->sections[k].nshares; i++) {
+			fputs("{\"share\": ", f);
+			settle_json_share_change(f, &cv->sections[k].shares[i]);
+			fputs("}\n", f);
+		}
 	fputs("{\"summary\": {\"status\": ", f);
 	settle_json_string(f, cv->settled ? "settled" : "not settled");
 	fputs(", \"sentence\": ", f);

@@ -316,6 +316,13 @@ static void compare_section(FILE *f, const struct settle_compare_section *s,
 	}
 	if (s->nonly_new)
 		fputc('\n', f);
+	if (s->nshares)
+		fprintf(f, "\n%s:\n\n", SETTLE_SHARE_CHANGES_HEAD);
+	for (size_t i = 0; i < s->nshares; i++) {
+		fputs("- ", f);
+		esc(f, s->shares[i].text);
+		fputc('\n', f);
+	}
 }
 
 static void compare(FILE *f, const struct settle_compare_view *cv)

@@ -145,3 +145,26 @@ void settle_json_command(FILE *f, const struct settle_report *rep,
 		json_profile(f, r, nl);
 	fputs("}", f);
 }
+
+void settle_json_share_change(FILE *f, const struct settle_compare_share *c)
+{
+	const double v[9] = { c->old_with, c->old_lo, c->old_hi, c->new_with,
+			      c->new_lo, c->new_hi, c->change, c->lo, c->hi };
+	static const char *const k[9] = {
+		"old_pct", "old_ci_low_pct", "old_ci_high_pct", "new_pct",
+		"new_ci_low_pct", "new_ci_high_pct", "change_points",
+		"ci_low_points", "ci_high_points",
+	};
+
+	fputs("{\"command\": ", f);
+	settle_json_string(f, c->name);
+	fputs(", \"symbol\": ", f);
+	settle_json_string(f, c->symbol);
+	for (size_t i = 0; i < 9; i++) {
+		fprintf(f, ", \"%s\": ", k[i]);
+		settle_json_number(f, 100 * v[i]);
+	}
+	fputs(", \"verdict\": ", f);
+	settle_json_string(f, c->verdict);
+	fputc('}', f);
+}

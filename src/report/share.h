@@ -22,4 +22,14 @@
 void settle_json_command(FILE *f, const struct settle_report *rep,
 			 const struct settle_result *r, int one_line);
 
+struct settle_compare_share;
+
+/*
+ * One --share symbol's share in two files, as an object on one line:
+ * the command's row, the symbol, each side's share with callees and its
+ * 95 % interval, the change in percentage points with its interval, the
+ * verdict (compare's json and json-lines; docs/output-formats.md).
+ */
+void settle_json_share_change(FILE *f, const struct settle_compare_share *c);
+
 #endif

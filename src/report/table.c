@@ -286,6 +286,10 @@ static void compare_section(FILE *f, const struct settle_compare_section *s,
 		fprintf(f, "  %-40s %11s %11s %9s  %-19s  (%s)\n",
 			"geometric mean", "", "", s->gm_text, ci, s->gm_method);
 	}
+	if (s->nshares)
+		settle_para(f, 2, 4, WIDTH, "%s:", SETTLE_SHARE_CHANGES_HEAD);
+	for (size_t i = 0; i < s->nshares; i++)
+		settle_para(f, 4, 6, WIDTH, "%s", s->shares[i].text);
 }
 
 static void compare(FILE *f, const struct settle_compare_view *cv)

@@ -473,6 +473,10 @@ static void compare_section(FILE *f, const struct settle_compare_section *s)
 	if (s->has_geomean)
 		para(f, 2, 4, "geometric mean: %s [%s, %s] (%s)",
 		     s->gm_text, s->gm_lo_text, s->gm_hi_text, s->gm_method);
+	if (s->nshares)
+		para(f, 2, 4, "%s:", SETTLE_SHARE_CHANGES_HEAD);
+	for (size_t i = 0; i < s->nshares; i++)
+		para(f, 4, 6, "%s", s->shares[i].text);
 }
 
 static void compare(FILE *f, const struct settle_compare_view *cv)

@@ -28,6 +28,29 @@ int settle_wilson_interval(uint64_t k, uint64_t n, double z, double *lo,
 	return 0;
 }
 
+/* Non-zero when lo <= x <= hi within [0, 1] (no NaN). */
+static int ordered(double lo, double x, double hi)
+{
+	return lo >= 0 && lo <= x && x <= hi && hi <= 1;
+}
+
+double settle_proportion_difference(double a, double alo, double ahi,
+				    double b, double blo, double bhi,
+				    double *lo, double *hi)
+{
+	double d = b - a;
+
+	if (!ordered(alo, a, ahi) || !ordered(blo, b, bhi)) {
+		*lo = *hi = NAN;
+		return NAN;
+	}
+	*lo = d - sqrt((b - blo) * (b - blo) + (ahi - a) * (ahi - a));
+	*hi = d + sqrt((bhi - b) * (bhi - b) + (a - alo) * (a - alo));
+	*lo = *lo < -1 ? -1 : *lo;
+	*hi = *hi > 1 ? 1 : *hi;
+	return d;
+}
+
 double settle_amdahl_saved(double p, double k)
 {
 	if (!(p >= 0 && p <= 1) || !(k >= 1))

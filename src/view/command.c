@@ -539,3 +539,77 @@ int settle_command_conclusion(const struct settle_view_claim *vc,
 	}
 	return 1;
 }
+
+/* The share of symbol sym in r with callees: *st, and 0; -1 when r was
+ * not profiled for it or has no samples. */
+static int share_named(const struct settle_result *r, const char *sym,
+		       struct settle_share_stat *st)
+{
+	const struct settle_command_data *d = r->command;
+
+	for (size_t k = 0; d && d->event[0] && d->samples && k < d->nshare;
+	     k++) {
+		if (strcmp(d->share[k].symbol, sym))
+			continue;
+		if (settle_share_of(r, k, st) < 0)
+			st->with = st->with_lo = 0; /* in none: 0, up to hi */
+		return 0;
+	}
+	return -1;
+}
+
+/* "+14.78" or "-0.0021" percentage points */
+static const char *points(double frac, char *buf, size_t len)
+{
+	char p[32];
+
+	pct(fabs(frac), p, sizeof(p));
+	p[strlen(p) - 1] = '\0'; /* no % sign: points */
+	snprintf(buf, len, "%s%s", frac < 0 ? "-" : "+", p);
+	return buf;
+}
+
+size_t settle_share_changes(const struct settle_result *a,
+			    const struct settle_result *b, const char *name,
+			    struct settle_compare_share *out, size_t max)
+{
+	const struct settle_command_data *d = b->command;
+	size_t n = 0;
+
+	for (size_t k = 0; d && k < d->nshare && n < max; k++) {
+		struct settle_compare_share *c = &out[n];
+		struct settle_share_stat sa, sb;
+		char v[9][32];
+
+		if (share_named(a, d->share[k].symbol, &sa) < 0 ||
+		    share_named(b, d->share[k].symbol, &sb) < 0)
+			continue;
+		snprintf(c->name, sizeof(c->name), "%s", name);
+		c->symbol = d->share[k].symbol;
+		c->old_with = sa.with;
+		c->old_lo = sa.with_lo;
+		c->old_hi = sa.with_hi;
+		c->new_with = sb.with;
+		c->new_lo = sb.with_lo;
+		c->new_hi = sb.with_hi;
+		c->change = settle_proportion_difference(sa.with, sa.with_lo,
+							 sa.with_hi, sb.with,
+							 sb.with_lo, sb.with_hi,
+							 &c->lo, &c->hi);
+		if (isnan(c->change))
+			continue;
+		c->verdict = c->lo > 0 ? "larger" : c->hi < 0 ? "smaller" :
+			     "unclear";
+		snprintf(c->text, sizeof(c->text), "%s: %s %s "
+			 "[%s, %s] -> %s [%s, %s], %s points [%s, %s]: %s",
+			 name, c->symbol, pct(sa.with, v[0], 32),
+			 pct(sa.with_lo, v[1], 32), pct(sa.with_hi, v[2], 32),
+			 pct(sb.with, v[3], 32), pct(sb.with_lo, v[4], 32),
+			 pct(sb.with_hi, v[5], 32),
+			 points(c->change, v[6], 32), points(c->lo, v[7], 32),
+			 points(c->hi, v[8], 32), c->verdict);
+		settle_escape_in(c->text, sizeof(c->text));
+		n++;
+	}
+	return n;
+}

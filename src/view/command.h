@@ -98,4 +98,19 @@ int settle_command_conclusion(const struct settle_view_claim *vc,
 			      char *sentence, size_t len, char *why,
 			      size_t whylen);
 
+/*
+ * The share with callees of each --share symbol that the whole commands a
+ * (of the old file) and b (of the new one) were both profiled for, in
+ * both: each side's 95 % interval (settle_share_of(); a symbol in none
+ * of a side's samples is 0 there, up to its upper bound) and the
+ * interval of the change, in fractions of the samples
+ * (settle_proportion_difference(), Newcombe's method 10): "larger" or
+ * "smaller" when it excludes 0, else "unclear". name is the row's name.
+ * Writes at most max entries to out and returns how many (0: a side not
+ * profiled, or without samples).
+ */
+size_t settle_share_changes(const struct settle_result *a,
+			    const struct settle_result *b, const char *name,
+			    struct settle_compare_share *out, size_t max);
+
 #endif

@@ -15,6 +15,7 @@
 #include "stats/nonparam.h"
 #include "stats/rules.h"
 #include "util/util.h"
+#include "view/command.h"
 #include "view/view.h"
 
 #define GEOMEAN_SEED 0x5e771eull
@@ -520,6 +521,39 @@ static int only_in(const struct settle_report *a, const struct settle_report *b,
 	return 0;
 }
 
+/* A whole command whose shell text differs between the files: what it
+ * measures changed, which explains a move. */
+static int command_changed(const struct settle_compare_row *w)
+{
+	const struct settle_command_data *a = w->old_r->command;
+	const struct settle_command_data *b = w->new_r->command;
+
+	return a && b && a->shell && b->shell && strcmp(a->shell, b->shell);
+}
+
+/* The --share symbols of the whole commands of s's rows, in both files
+ * (settle_share_changes()). Returns 0, or -1 when out of memory. */
+static int shares(struct settle_compare_section *s)
+{
+	for (size_t i = 0; i < s->nrows; i++) {
+		const struct settle_compare_row *w = &s->rows[i];
+		struct settle_compare_share *more;
+		const struct settle_command_data *d = w->new_r->command;
+
+		if (!d || !d->nshare || !w->old_r->command)
+			continue;
+		more = realloc(s->shares, (s->nshares + d->nshare) *
+					  sizeof(*more));
+		if (!more)
+			return -1;
+		s->shares = more;
+		s->nshares += settle_share_changes(w->old_r, w->new_r, w->name,
+						   more + s->nshares,
+						   d->nshare);
+	}
+	return 0;
+}
+
 /* The geometric-mean row of s: ratios est [lo, hi] by method; the bounds
  * shown as "-" unless shown (the interval reaches a level worth one). */
 static void set_geomean(struct settle_compare_section *s, const char *method,
@@ -628,13 +662,20 @@ static int section(const struct settle_report *old,
 			free(u.y);
 			continue;
 		}
+		if (w->slower && (fail_pct <= 0 || w->change >= fail_pct))
+			(*slower)++;
+		/* a command whose text changed moved with it: not the
+		 * change the mean is about (commands_changed() says so) */
+		if (command_changed(w)) {
+			free(u.x);
+			free(u.y);
+			continue;
+		}
 		x[s->nmeasured] = u.x;
 		nx[s->nmeasured] = u.nx;
 		y[s->nmeasured] = u.y;
 		ny[s->nmeasured] = u.ny;
 		s->nmeasured++;
-		if (w->slower && (fail_pct <= 0 || w->change >= fail_pct))
-			(*slower)++;
 	}
 	if (s->nmeasured > 1 &&
 	    geomean_by_unit(x, nx, y, ny, s->nmeasured, nw->options.band, s) == 0) {
@@ -650,6 +691,8 @@ static int section(const struct settle_report *old,
 				    enough_to_resample(nx, ny, s->nmeasured));
 		}
 	}
+	if (shares(s) < 0)
+		goto out;
 	if (only_in(old, nw, &s->only_old, &s->nonly_old) < 0 ||
 	    only_in(nw, old, &s->only_new, &s->nonly_new) < 0)
 		goto out;
@@ -849,16 +892,6 @@ static int same_recorded(const struct settle_report *a,
 	return 1;
 }
 
-/* A whole command whose shell text differs between the files: what it
- * measures changed, which explains a move. */
-static int command_changed(const struct settle_compare_row *w)
-{
-	const struct settle_command_data *a = w->old_r->command;
-	const struct settle_command_data *b = w->new_r->command;
-
-	return a && b && a->shell && b->shell && strcmp(a->shell, b->shell);
-}
-
 /* Say of each whole command whose shell text differs that it does. */
 static void commands_changed(struct settle_compare_view *cv,
 			     const struct settle_compare_section *s)
@@ -868,7 +901,8 @@ static void commands_changed(struct settle_compare_view *cv,
 
 		if (command_changed(w))
 			warn(cv, "%s runs another command in %s (%s) than in "
-			     "%s (%s): its change is that of the command",
+			     "%s (%s): its change is that of the command, "
+			     "and the geometric mean leaves it out",
 			     w->name, s->new_name, w->new_r->command->shell,
 			     s->old_name, w->old_r->command->shell);
 	}
@@ -1357,6 +1391,7 @@ void settle_compare_free(struct settle_compare_view *cv)
 		free(cv->sections[k].rows);
 		free(cv->sections[k].only_old);
 		free(cv->sections[k].only_new);
+		free(cv->sections[k].shares);
 	}
 	free(cv->sections);
 	free(cv->differences);

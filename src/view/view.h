@@ -200,6 +200,23 @@ struct settle_compare_row {
 				  was not skipped) */
 };
 
+/* The share of a --share symbol in a whole command's perf samples, with
+ * its callees, in both files (settle_share_changes()). */
+struct settle_compare_share {
+	char name[400];        /* the command's row: "cmd base" */
+	const char *symbol;    /* owned by the new file's result */
+	double old_with, old_lo, old_hi; /* fractions, 95 % Wilson; the */
+	double new_with, new_lo, new_hi; /* upper ends count cut chains in */
+	double change, lo, hi; /* new - old, fractions (Newcombe) */
+	const char *verdict;   /* "larger", "smaller" or "unclear" */
+	char text[400];        /* the whole line, said once for every format */
+};
+
+/* What the lines of a section's shares are, said above them. */
+#define SETTLE_SHARE_CHANGES_HEAD "--share: each symbol's share of " \
+	"the command's perf samples with its callees, old -> new (95% " \
+	"intervals; the change in percentage points, Newcombe's interval)"
+
 struct settle_compare_section {
 	const struct settle_report *old, *nw;
 	char old_name[300], new_name[300]; /* the files, escaped */
@@ -214,6 +231,9 @@ struct settle_compare_section {
 	char gm_text[16], gm_lo_text[16], gm_hi_text[16];
 	const char *gm_method; /* "bootstrap", or "per unit": the mean over
 				  the rows of each unit (process, round) */
+	struct settle_compare_share *shares; /* --share symbols of its
+						whole commands */
+	size_t nshares;
 };
 
 struct settle_compare_view {
