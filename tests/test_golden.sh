@@ -112,6 +112,38 @@ for fmt in table md text csv json json-lines; do
 	golden "compare-command-moved.$fmt" "$S" compare command.json \
 		command-moved.json --format "$fmt"
 done
+# machine-slow-cpu.json: machine-slow.json pinned to another CPU: the
+# baseline moved between files pinned to different CPUs, said so, not
+# "with nothing recorded to explain it"
+golden "compare-machine-slow-cpu.table" "$S" compare machine.json \
+	machine-slow-cpu.json
+# command-unlike.json: command-moved.json profiled with cycles:u and no
+# call chains: its shares are not compared with command.json's, said so
+golden "compare-command-unlike.table" "$S" compare command.json \
+	command-unlike.json
+# command-changed.json: command.json with every command's text changed:
+# no row counts in the geometric mean, and --fail-on 5 passes (it said
+# "have no row in common" and failed)
+golden "compare-command-changed.table" "$S" compare command.json \
+	command-changed.json --fail-on 5
+# command-long.json, command-long-moved.json: command.json and
+# command-moved.json with long names and a 255-byte symbol: the share
+# line keeps its numbers and verdict (it was cut at 400 bytes)
+golden "compare-command-long.csv" "$S" compare command-long.json \
+	command-long-moved.json --format csv
+# layouts-one-round.json: 4 processes of 4 layouts, one sample each,
+# each process 1.0, 1.1, 1.2, 1.3 times as slow: scaled by process, then
+# by layout, no row is unstable (by layouts alone every row was 8.6 %!)
+golden "show-layouts-one-round.table" "$S" show layouts-one-round.json
+# proc-wide.json: proc-drift.json with the baseline long at 0.45, 0.52
+# and 0.60 ns in the three processes, steady within each: we32 is
+# slower, 1.63x [1.14, 2.32], a figure too wide to quote, not settled
+golden "show-proc-wide.table" "$S" show proc-wide.json
+# founding-proc-steady.json: founding-proc.json with each popcount row
+# steady (+-0.5 %) in each process and the processes 1.0, 1.25 and 1.5
+# times as slow: the ratios are exact, and the popcount conclusion, which
+# takes its baseline by ratio, is settled (it read "by its time differs")
+golden "show-founding-proc-steady.table" "$S" show founding-proc-steady.json
 # proc-drift.json: proc.json with every sample of process k 0.9, 1.0 and
 # 1.1 times as long (the machine's speed moving from process to process,
 # pooled MAD 8-10 %): each process's samples are as steady as proc.json's,

@@ -484,31 +484,38 @@ static void layout_test(const struct settle_result *r, const unsigned *ls,
 }
 
 /*
- * Scale every sample of r by the median of all over the median of its
- * cell, into x: a cell is a layout within a process (np processes of
- * chunk samples each; np 1: the layout over all processes). Returns 0,
- * or -1 when a cell holds fewer than two samples (one sample is its own
- * median and has no spread of its own). buf holds chunk values.
+ * Scale in[j], the samples of r or a scaling of them, by the median of
+ * all over the median of its cell, into x: a cell is a process's block
+ * of chunk samples (np of them; np 1: all the samples), and within it a
+ * layout when by_layout. Returns 0, or -1 when a cell holds fewer than
+ * two samples (one sample is its own median and has no spread of its
+ * own). buf holds chunk values.
  */
-static int scale_cells(const struct settle_result *r, unsigned np,
-		       size_t chunk, double *x, double *buf)
+static int scale_cells(const struct settle_result *r, const double *in,
+		       unsigned np, size_t chunk, int by_layout, double *x,
+		       double *buf)
 {
 	for (unsigned p = 0; p < np; p++) {
 		size_t from = p * chunk, to = from + chunk, n[256] = { 0 };
 		double m[256];
 
 		for (size_t j = from; j < to; j++)
-			n[layout_of(r, j)]++;
+			n[by_layout ? layout_of(r, j) : 0]++;
 		for (unsigned l = 0; l < 256; l++) {
+			size_t k = 0;
+
 			if (!n[l])
 				continue;
 			if (n[l] < 2)
 				return -1;
-			m[l] = layout_median(r, from, to, l, buf);
+			for (size_t j = from; j < to; j++)
+				if ((by_layout ? layout_of(r, j) : 0) == l)
+					buf[k++] = in[j];
+			m[l] = settle_median_inplace(buf, k);
 		}
 		for (size_t j = from; j < to; j++)
-			x[j] = r->samples_ns[j] *
-			       settle_safe_div(r->sum.median, m[layout_of(r, j)]);
+			x[j] = in[j] * settle_safe_div(r->sum.median,
+					m[by_layout ? layout_of(r, j) : 0]);
 	}
 	return 0;
 }
@@ -521,23 +528,39 @@ static int scale_cells(const struct settle_result *r, unsigned np,
  * machine's speed that drifts from process to process, a placement):
  * those move the per-process estimates, and so the intervals over
  * processes, and the layouts' medians (the ~ mark). r->unstable is
- * decided from it. Cells of one sample: by layouts alone, then by all the
- * samples.
+ * decided from it. With a cell of one sample (one round per layout in a
+ * process): scaled by process, then by layout; by what has two samples
+ * or more of each; else all the samples as they are.
  */
 static void within_units(struct settle_result *r, unsigned nproc)
 {
 	size_t n = r->nsamples;
 	double *x = malloc((n + 1) * sizeof(*x));
+	double *y = malloc((n + 1) * sizeof(*y));
 	double *buf = malloc((n + 1) * sizeof(*buf));
+	const double *in = r->samples_ns;
 	struct settle_summary w = r->sum;
+	int split = nproc > 1 && n % nproc == 0, done = 0;
 
-	if (x && buf && n && ((nproc > 1 && n % nproc == 0 &&
-			       !scale_cells(r, nproc, n / nproc, x, buf)) ||
-			      !scale_cells(r, 1, n, x, buf))) {
+	if (x && y && buf && n) {
+		if (split && !scale_cells(r, in, nproc, n / nproc, 1, x, buf))
+			done = 1;
+		else if (split &&
+			 !scale_cells(r, in, nproc, n / nproc, 0, y, buf))
+			in = y; /* by process; then by layout, if it can */
+		if (!done)
+			done = !scale_cells(r, in, 1, n, 1, x, buf);
+		if (!done && in == y) {
+			memcpy(x, y, n * sizeof(*x));
+			done = 1;
+		}
+	}
+	if (done) {
 		settle_summarize(x, n, &w);
 		w.median = r->sum.median;
 	}
 	free(x);
+	free(y);
 	free(buf);
 	r->within_mad = w.mad;
 	r->unstable = settle_summary_unstable(&w);

@@ -34,6 +34,13 @@
  * SETTLE_MIN_LEVEL (5: 93.8 %). */
 #define SETTLE_MIN_SAMPLES 5
 
+/* A conclusion quotes the ratios it rests on: each ratio's interval must
+ * lie within this fraction of it either way (lo >= ratio / 1.1, hi <=
+ * ratio x 1.1), else the figure quoted is not settled, whatever the
+ * verdict (three processes whose ratios were 1.42, 1.63 and 1.89 gave
+ * 1.63x [1.14, 2.32], slower, a sure direction but no sure figure). */
+#define SETTLE_QUOTE_SPREAD 0.10
+
 /* The least confidence an interval must reach to decide a verdict (the
  * exact signed-rank and Mann-Whitney intervals of a few units reach only
  * some levels: 5 paired samples 93.8 %, 4 of them 87.5 %). */

@@ -558,6 +558,28 @@ static int share_named(const struct settle_result *r, const char *sym,
 	return -1;
 }
 
+/* How d was profiled: "cpu-clock, DWARF call chains" into buf. */
+static const char *profiled(const struct settle_command_data *d, char *buf,
+			    size_t len)
+{
+	snprintf(buf, len, "%s, %s", d->event,
+		 d->call_chains == SETTLE_CHAINS_DWARF ? "DWARF call chains" :
+		 d->call_chains == SETTLE_CHAINS_FP ? "frame-pointer call "
+						      "chains" :
+		 "no call chains");
+	return buf;
+}
+
+/* Whether a and b were profiled alike: the same event, and call chains
+ * recorded the same way (frame pointers miss callers that DWARF finds:
+ * a share "with callees" moves with the method alone). */
+static int profiled_alike(const struct settle_command_data *a,
+			  const struct settle_command_data *b)
+{
+	return !strcmp(a->event, b->event) &&
+	       a->call_chains == b->call_chains;
+}
+
 /* "+14.78" or "-0.0021" percentage points */
 static const char *points(double frac, char *buf, size_t len)
 {
@@ -579,13 +601,27 @@ size_t settle_share_changes(const struct settle_result *a,
 	for (size_t k = 0; d && k < d->nshare && n < max; k++) {
 		struct settle_compare_share *c = &out[n];
 		struct settle_share_stat sa, sb;
-		char v[9][32];
+		char v[9][32], pa[64], pb[64];
 
 		if (share_named(a, d->share[k].symbol, &sa) < 0 ||
 		    share_named(b, d->share[k].symbol, &sb) < 0)
 			continue;
 		snprintf(c->name, sizeof(c->name), "%s", name);
 		c->symbol = d->share[k].symbol;
+		if (!profiled_alike(a->command, d)) {
+			c->old_with = c->old_lo = c->old_hi = NAN;
+			c->new_with = c->new_lo = c->new_hi = NAN;
+			c->change = c->lo = c->hi = NAN;
+			c->verdict = "not compared";
+			snprintf(c->text, sizeof(c->text), "%s: %s not "
+				 "compared: profiled with %s in the old file, "
+				 "%s in the new one", name, c->symbol,
+				 profiled(a->command, pa, sizeof(pa)),
+				 profiled(d, pb, sizeof(pb)));
+			settle_escape_in(c->text, sizeof(c->text));
+			n++;
+			continue;
+		}
 		c->old_with = sa.with;
 		c->old_lo = sa.with_lo;
 		c->old_hi = sa.with_hi;

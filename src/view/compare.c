@@ -628,6 +628,7 @@ static int section(const struct settle_report *old,
 	double **y = calloc(nw->nresults + 1, sizeof(*y));
 	size_t *nx = calloc(nw->nresults + 1, sizeof(*nx));
 	size_t *ny = calloc(nw->nresults + 1, sizeof(*ny));
+	size_t ng = 0; /* rows of the geometric mean: x[0..ng), y[0..ng) */
 	int rc = -1;
 
 	s->old = old;
@@ -664,6 +665,7 @@ static int section(const struct settle_report *old,
 		}
 		if (w->slower && (fail_pct <= 0 || w->change >= fail_pct))
 			(*slower)++;
+		s->nmeasured++;
 		/* a command whose text changed moved with it: not the
 		 * change the mean is about (commands_changed() says so) */
 		if (command_changed(w)) {
@@ -671,24 +673,24 @@ static int section(const struct settle_report *old,
 			free(u.y);
 			continue;
 		}
-		x[s->nmeasured] = u.x;
-		nx[s->nmeasured] = u.nx;
-		y[s->nmeasured] = u.y;
-		ny[s->nmeasured] = u.ny;
-		s->nmeasured++;
+		x[ng] = u.x;
+		nx[ng] = u.nx;
+		y[ng] = u.y;
+		ny[ng] = u.ny;
+		ng++;
 	}
-	if (s->nmeasured > 1 &&
-	    geomean_by_unit(x, nx, y, ny, s->nmeasured, nw->options.band, s) == 0) {
+	if (ng > 1 &&
+	    geomean_by_unit(x, nx, y, ny, ng, nw->options.band, s) == 0) {
 		/* s set */
-	} else if (s->nmeasured > 1) {
+	} else if (ng > 1) {
 		struct settle_interval gm;
 
 		if (settle_geomean_bootstrap((const double *const *)x, nx,
 					     (const double *const *)y, ny,
-					     s->nmeasured, GEOMEAN_SEED, 0.95,
+					     ng, GEOMEAN_SEED, 0.95,
 					     &gm) == 0) {
 			set_geomean(s, "bootstrap", gm.est, gm.lo, gm.hi,
-				    enough_to_resample(nx, ny, s->nmeasured));
+				    enough_to_resample(nx, ny, ng));
 		}
 	}
 	if (shares(s) < 0)
@@ -698,7 +700,7 @@ static int section(const struct settle_report *old,
 		goto out;
 	rc = 0;
 out:
-	for (size_t i = 0; x && y && i < s->nmeasured; i++) {
+	for (size_t i = 0; x && y && i < ng; i++) {
 		free(x[i]);
 		free(y[i]);
 	}
@@ -983,6 +985,10 @@ static void baseline_moved(struct settle_compare_view *cv,
 		snprintf(cv->moved, sizeof(cv->moved), "%s %s", first->name,
 			 first->change_text);
 	cv->caveats |= 4;
+	/* recorded after all: two CPUs of a VM can run at different
+	 * speeds (the differences say so) */
+	if (s->old->cpu != s->nw->cpu)
+		cv->caveats |= 16;
 }
 
 /*
@@ -1143,9 +1149,10 @@ static void caveats(struct settle_compare_view *cv, size_t used)
 	if (used < sizeof(cv->summary) && (cv->caveats & 4))
 		used += (size_t)snprintf(cv->summary + used,
 			sizeof(cv->summary) - used, "; a baseline moved (%s) "
-			"with nothing recorded to explain it: if its code is "
-			"unchanged, so did the machine's speed, which is part "
-			"of every change", cv->moved);
+			"%s: if its code is unchanged, so did the machine's "
+			"speed, which is part of every change", cv->moved,
+			cv->caveats & 16 ? "between files pinned to different "
+			"CPUs" : "with nothing recorded to explain it");
 	if (used < sizeof(cv->summary) && (cv->caveats & 8))
 		used += (size_t)snprintf(cv->summary + used,
 			sizeof(cv->summary) - used, "; rows computed another "

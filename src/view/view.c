@@ -161,7 +161,7 @@ static void machine_items(const struct settle_report *rep,
 	struct settle_view_item *it;
 	char cpu[200], buf[256], rel[64] = "unknown", cpus[48] = "";
 	char pinned[48] = "CPU unknown", each[48] = "", cost[32], res[32];
-	char count[64];
+	char count[64], tail[80];
 	size_t lo = SIZE_MAX, hi = 0; /* samples of the results */
 
 	if (m->vendor[0])
@@ -273,10 +273,14 @@ static void machine_items(const struct settle_report *rep,
 			 "pinned to CPU %d", rep->cpu);
 	it = item(v, NULL, "%s", pinned);
 	it->info_only = 1;
+	buf[0] = tail[0] = '\0';
 	if (o->processes > 1)
 		snprintf(buf, sizeof(buf), " (%u fresh processes)", o->processes);
-	else
-		buf[0] = '\0';
+	/* said before the rows: no conclusion of the run can settle */
+	if (o->processes < SETTLE_MIN_UNITS && !has_commands(rep))
+		snprintf(tail, sizeof(tail), "; %s (--processes 3)",
+			 o->processes > 1 ? "2 processes, too few for a verdict"
+			 : "one process, so no conclusion settles");
 	if (o->min_sample_ns > 0)
 		snprintf(each, sizeof(each), ", each >= %.1f ms",
 			 o->min_sample_ns / 1e6);
@@ -284,8 +288,8 @@ static void machine_items(const struct settle_report *rep,
 		if (!rep->results[i].skipped)
 			widen(rep->results[i].nsamples, &lo, &hi);
 	samples_text(lo, hi, o->samples, count, sizeof(count));
-	it = item(v, NULL, "%s; %s per variant%s%s%s", pinned, count, buf,
-		  each, o->quick ? " (--quick)" : "");
+	it = item(v, NULL, "%s; %s per variant%s%s%s%s", pinned, count, buf,
+		  each, o->quick ? " (--quick)" : "", tail);
 	brief(it, "%s", it->text);
 	it->info_only = -1; /* a run's, not info's */
 	layouts_item(rep, v);
@@ -690,10 +694,10 @@ baseline_of(const struct settle_report *rep, const struct settle_view_row *w)
  * one another: only more processes show it. A whole command's runs are
  * processes of their own.
  */
-#define PROCESS_STATE "(what a process keeps for its life, such as where " \
-		      "its code lies or a mode of the hardware, can move " \
-		      "its rows without its samples showing it; settle " \
-		      "with --processes 3)"
+#define PROCESS_STATE "(a state a process keeps for its life, such as " \
+		      "where its code lies or a mode of the hardware, can " \
+		      "move all of its rows while its samples agree: run " \
+		      "with --processes 3 or more)"
 #define ONE_PROCESS "measured in one process " PROCESS_STATE
 #define FEW_PROCESSES "measured in fewer than 3 processes " PROCESS_STATE
 
@@ -716,18 +720,34 @@ static int commands(const struct settle_view_claim *vc)
  * is taken against (a ratio to a baseline whose samples spread is no
  * firmer than the baseline). A row taken by its own time (by_time[i]
  * nonzero; by_time NULL: none is) is held by its own state alone, not by
- * its verdict or its baseline, and with processes by the spread of all
- * their samples together (unstable is decided within each). Last, a claim's variants measured in
+ * its verdict or its baseline, and with processes or layouts by the
+ * spread of all its samples together (unstable is decided within each),
+ * as is a lone variant's. A claim's own conclusion (quotes) quotes the
+ * ratios of the rows it takes by ratio: each interval within
+ * SETTLE_QUOTE_SPREAD of its ratio. Last, a claim's variants measured in
  * fewer than 3 processes (PROCESS_STATE).
  */
-#define TOO_FEW "too few samples (a verdict needs 3 processes or more, " \
-		"or 5 samples from one process in one layout)"
+#define TOO_FEW "too few samples (a verdict needs 5 samples in one " \
+		"process and one layout, or 3 processes or more)"
+
+/* Whether c's interval reaches beyond SETTLE_QUOTE_SPREAD of its ratio
+ * either way: the figure is not one to quote. */
+static int quote_wide(const struct settle_comparison *c)
+{
+	double k = 1 + SETTLE_QUOTE_SPREAD;
+
+	return c->ratio > 0 && (c->lo < c->ratio / k || c->hi > c->ratio * k);
+}
 
 static const char *unsettled(const struct settle_report *rep,
 			     const struct settle_view_claim *vc,
 			     const struct settle_view_row *const *rows,
-			     const int *by_time, size_t n)
+			     const int *by_time, size_t n, int quotes)
 {
+	/* 2 processes: too few for a verdict, whatever their samples */
+	const char *too_few = rep->options.processes == 2 && !commands(vc) ?
+			      FEW_PROCESSES : TOO_FEW;
+
 	for (size_t i = 0; i < vc->nrows; i++)
 		if (vc->rows[i].status == SETTLE_ROW_INVALID)
 			return "invalid rows";
@@ -745,17 +765,22 @@ static const char *unsettled(const struct settle_report *rep,
 		 * sample has a MAD of 0 and looks steady */
 		if (w->r->nsamples < SETTLE_MIN_SAMPLES &&
 		    rep->options.processes < SETTLE_MIN_UNITS)
-			return TOO_FEW;
+			return too_few;
 		if (by_time && by_time[i])
 			continue;
 		if (w->role == SETTLE_ROLE_COMPARED &&
 		    !strcmp(w->verdict, "unclear")) {
 			if (w->why && !strcmp(w->why, "too few samples"))
-				return TOO_FEW;
+				return too_few;
 			if (!w->why || !strcmp(w->why, "interval too wide"))
 				return "too noisy (an interval too wide)";
 			return w->why;
 		}
+		if (quotes && w->role == SETTLE_ROLE_COMPARED &&
+		    quote_wide(&w->r->cmp))
+			return "too noisy to quote (the interval of a ratio it "
+			       "rests on reaches more than 10 % beyond the "
+			       "ratio)";
 	}
 	for (size_t i = 0; i < n; i++) {
 		const struct settle_result *b = by_time && by_time[i] ? NULL :
@@ -766,12 +791,13 @@ static const char *unsettled(const struct settle_report *rep,
 			       "samples spread too much to trust)";
 		/* its time, not a ratio within each process: the machine's
 		 * speed from process to process is part of it */
-		if (!b && rep->options.processes > 1 &&
+		if (((by_time && by_time[i]) ||
+		     rows[i]->role == SETTLE_ROLE_NONE) &&
+		    (rep->options.processes > 1 || rows[i]->r->nlayouts > 1) &&
 		    settle_summary_unstable(&rows[i]->r->sum))
-			return "a row it rests on by its time differs from "
-			       "process to process (its samples, all "
-			       "processes together, spread too much to "
-			       "trust)";
+			return "a row it takes by its time moves from one "
+			       "process or layout to another (its samples, "
+			       "all together, spread too much to trust)";
 		if (b && b->unstable)
 			return "the baseline of a row it rests on is unstable "
 			       "(marked !: its samples spread too much to "
@@ -1130,7 +1156,8 @@ static void conclusion(struct settle_view *v, struct settle_view_claim *vc)
 			     "there is no baseline to compare with";
 		snprintf(vc->sentence, sizeof(vc->sentence), "%s", vc->reason);
 	} else if (!vc->reason) {
-		vc->reason = unsettled(v->rep, vc, rows, by_time, n);
+		vc->reason = unsettled(v->rep, vc, rows, by_time, n,
+				       k != NULL);
 	}
 	settle_escape_in(vc->sentence, sizeof(vc->sentence));
 	vc->settled = !vc->reason;

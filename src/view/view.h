@@ -208,8 +208,12 @@ struct settle_compare_share {
 	double old_with, old_lo, old_hi; /* fractions, 95 % Wilson; the */
 	double new_with, new_lo, new_hi; /* upper ends count cut chains in */
 	double change, lo, hi; /* new - old, fractions (Newcombe) */
-	const char *verdict;   /* "larger", "smaller" or "unclear" */
-	char text[400];        /* the whole line, said once for every format */
+	const char *verdict;   /* "larger", "smaller" or "unclear"; "not
+				  compared" (numbers NaN) when the files
+				  profiled it differently */
+	char text[2048];       /* the whole line, said once for every format:
+				  room for a name, a symbol escaped and the
+				  numbers */
 };
 
 /* What the lines of a section's shares are, said above them. */
@@ -257,7 +261,8 @@ struct settle_compare_view {
 			      clock drift), 4 a claim's baseline moved
 			      between files of the same machine and build
 			      (moved names the first), 8 a row computed
-			      another check value in each file */
+			      another check value in each file, 16 (with
+			      4) the files were pinned to different CPUs */
 	char moved[440];   /* "layout-test cc -O2 steady +30.00%" */
 	char warnings[2 * SETTLE_VIEW_MAX_WARNINGS][700];
 	size_t nwarnings;
