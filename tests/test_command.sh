@@ -602,6 +602,7 @@ fi
 flat "$tmp/cut.table" |
 	grep -q "base: 400 of its 3257 samples (12.28%) have a call chain cut short" &&
 	grep -q "^  settled:" "$tmp/cut.table" &&
+	flat "$tmp/cut.table" | grep -q "the 12.28% of samples whose chain was cut short counted as its own)" &&
 	ok "--share: the cut chains said, and the wider bound holds" ||
 	bad "--share, cut chains not said: $(grep -A2 "cut short\|settled" "$tmp/cut.table")"
 # impossible counts are refused: more samples with a symbol than samples,

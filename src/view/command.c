@@ -431,7 +431,7 @@ static void bound_of(const struct settle_result *r, size_t k, char *buf,
 {
 	const char *sym = r->command->share[k].symbol;
 	struct settle_share_stat st;
-	char a[32], lo[32], hi[32], basis[32], p[4][32];
+	char a[32], lo[32], hi[32], basis[32], p[5][32], cut[96];
 	size_t used = strlen(buf);
 
 	if (settle_share_of(r, k, &st) < 0) {
@@ -447,13 +447,20 @@ static void bound_of(const struct settle_result *r, size_t k, char *buf,
 	settle_format_ns(st.saved_lo_ns[2], lo, sizeof(lo));
 	settle_format_ns(st.saved_hi_ns[2], hi, sizeof(hi));
 	settle_format_ns(st.basis_ns, basis, sizeof(basis));
+	/* "at most" counts the cut chains in: say so, or its figure reads
+	 * as the share's, above its own interval's lower part */
+	cut[0] = '\0';
+	if (st.cut_n)
+		snprintf(cut, sizeof(cut), ", the %s of samples whose chain "
+			 "was cut short counted as its own",
+			 pct((double)st.cut_n / (double)st.samples, p[4], 32));
 	snprintf(buf + used, len - used, "%s%s is %s [%s, %s] of %s's CPU time "
 		 "with its callees: even infinitely fast it saves at most %s "
-		 "[%s, %s] of %s%s per run (%s)", used ? "; " : "", sym,
+		 "[%s, %s] of %s%s per run (%s%s)", used ? "; " : "", sym,
 		 pct(st.with, p[0], 32), pct(st.with_lo, p[1], 32),
 		 pct(st.with_hi, p[2], 32), r->variant, a, lo, hi, basis,
 		 st.of_cpu ? " of CPU time" : "",
-		 pct(st.saved_pct[2] / 100, p[3], 32));
+		 pct(st.saved_pct[2] / 100, p[3], 32), cut);
 }
 
 /*
