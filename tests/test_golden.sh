@@ -144,6 +144,10 @@ golden "show-proc-wide.table" "$S" show proc-wide.json
 # times as slow: the ratios are exact, and the popcount conclusion, which
 # takes its baseline by ratio, is settled (it read "by its time differs")
 golden "show-founding-proc-steady.table" "$S" show founding-proc-steady.json
+# proc-empty.json: proc.json with no sample in any row: every row
+# skipped, and the conclusion says nothing was measured (it said "there
+# is no baseline to compare with", though 'long' is in the file)
+golden "show-proc-empty.table" "$S" show proc-empty.json
 # proc-drift.json: proc.json with every sample of process k 0.9, 1.0 and
 # 1.1 times as long (the machine's speed moving from process to process,
 # pooled MAD 8-10 %): each process's samples are as steady as proc.json's,

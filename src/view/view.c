@@ -1116,6 +1116,15 @@ static void generic_conclusion(const struct settle_options *o,
 	}
 }
 
+/* Whether a row of vc was measured. */
+static int measured(const struct settle_view_claim *vc)
+{
+	for (size_t i = 0; i < vc->nrows; i++)
+		if (vc->rows[i].status == SETTLE_ROW_MEASURED)
+			return 1;
+	return 0;
+}
+
 static void conclusion(struct settle_view *v, struct settle_view_claim *vc)
 {
 	const struct settle_conclusion *k = vc->claim->conclusion;
@@ -1152,7 +1161,7 @@ static void conclusion(struct settle_view *v, struct settle_view_claim *vc)
 				   sizeof(vc->sentence), rows, &n);
 	}
 	if (!vc->sentence[0]) {
-		vc->reason = based ? "nothing was measured" :
+		vc->reason = based || !measured(vc) ? "nothing was measured" :
 			     "there is no baseline to compare with";
 		snprintf(vc->sentence, sizeof(vc->sentence), "%s", vc->reason);
 	} else if (!vc->reason) {
