@@ -701,13 +701,46 @@ baseline_of(const struct settle_report *rep, const struct settle_view_row *w)
 #define ONE_PROCESS "measured in one process " PROCESS_STATE
 #define FEW_PROCESSES "measured in fewer than 3 processes " PROCESS_STATE
 
-/* Whether the claim's rows are whole commands (settle run --command). */
+/* Whether the claim's rows are all whole commands (settle run
+ * --command). */
 static int commands(const struct settle_view_claim *vc)
 {
 	for (size_t i = 0; i < vc->nrows; i++)
-		if (vc->rows[i].r->command)
-			return 1;
-	return 0;
+		if (!vc->rows[i].r->command)
+			return 0;
+	return vc->nrows > 0;
+}
+
+/*
+ * Whether r's time moves by more than SETTLE_QUOTE_SPREAD from one of
+ * its nproc processes to another: a process's median above or below the
+ * median of all by more than that factor. A sentence that quotes the time
+ * (MB/s, ns, seconds saved) quotes none of them then. Samples that do not
+ * split into the processes: moves (they cannot be told apart).
+ */
+static int time_moves(const struct settle_result *r, unsigned nproc)
+{
+	size_t n = r->nsamples, chunk;
+	double k = 1 + SETTLE_QUOTE_SPREAD, *buf;
+	int moves = 0;
+
+	if (nproc < 2)
+		return 0;
+	if (n < nproc || n % nproc)
+		return 1;
+	chunk = n / nproc;
+	buf = malloc(chunk * sizeof(*buf));
+	if (!buf)
+		return 0;
+	for (unsigned p = 0; p < nproc && !moves; p++) {
+		double m;
+
+		memcpy(buf, r->samples_ns + p * chunk, chunk * sizeof(*buf));
+		m = settle_median_inplace(buf, chunk);
+		moves = m > r->sum.median * k || m < r->sum.median / k;
+	}
+	free(buf);
+	return moves;
 }
 
 /*
@@ -766,6 +799,13 @@ static const char *unsettled(const struct settle_report *rep,
 		if (w->r->nsamples < SETTLE_MIN_SAMPLES &&
 		    rep->options.processes < SETTLE_MIN_UNITS)
 			return too_few;
+		/* its time too: the sentence quotes figures made of it */
+		if (!commands(vc) &&
+		    time_moves(w->r, rep->options.processes))
+			return "too noisy to quote (the time of a row it rests "
+			       "on moves by more than 10 % from one process "
+			       "to another, or its samples do not split into "
+			       "the processes)";
 		if (by_time && by_time[i])
 			continue;
 		if (w->role == SETTLE_ROLE_COMPARED &&
