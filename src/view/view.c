@@ -713,34 +713,30 @@ static int commands(const struct settle_view_claim *vc)
 
 /*
  * Whether r's time moves by more than SETTLE_QUOTE_SPREAD from one of
- * its nproc processes to another: a process's median above or below the
- * median of all by more than that factor. A sentence that quotes the time
- * (MB/s, ns, seconds saved) quotes none of them then. Samples that do not
- * split into the processes: moves (they cannot be told apart).
+ * its nproc processes to another: a process's level (settle_layout_level:
+ * the layouts' medians, each weighing the same) above or below the level
+ * of all its samples by more than that factor. A sentence that quotes
+ * the time (MB/s, ns, seconds saved) quotes none of them then. Samples
+ * that do not split into the processes: moves (they cannot be told
+ * apart).
  */
 static int time_moves(const struct settle_result *r, unsigned nproc)
 {
 	size_t n = r->nsamples, chunk;
-	double k = 1 + SETTLE_QUOTE_SPREAD, *buf;
-	int moves = 0;
+	double all, lp, k = log1p(SETTLE_QUOTE_SPREAD);
 
 	if (nproc < 2)
 		return 0;
 	if (n < nproc || n % nproc)
 		return 1;
 	chunk = n / nproc;
-	buf = malloc(chunk * sizeof(*buf));
-	if (!buf)
+	if (settle_layout_level(r, 0, n, &all) < 0)
 		return 0;
-	for (unsigned p = 0; p < nproc && !moves; p++) {
-		double m;
-
-		memcpy(buf, r->samples_ns + p * chunk, chunk * sizeof(*buf));
-		m = settle_median_inplace(buf, chunk);
-		moves = m > r->sum.median * k || m < r->sum.median / k;
-	}
-	free(buf);
-	return moves;
+	for (unsigned p = 0; p < nproc; p++)
+		if (settle_layout_level(r, p * chunk, (p + 1) * chunk,
+					&lp) == 0 && fabs(lp - all) > k)
+			return 1;
+	return 0;
 }
 
 /*
@@ -777,8 +773,9 @@ static const char *unsettled(const struct settle_report *rep,
 			     const struct settle_view_row *const *rows,
 			     const int *by_time, size_t n, int quotes)
 {
+	int cmds = commands(vc);
 	/* 2 processes: too few for a verdict, whatever their samples */
-	const char *too_few = rep->options.processes == 2 && !commands(vc) ?
+	const char *too_few = rep->options.processes == 2 && !cmds ?
 			      FEW_PROCESSES : TOO_FEW;
 
 	for (size_t i = 0; i < vc->nrows; i++)
@@ -800,8 +797,7 @@ static const char *unsettled(const struct settle_report *rep,
 		    rep->options.processes < SETTLE_MIN_UNITS)
 			return too_few;
 		/* its time too: the sentence quotes figures made of it */
-		if (!commands(vc) &&
-		    time_moves(w->r, rep->options.processes))
+		if (!cmds && time_moves(w->r, rep->options.processes))
 			return "too noisy to quote (the time of a row it rests "
 			       "on moves by more than 10 % from one process "
 			       "to another, or its samples do not split into "
@@ -843,7 +839,7 @@ static const char *unsettled(const struct settle_report *rep,
 			       "(marked !: its samples spread too much to "
 			       "trust, and so does the row's ratio to it)";
 	}
-	if (rep->options.processes < SETTLE_MIN_UNITS && !commands(vc))
+	if (rep->options.processes < SETTLE_MIN_UNITS && !cmds)
 		return rep->options.processes > 1 ? FEW_PROCESSES :
 						     ONE_PROCESS;
 	return NULL;
