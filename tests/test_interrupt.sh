@@ -197,8 +197,9 @@ kill -INT $pid; wait $pid; rc=$?
 	! grep -q "failed" "$TMP/err" &&
 	ok "selftest interrupted: exit 130, says interrupted" ||
 	bad "selftest interrupted: status $rc: $(cat "$TMP/err")"
-# 8. a claim whose run() never returns: one SIGTERM (as timeout sends)
-# still ends settle, 10 s on, saying why (it once ran on for ten minutes)
+# 8-11 each wait out settle's 10 s grace, so they run side by side: each
+# in a directory D of its own (its output, its mark, and its TMPDIR, so
+# that what it leaves behind is its own), saying ok or FAIL into D/said.
 cat >"$TMP/loop.c" <<'C'
 #include <stdlib.h>
 #include <stdio.h>
@@ -221,71 +222,95 @@ static const struct settle_claim c = { .name = "loop", .variants = v,
 	.nvariants = 1 };
 SETTLE_CLAIMS(&c);
 C
-# one_signal SIG STATUS: SIG once to settle running loop.c, stderr on a
-# file (no terminal); it must end 10 s on with STATUS, saying why, with
-# nothing written or left behind. A settle that would wait for ever is
-# killed 40 s on (and fails).
-one_signal() {
-	local sig=$1 want=$2 pid guard t0 took rc
-
-	rm -f "$TMP/mark"
-	MARK=$TMP/mark "$SETTLE" run "$TMP/loop.c" --quick --samples 3 \
-		--output "$TMP/loop.json" >"$TMP/out" 2>"$TMP/err" &
+# built once, so that no scenario compiles into the shared cache while
+# another looks there for leftovers
+"$SETTLE" run "$TMP/loop.c" --variant none_such >/dev/null 2>&1
+# left_in D: temporary files under D's TMPDIR or in the build cache
+left_in() {
+	find "$1/tmp" "$SETTLE_CACHE_DIR" -mindepth 1 \
+		\( -name '*tmp*' -o -name 'settle-proc-*' \) | grep -v '^$' || true
+}
+sides=
+# side NAME FUNCTION ARGS...: FUNCTION ARGS in the background, with D
+# and TMPDIR set to $TMP/NAME
+side() {
+	local d=$TMP/$1 f=$2
+	shift 2
+	mkdir -p "$d/tmp"
+	( D=$d TMPDIR=$d/tmp; export TMPDIR; "$f" "$@" >"$d/said" 2>&1 ) &
+	sides="$sides $!"
+}
+# term_once CMD...: CMD in the background (stdout and stderr in $D/out
+# and $D/err), one SIGTERM once $D/mark exists; its status in rc and the
+# seconds from the signal to its end in took; killed 40 s on if it would
+# wait for ever
+term_once() {
+	local pid guard t0
+	"$@" >"$D/out" 2>"$D/err" &
 	pid=$!
-	wait_mark "$TMP/mark"
+	wait_mark "$D/mark"
 	t0=$(date +%s)
 	( sleep 40; kill -KILL $pid ) >/dev/null 2>&1 &
 	guard=$!
-	kill -$sig $pid; wait $pid; rc=$?
+	kill -${sig:-TERM} $pid; wait $pid; rc=$?
 	kill $guard 2>/dev/null
 	took=$(( $(date +%s) - t0 ))
+}
+# 8. a claim whose run() never returns: one SIGTERM (as timeout sends)
+# still ends settle, 10 s on, saying why (it once ran on for ten minutes);
+# 9. the same with one SIGINT where stderr is no terminal (timeout -s INT,
+# a CI runner): no one can press Ctrl-C again, so it ends 10 s on as well.
+# one_signal SIG STATUS: SIG once to settle running loop.c; it must end
+# 10 s on with STATUS, saying why, with nothing written or left behind.
+one_signal() {
+	local sig=$1 want=$2 rc took
+	term_once env MARK="$D/mark" "$SETTLE" run "$TMP/loop.c" --quick \
+		--samples 3 --output "$D/loop.json"
 	if [ $rc = $want ] && [ $took -ge 8 ] && [ $took -le 30 ] &&
 	   grep -q "interrupted (SIG$sig): the current step did not end within 10 s" \
-		"$TMP/err" && [ ! -e "$TMP/loop.json" ] &&
-	   [ -z "$(leftovers)" ]; then
-		ok "one SIG$sig to a claim that never returns: ends ${took} s on, says why"
+		"$D/err" && [ ! -e "$D/loop.json" ] &&
+	   [ -z "$(left_in "$D")" ]; then
+		echo "ok   one SIG$sig to a claim that never returns: ends ${took} s on, says why"
 	else
-		bad "SIG$sig, looping claim: status $rc after ${took} s: $(cat "$TMP/err")"
+		echo "FAIL SIG$sig, looping claim: status $rc after ${took} s: $(cat "$D/err")"
 	fi
-}
-one_signal TERM 143
-# 9. the same with one SIGINT where stderr is no terminal (timeout -s INT,
-# a CI runner): no one can press Ctrl-C again, so it ends 10 s on as well
-one_signal INT 130
-# term_once MARK CMD...: CMD in the background (stdout and stderr in
-# $TMP/out and $TMP/err), one SIGTERM once MARK exists, its status in rc;
-# killed 40 s on if it would wait for ever
-term_once() {
-	local mark=$1 pid guard
-	shift
-	rm -f "$mark"
-	"$@" >"$TMP/out" 2>"$TMP/err" &
-	pid=$!
-	wait_mark "$mark"
-	( sleep 40; kill -KILL $pid ) >/dev/null 2>&1 &
-	guard=$!
-	kill -TERM $pid; wait $pid; rc=$?
-	kill $guard 2>/dev/null
 }
 # 10. with --layouts (fresh processes): said once, by settle, not again by
 # the process it runs
-term_once "$TMP/mark" env MARK="$TMP/mark" "$SETTLE" run "$TMP/loop.c" \
-	--quick --samples 3 --layouts 3
-n=$(grep -c "did not end within 10 s" "$TMP/err")
-[ $rc = 143 ] && [ "$n" = 1 ] && [ -z "$(leftovers)" ] &&
-	ok "--layouts, a claim that never returns: one SIGTERM, said once" ||
-	bad "--layouts, looping claim: status $rc, said $n times: $(cat "$TMP/err")"
+layouts_once() {
+	local rc took n
+	term_once env MARK="$D/mark" "$SETTLE" run "$TMP/loop.c" --quick \
+		--samples 3 --layouts 3
+	n=$(grep -c "did not end within 10 s" "$D/err")
+	[ $rc = 143 ] && [ "$n" = 1 ] && [ -z "$(left_in "$D")" ] &&
+		echo "ok   --layouts, a claim that never returns: one SIGTERM, said once" ||
+		echo "FAIL --layouts, looping claim: status $rc, said $n times: $(cat "$D/err")"
+}
 # 11. a whole command that ignores SIGTERM and SIGINT: ended with its
 # process group when settle ends 10 s on (it ran on, its parent init)
-tag="sleep 297.$$"
-term_once "$TMP/mark2" "$SETTLE" run \
-	--command "a=trap '' INT TERM; touch '$TMP/mark2'; $tag" --quick
-sleep 0.5
-if [ $rc = 143 ] && ! pgrep -f "$tag" >/dev/null &&
-   grep -q "a claim or command that does not stop" "$TMP/err"; then
-	ok "a command that ignores SIGTERM: ended with settle, 10 s on"
-else
-	bad "command ignoring SIGTERM: status $rc, still running: $(pgrep -af "$tag"): $(cat "$TMP/err")"
-	pkill -KILL -f "$tag"
-fi
+command_ignoring() {
+	local rc took tag="sleep 297.$$"
+	term_once "$SETTLE" run \
+		--command "a=trap '' INT TERM; touch '$D/mark'; $tag" --quick
+	sleep 0.5
+	if [ $rc = 143 ] && ! pgrep -f "$tag" >/dev/null &&
+	   grep -q "a claim or command that does not stop" "$D/err"; then
+		echo "ok   a command that ignores SIGTERM: ended with settle, 10 s on"
+	else
+		echo "FAIL command ignoring SIGTERM: status $rc, still running: $(pgrep -af "$tag"): $(cat "$D/err")"
+		pkill -KILL -f "$tag"
+	fi
+}
+side term one_signal TERM 143
+side int one_signal INT 130
+side layouts layouts_once
+side command command_ignoring
+wait $sides
+for d in term int layouts command; do
+	said=$(cat "$TMP/$d/said")
+	case $said in
+	"ok   "*) ok "${said#ok   }" ;;
+	*) bad "$d: $said" ;;
+	esac
+done
 test_end test_interrupt

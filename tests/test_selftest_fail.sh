@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 test_tmp stfail
 "$SETTLE" selftest --quick --aa-trials 4 --detect-trials 1 --samples 5 \
-	--min-time 40 --format json --output "$TMP/st.json" \
+	--min-time 5 --format json --output "$TMP/st.json" \
 	>"$TMP/out" 2>"$TMP/err" &
 pid=$!
 killed=
