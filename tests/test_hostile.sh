@@ -759,6 +759,26 @@ out=$(rows "$TMP/lay3.json" "$TMP/gap.json")
 [ "$(grep -c ' unclear ' <<<"$out")" = 2 ] &&
 	ok "compare: a process without every layout counts for nothing" ||
 	bad "compare: a process without every layout decided: $out"
+# and show's layout test leaves that process out: its empty cells were
+# read as medians of 0 ns, the noise within a layout as 150 %, and layout
+# 1, 30 % slower, went unmarked
+run gapshow show "$TMP/gap.json"
+[ "$(grep -Ec '^  cc -O2 (steady|moved) .*%~ ' "$TMP/gapshow.out")" = 2 ] &&
+	ok "show: a process without every layout is left out of the layout test" ||
+	bad "show: a process without every layout: $(grep -E 'steady|moved' "$TMP/gapshow.out")"
+# layouts whose medians agree exactly in every process left (the noise
+# the same in each): no difference between them, p 1 (the sum of
+# rounding errors, 1e-32, was read as a difference: p 0)
+layfile "$TMP/gapeq.json" '
+for r in doc["results"]:
+    r["sample_layouts"][:8] = [0, 2] * 4
+    r["samples_ns"] = [100 * (1 + 0.003 * ((i * 7) % 5)) for p in range(3)
+                       for i in range(8)]'
+"$SETTLE" show "$TMP/gapeq.json" --format json | python3 -c '
+import json, sys
+sys.exit(any(r["layout_p"] != 1 for r in json.load(sys.stdin)["results"]))' &&
+	ok "show: layouts that agree exactly: p 1, not a rounding error's 0" ||
+	bad "show: layouts that agree exactly: $("$SETTLE" show "$TMP/gapeq.json" --format json | grep -o '"layout_p": [^,]*')"
 # 10^12 processes read as a wrapped 3567587328: 42 s a result in show
 layfile "$TMP/p1e12.json" 'doc["settings"]["processes"] = 1e12'
 run p1e12 show "$TMP/p1e12.json"

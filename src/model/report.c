@@ -417,7 +417,9 @@ static double cell_median(const struct settle_result *r, size_t from,
  * (N - 1)(B - 1) degrees of freedom (Montgomery, "Design and Analysis of
  * Experiments", 4.1). *p receives P(F > f) (NaN: no test, fewer than two
  * blocks), *noise the residual's standard deviation (a relative noise
- * within a layout). ls[0..nl) are the layouts.
+ * within a layout). ls[0..nl) are the layouts. A block missing a layout
+ * is left out (a result file can hold such samples; settle's runner
+ * gives every layout the same rounds).
  */
 static void layout_test(const struct settle_result *r, const unsigned *ls,
 			unsigned nl, unsigned nproc, double *p, double *noise)
@@ -446,28 +448,43 @@ static void layout_test(const struct settle_result *r, const unsigned *ls,
 		free(y);
 		return;
 	}
-	for (unsigned i = 0; i < nl; i++)
-		for (unsigned b = 0; b < nb; b++) {
+	/* y[b * nl + i]: block b, layout i. A block missing a layout (a
+	 * cell with no samples) is left out: the design needs every layout
+	 * in every block. */
+	for (unsigned b = 0, k = 0, all = nb; b < all; b++) {
+		int whole = 1;
+
+		for (unsigned i = 0; i < nl; i++) {
 			double m = cell_median(r, b / halves * chunk,
 					       (b / halves + 1) * chunk, ls[i],
 					       halves > 1 ? (int)(b % 2) : -1,
 					       buf);
 
-			y[i * nb + b] = m > 0 ? log(m) : 0;
-			gm += y[i * nb + b] / (nl * nb);
+			whole &= m > 0;
+			y[k * nl + i] = m > 0 ? log(m) : 0;
 		}
+		k += whole;
+		nb = k;
+	}
+	if (nb < 2) {
+		free(buf);
+		free(y);
+		return;
+	}
+	for (size_t k = 0; k < (size_t)nl * nb; k++)
+		gm += y[k] / (nl * nb);
 	for (unsigned i = 0; i < nl; i++) {
 		double mi = 0;
 
 		for (unsigned b = 0; b < nb; b++)
-			mi += y[i * nb + b] / nb;
+			mi += y[b * nl + i] / nb;
 		ssl += nb * (mi - gm) * (mi - gm);
 	}
 	for (unsigned b = 0; b < nb; b++) {
 		double mb = 0;
 
 		for (unsigned i = 0; i < nl; i++)
-			mb += y[i * nb + b] / nl;
+			mb += y[b * nl + i] / nl;
 		ssb += nl * (mb - gm) * (mb - gm);
 	}
 	for (size_t k = 0; k < (size_t)nl * nb; k++)
@@ -478,7 +495,9 @@ static void layout_test(const struct settle_result *r, const unsigned *ls,
 		*p = settle_f_sf(ssl / (nl - 1) / ((sst - ssl - ssb) / df),
 				 nl - 1, df);
 	else
-		*p = ssl > 0 ? 0 : 1; /* no residual: exact data */
+		/* no residual: exact data (a sum of rounding errors is no
+		 * difference between the layouts) */
+		*p = ssl > 1e-12 * fmax(sst, 1e-12) ? 0 : 1;
 	free(buf);
 	free(y);
 }
