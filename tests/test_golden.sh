@@ -126,6 +126,13 @@ golden "compare-command-unlike.table" "$S" compare command.json \
 # "have no row in common" and failed)
 golden "compare-command-changed.table" "$S" compare command.json \
 	command-changed.json --fail-on 5
+# command-other.json: command-moved.json with base profiled for work
+# instead of spin and half's runs without a perf sample: each symbol of
+# either side is said, not compared, and why (they were left out)
+for fmt in table json; do
+	golden "compare-command-other.$fmt" "$S" compare command.json \
+		command-other.json --format "$fmt"
+done
 # command-long.json, command-long-moved.json: command.json and
 # command-moved.json with long names and a 255-byte symbol: the share
 # line keeps its numbers and verdict (it was cut at 400 bytes)

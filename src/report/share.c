@@ -166,5 +166,9 @@ void settle_json_share_change(FILE *f, const struct settle_compare_share *c)
 	}
 	fputs(", \"verdict\": ", f);
 	settle_json_string(f, c->verdict);
+	if (c->why[0]) {
+		fputs(", \"why\": ", f);
+		settle_json_string(f, c->why);
+	}
 	fputc('}', f);
 }

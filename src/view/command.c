@@ -598,37 +598,85 @@ static const char *points(double frac, char *buf, size_t len)
 	return buf;
 }
 
+/* Why r has no share of sym to compare ("has no perf samples"), or
+ * NULL: it has one. */
+static const char *no_share(const struct settle_result *r, const char *sym)
+{
+	const struct settle_command_data *d = r->command;
+
+	if (!d || !d->event[0])
+		return "was not profiled (--share)";
+	for (size_t k = 0; k < d->nshare; k++)
+		if (!strcmp(d->share[k].symbol, sym))
+			return d->samples ? NULL : "has no perf samples";
+	return "was not profiled for it";
+}
+
+/* c: sym of the command name, not compared, for the reason said in
+ * text (a format and its arguments). */
+static void not_compared(struct settle_compare_share *c, const char *name,
+			 const char *sym, const char *fmt, ...)
+{
+	va_list ap;
+
+	snprintf(c->name, sizeof(c->name), "%s", name);
+	c->symbol = sym;
+	c->old_with = c->old_lo = c->old_hi = NAN;
+	c->new_with = c->new_lo = c->new_hi = NAN;
+	c->change = c->lo = c->hi = NAN;
+	c->verdict = "not compared";
+	va_start(ap, fmt);
+	vsnprintf(c->why, sizeof(c->why), fmt, ap);
+	va_end(ap);
+	snprintf(c->text, sizeof(c->text), "%s: %s not compared: %s", name,
+		 sym, c->why);
+	settle_escape_in(c->text, sizeof(c->text));
+}
+
 size_t settle_share_changes(const struct settle_result *a,
 			    const struct settle_result *b, const char *name,
 			    struct settle_compare_share *out, size_t max)
 {
 	const struct settle_command_data *d = b->command;
+	const struct settle_command_data *o = a->command;
 	size_t n = 0;
 
+	/* a symbol only the old file profiled: said, not dropped */
+	for (size_t k = 0; o && k < o->nshare && n < max; k++) {
+		const char *why = no_share(b, o->share[k].symbol);
+
+		if (why && strcmp(why, "has no perf samples"))
+			not_compared(&out[n++], name, o->share[k].symbol,
+				     "the new file's run %s", why);
+	}
 	for (size_t k = 0; d && k < d->nshare && n < max; k++) {
 		struct settle_compare_share *c = &out[n];
 		struct settle_share_stat sa, sb;
+		const char *why;
 		char v[9][32], pa[64], pb[64];
 
-		if (share_named(a, d->share[k].symbol, &sa) < 0 ||
-		    share_named(b, d->share[k].symbol, &sb) < 0)
-			continue;
-		snprintf(c->name, sizeof(c->name), "%s", name);
 		c->symbol = d->share[k].symbol;
-		if (!profiled_alike(a->command, d)) {
-			c->old_with = c->old_lo = c->old_hi = NAN;
-			c->new_with = c->new_lo = c->new_hi = NAN;
-			c->change = c->lo = c->hi = NAN;
-			c->verdict = "not compared";
-			snprintf(c->text, sizeof(c->text), "%s: %s not "
-				 "compared: profiled with %s in the old file, "
-				 "%s in the new one", name, c->symbol,
-				 profiled(a->command, pa, sizeof(pa)),
-				 profiled(d, pb, sizeof(pb)));
-			settle_escape_in(c->text, sizeof(c->text));
+		if ((why = no_share(a, c->symbol)) ||
+		    (why = no_share(b, c->symbol))) {
+			not_compared(c, name, c->symbol, "the %s file's run %s",
+				     no_share(a, c->symbol) ? "old" : "new",
+				     why);
 			n++;
 			continue;
 		}
+		if (share_named(a, c->symbol, &sa) < 0 ||
+		    share_named(b, c->symbol, &sb) < 0)
+			continue;
+		if (!profiled_alike(a->command, d)) {
+			not_compared(c, name, c->symbol, "profiled with %s in "
+				     "the old file, %s in the new one",
+				     profiled(a->command, pa, sizeof(pa)),
+				     profiled(d, pb, sizeof(pb)));
+			n++;
+			continue;
+		}
+		snprintf(c->name, sizeof(c->name), "%s", name);
+		c->why[0] = '\0';
 		c->old_with = sa.with;
 		c->old_lo = sa.with_lo;
 		c->old_hi = sa.with_hi;

@@ -106,8 +106,10 @@ int settle_command_conclusion(const struct settle_view_claim *vc,
  * interval of the change, in fractions of the samples
  * (settle_proportion_difference(), Newcombe's method 10): "larger" or
  * "smaller" when it excludes 0, else "unclear". name is the row's name.
- * Writes at most max entries to out and returns how many (0: a side not
- * profiled, or without samples).
+ * A symbol one side was not profiled for, or a side without perf
+ * samples, or profiled differently (event, call chains): "not compared"
+ * (numbers NaN), its text saying why. Writes at most max entries to out
+ * (the two sides' --share symbols together suffice) and returns how many.
  */
 size_t settle_share_changes(const struct settle_result *a,
 			    const struct settle_result *b, const char *name,

@@ -539,17 +539,17 @@ static int shares(struct settle_compare_section *s)
 		const struct settle_compare_row *w = &s->rows[i];
 		struct settle_compare_share *more;
 		const struct settle_command_data *d = w->new_r->command;
+		const struct settle_command_data *o = w->old_r->command;
+		size_t n = (d ? d->nshare : 0) + (o ? o->nshare : 0);
 
-		if (!d || !d->nshare || !w->old_r->command)
+		if (!n)
 			continue;
-		more = realloc(s->shares, (s->nshares + d->nshare) *
-					  sizeof(*more));
+		more = realloc(s->shares, (s->nshares + n) * sizeof(*more));
 		if (!more)
 			return -1;
 		s->shares = more;
 		s->nshares += settle_share_changes(w->old_r, w->new_r, w->name,
-						   more + s->nshares,
-						   d->nshare);
+						   more + s->nshares, n);
 	}
 	return 0;
 }

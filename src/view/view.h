@@ -210,7 +210,10 @@ struct settle_compare_share {
 	double change, lo, hi; /* new - old, fractions (Newcombe) */
 	const char *verdict;   /* "larger", "smaller" or "unclear"; "not
 				  compared" (numbers NaN) when the files
-				  profiled it differently */
+				  profiled it differently, a side was not
+				  profiled for it, or has no perf samples) */
+	char why[300];         /* why "not compared" ("the new file's run has
+				  no perf samples"), else "" */
 	char text[2048];       /* the whole line, said once for every format:
 				  room for a name, a symbol escaped and the
 				  numbers */
