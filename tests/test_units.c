@@ -67,6 +67,28 @@ static void test_never_zero(void **st)
 	assert_string_equal(num(INFINITY, 2), "unknown");
 }
 
+/* A ratio keeps two significant digits below 0.01: within 5 % of its
+ * value (0.0005 printed "0.001", twice its size), and no wider than a
+ * number cell. */
+static void test_ratio_digits(void **st)
+{
+	char buf[64];
+
+	(void)st;
+	for (double v = 1e-12; v < 1e6; v *= 1.13) {
+		const char *s = settle_format_ratio(v, buf, sizeof(buf));
+
+		assert_true(fabs(strtod(s, NULL) / v - 1) < 0.05 || v >= 1e4);
+		assert_true(strlen(s) <= 9);
+	}
+	assert_string_equal(settle_format_ratio(0.0005007, buf, 64), "0.0005");
+	assert_string_equal(settle_format_ratio(0.00942, buf, 64), "0.0094");
+	assert_string_equal(settle_format_ratio(0.00997, buf, 64), "0.01");
+	assert_string_equal(settle_format_ratio(0.0123, buf, 64), "0.012");
+	assert_string_equal(settle_format_ratio(1.2345, buf, 64), "1.234");
+	assert_string_equal(settle_format_ratio(NAN, buf, 64), "unknown");
+}
+
 /* Every value of 40 decades fits the table's 11-column time cell and a
  * 9-column number cell. */
 static void test_widths(void **st)
@@ -153,6 +175,7 @@ int main(void)
 		cmocka_unit_test(test_utc),
 		cmocka_unit_test(test_unit_after_rounding),
 		cmocka_unit_test(test_never_zero),
+		cmocka_unit_test(test_ratio_digits),
 		cmocka_unit_test(test_widths),
 		cmocka_unit_test(test_elide),
 	};

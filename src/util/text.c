@@ -229,6 +229,15 @@ char *settle_format_num(double v, int decimals, char *buf, size_t len)
 	return buf;
 }
 
+char *settle_format_ratio(double v, char *buf, size_t len)
+{
+	if (isfinite(v) && v != 0 && fabs(v) < 0.01)
+		snprintf(buf, len, "%.2g", v); /* 0.0005 is not 0.001 */
+	else
+		settle_format_num(v, 3, buf, len);
+	return buf;
+}
+
 void settle_c_locale_begin(struct settle_c_locale *l)
 {
 	l->c = newlocale(LC_ALL_MASK, "C", (locale_t)0);

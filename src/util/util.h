@@ -183,6 +183,11 @@ long long settle_utc_parse(const char *s);
  */
 char *settle_format_num(double v, int decimals, char *buf, size_t len);
 
+/* A ratio v as settle_format_num(v, 3) writes it, but with two
+ * significant digits below 0.01 ("0.0005", "0.0094"; 0.0005 was
+ * "0.001", twice its size). Returns buf. */
+char *settle_format_ratio(double v, char *buf, size_t len);
+
 /*
  * The calling thread's locale switched to "C" for the duration of a
  * writer, so that printf writes '.' decimals even in a program that

@@ -331,12 +331,12 @@ static void cmp_cells(const struct settle_result *r, struct settle_view_row *w)
 		return;
 	w->role = SETTLE_ROLE_COMPARED;
 	if (c->ratio > 0) {
-		settle_format_num(c->ratio, 3, w->ratio, sizeof(w->ratio) - 1);
+		settle_format_ratio(c->ratio, w->ratio, sizeof(w->ratio) - 1);
 		strcat(w->ratio, "x");
 	}
 	if (c->ratio > 0 && settle_interval_reached(c)) {
-		settle_format_num(c->lo, 3, w->lo, sizeof(w->lo));
-		settle_format_num(c->hi, 3, w->hi, sizeof(w->hi));
+		settle_format_ratio(c->lo, w->lo, sizeof(w->lo));
+		settle_format_ratio(c->hi, w->hi, sizeof(w->hi));
 	}
 	w->verdict = settle_verdict_name(c->verdict);
 	w->why = c->why;
