@@ -167,4 +167,23 @@ void settle_report_truncate(struct settle_report *rep, size_t n);
  * them. */
 double settle_repeat_ratio(const struct settle_result *r);
 
+/* The median pair's 2n call must take at least this many times as long
+ * as its n call, or a cost paid once a call (not per repetition) is more
+ * than 2 - 1.8 = 20 % of it, the time per op 1.25x too long or more, and
+ * the result is invalid. A row that repeats its work honestly read 1.90
+ * at the lowest (a 6 ms call, the machine busy with other work), 1.95
+ * and above otherwise. */
+#define SETTLE_REPEAT_FIXED 1.8
+
+/* The median over r's pairs of each call of 2n repetitions over the call
+ * of n next to it (adjacent calls: a machine that drifts moves both), or
+ * NaN without them. */
+double settle_repeat_pair_ratio(const struct settle_result *r);
+
+/* How well r's repetition evidence passes both rules: the smaller of
+ * settle_repeat_ratio() / SETTLE_REPEAT_GROWTH and
+ * settle_repeat_pair_ratio() / SETTLE_REPEAT_FIXED; at least 1 passes;
+ * NaN without the evidence. */
+double settle_repeat_score(const struct settle_result *r);
+
 #endif

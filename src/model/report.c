@@ -318,16 +318,35 @@ double settle_repeat_ratio(const struct settle_result *r)
 	return isfinite(a) && a > 0 && isfinite(b) ? b / a : NAN;
 }
 
+double settle_repeat_pair_ratio(const struct settle_result *r)
+{
+	double q[SETTLE_REPEAT_PAIRS];
+	size_t n = 0;
+
+	for (size_t k = 0; k < r->nrepeat && k < SETTLE_REPEAT_PAIRS; k++)
+		if (r->repeat1_ns[k] > 0 && isfinite(r->repeat2_ns[k]))
+			q[n++] = r->repeat2_ns[k] / r->repeat1_ns[k];
+	return n ? settle_median_inplace(q, n) : NAN;
+}
+
+double settle_repeat_score(const struct settle_result *r)
+{
+	return fmin(settle_repeat_ratio(r) / SETTLE_REPEAT_GROWTH,
+		    settle_repeat_pair_ratio(r) / SETTLE_REPEAT_FIXED);
+}
+
 /*
  * Decide from the evidence whether r is invalid: its time did not grow
- * with the repetitions (median of the 2n calls under REPEAT_GROWTH x the
- * median sample's time for n), or it reads faster than READ_LIMIT_MARGIN
+ * with the repetitions (the fastest 2n call under SETTLE_REPEAT_GROWTH x
+ * the fastest n call), a cost paid once a call is more than a fifth of
+ * it (the median pair under SETTLE_REPEAT_FIXED), or it reads faster
+ * than READ_LIMIT_MARGIN
  * x a plain read of the same size measured in the same run (from
  * READ_LIMIT_FROM bytes).
  */
 static void judge(struct settle_result *r)
 {
-	double q = settle_repeat_ratio(r);
+	double q = settle_repeat_ratio(r), qm;
 
 	r->invalid[0] = '\0';
 	if (r->skipped || r->nsamples == 0 || r->below_resolution)
@@ -336,6 +355,17 @@ static void judge(struct settle_result *r)
 		snprintf(r->invalid, sizeof(r->invalid), "twice the "
 			 "repetitions took %.2fx the time, not 2x: the work "
 			 "was hoisted or removed", q);
+		return;
+	}
+	qm = settle_repeat_pair_ratio(r);
+	if (r->repeat_iters == 2 * r->iters && qm < SETTLE_REPEAT_FIXED) {
+		/* T(n) = F + n c: T(2n) / T(n) = 2 - F / T(n) */
+		snprintf(r->invalid, sizeof(r->invalid), "twice the "
+			 "repetitions took %.2fx the time, not 2x: %.0f%% of "
+			 "a call is paid once a call, not per repetition, so "
+			 "its time per op is %.2fx too long (set-up inside "
+			 "run()? docs/writing-a-claim.md)", qm,
+			 100 * (2 - qm), 1 / (qm - 1));
 		return;
 	}
 	if (r->read_limit_bpns > 0 && r->bytes_per_ns > 0 &&

@@ -440,17 +440,18 @@ static void repeat_pairs(const struct settle_variant *v, void *state,
  * (make test on a loaded 2-CPU guest once called an endian loop
  * invalid; a CI run, one row of 476 1 ms bodies): after a pause of 20,
  * 80 and then 320 ms, 9 fresh pairs, the set whose times grow most
- * kept, until one passes. Work that was hoisted or removed shows no
- * growth in any set; only such a body pays the pauses.
+ * kept (settle_repeat_score(): both rules), until one passes. Work that
+ * was hoisted or removed, or a call with a large cost of its own, shows
+ * too little growth in every set; only such a body pays the pauses.
  */
 static void repeat_again(const struct settle_variant *v, void *state,
 			 struct settle_result *r)
 {
 	double a[SETTLE_REPEAT_PAIRS], b[SETTLE_REPEAT_PAIRS];
-	double q = settle_repeat_ratio(r);
+	double q = settle_repeat_score(r);
 	size_t n = r->nrepeat;
 
-	for (long ms = 20; ms <= 320 && q < SETTLE_REPEAT_GROWTH; ms *= 4) {
+	for (long ms = 20; ms <= 320 && q < 1; ms *= 4) {
 		struct timespec pause = { 0, ms * 1000 * 1000 };
 		double now;
 
@@ -459,7 +460,7 @@ static void repeat_again(const struct settle_variant *v, void *state,
 		nanosleep(&pause, NULL);
 		r->nrepeat = 0;
 		repeat_pairs(v, state, r, SETTLE_REPEAT_PAIRS);
-		now = settle_repeat_ratio(r);
+		now = settle_repeat_score(r);
 		if (now > q) {
 			q = now;
 			n = r->nrepeat;
@@ -478,7 +479,7 @@ static void repeat_check(const struct settle_variant *v, void *state,
 		return;
 	r->repeat_iters = 2 * r->iters;
 	repeat_pairs(v, state, r, SETTLE_REPEAT_PAIRS);
-	if (settle_repeat_ratio(r) < SETTLE_REPEAT_GROWTH)
+	if (!(settle_repeat_score(r) >= 1))
 		repeat_again(v, state, r);
 }
 
