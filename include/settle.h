@@ -462,8 +462,10 @@ int settle_intervals_overlap(const struct settle_comparison *a,
 /*
  * Apply the verdict rules to c->lo, c->hi, c->n, c->level: fewer than 3
  * samples, or an interval that reaches less than 90 % confidence (3 or 4
- * pairs) -> unclear (too few samples); interval entirely below 1 - band -> faster;
- * entirely above 1 + band -> slower; inside [1 - band, 1 + band] -> same;
+ * pairs) -> unclear (too few samples); interval entirely below
+ * 1 / (1 + band) -> faster; entirely above 1 + band -> slower; inside
+ * [1 / (1 + band), 1 + band] -> same (a factor of 1 + band either way, so
+ * that the verdict of A against B is the mirror of B against A's);
  * otherwise unclear (too wide when the interval is wider than the band,
  * else straddling its edge).
  */

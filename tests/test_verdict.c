@@ -180,6 +180,40 @@ static void test_band_rules(void **st)
 	assert_int_equal(c.verdict, SETTLE_UNCLEAR);
 }
 
+/* The band is a factor either way: A against B and B against A agree,
+ * 0.75x [0.74, 0.76] within 30 % is faster as 1.333x [1.316, 1.351] is
+ * slower (with 1 - band it was the same); its lower edge at 1 % is
+ * 1/1.01. */
+static void test_band_symmetric(void **st)
+{
+	struct settle_comparison c = { .n = 30, .level = 0.95 };
+	struct settle_comparison m = c;
+
+	(void)st;
+	c.lo = 0.74, c.hi = 0.76;
+	m.lo = 1 / c.hi, m.hi = 1 / c.lo;
+	settle_decide(&c, 0.30);
+	settle_decide(&m, 0.30);
+	assert_int_equal(c.verdict, SETTLE_FASTER);
+	assert_int_equal(m.verdict, SETTLE_SLOWER);
+	for (double lo = 0.5; lo < 2; lo *= 1.0037) {
+		c.lo = lo, c.hi = lo * 1.005;
+		m.lo = 1 / c.hi, m.hi = 1 / c.lo;
+		settle_decide(&c, 0.01);
+		settle_decide(&m, 0.01);
+		assert_int_equal(c.verdict == SETTLE_FASTER,
+				 m.verdict == SETTLE_SLOWER);
+		assert_int_equal(c.verdict == SETTLE_SAME,
+				 m.verdict == SETTLE_SAME);
+	}
+	c.lo = 0.9901, c.hi = 1.0;
+	settle_decide(&c, 0.01);
+	assert_int_equal(c.verdict, SETTLE_SAME);
+	c.lo = 0.9900, c.hi = 1.0;
+	settle_decide(&c, 0.01);
+	assert_int_equal(c.verdict, SETTLE_UNCLEAR);
+}
+
 static void test_processes(void **st)
 {
 	const double same[] = { 0.001, -0.002, 0.0005, 0.0015, -0.001 };
@@ -235,6 +269,7 @@ int main(void)
 		cmocka_unit_test(test_all_zero),
 		cmocka_unit_test(test_too_few),
 		cmocka_unit_test(test_band_rules),
+		cmocka_unit_test(test_band_symmetric),
 		cmocka_unit_test(test_processes),
 		cmocka_unit_test(test_overlap),
 	};

@@ -37,7 +37,10 @@ int settle_interval_usable(const struct settle_comparison *c)
 
 void settle_decide(struct settle_comparison *c, double band)
 {
-	double lo = 1 - band, hi = 1 + band;
+	/* a factor of 1 + band either way: A against B and B against A
+	 * agree (with 1 - band, 0.75x was the same within 30 %, its
+	 * inverse 1.333x slower) */
+	double hi = 1 + band, lo = 1 / hi;
 
 	c->why = NULL;
 	if (!settle_interval_usable(c)) {
