@@ -669,6 +669,20 @@ else
 	bad "escaped jobs: exit $rc, $left left running: $(grep -o '"escaped_processes": [0-9]*' "$tmp/esc.json")"
 fi
 pkill -f "sleep $mark$"
+# jobs that stay in the group (no setsid), still running when the run
+# ends: ended with the group, never "left running outside" (killed, they
+# became settle's before their end, and 1 to 7 of 10 runs were counted)
+"$SETTLE" run --command "bg=sleep $((mark + 2)) & yes >/dev/null & sleep 0.05" \
+	--samples 10 --warmup 1 --format json --output "$tmp/bg.json" \
+	>"$tmp/bg.table" 2>&1
+rc=$?
+left=$(pgrep -fc "sleep $((mark + 2))$")
+pkill -f "sleep $((mark + 2))$"
+[ $rc = 0 ] && [ "$left" = 0 ] &&
+	grep -q '"escaped_processes": 0' "$tmp/bg.json" &&
+	! grep -q "outside its process group" "$tmp/bg.table" &&
+	ok "jobs still in the process group are ended with it, not counted as escaped" ||
+	bad "jobs in the group: exit $rc, $left left, $(grep -o '"escaped_processes": [0-9]*' "$tmp/bg.json")"
 # one that ended by itself, left unreaped (its parent exec'd sleep): it
 # ran into no later run, nothing to end or count
 "$SETTLE" run --command "z=setsid true & exec sleep 0.2" --samples 3 \

@@ -250,6 +250,7 @@ struct run {
 	double wall_ns, user_ns, sys_ns;
 	int status;    /* as from wait4 */
 	int stopped;   /* the signal that stopped it (then killed), or 0 */
+	pid_t group;   /* its process group (its first process's ID) */
 };
 
 static double now_ns(void)
@@ -382,6 +383,7 @@ static int spawn(char *const argv[], const struct io *io, struct run *r,
 	reset_err(io);
 	t0 = now_ns();
 	pid = start(argv, io);
+	r->group = pid;
 	if (pid < 0 || finish(pid, r, end_group) < 0)
 		return -1;
 	r->wall_ns = now_ns() - t0;
@@ -590,13 +592,14 @@ static int judge(struct cmdrun *m, size_t i, const struct run *r,
 }
 
 /* The parent process of pid, from /proc/PID/stat ("pid (comm) state
- * ppid ...", comm may hold blanks and parentheses), and in *zombie
- * whether it has ended (state Z); -1 if unreadable. */
-static pid_t parent_of(pid_t pid, int *zombie)
+ * ppid pgrp ...", comm may hold blanks and parentheses), in *zombie
+ * whether it has ended (state Z) and in *group its process group; -1 if
+ * unreadable. */
+static pid_t parent_of(pid_t pid, int *zombie, pid_t *group)
 {
 	char path[64], buf[512], *p, state;
 	ssize_t n;
-	int fd, ppid;
+	int fd, ppid, pgrp;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -608,9 +611,10 @@ static pid_t parent_of(pid_t pid, int *zombie)
 		return -1;
 	buf[n] = '\0';
 	p = strrchr(buf, ')');
-	if (!p || sscanf(p + 1, " %c %d", &state, &ppid) != 2)
+	if (!p || sscanf(p + 1, " %c %d %d", &state, &ppid, &pgrp) != 3)
 		return -1;
 	*zombie = state == 'Z';
+	*group = (pid_t)pgrp;
 	return (pid_t)ppid;
 }
 
@@ -628,9 +632,13 @@ static int kept(const struct cmdrun *m, pid_t pid)
  * settle is the subreaper of the commands (settle_run_commands()), so
  * that they become its children when their parent ends. With keep (after
  * --prepare) they are kept running; else ended and reaped, also what
- * they started meanwhile, and counted. Returns how many were ended.
+ * they started meanwhile, and counted. Returns how many were ended. A
+ * process still in group, the run's group that finish() killed, is not
+ * one: it was in the group and is dying of SIGKILL, reparented to settle
+ * before its end (a job "sleep 10 &" was counted as a daemon, 1 to 7 of
+ * them from run to run); it is reaped. group 0: none was killed.
  */
-static size_t orphans(struct cmdrun *m, int keep)
+static size_t orphans(struct cmdrun *m, int keep, pid_t group)
 {
 	size_t ended = 0, found;
 	pid_t self = getpid();
@@ -642,14 +650,18 @@ static size_t orphans(struct cmdrun *m, int keep)
 
 		found = 0;
 		while (d && (e = readdir(d))) {
-			pid_t pid = (pid_t)atoi(e->d_name);
+			pid_t pid = (pid_t)atoi(e->d_name), pg = 0;
 			int zombie = 0;
 
-			if (pid <= 0 || parent_of(pid, &zombie) != self ||
+			if (pid <= 0 || parent_of(pid, &zombie, &pg) != self ||
 			    kept(m, pid))
 				continue;
 			if (zombie) { /* ended by itself: nothing ran on */
 				waitpid(pid, &status, WNOHANG);
+				continue;
+			}
+			if (group > 0 && pg == group) { /* being killed */
+				waitpid(pid, &status, 0);
 				continue;
 			}
 			if (keep) {
@@ -687,7 +699,7 @@ static int prepare(struct cmdrun *m, size_t i)
 			 strerror(errno));
 		return 1;
 	}
-	orphans(m, 1);
+	orphans(m, 1, 0);
 	if (settle_interrupted())
 		return -2;
 	if (WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0)
@@ -719,7 +731,7 @@ static int run_once(struct cmdrun *m, size_t i, enum phase ph, struct run *r)
 			 strerror(errno));
 		return 1;
 	}
-	m->res[i].command->escaped += orphans(m, 0);
+	m->res[i].command->escaped += orphans(m, 0, r->group);
 	if (settle_interrupted()) /* the run was cut short: not a sample */
 		return -2;
 	if ((rc = judge(m, i, r, ph, &failed)))
@@ -1040,7 +1052,7 @@ static int record_once(struct cmdrun *m, size_t i, const char *file,
 			 strerror(errno));
 		rc = 1;
 	} else {
-		m->res[i].command->escaped += orphans(m, 0);
+		m->res[i].command->escaped += orphans(m, 0, r.group);
 		if (settle_interrupted())
 			rc = -2;
 		else if (!(rc = judge(m, i, &r, PROFILED, failed)))
