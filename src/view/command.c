@@ -513,8 +513,24 @@ int settle_command_conclusion(const struct settle_view_claim *vc,
 		snprintf(sentence, len, "%s", why);
 		return 1;
 	}
-	for (size_t k = 0; k < d->nshare; k++)
+	for (size_t k = 0; k < d->nshare; k++) {
+		struct settle_share_stat st;
+
 		bound_of(b->r, k, sentence, len);
+		/* a bound for a name no sample has rests on the name: a
+		 * misspelling read "settled: nosuchsym is under 0.50 %", and
+		 * so did memcpy at 36 % of the time, its samples named
+		 * after glibc's implementation */
+		if (!why[0] && settle_share_of(b->r, k, &st) < 0)
+			snprintf(why, whylen, "%s is in none of %s's samples: "
+				 "perf may know it by another name (a "
+				 "misspelling, a function inlined into its "
+				 "callers, a libc function such as memcpy run "
+				 "as the implementation chosen at load, e.g. "
+				 "__memmove_avx2_unaligned_erms: perf report "
+				 "--stdio lists the names)",
+				 d->share[k].symbol, b->r->variant);
+	}
 	bound = union_bound(b->r);
 	for (size_t i = 0; i < vc->nrows && b->role == SETTLE_ROLE_BASELINE;
 	     i++) {
