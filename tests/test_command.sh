@@ -528,6 +528,30 @@ EOF
 	else
 		bad "--share with 3 samples: exit $rc: $(grep -A3 settled "$tmp/s2.table")"
 	fi
+	# SIGINT while perf script reads a run's samples: settle ends at
+	# once (perf script held the read end of its own output pipe, and
+	# blocked writing once settle stopped reading: settle waited 10 s,
+	# then blamed "a claim or command that does not stop")
+	"$SETTLE" run --command "a=$tmp/spin" --samples 3 --share spin \
+		>/dev/null 2>"$tmp/si.err" &
+	pid=$!
+	for _ in $(seq 600); do
+		pgrep -f "perf script -i .*/settle-perf-" >/dev/null && break
+		sleep 0.05
+	done
+	sleep 0.3
+	t0=$(date +%s)
+	kill -INT $pid
+	wait $pid
+	rc=$?
+	took=$(( $(date +%s) - t0 ))
+	if [ $rc = 130 ] && [ $took -le 5 ] &&
+	   ! grep -q "did not end within" "$tmp/si.err" &&
+	   ! pgrep -f "perf script -i .*/settle-perf-" >/dev/null; then
+		ok "--share: SIGINT while perf script reads ends settle at once"
+	else
+		bad "--share interrupted in perf script: exit $rc after $took s: $(cat "$tmp/si.err")"
+	fi
 fi
 
 # a command on two CPUs at once (CPU time 4x its wall time, from the golden

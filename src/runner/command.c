@@ -336,6 +336,13 @@ static int finish(pid_t pid, struct run *r, int end_group)
 	pid_t w;
 
 	r->stopped = 0;
+	/* asked to stop before the wait (settle stopped reading perf
+	 * script's output): end the group now, as below */
+	if (settle_interrupted()) {
+		killed = kill(-pid, SIGTERM) == 0 || kill(pid, SIGTERM) == 0;
+		kill(-pid, SIGCONT);
+		kill(pid, SIGCONT);
+	}
 	for (;;) {
 		rc = waitid(P_PID, (id_t)pid, &info,
 			    WEXITED | WSTOPPED | WNOWAIT);
@@ -973,7 +980,10 @@ static int count_samples(struct cmdrun *m, size_t i, const char *file,
 	pid_t pid;
 
 	settle_perf_parser_init(&p, m->s->share, m->s->nshare);
-	if (pipe(fds) < 0)
+	/* close-on-exec: perf script itself held the read end open, so
+	 * that once settle stopped reading (interrupted) it blocked writing
+	 * for ever, and settle waited 10 s for it */
+	if (pipe2(fds, O_CLOEXEC) < 0)
 		return 1;
 	io.out_fd = fds[1];
 	io.show = 0;
