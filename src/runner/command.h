@@ -7,8 +7,10 @@
  * command the baseline, operation "run", no size), so that verdicts,
  * result files, show, compare, every format and --processes work as for
  * claims. Each sample is one run of a fresh process, /bin/sh -c COMMAND,
- * standard input /dev/null, output discarded (--show-output: sent to
- * settle's standard error), not pinned to a CPU; its wall time is
+ * standard input /dev/null, standard output discarded and standard
+ * error to a file (its last lines for a failing run's message; writing
+ * it is timed) (--show-output: both sent to settle's standard error),
+ * not pinned to a CPU; its wall time is
  * CLOCK_MONOTONIC around fork, exec and wait4, its user and system CPU
  * time come from wait4's rusage (the command and every descendant it
  * waited for). Commands run in interleaved rounds: round k runs every
