@@ -679,6 +679,24 @@ done
 [ $whole = 4 ] && ok "--share: a long conclusion is whole in every format" ||
 	bad "--share: a long conclusion cut ($whole of 4 formats whole)"
 
+# --fail-on slower between command files: the advice fits commands (it
+# said "measure both files with --layouts 4", which run --command refuses)
+python3 - "$ROOT/tests/golden/in/command.json" "$tmp/cmdslow.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for r in d["results"]:
+    r["samples_ns"] = [1.3 * x for x in r["samples_ns"]]
+    r.pop("vs_baseline", None)
+json.dump(d, open(sys.argv[2], "w"))
+PY
+"$SETTLE" compare "$ROOT/tests/golden/in/command.json" "$tmp/cmdslow.json" \
+	--fail-on slower >/dev/null 2>"$tmp/cmdslow.err"
+rc=$?
+[ $rc = 1 ] && grep -q "whole commands have no layouts" "$tmp/cmdslow.err" &&
+	! grep -q -- "--layouts 4" "$tmp/cmdslow.err" &&
+	ok "compare --fail-on of command files: advice that fits commands" ||
+	bad "--fail-on advice for commands: exit $rc: $(cat "$tmp/cmdslow.err")"
+
 # ---- work that leaves the process group --------------------------------------
 # A job that calls setsid is out of the group settle ends after a run: it
 # ran on into later runs' times, which settle blamed on other work. settle

@@ -212,8 +212,12 @@ int settle_write_compare(const struct settle_report *old,
 		if (failures && cv.slower && (cv.layouts & 4))
 			fprintf(failures, "settle: --fail-on: slower by pooled "
 				"samples of each run, which do not show how far "
-				"another run of the same code differs (measure "
-				"both files with --layouts 4)\n");
+				"another run of the same code differs (%s)\n",
+				cv.layouts & 8 ? "measure both files with "
+				"--layouts 4" : cv.layouts & 16 ? "compare "
+				"settle's result files" : "whole commands have "
+				"no layouts: a file's runs share one session of "
+				"the machine");
 		if (failures)
 			*slower += cv.nfailures;
 		k = nothing_compared(&cv);
