@@ -676,7 +676,9 @@ static void summarize(struct settle_result *r, double core_ghz)
 		r->instructions_per_op = (double)r->instructions_total /
 					 (double)r->counted_ops;
 		r->cycles_source = "perf_event_open";
-	} else if (!settle_result_cycles_counted(r)) {
+	} else if (!settle_result_cycles_counted(r) && !r->command) {
+		/* not a whole command's: its wall time, sleeps and other
+		 * processes' work included, is no count of cycles */
 		r->cycles_per_op = r->sum.median * core_ghz;
 		r->cycles_source = "add-chain estimate";
 	}
