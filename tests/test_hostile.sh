@@ -786,6 +786,19 @@ run p1e12 show "$TMP/p1e12.json"
 	ok "show: 1e12 processes is no settle run's (read as one)" ||
 	bad "show: 1e12 processes: status $rc, $(grep -m1 processes "$TMP/p1e12.out")"
 
+# --share samples named after glibc's implementation of a symbol: more
+# of them than the run has, or no name, is no settle file
+json_edit "$IN/command-impl.json" "$TMP/implmany.json" '
+doc["results"][0]["command"]["profile"]["symbols"][0]["implementation"]["samples"] = 99999'
+run implmany show "$TMP/implmany.json"
+expect implmany 2 "malformed: results\[0\]\.command\.profile" \
+	"show: more samples in an implementation than the run has is refused"
+json_edit "$IN/command-impl.json" "$TMP/implname.json" '
+doc["results"][0]["command"]["profile"]["symbols"][0]["implementation"] = {"samples": 5}'
+run implname show "$TMP/implname.json"
+expect implname 2 "malformed: results\[0\]\.command\.profile" \
+	"show: an implementation without a name is refused"
+
 # ---- the environment ---------------------------------------------------------
 # SETTLE_BSWAP_NT_BYTES that is no size was ignored without a word, as
 # SETTLE_POPCOUNT, SETTLE_BSWAP and SETTLE_CLOCK are not

@@ -218,6 +218,57 @@ static void test_by_hand(void **st)
 }
 
 /*
+ * glibc's implementations: perf names a sample after the function that
+ * ran, __memmove_avx512_unaligned_erms for a call of memcpy, so memcpy
+ * has none of those samples; they are counted apart, innermost frames
+ * only, with the first name seen. Not one: a name that only starts so,
+ * __strlenx, my__strlen_x, or the symbol itself.
+ */
+static void test_implementations(void **st)
+{
+	static const char text[] =
+		"    100 \n"
+		"\t    7f0000001000 __memmove_avx512_unaligned_erms\n"
+		"\t    7f0000002000 copy\n"
+		"\t    7f0000003000 _start\n\n"
+		"    100 \n"
+		"\t    7f0000001000 __memcpy_evex_unaligned\n"
+		"\t    7f0000002000 copy\n"
+		"\t    7f0000003000 _start\n\n"
+		"    100 \n"
+		"\t    7f0000001000 __strlen_avx2\n"
+		"\t    7f0000002000 __memmove_sse2_unaligned\n"
+		"\t    7f0000003000 _start\n\n"
+		"    100 \n"
+		"\t    7f0000001000 __strlenx\n"
+		"\t    7f0000003000 _start\n\n"
+		"    100 \n"
+		"\t    7f0000001000 my__strlen_x\n"
+		"\t    7f0000003000 _start\n\n"
+		"    100 \n"
+		"\t    7f0000001000 strlen\n"
+		"\t    7f0000003000 _start\n\n"
+		"    100      7f0000001000 __strlen_evex\n";
+	static const char *const syms[] = { "memcpy", "strlen", "copy" };
+	struct settle_perf_parser p;
+
+	(void)st;
+	settle_perf_parser_init(&p, syms, 3);
+	assert_int_equal(settle_perf_parse_text(&p, text, strlen(text)), 0);
+	settle_perf_parser_finish(&p);
+	assert_int_equal(p.count.samples, 7);
+	assert_int_equal(p.count.impl[0], 2);    /* not the outer memmove */
+	assert_string_equal(p.count.impl_name[0],
+			    "__memmove_avx512_unaligned_erms");
+	assert_int_equal(p.count.self[0], 0);
+	assert_int_equal(p.count.impl[1], 2);    /* chained and flat */
+	assert_string_equal(p.count.impl_name[1], "__strlen_avx2");
+	assert_int_equal(p.count.self[1], 1);
+	assert_int_equal(p.count.impl[2], 0);
+	assert_string_equal(p.count.impl_name[2], "");
+}
+
+/*
  * Chains cut short and the union of the symbols: a chain that reaches no
  * process or thread entry is cut (perf's DWARF unwinder once lost its
  * way in a whole run of a command, its chains ending in main below
@@ -344,6 +395,7 @@ int main(void)
 		cmocka_unit_test(test_flat_capture),
 		cmocka_unit_test(test_absent_symbol),
 		cmocka_unit_test(test_by_hand),
+		cmocka_unit_test(test_implementations),
 		cmocka_unit_test(test_flat_by_hand),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_cut_and_union),

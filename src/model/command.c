@@ -32,6 +32,8 @@ long settle_command_data_add_symbol(struct settle_command_data *d,
 		return -1;
 	d->share[d->nshare].symbol = s;
 	d->share[d->nshare].self = d->share[d->nshare].children = 0;
+	d->share[d->nshare].impl = 0;
+	d->share[d->nshare].impl_name[0] = '\0';
 	return (long)d->nshare++;
 }
 
@@ -112,6 +114,10 @@ int settle_command_data_pool(struct settle_command_data *dst,
 	for (size_t i = 0; i < src->nshare; i++) {
 		dst->share[i].self += src->share[i].self;
 		dst->share[i].children += src->share[i].children;
+		dst->share[i].impl += src->share[i].impl;
+		if (!dst->share[i].impl_name[0])
+			memcpy(dst->share[i].impl_name,
+			       src->share[i].impl_name, SETTLE_IMPL_NAME);
 	}
 	return 0;
 }

@@ -14,10 +14,18 @@
 #define SETTLE_SHARE_MAX 8       /* --share symbols, at most */
 #define SETTLE_SYMBOL_MAX 255    /* bytes of a --share SYMBOL */
 
+#define SETTLE_IMPL_NAME 64      /* bytes of an implementation's name */
+
 struct settle_share_count {
 	char *symbol;
 	uint64_t self;          /* samples whose innermost frame is in it */
 	uint64_t children;      /* samples with it anywhere in the chain */
+	uint64_t impl;          /* samples whose innermost frame is in an
+				   implementation glibc chose for it at load
+				   (perf names them after it: __strlen_avx2,
+				   __memmove_avx512_unaligned_erms for
+				   memcpy), in none of the above */
+	char impl_name[SETTLE_IMPL_NAME]; /* one of them, or "" */
 };
 
 struct settle_command_data {

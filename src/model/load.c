@@ -626,7 +626,9 @@ static int load_profile(json_t *p, struct settle_command_data *d)
 			 SETTLE_CHAINS_DWARF : SETTLE_CHAINS_FP;
 	json_array_foreach(syms, i, e) {
 		const char *name = json_string_value(json_object_get(e, "symbol"));
-		uint64_t self, children;
+		json_t *im = json_object_get(e, "implementation");
+		const char *iname = json_string_value(json_object_get(im, "name"));
+		uint64_t self, children, impl = 0;
 		long k;
 
 		if (!name || !*name || strlen(name) > SETTLE_SYMBOL_MAX ||
@@ -634,10 +636,16 @@ static int load_profile(json_t *p, struct settle_command_data *d)
 		    profile_count(e, "self", &self) ||
 		    profile_count(e, "children", &children) || self > children ||
 		    children > d->samples ||
+		    (im && (profile_count(im, "samples", &impl) || !iname ||
+			    !*iname || strlen(iname) >= SETTLE_IMPL_NAME ||
+			    impl + self > d->samples)) ||
 		    (k = settle_command_data_add_symbol(d, name)) < 0)
 			return -1;
 		d->share[k].self = self;
 		d->share[k].children = children;
+		d->share[k].impl = impl;
+		snprintf(d->share[k].impl_name, SETTLE_IMPL_NAME, "%s",
+			 impl && iname ? iname : "");
 		sum += children;
 	}
 	return profile_union(p, d, sum);
@@ -688,7 +696,8 @@ static int load_command(struct loader *l, json_t *jr, size_t idx,
 	if (p && (!json_is_object(p) || load_profile(p, d) < 0))
 		return fail(l, "malformed: results[%zu].command.profile (an "
 			    "event, a period, runs, samples, and symbols "
-			    "with self <= children <= samples)", idx);
+			    "with self <= children <= samples, an "
+			    "implementation's samples and name)", idx);
 	return 0;
 }
 

@@ -46,6 +46,12 @@ static void json_symbol(FILE *f, const struct settle_result *r, size_t k)
 	fputs("{", f); jkey(f, "symbol"); settle_json_string(f, s->symbol);
 	fprintf(f, ", \"self\": %llu, \"children\": %llu",
 		(unsigned long long)s->self, (unsigned long long)s->children);
+	if (s->impl) {
+		fprintf(f, ", \"implementation\": {\"samples\": %llu, "
+			"\"name\": ", (unsigned long long)s->impl);
+		settle_json_string(f, s->impl_name);
+		fputs("}", f);
+	}
 	if (settle_share_of(r, k, &st) < 0) {
 		if (st.samples && s->children == 0) {
 			/* in no sample: its upper bound, never a 0 % share */

@@ -1023,6 +1023,10 @@ static void add_counts(struct settle_command_data *d,
 	for (size_t k = 0; k < d->nshare; k++) {
 		d->share[k].self += c->self[k];
 		d->share[k].children += c->children[k];
+		d->share[k].impl += c->impl[k];
+		if (!d->share[k].impl_name[0])
+			snprintf(d->share[k].impl_name, SETTLE_IMPL_NAME, "%s",
+				 c->impl_name[k]);
 	}
 	d->profiled_runs++;
 }

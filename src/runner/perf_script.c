@@ -83,6 +83,39 @@ static int is_hex(char c)
 #define INLINED " (inlined)"
 #define INLINED_LEN (sizeof(INLINED) - 1)
 
+/* Whether sym (len bytes) names an implementation of s that glibc
+ * chooses at load: __S_..., or for memcpy __memmove_... */
+static int implements(const char *s, const char *sym, size_t len)
+{
+	size_t n = strlen(s);
+
+	if (len > n + 3 && !memcmp(sym, "__", 2) &&
+	    !memcmp(sym + 2, s, n) && sym[n + 2] == '_')
+		return 1;
+	return !strcmp(s, "memcpy") && len > 10 &&
+	       !memcmp(sym, "__memmove_", 10);
+}
+
+/* The innermost frame sym (len bytes) of the open sample, in an
+ * implementation of a symbol counted: counted as such. */
+static void implementation(struct settle_perf_parser *p, const char *sym,
+			   size_t len)
+{
+	for (size_t i = 0; i < p->nsymbols; i++) {
+		char *name = p->count.impl_name[i];
+		size_t k = len < SETTLE_PERF_IMPL_NAME - 1 ? len :
+			   SETTLE_PERF_IMPL_NAME - 1;
+
+		if (!implements(p->symbols[i], sym, len))
+			continue;
+		p->count.impl[i]++;
+		if (!name[0]) {
+			memcpy(name, sym, k);
+			name[k] = '\0';
+		}
+	}
+}
+
 /* "ADDRESS SYMBOL" (leading blanks skipped): the frame of the open sample. */
 static int frame(struct settle_perf_parser *p, const char *s)
 {
@@ -110,6 +143,8 @@ static int frame(struct settle_perf_parser *p, const char *s)
 	    !memcmp(sym + len - INLINED_LEN, INLINED, INLINED_LEN))
 		len -= INLINED_LEN;
 	p->entry |= entry_name(sym, len);
+	if (p->frames == 0)
+		implementation(p, sym, len);
 	p->last_start_call = len == sizeof(START_CALL) - 1 &&
 			     !memcmp(sym, START_CALL, len);
 	for (size_t i = 0; i < p->nsymbols; i++) {

@@ -27,6 +27,8 @@
 
 /* Most symbols one parser counts. */
 #define SETTLE_PERF_MAX_SYMBOLS 16
+/* Bytes kept of the name of an implementation (impl_name). */
+#define SETTLE_PERF_IMPL_NAME 64
 
 struct settle_perf_count {
 	uint64_t samples;      /* samples seen */
@@ -37,6 +39,14 @@ struct settle_perf_count {
 	 * sample once however often the symbol recurs in its chain) */
 	uint64_t self[SETTLE_PERF_MAX_SYMBOLS];
 	uint64_t children[SETTLE_PERF_MAX_SYMBOLS];
+	/* per symbol i: samples whose innermost frame is in an
+	 * implementation glibc chooses for it at load, named __SYMBOL_...
+	 * (__strlen_avx2), for memcpy __memmove_... too (glibc's memcpy is
+	 * its memmove: __memmove_avx512_unaligned_erms); perf names a sample
+	 * after the function that ran, so symbol i has none of them. The
+	 * first such name seen, cut to SETTLE_PERF_IMPL_NAME - 1 bytes. */
+	uint64_t impl[SETTLE_PERF_MAX_SYMBOLS];
+	char impl_name[SETTLE_PERF_MAX_SYMBOLS][SETTLE_PERF_IMPL_NAME];
 	uint64_t any;          /* samples with any of the symbols in the
 				  chain (the union of children[]) */
 	uint64_t cut;          /* samples whose call chain reaches no

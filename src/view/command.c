@@ -311,6 +311,15 @@ static void share_lines(struct out *o, const struct settle_result *r)
 	for (size_t k = 0; k < d->nshare; k++) {
 		const char *sym = d->share[k].symbol;
 
+		if (d->share[k].impl)
+			say(o, 1, "%s: perf named %llu of its samples (%s) "
+			    "after %s, an implementation glibc chose for %s "
+			    "at load, and %s's share leaves them out (--share "
+			    "%s counts them)", r->variant,
+			    (unsigned long long)d->share[k].impl,
+			    pct((double)d->share[k].impl / (double)d->samples,
+				v[0], sizeof(v[0])), d->share[k].impl_name, sym,
+			    sym, d->share[k].impl_name);
 		if (settle_share_of(r, k, &st) < 0) {
 			char hi[32];
 
@@ -518,6 +527,18 @@ int settle_command_conclusion(const struct settle_view_claim *vc,
 		struct settle_share_stat st;
 
 		bound_of(b->r, k, sentence, len);
+		/* samples perf named after glibc's implementation of it
+		 * (memcpy's 36 % as __memmove_avx512_unaligned_erms) are
+		 * out of its share: no bound holds */
+		if (!why[0] && d->share[k].impl)
+			snprintf(why, whylen, "perf named %llu of %s's samples "
+				 "after %s, an implementation glibc chose for "
+				 "%s at load, which %s's share leaves out "
+				 "(--share %s counts them)",
+				 (unsigned long long)d->share[k].impl,
+				 b->r->variant, d->share[k].impl_name,
+				 d->share[k].symbol, d->share[k].symbol,
+				 d->share[k].impl_name);
 		/* a bound for a name no sample has rests on the name: a
 		 * misspelling read "settled: nosuchsym is under 0.50 %", and
 		 * so did memcpy at 36 % of the time, its samples named
