@@ -535,17 +535,24 @@ EOF
 	"$SETTLE" run --command "a=$tmp/spin" --samples 3 --share spin \
 		>/dev/null 2>"$tmp/si.err" &
 	pid=$!
+	seen=no
 	for _ in $(seq 600); do
-		pgrep -f "perf script -i .*/settle-perf-" >/dev/null && break
+		pgrep -f "perf script -i .*/settle-perf-" >/dev/null &&
+			seen=yes && break
 		sleep 0.05
 	done
-	sleep 0.3
+	sleep 0.1
+	# the signal lands while perf script still runs (else the test
+	# would not try the case)
+	pgrep -f "perf script -i .*/settle-perf-" >/dev/null || seen=late
 	t0=$(date +%s)
 	kill -INT $pid
 	wait $pid
 	rc=$?
 	took=$(( $(date +%s) - t0 ))
-	if [ $rc = 130 ] && [ $took -le 5 ] &&
+	if [ $seen != yes ]; then
+		bad "--share interrupted in perf script: perf script $([ $seen = no ] && echo "never seen" || echo "ended before the signal")"
+	elif [ $rc = 130 ] && [ $took -le 5 ] &&
 	   ! grep -q "did not end within" "$tmp/si.err" &&
 	   ! pgrep -f "perf script -i .*/settle-perf-" >/dev/null; then
 		ok "--share: SIGINT while perf script reads ends settle at once"

@@ -140,6 +140,8 @@ done
 for fmt in table json; do
 	golden "show-command-impl.$fmt" "$S" show command-impl.json --format "$fmt"
 done
+# and compare does not compare base's share of spin with it, saying why
+golden "compare-command-impl.table" "$S" compare command.json command-impl.json
 # command-long.json, command-long-moved.json: command.json and
 # command-moved.json with long names and a 255-byte symbol: the share
 # line keeps its numbers and verdict (it was cut at 400 bytes)

@@ -222,7 +222,9 @@ static void test_by_hand(void **st)
  * ran, __memmove_avx512_unaligned_erms for a call of memcpy, so memcpy
  * has none of those samples; they are counted apart, innermost frames
  * only, with the first name seen. Not one: a name that only starts so,
- * __strlenx, my__strlen_x, or the symbol itself.
+ * __strlenx, my__strlen_x, the symbol itself, a helper with no CPU's
+ * tag (__printf_fp_l, __qsort_r), or a sample with the symbol in its
+ * chain (its share has it already).
  */
 static void test_implementations(void **st)
 {
@@ -248,15 +250,26 @@ static void test_implementations(void **st)
 		"    100 \n"
 		"\t    7f0000001000 strlen\n"
 		"\t    7f0000003000 _start\n\n"
-		"    100      7f0000001000 __strlen_evex\n";
-	static const char *const syms[] = { "memcpy", "strlen", "copy" };
+		"    100      7f0000001000 __strlen_evex\n"
+		"    100 \n"
+		"\t    7f0000001000 __strlen_sse2\n"
+		"\t    7f0000002000 strlen\n"
+		"\t    7f0000003000 _start\n\n"
+		"    100 \n"
+		"\t    7f0000001000 __printf_fp_l\n"
+		"\t    7f0000003000 _start\n\n"
+		"    100 \n"
+		"\t    7f0000001000 __qsort_r\n"
+		"\t    7f0000003000 _start\n\n";
+	static const char *const syms[] = { "memcpy", "strlen", "copy",
+					    "printf", "qsort" };
 	struct settle_perf_parser p;
 
 	(void)st;
-	settle_perf_parser_init(&p, syms, 3);
+	settle_perf_parser_init(&p, syms, 5);
 	assert_int_equal(settle_perf_parse_text(&p, text, strlen(text)), 0);
 	settle_perf_parser_finish(&p);
-	assert_int_equal(p.count.samples, 7);
+	assert_int_equal(p.count.samples, 10);
 	assert_int_equal(p.count.impl[0], 2);    /* not the outer memmove */
 	assert_string_equal(p.count.impl_name[0],
 			    "__memmove_avx512_unaligned_erms");
@@ -264,8 +277,11 @@ static void test_implementations(void **st)
 	assert_int_equal(p.count.impl[1], 2);    /* chained and flat */
 	assert_string_equal(p.count.impl_name[1], "__strlen_avx2");
 	assert_int_equal(p.count.self[1], 1);
+	assert_int_equal(p.count.children[1], 2);
 	assert_int_equal(p.count.impl[2], 0);
 	assert_string_equal(p.count.impl_name[2], "");
+	assert_int_equal(p.count.impl[3], 0);
+	assert_int_equal(p.count.impl[4], 0);
 }
 
 /*

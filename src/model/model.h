@@ -183,7 +183,8 @@ double settle_repeat_pair_ratio(const struct settle_result *r);
 /* How well r's repetition evidence passes both rules: the smaller of
  * settle_repeat_ratio() / SETTLE_REPEAT_GROWTH and
  * settle_repeat_pair_ratio() / SETTLE_REPEAT_FIXED; at least 1 passes;
- * NaN without the evidence. */
+ * NaN without the evidence (fmin: a NaN of one alone is ignored, and
+ * both are NaN together). */
 double settle_repeat_score(const struct settle_result *r);
 
 #endif

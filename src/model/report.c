@@ -358,6 +358,13 @@ static void judge(struct settle_result *r)
 		return;
 	}
 	qm = settle_repeat_pair_ratio(r);
+	if (r->repeat_iters == 2 * r->iters && qm < SETTLE_REPEAT_GROWTH) {
+		/* the fastest calls grew, most pairs did not */
+		snprintf(r->invalid, sizeof(r->invalid), "twice the "
+			 "repetitions took %.2fx the time in the median pair, "
+			 "not 2x: the work was hoisted or removed", qm);
+		return;
+	}
 	if (r->repeat_iters == 2 * r->iters && qm < SETTLE_REPEAT_FIXED) {
 		/* T(n) = F + n c: T(2n) / T(n) = 2 - F / T(n) */
 		snprintf(r->invalid, sizeof(r->invalid), "twice the "

@@ -668,6 +668,7 @@ static size_t orphans(struct cmdrun *m, int keep, pid_t group)
 				continue;
 			}
 			if (group > 0 && pg == group) { /* being killed */
+				kill(pid, SIGKILL); /* if finish() could not */
 				waitpid(pid, &status, 0);
 				continue;
 			}

@@ -26,6 +26,9 @@ static void close_sample(struct settle_perf_parser *p)
 	for (size_t i = 0; i < p->nsymbols; i++) {
 		p->count.self[i] += p->first[i];
 		p->count.children[i] += p->seen[i];
+		if (p->impl[i] && !p->seen[i] && !p->count.impl[i]++)
+			memcpy(p->count.impl_name[i], p->impl_name,
+			       SETTLE_PERF_IMPL_NAME);
 		any |= p->seen[i];
 	}
 	p->count.any += any;
@@ -64,6 +67,7 @@ static void open_sample(struct settle_perf_parser *p, uint64_t period)
 	p->frames = 0;
 	memset(p->seen, 0, sizeof(p->seen));
 	memset(p->first, 0, sizeof(p->first));
+	memset(p->impl, 0, sizeof(p->impl));
 	p->chained = p->entry = p->last_start_call = 0;
 	p->count.period_sum += period;
 }
@@ -83,37 +87,52 @@ static int is_hex(char c)
 #define INLINED " (inlined)"
 #define INLINED_LEN (sizeof(INLINED) - 1)
 
+/* Whether the len bytes at t begin with the tag of a CPU glibc builds
+ * an implementation for (sysdeps/.../multiarch: x86, aarch64, s390,
+ * powerpc). */
+static int cpu_tag(const char *t, size_t len)
+{
+	static const char *const tags[] = {
+		"sse2", "ssse3", "sse4", "avx", "evex", "erms", "generic",
+		"simd", "sve", "mops", "thunderx", "falkor", "a64fx", "oryon",
+		"emag", "kunpeng", "z9", "z10", "z196", "z13", "z15", "power",
+		"ppc",
+	};
+
+	for (size_t i = 0; i < sizeof(tags) / sizeof(tags[0]); i++)
+		if (len >= strlen(tags[i]) &&
+		    !memcmp(t, tags[i], strlen(tags[i])))
+			return 1;
+	return 0;
+}
+
 /* Whether sym (len bytes) names an implementation of s that glibc
- * chooses at load: __S_..., or for memcpy __memmove_... */
+ * chooses at load: __S_ and a CPU's tag, or for memcpy __memmove_ and
+ * one (__printf_fp_l is no implementation of printf). */
 static int implements(const char *s, const char *sym, size_t len)
 {
 	size_t n = strlen(s);
 
 	if (len > n + 3 && !memcmp(sym, "__", 2) &&
 	    !memcmp(sym + 2, s, n) && sym[n + 2] == '_')
-		return 1;
+		return cpu_tag(sym + n + 3, len - n - 3);
 	return !strcmp(s, "memcpy") && len > 10 &&
-	       !memcmp(sym, "__memmove_", 10);
+	       !memcmp(sym, "__memmove_", 10) && cpu_tag(sym + 10, len - 10);
 }
 
-/* The innermost frame sym (len bytes) of the open sample, in an
- * implementation of a symbol counted: counted as such. */
+/* The innermost frame sym (len bytes) of the open sample: which symbols
+ * counted it implements (counted when the sample closes, if the symbol
+ * is nowhere in its chain), and its name. */
 static void implementation(struct settle_perf_parser *p, const char *sym,
 			   size_t len)
 {
-	for (size_t i = 0; i < p->nsymbols; i++) {
-		char *name = p->count.impl_name[i];
-		size_t k = len < SETTLE_PERF_IMPL_NAME - 1 ? len :
-			   SETTLE_PERF_IMPL_NAME - 1;
+	size_t k = len < SETTLE_PERF_IMPL_NAME - 1 ? len :
+		   SETTLE_PERF_IMPL_NAME - 1;
 
-		if (!implements(p->symbols[i], sym, len))
-			continue;
-		p->count.impl[i]++;
-		if (!name[0]) {
-			memcpy(name, sym, k);
-			name[k] = '\0';
-		}
-	}
+	memcpy(p->impl_name, sym, k);
+	p->impl_name[k] = '\0';
+	for (size_t i = 0; i < p->nsymbols; i++)
+		p->impl[i] = (unsigned char)implements(p->symbols[i], sym, len);
 }
 
 /* "ADDRESS SYMBOL" (leading blanks skipped): the frame of the open sample. */

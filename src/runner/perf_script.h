@@ -39,12 +39,14 @@ struct settle_perf_count {
 	 * sample once however often the symbol recurs in its chain) */
 	uint64_t self[SETTLE_PERF_MAX_SYMBOLS];
 	uint64_t children[SETTLE_PERF_MAX_SYMBOLS];
-	/* per symbol i: samples whose innermost frame is in an
-	 * implementation glibc chooses for it at load, named __SYMBOL_...
-	 * (__strlen_avx2), for memcpy __memmove_... too (glibc's memcpy is
-	 * its memmove: __memmove_avx512_unaligned_erms); perf names a sample
-	 * after the function that ran, so symbol i has none of them. The
-	 * first such name seen, cut to SETTLE_PERF_IMPL_NAME - 1 bytes. */
+	/* per symbol i: samples with symbol i nowhere in the chain whose
+	 * innermost frame is in an implementation glibc chooses for it at
+	 * load, named __SYMBOL_ and a CPU's tag (__strlen_avx2,
+	 * __memcpy_evex_unaligned_erms, __memcpy_generic), for memcpy
+	 * __memmove_... too (glibc's memcpy is its memmove); perf names a
+	 * sample after the function that ran, so symbol i has none of them.
+	 * The first such name seen, cut to SETTLE_PERF_IMPL_NAME - 1 bytes
+	 * (there may be others: impl counts them all). */
 	uint64_t impl[SETTLE_PERF_MAX_SYMBOLS];
 	char impl_name[SETTLE_PERF_MAX_SYMBOLS][SETTLE_PERF_IMPL_NAME];
 	uint64_t any;          /* samples with any of the symbols in the
@@ -70,6 +72,9 @@ struct settle_perf_parser {
 	int last_start_call;        /* the last is __libc_start_call_main */
 	unsigned char seen[SETTLE_PERF_MAX_SYMBOLS];
 	unsigned char first[SETTLE_PERF_MAX_SYMBOLS];
+	unsigned char impl[SETTLE_PERF_MAX_SYMBOLS]; /* its innermost frame
+						       implements symbol i */
+	char impl_name[SETTLE_PERF_IMPL_NAME]; /* that frame's name */
 };
 
 /*

@@ -215,13 +215,15 @@ static void commands_part(struct out *o, const struct settle_report *rep,
 			continue;
 		settle_command_cpu(r, &user, &sys);
 		if (settle_command_cpu_cmp(rep, i, &cmp) == 0) {
-			char ci[48] = "";
+			char ci[48] = "", q[3][32];
 
 			if (settle_interval_reached(&cmp))
-				snprintf(ci, sizeof(ci), " [%.3f, %.3f]",
-					 cmp.lo, cmp.hi);
-			snprintf(ratio, sizeof(ratio), "; CPU time %.3fx%s "
-				 "%s%s%s%s", cmp.ratio, ci,
+				snprintf(ci, sizeof(ci), " [%s, %s]",
+					 settle_format_ratio(cmp.lo, q[0], 32),
+					 settle_format_ratio(cmp.hi, q[1], 32));
+			snprintf(ratio, sizeof(ratio), "; CPU time %sx%s "
+				 "%s%s%s%s",
+				 settle_format_ratio(cmp.ratio, q[2], 32), ci,
 				 settle_verdict_name(cmp.verdict),
 				 cmp.why ? " (" : "", cmp.why ? cmp.why : "",
 				 cmp.why ? ")" : "");
@@ -313,13 +315,13 @@ static void share_lines(struct out *o, const struct settle_result *r)
 
 		if (d->share[k].impl)
 			say(o, 1, "%s: perf named %llu of its samples (%s) "
-			    "after %s, an implementation glibc chose for %s "
-			    "at load, and %s's share leaves them out (--share "
-			    "%s counts them)", r->variant,
+			    "after implementations glibc chose for %s at load "
+			    "(such as %s), and %s's share leaves them out "
+			    "(--share counts them by those names)", r->variant,
 			    (unsigned long long)d->share[k].impl,
 			    pct((double)d->share[k].impl / (double)d->samples,
-				v[0], sizeof(v[0])), d->share[k].impl_name, sym,
-			    sym, d->share[k].impl_name);
+				v[0], sizeof(v[0])), sym, d->share[k].impl_name,
+			    sym);
 		if (settle_share_of(r, k, &st) < 0) {
 			char hi[32];
 
@@ -532,13 +534,12 @@ int settle_command_conclusion(const struct settle_view_claim *vc,
 		 * out of its share: no bound holds */
 		if (!why[0] && d->share[k].impl)
 			snprintf(why, whylen, "perf named %llu of %s's samples "
-				 "after %s, an implementation glibc chose for "
-				 "%s at load, which %s's share leaves out "
-				 "(--share %s counts them)",
+				 "after implementations glibc chose for %s at "
+				 "load (such as %s), which %s's share leaves out "
+				 "(--share counts them by those names)",
 				 (unsigned long long)d->share[k].impl,
-				 b->r->variant, d->share[k].impl_name,
-				 d->share[k].symbol, d->share[k].symbol,
-				 d->share[k].impl_name);
+				 b->r->variant, d->share[k].symbol,
+				 d->share[k].impl_name, d->share[k].symbol);
 		/* a bound for a name no sample has rests on the name: a
 		 * misspelling read "settled: nosuchsym is under 0.50 %", and
 		 * so did memcpy at 36 % of the time, its samples named
@@ -650,6 +651,18 @@ static const char *no_share(const struct settle_result *r, const char *sym)
 	return "was not profiled for it";
 }
 
+/* The name of an implementation of sym that perf named samples of r
+ * after, or NULL: none. */
+static const char *impl_of(const struct settle_result *r, const char *sym)
+{
+	const struct settle_command_data *d = r->command;
+
+	for (size_t k = 0; d && k < d->nshare; k++)
+		if (!strcmp(d->share[k].symbol, sym) && d->share[k].impl)
+			return d->share[k].impl_name;
+	return NULL;
+}
+
 /* c: sym of the command name, not compared, for the reason said in
  * text (a format and its arguments). */
 static void not_compared(struct settle_compare_share *c, const char *name,
@@ -699,6 +712,16 @@ size_t settle_share_changes(const struct settle_result *a,
 			not_compared(c, name, c->symbol, "the %s file's run %s",
 				     no_share(a, c->symbol) ? "old" : "new",
 				     why);
+			n++;
+			continue;
+		}
+		if ((why = impl_of(a, c->symbol)) ||
+		    (why = impl_of(b, c->symbol))) {
+			not_compared(c, name, c->symbol, "perf named samples "
+				     "of the %s file's run after %s, an "
+				     "implementation glibc chose for it at "
+				     "load, which its share leaves out",
+				     impl_of(a, c->symbol) ? "old" : "new", why);
 			n++;
 			continue;
 		}

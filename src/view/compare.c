@@ -369,7 +369,8 @@ static void within_spread(struct settle_comparison *c,
 
 	if (c->verdict != SETTLE_SLOWER && c->verdict != SETTLE_FASTER)
 		return;
-	if (c->lo > 1 + s || c->hi < 1 - s)
+	/* a factor either way, as the band (settle_decide()) */
+	if (c->lo > 1 + s || c->hi < 1 / (1 + s))
 		return;
 	c->verdict = SETTLE_UNCLEAR;
 	c->why = "within the spread of an unstable row";

@@ -211,7 +211,9 @@ struct settle_compare_share {
 	const char *verdict;   /* "larger", "smaller" or "unclear"; "not
 				  compared" (numbers NaN) when the files
 				  profiled it differently, a side was not
-				  profiled for it, or has no perf samples) */
+				  profiled for it, has no perf samples, or
+				  perf named some of its samples after
+				  glibc's implementations of it */
 	char why[300];         /* why "not compared" ("the new file's run has
 				  no perf samples"), else "" */
 	char text[2048];       /* the whole line, said once for every format:
