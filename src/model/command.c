@@ -2,6 +2,7 @@
  * command.c (model) - the record of a whole command's runs that a result
  * owns (see model/command.h).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +22,17 @@ struct settle_command_data *settle_command_data_new(const char *shell,
 		return NULL;
 	}
 	return d;
+}
+
+void settle_share_count_add(struct settle_share_count *s, uint64_t self,
+			    uint64_t children, uint64_t impl,
+			    const char *impl_name)
+{
+	s->self += self;
+	s->children += children;
+	s->impl += impl;
+	if (!s->impl_name[0])
+		snprintf(s->impl_name, sizeof(s->impl_name), "%s", impl_name);
 }
 
 long settle_command_data_add_symbol(struct settle_command_data *d,
@@ -112,12 +124,10 @@ int settle_command_data_pool(struct settle_command_data *dst,
 	dst->any += src->any;
 	dst->cut += src->cut;
 	for (size_t i = 0; i < src->nshare; i++) {
-		dst->share[i].self += src->share[i].self;
-		dst->share[i].children += src->share[i].children;
-		dst->share[i].impl += src->share[i].impl;
-		if (!dst->share[i].impl_name[0])
-			memcpy(dst->share[i].impl_name,
-			       src->share[i].impl_name, SETTLE_IMPL_NAME);
+		const struct settle_share_count *s = &src->share[i];
+
+		settle_share_count_add(&dst->share[i], s->self, s->children,
+				       s->impl, s->impl_name);
 	}
 	return 0;
 }

@@ -78,6 +78,13 @@ struct settle_command_data *settle_command_data_new(const char *shell,
  * -1 when out of memory. */
 int settle_command_data_reserve(struct settle_command_data *d, size_t more);
 
+/* Add the counts of one profiled run (or of another file's profile) to
+ * s: samples self, with callees, and in an implementation glibc chose for
+ * it (impl, one of them named impl_name, kept when s has none yet). */
+void settle_share_count_add(struct settle_share_count *s, uint64_t self,
+			    uint64_t children, uint64_t impl,
+			    const char *impl_name);
+
 /* Add a symbol of --share, with no samples yet; returns its index or -1
  * (out of memory, or SETTLE_SHARE_MAX symbols already). */
 long settle_command_data_add_symbol(struct settle_command_data *d,

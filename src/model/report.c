@@ -346,26 +346,26 @@ double settle_repeat_score(const struct settle_result *r)
  */
 static void judge(struct settle_result *r)
 {
-	double q = settle_repeat_ratio(r), qm;
+	double q = settle_repeat_ratio(r), qm = settle_repeat_pair_ratio(r);
+	int paired = r->repeat_iters == 2 * r->iters; /* n and 2n timed */
 
 	r->invalid[0] = '\0';
 	if (r->skipped || r->nsamples == 0 || r->below_resolution)
 		return;
-	if (r->repeat_iters == 2 * r->iters && q < SETTLE_REPEAT_GROWTH) {
+	if (paired && q < SETTLE_REPEAT_GROWTH) {
 		snprintf(r->invalid, sizeof(r->invalid), "twice the "
 			 "repetitions took %.2fx the time, not 2x: the work "
 			 "was hoisted or removed", q);
 		return;
 	}
-	qm = settle_repeat_pair_ratio(r);
-	if (r->repeat_iters == 2 * r->iters && qm < SETTLE_REPEAT_GROWTH) {
+	if (paired && qm < SETTLE_REPEAT_GROWTH) {
 		/* the fastest calls grew, most pairs did not */
 		snprintf(r->invalid, sizeof(r->invalid), "twice the "
 			 "repetitions took %.2fx the time in the median pair, "
 			 "not 2x: the work was hoisted or removed", qm);
 		return;
 	}
-	if (r->repeat_iters == 2 * r->iters && qm < SETTLE_REPEAT_FIXED) {
+	if (paired && qm < SETTLE_REPEAT_FIXED) {
 		/* T(n) = F + n c: T(2n) / T(n) = 2 - F / T(n) */
 		snprintf(r->invalid, sizeof(r->invalid), "twice the "
 			 "repetitions took %.2fx the time, not 2x: %.0f%% of "

@@ -328,6 +328,18 @@ static pid_t start(char *const argv[], const struct io *io)
  * the commands use.) A command that stops (SIGSTOP, SIGTSTP) would never
  * end: it is killed with its group, and r->stopped says by what signal.
  */
+/* SIGTERM to pid's group (or pid alone, when it has none yet), and
+ * SIGCONT: a stopped process acts on it once continued. Whether one was
+ * sent. */
+static int stop_group(pid_t pid)
+{
+	int sent = kill(-pid, SIGTERM) == 0 || kill(pid, SIGTERM) == 0;
+
+	kill(-pid, SIGCONT);
+	kill(pid, SIGCONT);
+	return sent;
+}
+
 static int finish(pid_t pid, struct run *r, int end_group)
 {
 	struct rusage ru;
@@ -336,25 +348,17 @@ static int finish(pid_t pid, struct run *r, int end_group)
 	pid_t w;
 
 	r->stopped = 0;
-	/* asked to stop before the wait (settle stopped reading perf
-	 * script's output): end the group now, as below */
-	if (settle_interrupted()) {
-		killed = kill(-pid, SIGTERM) == 0 || kill(pid, SIGTERM) == 0;
-		kill(-pid, SIGCONT);
-		kill(pid, SIGCONT);
-	}
+	/* asked to stop (settle_interrupted), before the wait (settle
+	 * stopped reading perf script's output) or during it: end the run
+	 * now */
+	if (settle_interrupted())
+		killed = stop_group(pid);
 	for (;;) {
 		rc = waitid(P_PID, (id_t)pid, &info,
 			    WEXITED | WSTOPPED | WNOWAIT);
-		/* asked to stop (settle_interrupted): end the run now; a
-		 * stopped process acts on SIGTERM once continued */
 		if (rc < 0 && errno == EINTR && settle_interrupted() &&
-		    !killed) {
-			killed = kill(-pid, SIGTERM) == 0 ||
-				 kill(pid, SIGTERM) == 0;
-			kill(-pid, SIGCONT);
-			kill(pid, SIGCONT);
-		}
+		    !killed)
+			killed = stop_group(pid);
 		if (rc < 0 && errno == EINTR)
 			continue;
 		if (rc < 0 || info.si_code != CLD_STOPPED)
@@ -1022,12 +1026,9 @@ static void add_counts(struct settle_command_data *d,
 	d->any += c->any;
 	d->cut += c->cut;
 	for (size_t k = 0; k < d->nshare; k++) {
-		d->share[k].self += c->self[k];
-		d->share[k].children += c->children[k];
-		d->share[k].impl += c->impl[k];
-		if (!d->share[k].impl_name[0])
-			snprintf(d->share[k].impl_name, SETTLE_IMPL_NAME, "%s",
-				 c->impl_name[k]);
+		settle_share_count_add(&d->share[k], c->self[k],
+				       c->children[k], c->impl[k],
+				       c->impl_name[k]);
 	}
 	d->profiled_runs++;
 }

@@ -586,22 +586,30 @@ int settle_command_conclusion(const struct settle_view_claim *vc,
 	return 1;
 }
 
+/* The index of --share symbol sym in r's profile, or -1: r was not
+ * profiled for it. */
+static long share_index(const struct settle_result *r, const char *sym)
+{
+	const struct settle_command_data *d = r->command;
+
+	for (size_t k = 0; d && d->event[0] && k < d->nshare; k++)
+		if (!strcmp(d->share[k].symbol, sym))
+			return (long)k;
+	return -1;
+}
+
 /* The share of symbol sym in r with callees: *st, and 0; -1 when r was
  * not profiled for it or has no samples. */
 static int share_named(const struct settle_result *r, const char *sym,
 		       struct settle_share_stat *st)
 {
-	const struct settle_command_data *d = r->command;
+	long k = share_index(r, sym);
 
-	for (size_t k = 0; d && d->event[0] && d->samples && k < d->nshare;
-	     k++) {
-		if (strcmp(d->share[k].symbol, sym))
-			continue;
-		if (settle_share_of(r, k, st) < 0)
-			st->with = st->with_lo = 0; /* in none: 0, up to hi */
-		return 0;
-	}
-	return -1;
+	if (k < 0 || !r->command->samples)
+		return -1;
+	if (settle_share_of(r, (size_t)k, st) < 0)
+		st->with = st->with_lo = 0; /* in none: 0, up to hi */
+	return 0;
 }
 
 /* How d was profiled: "cpu-clock, DWARF call chains" into buf. */
@@ -641,26 +649,21 @@ static const char *points(double frac, char *buf, size_t len)
  * NULL: it has one. */
 static const char *no_share(const struct settle_result *r, const char *sym)
 {
-	const struct settle_command_data *d = r->command;
-
-	if (!d || !d->event[0])
+	if (!r->command || !r->command->event[0])
 		return "was not profiled (--share)";
-	for (size_t k = 0; k < d->nshare; k++)
-		if (!strcmp(d->share[k].symbol, sym))
-			return d->samples ? NULL : "has no perf samples";
-	return "was not profiled for it";
+	if (share_index(r, sym) < 0)
+		return "was not profiled for it";
+	return r->command->samples ? NULL : "has no perf samples";
 }
 
 /* The name of an implementation of sym that perf named samples of r
  * after, or NULL: none. */
 static const char *impl_of(const struct settle_result *r, const char *sym)
 {
-	const struct settle_command_data *d = r->command;
+	long k = share_index(r, sym);
 
-	for (size_t k = 0; d && k < d->nshare; k++)
-		if (!strcmp(d->share[k].symbol, sym) && d->share[k].impl)
-			return d->share[k].impl_name;
-	return NULL;
+	return k >= 0 && r->command->share[k].impl ?
+	       r->command->share[k].impl_name : NULL;
 }
 
 /* c: sym of the command name, not compared, for the reason said in
@@ -692,36 +695,34 @@ size_t settle_share_changes(const struct settle_result *a,
 	const struct settle_command_data *o = a->command;
 	size_t n = 0;
 
-	/* a symbol only the old file profiled: said, not dropped */
-	for (size_t k = 0; o && k < o->nshare && n < max; k++) {
-		const char *why = no_share(b, o->share[k].symbol);
-
-		if (why && strcmp(why, "has no perf samples"))
+	/* a symbol only the old file profiled: said, not dropped (one
+	 * both profiled is taken below) */
+	for (size_t k = 0; o && k < o->nshare && n < max; k++)
+		if (share_index(b, o->share[k].symbol) < 0)
 			not_compared(&out[n++], name, o->share[k].symbol,
-				     "the new file's run %s", why);
-	}
+				     "the new file's run %s",
+				     no_share(b, o->share[k].symbol));
 	for (size_t k = 0; d && k < d->nshare && n < max; k++) {
 		struct settle_compare_share *c = &out[n];
 		struct settle_share_stat sa, sb;
-		const char *why;
+		const char *sym = d->share[k].symbol;
+		const char *wa = no_share(a, sym), *wb = no_share(b, sym);
+		const char *ia = impl_of(a, sym), *ib = impl_of(b, sym);
 		char v[9][32], pa[64], pb[64];
 
-		c->symbol = d->share[k].symbol;
-		if ((why = no_share(a, c->symbol)) ||
-		    (why = no_share(b, c->symbol))) {
-			not_compared(c, name, c->symbol, "the %s file's run %s",
-				     no_share(a, c->symbol) ? "old" : "new",
-				     why);
+		c->symbol = sym;
+		if (wa || wb) {
+			not_compared(c, name, sym, "the %s file's run %s",
+				     wa ? "old" : "new", wa ? wa : wb);
 			n++;
 			continue;
 		}
-		if ((why = impl_of(a, c->symbol)) ||
-		    (why = impl_of(b, c->symbol))) {
-			not_compared(c, name, c->symbol, "perf named samples "
-				     "of the %s file's run after %s, an "
-				     "implementation glibc chose for it at "
-				     "load, which its share leaves out",
-				     impl_of(a, c->symbol) ? "old" : "new", why);
+		if (ia || ib) {
+			not_compared(c, name, sym, "perf named samples of the "
+				     "%s file's run after %s, an implementation "
+				     "glibc chose for it at load, which its "
+				     "share leaves out", ia ? "old" : "new",
+				     ia ? ia : ib);
 			n++;
 			continue;
 		}
