@@ -163,18 +163,24 @@ fi
 # fastest 1.70x): a cost paid once a call is 35 % of it, so its time per
 # op is 1.54x too long: invalid, saying so (it was measured; the ratio of
 # such a row moved with --min-time, each "settled")
-python3 - "$TMP/r.json" "$TMP/fixed.json" <<'PY'
+# repeats OUT N1X N2X: r.json with no stored reasons and each's 9 pairs
+# of n and 2n calls (ns) set by the python expressions N1X and N2X (N2X
+# may use n1, the list N1X made)
+repeats() {
+	python3 - "$TMP/r.json" "$1" "$2" "$3" <<'PY'
 import json, sys
 doc = json.load(open(sys.argv[1]))
 for x in doc["results"]:
     x.pop("invalid", None)
     if x["variant"] == "each":
         rc = x["repetition_check"]
-        rc["ns_1x"] = [1.0e6 + 1e3 * k for k in range(9)]
-        rc["ns_2x"] = [t * (1.70 if k == 0 else 1.65)
-                       for k, t in enumerate(rc["ns_1x"])]
+        n1 = rc["ns_1x"] = eval(sys.argv[3])
+        rc["ns_2x"] = eval(sys.argv[4], {"n1": n1})
 json.dump(doc, open(sys.argv[2], "w"))
 PY
+}
+repeats "$TMP/fixed.json" '[1.0e6 + 1e3 * k for k in range(9)]' \
+	'[t * (1.70 if k == 0 else 1.65) for k, t in enumerate(n1)]'
 "$SETTLE" show "$TMP/fixed.json" >"$TMP/fixed.out"
 if grep -q "each  *invalid: twice the repetitions took 1.65x the time, not 2x: 35% of a call is paid once a call, not per repetition, so its time per op is 1.54x too long" \
 	"$TMP/fixed.out" && ! grep "O2 each " "$TMP/fixed.out" | grep -q "hoisted"; then
@@ -186,17 +192,7 @@ fi
 # the fastest calls grew 1.6x, the median pair 0.53x (one fast n call):
 # no work done in most pairs, said as such (it read "147% of a call is
 # paid once a call ... -2.14x too long")
-python3 - "$TMP/r.json" "$TMP/median.json" <<'PY'
-import json, sys
-doc = json.load(open(sys.argv[1]))
-for x in doc["results"]:
-    x.pop("invalid", None)
-    if x["variant"] == "each":
-        rc = x["repetition_check"]
-        rc["ns_1x"] = [1.0e6] + [3.0e6] * 8
-        rc["ns_2x"] = [1.6e6] * 9
-json.dump(doc, open(sys.argv[2], "w"))
-PY
+repeats "$TMP/median.json" '[1.0e6] + [3.0e6] * 8' '[1.6e6] * 9'
 "$SETTLE" show "$TMP/median.json" >"$TMP/median.out"
 grep "O2 each " "$TMP/median.out" | grep -q "invalid: twice the repetitions took 0.53x the time in the median pair, not 2x: the work was hoisted or removed" &&
 	! grep "O2 each " "$TMP/median.out" | grep -q "too long" &&
