@@ -152,17 +152,11 @@ static void widen(size_t n, size_t *lo, size_t *hi)
 	*hi = n > *hi ? n : *hi;
 }
 
-static void machine_items(const struct settle_report *rep,
-			  struct settle_view *v)
+/* The machine line: CPU, logical CPUs, hypervisor or emulator. */
+static void cpu_item(const struct settle_machine *m, struct settle_view *v)
 {
-	const struct settle_machine *m = &rep->machine;
-	const struct settle_timer_info *t = &rep->timer;
-	const struct settle_options *o = &rep->options;
 	struct settle_view_item *it;
-	char cpu[200], buf[256], rel[64] = "unknown", cpus[48] = "";
-	char pinned[48] = "CPU unknown", each[48] = "", cost[32], res[32];
-	char count[64], tail[80];
-	size_t lo = SIZE_MAX, hi = 0; /* samples of the results */
+	char cpu[200], cpus[48] = "";
 
 	if (m->vendor[0])
 		snprintf(cpu, sizeof(cpu), "%s (%s family %u model %u "
@@ -183,6 +177,15 @@ static void machine_items(const struct settle_report *rep,
 		  m->emulator[0] ? " (times under emulation are not "
 		  "measurements)" : "");
 	brief(it, "%s", it->text);
+}
+
+/* ISA, caches, kernel, primitives and the read limit. */
+static void platform_items(const struct settle_machine *m,
+			   struct settle_view *v)
+{
+	struct settle_view_item *it;
+	char buf[256], rel[64] = "unknown";
+
 	item(v, "ISA", "%s", m->isa[0] ? m->isa : "unknown");
 	caches(m, buf, sizeof(buf));
 	if (m->ncaches && !strcmp(m->caches_source, "sysconf"))
@@ -213,6 +216,15 @@ static void machine_items(const struct settle_report *rep,
 		     "at the start)", m->read_limit_timed_256,
 		     m->read_limit_timed, m->read_limit_timed -
 		     m->read_limit_timed_256);
+}
+
+/* The clock settle timed with, and the core clock's estimate. */
+static void clock_items(const struct settle_timer_info *t,
+			struct settle_view *v)
+{
+	struct settle_view_item *it;
+	char cost[32], res[32];
+
 	/* a calibrated value of 0 is unknown (settle_timer_info) */
 	if (t->overhead_ns > 0)
 		snprintf(cost, sizeof(cost), "%.1f ns", t->overhead_ns);
@@ -252,6 +264,15 @@ static void machine_items(const struct settle_report *rep,
 		it = item(v, "core clock", "unknown");
 		brief(it, "core clock unknown");
 	}
+}
+
+/* The build of settle (and of a FILE.c's claims), and the mitigations. */
+static void build_items(const struct settle_report *rep,
+			struct settle_view *v)
+{
+	const struct settle_machine *m = &rep->machine;
+	struct settle_view_item *it;
+
 	if (rep->claims_built[0]) {
 		/* FILE.c: the user's builds measured, settle only timed */
 		it = item(v, "build", "claims built with %s (settle itself: "
@@ -267,15 +288,27 @@ static void machine_items(const struct settle_report *rep,
 	it = item(v, "mitigations", "%s", m->mitigations[0] ?
 		  m->mitigations : "unknown");
 	it->detail = 1;
+}
+
+/* Where settle ran (pinning) and how: samples, processes, sample time. */
+static void settings_items(const struct settle_report *rep,
+			   struct settle_view *v)
+{
+	const struct settle_options *o = &rep->options;
+	struct settle_view_item *it;
+	char pinned[48] = "CPU unknown", each[48] = "", count[64];
+	char procs[64] = "", tail[80] = "";
+	size_t lo = SIZE_MAX, hi = 0; /* samples of the results */
+
 	if (rep->cpu >= 0)
 		snprintf(pinned, sizeof(pinned), has_commands(rep) ?
 			 "settle on CPU %d, the commands not pinned" :
 			 "pinned to CPU %d", rep->cpu);
 	it = item(v, NULL, "%s", pinned);
 	it->info_only = 1;
-	buf[0] = tail[0] = '\0';
 	if (o->processes > 1)
-		snprintf(buf, sizeof(buf), " (%u fresh processes)", o->processes);
+		snprintf(procs, sizeof(procs), " (%u fresh processes)",
+			 o->processes);
 	/* said before the rows: no conclusion of the run can settle */
 	if (o->processes < SETTLE_MIN_UNITS && !has_commands(rep))
 		snprintf(tail, sizeof(tail), "; %s (--processes 3)",
@@ -288,10 +321,20 @@ static void machine_items(const struct settle_report *rep,
 		if (!rep->results[i].skipped)
 			widen(rep->results[i].nsamples, &lo, &hi);
 	samples_text(lo, hi, o->samples, count, sizeof(count));
-	it = item(v, NULL, "%s; %s per variant%s%s%s%s", pinned, count, buf,
+	it = item(v, NULL, "%s; %s per variant%s%s%s%s", pinned, count, procs,
 		  each, o->quick ? " (--quick)" : "", tail);
 	brief(it, "%s", it->text);
 	it->info_only = -1; /* a run's, not info's */
+}
+
+static void machine_items(const struct settle_report *rep,
+			  struct settle_view *v)
+{
+	cpu_item(&rep->machine, v);
+	platform_items(&rep->machine, v);
+	clock_items(&rep->timer, v);
+	build_items(rep, v);
+	settings_items(rep, v);
 	layouts_item(rep, v);
 }
 
