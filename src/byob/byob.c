@@ -1991,6 +1991,87 @@ static int merge_layouts(const char *file, const struct build *bl,
 	return 0;
 }
 
+/* Read the claim file into *src (malloc'ed, *len bytes) and its real path
+ * into real (PATH_MAX bytes). Returns 0, or -1 after saying why. */
+static int read_source(const char *file, char **src, size_t *len,
+		       char *real)
+{
+	struct stat st;
+
+	if (is_dir(file)) {
+		fprintf(stderr, "settle: cannot read %s: is a directory\n",
+			file);
+		return -1;
+	}
+	/* a device or a FIFO (/dev/zero named x.c) would be read forever,
+	 * or until a writer came */
+	if (stat(file, &st) == 0 && !S_ISREG(st.st_mode)) {
+		fprintf(stderr, "settle: cannot read %s: not a regular file (a "
+			"device, FIFO or socket); a claim file is C source\n",
+			file);
+		return -1;
+	}
+	if (slurp(file, src, len) < 0 || !realpath(file, real)) {
+		fprintf(stderr, "settle: cannot read %s: %s\n", file,
+			strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Build the file once per build and layout into b[l * nbuilds + i].
+ * Returns 0, 2 after saying why, or 128 + the signal when interrupted
+ * (as the shell says). */
+static int build_layouts(struct build *b, const char *const *builds,
+			 size_t nbuilds, unsigned nl, const char *file,
+			 const char *real, const char *src, size_t len,
+			 struct places *pl)
+{
+	char pad[PATH_MAX];
+
+	for (unsigned l = 0; l < nl; l++) {
+		if (nl > 1 &&
+		    layout_header(pl->cache, l, pad, sizeof(pad)) < 0)
+			return 2;
+		for (size_t i = 0; i < nbuilds; i++) {
+			struct build *bl = &b[l * nbuilds + i];
+			int rc;
+
+			bl->cmd = builds[i];
+			rc = make_build(bl, file, real, src, len, pl,
+					nl > 1 ? pad : NULL);
+			if (rc < 0)
+				return rc == -2 ? 128 + settle_interrupted()
+						: 2;
+		}
+	}
+	return 0;
+}
+
+/* Whether a name given with the claim names none of the file's claims
+ * (said with the claims of its first build, b). */
+static int missing_name(const char *file, char *const *names, size_t nnames,
+			const struct build *b)
+{
+	for (size_t i = 0; i < nnames; i++) {
+		size_t k;
+
+		for (k = 0; k < nmclaims; k++)
+			if (!strcmp(mclaims[k]->claim.name, names[i]))
+				break;
+		if (k < nmclaims)
+			continue;
+		fprintf(stderr, "settle: %s has no claim '%s'; its claims:",
+			file, names[i]);
+		for (k = 0; k < b->nclaims; k++)
+			fprintf(stderr, "%s %s", k ? "," : "",
+				b->claims[k]->name);
+		fprintf(stderr, "\n");
+		return 1;
+	}
+	return 0;
+}
+
 int settle_byob_claims(const char *file, const char *const *builds,
 		       size_t nbuilds, unsigned layouts, char *const *names,
 		       size_t nnames, unsigned flags,
@@ -2001,10 +2082,9 @@ int settle_byob_claims(const char *file, const char *const *builds,
 	static struct places pl; /* big: not on the stack */
 	struct build *b;
 	char real[PATH_MAX], *src;
-	struct stat st;
-	char pad[PATH_MAX];
 	unsigned nl = layouts > 1 ? layouts : 1;
 	size_t len;
+	int rc;
 
 	if (nbuilds == 0) {
 		builds = dflt;
@@ -2021,24 +2101,8 @@ int settle_byob_claims(const char *file, const char *const *builds,
 	}
 	if (duplicate_build(builds, nbuilds))
 		return 2;
-	if (is_dir(file)) {
-		fprintf(stderr, "settle: cannot read %s: is a directory\n",
-			file);
+	if (read_source(file, &src, &len, real) < 0)
 		return 2;
-	}
-	/* a device or a FIFO (/dev/zero named x.c) would be read forever,
-	 * or until a writer came */
-	if (stat(file, &st) == 0 && !S_ISREG(st.st_mode)) {
-		fprintf(stderr, "settle: cannot read %s: not a regular file (a "
-			"device, FIFO or socket); a claim file is C source\n",
-			file);
-		return 2;
-	}
-	if (slurp(file, &src, &len) < 0 || !realpath(file, real)) {
-		fprintf(stderr, "settle: cannot read %s: %s\n", file,
-			strerror(errno));
-		return 2;
-	}
 	if (find_include(pl.inc) < 0) {
 		free(src);
 		return 2;
@@ -2061,29 +2125,10 @@ int settle_byob_claims(const char *file, const char *const *builds,
 		return 2;
 	}
 	user_watch(file);
-	for (unsigned l = 0; l < nl; l++) {
-		if (nl > 1 &&
-		    layout_header(pl.cache, l, pad, sizeof(pad)) < 0) {
-			free(src);
-			return 2;
-		}
-		for (size_t i = 0; i < nbuilds; i++) {
-			struct build *bl = &b[l * nbuilds + i];
-			int rc;
-
-			bl->cmd = builds[i];
-			rc = make_build(bl, file, real, src, len, &pl,
-					nl > 1 ? pad : NULL);
-			if (rc < 0) {
-				free(src);
-				/* interrupted: 128 + the signal, as the
-				 * shell says */
-				return rc == -2 ? 128 + settle_interrupted()
-						: 2;
-			}
-		}
-	}
+	rc = build_layouts(b, builds, nbuilds, nl, file, real, src, len, &pl);
 	free(src);
+	if (rc)
+		return rc;
 	for (size_t i = 0; i < nbuilds; i++)
 		for (size_t k = 0; k < b[i].nclaims; k++) {
 			const struct settle_claim *c = b[i].claims[k];
@@ -2094,22 +2139,8 @@ int settle_byob_claims(const char *file, const char *const *builds,
 			    merge_claim(file, c, i) < 0)
 				return 2;
 		}
-	for (size_t i = 0; i < nnames; i++) {
-		size_t k;
-
-		for (k = 0; k < nmclaims; k++)
-			if (!strcmp(mclaims[k]->claim.name, names[i]))
-				break;
-		if (k < nmclaims)
-			continue;
-		fprintf(stderr, "settle: %s has no claim '%s'; its claims:",
-			file, names[i]);
-		for (k = 0; k < b[0].nclaims; k++)
-			fprintf(stderr, "%s %s", k ? "," : "",
-				b[0].claims[k]->name);
-		fprintf(stderr, "\n");
+	if (missing_name(file, names, nnames, &b[0]))
 		return 2;
-	}
 	if (nmclaims > max) {
 		fprintf(stderr, "settle: %s: too many claims (at most %zu)\n",
 			file, max);
