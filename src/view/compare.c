@@ -376,6 +376,29 @@ static void within_spread(struct settle_comparison *c,
 	c->why = "within the spread of an unstable row";
 }
 
+/* The row's medians (ns), change and interval (%), and their texts. */
+static void row_numbers(struct settle_compare_row *w, double old_median,
+			double new_median, const struct settle_comparison *c)
+{
+	w->old_median = old_median;
+	w->new_median = new_median;
+	settle_format_ns(w->old_median, w->old_text, sizeof(w->old_text));
+	settle_format_ns(w->new_median, w->new_text, sizeof(w->new_text));
+	w->change = (c->ratio - 1) * 100;
+	w->level = c->level;
+	w->ci = settle_interval_reached(c);
+	w->lo = (c->lo - 1) * 100;
+	w->hi = (c->hi - 1) * 100;
+	pct(c->ratio, w->change_text, sizeof(w->change_text));
+	if (w->ci) {
+		pct(c->lo, w->lo_text, sizeof(w->lo_text));
+		pct(c->hi, w->hi_text, sizeof(w->hi_text));
+	} else { /* no interval to speak of: too few samples */
+		snprintf(w->lo_text, sizeof(w->lo_text), "-");
+		snprintf(w->hi_text, sizeof(w->hi_text), "-");
+	}
+}
+
 /*
  * The row of key r (a result of nw): -1 when out of memory, 0 when old
  * lacks it, 1 when made. u receives what the row was compared by, the
@@ -460,23 +483,7 @@ static int make_row(const struct settle_report *old,
 	} else if (c.verdict == SETTLE_UNCLEAR && spread > 0 && k >= 0) {
 		c.why = settle_layout_why(spread, why, whylen);
 	}
-	w->old_median = so.median;
-	w->new_median = sn.median;
-	settle_format_ns(w->old_median, w->old_text, sizeof(w->old_text));
-	settle_format_ns(w->new_median, w->new_text, sizeof(w->new_text));
-	w->change = (c.ratio - 1) * 100;
-	w->level = c.level;
-	w->ci = settle_interval_reached(&c);
-	w->lo = (c.lo - 1) * 100;
-	w->hi = (c.hi - 1) * 100;
-	pct(c.ratio, w->change_text, sizeof(w->change_text));
-	if (w->ci) {
-		pct(c.lo, w->lo_text, sizeof(w->lo_text));
-		pct(c.hi, w->hi_text, sizeof(w->hi_text));
-	} else { /* no interval to speak of: too few samples */
-		snprintf(w->lo_text, sizeof(w->lo_text), "-");
-		snprintf(w->hi_text, sizeof(w->hi_text), "-");
-	}
+	row_numbers(w, so.median, sn.median, &c);
 	if (k) { /* with layouts, the spread within them (the results') */
 		w->mark = w->old_r->unstable || r->unstable ? "!" : "";
 		so.mad = w->old_r->within_mad;
