@@ -85,8 +85,10 @@ static inline void settle_store_be64(void *p, uint64_t v)
  * threshold is the last-level cache size the system reports (sysfs, then
  * sysconf), capped at 8 MiB because a hypervisor may report a cache the
  * guest does not have to itself, or the size in the environment variable
- * SETTLE_BSWAP_NT_BYTES ("1048576", "64K", "32M", "1G"; read once; a value
- * that is not a positive size is ignored). Never fails; returns nothing.
+ * SETTLE_BSWAP_NT_BYTES (a size as settle run --size takes it: "1048576",
+ * "64K", "64k", "32MiB", "1G"; read once; a value that is not a positive
+ * size is ignored, and settle_bswap_nt_source() says so). Never fails;
+ * returns nothing.
  */
 void settle_bswap16(void *dst, const void *src, size_t n);
 void settle_bswap32(void *dst, const void *src, size_t n);
@@ -138,6 +140,27 @@ enum settle_bswap_impl settle_bswap_active(void);
  * prints it after "settle: " and exits with status 2.
  */
 const char *settle_bswap_env_refusal(void);
+
+/*
+ * The non-temporal threshold of settle_bswap16/32/64, in bytes: a copy
+ * larger than this is written with non-temporal stores (never one below
+ * 64 KiB). Decided once, by whichever thread asks first (the others wait
+ * for it), from SETTLE_BSWAP_NT_BYTES and the last-level cache size the
+ * system reports (sysfs, then sysconf), capped at 32 MiB on Intel CPUs
+ * and 8 MiB on every other. No measurement is made inside the library.
+ * Never 0; never fails.
+ */
+size_t settle_bswap_nt_bytes(void);
+
+/*
+ * Where settle_bswap_nt_bytes() came from, a static string:
+ * "SETTLE_BSWAP_NT_BYTES" (the variable's size), "last-level cache",
+ * "cap (the reported last-level cache is larger)", "cap (no last-level
+ * cache size reported)", or "SETTLE_BSWAP_NT_BYTES ignored (not a positive
+ * size)" when the variable was set to anything else (the threshold is
+ * then the cache's or the cap). Makes the decision if it is not made yet.
+ */
+const char *settle_bswap_nt_source(void);
 
 /* Non-zero when this CPU and OS can run implementation which (0 for one of
  * another architecture). */

@@ -136,8 +136,13 @@ static void test_decide(void **unused)
 			  "last-level cache");
 	expect_decide_cap("64K", 480 * MIB, CAP_INTEL, 65536,
 			  "SETTLE_BSWAP_NT_BYTES");
-	expect_decide_cap("1MB", 480 * MIB, CAP_INTEL, CAP_INTEL,
-			  "SETTLE_BSWAP_NT_BYTES ignored");
+	/* as settle run --size takes sizes (settle_parse_size()): the
+	 * settle command took these, the library ignored them */
+	expect_decide_cap("1MB", 480 * MIB, CAP_INTEL, MIB,
+			  "SETTLE_BSWAP_NT_BYTES");
+	expect_decide("64k", 4 * MIB, 65536, "SETTLE_BSWAP_NT_BYTES");
+	expect_decide("64KiB", 4 * MIB, 65536, "SETTLE_BSWAP_NT_BYTES");
+	expect_decide("3m", 32 * MIB, 3 * MIB, "SETTLE_BSWAP_NT_BYTES");
 	/* the environment wins, whatever the cache */
 	expect_decide("1048576", 480 * MIB, 1048576, "SETTLE_BSWAP_NT_BYTES");
 	expect_decide("64K", 4 * MIB, 65536, "SETTLE_BSWAP_NT_BYTES");
@@ -148,8 +153,9 @@ static void test_decide(void **unused)
 	expect_decide("1", 4 * MIB, 1, "SETTLE_BSWAP_NT_BYTES");
 	/* not a positive size: ignored, and said so */
 	static const char *const bad[] = {
-		"0", "abc", "12X", "-5", "1.5M", " 1M", "1M ", "1MB", "K",
-		"99999999999999999999", "20000000000G", "20000000T",
+		"0", "abc", "12X", "-5", "1.5M", " 1M", "1M ", "1Mb", "K",
+		"99999999999999999999", "20000000000G", "20000000T", "1kb",
+		"16E", "0x10", "1e6",
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		expect_decide(bad[i], 4 * MIB, 4 * MIB,

@@ -802,14 +802,19 @@ expect implname 2 "malformed: results\[0\]\.command\.profile" \
 # ---- the environment ---------------------------------------------------------
 # SETTLE_BSWAP_NT_BYTES that is no size was ignored without a word, as
 # SETTLE_POPCOUNT, SETTLE_BSWAP and SETTLE_CLOCK are not
-for v in junk 0 -1 1e3 '64K '; do
+for v in junk 0 -1 1e3 '64K ' 1kb; do
 	SETTLE_BSWAP_NT_BYTES=$v run ntenv list
 	expect ntenv 2 "SETTLE_BSWAP_NT_BYTES=$v refused: not a positive size" \
 		"SETTLE_BSWAP_NT_BYTES='$v' is refused"
 done
-SETTLE_BSWAP_NT_BYTES=64K run ntenv_ok list
-[ $rc = 0 ] && ok "SETTLE_BSWAP_NT_BYTES=64K is taken" ||
-	bad "SETTLE_BSWAP_NT_BYTES=64K: status $rc"
+# every spelling --size takes, and the library takes it too (it ignored
+# 64k and 64KiB, which the command let through)
+for v in 64K 64k 64KiB 64KB; do
+	SETTLE_BSWAP_NT_BYTES=$v run ntenv_ok info
+	[ $rc = 0 ] && grep -q "non-temporal stores above 64 KiB, threshold set by: SETTLE_BSWAP_NT_BYTES" "$TMP/ntenv_ok.out" &&
+		ok "SETTLE_BSWAP_NT_BYTES=$v is taken" ||
+		bad "SETTLE_BSWAP_NT_BYTES=$v: status $rc, $(grep primitives "$TMP/ntenv_ok.out")"
+done
 
 # an unusable TMPDIR is named, exit 2, whatever needs it
 TMPDIR=/nonexistent/settle-tmp run tmp_cmd run --command a=true --samples 2

@@ -46,6 +46,11 @@ static void test_good(void **st)
 	good("128T", 128ull << 40);
 	good("15E", 15ull << 60);
 	good("7B", 7);
+	good("7b", 7);
+	good("4m", 4ull << 20);
+	good("4kB", 4096);
+	good("4kiB", 4096);
+	good("2P", 2ull << 50);
 	good("18446744073709551615", UINT64_MAX);
 }
 
@@ -68,6 +73,10 @@ static void test_bad(void **st)
 	bad("99999999999999999999999X"); /* malformed before too big */
 	bad("0x10");
 	bad("1e6");
+	bad("4kb");  /* a unit then "B" or "iB", never "b" */
+	bad("4Kib");
+	bad("4KIB");
+	bad("4Bi");
 }
 
 static void test_too_big(void **st)

@@ -321,22 +321,6 @@ void settle_bswap_touch_avx2_bytes(void *dst, const void *src, size_t nb);
 #define SETTLE_BSWAP_NT_MIN_BYTES ((size_t)64 << 10)
 
 /*
- * Buffer size in bytes above which the vector kernels use non-temporal
- * stores, decided once (settle_bswap_nt_decide() with the environment
- * variable SETTLE_BSWAP_NT_BYTES and the last-level cache size the system
- * reports: sysfs, then sysconf(_SC_LEVEL3_CACHE_SIZE)). Never 0. No
- * measurement is made inside the library.
- */
-size_t settle_bswap_nt_bytes(void);
-
-/*
- * Where settle_bswap_nt_bytes() came from: "SETTLE_BSWAP_NT_BYTES", "last-level
- * cache", "cap (...)", or "SETTLE_BSWAP_NT_BYTES ignored (not a positive
- * size)". A static string.
- */
-const char *settle_bswap_nt_source(void);
-
-/*
  * The cap on the non-temporal threshold in bytes: a hypervisor's cache
  * report is not trusted above it. 32 MiB on an Intel CPU (intel nonzero:
  * settle_cpu_intel()), 8 MiB on every other. The measurements behind
@@ -352,8 +336,9 @@ uint64_t settle_bswap_nt_cap(int intel);
  * (tests inject the inputs): env, the value of SETTLE_BSWAP_NT_BYTES or
  * NULL; llc, the reported last-level cache size in bytes, 0 if unknown;
  * cap, the CPU's cap (settle_bswap_nt_cap()), above 0.
- *   - env a positive size ("1048576", "64K", "32M", "1G"; binary units):
- *     that size, whatever llc says;
+ *   - env a positive size as settle_parse_size() reads it ("1048576",
+ *     "64K", "64k", "32MiB", "1G"; binary units): that size, whatever
+ *     llc says;
  *   - else min(llc, cap), or cap when llc is 0; an env that is not a
  *     positive size is ignored.
  * *source (when source is not NULL) receives the reason, as

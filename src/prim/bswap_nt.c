@@ -14,6 +14,7 @@
 
 #include "cpu/cpu.h"
 #include "prim/bswap_kernels.h"
+#include "prim/size.h"
 
 /* ---- which loop copies at which size ----------------------------------- */
 
@@ -158,34 +159,15 @@ uint64_t settle_bswap_nt_cap(int intel)
 	return intel ? NT_CAP_INTEL_BYTES : NT_CAP_BYTES;
 }
 
-/* "123", "64K", "32M", "1G", "2T" (binary units, as settle run --size
- * takes them) in bytes; 0 if s is not such a positive size or it does
- * not fit in size_t. */
+/* The bytes of s, a size as settle run --size takes it (settle_parse_size());
+ * 0 if s is not a positive size or it does not fit in size_t. */
 static uint64_t parse_size(const char *s)
 {
-	unsigned shift = 0;
-	uint64_t v = 0;
+	uint64_t v;
 
-	if (!s || *s < '0' || *s > '9')
+	if (settle_parse_size(s, &v) != 0 || v > SIZE_MAX)
 		return 0;
-	for (; *s >= '0' && *s <= '9'; s++) {
-		if (v > (UINT64_MAX - 9) / 10)
-			return 0;
-		v = v * 10 + (uint64_t)(*s - '0');
-	}
-	if (*s == 'K')
-		shift = 10;
-	else if (*s == 'M')
-		shift = 20;
-	else if (*s == 'G')
-		shift = 30;
-	else if (*s == 'T')
-		shift = 40;
-	if (shift)
-		s++;
-	if (*s != '\0' || v == 0 || v > (SIZE_MAX >> shift))
-		return 0;
-	return v << shift;
+	return v;
 }
 
 /* Size in bytes of "12345K"-style sysfs text; 0 if it is not one. */

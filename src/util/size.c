@@ -1,59 +1,11 @@
-/* size.c - parsing and printing byte counts with binary units. */
+/* size.c - printing byte counts with binary units (settle_parse_size(),
+ * which the primitives library needs for SETTLE_BSWAP_NT_BYTES as well, is
+ * in src/prim/size.c). */
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "settle.h"
-
-static int suffix_shift(const char *s, unsigned *shift)
-{
-	static const char units[] = "KMGTPE";
-	const char *u;
-
-	if (*s == '\0') {
-		*shift = 0;
-		return 0;
-	}
-	if (strcmp(s, "B") == 0 || strcmp(s, "b") == 0) {
-		*shift = 0;
-		return 0;
-	}
-	u = strchr(units, toupper((unsigned char)s[0]));
-	if (!u)
-		return -1;
-	*shift = 10 * (unsigned)(u - units + 1);
-	s++;
-	/* Accept "K", "KB", "KiB" (all binary). */
-	if (*s == '\0' || strcmp(s, "B") == 0 || strcmp(s, "iB") == 0)
-		return 0;
-	return -1;
-}
-
-int settle_parse_size(const char *s, uint64_t *bytes)
-{
-	uint64_t v = 0;
-	unsigned shift;
-	int big = 0;
-	const char *p = s;
-
-	if (!s || !isdigit((unsigned char)*p))
-		return -1;
-	for (; isdigit((unsigned char)*p); p++) {
-		unsigned d = (unsigned)(*p - '0');
-
-		if (v > (UINT64_MAX - d) / 10)
-			big = 1;
-		v = v * 10 + d;
-	}
-	if (suffix_shift(p, &shift) < 0)
-		return -1;
-	if (big || (shift && v > (UINT64_MAX >> shift)))
-		return -2;
-	if (v == 0)
-		return -1;
-	*bytes = v << shift;
-	return 0;
-}
 
 char *settle_format_size(uint64_t bytes, char *buf, size_t len)
 {
