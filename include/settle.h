@@ -71,8 +71,8 @@ struct settle_params {
 
 /*
  * Allocate bytes for a buffer that a claim's variants work on, from its
- * setup: aligned to align bytes (a power of two up to 1 GiB; below 16
- * means 16), and placed by the layout p->layout (p NULL: layout 0). In
+ * setup: aligned to align bytes (0, or a power of two up to 1 GiB; below
+ * 16 means 16), and placed by the layout p->layout (p NULL: layout 0). In
  * layout 0 the buffer starts a page (4096 bytes); in layout k it starts
  * k-dependent whole cache lines (64 bytes, a multiple of align) into a
  * page, 0 to 15 pages further on (another page colour), and each buffer
@@ -81,8 +81,8 @@ struct settle_params {
  * declared alignment always holds: a misaligned buffer is a parameter of
  * the claim, not a layout. The memory is not initialised; at most
  * 16 pages + 2 x max(align, 4096) bytes more than asked for are taken.
- * Returns NULL with errno set when out of memory or align is not a power
- * of two. Free with settle_free() (not free()).
+ * Returns NULL with errno set: ENOMEM when out of memory, EINVAL when
+ * align is neither 0 nor a power of two up to 1 GiB. Free with settle_free() (not free()).
  */
 void *settle_alloc(const struct settle_params *p, size_t bytes, size_t align);
 
@@ -147,7 +147,7 @@ struct settle_variant {
 /*
  * The table label of a variant: its .label if set, else build, parameter
  * labels, then the name ("-O2 long", "32-bit copy avx2"), written to buf
- * (len bytes, cut to fit); returns buf.
+ * (len bytes, cut to fit; nothing is written when len is 0); returns buf.
  */
 char *settle_variant_label(const struct settle_variant *v, char *buf,
 			   size_t len);
@@ -358,14 +358,17 @@ struct settle_summary {
 
 /*
  * Summarise x[0..n). x is not modified. Negative or non-finite samples are
- * treated as 0. Returns 0, or -1 when the scratch allocation fails (s is
+ * treated as 0, and every field is then finite (the sums are taken in
+ * units of the largest sample, so even samples near DBL_MAX do not
+ * overflow). Returns 0, or -1 when the scratch allocation fails (s is
  * then all zero).
  */
 int settle_summarize(const double *x, size_t n, struct settle_summary *s);
 
 /*
  * Median of x[0..n) (mean of the two middle values for even n); sorts x in
- * place. Returns 0 for n = 0.
+ * place. Returns 0 for n = 0. x must hold no NaN (the order, and so the
+ * result, would be undefined); settle_summarize() takes any samples.
  */
 double settle_median_inplace(double *x, size_t n);
 
@@ -403,7 +406,8 @@ struct settle_comparison {
 			      settle_result.layout_spread) */
 };
 
-/* "faster", "slower", "same", "unclear", "invalid". */
+/* "faster", "slower", "same", "unclear", "invalid"; "?" for a value
+ * outside the enum. */
 const char *settle_verdict_name(enum settle_verdict v);
 
 /*
@@ -413,9 +417,10 @@ const char *settle_verdict_name(enum settle_verdict v);
  * interval from the exact Wilcoxon signed-rank distribution (Hollander,
  * Wolfe, Chicken, "Nonparametric Statistical Methods", 3rd ed., 3.2-3.3);
  * distribution-free, and no sample is dropped as an outlier. band is
- * the equivalence band as a fraction (0.01 = +-1 %). Rounds where either
- * time is 0 are left out. Returns 0; -1 with c->why set when every
- * sample of a side is 0 (no time was measured).
+ * the equivalence band as a fraction >= 0 (0.01 = +-1 %). Rounds where
+ * either time is 0 are left out. Returns 0; -1 with c unclear and c->why
+ * set when every sample of a side is 0 (no time was measured), or when
+ * band is negative, infinite or not a number.
  */
 int settle_compare_paired(const double *base, const double *x, size_t n,
 			  double band, struct settle_comparison *c);
@@ -446,7 +451,8 @@ size_t settle_process_trim(size_t p);
  * and Hypothesis Testing, 4.4-4.5), so that one process that a burst of
  * other work or a code-placement flip moved by several per cent does not
  * make the interval wide. Same verdict rules; p < 2 gives unclear (too
- * few samples). Returns 0, or -1 when memory runs out.
+ * few samples). Returns 0, or -1 when memory runs out or band is not a
+ * finite fraction >= 0 (c unclear, c->why set).
  */
 int settle_compare_processes(const double *est, size_t p, double band,
 			     struct settle_comparison *c);
@@ -467,7 +473,8 @@ int settle_intervals_overlap(const struct settle_comparison *a,
  * [1 / (1 + band), 1 + band] -> same (a factor of 1 + band either way, so
  * that the verdict of A against B is the mirror of B against A's);
  * otherwise unclear (too wide when the interval is wider than the band,
- * else straddling its edge).
+ * else straddling its edge). A band that is negative, infinite or not a
+ * number gives unclear ("no equivalence band ...").
  */
 void settle_decide(struct settle_comparison *c, double band);
 
@@ -958,15 +965,15 @@ int settle_write_compare(const struct settle_report *old,
  * (for_compare 0) or of settle compare (for_compare 1). */
 int settle_format_known(const char *format, int for_compare);
 
-/* The names of those formats, "table, json, md, ...", into buf; returns
- * buf. */
+/* The names of those formats, "table, json, md, ...", into buf (len
+ * bytes, cut to fit; nothing is written when len is 0); returns buf. */
 char *settle_format_names(int for_compare, char *buf, size_t len);
 
 /*
  * The format settle run writes to path when --output is given without
  * --format, from the name's ending: ".md" md, ".csv" csv, ".txt" text,
- * ".jsonl" json-lines, anything else (".json", no ending) json, the result
- * file that settle show and settle compare read. Never NULL.
+ * ".jsonl" json-lines, anything else (".json", no ending, path NULL) json,
+ * the result file that settle show and settle compare read. Never NULL.
  */
 const char *settle_format_for_path(const char *path);
 
@@ -998,11 +1005,13 @@ int settle_load_json(const char *path, double band, struct settle_report *rep,
 /* Parsing helpers (src/util).                                         */
 
 /*
- * Parse a size: a decimal integer with an optional binary suffix
- * K, M, G, T (KiB = 1024 ... TiB = 2^40; "KiB" and "k" also accepted).
- * Returns 0 and stores the byte count, -1 for empty, negative,
- * fractional, non-numeric or zero input, or -2 for a well-formed size of
- * 2^64 bytes or more.
+ * Parse a size: a decimal integer, then nothing, "B" or "b" (bytes), or a
+ * binary unit K, M, G, T, P or E in either case (K = 1024, ... E = 2^60),
+ * alone or followed by "B" or "iB" ("64k", "64K", "64KB", "64KiB"; not
+ * "64kb"). Returns 0 and stores the byte count, -1 for empty, negative,
+ * fractional, non-numeric, spaced or zero input, or -2 for a well-formed
+ * size of 2^64 bytes or more. Also in the primitives library, which reads
+ * SETTLE_BSWAP_NT_BYTES with it.
  */
 int settle_parse_size(const char *s, uint64_t *bytes);
 

@@ -1070,6 +1070,36 @@ static void test_format_for_path(void **st)
 		assert_string_equal(f, cases[i].format);
 		assert_true(settle_format_known(f, 0));
 	}
+	assert_string_equal(settle_format_for_path(NULL), "json");
+}
+
+/* A label or list into len bytes: cut to fit, and nothing written at all
+ * when len is 0 (it wrote a '\0' into the byte before). */
+static void test_labels_cut(void **st)
+{
+	static const struct settle_param prm[] = { { .value = "long" } };
+	const struct settle_variant v = { .name = "avx2", .build = "-O2",
+					  .params = prm, .nparams = 1 };
+	char buf[16];
+
+	(void)st;
+	assert_string_equal(settle_variant_label(&v, buf, sizeof(buf)),
+			    "-O2 long avx2");
+	memset(buf, '#', sizeof(buf));
+	settle_label("-O2", prm, 1, "avx2", buf + 4, 0);
+	settle_variant_label(&v, buf + 4, 0);
+	settle_format_names(0, buf + 4, 0);
+	for (size_t i = 0; i < sizeof(buf); i++)
+		assert_int_equal(buf[i], '#');
+	settle_label(NULL, NULL, 0, "avx2", NULL, 0); /* nothing to write */
+	settle_label("-O2", prm, 1, "avx2", buf, 1);
+	assert_string_equal(buf, "");
+	assert_int_equal(buf[1], '#');
+	settle_label("-O2", prm, 1, "avx2", buf, 5);
+	assert_string_equal(buf, "-O2 ");
+	settle_format_names(0, buf, 6);
+	assert_int_equal(strlen(buf), 5);
+	assert_int_equal(buf[7], '#');
 }
 
 static int setup(void **st)
@@ -1103,6 +1133,7 @@ int main(void)
 		cmocka_unit_test(test_gbench_roundtrip),
 		cmocka_unit_test(test_format_names),
 		cmocka_unit_test(test_format_for_path),
+		cmocka_unit_test(test_labels_cut),
 		cmocka_unit_test(test_conclusion_names_params),
 		cmocka_unit_test(test_conclusion_names_params_loaded),
 		cmocka_unit_test(test_conclusion_rows_by_time),

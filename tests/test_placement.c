@@ -60,6 +60,22 @@ static void test_alloc_alignment(void **st)
 	errno = 0;
 	assert_null(settle_alloc(&p, 64, 48));
 	assert_int_equal(errno, EINVAL);
+	/* below 16 means 16, but only for 0 and powers of two */
+	for (size_t bad = 3; bad < 16; bad += 2) {
+		errno = 0;
+		assert_null(settle_alloc(&p, 64, bad));
+		assert_int_equal(errno, EINVAL);
+	}
+	errno = 0;
+	assert_null(settle_alloc(&p, 64, (size_t)1 << 31));
+	assert_int_equal(errno, EINVAL);
+	{
+		unsigned char *z = settle_alloc(&p, 64, 0);
+
+		assert_non_null(z);
+		assert_int_equal((uintptr_t)z % 16, 0);
+		settle_free(z);
+	}
 	assert_null(settle_alloc(&p, SIZE_MAX - 100, 64));
 }
 

@@ -128,6 +128,26 @@ static void test_bad_samples_become_zero(void **st)
 	assert_float_equal(s.median, 0, EPS);
 }
 
+/* Samples near DBL_MAX: the sums no longer overflow to inf (mean and
+ * standard deviation were inf for three samples of 1e308). */
+static void test_huge_samples(void **st)
+{
+	const double same[] = { 1e308, 1e308, 1e308 };
+	const double apart[] = { 0, 1.7e308, 1.7e308, 0 };
+	struct settle_summary s;
+
+	(void)st;
+	settle_summarize(same, 3, &s);
+	assert_finite_summary(&s);
+	assert_float_equal(s.mean / 1e308, 1, 1e-12);
+	assert_float_equal(s.stddev, 0, EPS);
+	settle_summarize(apart, 4, &s);
+	assert_finite_summary(&s);
+	assert_float_equal(s.mean / 0.85e308, 1, 1e-12);
+	/* sqrt(4 * 0.85^2 / 3) e308 */
+	assert_float_equal(s.stddev / (0.85e308 * sqrt(4.0 / 3)), 1, 1e-12);
+}
+
 static void test_median_even(void **st)
 {
 	double x[] = { 10, 2, 8, 4 };
@@ -207,6 +227,7 @@ int main(void)
 		cmocka_unit_test(test_all_zero),
 		cmocka_unit_test(test_outlier),
 		cmocka_unit_test(test_bad_samples_become_zero),
+		cmocka_unit_test(test_huge_samples),
 		cmocka_unit_test(test_median_even),
 		cmocka_unit_test(test_upper_quartile),
 		cmocka_unit_test(test_unstable_slow_mode),

@@ -214,6 +214,63 @@ static void test_band_symmetric(void **st)
 	assert_int_equal(c.verdict, SETTLE_UNCLEAR);
 }
 
+/* A band that is negative (edges inside out: 1 + band below 1 / (1 +
+ * band)), infinite or NaN decides nothing: every comparison gives unclear
+ * and says why, and the comparisons return -1. A 10 % slowdown with band
+ * -0.5 read "faster" before. */
+static void test_bad_band(void **st)
+{
+	static const double bands[] = { -0.5, -1, -0.01, -2, NAN, INFINITY };
+	double base[12], x[12], est[6];
+	struct settle_comparison c;
+
+	(void)st;
+	for (size_t i = 0; i < 12; i++) {
+		base[i] = 100 + (double)(i % 3);
+		x[i] = 110 + (double)(i % 4);
+	}
+	for (size_t i = 0; i < 6; i++)
+		est[i] = 0.095 + 0.001 * (double)i;
+	assert_int_equal(settle_compare_paired(base, x, 12, 0.01, &c), 0);
+	assert_int_equal(c.verdict, SETTLE_SLOWER);
+	for (size_t b = 0; b < sizeof(bands) / sizeof(bands[0]); b++) {
+		struct settle_comparison d = { .n = 30, .level = 0.95,
+					       .lo = 1.09, .hi = 1.11 };
+
+		assert_int_equal(settle_compare_paired(base, x, 12, bands[b],
+						       &c), -1);
+		assert_int_equal(c.verdict, SETTLE_UNCLEAR);
+		assert_non_null(strstr(c.why, "no equivalence band"));
+		assert_int_equal(settle_compare_unpaired(base, 12, x, 12,
+							 bands[b], &c), -1);
+		assert_int_equal(c.verdict, SETTLE_UNCLEAR);
+		assert_int_equal(settle_compare_processes(est, 6, bands[b],
+							  &c), -1);
+		assert_int_equal(c.verdict, SETTLE_UNCLEAR);
+		assert_non_null(strstr(c.why, "no equivalence band"));
+		settle_decide(&d, bands[b]);
+		assert_int_equal(d.verdict, SETTLE_UNCLEAR);
+		assert_non_null(strstr(d.why, "no equivalence band"));
+	}
+	/* 0 is a band: only an interval of exactly 1 is the same */
+	assert_int_equal(settle_compare_paired(base, x, 12, 0, &c), 0);
+	assert_int_equal(c.verdict, SETTLE_SLOWER);
+}
+
+/* Every verdict has its name; a value outside the enum is "?", never a
+ * verdict's. */
+static void test_verdict_names(void **st)
+{
+	(void)st;
+	assert_string_equal(settle_verdict_name(SETTLE_SAME), "same");
+	assert_string_equal(settle_verdict_name(SETTLE_FASTER), "faster");
+	assert_string_equal(settle_verdict_name(SETTLE_SLOWER), "slower");
+	assert_string_equal(settle_verdict_name(SETTLE_UNCLEAR), "unclear");
+	assert_string_equal(settle_verdict_name(SETTLE_INVALID), "invalid");
+	assert_string_equal(settle_verdict_name((enum settle_verdict)99), "?");
+	assert_string_equal(settle_verdict_name((enum settle_verdict)-1), "?");
+}
+
 static void test_processes(void **st)
 {
 	const double same[] = { 0.001, -0.002, 0.0005, 0.0015, -0.001 };
@@ -270,6 +327,8 @@ int main(void)
 		cmocka_unit_test(test_too_few),
 		cmocka_unit_test(test_band_rules),
 		cmocka_unit_test(test_band_symmetric),
+		cmocka_unit_test(test_bad_band),
+		cmocka_unit_test(test_verdict_names),
 		cmocka_unit_test(test_processes),
 		cmocka_unit_test(test_overlap),
 	};

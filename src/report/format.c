@@ -44,7 +44,7 @@ const char *settle_format_for_path(const char *path)
 		{ ".md", "md" }, { ".csv", "csv" }, { ".txt", "text" },
 		{ ".jsonl", "json-lines" },
 	};
-	const char *dot = strrchr(path, '.');
+	const char *dot = path ? strrchr(path, '.') : NULL;
 
 	if (dot && strchr(dot, '/'))
 		dot = NULL; /* a dot in a directory's name */
@@ -59,6 +59,8 @@ char *settle_format_names(int for_compare, char *buf, size_t len)
 {
 	size_t used = 0;
 
+	if (!len)
+		return buf;
 	buf[0] = '\0';
 	for (size_t i = 0; i < NFORMATS && used < len; i++) {
 		const struct settle_format *f = formats[i];

@@ -59,7 +59,7 @@ static double quantile_sorted(const double *t, size_t n, double p)
 
 int settle_summarize(const double *x, size_t n, struct settle_summary *s)
 {
-	double *t, sum = 0, ss = 0;
+	double *t, top = 0, sum = 0, ss = 0, mean;
 
 	memset(s, 0, sizeof(*s));
 	if (n == 0)
@@ -69,13 +69,17 @@ int settle_summarize(const double *x, size_t n, struct settle_summary *s)
 		return -1;
 	for (size_t i = 0; i < n; i++) {
 		t[i] = clean(x[i]);
-		sum += t[i];
+		top = fmax(top, t[i]);
 	}
+	/* in units of the largest sample, so that no sum overflows */
+	for (size_t i = 0; i < n && top > 0; i++)
+		sum += t[i] / top;
+	mean = sum / (double)n;
+	for (size_t i = 0; i < n && top > 0; i++)
+		ss += (t[i] / top - mean) * (t[i] / top - mean);
 	s->n = n;
-	s->mean = sum / (double)n;
-	for (size_t i = 0; i < n; i++)
-		ss += (t[i] - s->mean) * (t[i] - s->mean);
-	s->stddev = n > 1 ? sqrt(ss / (double)(n - 1)) : 0;
+	s->mean = mean * top;
+	s->stddev = n > 1 ? sqrt(ss / (double)(n - 1)) * top : 0;
 	s->cv = settle_safe_div(s->stddev, s->mean);
 	s->median = settle_median_inplace(t, n);
 	s->min = t[0];

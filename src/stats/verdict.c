@@ -21,7 +21,8 @@ const char *settle_verdict_name(enum settle_verdict v)
 	case SETTLE_FASTER: return "faster";
 	case SETTLE_SLOWER: return "slower";
 	case SETTLE_INVALID: return "invalid";
-	default: return "unclear";
+	case SETTLE_UNCLEAR: return "unclear";
+	default: return "?";
 	}
 }
 
@@ -35,6 +36,16 @@ int settle_interval_usable(const struct settle_comparison *c)
 	return c->n >= SETTLE_MIN_UNITS && settle_interval_reached(c);
 }
 
+/* Whether band is no equivalence band: negative (its edges inside out),
+ * infinite or not a number. */
+static int bad_band(double band)
+{
+	return !(band >= 0) || !isfinite(band);
+}
+
+static const char why_bad_band[] =
+	"no equivalence band (not a finite fraction >= 0)";
+
 void settle_decide(struct settle_comparison *c, double band)
 {
 	/* a factor of 1 + band either way: A against B and B against A
@@ -43,7 +54,10 @@ void settle_decide(struct settle_comparison *c, double band)
 	double hi = 1 + band, lo = 1 / hi;
 
 	c->why = NULL;
-	if (!settle_interval_usable(c)) {
+	if (bad_band(band)) {
+		c->verdict = SETTLE_UNCLEAR;
+		c->why = why_bad_band;
+	} else if (!settle_interval_usable(c)) {
 		c->verdict = SETTLE_UNCLEAR;
 		c->why = "too few samples";
 	} else if (c->hi < lo) {
@@ -65,6 +79,14 @@ static int all_zero(const double *x, size_t n)
 		if (x[i] > 0 && isfinite(x[i]))
 			return 0;
 	return 1;
+}
+
+/* c unclear because of a bad band; returns -1. */
+static int no_band(struct settle_comparison *c)
+{
+	*c = (struct settle_comparison){ .verdict = SETTLE_UNCLEAR,
+		.why = why_bad_band };
+	return -1;
 }
 
 static int no_time(struct settle_comparison *c)
@@ -91,6 +113,8 @@ int settle_compare_paired(const double *base, const double *x, size_t n,
 	double *d;
 	size_t k = 0;
 
+	if (bad_band(band))
+		return no_band(c);
 	if (all_zero(base, n) || all_zero(x, n))
 		return no_time(c);
 	*c = (struct settle_comparison){ .method =
@@ -130,6 +154,8 @@ int settle_compare_unpaired(const double *old, size_t n, const double *new_,
 	size_t a, b;
 	double *lo, *ln;
 
+	if (bad_band(band))
+		return no_band(c);
 	if (all_zero(old, n) || all_zero(new_, m))
 		return no_time(c);
 	*c = (struct settle_comparison){ .method =
@@ -160,9 +186,11 @@ int settle_compare_processes(const double *est, size_t p, double band,
 			     struct settle_comparison *c)
 {
 	size_t g = settle_process_trim(p);
-	double *x = malloc((p ? p : 1) * sizeof(*x));
-	double mean = 0, wmean = 0, ss = 0, half;
+	double *x, mean = 0, wmean = 0, ss = 0, half;
 
+	if (bad_band(band))
+		return no_band(c);
+	x = malloc((p ? p : 1) * sizeof(*x));
 	*c = (struct settle_comparison){ .method = g ?
 		"per-process estimates, 20% trimmed mean, Yuen interval" :
 		"per-process estimates, Student t interval" };

@@ -53,12 +53,12 @@ void *settle_alloc(const struct settle_params *p, size_t bytes, size_t align)
 	struct header h;
 	char *raw, *buf;
 
-	if (align < 16)
-		align = 16;
 	if (align & (align - 1) || align > ((size_t)1 << 30)) {
 		errno = EINVAL;
 		return NULL;
 	}
+	if (align < 16)
+		align = 16;
 	unit = align > PAGE ? align : PAGE;
 	off = settle_layout_data_offset(p ? p->layout : 0, next_buffer++,
 					align);

@@ -37,6 +37,8 @@ char *settle_label(const char *build, const struct settle_param *params,
 	size_t used = 0;
 	int k;
 
+	if (!len)
+		return buf;
 	buf[0] = '\0';
 	if (build && (k = snprintf(buf, len, "%s ", build)) > 0)
 		used = (size_t)k < len ? (size_t)k : len - 1;
