@@ -1,5 +1,6 @@
 /*
- * test_proportion.c - the Wilson score interval against published values
+ * test_proportion.c - the Wilson score interval and Clopper-Pearson bounds
+ * against published values
  * and Amdahl's bound against hand-computed ones (src/stats/proportion.c).
  */
 #include <math.h>
@@ -51,6 +52,48 @@ static void test_wilson_by_hand(void **st)
 	assert_true(lo == 0 && hi > 0 && hi < 0.01);
 	assert_int_equal(settle_wilson_interval(1000, 1000, SETTLE_Z95, &lo, &hi), 0);
 	assert_true(hi == 1 && lo > 0.99 && lo < 1);
+}
+
+/*
+ * Clopper and Pearson's exact bounds: 4 of 20 at 2.5 % a side, the
+ * interval textbooks quote ([0.0573, 0.4366]); the rest against beta
+ * quantiles computed apart (scipy 1.10, beta.ppf(alpha, k, n - k + 1) and
+ * beta.ppf(1 - alpha, k + 1, n - k)), to 1e-9.
+ */
+static void test_binomial_bounds(void **st)
+{
+	static const struct { uint64_t k, n; double alpha, lo, hi; } t[] = {
+		{ 4, 20, 0.025, 0.0573339971, 0.4366140030 },
+		{ 0, 1, 0.05, 0, 0.95 },
+		{ 1, 1, 0.05, 0.05, 1 },
+		{ 0, 10, 0.05, 0, 0.2588655509 },
+		{ 185, 200, 0.05, 0.8868616117, 0.9532029835 },
+		{ 81, 200, 0.05, 0.3467544341, 0.4653745424 },
+		{ 46, 100, 0.05, 0.3747891536, 0.5470287720 },
+		{ 0, 200, 0.05, 0, 0.0148670392 },
+		{ 3, 50, 0.05, 0.0165518592, 0.1478371764 },
+		{ 99990, 100000, 0.05, 0.9998303837, 0.9999457450 },
+	};
+	double lo, hi;
+
+	(void)st;
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		assert_int_equal(settle_binomial_bounds(t[i].k, t[i].n,
+							t[i].alpha, &lo, &hi),
+				 0);
+		assert_float_equal(lo, t[i].lo, 1e-9);
+		assert_float_equal(hi, t[i].hi, 1e-9);
+	}
+	/* wider than Wilson's where Wilson is too narrow: 0 of 1 */
+	assert_int_equal(settle_wilson_interval(0, 1, 1.6448536269514722,
+						&lo, &hi), 0);
+	assert_true(hi < 0.8);
+	assert_int_equal(settle_binomial_bounds(5, 4, 0.05, &lo, &hi), -1);
+	assert_int_equal(settle_binomial_bounds(0, 0, 0.05, &lo, &hi), -1);
+	assert_int_equal(settle_binomial_bounds(1, 2, 0, &lo, &hi), -1);
+	assert_int_equal(settle_binomial_bounds(1, 2, 0.6, &lo, &hi), -1);
+	assert_int_equal(settle_binomial_bounds(1, 2, NAN, &lo, &hi), -1);
+	assert_true(lo == 0 && hi == 0);
 }
 
 /* More samples, a narrower interval around the same proportion, always
@@ -153,6 +196,7 @@ int main(void)
 		cmocka_unit_test(test_wilson_by_hand),
 		cmocka_unit_test(test_wilson_shrinks),
 		cmocka_unit_test(test_wilson_refuses),
+		cmocka_unit_test(test_binomial_bounds),
 		cmocka_unit_test(test_difference_newcombe),
 		cmocka_unit_test(test_difference_widened),
 		cmocka_unit_test(test_amdahl),

@@ -5,7 +5,8 @@
  * nothing itself.
  *
  * Exit status: 0 success, 1 a measurement failed (a variant computed a
- * different answer, set-up failed) or compare --fail-on tripped, 2 bad
+ * different answer, set-up failed), compare --fail-on tripped or selftest
+ * missed a target, 2 bad
  * usage, unreadable or foreign result file, or unwritable output.
  */
 #include <ctype.h>
@@ -187,7 +188,8 @@ static const char usage_selftest[] =
 "  --aa-trials N      A/A trials (default 200)\n"
 "  --detect-trials N  trials per detection case (default 100)\n"
 "  --layout-trials N  A/A trials of a popcount loop placed 4 ways (default\n"
-"                     200), and N/2 with 3% more work, N/5 in one layout\n"
+"                     200; 0 skips them), and N/2 with 3% more work, N/5\n"
+"                     in one layout\n"
 "  --samples N, --min-time MS, --processes N, --layouts N, --cpu N\n"
 "                     settings of each trial (default: the --rigorous\n"
 "                     settings: 40 samples of >= 2 ms, 4 layouts, 9\n"
@@ -1265,7 +1267,11 @@ static int selftest_option(void *ctx, int c, const char *arg)
 	case OPT_LAYOUT_TRIALS:
 		if (parse_uint(arg, 100000, &v) < 0 ||
 		    (!v && c != OPT_LAYOUT_TRIALS))
-			return fail_usage("malformed trial count '%s'", arg);
+			return fail_usage("malformed --%s '%s' (%s to 100000)",
+					  c == OPT_AA ? "aa-trials" :
+					  c == OPT_DETECT ? "detect-trials" :
+					  "layout-trials", arg,
+					  c == OPT_LAYOUT_TRIALS ? "0" : "1");
 		*(c == OPT_AA ? &a->aa : c == OPT_DETECT ? &a->det :
 		  &a->lay) = v;
 		return 0;
@@ -1306,14 +1312,21 @@ static int selftest_option(void *ctx, int c, const char *arg)
 	return 2;
 }
 
-/* A selftest whose trial processes failed has failed (exit status 1). */
-static int selftest_status(const struct settle_selftest *st)
+/* A selftest whose trial processes failed, or whose trials show a
+ * target missed, has failed (exit status 1). */
+static int selftest_status(const struct settle_selftest *st,
+			   const struct settle_options *o)
 {
-	if (!st->failed_trials)
-		return 0;
-	fprintf(stderr, "settle: selftest: %u trial process%s failed\n",
-		st->failed_trials, st->failed_trials > 1 ? "es" : "");
-	return 1;
+	unsigned missed = settle_selftest_missed(st, o);
+
+	if (st->failed_trials)
+		fprintf(stderr, "settle: selftest: %u trial process%s "
+			"failed\n", st->failed_trials,
+			st->failed_trials > 1 ? "es" : "");
+	if (missed)
+		fprintf(stderr, "settle: selftest: %u target%s missed\n",
+			missed, missed > 1 ? "s" : "");
+	return st->failed_trials || missed ? 1 : 0;
 }
 
 static int cmd_selftest(int argc, char **argv)
@@ -1392,10 +1405,10 @@ static int cmd_selftest(int argc, char **argv)
 		}
 		if (a.output)
 			settle_selftest_print(stdout, &st, &a.o);
-		return selftest_status(&st);
+		return selftest_status(&st, &a.o);
 	}
 	settle_selftest_print(stdout, &st, &a.o);
-	return selftest_status(&st);
+	return selftest_status(&st, &a.o);
 }
 
 /* ---- plot --------------------------------------------------------------- */

@@ -35,6 +35,7 @@
 #include "runner/placed.h"
 #include "runner/runner.h"
 #include "runner/selftest.h"
+#include "stats/proportion.h"
 #include "stats/rules.h"
 #include "settle.h"
 #include "util/util.h"
@@ -489,6 +490,9 @@ static void layout_rate(FILE *f, const struct settle_selftest *st,
 		fputs("null", f);
 }
 
+static void targets_json(FILE *f, const struct settle_selftest *st,
+			 const struct settle_options *o);
+
 int settle_write_selftest_json(const struct settle_selftest *st,
 			       const struct settle_options *o,
 			       const char *path, char *err, size_t errlen)
@@ -528,6 +532,7 @@ int settle_write_selftest_json(const struct settle_selftest *st,
 		    st->layout_aa_false_positive_rate_single);
 	fprintf(f, ",\n  \"layout_single_trials\": %u",
 		st->layout_single_trials);
+	targets_json(f, st, o);
 	fputs(",\n  \"popcnt_latency_cycles\": ", f);
 	if (st->popcnt_latency_cycles > 0)
 		settle_json_number(f, st->popcnt_latency_cycles);
@@ -576,24 +581,152 @@ int settle_write_selftest_json(const struct settle_selftest *st,
 #define TARGET_LAYOUT_AA_SAME 0.80
 #define TARGET_LAYOUT_DETECT_3PCT 0.90
 
-/* A target's word: under --quick none is judged (too few samples and
+
+/* A target: a rate of trials at most (at_most) or at least its goal, and
+ * for the A/A targets a second rate (same, at least goal2); bit, the
+ * target's settle_selftest.undecidable bit. */
+struct target {
+	const char *key;
+	unsigned bit, trials;
+	double rate, goal, rate2, goal2;
+	int at_most, two;
+};
+
+/* The five targets of st, in the order they are printed. */
+static void targets(const struct settle_selftest *st, struct target *t)
+{
+	t[0] = (struct target){ "aa", T_AA, st->aa_trials,
+		st->aa_false_positive_rate, TARGET_AA_FALSE_POSITIVES,
+		st->aa_same_rate, TARGET_AA_SAME, 1, 1 };
+	t[1] = (struct target){ "detect_3pct", T_D3, st->detect_trials,
+		st->detect_rate_3pct, TARGET_DETECT_3PCT, 0, 0, 0, 0 };
+	t[2] = (struct target){ "detect_2pct", T_D2, st->detect_trials,
+		st->detect_rate_2pct, TARGET_DETECT_2PCT, 0, 0, 0, 0 };
+	t[3] = (struct target){ "layout_aa", T_LAYOUT_AA, st->layout_aa_trials,
+		st->layout_aa_false_positive_rate,
+		TARGET_LAYOUT_AA_FALSE_POSITIVES, st->layout_aa_same_rate,
+		TARGET_LAYOUT_AA_SAME, 1, 1 };
+	t[4] = (struct target){ "layout_detect_3pct", T_LAYOUT_D3,
+		st->layout_detect_trials, st->layout_detect_rate_3pct,
+		TARGET_LAYOUT_DETECT_3PCT, 0, 0, 0, 0 };
+}
+
+enum state { MET, MISSED, OPEN, NOT_JUDGED, NOT_MEASURED };
+
+/* One rate against its goal: met when its one-sided 95 % bound
+ * (settle_binomial_bounds(), exact) lies on the goal's side, missed when
+ * the other bound lies beyond it, else open; [*lo, *hi] the bounds. */
+static enum state judge_rate(double rate, unsigned n, double goal,
+			     int at_most, double *lo, double *hi)
+{
+	uint64_t k = (uint64_t)llround(rate * n);
+
+	if (settle_binomial_bounds(k, n, 0.05, lo, hi) < 0)
+		return OPEN;
+	if (at_most)
+		return *hi <= goal ? MET : *lo > goal ? MISSED : OPEN;
+	return *lo >= goal ? MET : *hi < goal ? MISSED : OPEN;
+}
+
+/*
+ * Whether t is met. Under --quick none is judged (too few samples and
  * trials for the rates to mean anything; a newcomer saw a column of
  * MISSED), nor when no trial could decide anything (few: every verdict
  * unclear for too few samples, as with --samples 1 --processes 1, and
- * --quick's 3 samples a layout; then the word says so, or its rates of
- * 0.0 % read as failures). */
-static const char *met(int ok, unsigned trials,
-		       const struct settle_options *o, int few)
+ * --quick's 3 samples a layout). Otherwise met or MISSED only when the
+ * trials show it: 1 trial of 1 called slower is no rate of 90 % (its
+ * bounds are 5-100 %); open, with the bounds of the rate that is open in
+ * [*lo, *hi], when the rate's bounds hold the goal.
+ */
+static enum state judge(const struct target *t, const struct settle_selftest *st,
+			const struct settle_options *o, double *lo,
+			double *hi)
 {
-	if (!trials) /* a rate of no trials is no miss */
+	enum state a, b;
+	double lo2, hi2;
+
+	*lo = *hi = 0;
+	if (!t->trials)
+		return NOT_MEASURED;
+	if (o->quick || (st->undecidable & t->bit))
+		return NOT_JUDGED;
+	a = judge_rate(t->rate, t->trials, t->goal, t->at_most, lo, hi);
+	if (!t->two)
+		return a;
+	b = judge_rate(t->rate2, t->trials, t->goal2, 0, &lo2, &hi2);
+	if (a == MISSED || b == MISSED)
+		return MISSED;
+	if (a == MET && b == MET)
+		return MET;
+	if (a == MET) {
+		*lo = lo2;
+		*hi = hi2;
+	}
+	return OPEN;
+}
+
+/* The word of target t, in buf (len bytes); returns buf. */
+static const char *met(const struct target *t, const struct settle_selftest *st,
+		       const struct settle_options *o, char *buf, size_t len)
+{
+	double lo, hi;
+
+	switch (judge(t, st, o, &lo, &hi)) {
+	case NOT_MEASURED: /* a rate of no trials is no miss */
 		return "not measured (0 trials)";
-	if (few) /* its 0.0 % rates are of unclear verdicts: said so */
-		return o->quick ? "not judged (--quick; too few samples for a "
-				  "verdict)" :
-				  "not judged (too few samples for a verdict)";
-	if (o->quick)
+	case NOT_JUDGED:
+		if (st->undecidable & t->bit) /* its 0.0 % rates are of
+					       * unclear verdicts: said so */
+			return o->quick ? "not judged (--quick; too few "
+					  "samples for a verdict)" :
+					  "not judged (too few samples for a "
+					  "verdict)";
 		return "not judged (--quick)";
-	return ok ? "met" : "MISSED";
+	case OPEN:
+		snprintf(buf, len, "not judged (%u trial%s too few: the "
+			 "rate's 95%% bounds are %.1f%% and %.1f%%)",
+			 t->trials, t->trials == 1 ? "" : "s", 100 * lo,
+			 100 * hi);
+		return buf;
+	case MET:
+		return "met";
+	case MISSED:
+		break;
+	}
+	return "MISSED";
+}
+
+/* ,"targets": {"aa": "met", ...}: each target's state as judge() finds
+ * it ("met", "missed", "too few trials", "not judged", "not measured"). */
+static void targets_json(FILE *f, const struct settle_selftest *st,
+			 const struct settle_options *o)
+{
+	static const char *const words[] = {
+		[MET] = "met", [MISSED] = "missed", [OPEN] = "too few trials",
+		[NOT_JUDGED] = "not judged", [NOT_MEASURED] = "not measured",
+	};
+	struct target t[SETTLE_SELFTEST_TARGETS];
+	double lo, hi;
+
+	targets(st, t);
+	fputs(",\n  \"targets\": {", f);
+	for (size_t i = 0; i < SETTLE_SELFTEST_TARGETS; i++)
+		fprintf(f, "%s\"%s\": \"%s\"", i ? ", " : "", t[i].key,
+			words[judge(&t[i], st, o, &lo, &hi)]);
+	fputs("}", f);
+}
+
+unsigned settle_selftest_missed(const struct settle_selftest *st,
+				const struct settle_options *o)
+{
+	struct target t[SETTLE_SELFTEST_TARGETS];
+	unsigned missed = 0;
+	double lo, hi;
+
+	targets(st, t);
+	for (size_t i = 0; i < SETTLE_SELFTEST_TARGETS; i++)
+		missed += judge(&t[i], st, o, &lo, &hi) == MISSED;
+	return missed;
 }
 
 /* "s" after a count of trials other than 1. */
@@ -606,17 +739,15 @@ static const char *trials_s(unsigned n)
 static void layout_print(FILE *f, const struct settle_selftest *st,
 			 const struct settle_options *o)
 {
-	int aa = st->layout_aa_false_positive_rate <=
-		 TARGET_LAYOUT_AA_FALSE_POSITIVES &&
-		 st->layout_aa_same_rate >= TARGET_LAYOUT_AA_SAME;
-	int d3 = st->layout_detect_rate_3pct >= TARGET_LAYOUT_DETECT_3PCT;
-	char rate[16] = "-";
+	struct target t[SETTLE_SELFTEST_TARGETS];
+	char rate[16] = "-", w1[96], w2[96];
 
 	if (!st->layout_aa_trials) {
 		fprintf(f, "  layouts: not measured (%s)\n",
 			st->layout_why ? st->layout_why : "interrupted");
 		return;
 	}
+	targets(st, t);
 	fprintf(f, "  a popcount loop that moves with its place, %u layouts "
 		"(copy k vs copy k+2):\n", st->layouts);
 	fprintf(f, "    A/A, %u trial%s: faster or slower %.1f%% (target <= "
@@ -625,8 +756,7 @@ static void layout_print(FILE *f, const struct settle_selftest *st,
 		100 * st->layout_aa_false_positive_rate,
 		100 * TARGET_LAYOUT_AA_FALSE_POSITIVES,
 		100 * st->layout_aa_same_rate, 100 * TARGET_LAYOUT_AA_SAME,
-		met(aa, st->layout_aa_trials, o,
-		    st->undecidable & T_LAYOUT_AA));
+		met(&t[3], st, o, w1, sizeof(w1)));
 	if (st->layout_detect_trials)
 		snprintf(rate, sizeof(rate), "%.1f%%",
 			 100 * st->layout_detect_rate_3pct);
@@ -634,8 +764,7 @@ static void layout_print(FILE *f, const struct settle_selftest *st,
 		"(target >= %g%%): %s\n", st->layout_detect_trials,
 		trials_s(st->layout_detect_trials), rate,
 		100 * TARGET_LAYOUT_DETECT_3PCT,
-		met(d3, st->layout_detect_trials, o,
-		    st->undecidable & T_LAYOUT_D3));
+		met(&t[4], st, o, w2, sizeof(w2)));
 	fprintf(f, "    the same A/A in one layout, %u trial%s: faster or "
 		"slower %.1f%% (what one layout says)\n",
 		st->layout_single_trials, trials_s(st->layout_single_trials),
@@ -676,11 +805,10 @@ static void other_work(FILE *f, const struct settle_selftest *st)
 void settle_selftest_print(FILE *f, const struct settle_selftest *st,
 			   const struct settle_options *o)
 {
-	int aa = st->aa_false_positive_rate <= TARGET_AA_FALSE_POSITIVES &&
-		 st->aa_same_rate >= TARGET_AA_SAME;
-	int d3 = st->detect_rate_3pct >= TARGET_DETECT_3PCT;
-	int d2 = st->detect_rate_2pct >= TARGET_DETECT_2PCT;
+	struct target t[SETTLE_SELFTEST_TARGETS];
+	char w[3][96];
 
+	targets(st, t);
 	fprintf(f, "settle selftest: %u sample%s of >= %.0f ms, %u process%s "
 		"per trial, %u layout%s, band +-%g%%\n",
 		settle_rounds_per_process(o),
@@ -694,17 +822,17 @@ void settle_selftest_print(FILE *f, const struct settle_selftest *st,
 		100 * st->aa_false_positive_rate,
 		100 * TARGET_AA_FALSE_POSITIVES, 100 * st->aa_same_rate,
 		100 * TARGET_AA_SAME,
-		met(aa, st->aa_trials, o, st->undecidable & T_AA));
+		met(&t[0], st, o, w[0], sizeof(w[0])));
 	fprintf(f, "  3%% more work, %u trial%s: called slower %.1f%% (target "
 		">= %g%%): %s\n", st->detect_trials,
 		trials_s(st->detect_trials), 100 * st->detect_rate_3pct,
 		100 * TARGET_DETECT_3PCT,
-		met(d3, st->detect_trials, o, st->undecidable & T_D3));
+		met(&t[1], st, o, w[1], sizeof(w[1])));
 	fprintf(f, "  2%% more work, band 0.5%%, %u trial%s: called slower "
 		"%.1f%% (target >= %g%%): %s\n", st->detect_trials,
 		trials_s(st->detect_trials), 100 * st->detect_rate_2pct,
 		100 * TARGET_DETECT_2PCT,
-		met(d2, st->detect_trials, o, st->undecidable & T_D2));
+		met(&t[2], st, o, w[2], sizeof(w[2])));
 	layout_print(f, st, o);
 	fprintf(f, "  dependent chains against an add chain (1 cycle each, "
 		"%.2f GHz):\n    ", st->core_ghz);

@@ -71,7 +71,10 @@ int settle_selftest_run(const struct settle_options *o, unsigned aa_trials,
  * layout_aa_false_positive_rate, layout_aa_same_rate, layout_aa_trials,
  * layout_detect_rate_3pct, layout_detect_trials,
  * layout_aa_false_positive_rate_single, layout_single_trials (the rates
- * null when not measured), popcnt_latency_cycles (null where not
+ * null when not measured), targets ({aa, detect_3pct, detect_2pct,
+ * layout_aa, layout_detect_3pct}: "met", "missed", "too few trials",
+ * "not judged" or "not measured", as settle_selftest_print() says them),
+ * popcnt_latency_cycles (null where not
  * measured), imul_latency_cycles (null where not measured),
  * mul_instruction, count_instruction, settings), whole or not at all.
  * Returns 0, or -1 with a message in err.
@@ -80,7 +83,24 @@ int settle_write_selftest_json(const struct settle_selftest *st,
 			       const struct settle_options *o,
 			       const char *path, char *err, size_t errlen);
 
-/* The selftest's findings and whether each target is met, as text. */
+/* The targets: A/A, 3 % and 2 % more work, and with layouts A/A and 3 %
+ * more work. */
+#define SETTLE_SELFTEST_TARGETS 5
+
+/*
+ * How many targets the trials show missed (0 to SETTLE_SELFTEST_TARGETS):
+ * a rate whose exact one-sided 95 % bound (settle_binomial_bounds())
+ * lies beyond its target. None under --quick (o->quick), none of a
+ * target with no trials, or whose every trial was unclear for too few
+ * samples.
+ */
+unsigned settle_selftest_missed(const struct settle_selftest *st,
+				const struct settle_options *o);
+
+/* The selftest's findings and whether each target is met, as text: met
+ * or MISSED when the trials show it (settle_selftest_missed()), else
+ * not judged, saying why (the rate's bounds hold the target; --quick; no
+ * verdict possible). */
 void settle_selftest_print(FILE *f, const struct settle_selftest *st,
 			   const struct settle_options *o);
 

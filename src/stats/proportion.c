@@ -1,5 +1,6 @@
 /*
- * proportion.c - a binomial proportion's interval (Wilson) and Amdahl's bound;
+ * proportion.c - a binomial proportion's interval (Wilson) and exact bounds
+ * (Clopper-Pearson), and Amdahl's bound;
  * see proportion.h for the contracts and sources.
  */
 #include <math.h>
@@ -29,6 +30,48 @@ int settle_wilson_interval(uint64_t k, uint64_t n, double z, double *lo,
 }
 
 /* Non-zero when lo <= x <= hi within [0, 1] (no NaN). */
+/* P(X <= k) for X binomial(n, p), 0 < p < 1; each term from lgamma, so
+ * that no factorial overflows. */
+static double binomial_cdf(uint64_t k, uint64_t n, double p)
+{
+	double s = 0, lp = log(p), lq = log1p(-p);
+	double ln = lgamma((double)n + 1);
+
+	for (uint64_t i = 0; i <= k; i++)
+		s += exp(ln - lgamma((double)i + 1) -
+			 lgamma((double)(n - i) + 1) + (double)i * lp +
+			 (double)(n - i) * lq);
+	return s > 1 ? 1 : s;
+}
+
+/* The p in (0, 1) at which P(X <= k) = target (it falls as p grows). */
+static double solve_cdf(uint64_t k, uint64_t n, double target)
+{
+	double a = 0, b = 1;
+
+	while (b - a > 1e-12) {
+		double m = (a + b) / 2;
+
+		if (binomial_cdf(k, n, m) > target)
+			a = m;
+		else
+			b = m;
+	}
+	return (a + b) / 2;
+}
+
+int settle_binomial_bounds(uint64_t k, uint64_t n, double alpha, double *lo,
+			   double *hi)
+{
+	*lo = *hi = 0;
+	if (n == 0 || k > n || !(alpha > 0 && alpha <= 0.5))
+		return -1;
+	/* P(X >= k) = alpha, that is P(X <= k - 1) = 1 - alpha */
+	*lo = k == 0 ? 0 : solve_cdf(k - 1, n, 1 - alpha);
+	*hi = k == n ? 1 : solve_cdf(k, n, alpha);
+	return 0;
+}
+
 static int ordered(double lo, double x, double hi)
 {
 	return lo >= 0 && lo <= x && x <= hi && hi <= 1;
