@@ -161,11 +161,29 @@ wait_mark "$TMP/mark"; sleep 0.5
 start=$(date +%s)
 kill -INT $pid; sleep 0.3; kill -INT $pid; wait $pid; rc=$?
 took=$(( $(date +%s) - start ))
-if [ $rc = 130 ] && [ $took -le 5 ] && [ -z "$(leftovers)" ]; then
+if [ $rc = 130 ] && [ $took -le 5 ] && [ -z "$(leftovers)" ] &&
+   grep -q "interrupted again: stopped at once" "$TMP/err"; then
 	ok "a second SIGINT ends settle at once (${took} s), nothing left"
 else
 	bad "second SIGINT: status $rc after ${took} s, left: $(leftovers)"
 fi
+# 5b. the same signal twice at once (timeout(1) signals settle, then its
+# process group): one interruption, said; the second, caught after the
+# first, ended settle without a word
+for k in 1 2 3; do
+	rm -f "$TMP/mark"
+	MARK=$TMP/mark "$SETTLE" run "$TMP/slow.c" fast slow --samples 500 \
+		--min-time 10 >"$TMP/out" 2>"$TMP/err" &
+	pid=$!
+	wait_mark "$TMP/mark"; sleep 0.2
+	kill -INT $pid; kill -INT $pid; wait $pid; rc=$?
+	if [ $rc = 130 ] && grep -q "interrupted (SIGINT)" "$TMP/err" &&
+	   grep -q "^fast" "$TMP/out"; then
+		ok "two SIGINTs at once ($k): one interruption, tables and message"
+	else
+		bad "two SIGINTs at once ($k): status $rc, said: $(cat "$TMP/err")"
+	fi
+done
 # 6. on a terminal, the first Ctrl-C says what it does and how to stop at
 # once (a claim stuck in a long sample would otherwise seem to ignore it)
 if command -v script >/dev/null 2>&1; then

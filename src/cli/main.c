@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "settle.h"
@@ -1633,16 +1634,40 @@ static void on_alarm(int sig)
 	_exit(128 + s);
 }
 
+/* When the first signal came (CLOCK_MONOTONIC); a second within
+ * SAME_SIGNAL_NS (0.1 s) of it is the same one: timeout(1) signals settle
+ * and then its process group, settle again, microseconds apart, and the
+ * second, caught after the first, ended settle at once without a word
+ * (exit 130, nothing said). */
+#define SAME_SIGNAL_NS 100000000LL
+static struct timespec first_signal;
+
+static long long since_first_signal(void)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now); /* async-signal-safe */
+	return (long long)(now.tv_sec - first_signal.tv_sec) * 1000000000LL +
+	       (now.tv_nsec - first_signal.tv_nsec);
+}
+
 static void on_signal(int sig)
 {
 	static const char msg[] = "\nsettle: stopping after the current "
 		"step (Ctrl-C again stops at once)\n";
+	static const char again[] = "settle: interrupted again: stopped at "
+		"once, nothing written\n";
 
 	if (settle_interrupted()) {
+		if (since_first_signal() < SAME_SIGNAL_NS)
+			return;
+		if (!run_by_parent)
+			(void)!write(2, again, sizeof(again) - 1);
 		settle_temp_cleanup();
 		signal(sig, SIG_DFL);
 		_exit(128 + sig);
 	}
+	clock_gettime(CLOCK_MONOTONIC, &first_signal);
 	settle_interrupt_note(sig);
 	if (sig == SIGTERM || !stderr_is_tty) {
 		grace_sig = sig;
