@@ -71,11 +71,13 @@ int settle_summarize(const double *x, size_t n, struct settle_summary *s)
 		t[i] = clean(x[i]);
 		top = fmax(top, t[i]);
 	}
-	/* in units of the largest sample, so that no sum overflows */
-	for (size_t i = 0; i < n && top > 0; i++)
+	/* samples this large (no time is) in units of the largest, so that
+	 * no sum overflows; others as they are, to the last bit */
+	top = top > 1e150 ? top : 1;
+	for (size_t i = 0; i < n; i++)
 		sum += t[i] / top;
 	mean = sum / (double)n;
-	for (size_t i = 0; i < n && top > 0; i++)
+	for (size_t i = 0; i < n; i++)
 		ss += (t[i] / top - mean) * (t[i] / top - mean);
 	s->n = n;
 	s->mean = mean * top;
