@@ -453,8 +453,11 @@ static void row(struct settle_view *v, const struct settle_result *r,
 	settle_format_ns(r->sum.min, w->best, sizeof(w->best));
 	/* the spread within the processes and layouts: what the layouts
 	 * add is the ~ mark's, what the processes add the interval's */
-	mad_cell(100 * settle_safe_div(r->within_mad, r->sum.median), w->mad,
-		 sizeof(w->mad));
+	if (r->nsamples < 2) /* one sample has no spread: not 0.0 % */
+		snprintf(w->mad, sizeof(w->mad), "-");
+	else
+		mad_cell(100 * settle_safe_div(r->within_mad, r->sum.median),
+			 w->mad, sizeof(w->mad));
 	w->mark = r->unstable ? "!" : "";
 	w->lmark = r->layout_sensitive ? "~" : "";
 	if (c->bytes_per_op == SETTLE_BYTES_SIZE)
