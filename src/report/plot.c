@@ -905,19 +905,45 @@ static int install_file(const char *src, const char *path, char *err,
 	return rc;
 }
 
-static void remove_dir(const char *dir, const char *format)
+/* The files settle plot makes in its temporary directory dir: file i
+ * (0-3) into f (len bytes). */
+static void temp_file(const char *dir, const char *format, size_t i,
+		      char *f, size_t len)
 {
 	static const char *const names[] = { "plot.gp", "data.dat",
 					     "gnuplot.log" };
+
+	if (i < 3)
+		snprintf(f, len, "%s/%s", dir, names[i]);
+	else
+		snprintf(f, len, "%s/plot.%s", dir, format);
+}
+
+/* dir and its files, registered for removal should settle be ended by a
+ * signal meanwhile (settle_temp_add(): a gnuplot that did not end left
+ * them behind). */
+static void register_dir(const char *dir, const char *format)
+{
 	char f[4096];
 
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		snprintf(f, sizeof(f), "%s/%s", dir, names[i]);
-		unlink(f);
+	settle_temp_add(dir, 1);
+	for (size_t i = 0; i < 4; i++) {
+		temp_file(dir, format, i, f, sizeof(f));
+		settle_temp_add(f, 0);
 	}
-	snprintf(f, sizeof(f), "%s/plot.%s", dir, format);
-	unlink(f);
+}
+
+static void remove_dir(const char *dir, const char *format)
+{
+	char f[4096];
+
+	for (size_t i = 0; i < 4; i++) {
+		temp_file(dir, format, i, f, sizeof(f));
+		unlink(f);
+		settle_temp_forget(f);
+	}
 	rmdir(dir);
+	settle_temp_forget(dir);
 }
 
 static int write_files(struct plot *p, const char *dir,
@@ -988,6 +1014,7 @@ int settle_plot(const struct settle_report *rep, const char *path,
 	if (!mkdtemp(dir))
 		return fail(err, errlen, "cannot create a temporary directory "
 			    "in %s: %s", tmpdir, strerror(errno));
+	register_dir(dir, format);
 	rc = write_files(&p, dir, kind, format, &l, err, errlen);
 	if (!rc)
 		rc = run_gnuplot(gnuplot, dir, err, errlen);
