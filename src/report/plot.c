@@ -655,7 +655,9 @@ static void machine_line(const struct settle_report *rep, char *buf,
 	if (used < len && rep->claims_built[0])
 		used += (size_t)snprintf(buf + used, len - used, "; built with "
 					 "%s", rep->claims_built);
-	else if (used < len && rep->compiler[0])
+	else if (used < len && rep->compiler[0] && !commands(rep))
+		/* settle's own build, which built its claims; not the
+		 * commands' */
 		used += (size_t)snprintf(buf + used, len - used, "; %s %s",
 					 rep->compiler, rep->build_flags);
 	/* a whole command's sample is one run, of no minimum time */
