@@ -289,7 +289,7 @@ static void test_info(void **st)
 
 static void test_json_run(void **st)
 {
-	char path[] = "/tmp/settle-cli-XXXXXX", file[64];
+	char path[] = "/tmp/settle-cli-XXXXXX", file[64], attached[80];
 	json_error_t e;
 	json_t *j;
 
@@ -314,6 +314,31 @@ static void test_json_run(void **st)
 	}
 	json_decref(j);
 	unlink(file);
+	/* -o is --output, as for plot (run said "unknown option '-o'"),
+	 * also through --processes (whose processes get an --output each)
+	 * and attached (-oFILE) */
+	assert_int_equal(settle("run", "popcount", "--quick", "--size", "4K",
+				"--samples", "2", "--variant", "popcnt",
+				"--processes", "2", "-o", file, NULL), 0);
+	j = json_load_file(file, JSON_REJECT_DUPLICATES, &e);
+	assert_non_null(j);
+	json_decref(j);
+	unlink(file);
+	snprintf(attached, sizeof(attached), "-o%s", file);
+	assert_int_equal(settle("run", "popcount", "--quick", "--size", "4K",
+				"--samples", "2", "--variant", "popcnt",
+				"--processes", "2", attached, NULL), 0);
+	assert_int_equal(access(file, R_OK), 0);
+	unlink(file);
+	/* one format, one output: a second is refused, not the last taken */
+	usage_error(settle("run", "popcount", "--format", "json", "--format",
+			   "csv", NULL), "--format given twice");
+	usage_error(settle("run", "popcount", "-o", file, "--output", file,
+			   NULL), "--output given twice");
+	usage_error(settle("selftest", "-o", file, "--output", file, NULL),
+		    "--output given twice");
+	usage_error(settle("selftest", "--format", "json", "--format", "json",
+			   NULL), "--format given twice");
 	rmdir(path);
 }
 

@@ -114,7 +114,7 @@ static const char usage_run[] =
 "                     Markdown), text (plain, <= 72 columns), csv,\n"
 "                     json-lines (one JSON object per result), or\n"
 "                     gbench-json (Google Benchmark's JSON, for its tools)\n"
-"  --output FILE      write the result there, whole or not at all; without\n"
+"  -o, --output FILE  write the result there, whole or not at all; without\n"
 "                     --format, in the format FILE's name ends with (.md,\n"
 "                     .csv, .txt, .jsonl; .svg and .png are refused: settle\n"
 "                     plot draws), else json, the result file (with\n"
@@ -196,7 +196,7 @@ static const char usage_selftest[] =
 "                     settings: 40 samples of >= 2 ms, 4 layouts, 9\n"
 "                     processes)\n"
 "  --format FMT       table (default; json with --output) or json\n"
-"  --output FILE      write the JSON result there, whole or not at all\n";
+"  -o, --output FILE  write the JSON result there, whole or not at all\n";
 
 static const char usage_info[] =
 "usage: settle info [--cpu N]\n\n"
@@ -687,7 +687,11 @@ static int run_option(void *ctx, int c, const char *arg)
 		a->opt.full = 1;
 		return 0;
 	case OPT_FORMAT:
+		if (a->format)
+			return fail_usage("--format given twice ('%s', '%s')",
+					  a->format, arg);
 		return parse_format(arg, 0, &a->format);
+	case 'o':
 	case OPT_OUTPUT:
 		if (a->output)
 			return fail_usage("--output given twice ('%s', '%s')",
@@ -834,7 +838,7 @@ static int parse_run(struct run_args *a, int argc, char **argv)
 	char err[512];
 	int first, rc;
 
-	rc = parse_options(argc, argv, ":h", run_opts, run_preset, a,
+	rc = parse_options(argc, argv, ":ho:", run_opts, run_preset, a,
 			   usage_run, &first);
 	if (rc)
 		return rc == 1 ? -1 : rc;
@@ -845,7 +849,7 @@ static int parse_run(struct run_args *a, int argc, char **argv)
 		settle_options_rigorous(&a->opt);
 	a->format = NULL;
 	a->cpu = -1;
-	rc = parse_options(argc, argv, ":h", run_opts, run_option, a,
+	rc = parse_options(argc, argv, ":ho:", run_opts, run_option, a,
 			   usage_run, &first);
 	if (rc)
 		return rc == 1 ? -1 : rc;
@@ -1304,9 +1308,16 @@ static int selftest_option(void *ctx, int c, const char *arg)
 		if (strcmp(arg, "table") && strcmp(arg, "json"))
 			return fail_usage("unknown --format '%s' (table or "
 					  "json)", arg);
+		if (a->format)
+			return fail_usage("--format given twice ('%s', '%s')",
+					  a->format, arg);
 		a->format = arg;
 		return 0;
+	case 'o':
 	case OPT_OUTPUT:
+		if (a->output)
+			return fail_usage("--output given twice ('%s', '%s')",
+					  a->output, arg);
 		a->output = arg;
 		return check_output(arg, 1);
 	}
@@ -1353,7 +1364,7 @@ static int cmd_selftest(int argc, char **argv)
 	int first, rc;
 
 	memset(&a, 0, sizeof(a));
-	rc = parse_options(argc, argv, ":h", opts, selftest_preset, &a,
+	rc = parse_options(argc, argv, ":ho:", opts, selftest_preset, &a,
 			   usage_selftest, &first);
 	if (rc)
 		return rc == 1 ? 0 : rc;
@@ -1372,7 +1383,7 @@ static int cmd_selftest(int argc, char **argv)
 		a.lay = 200;
 	}
 	a.format = NULL;
-	rc = parse_options(argc, argv, ":h", opts, selftest_option, &a,
+	rc = parse_options(argc, argv, ":ho:", opts, selftest_option, &a,
 			   usage_selftest, &first);
 	if (rc)
 		return rc == 1 ? 0 : rc;

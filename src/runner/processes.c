@@ -183,6 +183,10 @@ static int child_drops(const char *arg, int *skip_value)
 						  "--round-first" };
 
 	*skip_value = 0;
+	if (!strncmp(arg, "-o", 2)) { /* -o FILE, -oFILE: --output's */
+		*skip_value = arg[2] == '\0';
+		return 1;
+	}
 	for (size_t i = 0; i < 5; i++) {
 		size_t n = strlen(with_value[i]);
 
