@@ -1294,7 +1294,9 @@ static void compare_notes(struct settle_compare_view *cv)
 	if (cv->layouts & 3 && !(cv->layouts & 4)) /* no pooled row */
 		snprintf(cv->notes[0].text, sizeof(cv->notes[0].text),
 			 "change: new time / old time - 1, compared as the "
-			 "notes below say; band +-%g%%", cv->band * 100);
+			 "notes below say (not the ratio of the two medians "
+			 "shown, which pool every sample); band +-%g%%",
+			 cv->band * 100);
 	else
 		snprintf(cv->notes[0].text, sizeof(cv->notes[0].text),
 			 "change: new time / old time - 1, %sthe "
