@@ -321,9 +321,10 @@ check "no temporary picture left beside the target" \
 	test -z "$(ls -A | grep '^\.')"
 check "settle plot removed its temporary directories" \
 	test -z "$(ls -A "$tmp/t")"
-# A gnuplot that ignores SIGTERM and does not end: settle, told to stop,
-# ends 10 s on (its grace) and removes its temporary directory (it was
-# left behind with data.dat, plot.gp and gnuplot.log in it).
+# A gnuplot that ignores SIGTERM and does not end: settle, told twice to
+# stop, ends at once and removes its temporary directory (it was left
+# behind with data.dat, plot.gp and gnuplot.log in it; one SIGTERM ends
+# it 10 s on, the same way).
 cat >stuckgnuplot <<'EOF'
 #!/bin/sh
 trap '' TERM INT
@@ -336,7 +337,7 @@ STUCK_MARK=$tmp/stuck.mark SETTLE_GNUPLOT="$tmp/stuckgnuplot" \
 	"$SETTLE" plot known.json -o stuck.svg 2>"$tmp/err" &
 pid=$!
 for _ in $(seq 100); do [ -e stuck.mark ] && break; sleep 0.1; done
-kill -TERM $pid; wait $pid; rc=$?
+kill -TERM $pid; sleep 0.3; kill -TERM $pid; wait $pid; rc=$?
 pkill -f "$tmp/stuckgnuplot" 2>/dev/null
 check "a stuck gnuplot: settle plot ends on SIGTERM (exit 143)" test "$rc" = 143
 check "...and removes its temporary directory" test -z "$(ls -A "$tmp/t")"
