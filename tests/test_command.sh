@@ -792,8 +792,10 @@ script)
 esac
 EOF
 chmod +x "$tmp/fakeperf"
-# fake HOW RECORDS CUT: two profiled runs with the stand-in; the number of
-# perf records (the probe's included) and the chains cut in the file
+# fake HOW RECORDS CUT AGAIN: two profiled runs with the stand-in; the
+# number of perf records (the probe's included), the chains cut in the
+# file, and the runs profiled again and dropped: in the file and said
+# under the table (it said "2 profiled runs" when 4 more had run)
 fake() {
 	rm -f "$tmp/fake.log" "$tmp/fake.count"
 	echo "$1" >"$tmp/fake.how"
@@ -801,20 +803,27 @@ fake() {
 		--share copier --format json --output "$tmp/retry.json" \
 		>"$tmp/retry.table" 2>&1 &&
 	[ "$(wc -l <"$tmp/fake.log")" = "$2" ] &&
-	python3 - "$tmp/retry.json" "$3" <<'PY'
+	python3 - "$tmp/retry.json" "$3" "$4" <<'PY' &&
 import json, sys
 p = json.load(open(sys.argv[1]))["results"][0]["command"]["profile"]
 assert p["runs"] == 2 and p["samples"] == 20, p
 assert p["cut_chains"] == int(sys.argv[2]) and p["any_symbol"] == 20, p
+assert p.get("runs_again", 0) == int(sys.argv[3]), p
 PY
+	if [ "$4" = 0 ]; then
+		! grep -q "profiled again" "$tmp/retry.table"
+	else
+		grep -q "2 profiled runs of each command, and $4 more profiled again and dropped" "$tmp/retry.table" &&
+		"$SETTLE" show "$tmp/retry.json" | grep -q "and $4 more profiled again"
+	fi
 }
-fake fell 4 0 &&
+fake fell 4 0 1 &&
 	ok "--share: a run whose chains fell back is profiled again, the next one kept" ||
 	bad "--share retry: $(wc -l <"$tmp/fake.log") records: $(head -c 300 "$tmp/retry.json")"
-fake always 11 20 &&
+fake always 11 20 8 &&
 	ok "--share: five tries at most, then the first kept" ||
 	bad "--share, always fell back: $(wc -l <"$tmp/fake.log") records"
-fake cut 3 20 &&
+fake cut 3 20 0 &&
 	ok "--share: chains cut short otherwise are not profiled again (the symbol's own)" ||
 	bad "--share, cut: $(wc -l <"$tmp/fake.log") records"
 

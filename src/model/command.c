@@ -120,6 +120,7 @@ int settle_command_data_pool(struct settle_command_data *dst,
 	if (src->period_ns > dst->period_ns)
 		dst->period_ns = src->period_ns; /* "one sample per" at most */
 	dst->profiled_runs += src->profiled_runs;
+	dst->profiled_again += src->profiled_again;
 	dst->samples += src->samples;
 	dst->any += src->any;
 	dst->cut += src->cut;

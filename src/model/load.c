@@ -605,12 +605,14 @@ static int load_profile(json_t *p, struct settle_command_data *d)
 	json_t *syms = json_object_get(p, "symbols"), *e;
 	const char *ev = json_string_value(json_object_get(p, "event"));
 	const char *unwind = json_string_value(json_object_get(p, "unwind"));
-	uint64_t runs, sum = 0;
+	uint64_t runs, again = 0, sum = 0;
 	size_t i;
 
 	if (!ev || !*ev || strlen(ev) >= sizeof(d->event) ||
 	    profile_count(p, "period_ns", &d->period_ns) || !d->period_ns ||
 	    profile_count(p, "runs", &runs) || runs > UINT32_MAX ||
+	    (json_object_get(p, "runs_again") &&
+	     (profile_count(p, "runs_again", &again) || again > UINT32_MAX)) ||
 	    profile_count(p, "samples", &d->samples) || !json_is_array(syms) ||
 	    json_array_size(syms) > SETTLE_SHARE_MAX ||
 	    (json_object_get(p, "unwind") && (!unwind ||
@@ -618,6 +620,7 @@ static int load_profile(json_t *p, struct settle_command_data *d)
 		return -1;
 	snprintf(d->event, sizeof(d->event), "%s", ev);
 	d->profiled_runs = (unsigned)runs;
+	d->profiled_again = (unsigned)again;
 	/* "unwind" since DWARF chains: a file without it walked the frame
 	 * pointers */
 	d->call_chains = !json_is_true(json_object_get(p, "call_chains")) ?

@@ -97,8 +97,10 @@ static void json_profile(FILE *f, const struct settle_result *r,
 	if (d->call_chains)
 		fprintf(f, "\"unwind\": \"%s\", ",
 			d->call_chains == SETTLE_CHAINS_DWARF ? "dwarf" : "fp");
-	fprintf(f, "\"runs\": %u, \"samples\": %llu, ", d->profiled_runs,
-		(unsigned long long)d->samples);
+	fprintf(f, "\"runs\": %u, ", d->profiled_runs);
+	if (d->profiled_again)
+		fprintf(f, "\"runs_again\": %u, ", d->profiled_again);
+	fprintf(f, "\"samples\": %llu, ", (unsigned long long)d->samples);
 	if (d->counted)
 		fprintf(f, "\"any_symbol\": %llu, \"cut_chains\": %llu, ",
 			(unsigned long long)d->any,

@@ -1048,8 +1048,6 @@ static int fell_back(const struct cmdrun *m,
 	       c->fell_back * 2 > c->samples;
 }
 
-/* One profiled run of command i, again while mostly_cut(): its counts
- * into the command's data. */
 /* One run of command i (after its --prepare) under perf record into
  * file, its samples counted into c. */
 static int record_once(struct cmdrun *m, size_t i, const char *file,
@@ -1095,10 +1093,12 @@ static int profile_run(struct cmdrun *m, size_t i, const char *file,
 			first = c;
 		if (!fell_back(m, &c)) {
 			add_counts(m->res[i].command, &c);
+			m->res[i].command->profiled_again += t;
 			return 0;
 		}
 	}
 	add_counts(m->res[i].command, &first);
+	m->res[i].command->profiled_again += PROFILE_TRIES - 1;
 	return 0;
 }
 

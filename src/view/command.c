@@ -369,15 +369,24 @@ static void share_part(struct out *o, const struct settle_report *rep,
 		       const struct settle_command_data *d0)
 {
 	int dwarf = d0->call_chains == SETTLE_CHAINS_DWARF;
+	unsigned again = 0;
+	char more[160] = "";
 
+	for (size_t i = 0; i < rep->nresults; i++)
+		if (rep->results[i].claim == c && rep->results[i].command)
+			again += rep->results[i].command->profiled_again;
+	if (again)
+		snprintf(more, sizeof(more), ", and %u more profiled again and "
+			 "dropped (perf unwound most of their chains with "
+			 "frame pointers)", again);
 	say(o, 0, "share of perf samples (perf record -e %s -c %llu %s: one "
-	    "sample per %.0f us of CPU time; %u profiled runs of each command, "
-	    "apart from the timed runs)%s:", d0->event,
+	    "sample per %.0f us of CPU time; %u profiled runs of each "
+	    "command%s, apart from the timed runs)%s:", d0->event,
 	    (unsigned long long)d0->period_ns,
 	    dwarf ? "--call-graph dwarf," SETTLE_STR(SETTLE_CHAINS_STACK) :
 	    "-g",
 	    (double)d0->period_ns / 1e3,
-	    d0->profiled_runs, user_only(d0) ? "; user space only, as "
+	    d0->profiled_runs, more, user_only(d0) ? "; user space only, as "
 	    "perf_event_paranoid allows: kernel time is not in the samples "
 	    "nor in the CPU time below" : "");
 	for (size_t i = 0; i < rep->nresults; i++)
