@@ -554,7 +554,11 @@ EOF
 		bad "--share interrupted in perf script: perf script $([ $seen = no ] && echo "never seen" || echo "ended before the signal")"
 	elif [ $rc = 130 ] && [ $took -le 5 ] &&
 	   ! grep -q "did not end within" "$tmp/si.err" &&
-	   ! pgrep -f "perf script -i .*/settle-perf-" >/dev/null; then
+	   # killed, it may take a moment to leave the process table
+	   for _ in $(seq 20); do
+		pgrep -f "perf script -i .*/settle-perf-" >/dev/null || break
+		sleep 0.1
+	   done && ! pgrep -f "perf script -i .*/settle-perf-" >/dev/null; then
 		ok "--share: SIGINT while perf script reads ends settle at once"
 	else
 		bad "--share interrupted in perf script: exit $rc after $took s: $(cat "$tmp/si.err")"
@@ -656,7 +660,8 @@ flat "$tmp/cut.table" |
 for edit in 'p["any_symbol"] = p["samples"] + 1' 'p["any_symbol"] = 1' \
 	    'p["cut_chains"] = p["samples"] + 1' 'p["unwind"] = "lbr"' \
 	    'p.pop("cut_chains")' 'p["symbols"].append(dict(p["symbols"][0]))' \
-	    'p["symbols"][0]["symbol"] = "x" * 256'; do
+	    'p["symbols"][0]["symbol"] = "x" * 256' 'p["runs_again"] = -1' \
+	    'p["runs_again"] = "2"' 'p["runs_again"] = 2 ** 40'; do
 	json_edit "$tmp/nested.json" "$tmp/imp.json" "
 for r in doc['results']:
     p = r['command']['profile']
