@@ -318,7 +318,7 @@ static void test_json_run(void **st)
 	 * also through --processes (whose processes get an --output each)
 	 * and attached (-oFILE) */
 	assert_int_equal(settle("run", "popcount", "--quick", "--size", "4K",
-				"--samples", "2", "--variant", "popcnt",
+				"--samples", "2", "--variant", "swar64",
 				"--processes", "2", "-o", file, NULL), 0);
 	j = json_load_file(file, JSON_REJECT_DUPLICATES, &e);
 	assert_non_null(j);
@@ -326,7 +326,7 @@ static void test_json_run(void **st)
 	unlink(file);
 	snprintf(attached, sizeof(attached), "-o%s", file);
 	assert_int_equal(settle("run", "popcount", "--quick", "--size", "4K",
-				"--samples", "2", "--variant", "popcnt",
+				"--samples", "2", "--variant", "swar64",
 				"--processes", "2", attached, NULL), 0);
 	assert_int_equal(access(file, R_OK), 0);
 	unlink(file);
