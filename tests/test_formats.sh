@@ -506,4 +506,18 @@ fi
 "$SETTLE" run endian --quick --samples 3 >/dev/null 2>"$TMP/err"
 check "no progress when stderr is not a terminal" test ! -s "$TMP/err"
 
+# -o through --processes: each process gets its own --output, and the
+# user's -o (or -oFILE) is not passed on to it (it said "--output given
+# twice" there, or wrote the user's file from each process)
+for o in "-o $TMP/po.json" "-o$TMP/po.json"; do
+	rm -f "$TMP/po.json"
+	# shellcheck disable=SC2086
+	"$SETTLE" run popcount --quick --size 4K --samples 2 --variant swar64 \
+		--processes 2 $o >/dev/null 2>"$TMP/err"
+	check "run --processes 2 $o writes the pooled file" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(d["settings"]["processes"] != 2)' "$TMP/po.json"
+done
+
 test_end test_formats
