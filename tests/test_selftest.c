@@ -51,36 +51,35 @@ static char *printed(const struct settle_selftest *st,
 	return buf;
 }
 
-/* The line of out that starts with start (after its indent), in line. */
-static void line_of(const char *out, const char *start, char *line,
-		    size_t len)
+/* The line of out that starts with start (after its indent) says want. */
+static void says(const char *out, const char *start, const char *want)
 {
 	const char *p = strstr(out, start), *e;
+	char line[400];
 
 	assert_non_null(p);
 	e = strchr(p, '\n');
-	snprintf(line, len, "%.*s", (int)(e ? e - p : (long)strlen(p)), p);
+	snprintf(line, sizeof(line), "%.*s",
+		 (int)(e ? e - p : (long)strlen(p)), p);
+	if (!strstr(line, want))
+		print_error("'%s' does not say '%s'\n", line, want);
+	assert_non_null(strstr(line, want));
 }
 
 static void test_enough_trials(void **unused)
 {
 	struct settle_selftest st = zen5();
 	struct settle_options o;
-	char *out, line[400];
+	char *out;
 
 	(void)unused;
 	settle_options_default(&o, 0);
 	out = printed(&st, &o);
-	line_of(out, "A/A, 200 trials", line, sizeof(line));
-	assert_non_null(strstr(line, ": met"));
-	line_of(out, "3% more work, 100 trials", line, sizeof(line));
-	assert_non_null(strstr(line, ": met"));
-	line_of(out, "2% more work", line, sizeof(line));
-	assert_non_null(strstr(line, ": met"));
-	line_of(out, "    A/A, 200 trials", line, sizeof(line));
-	assert_non_null(strstr(line, ": MISSED"));
-	line_of(out, "    3% more work", line, sizeof(line));
-	assert_non_null(strstr(line, ": MISSED"));
+	says(out, "A/A, 200 trials", ": met");
+	says(out, "3% more work, 100 trials", ": met");
+	says(out, "2% more work", ": met");
+	says(out, "    A/A, 200 trials", ": MISSED");
+	says(out, "    3% more work", ": MISSED");
 	assert_int_equal(settle_selftest_missed(&st, &o), 2);
 	free(out);
 	/* under --quick nothing is judged, and nothing missed */
@@ -98,7 +97,7 @@ static void test_one_trial(void **unused)
 {
 	struct settle_selftest st = zen5();
 	struct settle_options o;
-	char *out, line[400];
+	char *out;
 
 	(void)unused;
 	settle_options_default(&o, 0);
@@ -108,11 +107,9 @@ static void test_one_trial(void **unused)
 	st.layout_detect_trials = 0;
 	st.layout_why = "one layout per trial: --layouts";
 	out = printed(&st, &o);
-	line_of(out, "A/A, 1 trial:", line, sizeof(line));
-	assert_non_null(strstr(line, "not judged (1 trial too few: the "
-				     "rate's 95% bounds are 0.0% and 95.0%)"));
-	line_of(out, "3% more work, 1 trial:", line, sizeof(line));
-	assert_non_null(strstr(line, "bounds are 5.0% and 100.0%)"));
+	says(out, "A/A, 1 trial:", "not judged (1 trial too few: the "
+				     "rate's 95% bounds are 0.0% and 95.0%)");
+	says(out, "3% more work, 1 trial:", "bounds are 5.0% and 100.0%)");
 	assert_null(strstr(out, "MISSED"));
 	assert_null(strstr(out, ": met"));
 	assert_int_equal(settle_selftest_missed(&st, &o), 0);
@@ -126,10 +123,8 @@ static void test_one_trial(void **unused)
 	st.aa_same_rate = 0.925;
 	st.detect_rate_3pct = 0.925;
 	out = printed(&st, &o);
-	line_of(out, "3% more work, 200 trials", line, sizeof(line));
-	assert_non_null(strstr(line, "not judged (200 trials too few"));
-	line_of(out, "2% more work", line, sizeof(line));
-	assert_non_null(strstr(line, ": met"));
+	says(out, "3% more work, 200 trials", "not judged (200 trials too few");
+	says(out, "2% more work", ": met");
 	assert_int_equal(settle_selftest_missed(&st, &o), 0);
 	free(out);
 }
