@@ -107,8 +107,8 @@ static void test_one_trial(void **unused)
 	st.layout_detect_trials = 0;
 	st.layout_why = "one layout per trial: --layouts";
 	out = printed(&st, &o);
-	says(out, "A/A, 1 trial:", "not judged (1 trial too few: the "
-				     "rate's 95% bounds are 0.0% and 95.0%)");
+	says(out, "A/A, 1 trial:", "not judged (1 trial too few: the rate's "
+	     "95% bounds are 0.0% and 95.0%)");
 	says(out, "3% more work, 1 trial:", "bounds are 5.0% and 100.0%)");
 	assert_null(strstr(out, "MISSED"));
 	assert_null(strstr(out, ": met"));
