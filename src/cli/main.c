@@ -295,6 +295,15 @@ static int parse_cpu(const char *arg, int *cpu)
 }
 
 /* --format FMT for settle run/show (for_compare 0) or compare (1). */
+/* An option that takes one value: 0 while none was given (before, NULL),
+ * else 2 after saying so (the last one was taken silently). */
+static int given_once(const char *opt, const char *before, const char *arg)
+{
+	if (!before)
+		return 0;
+	return fail_usage("%s given twice ('%s', '%s')", opt, before, arg);
+}
+
 static int parse_format(const char *arg, int for_compare, const char **fmt)
 {
 	char names[256];
@@ -687,15 +696,13 @@ static int run_option(void *ctx, int c, const char *arg)
 		a->opt.full = 1;
 		return 0;
 	case OPT_FORMAT:
-		if (a->format)
-			return fail_usage("--format given twice ('%s', '%s')",
-					  a->format, arg);
+		if (given_once("--format", a->format, arg))
+			return 2;
 		return parse_format(arg, 0, &a->format);
 	case 'o':
 	case OPT_OUTPUT:
-		if (a->output)
-			return fail_usage("--output given twice ('%s', '%s')",
-					  a->output, arg);
+		if (given_once("--output", a->output, arg))
+			return 2;
 		a->output = arg;
 		return check_output(arg, 1);
 	case OPT_DEVICE:
@@ -1308,16 +1315,14 @@ static int selftest_option(void *ctx, int c, const char *arg)
 		if (strcmp(arg, "table") && strcmp(arg, "json"))
 			return fail_usage("unknown --format '%s' (table or "
 					  "json)", arg);
-		if (a->format)
-			return fail_usage("--format given twice ('%s', '%s')",
-					  a->format, arg);
+		if (given_once("--format", a->format, arg))
+			return 2;
 		a->format = arg;
 		return 0;
 	case 'o':
 	case OPT_OUTPUT:
-		if (a->output)
-			return fail_usage("--output given twice ('%s', '%s')",
-					  a->output, arg);
+		if (given_once("--output", a->output, arg))
+			return 2;
 		a->output = arg;
 		return check_output(arg, 1);
 	}
