@@ -268,6 +268,9 @@ test: deps deps-test
 	awk '{ p += $$1; f += $$2; k += $$3; n++ } END { \
 	  printf "%d passed, %d failed, %d skipped (test cases of %d programs and scripts)\n", \
 	    p, f, k, n }' $(TALLY) 2>/dev/null; \
+	sort -k5,5nr $(TALLY) 2>/dev/null | head -6 | \
+	  awk '{ s = s (NR > 1 ? ", " : "") $$4 " " $$5 " s" } END { \
+	    if (s != "") print "slowest: " s }'; \
 	if [ $$fail != 0 ]; then \
 	  echo "failed:" $$(awk '$$2 > 0 { print $$4 }' $(TALLY)); exit 1; fi
 

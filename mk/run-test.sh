@@ -4,7 +4,8 @@
 #
 #   sh mk/run-test.sh TALLY NAME COMMAND [ARG...]
 #
-# Appends "PASSED FAILED SKIPPED NAME" to TALLY and exits with COMMAND's status.
+# Appends "PASSED FAILED SKIPPED NAME SECONDS" to TALLY (SECONDS: its wall
+# time) and exits with COMMAND's status.
 # The cases are counted from what the test prints:
 #   - shell scripts: their last "N passed, M failed" line;
 #   - cmocka programs (which print no such line): every
@@ -19,7 +20,9 @@ out=$(mktemp "${TMPDIR:-/tmp}/settle-test.XXXXXX") || exit 1
 trap 'rm -f "$out"' EXIT
 
 # The test's output goes to the terminal as it runs and to $out.
+start=$(date +%s)
 { "$@" 2>&1; echo $? > "$out.rc"; } | tee "$out"
+secs=$(( $(date +%s) - start ))
 rc=$(cat "$out.rc" 2>/dev/null || echo 1)
 rm -f "$out.rc"
 
@@ -46,5 +49,5 @@ passed=$1 failed=$2 skipped=$3
 if [ "$rc" != 0 ] && [ "$failed" = 0 ]; then
 	failed=1
 fi
-echo "$passed $failed $skipped $name" >> "$tally"
+echo "$passed $failed $skipped $name $secs" >> "$tally"
 exit "$rc"

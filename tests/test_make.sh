@@ -51,6 +51,13 @@ tally() {
 same "shell test: its last summary line" \
 	"$(tally s sh -c 'echo "x: 1 passed, 9 failed"; echo "x: 5 passed, 2 failed"; exit 1')" \
 	"5 2 0 1"
+# each line ends with the test's wall time in seconds (make test names the
+# slowest: the budget is 10 minutes)
+rm -f "$tmp/tally"
+sh mk/run-test.sh "$tmp/tally" slow sh -c 'sleep 1; echo "1 passed, 0 failed"' \
+	>/dev/null 2>&1
+same "the tally keeps the test's seconds" \
+	"$(awk '{ print NF, $4, ($5 >= 1 && $5 < 30) }' "$tmp/tally")" "5 slow 1"
 same "shell test with skips" \
 	"$(tally s sh -c 'echo "12 passed, 0 failed, 3 skipped"')" "12 0 3 0"
 same "cmocka: groups summed" \
