@@ -16,10 +16,12 @@ SAN_TESTS := test_stats test_size test_verdict test_files test_popcount \
              test_bswap_claim test_endian_loops test_runner test_timer \
              test_threads
 
-.PHONY: test-sanitize test-cpus test-large
-test-sanitize:
+.PHONY: test-sanitize test-sanitize-build test-cpus test-large
+test-sanitize-build:
 	@$(MAKE) --no-print-directory BUILD=$(SAN_BUILD) CFLAGS="$(SAN_FLAGS)" \
 		$(SAN_BUILD)/settle $(SAN_TESTS:%=$(SAN_BUILD)/tests/%)
+
+test-sanitize: test-sanitize-build
 	@fail=0; for t in $(SAN_TESTS); do \
 	  echo "== sanitized $$t"; \
 	  SETTLE=$(SAN_BUILD)/settle SETTLE_TEST_SAMPLE=1 \
