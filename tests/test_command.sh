@@ -902,6 +902,40 @@ PY
 		grep -Eq "perf record -e cpu-clock(:u)? -c [0-9]+ -g:" &&
 		ok "--share: a perf without DWARF unwinding falls back to frame pointers, said so" ||
 		bad "--share fallback (exit $rc): $(head -3 "$tmp/fp.table")"
+	# perf's BPF side-band thread waits out a 1 s poll at the end of
+	# every record (perf 6.1: 1.1 s to record `true`, 0.3 s without it):
+	# --no-bpf-event on every record, and a perf without the option
+	# (before 5.1) still records, without it
+	cat >"$tmp/logperf" <<'EOF'
+#!/bin/sh
+# logs what it is asked; REFUSE names an option it does not know
+for a in "$@"; do
+	if [ -n "$REFUSE" ] && [ "$a" = "$REFUSE" ]; then
+		echo "unknown option '$a'" >&2; exit 129
+	fi
+done
+echo "$*" >>"$LOG"
+exec perf "$@"
+EOF
+	chmod +x "$tmp/logperf"
+	# records LOG REFUSE: exit status of a --share run through logperf
+	records() {
+		rm -f "$1"
+		LOG=$1 REFUSE=$2 SETTLE_PERF=$tmp/logperf "$SETTLE" run \
+			--command "cp=$tmp/cp 4" --samples 2 --share copier \
+			--format json --output "$tmp/bpf.json" >"$tmp/bpf.table" 2>&1
+	}
+	records "$tmp/bpf.log" "" && n=$(grep -c "^record " "$tmp/bpf.log") &&
+		[ "$n" -ge 3 ] &&
+		[ "$(grep "^record " "$tmp/bpf.log" | grep -c -- " --no-bpf-event ")" = "$n" ] &&
+		grep -q '"unwind": "dwarf"' "$tmp/bpf.json" &&
+		ok "--share: perf records without its BPF side-band thread ($n records)" ||
+		bad "--share: records with the BPF thread: $(head -2 "$tmp/bpf.log")"
+	records "$tmp/old.log" --no-bpf-event && n=$(grep -c "^record " "$tmp/old.log") &&
+		[ "$n" -ge 3 ] && ! grep -q -- "--no-bpf-event" "$tmp/old.log" &&
+		grep -q '"unwind": "dwarf"' "$tmp/bpf.json" &&
+		ok "--share: a perf without --no-bpf-event records as before, DWARF chains kept" ||
+		bad "--share, perf before 5.1: $(head -3 "$tmp/bpf.table")"
 fi
 
 test_end test_command
