@@ -12,7 +12,9 @@ export TMPDIR=$TMP/tmp
 mkdir -p "$TMPDIR"
 
 # fast runs quickly; slow marks that it started (its set-up), then runs
-# as long as asked.
+# as long as asked, and 40 times as long as fast (40 sizes): so a signal
+# sent a moment after the mark lands in slow, while fast takes no longer
+# than its few samples (500 samples of 10 ms each had it take 5 s).
 cat >"$TMP/slow.c" <<'C'
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,8 +43,12 @@ static void *mark(const struct settle_params *p, char *e, size_t n)
 static const struct settle_variant v[] = { { .name = "spin", .run = spin } };
 static const struct settle_claim fast = { .name = "fast", .variants = v,
 	.nvariants = 1 };
+static const uint64_t sizes[40] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
+	13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30,
+	31, 32, 33, 34, 35, 36, 37, 38, 39, 40 };
 static const struct settle_claim slow = { .name = "slow", .variants = v,
-	.nvariants = 1, .setup = mark };
+	.nvariants = 1, .setup = mark, .default_sizes = sizes,
+	.ndefault_sizes = 40 };
 SETTLE_CLAIMS(&fast, &slow);
 C
 "$SETTLE" run "$TMP/slow.c" --quick --samples 1 >/dev/null 2>&1 # compile once
@@ -62,7 +68,7 @@ leftovers() {
 
 # 1. SIGINT in the second claim: the first is printed, exit 130, no file
 rm -f "$TMP/mark"
-MARK=$TMP/mark "$SETTLE" run "$TMP/slow.c" fast slow --samples 500 \
+MARK=$TMP/mark "$SETTLE" run "$TMP/slow.c" fast slow --samples 30 \
 	--min-time 10 --format json --output "$TMP/r.json" \
 	>"$TMP/out" 2>"$TMP/err" &
 pid=$!
@@ -133,8 +139,12 @@ fi
 # 4. SIGINT during a FILE.c build (a compiler that takes its time)
 cat >"$TMP/slowcc" <<'SH'
 #!/bin/sh
+# a shell waiting for a command in front runs its trap after it: the
+# sleep in the background, so that the signal settle passes on ends it
 touch "$MARK"
-sleep 30
+trap 'kill $s; exit 130' INT TERM
+sleep 30 & s=$!
+wait $s
 exec cc "$@"
 SH
 chmod +x "$TMP/slowcc"
@@ -143,13 +153,20 @@ MARK=$TMP/mark "$SETTLE" run "$TMP/slow.c" --build "$TMP/slowcc -O1" --quick \
 	>"$TMP/out" 2>"$TMP/err" &
 pid=$!
 wait_mark "$TMP/mark"; sleep 0.3
+start=$(date +%s)
 kill -INT $pid; wait $pid; rc=$?
+took=$(( $(date +%s) - start ))
 sleep 0.5
 if [ $rc = 130 ] && [ -z "$(leftovers)" ] && grep -q "interrupted" "$TMP/err"; then
 	ok "SIGINT during a build: exit 130, no temporary object left in the cache"
 else
 	bad "build interrupted: status $rc, left: $(leftovers): $(cat "$TMP/err")"
 fi
+# the mark is made by the compiler's --version (part of the cache key):
+# settle read its output on, and the signal waited out the 10 s grace
+[ $took -le 5 ] && grep -q "slowcc --version' interrupted" "$TMP/err" &&
+	ok "SIGINT while the compiler says its version: passed on, ends at once (${took} s)" ||
+	bad "SIGINT during --version: ended ${took} s on: $(cat "$TMP/err")"
 pkill -f "$TMP/slowcc" 2>/dev/null
 
 # 5. a second Ctrl-C ends at once, even inside a long sample
@@ -172,7 +189,7 @@ fi
 # first, ended settle without a word
 for k in 1 2 3; do
 	rm -f "$TMP/mark"
-	MARK=$TMP/mark "$SETTLE" run "$TMP/slow.c" fast slow --samples 500 \
+	MARK=$TMP/mark "$SETTLE" run "$TMP/slow.c" fast slow --samples 30 \
 		--min-time 10 >"$TMP/out" 2>"$TMP/err" &
 	pid=$!
 	wait_mark "$TMP/mark"; sleep 0.2

@@ -843,7 +843,8 @@ static pid_t spawn(char *const *argv, int out_fd, int close_fd, int quiet)
 	return pid;
 }
 
-/* Hash the output of `compiler --version`; -1 after a message. */
+/* Hash the output of `compiler --version`; -1 after a message, -2 when
+ * interrupted (said). */
 static int hash_version(uint64_t *h, const char *compiler)
 {
 	char *argv[] = { (char *)compiler, "--version", NULL };
@@ -862,15 +863,25 @@ static int hash_version(uint64_t *h, const char *compiler)
 		close(fd[0]);
 		return -1;
 	}
+	/* read to the end, or until interrupted, and then pass the signal
+	 * on (a compiler whose --version hung held a Ctrl-C for the 10 s of
+	 * the interrupt's grace) */
 	while ((n = read(fd[0], buf, sizeof(buf))) != 0) {
-		if (n < 0 && errno == EINTR)
+		if (n < 0 && errno == EINTR && !settle_interrupted())
 			continue;
 		if (n < 0)
 			break;
 		fnv(h, buf, (size_t)n);
 	}
 	close(fd[0]);
+	if (settle_interrupted())
+		kill(pid, settle_interrupted());
 	st = settle_wait(pid, NULL);
+	if (settle_interrupted()) {
+		fprintf(stderr, "settle: '%s --version' interrupted\n",
+			compiler);
+		return -2;
+	}
 	if (st != 0) {
 		fprintf(stderr, "settle: '%s --version' failed (status %d): "
 			"is '%s' a C compiler?\n", compiler, st, compiler);
@@ -1223,7 +1234,7 @@ struct slots {
  * The build's command key: the file's real path and contents, the compile
  * command (without the temporary names), the compiler's identity and, for
  * a command that mentions "native", the CPU (-march=native depends on
- * it). -1 after a message.
+ * it). -1 after a message, -2 when interrupted (said).
  */
 static int command_key(const struct build *b, char *const *argv,
 		       const struct slots *sl, const char *real,
@@ -1231,6 +1242,7 @@ static int command_key(const struct build *b, char *const *argv,
 		       uint64_t *key)
 {
 	uint64_t h = FNV_OFFSET;
+	int rc;
 
 	fnv_str(&h, "settle-byob/3");
 	fnv_str(&h, real);
@@ -1239,8 +1251,8 @@ static int command_key(const struct build *b, char *const *argv,
 		if (i != sl->dfile && i != sl->out)
 			fnv_str(&h, argv[i]);
 	fnv(&h, &prim_hash, sizeof(prim_hash)); /* the link reads it */
-	if (hash_compiler(&h, b->words[0]) < 0)
-		return -1;
+	if ((rc = hash_compiler(&h, b->words[0])) < 0)
+		return rc;
 	if (strstr(b->cmd, "native"))
 		hash_cpu(&h);
 	*key = h;
@@ -1480,9 +1492,9 @@ static int make_build(struct build *b, const char *file, const char *real,
 	argv[argc] = NULL;
 	argv[sl.dfile] = argv[sl.out] = "";
 
-	if (command_key(b, argv, &sl, real, src, len, pl->prim_hash,
-			&key) < 0)
-		return -1;
+	if ((rc = command_key(b, argv, &sl, real, src, len, pl->prim_hash,
+			      &key)) < 0)
+		return rc;
 	cached = find_cached(b, cache, key, verbose);
 	if (!cached && (rc = compile(b, argv, &sl, file, cache, key)) < 0)
 		return rc;
