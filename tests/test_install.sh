@@ -304,7 +304,7 @@ check "installed settle --version = $version" \
 # settle run FILE.c links the installed primitives into the claim.
 out=$(SETTLE_CACHE_DIR=$tmp/cache "$P/bin/settle" run \
 	"$ROOT/examples/popcount-peers.c" --quick --samples 3 --min-time 1 \
-	--verbose 2>&1 >/dev/null)
+	--size 1K --verbose 2>&1 >/dev/null)
 check "installed settle run FILE.c links $P/lib/settle/libsettle-prim.a" \
 	grep -q "each build links $P/lib/settle/libsettle-prim.a" <<<"$out"
 
