@@ -491,7 +491,7 @@ fi
 
 # ---- progress -------------------------------------------------------------
 if command -v script >/dev/null; then
-	script -qec "$SETTLE run endian --samples 4 --min-time 30" /dev/null \
+	script -qec "$SETTLE run endian --samples 4 --min-time 30 --variant we64" /dev/null \
 		>"$TMP/pty" 2>&1
 	check "progress on a terminal: exit 0" test $? = 0
 	tr '\r' '\n' <"$TMP/pty" >"$TMP/pty.lines"
