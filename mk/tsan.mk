@@ -14,11 +14,14 @@ TSAN_BUILD := $(BUILD)/tsan
 TSAN_FLAGS := -O1 -g -fsanitize=thread -fno-omit-frame-pointer
 TSAN_TESTS := test_threads
 
-.PHONY: test-tsan
+.PHONY: test-tsan test-tsan-build
 test-sanitize: test-tsan
-test-tsan: deps-test
+test-build: test-tsan-build
+test-tsan-build: deps-test
 	@$(MAKE) --no-print-directory BUILD=$(TSAN_BUILD) \
 		CFLAGS="$(TSAN_FLAGS)" $(TSAN_TESTS:%=$(TSAN_BUILD)/tests/%)
+
+test-tsan: test-tsan-build
 	@fail=0; for t in $(TSAN_TESTS); do \
 	  echo "== ThreadSanitizer $$t"; \
 	  rm -f $(TALLY).tsan; \
