@@ -152,8 +152,8 @@ struct settle_bswap_copy_rule {
  *     1.16). On the Zen 5 guest (AMD family 1Ah, 2026-12-05, the same
  *     kind of claim, 3 processes): from start to end 0.88 at 256 MiB
  *     and 1.01 at 1 GiB, two stretches 1.27 and 1.41, four 1.06 and
- *     1.16, eight 0.98 and 1.09 (README, "Non-temporal copies four
- *     pages at a time on Zen 5"). Not measured on AMD family 19h.
+ *     1.16, eight 0.98 and 1.09 (docs/performance.md, "Non-temporal
+ *     copies four pages at a time on Zen 5"). Not measured on AMD family 19h.
  *   - AMD family 19h: zmm_end = narrow_from =
  *     settle_bswap_narrow_copy_decide(l1d), backward 1, ymm_inplace_to
  *     the L1d's size (l1d, or SETTLE_BSWAP_L1D_DEFAULT where it is 0 or
@@ -165,8 +165,8 @@ struct settle_bswap_copy_rule {
  *     processes, 2 layouts, 2026-12-04; best times) level within 0.3 %
  *     at 4, 12, 16, 24 and 28 KiB, 279.7-280.1 against 284.5-284.6 ns at
  *     32 KiB, and the 512-bit loop ahead at 36 KiB (317.6-317.8 against
- *     326.9-328.2 ns), as from 33 KiB in steps of 1 KiB (README, "In
- *     place at the L1d's size"). On the Zen 4 guest (32 KiB L1d, 1 MiB
+ *     326.9-328.2 ns), as from 33 KiB in steps of 1 KiB
+ *     (docs/performance.md, "In place at the L1d's size"). On the Zen 4 guest (32 KiB L1d, 1 MiB
  *     L2, 32 MiB L3, ~3.7 GHz) for copies,
  *     KVM guest (32 KiB L1d, 1 MiB L2, 32 MiB L3, ~3.7 GHz), where
  *     source and destination no longer fit in L1 the 128-bit loop was
