@@ -342,6 +342,28 @@ pkill -f "$tmp/stuckgnuplot" 2>/dev/null
 check "a stuck gnuplot: settle plot ends on SIGTERM (exit 143)" test "$rc" = 143
 check "...and removes its temporary directory" test -z "$(ls -A "$tmp/t")"
 check "...and writes no picture" test ! -e stuck.svg
+# Nobody there to send a signal: a gnuplot that does not end is stopped
+# SETTLE_PLOT_TIMEOUT seconds on (60 by default; settle plot waited for
+# ever), said, nothing written, nothing left.
+rm -f stuck.mark
+start=$(date +%s)
+STUCK_MARK=$tmp/stuck.mark SETTLE_GNUPLOT="$tmp/stuckgnuplot" \
+	SETTLE_PLOT_TIMEOUT=1 "$SETTLE" plot known.json -o stuck.svg \
+	>/dev/null 2>"$tmp/err"
+rc=$?
+took=$(( $(date +%s) - start ))
+pkill -f "$tmp/stuckgnuplot" 2>/dev/null
+check "a stuck gnuplot is stopped at SETTLE_PLOT_TIMEOUT=1 (${took} s), exit 2" \
+	test "$rc" = 2 -a "$took" -le 20
+check "...saying so" grep -q "gnuplot did not finish within 1 s and was stopped" "$tmp/err"
+check "...with no picture and no temporary directory left" \
+	test ! -e stuck.svg -a -z "$(ls -A "$tmp/t")"
+refused "a malformed SETTLE_PLOT_TIMEOUT" env SETTLE_PLOT_TIMEOUT=1m \
+	SETTLE_GNUPLOT="$tmp/stuckgnuplot" "$SETTLE" plot known.json -o t.svg
+grep -q "malformed SETTLE_PLOT_TIMEOUT '1m' (whole seconds, 1 to 86400)" "$tmp/err" &&
+	ok "...naming the variable and its range" || bad "timeout message: $(cat "$tmp/err")"
+refused "SETTLE_PLOT_TIMEOUT=0" env SETTLE_PLOT_TIMEOUT=0 \
+	SETTLE_GNUPLOT="$tmp/stuckgnuplot" "$SETTLE" plot known.json -o t.svg
 
 # ---- fit to post: the default picture ---------------------------------------
 python3 - <<'EOF'

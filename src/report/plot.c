@@ -825,9 +825,33 @@ static int no_gnuplot(const char *name, char *err, size_t errlen)
 		    "it: " GNUPLOT_APT, where);
 }
 
-/* Run gnuplot on plot.gp in dir; its messages go to dir/gnuplot.log. */
-static int run_gnuplot(const char *gnuplot, const char *dir, char *err,
-		       size_t errlen)
+/*
+ * The seconds gnuplot may take: SETTLE_PLOT_TIMEOUT (whole seconds, 1 to
+ * 86400), else PLOT_TIMEOUT_S; -1 after a message in err when the
+ * variable is malformed. A gnuplot that hangs (waiting on a terminal
+ * or a font server) would otherwise hold settle plot for ever.
+ */
+#define PLOT_TIMEOUT_S 60
+static long plot_timeout(char *err, size_t errlen)
+{
+	const char *v = getenv("SETTLE_PLOT_TIMEOUT");
+	char *end;
+	long s;
+
+	if (!v || !*v)
+		return PLOT_TIMEOUT_S;
+	errno = 0;
+	s = strtol(v, &end, 10);
+	if (errno || *end || end == v || s < 1 || s > 86400)
+		return fail(err, errlen, "malformed SETTLE_PLOT_TIMEOUT '%s' "
+			    "(whole seconds, 1 to 86400)", v);
+	return s;
+}
+
+/* Run gnuplot on plot.gp in dir, for at most secs seconds; its messages
+ * go to dir/gnuplot.log. */
+static int run_gnuplot(const char *gnuplot, const char *dir, long secs,
+		       char *err, size_t errlen)
 {
 	static const char *const set[] = { "LC_NUMERIC=C", NULL };
 	static const char *const unset[] = { "LC_ALL", "DISPLAY", "GNUTERM",
@@ -837,7 +861,7 @@ static int run_gnuplot(const char *gnuplot, const char *dir, char *err,
 		SETTLE_SPAWN_NULL, SETTLE_SPAWN_NULL, -1, -1, dir, set, unset,
 	};
 	char log[4096], first[200] = "";
-	int status;
+	int status, late;
 	pid_t pid;
 	FILE *f;
 
@@ -851,12 +875,16 @@ static int run_gnuplot(const char *gnuplot, const char *dir, char *err,
 	if (pid < 0)
 		return fail(err, errlen, "cannot run gnuplot: %s",
 			    strerror(errno));
-	status = settle_wait(pid, NULL);
+	status = settle_wait_for(pid, secs * 1000, &late);
 	if (status == 0)
 		return 0;
 	if (status < 0)
 		return fail(err, errlen, "cannot wait for gnuplot: %s",
 			    strerror(errno));
+	if (late)
+		return fail(err, errlen, "gnuplot did not finish within %ld s "
+			    "and was stopped (SETTLE_PLOT_TIMEOUT sets the "
+			    "limit)", secs);
 	f = fopen(log, "r");
 	if (f) {
 		/* the first line that says something */
@@ -985,6 +1013,7 @@ int settle_plot(const struct settle_report *rep, const char *path,
 	struct plot p = { .rep = rep };
 	char gnuplot[4096], dir[2048], pic[4096], target[4096];
 	struct layout l;
+	long secs;
 	int rc;
 
 	if (!format)
@@ -995,6 +1024,8 @@ int settle_plot(const struct settle_report *rep, const char *path,
 	path = target;
 	if (find_gnuplot(gnuplot, sizeof(gnuplot)) < 0)
 		return no_gnuplot(gnuplot, err, errlen);
+	if ((secs = plot_timeout(err, errlen)) < 0)
+		return -1;
 	distinct_claims(&p);
 	if (kind == SETTLE_PLOT_AUTO) {
 		plan(&p, SETTLE_PLOT_THROUGHPUT, &l);
@@ -1019,7 +1050,7 @@ int settle_plot(const struct settle_report *rep, const char *path,
 	register_dir(dir, format);
 	rc = write_files(&p, dir, kind, format, &l, err, errlen);
 	if (!rc)
-		rc = run_gnuplot(gnuplot, dir, err, errlen);
+		rc = run_gnuplot(gnuplot, dir, secs, err, errlen);
 	if (!rc) {
 		snprintf(pic, sizeof(pic), "%s/plot.%s", dir, format);
 		rc = install_file(pic, path, err, errlen);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "util/util.h"
@@ -105,4 +106,31 @@ int settle_wait(pid_t pid, struct rusage *ru)
 	if (WIFEXITED(st))
 		return WEXITSTATUS(st);
 	return 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+}
+
+int settle_wait_for(pid_t pid, long limit_ms, int *timed_out)
+{
+	struct timespec tick = { 0, 10 * 1000 * 1000 };
+	int st, passed = 0;
+	pid_t got;
+
+	*timed_out = 0;
+	for (long waited = 0; ; waited += 10) {
+		got = waitpid(pid, &st, WNOHANG);
+		if (got < 0 && errno != EINTR)
+			return -1;
+		if (got == pid)
+			return WIFEXITED(st) ? WEXITSTATUS(st) :
+			       128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+		if (settle_interrupted() && !passed) {
+			kill(pid, settle_interrupted());
+			passed = 1;
+		}
+		if (waited >= limit_ms) {
+			kill(pid, SIGKILL);
+			*timed_out = 1;
+			return settle_wait(pid, NULL);
+		}
+		nanosleep(&tick, NULL);
+	}
 }

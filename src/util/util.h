@@ -103,6 +103,14 @@ pid_t settle_spawn(char *const *argv, const struct settle_spawn_opts *o);
 int settle_wait(pid_t pid, struct rusage *ru);
 
 /*
+ * settle_wait() for at most limit_ms milliseconds (polled every 10 ms):
+ * a program still running then is killed (SIGKILL) and reaped, and
+ * *timed_out set to 1 (else 0). Returns what settle_wait() returns (128 +
+ * 9 for the killed program), or -1 with errno set.
+ */
+int settle_wait_for(pid_t pid, long limit_ms, int *timed_out);
+
+/*
  * Non-zero when two rows or variants, given by their parts (build NULL:
  * none; na and nb parameters), have the same build and the same
  * parameters, key by key in order: settle_variant_same_group() and
