@@ -404,18 +404,58 @@ static double timed_sample(struct run *rn, size_t k, void *state)
  * set's first call gave the fastest n against slow 2n calls only, and a
  * hoisted body passed.
  */
+static double cpu_ns(void)
+{
+	struct timespec t;
+
+	if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t) != 0)
+		return NAN;
+	return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
+}
+
+/* One call of iters repetitions: its time in *wall, the process's CPU
+ * time during it in *cpu (ns). */
+static void pair_call(const struct settle_variant *v, void *state,
+		      uint64_t iters, double *wall, double *cpu)
+{
+	double c0 = cpu_ns();
+
+	*wall = time_call(v, state, iters, NULL);
+	*cpu = cpu_ns() - c0;
+}
+
+/*
+ * A pair during which another task took the CPU keeps the CPU time of
+ * its calls (all of the process's threads, CLOCK_PROCESS_CPUTIME_ID), not
+ * their time: a time slice of another task lengthens a call of n or of
+ * 2n by the same few milliseconds, which brought a pair's ratio towards
+ * 1: on the Zen 5 guest with two busy tasks on settle's CPU, each of 7
+ * quick popcount runs (6 rows) called valid rows invalid (2 or 3 in the
+ * 4 counted: "twice the repetitions took 1.26x the time in the median
+ * pair"), and 3 of 8
+ * did so with the guest's load at 4 from other processes; with the CPU
+ * times none of 12 and none of 8. The CPU time leaves out what the body
+ * sleeps, so it stands only for pairs another task disturbed.
+ */
 static int repeat_pair(const struct settle_variant *v, void *state,
 		       struct settle_result *r, size_t k)
 {
 	long before = settle_thread_preemptions();
 	int first2 = k % 2 == 0 && k + 1 < SETTLE_REPEAT_PAIRS;
+	double c1 = NAN, c2 = NAN;
 
 	if (first2)
-		r->repeat2_ns[k] = time_call(v, state, r->repeat_iters, NULL);
-	r->repeat1_ns[k] = time_call(v, state, r->iters, NULL);
+		pair_call(v, state, r->repeat_iters, &r->repeat2_ns[k], &c2);
+	pair_call(v, state, r->iters, &r->repeat1_ns[k], &c1);
 	if (!first2)
-		r->repeat2_ns[k] = time_call(v, state, r->repeat_iters, NULL);
-	return settle_thread_preemptions() != before;
+		pair_call(v, state, r->repeat_iters, &r->repeat2_ns[k], &c2);
+	if (settle_thread_preemptions() == before)
+		return 0;
+	if (c1 > 0 && c2 > 0) {
+		r->repeat1_ns[k] = c1;
+		r->repeat2_ns[k] = c2;
+	}
+	return 1;
 }
 
 /* A pair during which another task took the CPU (seen by the kernel's
