@@ -199,6 +199,78 @@ grep "O2 each " "$TMP/median.out" | grep -q "invalid: twice the repetitions took
 	ok "a median pair under 1.5x: hoisted or removed, not a share above 100 %" ||
 	bad "median pair under 1.5x: $(grep "O2 each " "$TMP/median.out")"
 
+# time that grows faster than the repetitions (a list each call starts
+# empty and inserts into): the time per op is whatever the count settle
+# chose makes it, so each variant got its own count, and a variant doing
+# twice the work read 0.914x "faster", settled. Invalid once both the
+# fastest calls and the median pair read over 2.5x; 2.4x is still valid.
+repeats "$TMP/super.json" '[1.0e6] * 9' '[4.0e6] * 9'
+"$SETTLE" show "$TMP/super.json" >"$TMP/super.out"
+grep "O2 each " "$TMP/super.out" | grep -q "invalid: twice the repetitions took 4.00x the time, not 2x: later repetitions cost more" &&
+	ok "time that grows faster than the repetitions (4x for 2x): invalid" ||
+	bad "superlinear: $(grep "O2 each " "$TMP/super.out")"
+repeats "$TMP/super2.json" '[1.0e6] * 9' '[2.4e6] * 9'
+"$SETTLE" show "$TMP/super2.json" >"$TMP/super2.out"
+! grep "O2 each " "$TMP/super2.out" | grep -q "invalid" &&
+	ok "...2.4x for 2x is not" ||
+	bad "2.4x called invalid: $(grep "O2 each " "$TMP/super2.out")"
+repeats "$TMP/super3.json" '[1.0e6] * 9' '[2.0e6] + [4.0e6] * 8'
+"$SETTLE" show "$TMP/super3.json" >"$TMP/super3.out"
+! grep "O2 each " "$TMP/super3.out" | grep -q "invalid" &&
+	ok "...nor a median pair of 4x whose fastest calls grew 2x" ||
+	bad "fastest 2x called invalid: $(grep "O2 each " "$TMP/super3.out")"
+cat >"$TMP/insert.c" <<'C'
+#include <settle.h>
+#define CAP (1u << 16)
+struct node { uint32_t key, next; };
+static void *setup(const struct settle_params *p, char *err, size_t len)
+{
+	void *s = settle_alloc(p, (CAP + 1) * sizeof(struct node), 64);
+
+	if (!s)
+		snprintf(err, len, "out of memory");
+	return s;
+}
+/* iters keys into a sorted list that starts empty each call: the k-th
+ * insertion walks k nodes, so a call costs iters^2 / 2 steps */
+static uint64_t insert(void *state, const void *arg, uint64_t iters)
+{
+	struct node *p = state;
+	uint32_t x = 12345, n = 0;
+	uint64_t sum = 0;
+
+	(void)arg;
+	p[0].next = 0;
+	while (iters--) {
+		uint32_t prev = 0;
+
+		x = x * 1103515245u + 12345u;
+		settle_keep(p);
+		while (p[prev].next && p[p[prev].next].key <= x)
+			prev = p[prev].next;
+		p[n + 1].key = x;
+		p[n + 1].next = p[prev].next;
+		p[prev].next = n + 1;
+		sum += prev;
+		if (++n == CAP) {
+			n = 0;
+			p[0].next = 0;
+		}
+	}
+	return sum;
+}
+static const struct settle_variant v[] = { { .name = "insert",
+	.run = insert } };
+static const struct settle_claim c = { .name = "list", .variants = v,
+	.nvariants = 1, .setup = setup, .teardown = settle_free };
+SETTLE_CLAIMS(&c);
+C
+"$SETTLE" run "$TMP/insert.c" --quick --samples 3 >"$TMP/insert.out" 2>&1
+grep -q "insert  *invalid: twice the repetitions took [0-9.]*x the time, not 2x: later repetitions cost more" \
+	"$TMP/insert.out" &&
+	ok "a run() inserting into a list it empties each call: invalid, saying why" ||
+	bad "list insert: $(grep insert "$TMP/insert.out" | head -3)"
+
 # compare: an invalid new row is a failure of --fail-on, never a win
 "$SETTLE" run "$TMP/claim.c" --quick --samples 3 --variant each --format json \
 	--output "$TMP/good.json" >/dev/null 2>&1

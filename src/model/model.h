@@ -175,6 +175,15 @@ double settle_repeat_ratio(const struct settle_result *r);
  * and above otherwise. */
 #define SETTLE_REPEAT_FIXED 1.8
 
+/* Both the fastest calls' ratio and the median pair's above this: a
+ * repetition costs more the more came before it in the call (state that
+ * grows within run(), such as a list it inserts into), so the time per
+ * op depends on the repetitions settle chose, and each variant gets its
+ * own count: invalid. Honest rows read 2.11 at the most (the smaller of
+ * the two, 134 rows of every built-in claim, --quick, a loaded machine);
+ * an insertion into a sorted list that starts empty each call, 3.7-9. */
+#define SETTLE_REPEAT_SUPER 2.5
+
 /* The median over r's pairs of each call of 2n repetitions over the call
  * of n next to it (adjacent calls: a machine that drifts moves both), or
  * NaN without them. */

@@ -339,7 +339,8 @@ double settle_repeat_score(const struct settle_result *r)
  * Decide from the evidence whether r is invalid: its time did not grow
  * with the repetitions (the fastest 2n call under SETTLE_REPEAT_GROWTH x
  * the fastest n call), a cost paid once a call is more than a fifth of
- * it (the median pair under SETTLE_REPEAT_FIXED), or it reads faster
+ * it (the median pair under SETTLE_REPEAT_FIXED), its time grew faster
+ * than the repetitions (both over SETTLE_REPEAT_SUPER), or it reads faster
  * than READ_LIMIT_MARGIN
  * x a plain read of the same size measured in the same run (from
  * READ_LIMIT_FROM bytes).
@@ -375,7 +376,15 @@ static void judge(struct settle_result *r)
 			 100 * (2 - qm), 1 / (qm - 1));
 		return;
 	}
-	if (r->read_limit_bpns > 0 && r->bytes_per_ns > 0 &&
+	if (paired && q > SETTLE_REPEAT_SUPER && qm > SETTLE_REPEAT_SUPER) {
+		snprintf(r->invalid, sizeof(r->invalid), "twice the "
+			 "repetitions took %.2fx the time, not 2x: later "
+			 "repetitions cost more (state growing within "
+			 "run()?), so the time per op depends on their "
+			 "number", fmin(q, qm));
+		return;
+	}
+		if (r->read_limit_bpns > 0 && r->bytes_per_ns > 0 &&
 	    r->claim->bytes_per_op == SETTLE_BYTES_SIZE &&
 	    r->size_bytes >= READ_LIMIT_FROM &&
 	    r->bytes_per_ns > READ_LIMIT_MARGIN * r->read_limit_bpns)
