@@ -118,7 +118,8 @@ struct settle_variant {
 	 * variant, a table of parameters). Each repetition performs
 	 * ops_per_iter operations (loads, increments, system calls, buffer
 	 * passes). The check value must not depend on which variant ran: the
-	 * runner compares it with the baseline's for the same iters.
+	 * runner compares it with the baseline's for the same iters, at the
+	 * claim's check_iters and at one more.
 	 */
 	uint64_t (*run)(void *state, const void *arg, uint64_t iters);
 	/*
