@@ -398,7 +398,7 @@ else
 fi
 # the parent says so, once: the process's own line would point at a table
 # no one sees, and would stand even where the pool decides otherwise
-if [ "$(grep -c "result is invalid: the work was not done" \
+if [ "$(grep -c "result is invalid: their time is not the work" \
 	"$TMP/flaky.err")" = 1 ]; then
 	ok "--processes: the invalid result is reported once, by the parent"
 else

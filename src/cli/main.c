@@ -939,9 +939,9 @@ static int run_output(const struct run_args *a, const struct settle_report *rep)
 		rc = emit(rep, "table", "-");
 	if (!rc && bad) {
 		if (!run_by_parent)
-			fprintf(stderr, "settle: %zu result%s invalid: the "
-				"work was not done as often as timed (the "
-				"table says why)\n", bad,
+			fprintf(stderr, "settle: %zu result%s invalid: "
+				"their time is not the work's (the table "
+				"says why)\n", bad,
 				bad > 1 ? "s are" : " is");
 		rc = 1;
 	}
