@@ -83,13 +83,13 @@ fi
 emu() { sh mk/emulated-run.sh "$tmp/emu.log" "$@" >/dev/null 2>&1; echo $?; }
 same "emulated run: exit 0 passes" "$(emu true)" 0
 same "emulated run: rows judged invalid from emulated times pass" \
-	"$(emu sh -c 'echo "settle: 2 results are invalid: the work was not done as often as timed (the table says why)" >&2; exit 1')" 0
+	"$(emu sh -c 'echo "settle: 2 results are invalid: their time is not the work'\''s (the table says why)" >&2; exit 1')" 0
 same "emulated run: its output in the log" "$(tail -n 1 "$tmp/emu.log")" \
-	"settle: 2 results are invalid: the work was not done as often as timed (the table says why)"
+	"settle: 2 results are invalid: their time is not the work's (the table says why)"
 same "emulated run: another error fails" \
 	"$(emu sh -c 'echo "settle: unknown claim x" >&2; exit 1')" 1
 same "emulated run: invalid rows, then another error, fails" \
-	"$(emu sh -c 'echo "settle: 1 result is invalid: the work was not done as often as timed"; echo "settle: out of memory" >&2; exit 1')" 1
+	"$(emu sh -c 'echo "settle: 1 result is invalid: their time is not the work'\''s"; echo "settle: out of memory" >&2; exit 1')" 1
 same "emulated run: an illegal instruction fails" \
 	"$(emu sh -c 'kill -ILL $$')" 132
 
