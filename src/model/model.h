@@ -158,6 +158,11 @@ int settle_report_pool(struct settle_report *rep,
 /* Drop the results of rep from the n-th on (an interrupted claim's). */
 void settle_report_truncate(struct settle_report *rep, size_t n);
 
+/* The 16-byte slots of a 64-byte cache line where a function can start:
+ * a FILE.c build's code takes each once in any 4 consecutive layouts, so
+ * its rows get a verdict only from a multiple of 4 layouts. */
+#define SETTLE_CODE_SLOTS 4
+
 /* 2 x the repetitions must take at least this many times as long, or a
  * result is invalid. */
 #define SETTLE_REPEAT_GROWTH 1.5

@@ -399,6 +399,16 @@ static void row_numbers(struct settle_compare_row *w, double old_median,
 	}
 }
 
+/* Whether rep's claims are a FILE.c build's measured in layouts that
+ * are not a multiple of 4: their code did not sit in each of its four
+ * 16-byte slots alike (SETTLE_CODE_SLOTS), and an untouched function
+ * that moved between the two builds sat in other slots. */
+static int part_slots(const struct settle_report *rep)
+{
+	return rep->claims_built[0] && rep->options.layouts > 1 &&
+	       rep->options.layouts % SETTLE_CODE_SLOTS;
+}
+
 /*
  * The row of key r (a result of nw): -1 when out of memory, 0 when old
  * lacks it, 1 when made. u receives what the row was compared by, the
@@ -480,6 +490,10 @@ static int make_row(const struct settle_report *old,
 	if (below_resolution(nw, r) || below_resolution(old, r)) {
 		c.verdict = SETTLE_UNCLEAR;
 		c.why = why_below_resolution;
+	} else if (k > 0 && c.verdict != SETTLE_UNCLEAR &&
+		   (part_slots(old) || part_slots(nw))) {
+		c.verdict = SETTLE_UNCLEAR;
+		c.why = "layouts not a multiple of 4";
 	} else if (c.verdict == SETTLE_UNCLEAR && spread > 0 && k >= 0) {
 		c.why = settle_layout_why(spread, why, whylen);
 	}

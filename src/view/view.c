@@ -98,8 +98,12 @@ static void layouts_item(const struct settle_report *rep,
 
 		it = item(v, "layouts", "%u: code, data and stack placed %u "
 			  "ways, %u sample%s in each per process "
-			  "(docs/layouts.md)", o->layouts, o->layouts, each,
-			  plural(each));
+			  "(docs/layouts.md)%s", o->layouts, o->layouts, each,
+			  plural(each), rep->claims_built[0] &&
+			  o->layouts % SETTLE_CODE_SLOTS ? "; not a "
+			  "multiple of 4, so the claims' code did not sit in "
+			  "each of its four 16-byte slots alike: no verdict "
+			  "(--layouts 4)" : "");
 		brief(it, "%u layouts", o->layouts);
 	} else if (verdicts) {
 		if (o->layout_first)
