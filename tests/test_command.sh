@@ -271,6 +271,44 @@ else
 	bad "could not doctor the file"
 fi
 
+# ---- a slow mode in a few runs ---------------------------------------------------
+# 40 runs a command, samples set exactly: b at 23 ms in all but 3 runs
+# of 250 ms, against a at 33.8 ms. The paired estimate and the median
+# call b faster, but its runs cost 1.30x a's in all: unclear, saying why
+# (it read faster 0.774x, settled). b at 23 ms in every run: faster. b at
+# a's time but 2 runs of 300 ms: not the same.
+"$SETTLE" run --command 'a=true' --command 'b=true' --samples 40 \
+	--format json --output "$tmp/modes.json" >/dev/null 2>&1
+"$PY" - "$tmp" <<'EOF'
+import json, sys
+tmp = sys.argv[1]
+src = json.load(open(tmp + "/modes.json"))
+def make(name, b):
+    d = json.loads(json.dumps(src))
+    for r in d["results"]:
+        t = [33.8e6 * (1 + 0.001 * (j % 5)) for j in range(40)] \
+            if r["variant"] == "a" else [b(j) for j in range(40)]
+        r["samples_ns"] = t
+        for k in ("median_ns", "min_ns", "mean_ns", "mad_ns", "cv", "ratio",
+                  "vs_baseline", "unstable"):
+            r.pop(k, None)
+    json.dump(d, open(tmp + "/" + name + ".json", "w"))
+make("slowmode", lambda j: 250e6 if j in (5, 19, 33) else 23e6 * (1 + 0.001 * (j % 7)))
+make("fast", lambda j: 23e6 * (1 + 0.001 * (j % 7)))
+make("samemode", lambda j: 300e6 if j in (7, 29) else 33.8e6 * (1 + 0.001 * (j % 7)))
+EOF
+for f in slowmode fast samemode; do
+	"$SETTLE" show "$tmp/$f.json" 2>&1 | grep -E "^  b " >"$tmp/$f.row"
+done
+grep -q "unclear (the mean times disagree: a slow mode in some runs)" "$tmp/slowmode.row" &&
+	ok "a command faster in most runs but slower in all: unclear, saying why" ||
+	bad "slow mode: $(cat "$tmp/slowmode.row")"
+grep -q "faster" "$tmp/fast.row" &&
+	ok "...faster in every run: faster" || bad "fast: $(cat "$tmp/fast.row")"
+grep -q "unclear (the mean times disagree" "$tmp/samemode.row" &&
+	ok "...the same in most runs, 2 of 40 runs 9x as long: not the same" ||
+	bad "same mode: $(cat "$tmp/samemode.row")"
+
 # ---- --processes ---------------------------------------------------------------
 "$SETTLE" run --command 'p=true' --command 'q=true' --samples 2 \
 	--processes 3 --format json --output "$tmp/p.json" >"$tmp/p.table" 2>&1
