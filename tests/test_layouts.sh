@@ -186,6 +186,11 @@ def make3(shift, name, built=True):
             r.pop(k, None)
     json.dump(d, open(tmp + "/" + name + ".json", "w"))
 make3(0, "l3-before"); make3(1, "l3-after"); make3(1, "l3-builtin", False)
+d = json.load(open(tmp + "/l3-after.json"))  # the settings edited to 4
+d["settings"]["layouts"] = 4
+json.dump(d, open(tmp + "/l3-says4.json", "w"))
+d["settings"]["layouts"] = 2  # a sample in layout 2 of 2
+json.dump(d, open(tmp + "/l3-says2.json", "w"))
 PY
 "$SETTLE" show "$TMP/l3-after.json" >"$TMP/l3.out" 2>&1
 "$SETTLE" show "$TMP/l3-builtin.json" >"$TMP/l3b.out" 2>&1
@@ -201,6 +206,14 @@ v=$(verdict l3-before l3-after moved)
    [ "$v" = "unclear layouts not a multiple of 4 True" ] &&
 	ok "compare of two such files: the moved code unclear, not slower" ||
 	bad "compare, 3 layouts: '$v'"
+v=$(verdict l3-before l3-says4 moved)
+[ "${v% *}" = "unclear layouts not a multiple of 4" ] &&
+	ok "...also when the settings were edited to say 4 (the samples say 3)" ||
+	bad "compare, settings edited to 4 layouts: '$v'"
+"$SETTLE" show "$TMP/l3-says2.json" >/dev/null 2>"$TMP/says2.err"
+[ $? = 2 ] && grep -q "sample_layouts\[2\] is not a layout (0 to 1)" "$TMP/says2.err" &&
+	ok "a sample in a layout the settings do not have: the file is refused" ||
+	bad "layout beyond the settings: $(cat "$TMP/says2.err")"
 
 # the same moved code, and 3 % more work in the new file: slower
 python3 - "$TMP" <<'PY'

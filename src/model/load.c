@@ -500,6 +500,8 @@ static int load_layouts(struct loader *l, json_t *jr, size_t idx,
 			struct settle_result *r)
 {
 	json_t *a = json_object_get(jr, "sample_layouts"), *v;
+	unsigned n = l->rep->options.layouts; /* with 2 or more: 0 to n - 1;
+						 one layout: its index */
 	size_t i;
 
 	if (!a)
@@ -510,12 +512,15 @@ static int load_layouts(struct loader *l, json_t *jr, size_t idx,
 	r->sample_layouts = calloc(r->nsamples + 1, 1);
 	if (!r->sample_layouts)
 		return fail(l, "out of memory");
+	/* not a layout of the settings' (an edited file: its header named
+	 * fewer layouts than its rows were measured in) */
 	json_array_foreach(a, i, v) {
 		if (!json_is_integer(v) || json_integer_value(v) < 0 ||
-		    json_integer_value(v) > 63)
+		    json_integer_value(v) > 63 ||
+		    (n > 1 && json_integer_value(v) >= n))
 			return fail(l, "malformed: results[%zu] "
 				    "sample_layouts[%zu] is not a layout (0 to "
-				    "63)", idx, i);
+				    "%u)", idx, i, n > 1 ? n - 1 : 63);
 		r->sample_layouts[i] = (unsigned char)json_integer_value(v);
 	}
 	return 0;
