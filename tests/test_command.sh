@@ -550,6 +550,10 @@ EOF
 		grep -q " not settled: no_such_symbol_here is in none of spin's samples: perf may know it by another name" &&
 		ok "--share: a symbol in none of the samples settles nothing" ||
 		bad "--share: absent symbol settled: $(grep -A3 settled "$tmp/s.table")"
+	tr '\n' ' ' <"$tmp/s.table" | sed 's/  */ /g' |
+		grep -q "or it only jumps to another function (a tail call), whose samples name no caller" &&
+		ok "--share: ...and names a tail call among the reasons" ||
+		bad "--share: no tail call among the reasons: $(grep -A6 'not settled' "$tmp/s.table")"
 	grep -Eq "Amdahl: making spin k times faster saves at most" "$tmp/s.table" &&
 		ok "--share: the Amdahl line" || bad "--share: no Amdahl line"
 	# two commands, 3 samples: no interval below its 95 % level in the

@@ -560,7 +560,9 @@ int settle_command_conclusion(const struct settle_view_claim *vc,
 				 "callers, a libc function such as memcpy run "
 				 "as the implementation chosen at load, e.g. "
 				 "__memmove_avx2_unaligned_erms: perf report "
-				 "--stdio lists the names)",
+				 "--stdio lists the names), or it only jumps "
+				 "to another function (a tail call), whose "
+				 "samples name no caller",
 				 d->share[k].symbol, b->r->variant);
 	}
 	bound = union_bound(b->r);

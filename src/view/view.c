@@ -1216,7 +1216,7 @@ static void conclusion(struct settle_view *v, struct settle_view_claim *vc)
 	const struct settle_conclusion *k = vc->claim->conclusion;
 	const struct settle_view_row *rows[SETTLE_MAX_NAMED];
 	int by_time[SETTLE_MAX_NAMED] = { 0 };
-	char why[400];
+	char why[640];
 	size_t n = 0;
 	int based = 0;
 
