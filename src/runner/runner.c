@@ -421,26 +421,7 @@ static double timed_sample(struct run *rn, size_t k, void *state)
 	return t;
 }
 
-/*
- * The evidence that the body's work is really repeated: SETTLE_REPEAT_PAIRS
- * (9) pairs of adjacent calls of the calibrated n and of 2n repetitions,
- * then fresh sets after pauses when the first fall under the rule
- * (repeat_again(): a noisy body, such as a ping-pong between processes, or
- * a busy machine, gets the benefit of the doubt). The analysis decides
- * (settle_result.invalid) from the fastest call of each kind: a body
- * whose time does not grow with its repetitions had its work hoisted or
- * removed. Never fewer than 9 pairs: on a busy machine every 2n call of
- * 3 pairs was once disturbed and a hoisted body passed (a CI run of
- * test_invalid); 9 disturbed in a row are far rarer.
- *
- * The pairs alternate, 2n n, n 2n, 2n n, ..., the last n 2n, so that a
- * set begins and ends with a call of 2n: when the machine turns slower
- * or faster during a set (a step, a drift), every call of n on the fast
- * side has a call of 2n on the same side, as fast for a hoisted body.
- * With every pair n first, a machine that turned slower just after a
- * set's first call gave the fastest n against slow 2n calls only, and a
- * hoisted body passed.
- */
+/* The CPU time of the process so far (ns), or NaN. */
 static double cpu_ns(void)
 {
 	struct timespec t;
@@ -462,17 +443,36 @@ static void pair_call(const struct settle_variant *v, void *state,
 }
 
 /*
+ * The evidence that the body's work is really repeated: SETTLE_REPEAT_PAIRS
+ * (9) pairs of adjacent calls of the calibrated n and of 2n repetitions,
+ * then fresh sets after pauses when the first fall under the rule
+ * (repeat_again(): a noisy body, such as a ping-pong between processes, or
+ * a busy machine, gets the benefit of the doubt). The analysis decides
+ * (settle_result.invalid) from the fastest call of each kind: a body
+ * whose time does not grow with its repetitions had its work hoisted or
+ * removed. Never fewer than 9 pairs: on a busy machine every 2n call of
+ * 3 pairs was once disturbed and a hoisted body passed (a CI run of
+ * test_invalid); 9 disturbed in a row are far rarer.
+ *
+ * The pairs alternate, 2n n, n 2n, 2n n, ..., the last n 2n, so that a
+ * set begins and ends with a call of 2n: when the machine turns slower
+ * or faster during a set (a step, a drift), every call of n on the fast
+ * side has a call of 2n on the same side, as fast for a hoisted body.
+ * With every pair n first, a machine that turned slower just after a
+ * set's first call gave the fastest n against slow 2n calls only, and a
+ * hoisted body passed.
+ *
  * A pair during which another task took the CPU keeps the CPU time of
  * its calls (all of the process's threads, CLOCK_PROCESS_CPUTIME_ID), not
  * their time: a time slice of another task lengthens a call of n or of
  * 2n by the same few milliseconds, which brought a pair's ratio towards
- * 1: on the Zen 5 guest with two busy tasks on settle's CPU, each of 7
+ * 1. On the Zen 5 guest with two busy tasks on settle's CPU each of 7
  * quick popcount runs (6 rows) called valid rows invalid (2 or 3 in the
  * 4 counted: "twice the repetitions took 1.26x the time in the median
- * pair"), and 3 of 8
- * did so with the guest's load at 4 from other processes; with the CPU
- * times none of 12 and none of 8. The CPU time leaves out what the body
- * sleeps, so it stands only for pairs another task disturbed.
+ * pair"), and 3 of 8 did so with the guest's load at 4 from other
+ * processes; with the CPU times none of 12 and none of 8. The CPU time
+ * leaves out what the body sleeps, so it stands only for pairs another
+ * task disturbed.
  */
 static int repeat_pair(const struct settle_variant *v, void *state,
 		       struct settle_result *r, size_t k)
