@@ -384,7 +384,7 @@ static void judge(struct settle_result *r)
 			 "number", fmin(q, qm));
 		return;
 	}
-		if (r->read_limit_bpns > 0 && r->bytes_per_ns > 0 &&
+	if (r->read_limit_bpns > 0 && r->bytes_per_ns > 0 &&
 	    r->claim->bytes_per_op == SETTLE_BYTES_SIZE &&
 	    r->size_bytes >= READ_LIMIT_FROM &&
 	    r->bytes_per_ns > READ_LIMIT_MARGIN * r->read_limit_bpns)
