@@ -7,9 +7,10 @@
  *
  *   settle run examples/readlimit-peers.c --build "cc -O3 -march=native"
  *
- * Every variant returns the same sum of the buffer's 64-bit words, so the
- * run checks them against each other. The baseline is settle's
- * read-limit: a plain read with a ratio below 1 is faster than it. The
+ * Every variant returns the same sum of the buffer's 64-bit words (over
+ * its passes), so the run checks them against each other. The baseline
+ * is settle's read-limit: a plain read with a ratio below 1 is faster
+ * than it. The
  * plain reads are inlined into the timed loop, a pass per loop step;
  * settle's kernel runs all the loop's passes in one call; plain-call is
  * a plain read behind a function call per pass; plain-128 and plain-256
@@ -261,7 +262,9 @@ read_call(const unsigned char *p, size_t len)
 /* iters passes; the pointer is laundered so that no pass is hoisted.
  * The buffer and length are read into locals before the loop, so that a
  * row that calls its loop (read_call) does not reload them after every
- * call (docs/writing-a-claim.md, "Barriers"). */
+ * call (docs/writing-a-claim.md, "Barriers"). The passes' sums are
+ * added up, as settle's kernel does: the check compares the variants at
+ * one pass and at two. */
 #define RUN(name, fn)							\
 	static uint64_t name(void *state, const void *arg, uint64_t iters) \
 	{								\
@@ -273,14 +276,14 @@ read_call(const unsigned char *p, size_t len)
 		while (iters--) {					\
 			const unsigned char *p = start;			\
 			settle_keep(p);					\
-			s = fn(p, len);					\
+			s += fn(p, len);				\
 			settle_keep(s);					\
 		}							\
 		return s;						\
 	}
 /* settle's kernel: one call for the iters passes (each pass reads the
- * whole buffer again; the kernel returns the sum of the passes' sums, so
- * with iters 1, as the check runs it, the same sum as the others). */
+ * whole buffer again; the kernel returns the sum of the passes' sums,
+ * as the others do). */
 static uint64_t run_settle(void *state, const void *arg, uint64_t iters)
 {
 	const struct buf *b = state;

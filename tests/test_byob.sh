@@ -754,6 +754,16 @@ else
 	bad "examples/bswap-inplace-peers.c: status $rc, $rows of 5 rows"
 	cat "$TMP/exbip.out" "$TMP/exbip.err"
 fi
+# every variant's check value at one pass and at two: the plain reads
+# returned their last pass's sum, the read limit the sum of its passes,
+# and the run refused them at two ("computed ... where 1 agreed")
+run exrl "$ROOT/examples/readlimit-peers.c" --size 4K "${FAST[@]}"
+if [ $rc = 0 ] && grep -q "cc -O2 plain-2acc " "$TMP/exrl.out" &&
+   grep -q "cc -O2 plain-call " "$TMP/exrl.out"; then
+	ok "examples/readlimit-peers.c runs"
+else
+	bad "examples/readlimit-peers.c: status $rc: $(cat "$TMP/exrl.err")"
+fi
 run exbip1 "$ROOT/examples/bswap-inplace-peers.c" --size 1000 "${FAST[@]}"
 if [ $rc != 0 ] && grep -q "multiple of 256 bytes" "$TMP/exbip1.err"; then
 	ok "examples/bswap-inplace-peers.c: a size not a multiple of 256 refused"
