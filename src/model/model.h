@@ -163,6 +163,16 @@ void settle_report_truncate(struct settle_report *rep, size_t n);
  * its rows get a verdict only from a multiple of 4 layouts. */
 #define SETTLE_CODE_SLOTS 4
 
+/* The reason of the verdict such a row gets: unclear. */
+#define SETTLE_WHY_PART_SLOTS "layouts not a multiple of 4"
+
+/* Whether r, a result of rep, is a FILE.c build's (rep->claims_built)
+ * measured, as its samples say, in 2 or more layouts that are not a
+ * multiple of SETTLE_CODE_SLOTS: its code did not sit in each of its
+ * slots alike, and it gets no verdict (in a run, a file or compare). */
+int settle_part_slots(const struct settle_report *rep,
+		      const struct settle_result *r);
+
 /* 2 x the repetitions must take at least this many times as long, or a
  * result is invalid. */
 #define SETTLE_REPEAT_GROWTH 1.5

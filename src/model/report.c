@@ -975,21 +975,28 @@ static void no_verdict(struct settle_result *r, const struct settle_result *b)
 
 /* Analyse the group res[0..n). */
 /*
- * Code that moves with the layouts (a FILE.c build: code_moves) sits at
- * one of the four 16-byte slots of its cache line in each layout, every
- * slot once in any 4 consecutive layouts (docs/layouts.md): only a whole
- * set of them gives two functions the same slots, whatever their places.
- * With 3 layouts a function and its copy 96 bytes on read 0.863-0.892x
- * "faster" in 6 of 7 runs, settled in 5. No verdict then.
+ * Code that moves with the layouts (a FILE.c build) sits at one of the
+ * four 16-byte slots of its cache line in each layout, every slot once in
+ * any 4 consecutive layouts (docs/layouts.md): only a whole set of them
+ * gives two functions the same slots, whatever their places. With 3
+ * layouts a function and its copy 96 bytes on read 0.863-0.892x
+ * "faster" in 6 of 7 runs, settled in 5.
  */
-static void whole_slots(struct settle_result *r, int code_moves)
+int settle_part_slots(const struct settle_report *rep,
+		      const struct settle_result *r)
 {
-	if (!code_moves || r->nlayouts < 2 ||
-	    r->nlayouts % SETTLE_CODE_SLOTS == 0 ||
-	    r->cmp.verdict == SETTLE_UNCLEAR)
+	return rep->claims_built[0] && r->nlayouts > 1 &&
+	       r->nlayouts % SETTLE_CODE_SLOTS;
+}
+
+/* No verdict for r when settle_part_slots(). */
+static void whole_slots(const struct settle_report *rep,
+			struct settle_result *r)
+{
+	if (!settle_part_slots(rep, r) || r->cmp.verdict == SETTLE_UNCLEAR)
 		return;
 	r->cmp.verdict = SETTLE_UNCLEAR;
-	r->cmp.why = "layouts not a multiple of 4";
+	r->cmp.why = SETTLE_WHY_PART_SLOTS;
 }
 
 /*
@@ -1018,12 +1025,14 @@ static void means_agree(struct settle_result *r,
 	}
 }
 
-static void analyze_group(struct settle_result *res, size_t n,
-			  double core_ghz, unsigned nproc, double band,
-			  int code_moves)
+static void analyze_group(const struct settle_report *rep,
+			  struct settle_result *res, size_t n)
 {
+	double band = rep->options.band;
+	unsigned nproc = rep->options.processes;
+
 	for (size_t i = 0; i < n; i++) {
-		summarize(&res[i], core_ghz);
+		summarize(&res[i], rep->timer.core_ghz);
 		layout_spread(&res[i], nproc, band);
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -1040,7 +1049,7 @@ static void analyze_group(struct settle_result *res, size_t n,
 		}
 		check_against(&res[i], &res[b]);
 		compare(&res[i], &res[b], nproc, band);
-		whole_slots(&res[i], code_moves);
+		whole_slots(rep, &res[i]);
 		means_agree(&res[i], &res[b], band);
 		no_verdict(&res[i], &res[b]);
 	}
@@ -1053,9 +1062,7 @@ void settle_report_analyze(struct settle_report *rep, size_t from, size_t to)
 	while (i < to && i < rep->nresults) {
 		size_t j = settle_report_group_end(rep, i);
 
-		analyze_group(&rep->results[i], j - i, rep->timer.core_ghz,
-			      rep->options.processes, rep->options.band,
-			      rep->claims_built[0] != '\0');
+		analyze_group(rep, &rep->results[i], j - i);
 		i = j;
 	}
 }

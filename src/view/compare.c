@@ -399,18 +399,6 @@ static void row_numbers(struct settle_compare_row *w, double old_median,
 	}
 }
 
-/* Whether r, a result of rep, is a FILE.c build's measured in layouts
- * that are not a multiple of 4 (as its samples say, whatever the
- * settings): its code did not sit in each of its four 16-byte slots
- * alike (SETTLE_CODE_SLOTS), and an untouched function that moved
- * between the two builds sat in other slots. */
-static int part_slots(const struct settle_report *rep,
-		      const struct settle_result *r)
-{
-	return rep->claims_built[0] && r->nlayouts > 1 &&
-	       r->nlayouts % SETTLE_CODE_SLOTS;
-}
-
 /*
  * The row of key r (a result of nw): -1 when out of memory, 0 when old
  * lacks it, 1 when made. u receives what the row was compared by, the
@@ -493,9 +481,10 @@ static int make_row(const struct settle_report *old,
 		c.verdict = SETTLE_UNCLEAR;
 		c.why = why_below_resolution;
 	} else if (k > 0 && c.verdict != SETTLE_UNCLEAR &&
-		   (part_slots(old, w->old_r) || part_slots(nw, r))) {
+		   (settle_part_slots(old, w->old_r) ||
+		    settle_part_slots(nw, r))) {
 		c.verdict = SETTLE_UNCLEAR;
-		c.why = "layouts not a multiple of 4";
+		c.why = SETTLE_WHY_PART_SLOTS;
 	} else if (c.verdict == SETTLE_UNCLEAR && spread > 0 && k >= 0) {
 		c.why = settle_layout_why(spread, why, whylen);
 	}
