@@ -793,6 +793,9 @@ struct settle_result {
 	double repeat1_ns[SETTLE_REPEAT_PAIRS];
 	double repeat2_ns[SETTLE_REPEAT_PAIRS];
 	size_t nrepeat;
+	int repeat_blocked;         /* the calls of the pairs blocked (the
+				       thread waited: a pipe, a partner);
+				       unknown in files before 2026-12-06 */
 	double read_limit_bpns;
 	/*
 	 * "" or why the result is invalid (work hoisted or removed): 2 x the

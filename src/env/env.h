@@ -33,6 +33,11 @@ void settle_noise_read(struct settle_noise_start *r);
  * its CPU; -1 when it cannot be read. */
 long settle_thread_preemptions(void);
 
+/* The calling thread's voluntary context switches so far (getrusage()
+ * with RUSAGE_THREAD): a count that grows when it blocked (waited on a
+ * pipe, a partner, a sleep); -1 when it cannot be read. */
+long settle_thread_blocks(void);
+
 /*
  * From reading a to the later reading b, with tick jiffies a second
  * (sysconf(_SC_CLK_TCK)), into n: seconds (0 when the clock did not

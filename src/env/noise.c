@@ -88,6 +88,13 @@ long settle_thread_preemptions(void)
 	return getrusage(RUSAGE_THREAD, &ru) ? -1 : ru.ru_nivcsw;
 }
 
+long settle_thread_blocks(void)
+{
+	struct rusage ru;
+
+	return getrusage(RUSAGE_THREAD, &ru) ? -1 : ru.ru_nvcsw;
+}
+
 void settle_noise_between(struct settle_noise *n,
 			  const struct settle_noise_start *a,
 			  const struct settle_noise_start *b, long tick)

@@ -481,6 +481,9 @@ static int load_evidence(struct loader *l, json_t *jr, size_t idx,
 			    "in both, and iterations_2x twice the row's "
 			    "iterations", idx, SETTLE_REPEAT_PAIRS);
 	r->repeat_iters = count(rc, "iterations_2x");
+	/* absent (a file before 2026-12-06): as if it blocked, so that no
+	 * rule its writer did not know calls an old row invalid */
+	r->repeat_blocked = !json_is_false(json_object_get(rc, "blocked"));
 	for (size_t i = 0; i < n; i++) {
 		json_t *a = json_array_get(t1, i), *b = json_array_get(t2, i);
 

@@ -304,7 +304,8 @@ static void write_evidence(FILE *f, const struct settle_result *r)
 			fputs(i ? ", " : "", f);
 			sample(f, r->repeat2_ns[i]);
 		}
-		fputs("]}", f);
+		fprintf(f, "], \"blocked\": %s}",
+			r->repeat_blocked ? "true" : "false");
 	}
 	if (r->read_limit_bpns > 0) {
 		fputs(", \"read_limit_bytes_per_ns\": ", f);

@@ -552,12 +552,15 @@ static void repeat_again(const struct settle_variant *v, void *state,
 static void repeat_check(const struct settle_variant *v, void *state,
 			 struct settle_result *r)
 {
+	long blocks = settle_thread_blocks();
+
 	if (r->iters > UINT64_MAX / 2)
 		return;
 	r->repeat_iters = 2 * r->iters;
 	repeat_pairs(v, state, r, SETTLE_REPEAT_PAIRS);
 	if (!(settle_repeat_score(r) >= 1))
 		repeat_again(v, state, r);
+	r->repeat_blocked = blocks < 0 || settle_thread_blocks() != blocks;
 }
 
 /* First visit: each variant's repetitions, its sample store, warm-up and
