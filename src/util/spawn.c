@@ -91,6 +91,14 @@ pid_t settle_spawn(char *const *argv, const struct settle_spawn_opts *o)
 	return pid;
 }
 
+/* A wait status as settle_wait() returns it: the exit status, or 128 +
+ * the signal that ended the program. */
+static int status_of(int st)
+{
+	return WIFEXITED(st) ? WEXITSTATUS(st) :
+	       128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+}
+
 int settle_wait(pid_t pid, struct rusage *ru)
 {
 	int st, passed = 0;
@@ -103,9 +111,7 @@ int settle_wait(pid_t pid, struct rusage *ru)
 			passed = 1;
 		}
 	}
-	if (WIFEXITED(st))
-		return WEXITSTATUS(st);
-	return 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+	return status_of(st);
 }
 
 int settle_wait_for(pid_t pid, long limit_ms, int *timed_out)
@@ -120,8 +126,7 @@ int settle_wait_for(pid_t pid, long limit_ms, int *timed_out)
 		if (got < 0 && errno != EINTR)
 			return -1;
 		if (got == pid)
-			return WIFEXITED(st) ? WEXITSTATUS(st) :
-			       128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+			return status_of(st);
 		if (settle_interrupted() && !passed) {
 			kill(pid, settle_interrupted());
 			passed = 1;
