@@ -780,6 +780,10 @@ struct settle_result {
 				       layouts, the spread within them */
 	int below_resolution;       /* a sample lasted under 1000x the
 				       clock's resolution: no time to report */
+	double shortest_sample_ns;  /* the duration of the shortest sample
+				       (ns, the whole call, not per
+				       operation); 0: unknown (older files,
+				       whole commands) */
 	/*
 	 * Evidence that the work was really repeated: nrepeat pairs of
 	 * adjacent calls, one of iters repetitions (repeat1_ns[k], ns) and

@@ -651,6 +651,63 @@ static void test_machine_round_trip(void **st)
 }
 
 /*
+ * The shortest sample of a row: pooled as the least known over the
+ * processes (an unknown one, an older file's, ignored), written and read
+ * back, absent when unknown, refused when not a time; the report's is
+ * the least of its measured rows'.
+ */
+static void test_shortest_sample(void **st)
+{
+	static struct settle_report a, b, back;
+	char err[256], path[128];
+	const char *f = result_file("short.json", "CPU One", old_base, old_v,
+				    1);
+
+	(void)st;
+	snprintf(path, sizeof(path), "%s/short-back.json", dir);
+	assert_int_equal(settle_load_json(f, 0.01, &a, err, sizeof(err)), 0);
+	assert_int_equal(settle_load_json(f, 0.01, &b, err, sizeof(err)), 0);
+	assert_true(a.results[0].shortest_sample_ns == 0);
+	assert_true(settle_report_shortest_sample(&a) == 0);
+	a.results[0].shortest_sample_ns = 2e6;
+	b.results[0].shortest_sample_ns = 1.5e6;
+	b.results[1].shortest_sample_ns = 2.5e6;
+	assert_int_equal(settle_report_pool(&a, &b, err, sizeof(err)), 0);
+	assert_true(a.results[0].shortest_sample_ns == 1.5e6);
+	assert_true(a.results[1].shortest_sample_ns == 2.5e6);
+	b.results[0].shortest_sample_ns = 0;
+	b.results[1].shortest_sample_ns = 3e6;
+	assert_int_equal(settle_report_pool(&a, &b, err, sizeof(err)), 0);
+	assert_true(a.results[0].shortest_sample_ns == 1.5e6);
+	assert_true(a.results[1].shortest_sample_ns == 2.5e6);
+	assert_true(settle_report_shortest_sample(&a) == 1.5e6);
+	assert_int_equal(settle_write_report(&a, "json", path, err,
+					     sizeof(err)), 0);
+	assert_int_equal(settle_load_json(path, 0.01, &back, err,
+					  sizeof(err)), 0);
+	assert_true(back.results[0].shortest_sample_ns == 1.5e6);
+	assert_true(back.results[1].shortest_sample_ns == 2.5e6);
+	settle_report_free(&back);
+	a.results[0].shortest_sample_ns = 0;
+	a.results[1].shortest_sample_ns = 0;
+	assert_int_equal(settle_write_report(&a, "json", path, err,
+					     sizeof(err)), 0);
+	assert_null(strstr(slurp(path), "shortest_sample_ns"));
+	settle_report_free(&a);
+	settle_report_free(&b);
+	expect_refusal("{\"schema\": \"settle-result/1\", \"machine\": {}, "
+		       "\"claims\": {\"c\": {\"baseline\": \"v\"}}, "
+		       "\"results\": [{\"claim\": \"c\", \"variant\": \"v\", "
+		       "\"params\": {}, \"samples_ns\": [1], "
+		       "\"shortest_sample_ns\": -2}]}", "shortest_sample_ns");
+	expect_refusal("{\"schema\": \"settle-result/1\", \"machine\": {}, "
+		       "\"claims\": {\"c\": {\"baseline\": \"v\"}}, "
+		       "\"results\": [{\"claim\": \"c\", \"variant\": \"v\", "
+		       "\"params\": {}, \"samples_ns\": [1], "
+		       "\"shortest_sample_ns\": \"2\"}]}", "shortest_sample_ns");
+}
+
+/*
  * The read limit's tune, process by process: written and read back as
  * counts, absent when no process timed, added up when processes are
  * pooled and shown as the split; counts no run writes (more 256-bit
@@ -829,6 +886,7 @@ int main(void)
 		cmocka_unit_test(test_noise_pooled),
 		cmocka_unit_test(test_noise_view),
 		cmocka_unit_test(test_machine_round_trip),
+		cmocka_unit_test(test_shortest_sample),
 		cmocka_unit_test(test_caches_source),
 		cmocka_unit_test(test_caches_sysconf),
 	};

@@ -495,6 +495,103 @@ static void test_below_resolution(void **st)
 	settle_report_free(&rep);
 }
 
+/*
+ * A body twice as slow until calibration is over, as a cold one is: it
+ * turns fast at the first call whose repetitions differ from those of
+ * three calls in a row before it (calibration ends with three calls of
+ * its last n; the warm-up calls the n it chose). Calibrated on the slow
+ * body alone, its samples lasted half the minimum; the warm-up raises
+ * the repetitions until one lasts it. Each row keeps its shortest
+ * sample's duration, the header says the floor it can stand behind.
+ */
+static struct { uint64_t last; int same, fast; } phase[2];
+
+static uint64_t cold_body(int id, uint64_t n)
+{
+	if (!phase[id].fast && n != phase[id].last && phase[id].same >= 3)
+		phase[id].fast = 1;
+	phase[id].same = n == phase[id].last ? phase[id].same + 1 : 1;
+	phase[id].last = n;
+	return spin(n, phase[id].fast ? 20 : 40);
+}
+
+static uint64_t v_cold0(void *s, const void *a, uint64_t n) { (void)s; (void)a; return cold_body(0, n); }
+static uint64_t v_cold1(void *s, const void *a, uint64_t n) { (void)s; (void)a; return cold_body(1, n); }
+
+static const struct settle_variant cold_variants[] = {
+	{ .name = "base", .description = "cold, then warm", .run = v_cold0, .ops_per_iter = 1 },
+	{ .name = "also", .description = "cold, then warm", .run = v_cold1, .ops_per_iter = 1 },
+};
+
+static const struct settle_claim cold_claim = {
+	.name = "t-cold", .description = "test", .op_name = "op",
+	.variants = cold_variants, .nvariants = 2, .baseline = "base",
+};
+
+static char *table_text(struct settle_report *rep)
+{
+	char *buf, file[] = "/tmp/settle-table-XXXXXX", err[256];
+	int fd = mkstemp(file);
+	FILE *f;
+	long n;
+
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(settle_write_report(rep, "table", file, err,
+					     sizeof(err)), 0);
+	f = fopen(file, "r");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = calloc(1, (size_t)n + 1);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	unlink(file);
+	return buf;
+}
+
+static void test_samples_last_the_minimum(void **st)
+{
+	static const uint64_t one[] = { 64 };
+	struct settle_report rep;
+	char err[512], *text;
+	const double target = 2e5;
+
+	(void)st;
+	memset(phase, 0, sizeof(phase));
+	quick_report(&rep, 5);
+	assert_int_equal(settle_run_claim(&rep, &cold_claim, one, 1, err,
+					  sizeof(err)), 0);
+	for (size_t i = 0; i < rep.nresults; i++) {
+		const struct settle_result *r = &rep.results[i];
+		double least = INFINITY;
+
+		assert_true(phase[i].fast); /* it did turn fast */
+		for (size_t k = 0; k < r->nsamples; k++)
+			least = fmin(least, r->samples_ns[k] *
+					    (double)r->ops_per_sample);
+		/* half the minimum without the warm-up's raise; 0.8 leaves
+		 * room for this machine's noise */
+		assert_true(least >= 0.8 * target);
+		assert_true(fabs(r->shortest_sample_ns - least) <= 1e-6 * least);
+	}
+	/* the header's floor is what the samples lasted: the minimum when
+	 * none was shorter, else the shortest and the minimum asked */
+	for (size_t i = 0; i < rep.nresults; i++)
+		rep.results[i].shortest_sample_ns = 3e5;
+	text = table_text(&rep);
+	assert_non_null(strstr(text, "each >= 0.2 ms"));
+	assert_null(strstr(text, "asked"));
+	free(text);
+	rep.results[1].shortest_sample_ns = 123456.0;
+	text = table_text(&rep);
+	assert_non_null(strstr(text, "each >= 0.123 ms (0.2 ms asked)"));
+	free(text);
+	settle_report_free(&rep);
+}
+
 static void test_timer_works(void **st)
 {
 	(void)st;
@@ -524,6 +621,7 @@ int main(void)
 		cmocka_unit_test(test_json_file),
 		cmocka_unit_test(test_json_unwritable),
 		cmocka_unit_test(test_below_resolution),
+		cmocka_unit_test(test_samples_last_the_minimum),
 		cmocka_unit_test(test_timer_works),
 	};
 

@@ -734,6 +734,12 @@ static int load_result(struct loader *l, json_t *doc, json_t *jr, size_t idx,
 		r->check = strtoull(json_string_value(json_object_get(jr, "check")),
 				    NULL, 10);
 	r->below_resolution = json_is_true(json_object_get(jr, "below_resolution"));
+	s = json_object_get(jr, "shortest_sample_ns");
+	if (s && !is_time(s))
+		return fail(l, "malformed: results[%zu] (%s %s) "
+			    "shortest_sample_ns is not a time in ns", idx,
+			    cname, vname);
+	r->shortest_sample_ns = s ? json_number_value(s) : 0;
 	if (load_evidence(l, jr, idx, r) < 0)
 		return -1;
 	r->cycles_source = str(l, jr, "cycles_source");

@@ -155,6 +155,11 @@ int settle_report_pool(struct settle_report *rep,
 		       const struct settle_report *more, char *err,
 		       size_t errlen);
 
+/* The duration of the shortest sample of any measured row of rep (ns,
+ * the whole call), or 0 when no row knows its own (older files, whole
+ * commands). */
+double settle_report_shortest_sample(const struct settle_report *rep);
+
 /* Drop the results of rep from the n-th on (an interrupted claim's). */
 void settle_report_truncate(struct settle_report *rep, size_t n);
 

@@ -1158,6 +1158,10 @@ int settle_report_pool(struct settle_report *rep,
 		}
 		pool_evidence(d, s);
 		d->below_resolution |= s->below_resolution;
+		if (s->shortest_sample_ns > 0 &&
+		    !(d->shortest_sample_ns > 0 &&
+		      d->shortest_sample_ns <= s->shortest_sample_ns))
+			d->shortest_sample_ns = s->shortest_sample_ns;
 		d->cycles_total += s->cycles_total;
 		if (d->command && s->command &&
 		    settle_command_data_pool(d->command, s->command)) {
@@ -1171,6 +1175,19 @@ int settle_report_pool(struct settle_report *rep,
 	rep->machine.read_limit_timed += more->machine.read_limit_timed;
 	rep->machine.read_limit_timed_256 += more->machine.read_limit_timed_256;
 	return 0;
+}
+
+double settle_report_shortest_sample(const struct settle_report *rep)
+{
+	double t = 0;
+
+	for (size_t i = 0; i < rep->nresults; i++) {
+		double s = rep->results[i].shortest_sample_ns;
+
+		if (!rep->results[i].skipped && s > 0 && (!(t > 0) || s < t))
+			t = s;
+	}
+	return t;
 }
 
 void settle_report_truncate(struct settle_report *rep, size_t n)

@@ -353,6 +353,10 @@ static void write_result(FILE *f, const struct settle_report *rep,
 	fprintf(f, ", \"unstable\": %s", r->unstable ? "true" : "false");
 	fprintf(f, ",\n     \"below_resolution\": %s",
 		r->below_resolution ? "true" : "false");
+	if (r->shortest_sample_ns > 0) {
+		fputs(", \"shortest_sample_ns\": ", f);
+		jnum(f, r->shortest_sample_ns);
+	}
 	if (r->nlayouts > 1) {
 		fputs(",\n     \"layout_spread\": ", f);
 		jnum(f, r->layout_spread);

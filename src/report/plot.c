@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "report/plot.h"
+#include "view/view.h"
 #include "util/util.h"
 
 #define GNUPLOT_APT "sudo apt-get install -y gnuplot-nox"
@@ -665,12 +666,15 @@ static void machine_line(const struct settle_report *rep, char *buf,
 		snprintf(buf + used, len - used, "; %u run%s each",
 			 rep->options.samples,
 			 rep->options.samples == 1 ? "" : "s");
-	else if (used < len && rep->options.samples)
-		snprintf(buf + used, len - used,
-			 "; %u sample%s, each >= %g ms%s", rep->options.samples,
-			 rep->options.samples == 1 ? "" : "s",
-			 rep->options.min_sample_ns / 1e6,
+	else if (used < len && rep->options.samples) {
+		char floor_ms[64];
+
+		settle_sample_floor(rep, floor_ms, sizeof(floor_ms));
+		snprintf(buf + used, len - used, "; %u sample%s, each >= %s%s",
+			 rep->options.samples,
+			 rep->options.samples == 1 ? "" : "s", floor_ms,
 			 rep->options.quick ? " (--quick)" : "");
+	}
 }
 
 static void distinct_claims(struct plot *p)

@@ -725,8 +725,10 @@ out:
 }
 
 /*
- * How r was measured, in buf: samples, their length, processes, layouts
- * and the CPU; "" when the file does not say (a Google Benchmark file).
+ * How r was measured, in buf: samples, the minimum time asked of each
+ * (a setting: what the samples lasted is each file's own header),
+ * processes, layouts and the CPU; "" when the file does not say (a
+ * Google Benchmark file).
  */
 static void settings(const struct settle_report *r, char *buf, size_t len)
 {
@@ -740,7 +742,7 @@ static void settings(const struct settle_report *r, char *buf, size_t len)
 		snprintf(cpu, sizeof(cpu), ", pinned to CPU %d", r->cpu);
 	if (o->layouts > 1)
 		snprintf(lay, sizeof(lay), ", %u layouts", o->layouts);
-	snprintf(buf, len, "%u sample%s of >= %g ms in %u process%s%s%s",
+	snprintf(buf, len, "%u sample%s at --min-time %g in %u process%s%s%s",
 		 o->samples, o->samples == 1 ? "" : "s", o->min_sample_ns / 1e6,
 		 o->processes ? o->processes : 1,
 		 o->processes > 1 ? "es" : "", lay, cpu);

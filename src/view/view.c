@@ -295,12 +295,28 @@ static void build_items(const struct settle_report *rep,
 }
 
 /* Where settle ran (pinning) and how: samples, processes, sample time. */
+void settle_sample_floor(const struct settle_report *rep, char *buf,
+			 size_t len)
+{
+	double asked = rep->options.min_sample_ns / 1e6;
+	double t = settle_report_shortest_sample(rep) / 1e6, unit;
+
+	if (!(t > 0) || t >= asked) {
+		snprintf(buf, len, "%.1f ms", asked);
+		return;
+	}
+	/* rounded down to 3 significant digits: never above the truth */
+	unit = pow(10, floor(log10(t)) - 2);
+	snprintf(buf, len, "%g ms (%.1f ms asked)", floor(t / unit) * unit,
+		 asked);
+}
+
 static void settings_items(const struct settle_report *rep,
 			   struct settle_view *v)
 {
 	const struct settle_options *o = &rep->options;
 	struct settle_view_item *it;
-	char pinned[48] = "CPU unknown", each[48] = "", count[64];
+	char pinned[48] = "CPU unknown", each[96] = "", count[64];
 	char procs[64] = "", tail[80] = "";
 	size_t lo = SIZE_MAX, hi = 0; /* samples of the results */
 
@@ -318,9 +334,12 @@ static void settings_items(const struct settle_report *rep,
 		snprintf(tail, sizeof(tail), "; %s (--processes 3)",
 			 o->processes > 1 ? "2 processes, too few for a verdict"
 			 : "one process, so no conclusion settles");
-	if (o->min_sample_ns > 0)
-		snprintf(each, sizeof(each), ", each >= %.1f ms",
-			 o->min_sample_ns / 1e6);
+	if (o->min_sample_ns > 0) {
+		char floor_ms[64];
+
+		settle_sample_floor(rep, floor_ms, sizeof(floor_ms));
+		snprintf(each, sizeof(each), ", each >= %s", floor_ms);
+	}
 	for (size_t i = 0; i < rep->nresults; i++)
 		if (!rep->results[i].skipped)
 			widen(rep->results[i].nsamples, &lo, &hi);

@@ -160,6 +160,16 @@ struct settle_view {
 char *settle_layout_why(double spread, char *buf, size_t len);
 
 /*
+ * What every sample of rep lasted at least, into buf (len bytes): the
+ * minimum time asked, "2.0 ms", when no sample was shorter or none is
+ * known (settle_report_shortest_sample()); else the shortest, rounded
+ * down to 3 significant digits, and the minimum asked: "1.96 ms (2.0 ms
+ * asked)".
+ */
+void settle_sample_floor(const struct settle_report *rep, char *buf,
+			 size_t len);
+
+/*
  * Build the view of rep (which must outlive it). Returns 0, or -1 when
  * out of memory. Free with settle_view_free().
  */
