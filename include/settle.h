@@ -436,6 +436,26 @@ int settle_compare_paired(const double *base, const double *x, size_t n,
 int settle_compare_unpaired(const double *old, size_t n, const double *new_,
 			    size_t m, double band, struct settle_comparison *c);
 
+/*
+ * Unpaired comparison with the process as the unit: old[0..n) and
+ * new_[0..m) are one level (a time, ns) per fresh process of each of two
+ * runs. The ratio is exp of the difference of the sides' 20 % trimmed
+ * means of the log levels (settle_process_trim() cut from each end; none
+ * below 5), its 95 % interval Yuen's: each side's winsorized variance
+ * s_w^2 gives d = (k - 1) s_w^2 / (h (h - 1)) (k levels, h kept), the
+ * half-width t_0.975 sqrt(d_old + d_new) on Welch-Satterthwaite degrees
+ * of freedom (d_old + d_new)^2 / (d_old^2 / (h_old - 1) + d_new^2 /
+ * (h_new - 1)) (Yuen 1974; Wilcox, Introduction to Robust Estimation and
+ * Hypothesis Testing, 5.3; with nothing trimmed, Welch's t interval).
+ * Reaches 95 % with any 2 levels a side, where the Mann-Whitney interval
+ * of 3 a side reaches 90 %. Same verdict rules; fewer than 2 levels kept
+ * on a side gives unclear (too few samples). Returns 0, or -1 when memory
+ * runs out, no level is above 0 (c unclear, c->why set) or band is not a
+ * finite fraction >= 0.
+ */
+int settle_compare_levels(const double *old, size_t n, const double *new_,
+			  size_t m, double band, struct settle_comparison *c);
+
 /* The per-process estimates settle_compare_processes() cuts from each
  * end: floor(0.2 p), 0 below 5 processes. */
 size_t settle_process_trim(size_t p);

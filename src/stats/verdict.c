@@ -182,11 +182,38 @@ static int by_value(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/*
+ * The 20 % trimmed mean of x[0..p) (settle_process_trim() values cut
+ * from each end) into *mean and the sum of squared deviations of the
+ * winsorized values (those g at each end set to their neighbours) about
+ * their mean into *ss; x is sorted and winsorized in place. Returns g.
+ */
+static size_t trim(double *x, size_t p, double *mean, double *ss)
+{
+	size_t g = settle_process_trim(p);
+	double wmean = 0;
+
+	qsort(x, p, sizeof(*x), by_value);
+	*mean = 0;
+	*ss = 0;
+	for (size_t i = g; i < p - g; i++)
+		*mean += x[i] / (double)(p - 2 * g);
+	for (size_t i = 0; i < g; i++) {
+		x[i] = x[g];
+		x[p - 1 - i] = x[p - 1 - g];
+	}
+	for (size_t i = 0; i < p; i++)
+		wmean += x[i] / (double)p;
+	for (size_t i = 0; i < p; i++)
+		*ss += (x[i] - wmean) * (x[i] - wmean);
+	return g;
+}
+
 int settle_compare_processes(const double *est, size_t p, double band,
 			     struct settle_comparison *c)
 {
 	size_t g = settle_process_trim(p);
-	double *x, mean = 0, wmean = 0, ss = 0, half;
+	double *x, mean, ss, half;
 
 	if (bad_band(band))
 		return no_band(c);
@@ -197,20 +224,7 @@ int settle_compare_processes(const double *est, size_t p, double band,
 	if (!x)
 		return -1;
 	memcpy(x, est, p * sizeof(*x));
-	qsort(x, p, sizeof(*x), by_value);
-	/* the trimmed mean, and the winsorized variance around the
-	 * winsorized mean: the g values at each end set to their
-	 * neighbours */
-	for (size_t i = g; i < p - g; i++)
-		mean += x[i] / (double)(p - 2 * g);
-	for (size_t i = 0; i < g; i++) {
-		x[i] = x[g];
-		x[p - 1 - i] = x[p - 1 - g];
-	}
-	for (size_t i = 0; i < p; i++)
-		wmean += x[i] / (double)p;
-	for (size_t i = 0; i < p; i++)
-		ss += (x[i] - wmean) * (x[i] - wmean);
+	trim(x, p, &mean, &ss);
 	free(x);
 	c->n = p;
 	c->ratio = exp(mean);
@@ -230,6 +244,63 @@ int settle_compare_processes(const double *est, size_t p, double band,
 		c->verdict = SETTLE_UNCLEAR;
 		c->why = "too few samples";
 	}
+	return 0;
+}
+
+/* One side of a two-sample Yuen comparison: the trimmed mean of the logs
+ * of x[0..n), its squared standard error d = (n - 1) s_w^2 / (h (h - 1))
+ * and h, the values kept. -1 when memory runs out. */
+static int yuen_side(const double *x, size_t n, double *mean, double *d,
+		     size_t *h)
+{
+	size_t k;
+	double *l = logs(x, n, &k), ss;
+
+	if (!l)
+		return -1;
+	*h = k - 2 * trim(l, k, mean, &ss);
+	*d = *h > 1 ? ss / (double)(*h * (*h - 1)) : 0;
+	free(l);
+	return 0;
+}
+
+int settle_compare_levels(const double *old, size_t n, const double *new_,
+			  size_t m, double band, struct settle_comparison *c)
+{
+	double mo, mn, dx, dy, df, half = 0;
+	size_t hx, hy;
+
+	if (bad_band(band))
+		return no_band(c);
+	if (all_zero(old, n) || all_zero(new_, m))
+		return no_time(c);
+	*c = (struct settle_comparison){ .method = n >= 5 && m >= 5 ?
+		"per-process levels, 20% trimmed means, Yuen-Welch interval" :
+		"per-process levels, Welch t interval" };
+	if (yuen_side(old, n, &mo, &dx, &hx) < 0 ||
+	    yuen_side(new_, m, &mn, &dy, &hy) < 0)
+		return -1;
+	c->n = hx < hy ? hx : hy;
+	c->ratio = exp(mn - mo);
+	c->lo = c->hi = c->ratio;
+	if (hx < 2 || hy < 2) {
+		settle_decide(c, band);
+		c->verdict = SETTLE_UNCLEAR;
+		c->why = "too few samples";
+		return 0;
+	}
+	/* Welch-Satterthwaite degrees of freedom (none needed when every
+	 * level of both sides is one value) */
+	if (dx + dy > 0) {
+		df = (dx + dy) * (dx + dy) /
+		     (dx * dx / (double)(hx - 1) + dy * dy / (double)(hy - 1));
+		half = settle_t_quantile(1 - (1 - CONF) / 2, df) *
+		       sqrt(dx + dy);
+	}
+	c->lo = exp(mn - mo - half);
+	c->hi = exp(mn - mo + half);
+	c->level = CONF;
+	settle_decide(c, band);
 	return 0;
 }
 

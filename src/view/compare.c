@@ -193,8 +193,10 @@ struct units {
  * the process is the unit: one level per process (the mean over the
  * layouts of the log of each layout's median; without layouts, the log
  * of its median), the
- * two files' levels compared by the two-sample Hodges-Lehmann shift with
- * its Mann-Whitney interval. Two runs apart in time differ by more than
+ * two files' levels compared by their trimmed means with Yuen's interval
+ * (settle_compare_levels(): Welch's t below 5 processes a file, 95 %
+ * with 3 a file where the Mann-Whitney interval reached 90 %: an A/A
+ * pair of 3-process files read -4.31 %). Two runs apart in time differ by more than
  * the rounds of one process show (the machine's state, where the process
  * and its memory landed), so rounds pooled from one process are no
  * replicates of a run. With fewer processes in either file: the balanced
@@ -244,16 +246,23 @@ static int by_layout(const struct settle_report *old,
 		c->verdict = SETTLE_UNCLEAR;
 		c->why = per_process ? why_no_process : why_no_round;
 		rc = -2;
-	} else if (settle_compare_unpaired(x, nx, y, ny, band, c) < 0)
+	} else if (per_process) {
+		rc = settle_compare_levels(x, nx, y, ny, band, c) < 0 ? 0 : 2;
+		if (rc)
+			c->method = nx >= 5 && ny >= 5 ?
+				"one level per process (the mean over the "
+				"layouts of each layout's log median), 20% "
+				"trimmed means, Yuen-Welch interval" :
+				"one level per process (the mean over the "
+				"layouts of each layout's log median), Welch t "
+				"interval";
+	} else if (settle_compare_unpaired(x, nx, y, ny, band, c) < 0) {
 		rc = 0;
-	else
-		c->method = per_process ?
-			"one level per process (the mean over the layouts of "
-			"each layout's log median), two-sample "
-			"Hodges-Lehmann, Mann-Whitney interval" :
-			"balanced units (one round of every layout, the "
+	} else {
+		c->method = "balanced units (one round of every layout, the "
 			"mean over the layouts), two-sample "
 			"Hodges-Lehmann, Mann-Whitney interval";
+	}
 	if (rc > 0) { /* the units compared, for the geometric mean */
 		*u = (struct units){ x, nx, y, ny };
 		return rc;
@@ -1340,13 +1349,17 @@ static void compare_notes(struct settle_compare_view *cv)
 			 "change and its interval are those of the levels: a "
 			 "time that only moves with the layout (code that only "
 			 "moved) is the same in every process, and two runs "
-			 "differ by more than the rounds of one process show "
+			 "differ by more than the rounds of one process show; "
+			 "the change is that of the levels' means (20%% "
+			 "trimmed from 5 processes a file), its 95%% interval "
+			 "Welch's t (Yuen's from 5 processes) "
 			 "(docs/layouts.md)", SETTLE_MIN_UNITS);
 	if (level < 0.95 - 1e-9)
 		add_note(cv, "", "some intervals are %.1f%% ones, not 95%%: "
 			 "the Mann-Whitney interval of so few values (such as "
-			 "3 processes a file) cannot reach 95%% (too few "
-			 "orderings); measure 4 or more in each file; an "
+			 "3 balanced units or samples a file) cannot reach "
+			 "95%% (too few orderings); measure 4 or more in each "
+			 "file, or 3 processes or more; an "
 			 "interval below 90%% is not printed ('-')",
 			 level * 100);
 	if (cv->layouts & 4)
