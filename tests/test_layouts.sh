@@ -203,6 +203,26 @@ grep -q "moved .* unclear (layouts not a multiple of 4)" "$TMP/l3.out" &&
 grep -q "moved .* slower" "$TMP/l3b.out" && ! grep -q "not a multiple" "$TMP/l3b.out" &&
 	ok "...a built-in claim's (its code does not move): its verdict" ||
 	bad "3 layouts, built-in: $(grep -E 'moved|layouts:' "$TMP/l3b.out")"
+# rows 3x apart, one of them noisy, in such a file: each row's reason is
+# the layouts (the noisy one read "interval too wide"), and the
+# conclusion ranks them without "not told apart" (it said the 3x slower
+# row was not told apart from the baseline)
+python3 - "$TMP" <<'PY'
+import json, random, sys
+d = json.load(open(sys.argv[1] + "/l3-after.json"))
+random.seed(7)
+for r in d["results"]:
+    if r["variant"] == "moved":
+        r["samples_ns"] = [3 * x * random.uniform(0.7, 1.3) for x in r["samples_ns"]]
+json.dump(d, open(sys.argv[1] + "/l3-apart.json", "w"))
+PY
+"$SETTLE" show "$TMP/l3-apart.json" >"$TMP/l3a.out" 2>&1
+tr '\n' ' ' <"$TMP/l3a.out" | tr -s ' ' >"$TMP/l3a.flat"
+grep -q "moved .* unclear (layouts not a multiple of 4)" "$TMP/l3a.out" &&
+   grep -q "not settled: layouts not a multiple of 4; measured: .*slowest moved" "$TMP/l3a.flat" &&
+   ! grep -q "not told apart" "$TMP/l3a.out" &&
+	ok "...rows 3x apart: no verdict for the layouts' reason, none 'not told apart'" ||
+	bad "3 layouts, rows 3x apart: $(grep -E 'moved|settled' "$TMP/l3a.out")"
 v=$(verdict l3-before l3-after moved)
 [ "$v" = "unclear layouts not a multiple of 4 False" ] ||
    [ "$v" = "unclear layouts not a multiple of 4 True" ] &&

@@ -993,11 +993,13 @@ int settle_part_slots(const struct settle_report *rep,
 	       r->nlayouts % SETTLE_CODE_SLOTS;
 }
 
-/* No verdict for r when settle_part_slots(). */
+/* No verdict for r when settle_part_slots(), whatever its interval: the
+ * reason every such row gives (one called "interval too wide" beside
+ * others called "layouts not a multiple of 4" read as two findings). */
 static void whole_slots(const struct settle_report *rep,
 			struct settle_result *r)
 {
-	if (!settle_part_slots(rep, r) || r->cmp.verdict == SETTLE_UNCLEAR)
+	if (!settle_part_slots(rep, r))
 		return;
 	r->cmp.verdict = SETTLE_UNCLEAR;
 	r->cmp.why = SETTLE_WHY_PART_SLOTS;

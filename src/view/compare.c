@@ -489,8 +489,7 @@ static int make_row(const struct settle_report *old,
 	if (below_resolution(nw, r) || below_resolution(old, r)) {
 		c.verdict = SETTLE_UNCLEAR;
 		c.why = why_below_resolution;
-	} else if (k > 0 && c.verdict != SETTLE_UNCLEAR &&
-		   (settle_part_slots(old, w->old_r) ||
+	} else if (k > 0 && (settle_part_slots(old, w->old_r) ||
 		    settle_part_slots(nw, r))) {
 		c.verdict = SETTLE_UNCLEAR;
 		c.why = SETTLE_WHY_PART_SLOTS;

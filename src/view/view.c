@@ -922,20 +922,22 @@ static const char *unsettled(const struct settle_report *rep,
  * faster (slower). In two groups (other parameters), no row is the
  * other's baseline: w against f as a row against its baseline
  * (settle_result_compare()), not told apart unless w is called slower
- * (faster).
+ * (faster). Never for a row of a FILE.c build in layouts not a multiple
+ * of 4 (settle_part_slots()): it has no verdict by design, and rows 3x
+ * apart were "not told apart".
  */
-static int undecided(const struct settle_options *o,
+static int undecided(const struct settle_report *rep,
 		     const struct settle_view_row *f,
 		     const struct settle_view_row *w, int slowest)
 {
 	const struct settle_result *a = f->r, *b = w->r;
 	struct settle_comparison c;
 
-	if (w == f)
-		return 0;
+	if (w == f || settle_part_slots(rep, a) || settle_part_slots(rep, b))
+		return 0; /* no verdict, by design: nothing to tell apart */
 	if (!settle_result_same_group(a, b))
-		return settle_result_compare(b, a, o->processes, o->band,
-					     &c) < 0 ||
+		return settle_result_compare(b, a, rep->options.processes,
+					     rep->options.band, &c) < 0 ||
 		       c.verdict != (slowest ? SETTLE_FASTER : SETTLE_SLOWER);
 	if (f->role == SETTLE_ROLE_COMPARED && w->role == SETTLE_ROLE_COMPARED)
 		return settle_intervals_overlap(&a->cmp, &b->cmp);
@@ -986,7 +988,7 @@ static const char *row_name(const struct settle_view_row *w, char *buf,
 /* The rows of build b at size that this run cannot tell from row x, the
  * fastest or with slowest set the slowest (undecided()), into ties[] (at
  * most max); returns how many there are, beyond max too. */
-static size_t ties_of(const struct settle_options *o,
+static size_t ties_of(const struct settle_report *rep,
 		      const struct settle_view_claim *vc, const char *b,
 		      uint64_t size, const struct settle_view_row *x,
 		      int slowest, const struct settle_view_row **ties,
@@ -996,7 +998,7 @@ static size_t ties_of(const struct settle_options *o,
 
 	for (size_t i = 0; x && i < vc->nrows; i++)
 		if (ranked(b, &vc->rows[i], size) &&
-		    undecided(o, x, &vc->rows[i], slowest)) {
+		    undecided(rep, x, &vc->rows[i], slowest)) {
 			if (n < max)
 				ties[n] = &vc->rows[i];
 			n++;
@@ -1042,7 +1044,7 @@ static double rank_time(const struct settle_view_claim *vc,
  * the slowest (sties[], *nsties), and which are the same as the baseline
  * (listed in same).
  */
-static void extremes(const struct settle_options *o,
+static void extremes(const struct settle_report *rep,
 		     const struct settle_view_claim *vc, const char *b,
 		     const struct settle_view_row **fast,
 		     const struct settle_view_row **slow,
@@ -1083,9 +1085,9 @@ static void extremes(const struct settle_options *o,
 			(*nsame)++;
 		}
 	}
-	*nties = ties_of(o, vc, b, size, *fast, 0, ties, maxties);
+	*nties = ties_of(rep, vc, b, size, *fast, 0, ties, maxties);
 	*nsties = *slow == *fast ? 0 :
-		  ties_of(o, vc, b, size, *slow, 1, sties, maxties);
+		  ties_of(rep, vc, b, size, *slow, 1, sties, maxties);
 }
 
 /* "; not told apart from a, b" for the rows ties[] (n of them, at most
@@ -1135,7 +1137,7 @@ static void build_head(size_t used, uint64_t size, const char *build,
  * slowest variant at the largest size, the rows this run cannot tell from
  * either, and which are the same as the baseline.
  */
-static void generic_conclusion(const struct settle_options *o,
+static void generic_conclusion(const struct settle_report *rep,
 			       const struct settle_view_claim *vc, char *buf,
 			       size_t len, const struct settle_view_row **rows,
 			       size_t *nrows)
@@ -1171,7 +1173,7 @@ static void generic_conclusion(const struct settle_options *o,
 		size_t nsame, nties, nsties;
 		int w, pair;
 
-		extremes(o, vc, builds[k], &f, &s, ties, &nties, sties,
+		extremes(rep, vc, builds[k], &f, &s, ties, &nties, sties,
 			 &nsties, SETTLE_MAX_NAMED - 2, &nsame, same,
 			 sizeof(same));
 		if (!f)
@@ -1262,7 +1264,7 @@ static void conclusion(struct settle_view *v, struct settle_view_claim *vc)
 					  k->rows[i].size_bytes);
 		}
 	} else if (based) {
-		generic_conclusion(&v->rep->options, vc, vc->sentence,
+		generic_conclusion(v->rep, vc, vc->sentence,
 				   sizeof(vc->sentence), rows, &n);
 	}
 	if (!vc->sentence[0]) {
