@@ -405,7 +405,17 @@ struct settle_comparison {
 	double layout_spread; /* with why "layout-sensitive": the larger
 			      layout spread of the two sides (relative,
 			      settle_result.layout_spread) */
+	double mean_ratio; /* with why SETTLE_WHY_MEANS_RUNS or
+			      SETTLE_WHY_MEANS_SAMPLES: the ratio of the
+			      mean times the verdict contradicted */
 };
+
+/* The reasons of a verdict made unclear by the ratio of the mean times
+ * (a whole command's runs, a claim's samples' CPU times). */
+#define SETTLE_WHY_MEANS_RUNS \
+	"the mean times disagree: a slow mode in some runs"
+#define SETTLE_WHY_MEANS_SAMPLES \
+	"the mean times disagree: a slow mode in some samples"
 
 /* "faster", "slower", "same", "unclear", "invalid"; "?" for a value
  * outside the enum. */
@@ -455,6 +465,18 @@ int settle_compare_unpaired(const double *old, size_t n, const double *new_,
  */
 int settle_compare_levels(const double *old, size_t n, const double *new_,
 			  size_t m, double band, struct settle_comparison *c);
+
+/*
+ * The ratio of the means of x[0..n) and base[0..n), paired by index (the
+ * same round), q = sum x / sum base, with a 95 % interval [*lo, *hi]
+ * from the ratio estimator's standard error, s(x_k - q base_k) /
+ * (sqrt(n) mean(base)), times t on n - 1 degrees of freedom (Cochran,
+ * Sampling Techniques, 3rd ed., 6.9; the delta method). Values that are
+ * not finite or below 0 leave their pair out. Returns q, or 0 (*lo and
+ * *hi 0) with fewer than 2 pairs or no time in base.
+ */
+double settle_mean_ratio(const double *x, const double *base, size_t n,
+			 double *lo, double *hi);
 
 /* The per-process estimates settle_compare_processes() cuts from each
  * end: floor(0.2 p), 0 below 5 processes. */
@@ -759,6 +781,11 @@ struct settle_result {
 	uint64_t check;             /* check value */
 	size_t nsamples;
 	double *samples_ns;         /* ns per operation, every sample */
+	double *samples_cpu_ns;     /* the measuring thread's CPU time per
+				       operation in each sample (ns), NULL
+				       when unknown (whole commands, older
+				       files): a preempted sample's is its
+				       work's, its wall time is not */
 	unsigned char *sample_layouts; /* the layout of each sample, NULL
 				       when every sample is in layout 0 */
 	/*

@@ -296,11 +296,13 @@ def make(name, b):
 make("slowmode", lambda j: 250e6 if j in (5, 19, 33) else 23e6 * (1 + 0.001 * (j % 7)))
 make("fast", lambda j: 23e6 * (1 + 0.001 * (j % 7)))
 make("samemode", lambda j: 300e6 if j in (7, 29) else 33.8e6 * (1 + 0.001 * (j % 7)))
+make("sameband", lambda j: 33.8e6 * (1.8 if j % 10 == 3 else 1) * (1 + 0.001 * (j % 7)))
+make("fastall", lambda j: 33.8e6 * (1.45 if j % 10 == 3 else 0.96) * (1 + 0.001 * (j % 7)))
 EOF
 for f in slowmode fast samemode; do
 	"$SETTLE" show "$tmp/$f.json" 2>&1 | grep -E "^  b " >"$tmp/$f.row"
 done
-grep -q "unclear (the mean times disagree: a slow mode in some runs)" "$tmp/slowmode.row" &&
+grep -q "unclear (the mean times disagree ([0-9.]*x): a slow mode in some runs)" "$tmp/slowmode.row" &&
 	ok "a command faster in most runs but slower in all: unclear, saying why" ||
 	bad "slow mode: $(cat "$tmp/slowmode.row")"
 grep -q "faster" "$tmp/fast.row" &&
@@ -308,6 +310,19 @@ grep -q "faster" "$tmp/fast.row" &&
 grep -q "unclear (the mean times disagree" "$tmp/samemode.row" &&
 	ok "...the same in most runs, 2 of 40 runs 9x as long: not the same" ||
 	bad "same mode: $(cat "$tmp/samemode.row")"
+# b at a's time in 36 runs and 1.8x in 4: the same within +-5 %, but its
+# runs cost 1.08x a's in all, an interval without 1 (it read the same:
+# the rule allowed means 10 % apart whatever the band); b 4 % faster in
+# 36 runs and 1.45x in 4, 1.009x in all: not faster (the rule allowed
+# means up to the band the other way)
+"$SETTLE" show "$tmp/sameband.json" --equivalence 5 2>&1 | grep -E "^  b " >"$tmp/sameband.row"
+"$SETTLE" show "$tmp/fastall.json" 2>&1 | grep -E "^  b " >"$tmp/fastall.row"
+grep -q "unclear (the mean times disagree (1.08[0-9]*x)" "$tmp/sameband.row" &&
+	ok "...the same within +-5 % in most runs, 1.08x in all: not the same" ||
+	bad "same within the band: $(cat "$tmp/sameband.row")"
+grep -q "unclear (the mean times disagree (1.0[0-9]*x)" "$tmp/fastall.row" &&
+	ok "...4 % faster in most runs, 1.009x in all: not faster" ||
+	bad "faster but not in all: $(cat "$tmp/fastall.row")"
 
 # ---- --processes ---------------------------------------------------------------
 "$SETTLE" run --command 'p=true' --command 'q=true' --samples 2 \

@@ -707,6 +707,111 @@ static void test_shortest_sample(void **st)
 		       "\"shortest_sample_ns\": \"2\"}]}", "shortest_sample_ns");
 }
 
+/* A file of base (12 samples of 100 ns, CPU times alike) and v, whose
+ * samples and CPU times are given (JSON arrays; cpu NULL: none). */
+static const char *cpu_file(const char *name, const char *wall,
+			    const char *cpu)
+{
+	static char text[4096];
+	static const char twelve[] =
+		"[100, 101, 99, 100, 102, 98, 100, 101, 99, 100, 100, 100]";
+
+	snprintf(text, sizeof(text),
+		"{\"schema\": \"settle-result/1\", \"machine\": {\"model_name\": "
+		"\"m\"}, \"settings\": {\"samples\": 12}, \"claims\": {\"c\": "
+		"{\"title\": \"c\", \"op_name\": \"op\", \"baseline\": \"base\", "
+		"\"sizes\": true}}, \"results\": ["
+		"{\"claim\": \"c\", \"variant\": \"base\", \"params\": "
+		"{\"size_bytes\": 4096}, \"samples_ns\": %s, "
+		"\"samples_cpu_ns\": %s},"
+		"{\"claim\": \"c\", \"variant\": \"v\", \"params\": "
+		"{\"size_bytes\": 4096}, \"samples_ns\": %s%s%s}]}",
+		twelve, twelve, wall, cpu ? ", \"samples_cpu_ns\": " : "",
+		cpu ? cpu : "");
+	return write_file(name, text);
+}
+
+/*
+ * A verdict must agree with the ratio of the mean CPU times: v half as
+ * long in 11 samples of 12 and 14x as long in 1 (a cost paid once in a
+ * while: 1.625x the base's in all) is not faster; the same v preempted
+ * in that sample (wall 1400 ns, CPU 50 ns) is; without CPU times, or for a
+ * body that blocked, there is nothing to check against. The CPU times
+ * are written and read back, and refused when not one a sample or not a
+ * time.
+ */
+static void test_means_disagree(void **st)
+{
+	static const char half[] =
+		"[50, 51, 49, 50, 1400, 50, 51, 49, 50, 50, 50, 50]";
+	static const char half_cpu[] =
+		"[50, 51, 49, 50, 50, 50, 51, 49, 50, 50, 50, 50]";
+	static const char slow_cpu[] =
+		"[50, 51, 49, 50, 1400, 50, 51, 49, 50, 50, 50, 50]";
+	struct settle_report rep, back;
+	char err[256], path[128];
+
+	(void)st;
+	assert_int_equal(settle_load_json(cpu_file("m1.json", half, slow_cpu),
+					  0.01, &rep, err, sizeof(err)), 0);
+	assert_int_equal(rep.results[1].cmp.verdict, SETTLE_UNCLEAR);
+	assert_string_equal(rep.results[1].cmp.why, SETTLE_WHY_MEANS_SAMPLES);
+	assert_float_equal(rep.results[1].cmp.mean_ratio, 1950.0 / 1200, 1e-3);
+	/* a body that blocked: its CPU time is not its work's */
+	rep.results[1].repeat_blocked = 1;
+	settle_report_analyze(&rep, 0, rep.nresults);
+	assert_int_equal(rep.results[1].cmp.verdict, SETTLE_FASTER);
+	rep.results[1].repeat_blocked = 0;
+	settle_report_analyze(&rep, 0, rep.nresults);
+	snprintf(path, sizeof(path), "%s/m1-back.json", dir);
+	assert_int_equal(settle_write_report(&rep, "json", path, err,
+					     sizeof(err)), 0);
+	assert_int_equal(settle_load_json(path, 0.01, &back, err,
+					  sizeof(err)), 0);
+	assert_non_null(back.results[1].samples_cpu_ns);
+	assert_true(back.results[1].samples_cpu_ns[4] == 1400);
+	assert_int_equal(back.results[1].cmp.verdict, SETTLE_UNCLEAR);
+	settle_report_free(&back);
+	settle_report_free(&rep);
+	/* preempted, not slow: the CPU times say so */
+	assert_int_equal(settle_load_json(cpu_file("m2.json", half, half_cpu),
+					  0.01, &rep, err, sizeof(err)), 0);
+	assert_int_equal(rep.results[1].cmp.verdict, SETTLE_FASTER);
+	settle_report_free(&rep);
+	/* no CPU times (an older file): no check */
+	assert_int_equal(settle_load_json(cpu_file("m3.json", half, NULL),
+					  0.01, &rep, err, sizeof(err)), 0);
+	assert_null(rep.results[1].samples_cpu_ns);
+	assert_int_equal(rep.results[1].cmp.verdict, SETTLE_FASTER);
+	settle_report_free(&rep);
+	/* pooled processes: the CPU times follow their samples, and are
+	 * unknown in a pool with a process that has none */
+	assert_int_equal(settle_load_json(path, 0.01, &rep, err,
+					  sizeof(err)), 0);
+	assert_int_equal(settle_load_json(path, 0.01, &back, err,
+					  sizeof(err)), 0);
+	back.results[1].samples_cpu_ns[4] = 7;
+	assert_int_equal(settle_report_pool(&rep, &back, err, sizeof(err)), 0);
+	assert_int_equal(rep.results[1].nsamples, 24);
+	assert_true(rep.results[1].samples_cpu_ns[4] == 1400);
+	assert_true(rep.results[1].samples_cpu_ns[16] == 7);
+	settle_report_free(&back);
+	assert_int_equal(settle_load_json(cpu_file("m3.json", half, NULL),
+					  0.01, &back, err, sizeof(err)), 0);
+	assert_int_equal(settle_report_pool(&rep, &back, err, sizeof(err)), 0);
+	assert_null(rep.results[1].samples_cpu_ns);
+	assert_non_null(rep.results[0].samples_cpu_ns);
+	settle_report_free(&back);
+	settle_report_free(&rep);
+	assert_int_equal(settle_load_json(cpu_file("m4.json", half, "[1, 2]"),
+					  0.01, &rep, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "one CPU time per sample"));
+	assert_int_equal(settle_load_json(cpu_file("m5.json", half,
+		"[50, 51, 49, 50, 50, 50, 51, 49, 50, 50, 50, -1]"), 0.01, &rep,
+		err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "samples_cpu_ns[11]"));
+}
+
 /*
  * The read limit's tune, process by process: written and read back as
  * counts, absent when no process timed, added up when processes are
@@ -887,6 +992,7 @@ int main(void)
 		cmocka_unit_test(test_noise_view),
 		cmocka_unit_test(test_machine_round_trip),
 		cmocka_unit_test(test_shortest_sample),
+		cmocka_unit_test(test_means_disagree),
 		cmocka_unit_test(test_caches_source),
 		cmocka_unit_test(test_caches_sysconf),
 	};

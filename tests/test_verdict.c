@@ -389,6 +389,29 @@ static void test_levels_a_a(void **st)
 	assert_true(called_mw > trials * 0.08); /* the test can tell */
 }
 
+/* The ratio of paired means by hand: {2, 4, 6} over {1, 2, 3} is 2 with
+ * no spread; {1, 3} over {1, 1} is 2, residuals -1 and 1, s = sqrt(2),
+ * standard error s / sqrt(2) / 1 = 1, t(0.975, 1) = 12.7062; a pair with
+ * a value that is not a time is left out; under 2 pairs, none. */
+static void test_mean_ratio(void **st)
+{
+	const double x[] = { 2, 4, 6 }, b[] = { 1, 2, 3 };
+	const double y[] = { 1, 3, NAN }, c[] = { 1, 1, 5 };
+	double lo, hi;
+
+	(void)st;
+	assert_float_equal(settle_mean_ratio(x, b, 3, &lo, &hi), 2, 1e-12);
+	assert_float_equal(lo, 2, 1e-12);
+	assert_float_equal(hi, 2, 1e-12);
+	assert_float_equal(settle_mean_ratio(y, c, 3, &lo, &hi), 2, 1e-12);
+	assert_float_equal(lo, 2 - 12.7062, 1e-3);
+	assert_float_equal(hi, 2 + 12.7062, 1e-3);
+	assert_true(settle_mean_ratio(y, c, 1, &lo, &hi) == 0);
+	assert_true(lo == 0 && hi == 0);
+	assert_true(settle_mean_ratio(x, (const double[]){ 0, 0, 0 }, 3, &lo,
+				      &hi) == 0);
+}
+
 /* Overlap of two intervals, touching ends included; disjoint either
  * way round is no overlap. */
 static void test_overlap(void **state)
@@ -423,6 +446,7 @@ int main(void)
 		cmocka_unit_test(test_processes),
 		cmocka_unit_test(test_levels),
 		cmocka_unit_test(test_levels_a_a),
+		cmocka_unit_test(test_mean_ratio),
 		cmocka_unit_test(test_overlap),
 	};
 

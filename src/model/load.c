@@ -533,6 +533,35 @@ static int load_layouts(struct loader *l, json_t *jr, size_t idx,
 
 /* n CPU times in ns from arr into a new array: 0 (under wait4's
  * resolution) to about 11 days each; NULL when one is not. */
+/* The samples' CPU times (samples_cpu_ns), one a sample, each a number
+ * >= 0 below 1e15 ns; absent (older files, commands): unknown. */
+static int load_cpu(struct loader *l, json_t *jr, size_t idx,
+		    struct settle_result *r)
+{
+	json_t *a = json_object_get(jr, "samples_cpu_ns"), *s;
+	size_t i;
+
+	if (!a)
+		return 0;
+	if (!json_is_array(a) || json_array_size(a) != r->nsamples)
+		return fail(l, "malformed: results[%zu] samples_cpu_ns is not "
+			    "an array of one CPU time per sample", idx);
+	r->samples_cpu_ns = calloc(r->nsamples + 1, sizeof(double));
+	if (!r->samples_cpu_ns)
+		return fail(l, "out of memory");
+	json_array_foreach(a, i, s) {
+		double v = json_is_number(s) ? json_number_value(s) : -1;
+
+		if (!(v >= 0 && v < 1e15))
+			return fail(l, "malformed: results[%zu] "
+				    "samples_cpu_ns[%zu] is not a CPU time in "
+				    "ns (negative, not a number, or above 1e15)",
+				    idx, i);
+		r->samples_cpu_ns[i] = v;
+	}
+	return 0;
+}
+
 static double *cpu_times(json_t *arr, size_t n)
 {
 	double *x;
@@ -762,7 +791,7 @@ static int load_result(struct loader *l, json_t *doc, json_t *jr, size_t idx,
 				    i);
 		r->samples_ns[r->nsamples++] = json_number_value(s);
 	}
-	if (load_layouts(l, jr, idx, r) < 0)
+	if (load_layouts(l, jr, idx, r) < 0 || load_cpu(l, jr, idx, r) < 0)
 		return -1;
 	if (load_figures(l, json_object_get(jr, "scale"), idx, r) < 0)
 		return -1;

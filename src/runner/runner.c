@@ -434,15 +434,30 @@ static void progress(const struct settle_report *rep, struct progress *pg,
 	fflush(f);
 }
 
+/* The CPU time of the calling thread so far (ns), or NaN. */
+static double thread_ns(void)
+{
+	struct timespec t;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t) != 0)
+		return NAN;
+	return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
+}
+
 /* One sample of result k of the current size, with counters and a
- * migration check around it. */
-static double timed_sample(struct run *rn, size_t k, void *state)
+ * migration check around it; the thread's CPU time during it in *cpu
+ * (ns; NaN when unknown), read outside the clock's reads. */
+static double timed_sample(struct run *rn, size_t k, void *state,
+			   double *cpu)
 {
 	struct settle_result *r = &rn->rep->results[rn->first + k];
 	const struct settle_variant *v = &rn->claim->variants[k];
 	uint64_t c0, i0, c1, i1;
 	int counted = settle_counters_read(&rn->counters, &c0, &i0) == 0;
+	double u0 = thread_ns();
 	double t = time_call(v, state, r->iters, NULL);
+
+	*cpu = thread_ns() - u0;
 
 	if (counted && settle_counters_read(&rn->counters, &c1, &i1) == 0) {
 		r->cycles_total += c1 - c0;
@@ -619,9 +634,10 @@ static int prepare(struct run *rn, void *state)
 			continue;
 		res[i].iters = calibrate(&vs[i], state, target);
 		res[i].samples_ns = calloc(ns, sizeof(double));
+		res[i].samples_cpu_ns = calloc(ns, sizeof(double));
 		res[i].sample_layouts = nlayouts(o) > 1 || o->layout_first ?
 					calloc(ns, 1) : NULL;
-		if (!res[i].samples_ns ||
+		if (!res[i].samples_ns || !res[i].samples_cpu_ns ||
 		    (!res[i].sample_layouts && (nlayouts(o) > 1 ||
 						o->layout_first)))
 			return -1;
@@ -684,7 +700,7 @@ static void visit_body(struct visit *vi)
 			size_t i = settle_round_order(
 				nv, rep->options.round_first + k, j);
 			struct settle_result *r = &res[i];
-			double t;
+			double t, cpu;
 
 			if (r->skipped)
 				continue;
@@ -698,7 +714,7 @@ static void visit_body(struct visit *vi)
 				lead_in(&vs[i], vi->state, r);
 			lead = 0;
 			prev = i;
-			t = timed_sample(rn, i, vi->state);
+			t = timed_sample(rn, i, vi->state, &cpu);
 			if (t < 1000 * rep->timer.resolution_ns)
 				r->below_resolution = 1;
 			if (!(r->shortest_sample_ns > 0) ||
@@ -707,6 +723,8 @@ static void visit_body(struct visit *vi)
 			if (r->sample_layouts)
 				r->sample_layouts[r->nsamples] =
 					(unsigned char)vi->layout;
+			r->samples_cpu_ns[r->nsamples] =
+				cpu / (double)r->ops_per_sample;
 			r->samples_ns[r->nsamples++] =
 				settle_safe_div(t, (double)r->ops_per_sample);
 		}

@@ -304,6 +304,37 @@ int settle_compare_levels(const double *old, size_t n, const double *new_,
 	return 0;
 }
 
+static int usable(double v)
+{
+	return isfinite(v) && v >= 0;
+}
+
+double settle_mean_ratio(const double *x, const double *base, size_t n,
+			 double *lo, double *hi)
+{
+	double sx = 0, sb = 0, q, ss = 0, half;
+	size_t k = 0;
+
+	*lo = *hi = 0;
+	for (size_t i = 0; i < n; i++)
+		if (usable(x[i]) && usable(base[i])) {
+			sx += x[i];
+			sb += base[i];
+			k++;
+		}
+	if (k < 2 || !(sb > 0))
+		return 0;
+	q = sx / sb;
+	for (size_t i = 0; i < n; i++)
+		if (usable(x[i]) && usable(base[i]))
+			ss += (x[i] - q * base[i]) * (x[i] - q * base[i]);
+	half = settle_t_quantile(1 - (1 - CONF) / 2, (double)k - 1) *
+	       sqrt(ss / (double)(k - 1) / (double)k) / (sb / (double)k);
+	*lo = q - half;
+	*hi = q + half;
+	return q;
+}
+
 int settle_intervals_overlap(const struct settle_comparison *a,
 			     const struct settle_comparison *b)
 {

@@ -408,15 +408,27 @@ static void cmp_cells(const struct settle_result *r, struct settle_view_row *w)
 	w->why = c->why;
 }
 
-/* The reason of an unclear layout-sensitive verdict, with its spread. */
-static const char *why_text(struct settle_view *v, const char *why,
-			    double spread)
+/* The reason of an unclear verdict: a layout-sensitive one with its
+ * spread, one the mean times contradicted with their ratio ("the mean
+ * times disagree (1.46x): a slow mode in some samples"). */
+static const char *why_text(struct settle_view *v,
+			    const struct settle_comparison *c)
 {
-	char buf[64];
+	const char *why = c->why, *colon;
+	char buf[96], q[24];
 
+	if (why && (!strcmp(why, SETTLE_WHY_MEANS_RUNS) ||
+		    !strcmp(why, SETTLE_WHY_MEANS_SAMPLES)) &&
+	    c->mean_ratio > 0) {
+		colon = strchr(why, ':');
+		settle_format_ratio(c->mean_ratio, q, sizeof(q));
+		snprintf(buf, sizeof(buf), "%.*s (%sx)%s", (int)(colon - why),
+			 why, q, colon);
+		return keep(v, buf);
+	}
 	if (!why || strcmp(why, "layout-sensitive"))
 		return why;
-	return keep(v, settle_layout_why(spread, buf, sizeof(buf)));
+	return keep(v, settle_layout_why(c->layout_spread, buf, sizeof(buf)));
 }
 
 /* The spread in per cent: one decimal, "<0.1%" for a spread that would
@@ -489,7 +501,7 @@ static void row(struct settle_view *v, const struct settle_result *r,
 		settle_format_num(r->cycles_per_op > 0 ? r->cycles_per_op : NAN,
 				  2, w->cycles, sizeof(w->cycles));
 	cmp_cells(r, w);
-	w->why = why_text(v, w->why, r->cmp.layout_spread);
+	w->why = why_text(v, &r->cmp);
 }
 
 /* ---- notes ------------------------------------------------------------ */
