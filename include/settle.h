@@ -478,6 +478,29 @@ int settle_compare_levels(const double *old, size_t n, const double *new_,
 double settle_mean_ratio(const double *x, const double *base, size_t n,
 			 double *lo, double *hi);
 
+/*
+ * The same for unpaired times (two files): q = mean x / mean base, its
+ * 95 % interval q +- t sqrt(v_x + v_base) with v = q^2 s^2 / (k mean^2)
+ * a side (the delta method) on Welch-Satterthwaite degrees of freedom.
+ * Returns q, or 0 (*lo and *hi 0) with fewer than 2 usable values a side
+ * or no time in base.
+ */
+double settle_mean_ratio_unpaired(const double *x, size_t n,
+				  const double *base, size_t m, double *lo,
+				  double *hi);
+
+/*
+ * Whether verdict v contradicts q, the ratio of the mean times, [lo, hi]
+ * its 95 % interval: faster against q >= 1, slower against q <= 1, the
+ * same against q more than SETTLE_QUOTE_SPREAD (10 %) from 1 or beyond
+ * the band (a factor 1 + band either way) with an interval without 1.
+ * The median and the paired estimate leave out a cost paid in a few
+ * samples or runs; the mean does not. 1 or 0 (0 for an unclear or
+ * invalid v, or q not above 0).
+ */
+int settle_means_contradict(enum settle_verdict v, double q, double lo,
+			    double hi, double band);
+
 /* The per-process estimates settle_compare_processes() cuts from each
  * end: floor(0.2 p), 0 below 5 processes. */
 size_t settle_process_trim(size_t p);

@@ -803,6 +803,35 @@ static void test_means_disagree(void **st)
 	assert_non_null(rep.results[0].samples_cpu_ns);
 	settle_report_free(&back);
 	settle_report_free(&rep);
+	/* compare: v of m2 (the base's time) against v of m1 (half of it in
+	 * 11 samples, 14x in 1): faster by the samples, 1.6x by the means;
+	 * against m2's own v (its CPU times clean): faster */
+	{
+		static const char whole[] = "[100, 101, 99, 100, 102, 98, "
+			"100, 101, 99, 100, 100, 100]";
+		struct settle_report a, b2;
+		size_t slower;
+		char *t;
+
+		assert_int_equal(settle_load_json(cpu_file("c1.json", whole,
+			whole), 0.01, &a, err, sizeof(err)), 0);
+		assert_int_equal(settle_load_json(cpu_file("c2.json", half,
+			slow_cpu), 0.01, &b2, err, sizeof(err)), 0);
+		t = compare_text(&a, &b2, &slower, 0);
+		assert_non_null(strstr(t, "unclear (the mean times disagree "
+				       "(1.625x): a slow mode in some "
+				       "samples)"));
+		free(t);
+		settle_report_free(&b2);
+		assert_int_equal(settle_load_json(cpu_file("c3.json", half,
+			half_cpu), 0.01, &b2, err, sizeof(err)), 0);
+		t = compare_text(&a, &b2, &slower, 0);
+		assert_null(strstr(t, "mean times disagree"));
+		assert_non_null(strstr(t, "faster"));
+		free(t);
+		settle_report_free(&b2);
+		settle_report_free(&a);
+	}
 	assert_int_equal(settle_load_json(cpu_file("m4.json", half, "[1, 2]"),
 					  0.01, &rep, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "one CPU time per sample"));

@@ -1030,39 +1030,27 @@ static const double *mean_times(const struct settle_result *r,
 }
 
 /*
- * A verdict must not contradict the ratio q of the mean times, [lo, hi]
- * its 95 % interval (settle_mean_ratio()): the paired estimate and the
- * median leave out a slow mode of a few samples, and "is it worth it?"
- * asks what the work costs in all. A command slow in 2-3 runs of 40
- * (0.25 s against 0.01 s) read faster 0.774x [0.755, 0.803], settled,
- * while its 40 runs took 1.30x the baseline's time; a claim's variant
- * that checksummed its 32 MiB log when full, in 1 sample of 6, read
- * 0.642x faster, settled, at 1.46x the mean time. Unclear: faster
- * against q of 1 or more, slower against q of 1 or less (a command whose
- * runs took 1.009x the baseline's in all read 0.959x faster); the same
- * against q more than SETTLE_QUOTE_SPREAD from 1, or beyond the band with
- * an interval without 1 (a command 6-7 % slower in all read the same
- * within +-5 %).
+ * A verdict must not contradict the ratio of the mean times
+ * (settle_means_contradict()): the paired estimate and the median leave
+ * out a slow mode of a few samples, and "is it worth it?" asks what the
+ * work costs in all. A command slow in 2-3 runs of 40 (0.25 s against
+ * 0.01 s) read faster 0.774x [0.755, 0.803], settled, while its 40 runs
+ * took 1.30x the baseline's time; a claim's variant that checksummed its
+ * 32 MiB log when full, in 1 sample of 6, read 0.642x faster, settled,
+ * at 1.46x the mean time; a command whose runs took 1.009x the
+ * baseline's in all read 0.959x faster; one 6-7 % slower in all read the
+ * same within +-5 %.
  */
 static void means_agree(struct settle_result *r,
 			const struct settle_result *b, double band)
 {
 	const double *bt = NULL, *x = mean_times(r, b, &bt);
-	enum settle_verdict v = r->cmp.verdict;
-	double q, lo, hi, up = 1 + band;
-	int apart, contra;
+	double q, lo, hi;
 
-	if (!x || v == SETTLE_UNCLEAR || v == SETTLE_INVALID)
+	if (!x)
 		return;
 	q = settle_mean_ratio(x, bt, r->nsamples, &lo, &hi);
-	if (!(q > 0))
-		return;
-	apart = lo > 1 || hi < 1;
-	contra = v == SETTLE_FASTER ? q >= 1 :
-		 v == SETTLE_SLOWER ? q <= 1 :
-		 fabs(log(q)) > log1p(SETTLE_QUOTE_SPREAD) ||
-		 ((q > up || q < 1 / up) && apart);
-	if (!contra)
+	if (!settle_means_contradict(r->cmp.verdict, q, lo, hi, band))
 		return;
 	r->cmp.verdict = SETTLE_UNCLEAR;
 	r->cmp.why = r->command ? SETTLE_WHY_MEANS_RUNS :

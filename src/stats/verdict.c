@@ -335,6 +335,72 @@ double settle_mean_ratio(const double *x, const double *base, size_t n,
 	return q;
 }
 
+/* Mean and sample variance of the usable values of x[0..n), their count
+ * in *k. */
+static double mean_var(const double *x, size_t n, double *var, size_t *k)
+{
+	double s = 0, ss = 0, m;
+
+	*k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (usable(x[i])) {
+			s += x[i];
+			(*k)++;
+		}
+	m = *k ? s / (double)*k : 0;
+	for (size_t i = 0; i < n; i++)
+		if (usable(x[i]))
+			ss += (x[i] - m) * (x[i] - m);
+	*var = *k > 1 ? ss / (double)(*k - 1) : 0;
+	return m;
+}
+
+double settle_mean_ratio_unpaired(const double *x, size_t n,
+				  const double *base, size_t m, double *lo,
+				  double *hi)
+{
+	double sx, sb, mx, mb, q, vx, vb, df, half = 0;
+	size_t kx, kb;
+
+	*lo = *hi = 0;
+	mx = mean_var(x, n, &sx, &kx);
+	mb = mean_var(base, m, &sb, &kb);
+	if (kx < 2 || kb < 2 || !(mb > 0))
+		return 0;
+	q = mx / mb;
+	vx = mx > 0 ? q * q * sx / ((double)kx * mx * mx) : 0;
+	vb = q * q * sb / ((double)kb * mb * mb);
+	if (vx + vb > 0) {
+		df = (vx + vb) * (vx + vb) /
+		     (vx * vx / (double)(kx - 1) + vb * vb / (double)(kb - 1));
+		half = settle_t_quantile(1 - (1 - CONF) / 2, df) *
+		       sqrt(vx + vb);
+	}
+	*lo = q - half;
+	*hi = q + half;
+	return q;
+}
+
+int settle_means_contradict(enum settle_verdict v, double q, double lo,
+			    double hi, double band)
+{
+	double up = 1 + band;
+
+	if (!(q > 0))
+		return 0;
+	switch (v) {
+	case SETTLE_FASTER:
+		return q >= 1;
+	case SETTLE_SLOWER:
+		return q <= 1;
+	case SETTLE_SAME:
+		return fabs(log(q)) > log1p(SETTLE_QUOTE_SPREAD) ||
+		       ((q > up || q < 1 / up) && (lo > 1 || hi < 1));
+	default:
+		return 0;
+	}
+}
+
 int settle_intervals_overlap(const struct settle_comparison *a,
 			     const struct settle_comparison *b)
 {

@@ -55,6 +55,68 @@ static double *pool(const struct settle_report *rep,
 	return x;
 }
 
+/*
+ * The times of every repetition of r's key in rep whose mean a verdict
+ * must agree with (settle_means_contradict()): a command's run times; a
+ * claim's samples' CPU times, when every repetition has them and none
+ * blocked. NULL (with *n 0) when there are none or memory runs out.
+ */
+static double *pool_means(const struct settle_report *rep,
+			  const struct settle_result *r, size_t *n)
+{
+	size_t total = 0, k = 0;
+	double *x;
+
+	*n = 0;
+	for (size_t i = 0; i < rep->nresults; i++) {
+		const struct settle_result *s = &rep->results[i];
+
+		if (!settle_result_same_key(s, r))
+			continue;
+		if (!s->command && (!s->samples_cpu_ns || s->repeat_blocked))
+			return NULL;
+		total += s->nsamples;
+	}
+	if (!total || !(x = malloc(total * sizeof(*x))))
+		return NULL;
+	for (size_t i = 0; i < rep->nresults; i++) {
+		const struct settle_result *s = &rep->results[i];
+
+		if (settle_result_same_key(s, r))
+			for (size_t j = 0; j < s->nsamples; j++)
+				x[k++] = s->command ? s->samples_ns[j] :
+					 s->samples_cpu_ns[j];
+	}
+	*n = total;
+	return x;
+}
+
+/* c made unclear when its verdict contradicts the ratio of the mean
+ * times of r's key, new over old (the reason, with the ratio, in why). */
+static void means_agree(const struct settle_report *old,
+			const struct settle_report *nw,
+			const struct settle_result *r, double band,
+			struct settle_comparison *c, char *why, size_t whylen)
+{
+	size_t nx, ny;
+	double *x = pool_means(old, r, &nx), *y = pool_means(nw, r, &ny);
+	double q = 0, lo, hi;
+	char qs[24];
+
+	if (x && y)
+		q = settle_mean_ratio_unpaired(y, ny, x, nx, &lo, &hi);
+	free(x);
+	free(y);
+	if (!settle_means_contradict(c->verdict, q, lo, hi, band))
+		return;
+	c->verdict = SETTLE_UNCLEAR;
+	c->mean_ratio = q;
+	settle_format_ratio(q, qs, sizeof(qs));
+	snprintf(why, whylen, "the mean times disagree (%sx): a slow mode in "
+		 "some %s", qs, r->command ? "runs" : "samples");
+	c->why = why;
+}
+
 /* How many layouts the results of rep with r's key were measured in (the
  * most of any of them). */
 static unsigned layouts_of(const struct settle_report *rep,
@@ -495,6 +557,8 @@ static int make_row(const struct settle_report *old,
 		c.why = SETTLE_WHY_PART_SLOTS;
 	} else if (c.verdict == SETTLE_UNCLEAR && spread > 0 && k >= 0) {
 		c.why = settle_layout_why(spread, why, whylen);
+	} else {
+		means_agree(old, nw, r, band, &c, why, whylen);
 	}
 	row_numbers(w, so.median, sn.median, &c);
 	if (k) { /* with layouts, the spread within them (the results') */
