@@ -583,12 +583,13 @@ static void test_samples_last_the_minimum(void **st)
 	for (size_t i = 0; i < rep.nresults; i++)
 		rep.results[i].shortest_sample_ns = 3e5;
 	text = table_text(&rep);
-	assert_non_null(strstr(text, "each >= 0.2 ms"));
+	assert_non_null(strstr(text, "each >= 0.2 ms (--quick)"));
 	assert_null(strstr(text, "asked"));
 	free(text);
 	rep.results[1].shortest_sample_ns = 123456.0;
 	text = table_text(&rep);
-	assert_non_null(strstr(text, "each >= 0.123 ms (0.2 ms asked)"));
+	assert_non_null(strstr(text, "each >= 0.123 ms (0.2 ms asked, "
+				     "--quick)"));
 	free(text);
 	settle_report_free(&rep);
 }

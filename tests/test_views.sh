@@ -237,4 +237,10 @@ else
 	grep "warning" "$TMP/cw.csv" "$TMP/cw.json-lines" | head -5
 fi
 
+# a file compared with itself: its noise warned about once, not once a side
+n=$("$SETTLE" compare "$GOLDEN/founding-drift.json" "$GOLDEN/founding-drift.json" 2>&1 |
+	grep -c "^warning: .*founding-drift.json: the core clock drifted")
+[ "$n" = 1 ] && ok "compare of a file with itself: each warning once" ||
+	bad "compare of a file with itself: the drift warned $n times"
+
 test_end test_views

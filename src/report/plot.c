@@ -670,10 +670,9 @@ static void machine_line(const struct settle_report *rep, char *buf,
 		char floor_ms[64];
 
 		settle_sample_floor(rep, floor_ms, sizeof(floor_ms));
-		snprintf(buf + used, len - used, "; %u sample%s, each >= %s%s",
+		snprintf(buf + used, len - used, "; %u sample%s, each >= %s",
 			 rep->options.samples,
-			 rep->options.samples == 1 ? "" : "s", floor_ms,
-			 rep->options.quick ? " (--quick)" : "");
+			 rep->options.samples == 1 ? "" : "s", floor_ms);
 	}
 }
 

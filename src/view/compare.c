@@ -932,6 +932,10 @@ static void warn(struct settle_compare_view *cv, const char *fmt, ...)
 	va_end(ap);
 	settle_escape_in(cv->warnings[cv->nwarnings],
 			 sizeof(cv->warnings[0]));
+	/* once: a file compared with itself, or given twice, warned twice */
+	for (size_t i = 0; i < cv->nwarnings; i++)
+		if (!strcmp(cv->warnings[i], cv->warnings[cv->nwarnings]))
+			return;
 	cv->nwarnings++;
 }
 

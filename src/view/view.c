@@ -301,14 +301,17 @@ void settle_sample_floor(const struct settle_report *rep, char *buf,
 	double asked = rep->options.min_sample_ns / 1e6;
 	double t = settle_report_shortest_sample(rep) / 1e6, unit;
 
+	const char *quick = rep->options.quick ? "--quick" : "";
+
 	if (!(t > 0) || t >= asked) {
-		snprintf(buf, len, "%.1f ms", asked);
+		snprintf(buf, len, "%.1f ms%s%s%s", asked, *quick ? " (" : "",
+			 quick, *quick ? ")" : "");
 		return;
 	}
 	/* rounded down to 3 significant digits: never above the truth */
 	unit = pow(10, floor(log10(t)) - 2);
-	snprintf(buf, len, "%g ms (%.1f ms asked)", floor(t / unit) * unit,
-		 asked);
+	snprintf(buf, len, "%g ms (%.1f ms asked%s%s)",
+		 floor(t / unit) * unit, asked, *quick ? ", " : "", quick);
 }
 
 static void settings_items(const struct settle_report *rep,
@@ -344,8 +347,10 @@ static void settings_items(const struct settle_report *rep,
 		if (!rep->results[i].skipped)
 			widen(rep->results[i].nsamples, &lo, &hi);
 	samples_text(lo, hi, o->samples, count, sizeof(count));
-	it = item(v, NULL, "%s; %s per variant%s%s%s%s", pinned, count, procs,
-		  each, o->quick ? " (--quick)" : "", tail);
+	if (!each[0] && o->quick)
+		snprintf(each, sizeof(each), " (--quick)");
+	it = item(v, NULL, "%s; %s per variant%s%s%s", pinned, count, procs,
+		  each, tail);
 	brief(it, "%s", it->text);
 	it->info_only = -1; /* a run's, not info's */
 }

@@ -164,7 +164,8 @@ char *settle_layout_why(double spread, char *buf, size_t len);
  * minimum time asked, "2.0 ms", when no sample was shorter or none is
  * known (settle_report_shortest_sample()); else the shortest, rounded
  * down to 3 significant digits, and the minimum asked: "1.96 ms (2.0 ms
- * asked)".
+ * asked)"; with --quick said inside the parentheses: "2.0 ms (--quick)",
+ * "1.96 ms (2.0 ms asked, --quick)".
  */
 void settle_sample_floor(const struct settle_report *rep, char *buf,
 			 size_t len);
