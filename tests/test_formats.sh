@@ -520,4 +520,26 @@ d = json.load(open(sys.argv[1]))
 sys.exit(d["settings"]["processes"] != 2)' "$TMP/po.json"
 done
 
+# csv and json-lines, two row-per-result formats, carry the same cycles
+# (json-lines left them out of claims whose table has no cycles column)
+G=$(cd "$(dirname "$0")" && pwd)/golden/in/founding.json
+"$SETTLE" show "$G" --format csv >"$TMP/cy.csv" 2>/dev/null
+"$SETTLE" show "$G" --format json-lines >"$TMP/cy.jsonl" 2>/dev/null
+if python3 - "$TMP/cy.csv" "$TMP/cy.jsonl" <<'PY'
+import csv, json, sys
+rows = list(csv.DictReader(l for l in open(sys.argv[1]) if not l.startswith("#")))
+objs = [json.loads(l) for l in open(sys.argv[2]) if '"variant"' in l]
+c = [float(r["cycles_per_op"]) if r["cycles_per_op"] else None for r in rows]
+j = [o.get("cycles_per_op") for o in objs]
+same = len(c) == len(j) and all(
+    (a is None and b is None) or (a is not None and b is not None and
+                                  abs(a - b) <= 1e-6 * abs(a)) for a, b in zip(c, j))
+sys.exit(0 if same and any(x is not None for x in c) else 1)
+PY
+then
+	ok "csv and json-lines: the same cycles per operation, row by row"
+else
+	bad "csv and json-lines disagree on cycles_per_op"
+fi
+
 test_end test_formats
