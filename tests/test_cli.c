@@ -138,7 +138,8 @@ static void test_bad_numbers(void **st)
 	/* a file named otherwise than FILE.c: said what a claim file is */
 	usage_error(settle("run", "/etc/passwd", NULL),
 		    "a file of claims must be named FILE.c");
-	usage_error(settle("list", "extra", NULL), "extra");
+	usage_error(settle("list", "extra", NULL),
+		    "unknown claim 'extra'; known claims: popcount");
 	usage_error(settle("--version", "extra", NULL), "extra");
 	usage_error(settle("version", "-x", NULL), "-x");
 	usage_error(settle("help", "run", "extra", NULL), "extra");
@@ -275,6 +276,12 @@ static void test_list(void **st)
 	assert_int_equal(settle("list", NULL), 0);
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		assert_non_null(strstr(out, names[i]));
+	/* the claims named, only */
+	assert_int_equal(settle("list", "endian", "syscall", NULL), 0);
+	assert_non_null(strstr(out, "we32"));
+	assert_non_null(strstr(out, "pipe-loop"));
+	assert_null(strstr(out, "popcount"));
+	assert_null(strstr(out, "segprefix"));
 }
 
 static void test_info(void **st)

@@ -520,6 +520,20 @@ d = json.load(open(sys.argv[1]))
 sys.exit(d["settings"]["processes"] != 2)' "$TMP/po.json"
 done
 
+# an --output name whose ending names no format: the result file, json,
+# said on standard error (it was silent); .json itself says nothing
+"$SETTLE" run endian --quick --samples 3 --variant we32 --output "$TMP/r.html" \
+	>/dev/null 2>"$TMP/html.err"
+"$SETTLE" run endian --quick --samples 3 --variant we32 --output "$TMP/r.json" \
+	>/dev/null 2>"$TMP/json.err"
+if grep -q "no format ends in '.html'; writing json" "$TMP/html.err" &&
+   python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$TMP/r.html" &&
+   ! grep -q "no format ends" "$TMP/json.err"; then
+	ok "--output r.html: json, said on standard error; r.json: nothing said"
+else
+	bad "--output r.html: $(cat "$TMP/html.err")"
+fi
+
 # csv and json-lines, two row-per-result formats, carry the same cycles
 # (json-lines left them out of claims whose table has no cycles column)
 G=$(cd "$(dirname "$0")" && pwd)/golden/in/founding.json

@@ -131,7 +131,8 @@ SETTLE_COMMAND_USAGE
 "  -h, --help         this text\n";
 
 static const char usage_list[] =
-"usage: settle list\n\nPrint every claim and its variants, one line each.\n";
+"usage: settle list [CLAIM...]\n\nPrint every claim (or the ones named) and "
+"its variants, one line each.\n";
 
 static const char usage_show[] =
 "usage: settle show FILE [--equivalence PCT] [--format FMT]\n\n"
@@ -502,6 +503,29 @@ static int list_width(const struct settle_claim *const *all, size_t n)
 	return w < 127 ? (int)w : 127;
 }
 
+/* "popcount, endian, ...": the names of all[0..n) (a static buffer). */
+static const char *claim_names(const struct settle_claim *const *all,
+			       size_t n)
+{
+	static char known[256];
+	size_t used = 0;
+
+	known[0] = '\0';
+	for (size_t k = 0; k < n && used < sizeof(known); k++)
+		used += (size_t)snprintf(known + used, sizeof(known) - used,
+					 "%s%s", k ? ", " : "", all[k]->name);
+	return known;
+}
+
+/* Whether name is one of names[0..n). */
+static int named(const char *name, char *const *names, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(name, names[i]))
+			return 1;
+	return 0;
+}
+
 static int cmd_list(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -515,14 +539,17 @@ static int cmd_list(int argc, char **argv)
 			   usage_list, &first);
 	if (rc)
 		return rc == 1 ? 0 : rc;
-	if (first < argc)
-		return fail_usage("unknown argument '%s' (see settle list "
-				  "--help)", argv[first]);
 	all = settle_claims(&n);
+	for (int i = first; i < argc; i++)
+		if (!settle_claim_find(argv[i]))
+			return fail_usage("unknown claim '%s'; known claims: "
+					  "%s", argv[i], claim_names(all, n));
 	width = list_width(all, n);
 	for (size_t i = 0; i < n; i++) {
 		const struct settle_claim *c = all[i];
 
+		if (first < argc && !named(c->name, argv + first, argc - first))
+			continue;
 		printf("%-*s %s\n", width, c->name, c->description);
 		for (size_t j = 0; j < c->nvariants; j++) {
 			const struct settle_variant *v = &c->variants[j];
@@ -811,8 +838,6 @@ static int run_claims(struct run_args *a, int argc, char **argv, int first)
 				  "run FILE.c --build \"gcc -O2\")");
 	for (int i = first; i < argc; i++) {
 		const struct settle_claim *c = settle_claim_find(argv[i]);
-		char known[256] = "";
-		size_t used = 0;
 		struct stat st;
 
 		if (c) {
@@ -826,12 +851,8 @@ static int run_claims(struct run_args *a, int argc, char **argv, int first)
 			return fail_usage("unknown claim '%s': a file of "
 					  "claims must be named FILE.c", argv[i]);
 		list = settle_claims(&n);
-		for (size_t k = 0; k < n && used < sizeof(known); k++)
-			used += (size_t)snprintf(known + used,
-						 sizeof(known) - used, "%s%s",
-						 k ? ", " : "", list[k]->name);
 		return fail_usage("unknown claim '%s'; known claims: %s",
-				  argv[i], known);
+				  argv[i], claim_names(list, n));
 	}
 	if (a->nclaims)
 		return 0;
@@ -840,6 +861,21 @@ static int run_claims(struct run_args *a, int argc, char **argv, int first)
 		if ((rc = add_claim(a, list[i])))
 			return rc;
 	return 0;
+}
+
+
+/* An --output name whose ending names no format (r.html) gets the result
+ * file, json: said on standard error, where it was silent. */
+static void unnamed_ending(const char *output, const char *format)
+{
+	const char *dot = output ? strrchr(output, '.') : NULL;
+
+	if (!dot || strchr(dot, '/') || strcmp(format, "json") ||
+	    !strcasecmp(dot, ".json"))
+		return;
+	fprintf(stderr, "settle: --output %s: no format ends in '%s'; "
+		"writing json, the result file (--format FMT names another)\n",
+		output, dot);
 }
 
 static int parse_run(struct run_args *a, int argc, char **argv)
@@ -867,9 +903,11 @@ static int parse_run(struct run_args *a, int argc, char **argv)
 				  "plot from a result file (settle run "
 				  "--output r.json, then settle plot r.json -o "
 				  "%s)", a->output, a->output);
-	if (!a->format)
+	if (!a->format) {
 		a->format = a->output && strcmp(a->output, "-") ?
 			    settle_format_for_path(a->output) : "table";
+		unnamed_ending(a->output, a->format);
+	}
 	if (settle_command_check(&a->cmds, first < argc || a->nsizes ||
 				 a->nvariants || a->nbuilds || a->opt.full ||
 				 a->have_min || a->have_layouts ||
