@@ -75,6 +75,10 @@ static void test_quantiles(void **st)
 	assert_float_equal(settle_t_quantile(0.975, 10), 2.228139, 1e-5);
 	assert_float_equal(settle_t_quantile(0.975, 2), 4.302653, 1e-5);
 	assert_float_equal(settle_t_quantile(0.025, 4), -2.776445, 1e-5);
+	/* Welch's degrees of freedom are not whole (scipy.stats.t.ppf) */
+	assert_float_equal(settle_t_quantile(0.975, 2.5), 3.574655, 1e-5);
+	assert_float_equal(settle_t_quantile(0.975, 1.3), 7.500529, 1e-5);
+	assert_float_equal(settle_t_quantile(0.975, 7.7), 2.321737, 1e-5);
 }
 
 static void test_bootstrap_reproducible(void **st)

@@ -352,21 +352,16 @@ int settle_bootstrap_median(const double *x, size_t n, unsigned b,
 	return 0;
 }
 
-static double t_pdf(double t, double df)
-{
-	return exp(lgamma((df + 1) / 2) - lgamma(df / 2) -
-		   0.5 * log(df * M_PI) - (df + 1) / 2 * log1p(t * t / df));
-}
+static double incomplete_beta(double x, double a, double b);
 
-/* P(0 <= T <= t) for t >= 0, Simpson's rule on 2000 intervals. */
+/* P(0 <= T <= t) for t >= 0: half of 1 - I_{df / (df + t^2)}(df / 2,
+ * 1 / 2) (DLMF 8.17.2 with the t distribution's relation to the beta;
+ * Abramowitz and Stegun 26.7.1). Simpson's rule on 2000 intervals took
+ * 3.5 ms a quantile, 0.1 s for a compare of 30 rows and minutes under
+ * qemu. */
 static double t_half_cdf(double t, double df)
 {
-	const int steps = 2000;
-	double h = t / steps, s = t_pdf(0, df) + t_pdf(t, df);
-
-	for (int i = 1; i < steps; i++)
-		s += (i % 2 ? 4 : 2) * t_pdf(i * h, df);
-	return s * h / 3;
+	return 0.5 * (1 - incomplete_beta(df / (df + t * t), df / 2, 0.5));
 }
 
 double settle_t_quantile(double p, double df)
