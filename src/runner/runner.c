@@ -254,9 +254,9 @@ static uint64_t calibrate(const struct settle_variant *v, void *state,
 }
 
 /*
- * The warm-up: two calls of the calibrated n repetitions; while the
- * faster lasts less than target ns, n raised in proportion and two more
- * (WARM_TRIES times at most). Calibration runs cold: a clock still
+ * The warm-up: two calls of the calibrated n repetitions (one of 64
+ * targets or more); while the faster lasts less than target ns, n raised
+ * in proportion and two more (WARM_TRIES times at most). Calibration runs cold: a clock still
  * rising, caches and branch predictors still filling, so a body ran
  * faster afterwards and its samples lasted less than the minimum the
  * header states (0.70 of it at 4 KiB). Returns n.
@@ -266,9 +266,11 @@ static uint64_t warm_up(const struct settle_variant *v, void *state,
 			uint64_t n, double target)
 {
 	for (int k = 0; k < WARM_TRIES; k++) {
-		double t = fastest_of(v, state, n,
-				      time_call(v, state, n, NULL), 1);
-		double want;
+		double t = time_call(v, state, n, NULL), want;
+
+		/* not a second call of 64 targets (as calibrate()) */
+		if (t < 64 * target)
+			t = fastest_of(v, state, n, t, 1);
 
 		if (t >= target || n >= MAX_ITERS)
 			break;
@@ -458,7 +460,6 @@ static double timed_sample(struct run *rn, size_t k, void *state,
 	double t = time_call(v, state, r->iters, NULL);
 
 	*cpu = thread_ns() - u0;
-
 	if (counted && settle_counters_read(&rn->counters, &c1, &i1) == 0) {
 		r->cycles_total += c1 - c0;
 		r->instructions_total += i1 - i0;
