@@ -585,6 +585,7 @@ struct run_args {
 	unsigned long round_first;
 	int cpu;
 	int have_samples, have_min, have_cpu, have_processes, have_layouts;
+	int format_guessed; /* from --output's name, no --format given */
 	int have_device;
 	int have_layout_first, have_round_first;
 	int quick, rigorous;
@@ -906,7 +907,7 @@ static int parse_run(struct run_args *a, int argc, char **argv)
 	if (!a->format) {
 		a->format = a->output && strcmp(a->output, "-") ?
 			    settle_format_for_path(a->output) : "table";
-		unnamed_ending(a->output, a->format);
+		a->format_guessed = 1;
 	}
 	if (settle_command_check(&a->cmds, first < argc || a->nsizes ||
 				 a->nvariants || a->nbuilds || a->opt.full ||
@@ -956,6 +957,8 @@ static int parse_run(struct run_args *a, int argc, char **argv)
 	if (refuse_same_file(a->output, "/proc/self/exe",
 			     "the settle executable"))
 		return 2;
+	if (a->format_guessed && !run_by_parent)
+		unnamed_ending(a->output, a->format);
 	/* the claims last: FILE.c is compiled once per layout */
 	return a->cmds.n ? 0 : run_claims(a, argc, argv, first);
 }
