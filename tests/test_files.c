@@ -757,12 +757,21 @@ static void test_means_disagree(void **st)
 	assert_int_equal(rep.results[1].cmp.verdict, SETTLE_UNCLEAR);
 	assert_string_equal(rep.results[1].cmp.why, SETTLE_WHY_MEANS_SAMPLES);
 	assert_float_equal(rep.results[1].cmp.mean_ratio, 1950.0 / 1200, 1e-3);
-	/* a body that blocked: its CPU time is not its work's */
+	/* a body that waits (its thread ran half of each sample's time):
+	 * its CPU time is not its work's, no check; the repetition check's
+	 * count of voluntary switches does not decide it */
+	for (size_t k = 0; k < rep.results[1].nsamples; k++)
+		rep.results[1].samples_cpu_ns[k] *= 0.5;
 	rep.results[1].repeat_blocked = 1;
+	assert_false(settle_result_on_cpu(&rep.results[1]));
 	settle_report_analyze(&rep, 0, rep.nresults);
 	assert_int_equal(rep.results[1].cmp.verdict, SETTLE_FASTER);
-	rep.results[1].repeat_blocked = 0;
+	for (size_t k = 0; k < rep.results[1].nsamples; k++)
+		rep.results[1].samples_cpu_ns[k] *= 2;
+	assert_true(settle_result_on_cpu(&rep.results[1]));
 	settle_report_analyze(&rep, 0, rep.nresults);
+	assert_int_equal(rep.results[1].cmp.verdict, SETTLE_UNCLEAR);
+	rep.results[1].repeat_blocked = 0;
 	snprintf(path, sizeof(path), "%s/m1-back.json", dir);
 	assert_int_equal(settle_write_report(&rep, "json", path, err,
 					     sizeof(err)), 0);

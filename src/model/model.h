@@ -155,6 +155,15 @@ int settle_report_pool(struct settle_report *rep,
 		       const struct settle_report *more, char *err,
 		       size_t errlen);
 
+/*
+ * Whether r's CPU times stand for its work: both kinds of sample known,
+ * and in the median sample its thread ran at least SETTLE_ON_CPU of the
+ * wall time. A body that waits (a pipe, a partner) does so off the CPU
+ * (pipe round trips: about half); a preempted sample is off it too, but
+ * not the median one. 1 or 0.
+ */
+int settle_result_on_cpu(const struct settle_result *r);
+
 /* The duration of the shortest sample of any measured row of rep (ns,
  * the whole call), or 0 when no row knows its own (older files, whole
  * commands). */

@@ -1005,12 +1005,32 @@ static void whole_slots(const struct settle_report *rep,
 	r->cmp.why = SETTLE_WHY_PART_SLOTS;
 }
 
+/* Said by the samples, not by the repetition check's count of voluntary
+ * switches, which a CPU-bound body's long calls reached now and then (then
+ * no check, and a variant 14x the time in all read faster in 1 run of
+ * 40). */
+int settle_result_on_cpu(const struct settle_result *r)
+{
+	double *q, m;
+	size_t k = 0;
+
+	if (!r->samples_cpu_ns || !r->nsamples ||
+	    !(q = malloc(r->nsamples * sizeof(*q))))
+		return 0;
+	for (size_t i = 0; i < r->nsamples; i++)
+		if (r->samples_ns[i] > 0)
+			q[k++] = r->samples_cpu_ns[i] / r->samples_ns[i];
+	m = k ? settle_median_inplace(q, k) : 0;
+	free(q);
+	return m >= SETTLE_ON_CPU;
+}
+
 /*
  * The times whose means a verdict must agree with (n of them, paired by
  * round with the baseline's): a whole command's run times; a claim's
  * CPU times per sample (a preempted sample's wall time is not its work's,
- * its CPU time is), when both rows have them and neither blocked (a body
- * that waits does so off the CPU). NULL when there are none.
+ * its CPU time is), when both rows have them and both ran on the CPU
+ * (settle_result_on_cpu()). NULL when there are none.
  */
 static const double *mean_times(const struct settle_result *r,
 				const struct settle_result *b,
@@ -1023,7 +1043,8 @@ static const double *mean_times(const struct settle_result *r,
 		return r->samples_ns;
 	}
 	if (r->command || b->command || !r->samples_cpu_ns ||
-	    !b->samples_cpu_ns || r->repeat_blocked || b->repeat_blocked)
+	    !b->samples_cpu_ns || !settle_result_on_cpu(r) ||
+	    !settle_result_on_cpu(b))
 		return NULL;
 	*bt = b->samples_cpu_ns;
 	return r->samples_cpu_ns;

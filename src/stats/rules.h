@@ -41,6 +41,11 @@
  * 1.63x [1.14, 2.32], slower, a sure direction but no sure figure). */
 #define SETTLE_QUOTE_SPREAD 0.10
 
+/* The least share of a sample's wall time its thread must have run, in a
+ * row's median sample, for its CPU times to stand for its work (the
+ * means a verdict must agree with). */
+#define SETTLE_ON_CPU 0.9
+
 /* The least confidence an interval must reach to decide a verdict (the
  * exact signed-rank and Mann-Whitney intervals of a few units reach only
  * some levels: 5 paired samples 93.8 %, 4 of them 87.5 %). */

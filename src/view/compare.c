@@ -73,7 +73,7 @@ static double *pool_means(const struct settle_report *rep,
 
 		if (!settle_result_same_key(s, r))
 			continue;
-		if (!s->command && (!s->samples_cpu_ns || s->repeat_blocked))
+		if (!s->command && !settle_result_on_cpu(s))
 			return NULL;
 		total += s->nsamples;
 	}
