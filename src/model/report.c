@@ -977,7 +977,6 @@ static void no_verdict(struct settle_result *r, const struct settle_result *b)
 	}
 }
 
-/* Analyse the group res[0..n). */
 /*
  * Code that moves with the layouts (a FILE.c build) sits at one of the
  * four 16-byte slots of its cache line in each layout, every slot once in
@@ -1018,7 +1017,7 @@ int settle_result_on_cpu(const struct settle_result *r)
 	    !(q = malloc(r->nsamples * sizeof(*q))))
 		return 0;
 	for (size_t i = 0; i < r->nsamples; i++)
-		if (r->samples_ns[i] > 0)
+		if (r->samples_ns[i] > 0 && isfinite(r->samples_cpu_ns[i]))
 			q[k++] = r->samples_cpu_ns[i] / r->samples_ns[i];
 	m = k ? settle_median_inplace(q, k) : 0;
 	free(q);
@@ -1042,8 +1041,7 @@ static const double *mean_times(const struct settle_result *r,
 		*bt = b->samples_ns;
 		return r->samples_ns;
 	}
-	if (r->command || b->command || !r->samples_cpu_ns ||
-	    !b->samples_cpu_ns || !settle_result_on_cpu(r) ||
+	if (r->command || b->command || !settle_result_on_cpu(r) ||
 	    !settle_result_on_cpu(b))
 		return NULL;
 	*bt = b->samples_cpu_ns;
@@ -1079,6 +1077,7 @@ static void means_agree(struct settle_result *r,
 	r->cmp.mean_ratio = q;
 }
 
+/* Analyse the group res[0..n). */
 static void analyze_group(const struct settle_report *rep,
 			  struct settle_result *res, size_t n)
 {
