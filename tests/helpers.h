@@ -4,8 +4,32 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <sys/mman.h>
 #include <unistd.h>
+
+/* The whole of the file at path, NUL-terminated, in memory the caller
+ * frees; NULL when it cannot be read. */
+static inline char *read_whole(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	long n;
+
+	if (!f)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 &&
+	    fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)n + 1)) &&
+	    fread(buf, 1, (size_t)n, f) == (size_t)n) {
+		buf[n] = '\0';
+	} else {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	return buf;
+}
 
 /* Set bits of buf[0..len), one bit at a time: the reference count. */
 static inline uint64_t reference(const unsigned char *buf, size_t len)

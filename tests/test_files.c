@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "settle.h"
+#include "helpers.h"
 #include "env/env.h"
 #include "model/model.h"
 #include "view/view.h"
@@ -194,23 +195,14 @@ static char *compare_text(const struct settle_report *old,
 {
 	const struct settle_report *news[1] = { nw };
 	char path[96], err[256], *buf;
-	FILE *f;
-	long n;
 
 	snprintf(path, sizeof(path), "%s/compare.txt", dir);
 	assert_int_equal(settle_write_compare(old, news, 1, fail_pct, "table",
 					      path, NULL, slower, err,
 					      sizeof(err)), 0);
-	f = fopen(path, "r");
-	assert_non_null(f);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = calloc(1, (size_t)n + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-	fclose(f);
+	buf = read_whole(path);
 	unlink(path);
+	assert_non_null(buf);
 	return buf;
 }
 

@@ -19,6 +19,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
+#include "helpers.h"
 #include "model/model.h"
 #include "settle.h"
 
@@ -121,23 +122,13 @@ static void make_report(struct settle_report *rep, const char *cname,
 static char *render(const struct settle_report *rep, const char *fmt)
 {
 	char path[64], *buf;
-	FILE *f;
-	long n;
 	char err[256];
 
 	snprintf(path, sizeof(path), "%s/out", dir);
 	assert_int_equal(settle_write_report(rep, fmt, path, err, sizeof(err)), 0);
-	f = fopen(path, "rb");
-	assert_non_null(f);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = malloc((size_t)n + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-	buf[n] = '\0';
-	fclose(f);
+	buf = read_whole(path);
 	unlink(path);
+	assert_non_null(buf);
 	return buf;
 }
 

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
+#include "helpers.h"
 #include "model/model.h"
 #include "runner/runner.h"
 #include "settle.h"
@@ -448,6 +449,22 @@ static void test_json_unwritable(void **st)
 	settle_report_free(&rep);
 }
 
+/* The table of rep, written into memory (NUL-terminated; free it). */
+static char *table_text(struct settle_report *rep)
+{
+	char *buf, file[] = "/tmp/settle-table-XXXXXX", err[256];
+	int fd = mkstemp(file);
+
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(settle_write_report(rep, "table", file, err,
+					     sizeof(err)), 0);
+	buf = read_whole(file);
+	unlink(file);
+	assert_non_null(buf);
+	return buf;
+}
+
 /* A body faster than the clock can see: "below resolution", never a
  * negative, infinite or NaN time or ratio. */
 static void test_below_resolution(void **st)
@@ -470,25 +487,8 @@ static void test_below_resolution(void **st)
 			assert_string_equal(r->cmp.why, "below resolution");
 		}
 	}
-	char *buf = NULL, file[] = "/tmp/settle-table-XXXXXX";
-	int fd = mkstemp(file);
-	FILE *f;
-	long n;
+	char *buf = table_text(&rep);
 
-	assert_true(fd >= 0);
-	close(fd);
-	assert_int_equal(settle_write_report(&rep, "table", file, err,
-					     sizeof(err)), 0);
-	f = fopen(file, "r");
-	assert_non_null(f);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = calloc(1, (size_t)n + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-	fclose(f);
-	unlink(file);
 	assert_non_null(strstr(buf, "below resolution"));
 	assert_null(strstr(buf, "nan"));
 	assert_null(strstr(buf, "inf"));
@@ -531,30 +531,6 @@ static const struct settle_claim cold_claim = {
 	.name = "t-cold", .description = "test", .op_name = "op",
 	.variants = cold_variants, .nvariants = 2, .baseline = "base",
 };
-
-static char *table_text(struct settle_report *rep)
-{
-	char *buf, file[] = "/tmp/settle-table-XXXXXX", err[256];
-	int fd = mkstemp(file);
-	FILE *f;
-	long n;
-
-	assert_true(fd >= 0);
-	close(fd);
-	assert_int_equal(settle_write_report(rep, "table", file, err,
-					     sizeof(err)), 0);
-	f = fopen(file, "r");
-	assert_non_null(f);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = calloc(1, (size_t)n + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-	fclose(f);
-	unlink(file);
-	return buf;
-}
 
 static void test_samples_last_the_minimum(void **st)
 {
