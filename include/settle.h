@@ -854,6 +854,11 @@ struct settle_result {
 				       (ns, the whole call, not per
 				       operation); 0: unknown (older files,
 				       whole commands) */
+	size_t preempted;           /* samples another task preempted (an
+				       involuntary switch, no block), whose
+				       samples_ns is their CPU time, not
+				       their time; 0 in files before
+				       2026-12-06 */
 	/*
 	 * Evidence that the work was really repeated: nrepeat pairs of
 	 * adjacent calls, one of iters repetitions (repeat1_ns[k], ns) and

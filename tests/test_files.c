@@ -699,6 +699,69 @@ static void test_shortest_sample(void **st)
 		       "\"shortest_sample_ns\": \"2\"}]}", "shortest_sample_ns");
 }
 
+/*
+ * A row's count of preempted samples: summed when processes are pooled,
+ * written and read back, absent when 0 (as in older files), refused when
+ * not a count of the row's samples; the header's noise sentence says it.
+ */
+static void test_preempted_count(void **st)
+{
+	static struct settle_report a, b, back;
+	static struct settle_view v;
+	char err[256], path[128];
+	const char *f = result_file("pre.json", "CPU One", old_base, old_v,
+				    1);
+
+	(void)st;
+	snprintf(path, sizeof(path), "%s/pre-back.json", dir);
+	assert_int_equal(settle_load_json(f, 0.01, &a, err, sizeof(err)), 0);
+	assert_int_equal(settle_load_json(f, 0.01, &b, err, sizeof(err)), 0);
+	assert_int_equal(a.results[0].preempted, 0);
+	a.noise.known = 1;
+	assert_int_equal(settle_view_build(&a, &v), 0);
+	assert_null(strstr(v.noise, "preempted"));
+	settle_view_free(&v);
+	a.results[0].preempted = 2;
+	b.results[0].preempted = 3;
+	b.results[1].preempted = 1;
+	assert_int_equal(settle_report_pool(&a, &b, err, sizeof(err)), 0);
+	assert_int_equal(a.results[0].preempted, 5);
+	assert_int_equal(a.results[1].preempted, 1);
+	assert_int_equal(settle_view_build(&a, &v), 0);
+	assert_non_null(strstr(v.noise, "(6 of "));
+	assert_non_null(strstr(v.noise, "samples preempted, each counted at "
+			       "its CPU time)"));
+	settle_view_free(&v);
+	assert_int_equal(settle_write_report(&a, "json", path, err,
+					     sizeof(err)), 0);
+	assert_int_equal(settle_load_json(path, 0.01, &back, err,
+					  sizeof(err)), 0);
+	assert_int_equal(back.results[0].preempted, 5);
+	assert_int_equal(back.results[1].preempted, 1);
+	settle_report_free(&back);
+	a.results[0].preempted = a.results[1].preempted = 0;
+	assert_int_equal(settle_write_report(&a, "json", path, err,
+					     sizeof(err)), 0);
+	assert_null(strstr(slurp(path), "preempted_samples"));
+	settle_report_free(&a);
+	settle_report_free(&b);
+	expect_refusal("{\"schema\": \"settle-result/1\", \"machine\": {}, "
+		       "\"claims\": {\"c\": {\"baseline\": \"v\"}}, "
+		       "\"results\": [{\"claim\": \"c\", \"variant\": \"v\", "
+		       "\"params\": {}, \"samples_ns\": [1], "
+		       "\"preempted_samples\": 2}]}", "preempted_samples");
+	expect_refusal("{\"schema\": \"settle-result/1\", \"machine\": {}, "
+		       "\"claims\": {\"c\": {\"baseline\": \"v\"}}, "
+		       "\"results\": [{\"claim\": \"c\", \"variant\": \"v\", "
+		       "\"params\": {}, \"samples_ns\": [1], "
+		       "\"preempted_samples\": -1}]}", "preempted_samples");
+	expect_refusal("{\"schema\": \"settle-result/1\", \"machine\": {}, "
+		       "\"claims\": {\"c\": {\"baseline\": \"v\"}}, "
+		       "\"results\": [{\"claim\": \"c\", \"variant\": \"v\", "
+		       "\"params\": {}, \"samples_ns\": [1], "
+		       "\"preempted_samples\": 0.5}]}", "preempted_samples");
+}
+
 /* A file of base (12 samples of 100 ns, CPU times alike) and v, whose
  * samples and CPU times are given (JSON arrays; cpu NULL: none). */
 static const char *cpu_file(const char *name, const char *wall,
@@ -1022,6 +1085,7 @@ int main(void)
 		cmocka_unit_test(test_noise_view),
 		cmocka_unit_test(test_machine_round_trip),
 		cmocka_unit_test(test_shortest_sample),
+		cmocka_unit_test(test_preempted_count),
 		cmocka_unit_test(test_means_disagree),
 		cmocka_unit_test(test_caches_source),
 		cmocka_unit_test(test_caches_sysconf),

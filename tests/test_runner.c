@@ -5,6 +5,9 @@
  */
 #include <math.h>
 #include <setjmp.h>
+#include <signal.h>
+#include <time.h>
+#include <sys/wait.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -638,6 +641,69 @@ static void test_cost_paid_in_some_calls(void **st)
 	settle_report_free(&rep);
 }
 
+static uint64_t v_sleeper(void *s, const void *a, uint64_t n)
+{
+	struct timespec t = { 0, 20 * 1000 };
+
+	(void)s, (void)a;
+	for (uint64_t i = 0; i < n; i++)
+		nanosleep(&t, NULL);
+	return 42;
+}
+
+static const struct settle_variant mixed_variants[] = {
+	{ .name = "base", .description = "on the CPU", .run = v_base, .ops_per_iter = 1 },
+	{ .name = "sleeper", .description = "sleeps", .run = v_sleeper, .ops_per_iter = 1 },
+};
+
+static const struct settle_claim mixed_claim = {
+	.name = "t-mixed", .description = "test", .op_name = "op",
+	.variants = mixed_variants, .nvariants = 2, .baseline = "base",
+};
+
+/* The count of samples of r whose time is their CPU time. */
+static size_t at_cpu_time(const struct settle_result *r)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < r->nsamples; i++)
+		k += r->samples_ns[i] == r->samples_cpu_ns[i];
+	return k;
+}
+
+/* With a busy process on settle's CPU, the samples it preempts count
+ * their CPU time; a body that blocks keeps its times whatever happens. */
+static void test_preempted_samples(void **st)
+{
+	static const uint64_t one[] = { 64 };
+	struct settle_report rep;
+	char err[512];
+	pid_t busy;
+	int status;
+
+	(void)st;
+	quick_report(&rep, 30); /* pins this process: the child inherits it */
+	rep.options.min_sample_ns = 2e6;
+	busy = fork();
+	assert_true(busy >= 0);
+	if (busy == 0) {
+		alarm(120); /* never outlives a crashed test */
+		for (volatile unsigned long x = 0;; x++)
+			;
+	}
+	assert_int_equal(settle_run_claim(&rep, &mixed_claim, one, 1, err,
+					  sizeof(err)), 0);
+	kill(busy, SIGKILL);
+	waitpid(busy, &status, 0);
+	assert_true(rep.results[0].preempted > 0);
+	assert_int_equal(at_cpu_time(&rep.results[0]),
+			 rep.results[0].preempted);
+	assert_true(rep.results[1].repeat_blocked);
+	assert_int_equal(rep.results[1].preempted, 0);
+	assert_int_equal(at_cpu_time(&rep.results[1]), 0);
+	settle_report_free(&rep);
+}
+
 static void test_timer_works(void **st)
 {
 	(void)st;
@@ -669,6 +735,7 @@ int main(void)
 		cmocka_unit_test(test_below_resolution),
 		cmocka_unit_test(test_samples_last_the_minimum),
 		cmocka_unit_test(test_cost_paid_in_some_calls),
+		cmocka_unit_test(test_preempted_samples),
 		cmocka_unit_test(test_timer_works),
 	};
 

@@ -529,10 +529,23 @@ static int load_layouts(struct loader *l, json_t *jr, size_t idx,
 	return 0;
 }
 
-/* ---- whole commands (settle run --command) ---- */
+/* The count of preempted samples (preempted_samples, optional): an
+ * integer from 0 to the number of samples; -1 after fail() otherwise. */
+static int load_preempted(struct loader *l, json_t *jr, size_t idx,
+			  struct settle_result *r)
+{
+	json_t *p = json_object_get(jr, "preempted_samples");
 
-/* n CPU times in ns from arr into a new array: 0 (under wait4's
- * resolution) to about 11 days each; NULL when one is not. */
+	if (!p)
+		return 0;
+	if (!json_is_integer(p) || json_integer_value(p) < 0 ||
+	    (uint64_t)json_integer_value(p) > r->nsamples)
+		return fail(l, "malformed: results[%zu] preempted_samples is "
+			    "not a count of its samples", idx);
+	r->preempted = (size_t)json_integer_value(p);
+	return 0;
+}
+
 /* The samples' CPU times (samples_cpu_ns), one a sample, each a number
  * >= 0 below 1e15 ns; absent (older files, commands): unknown. */
 static int load_cpu(struct loader *l, json_t *jr, size_t idx,
@@ -562,6 +575,10 @@ static int load_cpu(struct loader *l, json_t *jr, size_t idx,
 	return 0;
 }
 
+/* ---- whole commands (settle run --command) ---- */
+
+/* n CPU times in ns from arr into a new array: 0 (under wait4's
+ * resolution) to about 11 days each; NULL when one is not. */
 static double *cpu_times(json_t *arr, size_t n)
 {
 	double *x;
@@ -791,7 +808,8 @@ static int load_result(struct loader *l, json_t *doc, json_t *jr, size_t idx,
 				    i);
 		r->samples_ns[r->nsamples++] = json_number_value(s);
 	}
-	if (load_layouts(l, jr, idx, r) < 0 || load_cpu(l, jr, idx, r) < 0)
+	if (load_layouts(l, jr, idx, r) < 0 || load_cpu(l, jr, idx, r) < 0 ||
+	    load_preempted(l, jr, idx, r) < 0)
 		return -1;
 	if (load_figures(l, json_object_get(jr, "scale"), idx, r) < 0)
 		return -1;

@@ -1229,6 +1229,7 @@ int settle_report_pool(struct settle_report *rep,
 		}
 		pool_evidence(d, s);
 		d->below_resolution |= s->below_resolution;
+		d->preempted += s->preempted;
 		if (s->shortest_sample_ns > 0 &&
 		    !(d->shortest_sample_ns > 0 &&
 		      d->shortest_sample_ns <= s->shortest_sample_ns))

@@ -374,6 +374,8 @@ static void write_result(FILE *f, const struct settle_report *rep,
 		fputs(", \"shortest_sample_ns\": ", f);
 		jnum(f, r->shortest_sample_ns);
 	}
+	if (r->preempted)
+		fprintf(f, ", \"preempted_samples\": %zu", r->preempted);
 	if (r->nlayouts > 1) {
 		fputs(",\n     \"layout_spread\": ", f);
 		jnum(f, r->layout_spread);

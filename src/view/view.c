@@ -1371,12 +1371,29 @@ static void drift_text(const struct settle_noise *n, char *buf, size_t len)
 		snprintf(buf, len, "unknown");
 }
 
+/* ", of which ... samples preempted" after the count of context switches
+ * when samples of the report were (settle_result.preempted), else "". */
+static void preempted_text(const struct settle_report *rep, char *buf,
+			   size_t len)
+{
+	size_t pre = 0, all = 0;
+
+	for (size_t i = 0; i < rep->nresults; i++) {
+		pre += rep->results[i].preempted;
+		all += rep->results[i].nsamples;
+	}
+	buf[0] = '\0';
+	if (pre)
+		snprintf(buf, len, " (%zu of %zu samples preempted, each "
+			 "counted at its CPU time)", pre, all);
+}
+
 static void noise(const struct settle_report *rep, struct settle_view *v)
 {
 	const struct settle_noise *n = &rep->noise;
 	int unknown = !n->governor[0] || !strcmp(n->governor, "unknown");
 	int hv = rep->machine.hypervisor;
-	char drift[96], other[48], steal[32];
+	char drift[96], other[48], steal[32], pre[80];
 
 	if (!n->known) {
 		snprintf(v->noise, sizeof(v->noise), "unknown (%s does not "
@@ -1386,6 +1403,7 @@ static void noise(const struct settle_report *rep, struct settle_view *v)
 		return;
 	}
 	drift_text(n, drift, sizeof(drift));
+	preempted_text(rep, pre, sizeof(pre));
 	other[0] = '\0';
 	if (n->other_cpus >= 0)
 		snprintf(other, sizeof(other), ", %.2f CPUs busy with other "
@@ -1396,9 +1414,9 @@ static void noise(const struct settle_report *rep, struct settle_view *v)
 		snprintf(steal, sizeof(steal), "steal unknown");
 	snprintf(v->noise, sizeof(v->noise), "load %.2f at the start%s, "
 		 "%s, %ld+%ld (voluntary+involuntary) context "
-		 "switches, %ld migrations, frequency scaling %s%s, %score "
+		 "switches%s, %ld migrations, frequency scaling %s%s, %score "
 		 "clock %s",
-		 n->loadavg, other, steal, n->nvcsw, n->nivcsw,
+		 n->loadavg, other, steal, n->nvcsw, n->nivcsw, pre,
 		 n->migrations,
 		 unknown ? "unknown" : n->governor,
 		 unknown ? " (no cpufreq in sysfs)" : "",
