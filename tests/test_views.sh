@@ -243,4 +243,38 @@ n=$("$SETTLE" compare "$GOLDEN/founding-drift.json" "$GOLDEN/founding-drift.json
 [ "$n" = 1 ] && ok "compare of a file with itself: each warning once" ||
 	bad "compare of a file with itself: the drift warned $n times"
 
+# table: each row's time ends where the header's "per OP" ends, however
+# long the claim's operation's name ("per increment" is 13 columns)
+for f in "$GOLDEN"/founding.json "$GOLDEN"/bswap.json "$GOLDEN"/byob.json; do
+	"$SETTLE" show "$f" >"$TMP/cols.table" 2>/dev/null
+	if python3 - "$TMP/cols.table" <<'PY'
+import re, sys
+end, rows, bad = None, 0, []
+for line in open(sys.argv[1], encoding="utf-8"):
+    line = line.rstrip("\n")
+    m = re.search(r"per \S+", line)
+    if line.lstrip().startswith(("variant", "size")) and m:
+        end = m.end()
+        continue
+    if end is None or not line.strip():
+        end = None
+        continue
+    t = re.match(r"\s*\S.*?\s(\S+ (?:ns|us|ms|s))(?=\s)", line)
+    if not t:
+        end = None
+        continue
+    rows += 1
+    if t.end(1) != end:
+        bad.append(line)
+if bad or not rows:
+    print("\n".join(bad[:3]) or "no rows")
+    sys.exit(1)
+PY
+	then
+		ok "table columns under their headers ($(basename "$f"))"
+	else
+		bad "table columns shifted from their headers ($(basename "$f"))"
+	fi
+done
+
 test_end test_views

@@ -71,9 +71,9 @@ static int mark_width(const struct settle_view_claim *vc)
 }
 
 /* Column widths of a claim's table: at least the header's, else the
- * widest cell's (a 1016.000x ratio, a long interval). */
+ * widest cell's (a 1016.000x ratio, a long interval; "per increment"). */
 struct cols {
-	int label, bytes, ratio, ci;
+	int label, per_op, bytes, ratio, ci;
 };
 
 static void interval(const struct settle_view_row *w, char *ci, size_t len)
@@ -92,8 +92,11 @@ static int wider(int w, const char *s)
 
 static struct cols col_widths(const struct settle_view_claim *vc)
 {
-	struct cols c = { label_width(vc), 8, 7, 17 };
+	struct cols c = { label_width(vc), 11, 8, 7, 17 };
 	char ci[40];
+
+	if (4 + (int)strlen(vc->op_name) > c.per_op) /* "per " op_name */
+		c.per_op = 4 + (int)strlen(vc->op_name);
 
 	for (size_t i = 0; i < vc->nrows; i++) {
 		const struct settle_view_row *w = &vc->rows[i];
@@ -130,8 +133,8 @@ static void row(FILE *f, const struct settle_view_claim *vc,
 		return;
 	}
 	snprintf(marks, sizeof(marks), "%s%s", w->mark, w->lmark);
-	fprintf(f, " %11s %11s %7s%-*s", w->median, w->best, w->mad,
-		mark_width(vc), marks);
+	fprintf(f, " %*s %11s %7s%-*s", c->per_op, w->median, w->best,
+		w->mad, mark_width(vc), marks);
 	if (vc->show_bytes)
 		fprintf(f, " %*s", c->bytes, w->bytes);
 	if (vc->show_cycles)
@@ -153,8 +156,8 @@ static void claim_table(FILE *f, const struct settle_view_claim *vc)
 
 	fprintf(f, "\n%s\n", vc->title);
 	snprintf(head, sizeof(head), "per %s", vc->op_name);
-	fprintf(f, "  %s%-*s %11s %11s %*s", vc->sized ? "size     " : "",
-		lw, "variant", head, "best", 7 + mark_width(vc),
+	fprintf(f, "  %s%-*s %*s %11s %*s", vc->sized ? "size     " : "",
+		lw, "variant", c.per_op, head, "best", 7 + mark_width(vc),
 		mark_width(vc) > 1 ? "+-MAD  " : "+-MAD ");
 	if (vc->show_bytes)
 		fprintf(f, " %*s", c.bytes, "B/ns");
