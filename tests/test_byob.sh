@@ -4,6 +4,8 @@
 # measured with every build's variants in one table.
 #
 # Checks, none of them on timings:
+#   - settle list FILE.c lists the file's claims and variants (cc -O2),
+#     with a built-in claim named beside it; two files: exit 2;
 #   - examples/endian.c with gcc -O0 and gcc -O2: exit 0, one table that
 #     holds all four loops of both builds;
 #   - a syntax error: exit 2 and the compiler's own "error:" line;
@@ -69,6 +71,24 @@ else
 	bad "examples/endian.c: status $rc, $rows of 8 rows, $titles tables"
 	cat "$TMP/endian.err"
 fi
+
+# ---- settle list FILE.c: the file's claims and variants, built -----------
+"$SETTLE" list "$ROOT/examples/endian.c" popcount >"$TMP/list.out" 2>"$TMP/list.err"
+rc=$?
+if [ $rc = 0 ] && grep -q '^endian  *endian: the 2009 increment loops$' "$TMP/list.out" &&
+   [ "$(grep -c '^  cc -O2 \(long\|we32\|u64\|we64\) ' "$TMP/list.out")" = 4 ] &&
+   grep -q '^popcount ' "$TMP/list.out" && ! grep -q '^syscall' "$TMP/list.out"; then
+	ok "settle list FILE.c popcount: the file's 4 variants and popcount's"
+else
+	bad "settle list FILE.c popcount: status $rc"
+	cat "$TMP/list.out" "$TMP/list.err"
+fi
+"$SETTLE" list "$ROOT/examples/endian.c" "$ROOT/examples/syscall.c" \
+	>"$TMP/list2.out" 2>"$TMP/list2.err"
+rc=$?
+check "settle list of two files: exit 2, one FILE.c at a time" \
+	test $rc = 2 -a ! -s "$TMP/list2.out" -a \
+	"$(grep -c 'one FILE.c at a time' "$TMP/list2.err")" = 1
 
 # ---- a syntax error -----------------------------------------------------
 cat >"$TMP/syntax.c" <<'EOF'

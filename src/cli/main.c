@@ -46,9 +46,11 @@ static const char usage_main[] =
 "Settle low-level performance arguments with numbers that hold up.\n"
 "\n"
 "commands:\n"
-"  list                 every claim and variant, one line each\n"
+"  list [CLAIM|FILE.c]  every claim and variant, one line each\n"
 "  run [CLAIM...]       measure claims (default: popcount endian syscall\n"
 "                       segprefix) and print their tables\n"
+"  run FILE.c           measure the claims of a C file of your own\n"
+"  run --command N=CMD  time whole shell commands, each run a sample\n"
 "  info                 describe this machine, its clock and the build\n"
 "  show FILE            print the tables of a result file again\n"
 "  selftest             measure the harness: A/A false positives, detection\n"
@@ -57,7 +59,7 @@ static const char usage_main[] =
 "  plot FILE -o OUT     draw a result file (SVG or PNG, with gnuplot):\n"
 "                       throughput by buffer size, every sample\n"
 "  help [COMMAND]       this text, or a command's options\n"
-"  --version            settle's version\n"
+"  --version, version   settle's version\n"
 "\n"
 "`settle COMMAND --help` shows a command's options.\n";
 
@@ -131,8 +133,9 @@ SETTLE_COMMAND_USAGE
 "  -h, --help         this text\n";
 
 static const char usage_list[] =
-"usage: settle list [CLAIM...]\n\nPrint every claim (or the ones named) and "
-"its variants, one line each.\n";
+"usage: settle list [CLAIM...] [FILE.c...]\n\nPrint every built-in claim (or "
+"the ones named, and the claims of each\nFILE.c, compiled with cc -O2 as "
+"settle run FILE.c does) and its variants,\none line each.\n";
 
 static const char usage_show[] =
 "usage: settle show FILE [--equivalence PCT] [--format FMT]\n\n"
@@ -526,12 +529,49 @@ static int named(const char *name, char *const *names, int n)
 	return 0;
 }
 
+/* The claims settle list prints: every built-in one without names, else
+ * each named built-in claim and each FILE.c's claims, in the order given
+ * (each once). 0, or the exit status after saying why. */
+static int list_claims(char *const *names, int nnames,
+		       const struct settle_claim **out, size_t max, size_t *n)
+{
+	size_t nall, k;
+	const struct settle_claim *const *all = settle_claims(&nall);
+	int rc, files = 0;
+
+	*n = 0;
+	for (int i = 0; i < nnames; i++)
+		if (settle_byob_is_file(names[i]) && files++)
+			return fail_usage("settle list takes one FILE.c at a "
+					  "time (as settle run does)");
+	for (size_t i = 0; !nnames && i < nall && i < max; i++)
+		out[(*n)++] = all[i];
+	for (int i = 0; i < nnames; i++) {
+		if (settle_byob_is_file(names[i])) {
+			rc = settle_byob_claims(names[i], NULL, 0, 1, NULL, 0,
+						0, out + *n, max - *n, &k);
+			settle_byob_stdout_restore();
+			if (rc)
+				return rc;
+			*n += k;
+			continue;
+		}
+		if (!settle_claim_find(names[i]))
+			return fail_usage("unknown claim '%s'; known claims: "
+					  "%s (or a FILE.c of your own)",
+					  names[i], claim_names(all, nall));
+		if (!named(names[i], names, i) && *n < max)
+			out[(*n)++] = settle_claim_find(names[i]);
+	}
+	return 0;
+}
+
 static int cmd_list(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
-	const struct settle_claim *const *all;
+	const struct settle_claim *all[64];
 	int first, rc, width;
 	size_t n;
 
@@ -539,18 +579,16 @@ static int cmd_list(int argc, char **argv)
 			   usage_list, &first);
 	if (rc)
 		return rc == 1 ? 0 : rc;
-	all = settle_claims(&n);
-	for (int i = first; i < argc; i++)
-		if (!settle_claim_find(argv[i]))
-			return fail_usage("unknown claim '%s'; known claims: "
-					  "%s", argv[i], claim_names(all, n));
+	rc = list_claims(argv + first, argc - first, all, 64, &n);
+	if (rc)
+		return rc;
 	width = list_width(all, n);
 	for (size_t i = 0; i < n; i++) {
 		const struct settle_claim *c = all[i];
 
-		if (first < argc && !named(c->name, argv + first, argc - first))
-			continue;
-		printf("%-*s %s\n", width, c->name, c->description);
+		printf("%-*s %s\n", width, c->name,
+		       c->description && c->description[0] ? c->description :
+		       c->title ? c->title : "");
 		for (size_t j = 0; j < c->nvariants; j++) {
 			const struct settle_variant *v = &c->variants[j];
 			char name[128], lb[96];
