@@ -410,6 +410,11 @@ struct settle_comparison {
 			      mean times the verdict contradicted */
 };
 
+/* The reason of a verdict left unclear because its interval has too few
+ * units to be made (fewer than SETTLE_MIN_UNITS processes or samples):
+ * no comparison was made, so nothing was found alike either. */
+#define SETTLE_WHY_TOO_FEW "too few samples"
+
 /* The reasons of a verdict made unclear by the ratio of the mean times
  * (a whole command's runs, a claim's samples' CPU times). */
 #define SETTLE_WHY_MEANS_RUNS \

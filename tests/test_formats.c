@@ -859,6 +859,34 @@ static void test_conclusion_across_groups(void **st)
 	settle_report_free(&rep);
 }
 
+/* Rows whose comparisons have too few units for an interval (as with
+ * --processes 2) were never compared: ranked by time, never "not told
+ * apart" (a new user read it of rows 2.3x apart). The close samples
+ * above are told apart by no verdict either way. */
+static void test_conclusion_too_few(void **st)
+{
+	static const double close[5] = { 1.51, 1.53, 1.5, 1.52, 1.51 };
+	struct settle_report rep;
+	double keep[5];
+	char *text;
+
+	(void)st;
+	memcpy(keep, samples[2], sizeof(keep));
+	memcpy(samples[2], close, sizeof(close));
+	make_report(&rep, "c", "t", "quick");
+	memcpy(samples[2], keep, sizeof(keep));
+	for (size_t i = 0; i < rep.nresults; i++)
+		if (!rep.results[i].is_baseline && rep.results[i].nsamples) {
+			rep.results[i].cmp.verdict = SETTLE_UNCLEAR;
+			rep.results[i].cmp.why = SETTLE_WHY_TOO_FEW;
+		}
+	text = render_flat(&rep);
+	assert_non_null(strstr(text, "fastest quick (1.500 ns), slowest "));
+	assert_null(strstr(text, "not told apart"));
+	free(text);
+	settle_report_free(&rep);
+}
+
 /* The same for the slowest: the baseline as slow as the row of another
  * group, round by round, is not told apart from it. */
 static void test_conclusion_slowest_tie(void **st)
@@ -1128,6 +1156,7 @@ int main(void)
 		cmocka_unit_test(test_conclusion_names_params),
 		cmocka_unit_test(test_conclusion_names_params_loaded),
 		cmocka_unit_test(test_conclusion_rows_by_time),
+		cmocka_unit_test(test_conclusion_too_few),
 		cmocka_unit_test(test_conclusion_slowest_tie),
 		cmocka_unit_test(test_conclusion_rank_any_order),
 		cmocka_unit_test(test_conclusion_ties_counted),

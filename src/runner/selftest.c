@@ -393,7 +393,7 @@ static void run_trials(const struct settle_options *o,
 			continue;
 		}
 		t->few += v == SETTLE_UNCLEAR && why &&
-			  !strcmp(why, "too few samples");
+			  !strcmp(why, SETTLE_WHY_TOO_FEW);
 		t->n++;
 		t->moved += v == SETTLE_FASTER || v == SETTLE_SLOWER;
 		t->same += v == SETTLE_SAME;

@@ -59,7 +59,7 @@ void settle_decide(struct settle_comparison *c, double band)
 		c->why = why_bad_band;
 	} else if (!settle_interval_usable(c)) {
 		c->verdict = SETTLE_UNCLEAR;
-		c->why = "too few samples";
+		c->why = SETTLE_WHY_TOO_FEW;
 	} else if (c->hi < lo) {
 		c->verdict = SETTLE_FASTER;
 	} else if (c->lo > hi) {
@@ -242,7 +242,7 @@ int settle_compare_processes(const double *est, size_t p, double band,
 	settle_decide(c, band);
 	if (p < 2) {
 		c->verdict = SETTLE_UNCLEAR;
-		c->why = "too few samples";
+		c->why = SETTLE_WHY_TOO_FEW;
 	}
 	return 0;
 }
@@ -286,7 +286,7 @@ int settle_compare_levels(const double *old, size_t n, const double *new_,
 	if (hx < 2 || hy < 2) {
 		settle_decide(c, band);
 		c->verdict = SETTLE_UNCLEAR;
-		c->why = "too few samples";
+		c->why = SETTLE_WHY_TOO_FEW;
 		return 0;
 	}
 	/* Welch-Satterthwaite degrees of freedom (none needed when every

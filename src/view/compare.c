@@ -1156,7 +1156,7 @@ static void section_failures(struct settle_compare_view *cv,
 				s->rows[i].name);
 		else if (s->rows[i].status == SETTLE_CMP_MEASURED &&
 			 s->rows[i].why &&
-			 !strcmp(s->rows[i].why, "too few samples"))
+			 !strcmp(s->rows[i].why, SETTLE_WHY_TOO_FEW))
 			failure(cv, "%s cannot be decided: too few samples "
 				"(%s %s)", s->rows[i].name,
 				s->rows[i].change_text, s->rows[i].verdict);

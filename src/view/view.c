@@ -892,7 +892,7 @@ static const char *unsettled(const struct settle_report *rep,
 			continue;
 		if (w->role == SETTLE_ROLE_COMPARED &&
 		    !strcmp(w->verdict, "unclear")) {
-			if (w->why && !strcmp(w->why, "too few samples"))
+			if (w->why && !strcmp(w->why, SETTLE_WHY_TOO_FEW))
 				return too_few;
 			if (!w->why || !strcmp(w->why, "interval too wide"))
 				return "too noisy (an interval too wide)";
@@ -931,6 +931,12 @@ static const char *unsettled(const struct settle_report *rep,
 	return NULL;
 }
 
+/* Whether comparison c has no interval for want of units. */
+static int too_few(const struct settle_comparison *c)
+{
+	return c->why && !strcmp(c->why, SETTLE_WHY_TOO_FEW);
+}
+
 /*
  * Whether this run cannot tell w from the fastest row f, or with slowest
  * set from the slowest one (both measured at one size in the same
@@ -940,7 +946,8 @@ static const char *unsettled(const struct settle_report *rep,
  * other's baseline: w against f as a row against its baseline
  * (settle_result_compare()), not told apart unless w is called slower
  * (faster). Never for a row of a FILE.c build in layouts not a multiple
- * of 4 (settle_part_slots()): it has no verdict by design, and rows 3x
+ * of 4 (settle_part_slots()), nor for a comparison with too few units for
+ * an interval (--processes 2): no verdict by design, and rows 3x (2.3x)
  * apart were "not told apart".
  */
 static int undecided(const struct settle_report *rep,
@@ -950,12 +957,16 @@ static int undecided(const struct settle_report *rep,
 	const struct settle_result *a = f->r, *b = w->r;
 	struct settle_comparison c;
 
-	if (w == f || settle_part_slots(rep, a) || settle_part_slots(rep, b))
+	if (w == f || settle_part_slots(rep, a) || settle_part_slots(rep, b) ||
+	    too_few(&a->cmp) || too_few(&b->cmp))
 		return 0; /* no verdict, by design: nothing to tell apart */
-	if (!settle_result_same_group(a, b))
-		return settle_result_compare(b, a, rep->options.processes,
-					     rep->options.band, &c) < 0 ||
+	if (!settle_result_same_group(a, b)) {
+		if (settle_result_compare(b, a, rep->options.processes,
+					  rep->options.band, &c) < 0)
+			return 1;
+		return !too_few(&c) &&
 		       c.verdict != (slowest ? SETTLE_FASTER : SETTLE_SLOWER);
+	}
 	if (f->role == SETTLE_ROLE_COMPARED && w->role == SETTLE_ROLE_COMPARED)
 		return settle_intervals_overlap(&a->cmp, &b->cmp);
 	if (f->role == SETTLE_ROLE_BASELINE && w->role == SETTLE_ROLE_COMPARED)
