@@ -1237,13 +1237,19 @@ static size_t unclear_not_noise(const struct settle_compare_view *cv)
  */
 static void caveats(struct settle_compare_view *cv, size_t used)
 {
+	int noise = cv->caveats & 2;
+
 	if (used < sizeof(cv->summary) && (cv->caveats & 4))
 		used += (size_t)snprintf(cv->summary + used,
 			sizeof(cv->summary) - used, "; a baseline moved (%s) "
 			"%s: if its code is unchanged, so did the machine's "
 			"speed, which is part of every change", cv->moved,
 			cv->caveats & 16 ? "between files pinned to different "
-			"CPUs" : "with nothing recorded to explain it");
+			"CPUs" : noise ? "while a file was measured under "
+			"noise (see the warnings)" : "with nothing recorded to "
+			"explain it");
+	if (cv->caveats & 4 && !(cv->caveats & 16))
+		noise = 0; /* said with the baseline */
 	if (used < sizeof(cv->summary) && (cv->caveats & 8))
 		used += (size_t)snprintf(cv->summary + used,
 			sizeof(cv->summary) - used, "; rows computed another "
@@ -1253,7 +1259,7 @@ static void caveats(struct settle_compare_view *cv, size_t used)
 			sizeof(cv->summary) - used, "; note: the files come "
 			"from different machines, whose difference is part "
 			"of every change");
-	if (used < sizeof(cv->summary) && (cv->caveats & 2))
+	if (used < sizeof(cv->summary) && noise)
 		snprintf(cv->summary + used, sizeof(cv->summary) - used,
 			 "; note: a file was measured under noise (see the "
 			 "warnings), which moves all of that file's rows");
