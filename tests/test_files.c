@@ -764,12 +764,15 @@ static void test_preempted_count(void **st)
 
 /* A file of base (12 samples of 100 ns, CPU times alike) and v, whose
  * samples and CPU times are given (JSON arrays; cpu NULL: none). */
-static const char *cpu_file(const char *name, const char *wall,
-			    const char *cpu)
+static const char twelve[] =
+	"[100, 101, 99, 100, 102, 98, 100, 101, 99, 100, 100, 100]";
+
+/* The same with the base's samples and CPU times given too. */
+static const char *cpu_file_base(const char *name, const char *base,
+				 const char *base_cpu, const char *wall,
+				 const char *cpu)
 {
 	static char text[4096];
-	static const char twelve[] =
-		"[100, 101, 99, 100, 102, 98, 100, 101, 99, 100, 100, 100]";
 
 	snprintf(text, sizeof(text),
 		"{\"schema\": \"settle-result/1\", \"machine\": {\"model_name\": "
@@ -781,19 +784,28 @@ static const char *cpu_file(const char *name, const char *wall,
 		"\"samples_cpu_ns\": %s},"
 		"{\"claim\": \"c\", \"variant\": \"v\", \"params\": "
 		"{\"size_bytes\": 4096}, \"samples_ns\": %s%s%s}]}",
-		twelve, twelve, wall, cpu ? ", \"samples_cpu_ns\": " : "",
+		base, base_cpu, wall, cpu ? ", \"samples_cpu_ns\": " : "",
 		cpu ? cpu : "");
 	return write_file(name, text);
 }
 
+static const char *cpu_file(const char *name, const char *wall,
+			    const char *cpu)
+{
+	return cpu_file_base(name, twelve, twelve, wall, cpu);
+}
+
 /*
- * A verdict must agree with the ratio of the mean CPU times: v half as
- * long in 11 samples of 12 and 14x as long in 1 (a cost paid once in a
- * while: 1.625x the base's in all) is not faster; the same v preempted
- * in that sample (wall 1400 ns, CPU 50 ns) is; without CPU times, or for a
- * body that blocked, there is nothing to check against. The CPU times
- * are written and read back, and refused when not one a sample or not a
- * time.
+ * A verdict must agree with the ratio of the mean times and, for rows on
+ * the CPU, of the mean CPU times: v half as long in 11 samples of 12 and
+ * 14x as long in 1 (a cost paid once in a while: 1.625x the base's in
+ * all) is not faster, whether that sample's cost was CPU time or a wait
+ * (a sleep, a pipe: its CPU time clean), on the CPU or off it, with CPU
+ * times or without (an older file); the same v preempted in that sample,
+ * recorded at its CPU time, is faster. The CPU times' check alone: the
+ * base waited in one sample, so that the times' means agree with faster,
+ * but v's CPU times hold the slow mode. The CPU times are written and
+ * read back, and refused when not one a sample or not a time.
  */
 static void test_means_disagree(void **st)
 {
@@ -813,14 +825,15 @@ static void test_means_disagree(void **st)
 	assert_string_equal(rep.results[1].cmp.why, SETTLE_WHY_MEANS_SAMPLES);
 	assert_float_equal(rep.results[1].cmp.mean_ratio, 1950.0 / 1200, 1e-3);
 	/* a body that waits (its thread ran half of each sample's time):
-	 * its CPU time is not its work's, no check; the repetition check's
-	 * count of voluntary switches does not decide it */
+	 * its CPU time is not its work's, its time is; the repetition
+	 * check's count of voluntary switches does not decide it */
 	for (size_t k = 0; k < rep.results[1].nsamples; k++)
 		rep.results[1].samples_cpu_ns[k] *= 0.5;
 	rep.results[1].repeat_blocked = 1;
 	assert_false(settle_result_on_cpu(&rep.results[1]));
 	settle_report_analyze(&rep, 0, rep.nresults);
-	assert_int_equal(rep.results[1].cmp.verdict, SETTLE_FASTER);
+	assert_int_equal(rep.results[1].cmp.verdict, SETTLE_UNCLEAR);
+	assert_float_equal(rep.results[1].cmp.mean_ratio, 1950.0 / 1200, 1e-3);
 	for (size_t k = 0; k < rep.results[1].nsamples; k++)
 		rep.results[1].samples_cpu_ns[k] *= 2;
 	assert_true(settle_result_on_cpu(&rep.results[1]));
@@ -837,15 +850,35 @@ static void test_means_disagree(void **st)
 	assert_int_equal(back.results[1].cmp.verdict, SETTLE_UNCLEAR);
 	settle_report_free(&back);
 	settle_report_free(&rep);
-	/* preempted, not slow: the CPU times say so */
+	/* a wait in one sample, its CPU time clean (a sleeping flush): the
+	 * times' means say so */
 	assert_int_equal(settle_load_json(cpu_file("m2.json", half, half_cpu),
+					  0.01, &rep, err, sizeof(err)), 0);
+	assert_int_equal(rep.results[1].cmp.verdict, SETTLE_UNCLEAR);
+	assert_float_equal(rep.results[1].cmp.mean_ratio, 1950.0 / 1200, 1e-3);
+	settle_report_free(&rep);
+	/* preempted, not slow: recorded at its CPU time, faster */
+	assert_int_equal(settle_load_json(cpu_file("m2p.json", half_cpu,
+						   half_cpu),
 					  0.01, &rep, err, sizeof(err)), 0);
 	assert_int_equal(rep.results[1].cmp.verdict, SETTLE_FASTER);
 	settle_report_free(&rep);
-	/* no CPU times (an older file): no check */
+	/* the CPU times' check alone: the base waited 2,900 ns in sample 4 */
+	assert_int_equal(settle_load_json(cpu_file_base("m2c.json",
+		"[100, 101, 99, 100, 3000, 98, 100, 101, 99, 100, 100, 100]",
+		twelve, half, slow_cpu), 0.01, &rep, err, sizeof(err)), 0);
+	assert_true(settle_result_on_cpu(&rep.results[0]));
+	assert_int_equal(rep.results[1].cmp.verdict, SETTLE_UNCLEAR);
+	assert_float_equal(rep.results[1].cmp.mean_ratio, 1950.0 / 1200, 1e-3);
+	settle_report_free(&rep);
+	/* no CPU times (an older file): the times' means */
 	assert_int_equal(settle_load_json(cpu_file("m3.json", half, NULL),
 					  0.01, &rep, err, sizeof(err)), 0);
 	assert_null(rep.results[1].samples_cpu_ns);
+	assert_int_equal(rep.results[1].cmp.verdict, SETTLE_UNCLEAR);
+	settle_report_free(&rep);
+	assert_int_equal(settle_load_json(cpu_file("m3f.json", half_cpu, NULL),
+					  0.01, &rep, err, sizeof(err)), 0);
 	assert_int_equal(rep.results[1].cmp.verdict, SETTLE_FASTER);
 	settle_report_free(&rep);
 	/* pooled processes: the CPU times follow their samples, and are
@@ -887,7 +920,16 @@ static void test_means_disagree(void **st)
 				       "samples)"));
 		free(t);
 		settle_report_free(&b2);
+		/* a wait in one sample (CPU times clean): the times */
 		assert_int_equal(settle_load_json(cpu_file("c3.json", half,
+			half_cpu), 0.01, &b2, err, sizeof(err)), 0);
+		t = compare_text(&a, &b2, &slower, 0);
+		assert_non_null(strstr(t, "unclear (the mean times disagree "
+				       "(1.625x)"));
+		free(t);
+		settle_report_free(&b2);
+		/* preempted there, recorded at its CPU time: faster */
+		assert_int_equal(settle_load_json(cpu_file("c4.json", half_cpu,
 			half_cpu), 0.01, &b2, err, sizeof(err)), 0);
 		t = compare_text(&a, &b2, &slower, 0);
 		assert_null(strstr(t, "mean times disagree"));

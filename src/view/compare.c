@@ -55,28 +55,38 @@ static double *pool(const struct settle_report *rep,
 	return x;
 }
 
+/* Whether every repetition of r's key in rep is a claim's that ran on the
+ * CPU (settle_result_on_cpu()). */
+static int key_on_cpu(const struct settle_report *rep,
+		      const struct settle_result *r)
+{
+	for (size_t i = 0; i < rep->nresults; i++) {
+		const struct settle_result *s = &rep->results[i];
+
+		if (settle_result_same_key(s, r) &&
+		    (s->command || !settle_result_on_cpu(s)))
+			return 0;
+	}
+	return 1;
+}
+
 /*
  * The times of every repetition of r's key in rep whose mean a verdict
- * must agree with (settle_means_contradict()): a command's run times; a
- * claim's samples' CPU times, when every repetition has them and none
- * blocked. NULL (with *n 0) when there are none or memory runs out.
+ * must agree with (settle_means_contradict()): the samples' CPU times
+ * with cpu set, else their times (a command's run times; a claim's
+ * samples' times, as the run's own check takes them). NULL (with *n 0)
+ * when there are none or memory runs out.
  */
 static double *pool_means(const struct settle_report *rep,
-			  const struct settle_result *r, size_t *n)
+			  const struct settle_result *r, int cpu, size_t *n)
 {
 	size_t total = 0, k = 0;
 	double *x;
 
 	*n = 0;
-	for (size_t i = 0; i < rep->nresults; i++) {
-		const struct settle_result *s = &rep->results[i];
-
-		if (!settle_result_same_key(s, r))
-			continue;
-		if (!s->command && !settle_result_on_cpu(s))
-			return NULL;
-		total += s->nsamples;
-	}
+	for (size_t i = 0; i < rep->nresults; i++)
+		if (settle_result_same_key(&rep->results[i], r))
+			total += rep->results[i].nsamples;
 	if (!total || !(x = malloc(total * sizeof(*x))))
 		return NULL;
 	for (size_t i = 0; i < rep->nresults; i++) {
@@ -84,29 +94,48 @@ static double *pool_means(const struct settle_report *rep,
 
 		if (settle_result_same_key(s, r))
 			for (size_t j = 0; j < s->nsamples; j++)
-				x[k++] = s->command ? s->samples_ns[j] :
-					 s->samples_cpu_ns[j];
+				x[k++] = cpu ? s->samples_cpu_ns[j] :
+					 s->samples_ns[j];
 	}
 	*n = total;
 	return x;
 }
 
+/* The ratio of the mean times of r's key, new over old (CPU times with
+ * cpu set), its 95 % interval in *lo, *hi; 0 when it cannot be had. */
+static double key_mean_ratio(const struct settle_report *old,
+			     const struct settle_report *nw,
+			     const struct settle_result *r, int cpu,
+			     double *lo, double *hi)
+{
+	size_t nx, ny;
+	double *x = pool_means(old, r, cpu, &nx), *y = pool_means(nw, r, cpu,
+								   &ny);
+	double q = 0;
+
+	*lo = *hi = 0;
+	if (x && y)
+		q = settle_mean_ratio_unpaired(y, ny, x, nx, lo, hi);
+	free(x);
+	free(y);
+	return q;
+}
+
 /* c made unclear when its verdict contradicts the ratio of the mean
- * times of r's key, new over old (the reason, with the ratio, in why). */
+ * times of r's key, new over old, or of their CPU times where every
+ * repetition ran on the CPU (as the run's own check: means_agree() in
+ * src/model/report.c); the reason, with the ratio, in why. */
 static void means_agree(const struct settle_report *old,
 			const struct settle_report *nw,
 			const struct settle_result *r, double band,
 			struct settle_comparison *c, char *why, size_t whylen)
 {
-	size_t nx, ny;
-	double *x = pool_means(old, r, &nx), *y = pool_means(nw, r, &ny);
-	double q = 0, lo, hi;
+	int cpu = key_on_cpu(old, r) && key_on_cpu(nw, r);
+	double lo, hi, q = key_mean_ratio(old, nw, r, 0, &lo, &hi);
 	char qs[24];
 
-	if (x && y)
-		q = settle_mean_ratio_unpaired(y, ny, x, nx, &lo, &hi);
-	free(x);
-	free(y);
+	if (!settle_means_contradict(c->verdict, q, lo, hi, band) && cpu)
+		q = key_mean_ratio(old, nw, r, 1, &lo, &hi);
 	if (!settle_means_contradict(c->verdict, q, lo, hi, band))
 		return;
 	c->verdict = SETTLE_UNCLEAR;
