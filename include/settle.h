@@ -861,9 +861,9 @@ struct settle_result {
 				       whole commands) */
 	size_t preempted;           /* samples another task preempted (an
 				       involuntary switch, no block), whose
-				       samples_ns is their CPU time, not
-				       their time; 0 in files before
-				       2026-12-06 */
+				       samples_ns is the process's CPU time
+				       during them where less than their
+				       time; 0 in files before 2026-12-06 */
 	/*
 	 * Evidence that the work was really repeated: nrepeat pairs of
 	 * adjacent calls, one of iters repetitions (repeat1_ns[k], ns) and

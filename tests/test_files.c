@@ -730,7 +730,7 @@ static void test_preempted_count(void **st)
 	assert_int_equal(settle_view_build(&a, &v), 0);
 	assert_non_null(strstr(v.noise, "(6 of "));
 	assert_non_null(strstr(v.noise, "samples preempted, each counted at "
-			       "its CPU time)"));
+			       "the process's CPU time)"));
 	settle_view_free(&v);
 	assert_int_equal(settle_write_report(&a, "json", path, err,
 					     sizeof(err)), 0);

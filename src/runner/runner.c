@@ -436,6 +436,16 @@ static void progress(const struct settle_report *rep, struct progress *pg,
 	fflush(f);
 }
 
+/* The CPU time of the process so far (ns), or NaN. */
+static double cpu_ns(void)
+{
+	struct timespec t;
+
+	if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t) != 0)
+		return NAN;
+	return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
+}
+
 /* The CPU time of the calling thread so far (ns), or NaN. */
 static double thread_ns(void)
 {
@@ -451,24 +461,28 @@ static double thread_ns(void)
  * kernel switched the thread out while it could run (an involuntary
  * switch) and it never blocked, in the sample or in the row's repetition
  * check (a body that waits on a partner may lose its CPU as part of its
- * work). Such a sample counts its CPU time: the time slice of another
- * task on settle's CPU lengthens a sample of 2 ms by a few ms, and with
- * two busy tasks on the Zen 5 guest's two CPUs the samples so lengthened
- * took bswap 16-bit in place at 32 KiB to 0.0187x where its CPU times
- * said 0.032x.
+ * work). Such a sample counts the CPU time of the whole process, at most
+ * its time: the time slice of another task on settle's CPU lengthens a
+ * sample of 2 ms by a few ms, and with two busy tasks on the Zen 5
+ * guest's two CPUs the samples so lengthened took bswap 16-bit in place
+ * at 32 KiB to 0.0187x where its CPU times said 0.032x. The process's,
+ * not the thread's: a body that hands its work to a thread of its own on
+ * the same CPU with sched_yield() (an involuntary switch too) counted
+ * none of it, and read "below resolution" where its work took as long as
+ * the baseline's.
  */
 static int preempted(const struct settle_result *r, long b0, long p0,
-		     long b1, long p1, double cpu)
+		     long b1, long p1, double process)
 {
 	return p0 >= 0 && p1 > p0 && b1 == b0 && !r->repeat_blocked &&
-	       cpu > 0 && isfinite(cpu);
+	       process > 0 && isfinite(process);
 }
 
 /* One sample of result k of the current size, with counters and a
  * migration check around it; the thread's CPU time during it in *cpu
  * (ns; NaN when unknown), read outside the clock's reads. Returns the
- * sample's time (ns), its CPU time when preempted() (r->preempted
- * counts those). */
+ * sample's time (ns); when preempted() (r->preempted counts those), the
+ * process's CPU time during it, if less. */
 static double timed_sample(struct run *rn, size_t k, void *state,
 			   double *cpu)
 {
@@ -478,14 +492,15 @@ static double timed_sample(struct run *rn, size_t k, void *state,
 	long b0, p0, b1, p1;
 	int counted = settle_counters_read(&rn->counters, &c0, &i0) == 0;
 	int switches = settle_thread_switches(&b0, &p0);
-	double u0 = thread_ns();
-	double t = time_call(v, state, r->iters, NULL);
+	double s0 = cpu_ns(), u0 = thread_ns();
+	double t = time_call(v, state, r->iters, NULL), process;
 
 	*cpu = thread_ns() - u0;
+	process = cpu_ns() - s0;
 	if (switches == 0 && settle_thread_switches(&b1, &p1) == 0 &&
-	    preempted(r, b0, p0, b1, p1, *cpu)) {
+	    preempted(r, b0, p0, b1, p1, process)) {
 		r->preempted++;
-		t = *cpu;
+		t = process < t ? process : t;
 	}
 	if (counted && settle_counters_read(&rn->counters, &c1, &i1) == 0) {
 		r->cycles_total += c1 - c0;
@@ -495,16 +510,6 @@ static double timed_sample(struct run *rn, size_t k, void *state,
 	if (sched_getcpu() != rn->rep->cpu)
 		rn->rep->noise.migrations++;
 	return t;
-}
-
-/* The CPU time of the process so far (ns), or NaN. */
-static double cpu_ns(void)
-{
-	struct timespec t;
-
-	if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t) != 0)
-		return NAN;
-	return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
 }
 
 /* One call of iters repetitions: its time in *wall, the process's CPU

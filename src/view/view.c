@@ -1396,7 +1396,7 @@ static void preempted_text(const struct settle_report *rep, char *buf,
 	buf[0] = '\0';
 	if (pre)
 		snprintf(buf, len, " (%zu of %zu samples preempted, each "
-			 "counted at its CPU time)", pre, all);
+			 "counted at the process's CPU time)", pre, all);
 }
 
 static void noise(const struct settle_report *rep, struct settle_view *v)
@@ -1404,7 +1404,7 @@ static void noise(const struct settle_report *rep, struct settle_view *v)
 	const struct settle_noise *n = &rep->noise;
 	int unknown = !n->governor[0] || !strcmp(n->governor, "unknown");
 	int hv = rep->machine.hypervisor;
-	char drift[96], other[48], steal[32], pre[80];
+	char drift[96], other[48], steal[32], pre[96];
 
 	if (!n->known) {
 		snprintf(v->noise, sizeof(v->noise), "unknown (%s does not "
