@@ -836,22 +836,30 @@ static void test_conclusion_rows_by_time(void **st)
 	assert_int_equal(c.rows[0].by_time, 0);
 }
 
+/* make_report() with quick's samples about as fast as the fastest row's
+ * (1.5 ns; quick ranks at its ratio times base's median). */
+static void close_report(struct settle_report *rep)
+{
+	static const double close[5] = { 1.51, 1.53, 1.5, 1.52, 1.51 };
+	double keep[5];
+
+	memcpy(keep, samples[2], sizeof(keep));
+	memcpy(samples[2], close, sizeof(close));
+	make_report(rep, "c", "t", "quick");
+	memcpy(samples[2], keep, sizeof(keep));
+}
+
 /* A row of another group (no interval against the fastest in the table)
  * about as fast as the fastest, round by round, is not told apart from
  * it; twice as slow it is (above). (quick ranks at its ratio, 0.716,
  * times base's median, 2.1: 1.503 ns.) */
 static void test_conclusion_across_groups(void **st)
 {
-	static const double close[5] = { 1.51, 1.53, 1.5, 1.52, 1.51 };
 	struct settle_report rep;
-	double keep[5];
 	char *text;
 
 	(void)st;
-	memcpy(keep, samples[2], sizeof(keep));
-	memcpy(samples[2], close, sizeof(close));
-	make_report(&rep, "c", "t", "quick");
-	memcpy(samples[2], keep, sizeof(keep));
+	close_report(&rep);
 	text = render_flat(&rep);
 	assert_non_null(strstr(text, "fastest quick (1.500 ns; not told "
 				     "apart from 32-bit wide)"));
@@ -865,16 +873,11 @@ static void test_conclusion_across_groups(void **st)
  * above are told apart by no verdict either way. */
 static void test_conclusion_too_few(void **st)
 {
-	static const double close[5] = { 1.51, 1.53, 1.5, 1.52, 1.51 };
 	struct settle_report rep;
-	double keep[5];
 	char *text;
 
 	(void)st;
-	memcpy(keep, samples[2], sizeof(keep));
-	memcpy(samples[2], close, sizeof(close));
-	make_report(&rep, "c", "t", "quick");
-	memcpy(samples[2], keep, sizeof(keep));
+	close_report(&rep);
 	for (size_t i = 0; i < rep.nresults; i++)
 		if (!rep.results[i].is_baseline && rep.results[i].nsamples) {
 			rep.results[i].cmp.verdict = SETTLE_UNCLEAR;
