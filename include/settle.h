@@ -421,6 +421,11 @@ struct settle_comparison {
 	"the mean times disagree: a slow mode in some runs"
 #define SETTLE_WHY_MEANS_SAMPLES \
 	"the mean times disagree: a slow mode in some samples"
+/* The same for rows with samples another task preempted
+ * (settle_result.preempted), whose time slices may be the slow mode. */
+#define SETTLE_WHY_MEANS_PREEMPTED \
+	"the mean times disagree: a slow mode in some samples, or other " \
+	"tasks' time slices in preempted ones"
 
 /* "faster", "slower", "same", "unclear", "invalid"; "?" for a value
  * outside the enum. */
@@ -859,11 +864,10 @@ struct settle_result {
 				       (ns, the whole call, not per
 				       operation); 0: unknown (older files,
 				       whole commands) */
-	size_t preempted;           /* samples another task preempted (an
-				       involuntary switch, no block), whose
-				       samples_ns is the process's CPU time
-				       during them where less than their
-				       time; 0 in files before 2026-12-06 */
+	size_t preempted;           /* samples during which another task
+				       took the CPU (an involuntary context
+				       switch): their times hold its time
+				       slices; 0 in files before 2026-12-06 */
 	/*
 	 * Evidence that the work was really repeated: nrepeat pairs of
 	 * adjacent calls, one of iters repetitions (repeat1_ns[k], ns) and

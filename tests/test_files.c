@@ -736,8 +736,8 @@ static void test_preempted_count(void **st)
 	assert_int_equal(a.results[1].preempted, 1);
 	assert_int_equal(settle_view_build(&a, &v), 0);
 	assert_non_null(strstr(v.noise, "(6 of "));
-	assert_non_null(strstr(v.noise, "samples preempted, each counted at "
-			       "the process's CPU time)"));
+	assert_non_null(strstr(v.noise, "samples preempted: their times hold "
+			       "other tasks' time slices)"));
 	settle_view_free(&v);
 	assert_int_equal(settle_write_report(&a, "json", path, err,
 					     sizeof(err)), 0);
@@ -854,6 +854,11 @@ static void test_means_disagree(void **st)
 					  0.01, &rep, err, sizeof(err)), 0);
 	assert_int_equal(rep.results[1].cmp.verdict, SETTLE_UNCLEAR);
 	assert_float_equal(rep.results[1].cmp.mean_ratio, 1950.0 / 1200, 1e-3);
+	assert_string_equal(rep.results[1].cmp.why, SETTLE_WHY_MEANS_SAMPLES);
+	/* ...preempted there: the reason names the other tasks too */
+	rep.results[0].preempted = 1;
+	settle_report_analyze(&rep, 0, rep.nresults);
+	assert_string_equal(rep.results[1].cmp.why, SETTLE_WHY_MEANS_PREEMPTED);
 	settle_report_free(&rep);
 	/* preempted, not slow: recorded at its CPU time, faster */
 	assert_int_equal(settle_load_json(cpu_file("m2p.json", half_cpu,
@@ -923,7 +928,14 @@ static void test_means_disagree(void **st)
 			half_cpu), 0.01, &b2, err, sizeof(err)), 0);
 		t = compare_text(&a, &b2, &slower, 0);
 		assert_non_null(strstr(t, "unclear (the mean times disagree "
-				       "(1.625x)"));
+				       "(1.625x): a slow mode in some "
+				       "samples)"));
+		free(t);
+		b2.results[1].preempted = 1;
+		t = compare_text(&a, &b2, &slower, 0);
+		assert_non_null(strstr(t, "a slow mode in some samples, or "
+				       "other tasks' time slices in preempted "
+				       "ones)"));
 		free(t);
 		settle_report_free(&b2);
 		/* preempted there, recorded at its CPU time: faster */

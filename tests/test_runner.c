@@ -641,7 +641,10 @@ static void test_cost_paid_in_some_calls(void **st)
 	assert_int_equal(r->cmp.verdict, SETTLE_UNCLEAR);
 	if (strcmp(r->cmp.why, "interval too wide") &&
 	    strcmp(r->cmp.why, "below resolution"))
-		assert_string_equal(r->cmp.why, SETTLE_WHY_MEANS_SAMPLES);
+		assert_string_equal(r->cmp.why, r->preempted ||
+				    rep.results[0].preempted ?
+				    SETTLE_WHY_MEANS_PREEMPTED :
+				    SETTLE_WHY_MEANS_SAMPLES);
 	settle_report_free(&rep);
 }
 
@@ -676,10 +679,9 @@ static double most_over_cpu(const struct settle_result *r)
 	return m;
 }
 
-/* With a busy process on settle's CPU, the samples it preempts count
- * their CPU time (a slice of the busy process's, a few ms, took a sample
- * of 2 ms to twice its CPU time or more); a body that blocks keeps its
- * times whatever happens. */
+/* With a busy process on settle's CPU, the samples it preempts are
+ * counted, and keep their times: a slice of the busy process's (a few
+ * ms) takes a sample of 2 ms to 1.2x its CPU time or more. */
 static void test_preempted_samples(void **st)
 {
 	static const uint64_t one[] = { 64 };
@@ -703,9 +705,8 @@ static void test_preempted_samples(void **st)
 	kill(busy, SIGKILL);
 	waitpid(busy, &status, 0);
 	assert_true(rep.results[0].preempted > 0);
-	assert_true(most_over_cpu(&rep.results[0]) < 1.2);
+	assert_true(most_over_cpu(&rep.results[0]) >= 1.2);
 	assert_true(rep.results[1].repeat_blocked);
-	assert_int_equal(rep.results[1].preempted, 0);
 	settle_report_free(&rep);
 }
 
@@ -783,9 +784,9 @@ static const struct settle_claim handoff_claim = {
 
 /* A body whose work a thread of its own does on the same CPU, handed
  * over with sched_yield() (an involuntary switch, as a preemption is):
- * its samples count the process's CPU time, the helper's work with it,
- * not the measuring thread's alone (which counted none of that work, and
- * the row read below the clock's resolution). */
+ * its samples keep their times, the helper's work in them (counted at
+ * the measuring thread's CPU time, none of that work was, and the row
+ * read below the clock's resolution). */
 static void test_preempted_by_own_thread(void **st)
 {
 	static const uint64_t one[] = { 64 };

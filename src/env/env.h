@@ -38,11 +38,6 @@ long settle_thread_preemptions(void);
  * pipe, a partner, a sleep); -1 when it cannot be read. */
 long settle_thread_blocks(void);
 
-/* Both of the calling thread's counts of context switches so far, from
- * one getrusage() (RUSAGE_THREAD): voluntary ones in *blocks, involuntary
- * ones in *preemptions. 0, or -1 (both set to -1) when unreadable. */
-int settle_thread_switches(long *blocks, long *preemptions);
-
 /*
  * From reading a to the later reading b, with tick jiffies a second
  * (sysconf(_SC_CLK_TCK)), into n: seconds (0 when the clock did not

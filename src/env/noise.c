@@ -95,19 +95,6 @@ long settle_thread_blocks(void)
 	return getrusage(RUSAGE_THREAD, &ru) ? -1 : ru.ru_nvcsw;
 }
 
-int settle_thread_switches(long *blocks, long *preemptions)
-{
-	struct rusage ru;
-
-	if (getrusage(RUSAGE_THREAD, &ru)) {
-		*blocks = *preemptions = -1;
-		return -1;
-	}
-	*blocks = ru.ru_nvcsw;
-	*preemptions = ru.ru_nivcsw;
-	return 0;
-}
-
 void settle_noise_between(struct settle_noise *n,
 			  const struct settle_noise_start *a,
 			  const struct settle_noise_start *b, long tick)

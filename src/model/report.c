@@ -1073,6 +1073,7 @@ static void means_agree(struct settle_result *r,
 		return;
 	r->cmp.verdict = SETTLE_UNCLEAR;
 	r->cmp.why = r->command ? SETTLE_WHY_MEANS_RUNS :
+		     r->preempted || b->preempted ? SETTLE_WHY_MEANS_PREEMPTED :
 		     SETTLE_WHY_MEANS_SAMPLES;
 	r->cmp.mean_ratio = q;
 }

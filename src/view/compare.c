@@ -121,6 +121,18 @@ static double key_mean_ratio(const struct settle_report *old,
 	return q;
 }
 
+/* Whether a repetition of r's key in rep had a sample another task
+ * preempted (settle_result.preempted). */
+static int key_preempted(const struct settle_report *rep,
+			 const struct settle_result *r)
+{
+	for (size_t i = 0; i < rep->nresults; i++)
+		if (settle_result_same_key(&rep->results[i], r) &&
+		    rep->results[i].preempted)
+			return 1;
+	return 0;
+}
+
 /* c made unclear when its verdict contradicts the ratio of the mean
  * times of r's key, new over old, or of their CPU times where every
  * repetition ran on the CPU (as the run's own check: means_agree() in
@@ -142,7 +154,9 @@ static void means_agree(const struct settle_report *old,
 	c->mean_ratio = q;
 	settle_format_ratio(q, qs, sizeof(qs));
 	snprintf(why, whylen, "the mean times disagree (%sx): a slow mode in "
-		 "some %s", qs, r->command ? "runs" : "samples");
+		 "some %s%s", qs, r->command ? "runs" : "samples",
+		 key_preempted(old, r) || key_preempted(nw, r) ? ", or other "
+		 "tasks' time slices in preempted ones" : "");
 	c->why = why;
 }
 

@@ -420,10 +420,11 @@ static const char *why_text(struct settle_view *v,
 			    const struct settle_comparison *c)
 {
 	const char *why = c->why, *colon;
-	char buf[96], q[24];
+	char buf[160], q[24];
 
 	if (why && (!strcmp(why, SETTLE_WHY_MEANS_RUNS) ||
-		    !strcmp(why, SETTLE_WHY_MEANS_SAMPLES)) &&
+		    !strcmp(why, SETTLE_WHY_MEANS_SAMPLES) ||
+		    !strcmp(why, SETTLE_WHY_MEANS_PREEMPTED)) &&
 	    c->mean_ratio > 0) {
 		colon = strchr(why, ':');
 		settle_format_ratio(c->mean_ratio, q, sizeof(q));
@@ -1395,8 +1396,8 @@ static void preempted_text(const struct settle_report *rep, char *buf,
 	}
 	buf[0] = '\0';
 	if (pre)
-		snprintf(buf, len, " (%zu of %zu samples preempted, each "
-			 "counted at the process's CPU time)", pre, all);
+		snprintf(buf, len, " (%zu of %zu samples preempted: their "
+			 "times hold other tasks' time slices)", pre, all);
 }
 
 static void noise(const struct settle_report *rep, struct settle_view *v)

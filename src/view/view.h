@@ -203,7 +203,7 @@ struct settle_compare_row {
 	const char *mark;      /* "!" when unstable on either side */
 	const char *lmark;     /* "~" when layout-sensitive on either side */
 	const char *verdict, *why;
-	char why_buf[96];      /* why, when it is made for the row */
+	char why_buf[160];     /* why, when it is made for the row */
 	int slower;            /* called slower */
 	int invalid_new;       /* the new file's result is invalid */
 	int invalid_old;       /* the old file's is (any repetition) */
