@@ -502,8 +502,10 @@ double settle_mean_ratio_unpaired(const double *x, size_t n,
 /*
  * Whether verdict v contradicts q, the ratio of the mean times, [lo, hi]
  * its 95 % interval: faster against q >= 1, slower against q <= 1, the
- * same against q more than SETTLE_QUOTE_SPREAD (10 %) from 1 or beyond
- * the band (a factor 1 + band either way) with an interval without 1.
+ * same against q more than SETTLE_QUOTE_SPREAD (10 %) from 1, or than
+ * the band where that is wider, or beyond the band (a factor 1 + band
+ * either way) with an interval without 1 (a same within +-50 % is no
+ * contradiction of means 0.684x).
  * The median and the paired estimate leave out a cost paid in a few
  * samples or runs; the mean does not. 1 or 0 (0 for an unclear or
  * invalid v, or q not above 0).

@@ -416,6 +416,37 @@ static void test_mean_ratio(void **st)
 				      &hi) == 0);
 }
 
+/* The verdicts the mean times contradict: faster against a mean ratio of
+ * 1 or more, slower against 1 or less; the same against means more than
+ * 10 % apart (or than a wider band: within +-50 %, 0.684x is the same) or
+ * beyond the band with an interval without 1; never an unclear verdict or
+ * a ratio that is not one. */
+static void test_means_contradict(void **st)
+{
+	(void)st;
+	assert_true(settle_means_contradict(SETTLE_FASTER, 1.0, 0.9, 1.1, .01));
+	assert_false(settle_means_contradict(SETTLE_FASTER, 0.99, 0.9, 1.1,
+					     .01));
+	assert_true(settle_means_contradict(SETTLE_SLOWER, 1.0, 0.9, 1.1, .01));
+	assert_false(settle_means_contradict(SETTLE_SLOWER, 1.01, 0.9, 1.1,
+					     .01));
+	/* the same: 11 % apart with a wide interval; 6 % beyond a 5 % band
+	 * with an interval without 1, not with one that holds it */
+	assert_true(settle_means_contradict(SETTLE_SAME, 1.11, 0.5, 1.7, .01));
+	assert_true(settle_means_contradict(SETTLE_SAME, 1 / 1.11, 0.5, 1.7,
+					    .01));
+	assert_true(settle_means_contradict(SETTLE_SAME, 1.06, 1.01, 1.1, .05));
+	assert_false(settle_means_contradict(SETTLE_SAME, 1.06, 0.99, 1.1,
+					     .05));
+	assert_false(settle_means_contradict(SETTLE_SAME, 1.04, 1.01, 1.1,
+					     .05));
+	/* a band of +-50 %: 0.684x, with any interval, is the same */
+	assert_false(settle_means_contradict(SETTLE_SAME, 0.684, 0.6, 0.7, .5));
+	assert_true(settle_means_contradict(SETTLE_SAME, 0.6, 0.55, 0.65, .5));
+	assert_false(settle_means_contradict(SETTLE_UNCLEAR, 9, 8, 10, .01));
+	assert_false(settle_means_contradict(SETTLE_FASTER, 0, 0, 0, .01));
+}
+
 /* Overlap of two intervals, touching ends included; disjoint either
  * way round is no overlap. */
 static void test_overlap(void **state)
@@ -451,6 +482,7 @@ int main(void)
 		cmocka_unit_test(test_levels),
 		cmocka_unit_test(test_levels_a_a),
 		cmocka_unit_test(test_mean_ratio),
+		cmocka_unit_test(test_means_contradict),
 		cmocka_unit_test(test_overlap),
 	};
 

@@ -394,7 +394,7 @@ int settle_means_contradict(enum settle_verdict v, double q, double lo,
 	case SETTLE_SLOWER:
 		return q <= 1;
 	case SETTLE_SAME:
-		return fabs(log(q)) > log1p(SETTLE_QUOTE_SPREAD) ||
+		return fabs(log(q)) > log1p(fmax(SETTLE_QUOTE_SPREAD, band)) ||
 		       ((q > up || q < 1 / up) && (lo > 1 || hi < 1));
 	default:
 		return 0;
