@@ -1046,12 +1046,11 @@ static double mean_ratio_of(const double *x, const double *b, size_t n,
  * same within +-5 %.
  *
  * The means are of the samples' times (a command's runs; a claim's
- * samples, whose time holds what the body waits for, and which count a
- * preempted sample of a body that never blocks at its CPU time), and,
- * for two rows that ran on the CPU (settle_result_on_cpu()), of their CPU
- * times too, since a preempted sample of a body that blocks keeps its
- * time. Either contradicting makes the verdict unclear. With the CPU
- * times alone, a variant that slept 120 ms every 2.5 M operations (an
+ * samples, whose times hold what the body waits for), and, for two rows
+ * that ran on the CPU (settle_result_on_cpu()), of their CPU times too,
+ * which other tasks' time slices in preempted samples do not lengthen.
+ * Either contradicting makes the verdict unclear. With the CPU times
+ * alone, a variant that slept 120 ms every 2.5 M operations (an
  * fsync of a full log) read 0.705x faster at 2.5x the mean time, and
  * one whose every operation waited on a pipe (no check then) read
  * faster, settled, at 4.7x.

@@ -436,16 +436,6 @@ static void progress(const struct settle_report *rep, struct progress *pg,
 	fflush(f);
 }
 
-/* The CPU time of the process so far (ns), or NaN. */
-static double cpu_ns(void)
-{
-	struct timespec t;
-
-	if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t) != 0)
-		return NAN;
-	return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
-}
-
 /* The CPU time of the calling thread so far (ns), or NaN. */
 static double thread_ns(void)
 {
@@ -496,6 +486,16 @@ static double timed_sample(struct run *rn, size_t k, void *state,
 	if (sched_getcpu() != rn->rep->cpu)
 		rn->rep->noise.migrations++;
 	return t;
+}
+
+/* The CPU time of the process so far (ns), or NaN. */
+static double cpu_ns(void)
+{
+	struct timespec t;
+
+	if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t) != 0)
+		return NAN;
+	return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
 }
 
 /* One call of iters repetitions: its time in *wall, the process's CPU
