@@ -277,4 +277,32 @@ PY
 	fi
 done
 
+# compare's table: each row's counts and verdict start under "samples" and
+# "verdict" (they sat 2 columns right of them), with and without marks
+for pair in "old.json new.json" "layouts.json layouts-moved.json"; do
+	set -- $pair
+	"$SETTLE" compare "$GOLDEN/$1" "$GOLDEN/$2" >"$TMP/cmpcols.table" 2>/dev/null
+	if python3 - "$TMP/cmpcols.table" <<'PY'
+import re, sys
+s = v = None
+rows = bad = 0
+for line in open(sys.argv[1], encoding="utf-8"):
+    line = line.rstrip("\n")
+    if "claim / variant" in line and "samples" in line:
+        s, v = line.index("samples"), line.index("verdict")
+        continue
+    m = re.search(r"\]  (\d+/\d+) +(\S)", line)
+    if s is None or not m:
+        continue
+    rows += 1
+    bad += m.start(1) != s or m.start(2) != v
+sys.exit(0 if rows and not bad else 1)
+PY
+	then
+		ok "compare table columns under their headers ($1 $2)"
+	else
+		bad "compare table columns shifted from their headers ($1 $2)"
+	fi
+done
+
 test_end test_views

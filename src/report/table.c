@@ -245,15 +245,16 @@ static void report(FILE *f, const struct settle_view *v)
 static void compare_section(FILE *f, const struct settle_compare_section *s,
 			    int sep)
 {
-	fprintf(f, "%s%s -> %s\n", sep ? "\n" : "", s->old_name,
-		s->new_name);
-	fprintf(f, "  %-40s %11s %11s %9s  %-19s %-9s %s\n", "claim / variant",
-		"old", "new", "change", "95% interval", "samples", "verdict");
-	int mw = 1;
+	int mw = 1; /* the marks after the change: "!", or "!~" */
 
 	for (size_t i = 0; i < s->nrows; i++)
 		if (s->rows[i].lmark && s->rows[i].lmark[0])
 			mw = 2;
+	fprintf(f, "%s%s -> %s\n", sep ? "\n" : "", s->old_name,
+		s->new_name);
+	fprintf(f, "  %-40s %11s %11s %9s%*s %-20s  %-9s %s\n",
+		"claim / variant", "old", "new", "change", mw, "",
+		"95% interval", "samples", "verdict");
 	for (size_t i = 0; i < s->nrows; i++) {
 		const struct settle_compare_row *w = &s->rows[i];
 		char counts[48], ci[48], marks[8];
@@ -268,7 +269,7 @@ static void compare_section(FILE *f, const struct settle_compare_section *s,
 			 w->lmark ? w->lmark : "");
 		fputs("  ", f);
 		padded(f, w->name, 40);
-		fprintf(f, " %11s %11s %9s%-*s %-19s  %-9s %s",
+		fprintf(f, " %11s %11s %9s%-*s %-20s  %-9s %s",
 			w->old_text, w->new_text, w->change_text,
 			mw, marks, ci, counts, w->verdict);
 		if (w->why)
@@ -286,8 +287,9 @@ static void compare_section(FILE *f, const struct settle_compare_section *s,
 
 		snprintf(ci, sizeof(ci), "[%8s, %8s]", s->gm_lo_text,
 			 s->gm_hi_text);
-		fprintf(f, "  %-40s %11s %11s %9s  %-19s  (%s)\n",
-			"geometric mean", "", "", s->gm_text, ci, s->gm_method);
+		fprintf(f, "  %-40s %11s %11s %9s%*s %-20s  (%s)\n",
+			"geometric mean", "", "", s->gm_text, mw, "", ci,
+			s->gm_method);
 	}
 	if (s->nshares)
 		settle_para(f, 2, 4, WIDTH, "%s:", SETTLE_SHARE_CHANGES_HEAD);
