@@ -308,7 +308,7 @@ else bad "--processes 2 --layouts 2: layouts not rotated per process"; fi
 # two processes are too few for a verdict over processes: the row and
 # the conclusion say so (not "too noisy"); exact samples, no row moves
 out=$("$SETTLE" show "$TMP/exact-flat2.json" 2>&1)
-if grep -q "unclear (too few samples)" <<<"$out" &&
+if grep -q "unclear (too few processes)" <<<"$out" &&
    grep -q "not settled: measured in fewer than 3 processes" <<<"$out"; then
 	ok "2 processes in layouts: row and conclusion say too few processes"
 else

@@ -413,14 +413,24 @@ static void cmp_cells(const struct settle_result *r, struct settle_view_row *w)
 	w->why = c->why;
 }
 
-/* The reason of an unclear verdict: a layout-sensitive one with its
+/* The reason of a claim's row without an interval from --processes 2:
+ * its units are the processes, not its samples (of which it has 10). */
+static const char why_few_processes[] = "too few processes";
+
+/* The reason of an unclear verdict of r: a layout-sensitive one with its
  * spread, one the mean times contradicted with their ratio ("the mean
- * times disagree (1.46x): a slow mode in some samples"). */
+ * times disagree (1.46x): a slow mode in some samples"), too few
+ * processes where those are the units. */
 static const char *why_text(struct settle_view *v,
-			    const struct settle_comparison *c)
+			    const struct settle_result *r)
 {
+	const struct settle_comparison *c = &r->cmp;
 	const char *why = c->why, *colon;
 	char buf[160], q[24];
+
+	if (why && !strcmp(why, SETTLE_WHY_TOO_FEW) && !r->command &&
+	    v->rep->options.processes >= 2)
+		return why_few_processes;
 
 	if (why && (!strcmp(why, SETTLE_WHY_MEANS_RUNS) ||
 		    !strcmp(why, SETTLE_WHY_MEANS_SAMPLES) ||
@@ -507,7 +517,7 @@ static void row(struct settle_view *v, const struct settle_result *r,
 		settle_format_num(r->cycles_per_op > 0 ? r->cycles_per_op : NAN,
 				  2, w->cycles, sizeof(w->cycles));
 	cmp_cells(r, w);
-	w->why = why_text(v, &r->cmp);
+	w->why = why_text(v, r);
 }
 
 /* ---- notes ------------------------------------------------------------ */
@@ -855,6 +865,12 @@ static int quote_wide(const struct settle_comparison *c)
 	return c->ratio > 0 && (c->lo < c->ratio / k || c->hi > c->ratio * k);
 }
 
+/* Whether comparison c has no interval for want of units. */
+static int too_few(const struct settle_comparison *c)
+{
+	return c->why && !strcmp(c->why, SETTLE_WHY_TOO_FEW);
+}
+
 static const char *unsettled(const struct settle_report *rep,
 			     const struct settle_view_claim *vc,
 			     const struct settle_view_row *const *rows,
@@ -862,8 +878,8 @@ static const char *unsettled(const struct settle_report *rep,
 {
 	int cmds = commands(vc);
 	/* 2 processes: too few for a verdict, whatever their samples */
-	const char *too_few = rep->options.processes == 2 && !cmds ?
-			      FEW_PROCESSES : TOO_FEW;
+	const char *too_few_text = rep->options.processes == 2 && !cmds ?
+				   FEW_PROCESSES : TOO_FEW;
 
 	for (size_t i = 0; i < vc->nrows; i++)
 		if (vc->rows[i].status == SETTLE_ROW_INVALID)
@@ -882,7 +898,7 @@ static const char *unsettled(const struct settle_report *rep,
 		 * sample has a MAD of 0 and looks steady */
 		if (w->r->nsamples < SETTLE_MIN_SAMPLES &&
 		    rep->options.processes < SETTLE_MIN_UNITS)
-			return too_few;
+			return too_few_text;
 		/* its time too: the sentence quotes figures made of it */
 		if (!cmds && time_moves(w->r, rep->options.processes))
 			return "too noisy to quote (the time of a row it rests "
@@ -893,8 +909,8 @@ static const char *unsettled(const struct settle_report *rep,
 			continue;
 		if (w->role == SETTLE_ROLE_COMPARED &&
 		    !strcmp(w->verdict, "unclear")) {
-			if (w->why && !strcmp(w->why, SETTLE_WHY_TOO_FEW))
-				return too_few;
+			if (too_few(&w->r->cmp))
+				return too_few_text;
 			if (!w->why || !strcmp(w->why, "interval too wide"))
 				return "too noisy (an interval too wide)";
 			return w->why;
@@ -930,12 +946,6 @@ static const char *unsettled(const struct settle_report *rep,
 		return rep->options.processes > 1 ? FEW_PROCESSES :
 						     ONE_PROCESS;
 	return NULL;
-}
-
-/* Whether comparison c has no interval for want of units. */
-static int too_few(const struct settle_comparison *c)
-{
-	return c->why && !strcmp(c->why, SETTLE_WHY_TOO_FEW);
 }
 
 /*
