@@ -4,8 +4,8 @@
 # measured with every build's variants in one table.
 #
 # Checks, none of them on timings:
-#   - settle list FILE.c lists the file's claims and variants (cc -O2),
-#     with a built-in claim named beside it; two files: exit 2;
+#   - settle list FILE.c [CLAIM] lists the file's claims and variants
+#     (cc -O2), the named ones; a name not in the file, two files: exit 2;
 #   - examples/endian.c with gcc -O0 and gcc -O2: exit 0, one table that
 #     holds all four loops of both builds;
 #   - a syntax error: exit 2 and the compiler's own "error:" line;
@@ -73,16 +73,21 @@ else
 fi
 
 # ---- settle list FILE.c: the file's claims and variants, built -----------
-"$SETTLE" list "$ROOT/examples/endian.c" popcount >"$TMP/list.out" 2>"$TMP/list.err"
+"$SETTLE" list "$ROOT/examples/endian.c" endian >"$TMP/list.out" 2>"$TMP/list.err"
 rc=$?
 if [ $rc = 0 ] && grep -q '^endian  *endian: the 2009 increment loops$' "$TMP/list.out" &&
-   [ "$(grep -c '^  cc -O2 \(long\|we32\|u64\|we64\) ' "$TMP/list.out")" = 4 ] &&
-   grep -q '^popcount ' "$TMP/list.out" && ! grep -q '^syscall' "$TMP/list.out"; then
-	ok "settle list FILE.c popcount: the file's 4 variants and popcount's"
+   [ "$(grep -c '^  cc -O2 \(long\|we32\|u64\|we64\)  ' "$TMP/list.out")" = 4 ] &&
+   [ "$(grep -c '^[a-z]' "$TMP/list.out")" = 1 ]; then
+	ok "settle list FILE.c CLAIM: the file's claim, its 4 variants"
 else
-	bad "settle list FILE.c popcount: status $rc"
+	bad "settle list FILE.c CLAIM: status $rc"
 	cat "$TMP/list.out" "$TMP/list.err"
 fi
+"$SETTLE" list "$ROOT/examples/endian.c" popcount >"$TMP/list3.out" 2>"$TMP/list3.err"
+rc=$?
+check "settle list FILE.c popcount: exit 2, the file has no such claim" \
+	test $rc = 2 -a ! -s "$TMP/list3.out" -a \
+	"$(grep -c "has no claim 'popcount'" "$TMP/list3.err")" = 1
 "$SETTLE" list "$ROOT/examples/endian.c" "$ROOT/examples/syscall.c" \
 	>"$TMP/list2.out" 2>"$TMP/list2.err"
 rc=$?

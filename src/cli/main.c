@@ -39,6 +39,7 @@
 #define SETTLE_VERSION "0.1.0"
 #define MAX_SIZES 64
 #define MAX_FILES 16
+#define MAX_LISTED 64 /* claims settle list prints at most */
 
 static const char usage_main[] =
 "usage: settle <command> [options]\n"
@@ -46,7 +47,8 @@ static const char usage_main[] =
 "Settle low-level performance arguments with numbers that hold up.\n"
 "\n"
 "commands:\n"
-"  list [CLAIM|FILE.c]  every claim and variant, one line each\n"
+"  list [CLAIM...]      every claim and variant, one line each\n"
+"  list FILE.c          the claims and variants of a C file of your own\n"
 "  run [CLAIM...]       measure claims (default: popcount endian syscall\n"
 "                       segprefix) and print their tables\n"
 "  run FILE.c           measure the claims of a C file of your own\n"
@@ -133,9 +135,10 @@ SETTLE_COMMAND_USAGE
 "  -h, --help         this text\n";
 
 static const char usage_list[] =
-"usage: settle list [CLAIM...] [FILE.c...]\n\nPrint every built-in claim (or "
-"the ones named, and the claims of each\nFILE.c, compiled with cc -O2 as "
-"settle run FILE.c does) and its variants,\none line each.\n";
+"usage: settle list [CLAIM...]\n       settle list FILE.c [CLAIM...]\n\n"
+"Print every built-in claim (or the ones named) and its variants, one\n"
+"line each; or those of FILE.c (compiled with cc -O2, as settle run\n"
+"FILE.c does), all or the ones named.\n";
 
 static const char usage_show[] =
 "usage: settle show FILE [--equivalence PCT] [--format FMT]\n\n"
@@ -529,40 +532,45 @@ static int named(const char *name, char *const *names, int n)
 	return 0;
 }
 
-/* The claims settle list prints: every built-in one without names, else
- * each named built-in claim and each FILE.c's claims, in the order given
- * (each once). 0, or the exit status after saying why. */
+/* The claims settle list prints: with a FILE.c among names, that file's
+ * claims (those the other names name, or all of them), as settle run
+ * FILE.c [CLAIM...] takes them; else every built-in claim, or each one
+ * named, once. 0, or the exit status after saying why. */
 static int list_claims(char *const *names, int nnames,
 		       const struct settle_claim **out, size_t max, size_t *n)
 {
-	size_t nall, k;
+	size_t nall, k, nf = 0;
 	const struct settle_claim *const *all = settle_claims(&nall);
-	int rc, files = 0;
+	char *file = NULL, *fnames[MAX_LISTED];
+	int rc;
 
 	*n = 0;
-	for (int i = 0; i < nnames; i++)
-		if (settle_byob_is_file(names[i]) && files++)
+	for (int i = 0; i < nnames; i++) {
+		if (!settle_byob_is_file(names[i])) {
+			if (nf < MAX_LISTED)
+				fnames[nf++] = names[i];
+		} else if (file) {
 			return fail_usage("settle list takes one FILE.c at a "
 					  "time (as settle run does)");
-	for (size_t i = 0; !nnames && i < nall && i < max; i++)
-		out[(*n)++] = all[i];
-	for (int i = 0; i < nnames; i++) {
-		if (settle_byob_is_file(names[i])) {
-			rc = settle_byob_claims(names[i], NULL, 0, 1, NULL, 0,
-						0, out + *n, max - *n, &k);
-			settle_byob_stdout_restore();
-			if (rc)
-				return rc;
-			*n += k;
-			continue;
+		} else {
+			file = names[i];
 		}
+	}
+	if (file) {
+		rc = settle_byob_claims(file, NULL, 0, 1, fnames, nf, 0, out,
+					max, &k);
+		settle_byob_stdout_restore();
+		*n = rc ? 0 : k;
+		return rc;
+	}
+	for (size_t i = 0; i < nall && *n < max; i++)
+		if (!nnames || named(all[i]->name, names, nnames))
+			out[(*n)++] = all[i];
+	for (int i = 0; i < nnames; i++)
 		if (!settle_claim_find(names[i]))
 			return fail_usage("unknown claim '%s'; known claims: "
 					  "%s (or a FILE.c of your own)",
 					  names[i], claim_names(all, nall));
-		if (!named(names[i], names, i) && *n < max)
-			out[(*n)++] = settle_claim_find(names[i]);
-	}
 	return 0;
 }
 
@@ -571,7 +579,7 @@ static int cmd_list(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
-	const struct settle_claim *all[64];
+	const struct settle_claim *all[MAX_LISTED];
 	int first, rc, width;
 	size_t n;
 
@@ -579,14 +587,14 @@ static int cmd_list(int argc, char **argv)
 			   usage_list, &first);
 	if (rc)
 		return rc == 1 ? 0 : rc;
-	rc = list_claims(argv + first, argc - first, all, 64, &n);
+	rc = list_claims(argv + first, argc - first, all, MAX_LISTED, &n);
 	if (rc)
 		return rc;
 	width = list_width(all, n);
 	for (size_t i = 0; i < n; i++) {
 		const struct settle_claim *c = all[i];
 
-		printf("%-*s %s\n", width, c->name,
+		printf("%-*s  %s\n", width, c->name,
 		       c->description && c->description[0] ? c->description :
 		       c->title ? c->title : "");
 		for (size_t j = 0; j < c->nvariants; j++) {
@@ -595,7 +603,7 @@ static int cmd_list(int argc, char **argv)
 
 			snprintf(name, sizeof(name), "  %s",
 				 settle_variant_label(v, lb, sizeof(lb)));
-			printf("%-*s %s%s%s\n", width, name, v->description,
+			printf("%-*s  %s%s%s\n", width, name, v->description,
 			       strcmp(v->name, c->baseline) == 0 ?
 			       " [baseline]" : "",
 			       v->flags & SETTLE_REFERENCE ? " [reference]" : "");
