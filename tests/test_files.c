@@ -659,7 +659,7 @@ static void test_machine_round_trip(void **st)
  * The shortest sample of a row: pooled as the least known over the
  * processes (an unknown one, an older file's, ignored), written and read
  * back, absent when unknown, refused when not a time; the report's is
- * the least of its measured rows'.
+ * the least of its measured rows' (not of a row below resolution).
  */
 static void test_shortest_sample(void **st)
 {
@@ -686,6 +686,10 @@ static void test_shortest_sample(void **st)
 	assert_true(a.results[0].shortest_sample_ns == 1.5e6);
 	assert_true(a.results[1].shortest_sample_ns == 2.5e6);
 	assert_true(settle_report_shortest_sample(&a) == 1.5e6);
+	/* a row below the clock's resolution is no measurement */
+	a.results[0].below_resolution = 1;
+	assert_true(settle_report_shortest_sample(&a) == 2.5e6);
+	a.results[0].below_resolution = 0;
 	assert_int_equal(settle_write_report(&a, "json", path, err,
 					     sizeof(err)), 0);
 	assert_int_equal(settle_load_json(path, 0.01, &back, err,

@@ -167,7 +167,8 @@ int settle_result_on_cpu(const struct settle_result *r);
 
 /* The duration of the shortest sample of any measured row of rep (ns,
  * the whole call), or 0 when no row knows its own (older files, whole
- * commands). */
+ * commands). Rows below the clock's resolution are not measured: their
+ * work was removed, and the header read "each >= 5e-05 ms". */
 double settle_report_shortest_sample(const struct settle_report *rep);
 
 /* Drop the results of rep from the n-th on (an interrupted claim's). */

@@ -1256,7 +1256,9 @@ double settle_report_shortest_sample(const struct settle_report *rep)
 	for (size_t i = 0; i < rep->nresults; i++) {
 		double s = rep->results[i].shortest_sample_ns;
 
-		if (!rep->results[i].skipped && s > 0 && (!(t > 0) || s < t))
+		if (!rep->results[i].skipped &&
+		    !rep->results[i].below_resolution && s > 0 &&
+		    (!(t > 0) || s < t))
 			t = s;
 	}
 	return t;
