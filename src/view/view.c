@@ -610,6 +610,22 @@ static int reference_named(const struct settle_view_claim *vc)
 	return 0;
 }
 
+/* What the unstable note's spread is taken within, with nl layouts and
+ * procs processes ("" for one of each). */
+static const char *within_text(unsigned nl, unsigned procs)
+{
+	if (nl > 1 && procs > 1)
+		return " (within its processes and layouts: each sample scaled "
+		       "by the median of its layout in its process)";
+	if (nl > 1)
+		return " (within its layouts: each sample scaled by its "
+		       "layout's median)";
+	if (procs > 1)
+		return " (within its processes: each sample scaled by its "
+		       "process's median)";
+	return "";
+}
+
 static void notes(const struct settle_report *rep, struct settle_view_claim *vc)
 {
 	const struct settle_options *o = &rep->options;
@@ -679,9 +695,7 @@ static void notes(const struct settle_report *rep, struct settle_view_claim *vc)
 		     "of the samples more than %g%% above it%s; do not "
 		     "trust that row", SETTLE_UNSTABLE_MAD * 100,
 		     SETTLE_UNSTABLE_BEST * 100, SETTLE_UNSTABLE_SLOW * 100,
-		     nl > 1 ?
-		     " (within its layouts: each sample scaled by its "
-		     "layout's median)" : "");
+		     within_text(nl, o->processes));
 	if (moved)
 		note(vc, "~", "layout-sensitive: the medians of its %u "
 		     "layouts differ beyond the noise within a layout (p < "
