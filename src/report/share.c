@@ -69,6 +69,7 @@ static void json_symbol(FILE *f, const struct settle_result *r, size_t k)
 	fputs(", \"with_callees_ci\": [", f); jnum(f, st.with_lo);
 	fputs(", ", f); jnum(f, st.with_hi);
 	fputs("], \"cpu_ns\": ", f); jnum(f, st.cpu_ns);
+	fputs(", \"off_cpu_ns\": ", f); jnum(f, st.off_ns);
 	fputs(", \"amdahl_pct_of\": ", f);
 	settle_json_string(f, st.of_cpu ? "cpu" : "wall");
 	fputs(", \"amdahl_saved_ns\": {", f);

@@ -39,8 +39,10 @@ struct settle_share_stat {
 	   of the wall time; 40.8 ms of 66.4 ms were once 61 % for k = 2) */
 	double basis_ns;
 	int of_cpu;     /* basis_ns is cpu_ns */
-	/* Amdahl for k = settle_amdahl_k[j]: with_most x cpu_ns x
-	   (1 - 1/k), its interval from with_lo and with_hi, and in % of
+	double off_ns;  /* wall_ns - cpu_ns, or 0: the time off the CPU,
+			   which no cpu-clock sample sees */
+	/* Amdahl for k = settle_amdahl_k[j]: (with_most x cpu_ns + off_ns)
+	   x (1 - 1/k), its interval from with_lo and with_hi, and in % of
 	   basis_ns */
 	double saved_ns[SETTLE_AMDAHL_NK];
 	double saved_lo_ns[SETTLE_AMDAHL_NK], saved_hi_ns[SETTLE_AMDAHL_NK];
