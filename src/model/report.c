@@ -1058,14 +1058,14 @@ static double mean_ratio_of(const double *x, const double *b, size_t n,
 static void means_agree(struct settle_result *r,
 			const struct settle_result *b, double band)
 {
-	int cpu = !r->command && settle_result_on_cpu(r) &&
-		  settle_result_on_cpu(b);
 	double q, lo, hi;
 
 	if (r->nsamples != b->nsamples || !r->command != !b->command)
 		return;
 	q = mean_ratio_of(r->samples_ns, b->samples_ns, r->nsamples, &lo, &hi);
-	if (!settle_means_contradict(r->cmp.verdict, q, lo, hi, band) && cpu)
+	/* the CPU times only where the times agree (two medians each) */
+	if (!settle_means_contradict(r->cmp.verdict, q, lo, hi, band) &&
+	    !r->command && settle_result_on_cpu(r) && settle_result_on_cpu(b))
 		q = mean_ratio_of(r->samples_cpu_ns, b->samples_cpu_ns,
 				  r->nsamples, &lo, &hi);
 	if (!settle_means_contradict(r->cmp.verdict, q, lo, hi, band))

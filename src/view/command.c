@@ -77,6 +77,20 @@ static int user_only(const struct settle_command_data *d)
 	return n > 2 && !strcmp(d->event + n - 2, ":u");
 }
 
+/* The median CPU time of r's timed runs that its perf samples divide
+ * (ns): user + system, or user alone when perf sampled user space only;
+ * in *off, the median wall time less that, or 0: the time off the CPU,
+ * which no cpu-clock sample sees (a wait: a sleep, a pipe, a disk). */
+static double sampled_cpu_ns(const struct settle_result *r, double *off)
+{
+	const struct settle_command_data *d = r->command;
+	double cpu = median_of(d->user_ns, user_only(d) ? NULL : d->sys_ns,
+			       d->n);
+
+	*off = r->sum.median > cpu ? r->sum.median - cpu : 0;
+	return cpu;
+}
+
 /*
  * The 95 % interval of a share with callees, n of samples, cut of them
  * with a chain cut short: the lower end n's, the upper end that of n +
@@ -113,8 +127,7 @@ int settle_share_of(const struct settle_result *r, size_t k,
 			       &st->self_lo, &st->self_hi);
 	with_interval(st->with_n, st->cut_n, st->samples, &st->with_lo,
 		      &st->with_hi);
-	st->cpu_ns = median_of(d->user_ns, user_only(d) ? NULL : d->sys_ns,
-			       d->n);
+	st->cpu_ns = sampled_cpu_ns(r, &st->off_ns);
 	st->wall_ns = r->sum.median;
 	st->of_cpu = st->cpu_ns > st->wall_ns;
 	st->basis_ns = st->of_cpu ? st->cpu_ns : st->wall_ns;
@@ -122,11 +135,9 @@ int settle_share_of(const struct settle_result *r, size_t k,
 	st->with_most = (double)(st->with_n + st->cut_n < st->samples ?
 				 st->with_n + st->cut_n : st->samples) /
 			(double)st->samples;
-	/* perf's cpu-clock samples the time on a CPU only: a wait in the
-	 * symbol (a sleep, a pipe, a disk) is in none of them, so the time
-	 * off the CPU counts as the symbol's (a 90 ms sleep in a 107.5 ms
-	 * run read "saves at most 2.077 ms", settled) */
-	st->off_ns = st->wall_ns > st->cpu_ns ? st->wall_ns - st->cpu_ns : 0;
+	/* a wait in the symbol is in no sample: the time off the CPU counts
+	 * as the symbol's (a 90 ms sleep in a 107.5 ms run read "saves at
+	 * most 2.077 ms", settled) */
 	for (size_t j = 0; j < SETTLE_AMDAHL_NK; j++) {
 		double kk = settle_amdahl_k[j];
 		double off = settle_amdahl_saved(1, kk) * st->off_ns;
@@ -517,13 +528,13 @@ static void bound_of(const struct settle_result *r, size_t k, char *buf,
 static double union_bound(const struct settle_result *r)
 {
 	const struct settle_command_data *d = r->command;
-	double lo, hi, cpu;
+	double lo, hi, cpu, off;
 
 	if (!d->samples)
 		return 0;
 	with_interval(d->any, d->cut, d->samples, &lo, &hi);
-	cpu = median_of(d->user_ns, user_only(d) ? NULL : d->sys_ns, d->n);
-	return hi * cpu + (r->sum.median > cpu ? r->sum.median - cpu : 0);
+	cpu = sampled_cpu_ns(r, &off);
+	return hi * cpu + off;
 }
 
 /* The least a compared row saves against the baseline's median wall time

@@ -142,11 +142,11 @@ static void means_agree(const struct settle_report *old,
 			const struct settle_result *r, double band,
 			struct settle_comparison *c, char *why, size_t whylen)
 {
-	int cpu = key_on_cpu(old, r) && key_on_cpu(nw, r);
 	double lo, hi, q = key_mean_ratio(old, nw, r, 0, &lo, &hi);
 	char qs[24];
 
-	if (!settle_means_contradict(c->verdict, q, lo, hi, band) && cpu)
+	if (!settle_means_contradict(c->verdict, q, lo, hi, band) &&
+	    key_on_cpu(old, r) && key_on_cpu(nw, r))
 		q = key_mean_ratio(old, nw, r, 1, &lo, &hi);
 	if (!settle_means_contradict(c->verdict, q, lo, hi, band))
 		return;
