@@ -66,18 +66,21 @@ test-cpus: deps deps-test deps-qemu
 	    SETTLE_TEST_SAMPLE=1 $(QEMU) -cpu $$cpu $(BUILD)/tests/$$t \
 	      > $(BUILD)/qemu-$$cpu-$$t.log 2>&1 \
 	      && echo "ok   $$t" \
-	      || { echo "FAIL $$t (see $(BUILD)/qemu-$$cpu-$$t.log)"; fail=1; }; \
+	      || { echo "FAIL $$t (see $(BUILD)/qemu-$$cpu-$$t.log)"; \
+	           sh mk/log-tail.sh $(BUILD)/qemu-$$cpu-$$t.log; fail=1; }; \
 	  done; \
 	  sh mk/emulated-run.sh $(BUILD)/qemu-$$cpu-run.log \
 	    $(QEMU) -cpu $$cpu $(BUILD)/settle run popcount bswap --quick \
 	    --size 64K --size 1M \
 	    && echo "ok   settle run popcount bswap --quick" \
-	    || { echo "FAIL settle run (see $(BUILD)/qemu-$$cpu-run.log)"; fail=1; }; \
+	    || { echo "FAIL settle run (see $(BUILD)/qemu-$$cpu-run.log)"; \
+	         sh mk/log-tail.sh $(BUILD)/qemu-$$cpu-run.log; fail=1; }; \
 	done; \
 	echo "== native"; \
 	$(BUILD)/settle run popcount bswap --quick > $(BUILD)/native-run.log 2>&1 \
 	  && echo "ok   settle run popcount bswap --quick" \
-	  || { echo "FAIL native settle run (see $(BUILD)/native-run.log)"; fail=1; }; \
+	  || { echo "FAIL native settle run (see $(BUILD)/native-run.log)"; \
+	       sh mk/log-tail.sh $(BUILD)/native-run.log; fail=1; }; \
 	[ $$fail = 0 ] && echo "test-cpus: every CPU passed"
 
 # More than 4 GiB of 0xFF: exactly 8 bits a byte, no 32-bit count anywhere.

@@ -131,13 +131,15 @@ cross_tests = d=$(BUILD)/cross-$(1); q=$(CROSS_QEMU_$(1)); \
 	    if grep -q '^skipped: ' $$log; then \
 	      echo "ok   $$p ($$(grep -m1 '^skipped: ' $$log | cut -d' ' -f1-3))"; \
 	    else echo "ok   $$p"; fi; \
-	  else echo "FAIL $$p (see $$log)"; fail=1; fi; \
+	  else echo "FAIL $$p (see $$log)"; sh mk/log-tail.sh $$log; \
+	    fail=1; fi; \
 	done; \
 	if $$q $$opt $$d/digest > $$d/digest-$$cpu.txt 2> $$d/digest-$$cpu.err \
 	   && cmp -s $(BUILD)/digest-native.txt $$d/digest-$$cpu.txt; then \
 	  echo "ok   digest: the same bytes and counts as x86-64 ($$(sed 's/^digest: //' $$d/digest-$$cpu.err))"; \
 	else \
 	  echo "FAIL digest: not what x86-64 computes (diff $(BUILD)/digest-native.txt $$d/digest-$$cpu.txt; see $$d/digest-$$cpu.err)"; \
+	  sh mk/log-tail.sh $$d/digest-$$cpu.err; \
 	  fail=1; \
 	fi;
 
@@ -156,8 +158,9 @@ cross_run = d=$(BUILD)/cross-$(1); q=$(CROSS_QEMU_$(1)); \
 	     grep -q '^  layouts: 2: ' $$log; \
 	  then echo "ok   $$q$${opt:+ $$opt}: popcount $(3), bswap $(4), 2 layouts; timings not measurements"; \
 	  else echo "FAIL $$q $$opt: popcount/bswap '$$got', expected '$(3) $(4)', the emulation note and 2 layouts (see $$log)"; \
-	    fail=1; fi; \
-	else echo "FAIL $$q $$opt: settle run failed (see $$log)"; fail=1; fi;
+	    sh mk/log-tail.sh $$log; fail=1; fi; \
+	else echo "FAIL $$q $$opt: settle run failed (see $$log)"; \
+	  sh mk/log-tail.sh $$log; fail=1; fi;
 
 colon_word = $(word $(2),$(subst :, ,$(1)))
 
@@ -168,7 +171,8 @@ cross_arch_sh = $(foreach f,$(wildcard src/arch/$(or $(ARCH_$(1)),generic)/test_
 	log=$(BUILD)/cross-$(1)/$(notdir $(f)).log; n=$$((n + 1)); \
 	if BUILD=$(BUILD)/cross-$(1) OBJDUMP=$(CROSS_TRIP_$(1))-objdump \
 	   bash $(f) > $$log 2>&1; then echo "ok   $(f): $$(tail -1 $$log)"; \
-	else echo "FAIL $(f) (see $$log)"; fail=1; fi;)
+	else echo "FAIL $(f) (see $$log)"; sh mk/log-tail.sh $$log; \
+	  fail=1; fi;)
 
 # deps-test brings the locale sources (package locales) of the s390x
 # locales, as well as what the native build of digest needs.
