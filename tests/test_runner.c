@@ -503,13 +503,13 @@ static void test_below_resolution(void **st)
 }
 
 /*
- * A body twice as slow until calibration is over, as a cold one is: it
+ * A body 8x as slow until calibration is over, as a cold one is: it
  * turns fast at the first call after three calls in a row of one n
  * (calibration ends with three calls of its last n; the warm-up follows;
  * turning fast only at another n flaked: calibration can choose the n it
  * last called). Calibrated on the slow
- * body alone, its samples lasted half the minimum; the warm-up raises
- * the repetitions until one lasts it. Each row keeps its shortest
+ * body alone, its samples lasted an eighth of the minimum; the warm-up
+ * raises the repetitions until one lasts it. Each row keeps its shortest
  * sample's duration, the header says the floor it can stand behind.
  */
 static struct { uint64_t last, chosen; int same, fast; } phase[2];
@@ -522,7 +522,7 @@ static uint64_t cold_body(int id, uint64_t n)
 	}
 	phase[id].same = n == phase[id].last ? phase[id].same + 1 : 1;
 	phase[id].last = n;
-	return spin(n, phase[id].fast ? 20 : 40);
+	return spin(n, phase[id].fast ? 20 : 160);
 }
 
 static uint64_t v_cold0(void *s, const void *a, uint64_t n) { (void)s; (void)a; return cold_body(0, n); }
@@ -557,13 +557,15 @@ static void test_samples_last_the_minimum(void **st)
 		for (size_t k = 0; k < r->nsamples; k++)
 			least = fmin(least, r->samples_ns[k] *
 					    (double)r->ops_per_sample);
-		/* the warm-up found the body twice as fast as calibrated and
-		 * raised the repetitions about 2x (without it they stayed,
-		 * and the samples lasted half the minimum); 1.5x leaves room
-		 * for noise within the warm-up's few calls. Not the samples'
-		 * own durations: this guest's speed moves 2-3x from one
-		 * second to the next, which no warm-up foresees. */
-		assert_true((double)r->iters >= 1.5 * (double)phase[i].chosen);
+		/* the warm-up found the body 8x as fast as calibrated and
+		 * raised the repetitions about 8x (without it they stayed,
+		 * and the samples lasted an eighth of the minimum); 2x leaves
+		 * room for noise within the warm-up's few calls (with the
+		 * body only 2x as fast, a busy process on the CPU made the
+		 * warm-up raise them 1.4x, under qemu). Not the samples' own
+		 * durations: this guest's speed moves 2-3x from one second
+		 * to the next, which no warm-up foresees. */
+		assert_true((double)r->iters >= 2.0 * (double)phase[i].chosen);
 		assert_true(fabs(r->shortest_sample_ns - least) <= 1e-6 * least);
 	}
 	/* the header's floor is what the samples lasted: the minimum when
