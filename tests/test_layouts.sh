@@ -99,7 +99,8 @@ def make(shift, layouts, name, procs):
               else [0] * (k * procs)
         cost = (lambda l: f[(l + shift) % 4]) if r["variant"] == "moved" \
                else (lambda l: 1.0)
-        r.pop("samples_cpu_ns", None)  # made up: no CPU times
+        r.pop("samples_cpu_ns", None)  # made up: no CPU times,
+        r.pop("preempted_samples", None)  # nor preempted ones
         r["samples_ns"] = [100 * cost(l) * (1 + 0.0001 * j)
                            for j, l in enumerate(lay)]
         if layouts:
@@ -182,7 +183,8 @@ def make3(shift, name, built=True):
         r["sample_layouts"] = [j % 3 for j in range(n)]
         cost = (lambda l: f[(l + shift) % 4]) if r["variant"] == "moved" \
                else (lambda l: 1.0)
-        r.pop("samples_cpu_ns", None)  # made up: no CPU times
+        r.pop("samples_cpu_ns", None)  # made up: no CPU times,
+        r.pop("preempted_samples", None)  # nor preempted ones
         r["samples_ns"] = [100 * cost(l) * (1 + 0.0001 * j)
                            for j, l in enumerate(r["sample_layouts"])]
         for k in ("median_ns", "min_ns", "mean_ns", "mad_ns", "cv",
@@ -215,7 +217,8 @@ d = json.load(open(sys.argv[1] + "/l3-after.json"))
 random.seed(7)
 for r in d["results"]:
     if r["variant"] == "moved":
-        r.pop("samples_cpu_ns", None)  # made up: no CPU times
+        r.pop("samples_cpu_ns", None)  # made up: no CPU times,
+        r.pop("preempted_samples", None)  # nor preempted ones
         r["samples_ns"] = [3 * x * random.uniform(0.7, 1.3) for x in r["samples_ns"]]
 json.dump(d, open(sys.argv[1] + "/l3-apart.json", "w"))
 PY
@@ -246,7 +249,8 @@ import json, sys
 d = json.load(open(sys.argv[1] + "/exact-after4.json"))
 for r in d["results"]:
     if r["variant"] == "moved":
-        r.pop("samples_cpu_ns", None)  # made up: no CPU times
+        r.pop("samples_cpu_ns", None)  # made up: no CPU times,
+        r.pop("preempted_samples", None)  # nor preempted ones
         r["samples_ns"] = [x * 1.03 for x in r["samples_ns"]]
 json.dump(d, open(sys.argv[1] + "/exact-after4-3pct.json", "w"))
 PY
