@@ -411,9 +411,12 @@ struct settle_comparison {
 };
 
 /* The reason of a verdict left unclear because its interval has too few
- * units to be made (fewer than SETTLE_MIN_UNITS processes or samples):
- * no comparison was made, so nothing was found alike either. */
+ * units to be made (fewer than SETTLE_MIN_UNITS samples, or layouts'
+ * rounds): no comparison was made, so nothing was found alike either. */
 #define SETTLE_WHY_TOO_FEW "too few samples"
+/* The same where processes are the units (settle run --processes 2,
+ * whatever the samples of each). */
+#define SETTLE_WHY_TOO_FEW_PROCESSES "too few processes"
 
 /* The reasons of a verdict made unclear by the ratio of the mean times
  * (a whole command's runs, a claim's samples' CPU times). */

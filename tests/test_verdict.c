@@ -14,6 +14,7 @@
 
 #include "settle.h"
 #include "stats/nonparam.h"
+#include "stats/rules.h"
 
 /* R's wilcox.test example (Hollander & Wolfe 1973, p. 69): W = 35. */
 static void test_rank_sum_published(void **st)
@@ -155,6 +156,9 @@ static void test_too_few(void **st)
 		assert_int_equal(c.verdict, SETTLE_UNCLEAR);
 		assert_string_equal(c.why, "too few samples");
 	}
+	assert_true(settle_why_too_few(SETTLE_WHY_TOO_FEW));
+	assert_false(settle_why_too_few("interval too wide"));
+	assert_false(settle_why_too_few(NULL));
 }
 
 /* The band: same inside, unclear straddling, faster/slower outside. */
@@ -289,9 +293,15 @@ static void test_processes(void **st)
 	settle_compare_processes(up, 5, 0.01, &c);
 	assert_int_equal(c.verdict, SETTLE_SLOWER);
 	assert_float_equal(c.ratio, exp(0.03), 1e-9);
+	/* processes are the units: too few of them, not of samples (a
+	 * --processes 2 row of 20 samples read "too few samples") */
 	settle_compare_processes(up, 1, 0.01, &c);
 	assert_int_equal(c.verdict, SETTLE_UNCLEAR);
-	assert_string_equal(c.why, "too few samples");
+	assert_string_equal(c.why, "too few processes");
+	settle_compare_processes(up, 2, 0.01, &c);
+	assert_int_equal(c.verdict, SETTLE_UNCLEAR);
+	assert_string_equal(c.why, "too few processes");
+	assert_true(settle_why_too_few(c.why));
 	/* seven processes, one 8 % off: the trimmed mean and Yuen's
 	 * interval leave it out (a Student t interval would be [-1.7 %,
 	 * +3.9 %], unclear); three processes are not trimmed */
@@ -342,9 +352,10 @@ static void test_levels(void **st)
 	/* levels all alike: a point interval, the same */
 	assert_int_equal(settle_compare_levels(old, 1, old, 1, 0.01, &c), 0);
 	assert_int_equal(c.verdict, SETTLE_UNCLEAR);
-	assert_string_equal(c.why, "too few samples");
+	assert_string_equal(c.why, "too few processes");
 	assert_int_equal(settle_compare_levels(nw, 2, nw, 2, 0.01, &c), 0);
 	assert_true(c.lo <= 1 && c.hi >= 1);
+	assert_string_equal(c.why, "too few processes");
 	assert_int_equal(settle_compare_levels(old, 3, nw, 3, -1, &c), -1);
 	assert_int_equal(c.verdict, SETTLE_UNCLEAR);
 }

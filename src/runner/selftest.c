@@ -392,8 +392,7 @@ static void run_trials(const struct settle_options *o,
 			st->failed_trials++;
 			continue;
 		}
-		t->few += v == SETTLE_UNCLEAR && why &&
-			  !strcmp(why, SETTLE_WHY_TOO_FEW);
+		t->few += v == SETTLE_UNCLEAR && settle_why_too_few(why);
 		t->n++;
 		t->moved += v == SETTLE_FASTER || v == SETTLE_SLOWER;
 		t->same += v == SETTLE_SAME;

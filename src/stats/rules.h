@@ -59,6 +59,10 @@ int settle_interval_reached(const struct settle_comparison *c);
  * to decide a verdict by; else the verdict is unclear (too few samples). */
 int settle_interval_usable(const struct settle_comparison *c);
 
+/* Non-zero when why is one of too few units (SETTLE_WHY_TOO_FEW,
+ * SETTLE_WHY_TOO_FEW_PROCESSES); 0 for any other reason or NULL. */
+int settle_why_too_few(const char *why);
+
 /* Non-zero when the samples summarised in s are too spread to trust. */
 int settle_summary_unstable(const struct settle_summary *s);
 

@@ -36,6 +36,19 @@ int settle_interval_usable(const struct settle_comparison *c)
 	return c->n >= SETTLE_MIN_UNITS && settle_interval_reached(c);
 }
 
+int settle_why_too_few(const char *why)
+{
+	return why && (!strcmp(why, SETTLE_WHY_TOO_FEW) ||
+		       !strcmp(why, SETTLE_WHY_TOO_FEW_PROCESSES));
+}
+
+/* Processes are c's units: its reason for too few says so. */
+static void units_are_processes(struct settle_comparison *c)
+{
+	if (settle_why_too_few(c->why))
+		c->why = SETTLE_WHY_TOO_FEW_PROCESSES;
+}
+
 /* Whether band is no equivalence band: negative (its edges inside out),
  * infinite or not a number. */
 static int bad_band(double band)
@@ -244,6 +257,7 @@ int settle_compare_processes(const double *est, size_t p, double band,
 		c->verdict = SETTLE_UNCLEAR;
 		c->why = SETTLE_WHY_TOO_FEW;
 	}
+	units_are_processes(c);
 	return 0;
 }
 
@@ -286,7 +300,7 @@ int settle_compare_levels(const double *old, size_t n, const double *new_,
 	if (hx < 2 || hy < 2) {
 		settle_decide(c, band);
 		c->verdict = SETTLE_UNCLEAR;
-		c->why = SETTLE_WHY_TOO_FEW;
+		c->why = SETTLE_WHY_TOO_FEW_PROCESSES;
 		return 0;
 	}
 	/* Welch-Satterthwaite degrees of freedom (none needed when every
@@ -301,6 +315,7 @@ int settle_compare_levels(const double *old, size_t n, const double *new_,
 	c->hi = exp(mn - mo + half);
 	c->level = CONF;
 	settle_decide(c, band);
+	units_are_processes(c);
 	return 0;
 }
 

@@ -1198,10 +1198,9 @@ static void section_failures(struct settle_compare_view *cv,
 			failure(cv, "%s: %s has no samples", s->nw->source,
 				s->rows[i].name);
 		else if (s->rows[i].status == SETTLE_CMP_MEASURED &&
-			 s->rows[i].why &&
-			 !strcmp(s->rows[i].why, SETTLE_WHY_TOO_FEW))
-			failure(cv, "%s cannot be decided: too few samples "
-				"(%s %s)", s->rows[i].name,
+			 settle_why_too_few(s->rows[i].why))
+			failure(cv, "%s cannot be decided: %s (%s %s)",
+				s->rows[i].name, s->rows[i].why,
 				s->rows[i].change_text, s->rows[i].verdict);
 	}
 	if (s->nonly_old)

@@ -413,24 +413,15 @@ static void cmp_cells(const struct settle_result *r, struct settle_view_row *w)
 	w->why = c->why;
 }
 
-/* The reason of a claim's row without an interval from --processes 2:
- * its units are the processes, not its samples (of which it has 10). */
-static const char why_few_processes[] = "too few processes";
-
 /* The reason of an unclear verdict of r: a layout-sensitive one with its
  * spread, one the mean times contradicted with their ratio ("the mean
- * times disagree (1.46x): a slow mode in some samples"), too few
- * processes where those are the units. */
+ * times disagree (1.46x): a slow mode in some samples"). */
 static const char *why_text(struct settle_view *v,
 			    const struct settle_result *r)
 {
 	const struct settle_comparison *c = &r->cmp;
 	const char *why = c->why, *colon;
 	char buf[160], q[24];
-
-	if (why && !strcmp(why, SETTLE_WHY_TOO_FEW) && !r->command &&
-	    v->rep->options.processes >= 2)
-		return why_few_processes;
 
 	if (why && (!strcmp(why, SETTLE_WHY_MEANS_RUNS) ||
 		    !strcmp(why, SETTLE_WHY_MEANS_SAMPLES) ||
@@ -882,7 +873,7 @@ static int quote_wide(const struct settle_comparison *c)
 /* Whether comparison c has no interval for want of units. */
 static int too_few(const struct settle_comparison *c)
 {
-	return c->why && !strcmp(c->why, SETTLE_WHY_TOO_FEW);
+	return settle_why_too_few(c->why);
 }
 
 static const char *unsettled(const struct settle_report *rep,
