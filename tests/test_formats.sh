@@ -556,4 +556,40 @@ else
 	bad "csv and json-lines disagree on cycles_per_op"
 fi
 
+# settle's own gbench-json compares with the result file of the same run,
+# row for row (its names, "bswap/avx2/elem_bits:16/size:4096", matched no
+# claim, variant and params: "no claim/variant/params in common"); the
+# same samples, so no row changes
+for f in bswap founding byob; do
+	in=$(dirname "$G")/$f.json
+	if "$SETTLE" show "$in" --format gbench-json >"$TMP/own-$f.gb" &&
+	   "$SETTLE" compare "$in" "$TMP/own-$f.gb" --format json \
+		>"$TMP/own-$f.cmp" 2>"$TMP/own-$f.err" &&
+	   python3 - "$in" "$TMP/own-$f.cmp" <<'PY'
+import json, sys
+src = json.load(open(sys.argv[1]))
+rows = json.load(open(sys.argv[2]))["comparisons"][0]["rows"]
+key = lambda r: (r["claim"], r["variant"], json.dumps(r["params"], sort_keys=True))
+want = sorted(key(r) for r in src["results"] if r["samples_ns"])
+assert sorted(key(r) for r in rows) == want, (len(rows), len(want))
+assert all(r["change_pct"] == 0 and r["n_old"] == r["n_new"] for r in rows)
+assert any(len(r["params"]) > 1 or "build" in r["params"] for r in rows)
+PY
+	then ok "gbench-json of $f.json compares with it, every row, no change"
+	else bad "gbench-json of $f.json against it: $(head -c 300 "$TMP/own-$f.err")"
+	fi
+done
+# ... and says which entry when those members are not a row's names
+python3 - "$TMP/own-bswap.gb" "$TMP/bad-own.gb" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["benchmarks"][3]["settle_params"] = {"size_bytes": 0}
+json.dump(d, open(sys.argv[2], "w"))
+PY
+"$SETTLE" show "$TMP/bad-own.gb" >/dev/null 2>"$TMP/bad-own.err"; rc=$?
+if [ $rc = 2 ] && grep -q "benchmarks\[3\] has settle_claim" "$TMP/bad-own.err"
+then ok "gbench-json with a malformed settle_params: exit 2, the entry named"
+else bad "gbench-json with a malformed settle_params: status $rc: $(cat "$TMP/bad-own.err")"
+fi
+
 test_end test_formats

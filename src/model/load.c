@@ -953,6 +953,23 @@ static int aggregate_name(const char *name)
 	return 0;
 }
 
+/* A Google Benchmark family, as a claim without a baseline (sized: its
+ * rows have a size). NULL when out of memory. */
+static const struct settle_claim_info *gbench_claim(struct settle_report *rep,
+						    const char *name,
+						    int sized)
+{
+	struct settle_claim_info k;
+
+	memset(&k, 0, sizeof(k));
+	k.name = name;
+	k.description = "Google Benchmark family";
+	k.op_name = "iteration";
+	k.baseline = ""; /* no variant: repetitions are not paired */
+	k.sized = sized;
+	return settle_report_claim(rep, &k);
+}
+
 static struct settle_result *gbench_result(struct loader *l,
 					   struct settle_report *rep,
 					   const char *name)
@@ -960,7 +977,7 @@ static struct settle_result *gbench_result(struct loader *l,
 	const char *slash = strchr(name, '/');
 	size_t clen = slash ? (size_t)(slash - name) : strlen(name);
 	const char *vname = slash && slash[1] ? slash + 1 : name;
-	struct settle_claim_info k;
+	const struct settle_claim_info *claim;
 	char *cname;
 
 	for (size_t i = 0; i < rep->nresults; i++) {
@@ -974,13 +991,7 @@ static struct settle_result *gbench_result(struct loader *l,
 	cname = strndup(name, clen);
 	if (!cname)
 		return NULL;
-	memset(&k, 0, sizeof(k));
-	k.name = cname;
-	k.description = "Google Benchmark family";
-	k.op_name = "iteration";
-	k.baseline = ""; /* no variant: repetitions are not paired */
-	const struct settle_claim_info *claim = settle_report_claim(rep, &k);
-
+	claim = gbench_claim(rep, cname, 0);
 	free(cname);
 	if (!claim)
 		return NULL;
@@ -990,20 +1001,94 @@ static struct settle_result *gbench_result(struct loader *l,
 }
 
 /*
+ * The row of entry b of settle's own gbench-json, named by its
+ * settle_claim, settle_variant and settle_params (the result file's
+ * claim, variant and params): found among rep's rows, else appended.
+ * NULL after fail().
+ */
+static struct settle_result *settle_row(struct loader *l,
+					struct settle_report *rep, json_t *b,
+					size_t idx)
+{
+	json_t *params = json_object_get(b, "settle_params");
+	const char *cname = json_string_value(json_object_get(b, "settle_claim"));
+	const char *vname = json_string_value(json_object_get(b, "settle_variant"));
+	size_t np = json_object_size(params), n = 0;
+	struct settle_param *p = calloc(np + 1, sizeof(*p));
+	char **text = calloc(np + 1, sizeof(*text));
+	struct settle_result key, *r = NULL;
+	const char *build = NULL;
+	uint64_t size = 0;
+
+	memset(&key, 0, sizeof(key));
+	if (!cname || !*cname || !vname || !*vname || !json_is_object(params) ||
+	    (p && text && split_params(params, p, &n, text, &size, &build))) {
+		fail(l, "malformed: benchmarks[%zu] has settle_claim, "
+		     "settle_variant or settle_params, but not a claim and "
+		     "variant name and an object of parameters (a size in "
+		     "bytes, at least 1)", idx);
+		goto out;
+	}
+	key.claim = p && text ? gbench_claim(rep, cname, size > 0) : NULL;
+	if (!key.claim) {
+		fail(l, "out of memory");
+		goto out;
+	}
+	key.variant = vname;
+	key.build = build;
+	key.params = p;
+	key.nparams = n;
+	key.size_bytes = size;
+	for (size_t i = 0; i < rep->nresults && !r; i++)
+		if (settle_result_same_key(&rep->results[i], &key))
+			r = &rep->results[i];
+	if (!r)
+		r = settle_report_append(rep, key.claim, vname, build, p, n,
+					 json_string_value(json_object_get(b, "label")),
+					 0, size);
+	if (!r)
+		fail(l, "out of memory");
+out:
+	for (size_t i = 0; text && i < n; i++)
+		free(text[i]);
+	free(text);
+	free(p);
+	return r;
+}
+
+/* The row of entry b: by its settle_* members in settle's own file,
+ * else by its name. NULL after fail(). */
+static struct settle_result *entry_result(struct loader *l,
+					  struct settle_report *rep, json_t *b,
+					  size_t idx, const char *name)
+{
+	struct settle_result *r;
+
+	if (json_object_get(b, "settle_claim") ||
+	    json_object_get(b, "settle_variant") ||
+	    json_object_get(b, "settle_params"))
+		return settle_row(l, rep, b, idx);
+	r = gbench_result(l, rep, name);
+	if (!r)
+		fail(l, "out of memory");
+	return r;
+}
+
+/*
  * A run that Google Benchmark reports as failed (error_occurred): no
  * sample; a benchmark that has none but such runs shows as skipped, with
  * its error_message, instead of missing without a word.
  */
-static int gbench_error(struct loader *l, json_t *b,
+static int gbench_error(struct loader *l, json_t *b, size_t idx,
 			struct settle_report *rep, const char *name)
 {
 	const char *msg = json_string_value(json_object_get(b,
 							    "error_message"));
-	struct settle_result *r = gbench_result(l, rep, name);
+	struct settle_result *r = entry_result(l, rep, b, idx, name);
 	char why[300];
 
 	if (!r)
-		return fail(l, "out of memory");
+		return -1;
 	if (r->nsamples || r->skipped)
 		return 0;
 	snprintf(why, sizeof(why), "Google Benchmark reported an error%s%s",
@@ -1033,7 +1118,7 @@ static int load_gbench_entry(struct loader *l, json_t *b, size_t idx,
 	    json_object_get(b, "rms"))
 		return 0;
 	if (json_is_true(json_object_get(b, "error_occurred")))
-		return gbench_error(l, b, rep, name);
+		return gbench_error(l, b, idx, rep, name);
 	if (!json_is_number(t))
 		return fail(l, "malformed: benchmarks[%zu] (%s) has no "
 			    "real_time", idx, name);
@@ -1046,9 +1131,9 @@ static int load_gbench_entry(struct loader *l, json_t *b, size_t idx,
 		return fail(l, "malformed: benchmarks[%zu] (%s) real_time is "
 			    "not a time (zero, negative, not finite, or below "
 			    "1e-15 ns or above 1e15 ns)", idx, name);
-	r = gbench_result(l, rep, name);
+	r = entry_result(l, rep, b, idx, name);
 	if (!r)
-		return fail(l, "out of memory");
+		return -1;
 	p = realloc(r->samples_ns, (r->nsamples + 1) * sizeof(*p));
 	if (!p)
 		return fail(l, "out of memory");

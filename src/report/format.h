@@ -19,4 +19,13 @@ struct settle_format {
 	void (*compare)(FILE *f, const struct settle_compare_view *cv);
 };
 
+/*
+ * Write r's parameters as the JSON member key: {"size_bytes": N (a sized
+ * claim's), "build": B (where r has one), then each parameter, a number
+ * or true/false as it stands, else a string}: a result file's "params",
+ * which settle reads back (src/model/load.c).
+ */
+void settle_json_params(FILE *f, const char *key,
+			const struct settle_result *r);
+
 #endif

@@ -161,6 +161,24 @@ static double cpu_ns(const struct settle_result *r, size_t k)
 	return r->samples_ns[k];
 }
 
+/*
+ * The row a sample belongs to, as a result file names it: settle_claim,
+ * settle_variant and settle_params (size_bytes, build, the parameters),
+ * members Google Benchmark's readers pass over. settle reads its own file
+ * back by them, so that it compares with a result file of the same run
+ * (a name such as "popcount/avx2/size:4096" is no claim, variant and size
+ * settle could match).
+ */
+static void settle_row(FILE *f, const struct settle_result *r)
+{
+	fputs(",\n      \"settle_claim\": ", f);
+	settle_json_string(f, r->claim->name);
+	fputs(",\n      \"settle_variant\": ", f);
+	settle_json_string(f, r->variant);
+	fputs(",\n      ", f);
+	settle_json_params(f, "settle_params", r);
+}
+
 static void iteration(FILE *f, const struct settle_result *r,
 		      const struct entry *e, size_t k, double bytes)
 {
@@ -179,6 +197,7 @@ static void iteration(FILE *f, const struct settle_result *r,
 	}
 	fputs(",\n      \"label\": ", f);
 	settle_json_string(f, r->label);
+	settle_row(f, r);
 	fputs("\n    }", f);
 }
 

@@ -249,11 +249,13 @@ static int raw_value_ok(const struct settle_param *p)
 	return *v == '\0' && isfinite(strtod(p->value, NULL));
 }
 
-static void write_params(FILE *f, const struct settle_result *r)
+void settle_json_params(FILE *f, const char *key,
+			const struct settle_result *r)
 {
 	int any = 0;
 
-	fputs("\"params\": {", f);
+	jkey(f, key);
+	fputc('{', f);
 	if (r->claim->sized) {
 		fprintf(f, "\"size_bytes\": %llu", (unsigned long long)r->size_bytes);
 		any = 1;
@@ -335,7 +337,7 @@ static void write_result(FILE *f, const struct settle_report *rep,
 	fputs(", ", f); jkey(f, "variant"); jstr(f, r->variant);
 	fputs(", ", f); jkey(f, "label");
 	jstr(f, r->label);
-	fputs(", ", f); write_params(f, r);
+	fputs(", ", f); settle_json_params(f, "params", r);
 	fprintf(f, ",\n     \"reference\": %s, \"iterations\": %llu, "
 		"\"ops_per_sample\": %llu, \"check\": \"%llu\",\n     \"samples_ns\": [",
 		r->reference ? "true" : "false",
@@ -413,7 +415,7 @@ static void write_skipped(FILE *f, const struct settle_report *rep)
 		fputs(first ? "\n    {" : ",\n    {", f);
 		jkey(f, "claim"); jstr(f, r->claim->name);
 		fputs(", ", f); jkey(f, "variant"); jstr(f, r->variant);
-		fputs(", ", f); write_params(f, r);
+		fputs(", ", f); settle_json_params(f, "params", r);
 		fputs(", ", f); jkey(f, "reason"); jstr(f, r->skipped);
 		/* where the row stands among all (results[] holds the others
 		 * in order), so that show prints the rows as run did */
@@ -562,7 +564,7 @@ static void compare_row(FILE *f, const struct settle_compare_section *s,
 	fputs(", ", f); jkey(f, "claim"); jstr(f, r->claim->name);
 	fputs(", ", f); jkey(f, "variant"); jstr(f, r->variant);
 	fputs(", ", f); jkey(f, "label"); jstr(f, r->label);
-	fputs(", ", f); write_params(f, r);
+	fputs(", ", f); settle_json_params(f, "params", r);
 	fprintf(f, ", \"n_old\": %zu, \"n_new\": %zu", w->n_old, w->n_new);
 	fputs(", \"old_median_ns\": ", f); jnum(f, m ? w->old_median : NAN);
 	fputs(", \"new_median_ns\": ", f); jnum(f, m ? w->new_median : NAN);
