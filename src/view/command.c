@@ -280,9 +280,10 @@ static const char *pct(double frac, char *buf, size_t len)
 	return buf;
 }
 
-/* ", its 91.58 ms off the CPU per run counted as its own" when the runs
- * spent time off the CPU (st->off_ns), which perf does not sample, else
- * "", into buf. */
+/* ", its 91.58 ms off the CPU per run (...) counted as its own" when the
+ * runs spent time off the CPU (st->off_ns: blocked, or runnable while
+ * other work had the CPU), which perf does not sample, else "", into
+ * buf. */
 static const char *off_text(const struct settle_share_stat *st, char *buf,
 			    size_t len)
 {
@@ -291,8 +292,9 @@ static const char *off_text(const struct settle_share_stat *st, char *buf,
 	buf[0] = '\0';
 	if (st->off_ns > 0) {
 		settle_format_ns(st->off_ns, t, sizeof(t));
-		snprintf(buf, len, ", its %s off the CPU per run (waiting, "
-			 "which perf does not sample) counted as its own", t);
+		snprintf(buf, len, ", its %s off the CPU per run (waiting "
+			 "or preempted, which perf does not sample) counted "
+			 "as its own", t);
 	}
 	return buf;
 }
