@@ -611,7 +611,7 @@ static int popcount_conclude(const struct settle_result *res, size_t n,
 	size_t nties = 0, used = 0;
 	double saved, lo, hi, rmax;
 	/* sized so that the sentence fits (gcc -O1 checks the bound) */
-	char size[24], names[160] = "", extra[48] = "", ci[40] = "";
+	char size[24], names[160] = "", extra[48] = "", ci[48] = "";
 	char span[40], hi_s[20];
 	int w;
 	int reached, faster;
@@ -636,8 +636,13 @@ static int popcount_conclude(const struct settle_result *res, size_t n,
 			rmax = fmax(rmax, res[i].cmp.ratio);
 			reached &= settle_interval_reached(&res[i].cmp);
 		}
-	/* the interval as the table shows it: none below its 95 % level */
-	if (reached)
+	/* the interval as the table shows it: none below its 95 % level;
+	 * tied counts' together, said so (a bare one after a range of
+	 * ratios was read as one count's) */
+	if (reached && nties)
+		snprintf(ci, sizeof(ci), " (their intervals span [%.3f, %.3f])",
+			 lo, hi);
+	else if (reached)
 		snprintf(ci, sizeof(ci), " [%.3f, %.3f]", lo, hi);
 	settle_format_size(best->size_bytes, size, sizeof(size));
 	if (best->size_bytes != 4ull << 30)
