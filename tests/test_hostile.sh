@@ -616,6 +616,17 @@ expect hugesize 2 "size '99999999999T' is too large \(at most 2\^64 - 1 bytes\)"
 	"run: a well-formed size beyond 2^64 bytes is called too large"
 run badsize run popcount --size 1Q
 expect badsize 2 "malformed size '1Q'" "run: --size 1Q is malformed"
+# a whole number out of range is not "malformed" either (--samples 0
+# read "malformed --samples '0'")
+run samples0 run popcount --samples 0
+expect samples0 2 "^settle: --samples '0' is out of range \(a whole number, 1 to 1000000\)$" \
+	"run: --samples 0 is out of range, with the range"
+run samplesx run popcount --samples 5x
+expect samplesx 2 "^settle: malformed --samples '5x' \(a whole number, 1 to 1000000\)$" \
+	"run: --samples 5x is malformed, with the range"
+run procs0 selftest --processes 65
+expect procs0 2 "^settle: --processes '65' is out of range \(a whole number, 1 to 64\)$" \
+	"selftest: --processes 65 is out of range, with the range"
 run flagsonly run examples/endian.c --build "-O2"
 expect flagsonly 2 "--build '-O2': a compiler comes first, then its flags, e.g. --build \"cc -O2\"" \
 	"run: --build with flags only is refused, with an example"

@@ -249,17 +249,28 @@ static int fail_usage(const char *fmt, ...)
 
 /* ---- option values ------------------------------------------------------ */
 
-static int parse_uint(const char *s, unsigned long max, unsigned long *out)
+/*
+ * The value arg of option --name: what (e.g. "a whole number") from lo to
+ * hi, into *out. Returns 0, else 2 after a message that says whether arg
+ * is no such number ("malformed") or one out of range.
+ */
+static int whole_option(const char *name, const char *arg, const char *what,
+			unsigned long lo, unsigned long hi, unsigned long *out)
 {
 	char *end;
 	unsigned long v;
 
-	if (!s || *s < '0' || *s > '9')
-		return -1;
+	if (!arg || *arg < '0' || *arg > '9')
+		return fail_usage("malformed --%s '%s' (%s, %lu to %lu)", name,
+				  arg ? arg : "", what, lo, hi);
 	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || *end || v > max)
-		return -1;
+	v = strtoul(arg, &end, 10);
+	if (*end)
+		return fail_usage("malformed --%s '%s' (%s, %lu to %lu)", name,
+				  arg, what, lo, hi);
+	if (errno || v < lo || v > hi)
+		return fail_usage("--%s '%s' is out of range (%s, %lu to %lu)",
+				  name, arg, what, lo, hi);
 	*out = v;
 	return 0;
 }
@@ -297,8 +308,8 @@ static int parse_cpu(const char *arg, int *cpu)
 {
 	unsigned long v;
 
-	if (parse_uint(arg, 1023, &v) < 0)
-		return fail_usage("malformed --cpu '%s' (a CPU number)", arg);
+	if (whole_option("cpu", arg, "a CPU number", 0, 1023, &v))
+		return 2;
 	*cpu = (int)v;
 	return 0;
 }
@@ -751,15 +762,15 @@ static int run_option(void *ctx, int c, const char *arg)
 		a->nsizes++;
 		return 0;
 	case OPT_SAMPLES:
-		if (parse_uint(arg, 1000000, &a->samples) < 0 || !a->samples)
-			return fail_usage("malformed --samples '%s' (a whole "
-					  "number from 1 to 1000000)", arg);
+		if (whole_option("samples", arg, "a whole number", 1, 1000000,
+				 &a->samples))
+			return 2;
 		a->have_samples = 1;
 		return 0;
 	case OPT_MIN:
-		if (parse_uint(arg, 60000, &a->min_ms) < 0 || !a->min_ms)
-			return fail_usage("malformed --min-time '%s' (whole "
-					  "milliseconds, 1 to 60000)", arg);
+		if (whole_option("min-time", arg, "whole milliseconds", 1,
+				 60000, &a->min_ms))
+			return 2;
 		a->have_min = 1;
 		return 0;
 	case OPT_CPU:
@@ -790,27 +801,27 @@ static int run_option(void *ctx, int c, const char *arg)
 	case OPT_EQUIV:
 		return parse_band(arg, &a->opt.band);
 	case OPT_PROCESSES:
-		if (parse_uint(arg, 256, &a->processes) < 0 || !a->processes)
-			return fail_usage("malformed --processes '%s' (a whole "
-					  "number from 1 to 256)", arg);
+		if (whole_option("processes", arg, "a whole number", 1, 256,
+				 &a->processes))
+			return 2;
 		a->have_processes = 1;
 		return 0;
 	case OPT_LAYOUTS:
-		if (parse_uint(arg, 64, &a->layouts) < 0 || !a->layouts)
-			return fail_usage("malformed --layouts '%s' (a whole "
-					  "number from 1 to 64)", arg);
+		if (whole_option("layouts", arg, "a whole number", 1, 64,
+				 &a->layouts))
+			return 2;
 		a->have_layouts = 1;
 		return 0;
 	case OPT_LAYOUT_FIRST: /* internal: --processes sets it per child */
-		if (parse_uint(arg, 63, &a->layout_first) < 0)
-			return fail_usage("malformed --layout-first '%s' (0 to "
-					  "63)", arg);
+		if (whole_option("layout-first", arg, "a layout", 0, 63,
+				 &a->layout_first))
+			return 2;
 		a->have_layout_first = 1;
 		return 0;
 	case OPT_ROUND_FIRST: /* internal: --processes sets it per child */
-		if (parse_uint(arg, 1ul << 30, &a->round_first) < 0)
-			return fail_usage("malformed --round-first '%s' (0 to "
-					  "%lu)", arg, 1ul << 30);
+		if (whole_option("round-first", arg, "a round", 0, 1ul << 30,
+				 &a->round_first))
+			return 2;
 		a->have_round_first = 1;
 		run_by_parent = 1;
 		return 0;
@@ -1366,36 +1377,35 @@ static int selftest_option(void *ctx, int c, const char *arg)
 	case OPT_AA:
 	case OPT_DETECT:
 	case OPT_LAYOUT_TRIALS:
-		if (parse_uint(arg, 100000, &v) < 0 ||
-		    (!v && c != OPT_LAYOUT_TRIALS))
-			return fail_usage("malformed --%s '%s' (%s to 100000)",
-					  c == OPT_AA ? "aa-trials" :
-					  c == OPT_DETECT ? "detect-trials" :
-					  "layout-trials", arg,
-					  c == OPT_LAYOUT_TRIALS ? "0" : "1");
+		if (whole_option(c == OPT_AA ? "aa-trials" :
+				 c == OPT_DETECT ? "detect-trials" :
+				 "layout-trials", arg, "a whole number",
+				 c == OPT_LAYOUT_TRIALS ? 0 : 1, 100000, &v))
+			return 2;
 		*(c == OPT_AA ? &a->aa : c == OPT_DETECT ? &a->det :
 		  &a->lay) = v;
 		return 0;
 	case OPT_LAYOUTS:
-		if (parse_uint(arg, 64, &v) < 0 || !v)
-			return fail_usage("malformed --layouts '%s' (1 to 64)",
-					  arg);
+		if (whole_option("layouts", arg, "a whole number", 1, 64, &v))
+			return 2;
 		a->o.layouts = (unsigned)v;
 		return 0;
 	case OPT_SAMPLES:
-		if (parse_uint(arg, 100000, &v) < 0 || !v)
-			return fail_usage("malformed --samples '%s'", arg);
+		if (whole_option("samples", arg, "a whole number", 1, 100000,
+				 &v))
+			return 2;
 		a->o.samples = (unsigned)v;
 		return 0;
 	case OPT_MIN:
-		if (parse_uint(arg, 60000, &v) < 0 || !v)
-			return fail_usage("malformed --min-time '%s'", arg);
+		if (whole_option("min-time", arg, "whole milliseconds", 1,
+				 60000, &v))
+			return 2;
 		a->o.min_sample_ns = (double)v * 1e6;
 		return 0;
 	case OPT_PROCESSES:
-		if (parse_uint(arg, 64, &v) < 0 || !v)
-			return fail_usage("malformed --processes '%s' (1 to "
-					  "64)", arg);
+		if (whole_option("processes", arg, "a whole number", 1, 64,
+				 &v))
+			return 2;
 		a->o.processes = (unsigned)v;
 		return 0;
 	case OPT_CPU:
