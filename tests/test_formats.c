@@ -711,7 +711,9 @@ static void test_load_gbench(void **st)
 	assert_non_null(strstr(err, "time_unit"));
 }
 
-/* settle's gbench-json read back by settle: the same samples, exactly. */
+/* settle's gbench-json read back by settle: the same rows (claim,
+ * variant, size, build and parameters: settle_claim, settle_variant,
+ * settle_params) and samples, exactly. */
 static void test_gbench_roundtrip(void **st)
 {
 	struct settle_report rep, back;
@@ -726,11 +728,14 @@ static void test_gbench_roundtrip(void **st)
 	assert_int_equal(back.nresults, 3);
 	for (size_t r = 0; r < 3; r++) {
 		assert_string_equal(back.results[r].claim->name, "c");
+		assert_true(settle_result_same_key(&back.results[r],
+						   &rep.results[r]));
 		assert_int_equal(back.results[r].nsamples, 5);
 		for (size_t k = 0; k < 5; k++)
 			assert_true(back.results[r].samples_ns[k] == samples[r][k]);
 	}
-	assert_string_equal(back.results[1].variant, "v/size:4096");
+	assert_string_equal(back.results[1].variant, "v");
+	assert_int_equal(back.results[1].size_bytes, 4096);
 	assert_string_equal(back.machine.model_name, "Test CPU 1.5 GHz");
 	/* settle's compiler and flags come back, not the executable's path
 	 * as flags (compare then warned of different build flags) */
