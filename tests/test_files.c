@@ -283,6 +283,95 @@ static void test_variant_same_group(void **st)
 	assert_true(settle_variant_same_group(&a, &b));
 	b.nparams = 0;
 	assert_false(settle_variant_same_group(&a, &b));
+	/* the same parameters in another order: a file's params are a JSON
+	 * object (a file with its keys reordered shared no row) */
+	struct settle_param ab[] = { { .key = "a", .value = "1" },
+				     { .key = "b", .value = "2" } };
+	struct settle_param ba[] = { { .key = "b", .value = "2" },
+				     { .key = "a", .value = "1" } };
+	struct settle_param bb[] = { { .key = "b", .value = "2" },
+				     { .key = "b", .value = "2" } };
+	a.params = ab;
+	a.nparams = 2;
+	b.params = ba;
+	b.nparams = 2;
+	assert_true(settle_variant_same_group(&a, &b));
+	ba[1].value = "3";
+	assert_false(settle_variant_same_group(&a, &b));
+	b.params = bb;
+	assert_false(settle_variant_same_group(&a, &b));
+}
+
+/* A Google Benchmark file (settle's gbench-json among them): GB(...) of
+ * entries E(name, members), one sample of 1 ns each. */
+#define GB(entries) "{\"context\": {}, \"benchmarks\": [" entries "]}"
+#define E(name, more) "{\"name\": \"" name "\", \"run_type\": " \
+	"\"iteration\", \"real_time\": 1" more "}"
+#define SETTLE_ROW(params) ", \"settle_claim\": \"c\", " \
+	"\"settle_variant\": \"v\", \"settle_params\": " params
+
+/* Entries that would pool samples of different benchmarks, or count one
+ * twice, are refused, the entry named (an adversary's files read
+ * `slower` from copied entries, and pooled rows of two sizes). */
+static void test_gbench_refusals(void **st)
+{
+	(void)st;
+	expect_refusal(GB(E("b/1", ", \"repetition_index\": 0") ","
+			  E("b/1", ", \"repetition_index\": 0")),
+		       "benchmarks[1] (b/1) repeats repetition_index 0");
+	expect_refusal(GB(E("b/1", ", \"family_index\": 0") ","
+			  E("b/1", ", \"family_index\": 1")),
+		       "two benchmarks of one name");
+	expect_refusal(GB(E("c/v", "") ","
+			  E("c/v/size:8", SETTLE_ROW("{\"size_bytes\": 8}"))),
+		       "benchmarks[1] names a row of 'c' by settle_params "
+		       "with a size, its earlier entries by a name alone");
+	expect_refusal(GB(E("c/v", SETTLE_ROW("{}")) ","
+			  E("c/v/size:8", SETTLE_ROW("{\"size_bytes\": 8}"))),
+		       "must name its row alike");
+	expect_refusal(GB(E("c/v/size:8", SETTLE_ROW("{\"size_bytes\": 8}"))
+			  "," E("c/v", "")),
+		       "by a name alone, its earlier entries by settle_params");
+	expect_refusal(GB(E("b", ", \"time_unit\": 3")),
+		       "time_unit of the wrong type");
+	expect_refusal(GB("{\"name\": \"b\", \"run_type\": 3, "
+			  "\"real_time\": 1}"), "run_type of the wrong type");
+	expect_refusal(GB(E("b", ", \"error_occurred\": \"true\"")),
+		       "error_occurred of the wrong type");
+	expect_refusal(GB(E("b", ", \"repetition_index\": -1")),
+		       "repetition_index of the wrong type");
+	expect_refusal(GB(E("c/v", ", \"settle_claim\": \"c\", "
+			    "\"settle_variant\": 1, \"settle_params\": {}")),
+		       "benchmarks[0]: settle_variant is not");
+	expect_refusal(GB(E("c/v", SETTLE_ROW("[]"))),
+		       "settle_params is not an object");
+	expect_refusal("{\"context\": {}, \"benchmarks\": {}}",
+		       "not a Google Benchmark file either");
+}
+
+/* What such files may hold is kept: each repetition of a benchmark once,
+ * one family_index throughout, and a benchmark whose name ends as an
+ * aggregate's (_mean) where run_type says it is an iteration. */
+static void test_gbench_kept(void **st)
+{
+	struct settle_report rep;
+	char err[256] = "";
+	const char *f = write_file("gb.json", GB(
+		E("BM_running_mean", ", \"repetition_index\": 0") ","
+		E("BM_running_mean", ", \"repetition_index\": 1") ","
+		E("BM_x/1", ", \"family_index\": 2, \"repetition_index\": 0")
+		"," E("BM_x/1", ", \"family_index\": 2, "
+		      "\"repetition_index\": 1") ","
+		"{\"name\": \"BM_x/1_mean\", \"real_time\": 9}"));
+
+	(void)st;
+	assert_int_equal(settle_load_json(f, 0.01, &rep, err, sizeof(err)), 0);
+	assert_int_equal(rep.nresults, 2);
+	assert_string_equal(rep.results[0].variant, "BM_running_mean");
+	assert_int_equal(rep.results[0].nsamples, 2);
+	assert_string_equal(rep.results[1].variant, "1");
+	assert_int_equal(rep.results[1].nsamples, 2); /* not the _mean */
+	settle_report_free(&rep);
 }
 
 static void test_compare_pools_repetitions(void **st)
@@ -1128,6 +1217,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_load_and_recompute),
 		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_gbench_refusals),
+		cmocka_unit_test(test_gbench_kept),
 		cmocka_unit_test(test_same_key),
 		cmocka_unit_test(test_settings_ranges),
 		cmocka_unit_test(test_variant_same_group),

@@ -587,7 +587,7 @@ d["benchmarks"][3]["settle_params"] = {"size_bytes": 0}
 json.dump(d, open(sys.argv[2], "w"))
 PY
 "$SETTLE" show "$TMP/bad-own.gb" >/dev/null 2>"$TMP/bad-own.err"; rc=$?
-if [ $rc = 2 ] && grep -q "benchmarks\[3\] has settle_claim" "$TMP/bad-own.err"
+if [ $rc = 2 ] && grep -q "benchmarks\[3\]: settle_params.size_bytes is not a size" "$TMP/bad-own.err"
 then ok "gbench-json with a malformed settle_params: exit 2, the entry named"
 else bad "gbench-json with a malformed settle_params: status $rc: $(cat "$TMP/bad-own.err")"
 fi

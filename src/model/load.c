@@ -29,6 +29,8 @@ struct loader {
 	size_t too_long_max;  /* its buffer's length less the NUL */
 	long *skip_pos;       /* skipped[].position of the skipped rows, */
 	size_t skip_first;    /* loaded from results[skip_first] on */
+	json_t *seen;         /* a Google Benchmark file's entries so far
+				 (gbench_seen()) */
 };
 
 __attribute__((format(printf, 2, 3)))
@@ -1001,6 +1003,35 @@ static struct settle_result *gbench_result(struct loader *l,
 }
 
 /*
+ * Entry idx names a row of claim (its first len bytes) by kind: its name
+ * alone, or settle_params with or without a size. Every entry of one
+ * claim must do so alike: else rows of different sizes or benchmarks
+ * would be taken for one (a claim whose first entry had no size lost the
+ * size of all its rows, and a name alone was pooled into a sized row).
+ * 0, or -1 after fail().
+ */
+static int same_kind(struct loader *l, size_t idx, const char *claim,
+		     size_t len, const char *kind)
+{
+	char key[600];
+	const char *was;
+
+	snprintf(key, sizeof(key), "c:%.*s", (int)(len < 512 ? len : 512),
+		 claim);
+	was = json_string_value(json_object_get(l->seen, key));
+	if (!was)
+		return json_object_set_new(l->seen, key, json_string(kind)) ?
+		       fail(l, "out of memory") : 0;
+	if (strcmp(was, kind))
+		return fail(l, "malformed: benchmarks[%zu] names a row of "
+			    "'%.*s' by %s, its earlier entries by %s: every "
+			    "entry of one claim must name its row alike",
+			    idx, (int)(len < 200 ? len : 200), claim, kind,
+			    was);
+	return 0;
+}
+
+/*
  * The row of entry b of settle's own gbench-json, named by its
  * settle_claim, settle_variant and settle_params (the result file's
  * claim, variant and params): found among rep's rows, else appended.
@@ -1017,23 +1048,32 @@ static struct settle_result *settle_row(struct loader *l,
 	struct settle_param *p = calloc(np + 1, sizeof(*p));
 	char **text = calloc(np + 1, sizeof(*text));
 	struct settle_result key, *r = NULL;
-	const char *build = NULL;
+	const char *build = NULL, *why = NULL;
 	uint64_t size = 0;
 
 	memset(&key, 0, sizeof(key));
-	if (!cname || !*cname || !vname || !*vname || !json_is_object(params) ||
-	    (p && text && split_params(params, p, &n, text, &size, &build))) {
-		fail(l, "malformed: benchmarks[%zu] has settle_claim, "
-		     "settle_variant or settle_params, but not a claim and "
-		     "variant name and an object of parameters (a size in "
-		     "bytes, at least 1)", idx);
+	if (!cname || !*cname)
+		why = "settle_claim is not a claim's name";
+	else if (!vname || !*vname)
+		why = "settle_variant is not a variant's name";
+	else if (!json_is_object(params))
+		why = "settle_params is not an object of parameters";
+	else if (p && text && split_params(params, p, &n, text, &size, &build))
+		why = "settle_params.size_bytes is not a size in bytes (a "
+		      "whole number, at least 1)";
+	if (why) {
+		fail(l, "malformed: benchmarks[%zu]: %s", idx, why);
 		goto out;
 	}
-	key.claim = p && text ? gbench_claim(rep, cname, size > 0) : NULL;
-	if (!key.claim) {
-		fail(l, "out of memory");
+	if (!p || !text)
+		goto oom;
+	if (same_kind(l, idx, cname, strlen(cname),
+		      size ? "settle_params with a size" :
+			     "settle_params without a size") < 0)
 		goto out;
-	}
+	key.claim = gbench_claim(rep, cname, size > 0);
+	if (!key.claim)
+		goto oom;
 	key.variant = vname;
 	key.build = build;
 	key.params = p;
@@ -1047,6 +1087,7 @@ static struct settle_result *settle_row(struct loader *l,
 					 json_string_value(json_object_get(b, "label")),
 					 0, size);
 	if (!r)
+oom:
 		fail(l, "out of memory");
 out:
 	for (size_t i = 0; text && i < n; i++)
@@ -1064,10 +1105,15 @@ static struct settle_result *entry_result(struct loader *l,
 {
 	struct settle_result *r;
 
+	const char *slash = strchr(name, '/');
+
 	if (json_object_get(b, "settle_claim") ||
 	    json_object_get(b, "settle_variant") ||
 	    json_object_get(b, "settle_params"))
 		return settle_row(l, rep, b, idx);
+	if (same_kind(l, idx, name, slash ? (size_t)(slash - name) :
+				    strlen(name), "a name alone") < 0)
+		return NULL;
 	r = gbench_result(l, rep, name);
 	if (!r)
 		fail(l, "out of memory");
@@ -1097,6 +1143,77 @@ static int gbench_error(struct loader *l, json_t *b, size_t idx,
 	return r->skipped ? 0 : fail(l, "out of memory");
 }
 
+/* The members of entry b that settle reads have their types: a string
+ * run_type and time_unit, a true or false error_occurred, whole numbers
+ * repetition_index, repetitions and family_index. 0, or -1 after fail(). */
+static int entry_types(struct loader *l, json_t *b, size_t idx,
+		       const char *name)
+{
+	static const struct { const char *key; char type; } members[] = {
+		{ "run_type", 's' }, { "time_unit", 's' },
+		{ "error_occurred", 'b' }, { "repetition_index", 'n' },
+		{ "repetitions", 'n' }, { "family_index", 'n' },
+	};
+
+	for (size_t i = 0; i < sizeof(members) / sizeof(members[0]); i++) {
+		json_t *v = json_object_get(b, members[i].key);
+		char t = members[i].type;
+
+		if (!v || (t == 's' && json_is_string(v)) ||
+		    (t == 'b' && json_is_boolean(v)) ||
+		    (t == 'n' && json_is_integer(v) &&
+		     json_integer_value(v) >= 0))
+			continue;
+		return fail(l, "malformed: benchmarks[%zu] (%.200s) has %s "
+			    "of the wrong type (%s expected)", idx, name,
+			    members[i].key, t == 's' ? "a string" :
+			    t == 'b' ? "true or false" : "a whole number");
+	}
+	return 0;
+}
+
+/*
+ * Each sample of row once: an entry whose row already has a sample of
+ * its repetition_index is a copy (its sample would count twice: 10 copies
+ * of each entry turned an unclear 3 % change into `slower` [+1.17 %,
+ * +4.87 %]), and one whose family_index is not that of its row's earlier
+ * entries is another benchmark of the same name (pooled, a median of
+ * neither). 0, or -1 after fail().
+ */
+static int once(struct loader *l, json_t *b, size_t idx, const char *name,
+		size_t row)
+{
+	json_t *rep = json_object_get(b, "repetition_index");
+	json_t *fam = json_object_get(b, "family_index"), *was;
+	char key[64];
+
+	if (fam) {
+		snprintf(key, sizeof(key), "f:%zu", row);
+		was = json_object_get(l->seen, key);
+		if (was && !json_equal(was, fam))
+			return fail(l, "malformed: benchmarks[%zu] (%.200s) "
+				    "has family_index %" JSON_INTEGER_FORMAT
+				    ", its row's earlier entries %"
+				    JSON_INTEGER_FORMAT ": two benchmarks of "
+				    "one name, which settle cannot tell apart",
+				    idx, name, json_integer_value(fam),
+				    json_integer_value(was));
+		if (!was && json_object_set(l->seen, key, fam))
+			return fail(l, "out of memory");
+	}
+	if (!rep)
+		return 0;
+	snprintf(key, sizeof(key), "r:%zu:%" JSON_INTEGER_FORMAT, row,
+		 json_integer_value(rep));
+	if (json_object_get(l->seen, key))
+		return fail(l, "malformed: benchmarks[%zu] (%.200s) repeats "
+			    "repetition_index %" JSON_INTEGER_FORMAT " of its "
+			    "row: a copied entry, whose sample would count "
+			    "twice", idx, name, json_integer_value(rep));
+	return json_object_set_new(l->seen, key, json_true()) ?
+	       fail(l, "out of memory") : 0;
+}
+
 static int load_gbench_entry(struct loader *l, json_t *b, size_t idx,
 			     struct settle_report *rep)
 {
@@ -1111,9 +1228,12 @@ static int load_gbench_entry(struct loader *l, json_t *b, size_t idx,
 	 * "none" by (gbench_result()), and its repetitions a baseline */
 	if (!json_is_object(b) || !name || !*name)
 		return fail(l, "malformed: benchmarks[%zu] has no name", idx);
-	/* an aggregate of repetitions or a complexity fit, not a sample,
-	 * whatever the file's layout version says of it */
-	if ((rt && strcmp(rt, "iteration") != 0) || aggregate_name(name) ||
+	if (entry_types(l, b, idx, name) < 0)
+		return -1;
+	/* an aggregate of repetitions or a complexity fit, not a sample; by
+	 * its name's suffix only in files before run_type (a benchmark of
+	 * its own may be called BM_running_mean) */
+	if ((rt ? strcmp(rt, "iteration") != 0 : aggregate_name(name)) ||
 	    json_object_get(b, "aggregate_name") || json_object_get(b, "big_o") ||
 	    json_object_get(b, "rms"))
 		return 0;
@@ -1132,7 +1252,7 @@ static int load_gbench_entry(struct loader *l, json_t *b, size_t idx,
 			    "not a time (zero, negative, not finite, or below "
 			    "1e-15 ns or above 1e15 ns)", idx, name);
 	r = entry_result(l, rep, b, idx, name);
-	if (!r)
+	if (!r || once(l, b, idx, name, (size_t)(r - rep->results)) < 0)
 		return -1;
 	p = realloc(r->samples_ns, (r->nsamples + 1) * sizeof(*p));
 	if (!p)
@@ -1188,9 +1308,15 @@ static int load_gbench(struct loader *l, json_t *doc, struct settle_report *rep)
 	snprintf(rep->noise.governor, sizeof(rep->noise.governor), "unknown");
 	rep->options.processes = 1;
 	rep->gbench = 1;
+	l->seen = json_object();
+	if (!l->seen)
+		return fail(l, "out of memory");
 	json_array_foreach(json_object_get(doc, "benchmarks"), i, v)
-		if (load_gbench_entry(l, v, i, rep) < 0)
+		if (load_gbench_entry(l, v, i, rep) < 0) {
+			json_decref(l->seen);
 			return -1;
+		}
+	json_decref(l->seen);
 	for (i = 0; i < rep->nresults; i++)
 		most = rep->results[i].nsamples > most ?
 		       rep->results[i].nsamples : most;
@@ -1283,6 +1409,12 @@ static int load_doc(struct loader *l, json_t *doc, struct settle_report *rep)
 	json_t *schema = json_object_get(doc, "schema"), *res, *jr;
 	size_t i;
 
+	if (json_is_object(doc) && !schema &&
+	    json_is_object(json_object_get(doc, "context")) &&
+	    json_object_get(doc, "benchmarks"))
+		return fail(l, "not a Google Benchmark file either (its "
+			    "\"benchmarks\" is not an array), nor a settle "
+			    "result file (no \"schema\")");
 	if (!json_is_object(doc) || !json_is_string(schema))
 		return fail(l, "not a settle result file (no \"schema\")");
 	if (strcmp(json_string_value(schema), SETTLE_SCHEMA) != 0)
@@ -1344,8 +1476,9 @@ int settle_load_json(const char *path, double band, struct settle_report *rep,
 		else
 			rc = fail(&l, "not a settle result file (invalid or "
 				  "truncated JSON at line %d: %s); one is what "
-				  "settle run --output FILE.json writes",
-				  je.line, je.text);
+				  "settle run --output FILE.json writes (or a "
+				  "Google Benchmark program's "
+				  "--benchmark_format=json)", je.line, je.text);
 		goto out;
 	}
 	rep->options.band = band;

@@ -113,7 +113,8 @@ int settle_wait_for(pid_t pid, long limit_ms, int *timed_out);
 /*
  * Non-zero when two rows or variants, given by their parts (build NULL:
  * none; na and nb parameters), have the same build and the same
- * parameters, key by key in order: settle_variant_same_group() and
+ * parameters, key by key in any order (keys are unique): each value
+ * compared as its text; settle_variant_same_group() and
  * settle_result_same_group().
  */
 struct settle_param;

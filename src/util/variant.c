@@ -17,10 +17,15 @@ int settle_same_group(const char *build_a, const struct settle_param *pa,
 {
 	if (!same_str(build_a, build_b) || na != nb)
 		return 0;
-	for (size_t i = 0; i < na; i++)
-		if (!same_str(pa[i].key, pb[i].key) ||
-		    !same_str(pa[i].value, pb[i].value))
+	/* in any order: a file's params are a JSON object */
+	for (size_t i = 0; i < na; i++) {
+		size_t j = 0;
+
+		while (j < nb && !same_str(pa[i].key, pb[j].key))
+			j++;
+		if (j == nb || !same_str(pa[i].value, pb[j].value))
 			return 0;
+	}
 	return 1;
 }
 
