@@ -220,6 +220,14 @@ run ctl show "$TMP/ctl.json"
 expect ctl 2 "claim 'ev.x1b\[31mil.x07.x0a' is not described" \
 	"show: control characters in a claim name are written out in the message"
 grep -q "$(printf '\033')" "$TMP/ctl.err" && bad "show: an escape character reached the terminal"
+# nor a right-to-left override, which reorders what the terminal shows
+# after it (U+202E reached it raw)
+edit "$TMP/rlo.json" 'doc["results"][0]["claim"] = "ev\u202eil"'
+run rlo show "$TMP/rlo.json"
+expect rlo 2 "claim 'ev.u202eil' is not described" \
+	"show: a right-to-left override in a claim name is written out"
+grep -q "$(printf '\342\200\256')" "$TMP/rlo.err" &&
+	bad "show: a right-to-left override reached the terminal"
 edit "$TMP/schema.json" 'doc["schema"] = "\x1b]0;owned\x07" + "A" * 5000'
 run schema show "$TMP/schema.json"
 expect schema 2 "schema '.x1b\]0;owned.x07A+', expected 'settle-result/1'" \

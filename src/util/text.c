@@ -116,6 +116,14 @@ void settle_json_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* Unicode's bidirectional formatting characters (UAX #9, section 2):
+ * sent raw, they reorder what a terminal shows after them. */
+static int bidi_control(unsigned long c)
+{
+	return c == 0x061c || c == 0x200e || c == 0x200f ||
+	       (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
+}
+
 char *settle_escape(const char *s)
 {
 	const unsigned char *p = (const unsigned char *)(s ? s : "");
@@ -132,7 +140,8 @@ char *settle_escape(const char *s)
 			n += (size_t)sprintf(out + n, "\\x%02x", *p);
 		else if (c < 0x20 || c == 0x7f)       /* C0, DEL: \x1b */
 			n += (size_t)sprintf(out + n, "\\x%02lx", c);
-		else if (c >= 0x80 && c < 0xa0)       /* C1: \u009b */
+		else if ((c >= 0x80 && c < 0xa0) ||   /* C1: \u009b */
+			 bidi_control(c))             /* \u202e */
 			n += (size_t)sprintf(out + n, "\\u%04lx", c);
 		else {
 			memcpy(out + n, p, len);

@@ -139,8 +139,9 @@ int settle_int64_text(const char *s);
 /*
  * A copy of s (free it; NULL when out of memory) fit for a terminal:
  * control characters and escape sequences written out, never sent raw
- * ("\x1b", "\x07", C1 as "\u009b"), invalid UTF-8 bytes as "\xNN";
- * printable UTF-8 kept as it is.
+ * ("\x1b", "\x07", C1 as "\u009b", the bidirectional formatting
+ * characters as "\u202e"), invalid UTF-8 bytes as "\xNN"; printable
+ * UTF-8 kept as it is.
  */
 char *settle_escape(const char *s);
 
