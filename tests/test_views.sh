@@ -278,10 +278,14 @@ PY
 done
 
 # compare's table: each row's counts and verdict start under "samples" and
-# "verdict" (they sat 2 columns right of them), with and without marks
-for pair in "old.json new.json" "layouts.json layouts-moved.json"; do
+# "verdict" (they sat 2 columns right of them), with and without marks,
+# and with names wider than 40 columns (they pushed the columns after
+# them out of line)
+for pair in "$GOLDEN/old.json $GOLDEN/new.json" \
+	    "$GOLDEN/layouts.json $GOLDEN/layouts-moved.json" \
+	    "$TMP/long.json $TMP/long.json"; do
 	set -- $pair
-	"$SETTLE" compare "$GOLDEN/$1" "$GOLDEN/$2" >"$TMP/cmpcols.table" 2>/dev/null
+	"$SETTLE" compare "$1" "$2" >"$TMP/cmpcols.table" 2>/dev/null
 	if python3 - "$TMP/cmpcols.table" <<'PY'
 import re, sys
 s = v = None
@@ -299,9 +303,9 @@ for line in open(sys.argv[1], encoding="utf-8"):
 sys.exit(0 if rows and not bad else 1)
 PY
 	then
-		ok "compare table columns under their headers ($1 $2)"
+		ok "compare table columns under their headers (${1##*/} ${2##*/})"
 	else
-		bad "compare table columns shifted from their headers ($1 $2)"
+		bad "compare table columns shifted from their headers (${1##*/} ${2##*/})"
 	fi
 done
 

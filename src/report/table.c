@@ -241,26 +241,47 @@ static void report(FILE *f, const struct settle_view *v)
 
 /* ---- compare ----------------------------------------------------------- */
 
+/* The width of a comparison's name column: 40, or its widest name's up
+ * to CMP_NAME_MAX (a longer name overruns its own row only; names such
+ * as "popcount 4 KiB gcc -O2 -march=native table8" pushed every column
+ * after them out of line). */
+#define CMP_NAME_MAX 96
+static int name_width(const struct settle_compare_section *s)
+{
+	int w = 40;
+
+	for (size_t i = 0; i < s->nrows; i++) {
+		int k = settle_text_width(s->rows[i].name);
+
+		if (k > w)
+			w = k < CMP_NAME_MAX ? k : CMP_NAME_MAX;
+	}
+	return w;
+}
+
 /* sep: a blank line first (not at the very top of the output) */
 static void compare_section(FILE *f, const struct settle_compare_section *s,
 			    int sep)
 {
 	int mw = 1; /* the marks after the change: "!", or "!~" */
+	int nw = name_width(s);
 
 	for (size_t i = 0; i < s->nrows; i++)
 		if (s->rows[i].lmark && s->rows[i].lmark[0])
 			mw = 2;
 	fprintf(f, "%s%s -> %s\n", sep ? "\n" : "", s->old_name,
 		s->new_name);
-	fprintf(f, "  %-40s %11s %11s %9s%*s %-20s  %-9s %s\n",
-		"claim / variant", "old", "new", "change", mw, "",
+	fprintf(f, "  %-*s %11s %11s %9s%*s %-20s  %-9s %s\n",
+		nw, "claim / variant", "old", "new", "change", mw, "",
 		"95% interval", "samples", "verdict");
 	for (size_t i = 0; i < s->nrows; i++) {
 		const struct settle_compare_row *w = &s->rows[i];
 		char counts[48], ci[48], marks[8];
 
 		if (w->status == SETTLE_CMP_NO_TIME) {
-			fprintf(f, "  %-40s change %s\n", w->name, w->why);
+			fputs("  ", f);
+			padded(f, w->name, nw);
+			fprintf(f, " change %s\n", w->why);
 			continue;
 		}
 		snprintf(counts, sizeof(counts), "%zu/%zu", w->n_old, w->n_new);
@@ -268,7 +289,7 @@ static void compare_section(FILE *f, const struct settle_compare_section *s,
 		snprintf(marks, sizeof(marks), "%s%s", w->mark,
 			 w->lmark ? w->lmark : "");
 		fputs("  ", f);
-		padded(f, w->name, 40);
+		padded(f, w->name, nw);
 		fprintf(f, " %11s %11s %9s%-*s %-20s  %-9s %s",
 			w->old_text, w->new_text, w->change_text,
 			mw, marks, ci, counts, w->verdict);
@@ -287,8 +308,8 @@ static void compare_section(FILE *f, const struct settle_compare_section *s,
 
 		snprintf(ci, sizeof(ci), "[%8s, %8s]", s->gm_lo_text,
 			 s->gm_hi_text);
-		fprintf(f, "  %-40s %11s %11s %9s%*s %-20s  (%s)\n",
-			"geometric mean", "", "", s->gm_text, mw, "", ci,
+		fprintf(f, "  %-*s %11s %11s %9s%*s %-20s  (%s)\n",
+			nw, "geometric mean", "", "", s->gm_text, mw, "", ci,
 			s->gm_method);
 	}
 	if (s->nshares)

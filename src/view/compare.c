@@ -1484,7 +1484,8 @@ static void compare_notes(struct settle_compare_view *cv)
 			 "another run of the same code differs: unchanged "
 			 "code can be called slower or faster. %s",
 			 cv->layouts & 8 ? "Measure both with --layouts 4 (4 "
-			 "processes, the process as the unit; docs/layouts.md)"
+			 "processes, the process as the unit; docs/layouts.md), "
+			 "or at least --processes 3"
 			 : cv->layouts & 16 ? "A Google Benchmark file keeps "
 			 "no processes or layouts (settle's gbench-json "
 			 "neither): compare settle's result files (settle run "
