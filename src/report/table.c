@@ -40,16 +40,20 @@ static void machine(FILE *f, const struct settle_view *v, int info)
  * (UTF-8), up to LABEL_MAX: a longer label overruns its own row only. */
 #define LABEL_MAX 48
 
+/* Width w of a column, widened to s's display width, up to max. */
+static int widen(int w, const char *s, int max)
+{
+	int k = settle_text_width(s);
+
+	return k > w ? (k < max ? k : max) : w;
+}
+
 static int label_width(const struct settle_view_claim *vc)
 {
 	int w = 7;
 
-	for (size_t i = 0; i < vc->nrows; i++) {
-		int k = settle_text_width(vc->rows[i].label);
-
-		if (k > w)
-			w = k < LABEL_MAX ? k : LABEL_MAX;
-	}
+	for (size_t i = 0; i < vc->nrows; i++)
+		w = widen(w, vc->rows[i].label, LABEL_MAX);
 	return w;
 }
 
@@ -250,12 +254,8 @@ static int name_width(const struct settle_compare_section *s)
 {
 	int w = 40;
 
-	for (size_t i = 0; i < s->nrows; i++) {
-		int k = settle_text_width(s->rows[i].name);
-
-		if (k > w)
-			w = k < CMP_NAME_MAX ? k : CMP_NAME_MAX;
-	}
+	for (size_t i = 0; i < s->nrows; i++)
+		w = widen(w, s->rows[i].name, CMP_NAME_MAX);
 	return w;
 }
 
