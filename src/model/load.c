@@ -29,8 +29,8 @@ struct loader {
 	size_t too_long_max;  /* its buffer's length less the NUL */
 	long *skip_pos;       /* skipped[].position of the skipped rows, */
 	size_t skip_first;    /* loaded from results[skip_first] on */
-	json_t *seen;         /* a Google Benchmark file's entries so far
-				 (gbench_seen()) */
+	json_t *seen;         /* what a Google Benchmark file's entries
+				 said so far (same_kind(), once()) */
 };
 
 __attribute__((format(printf, 2, 3)))
