@@ -1086,9 +1086,10 @@ static struct settle_result *settle_row(struct loader *l,
 		r = settle_report_append(rep, key.claim, vname, build, p, n,
 					 json_string_value(json_object_get(b, "label")),
 					 0, size);
-	if (!r)
+	if (r)
+		goto out;
 oom:
-		fail(l, "out of memory");
+	fail(l, "out of memory");
 out:
 	for (size_t i = 0; text && i < n; i++)
 		free(text[i]);

@@ -253,11 +253,11 @@ int settle_compare_processes(const double *est, size_t p, double band,
 		c->lo = c->hi = c->ratio;
 	}
 	settle_decide(c, band);
+	units_are_processes(c);
 	if (p < 2) {
 		c->verdict = SETTLE_UNCLEAR;
-		c->why = SETTLE_WHY_TOO_FEW;
+		c->why = SETTLE_WHY_TOO_FEW_PROCESSES;
 	}
-	units_are_processes(c);
 	return 0;
 }
 

@@ -870,12 +870,6 @@ static int quote_wide(const struct settle_comparison *c)
 	return c->ratio > 0 && (c->lo < c->ratio / k || c->hi > c->ratio * k);
 }
 
-/* Whether comparison c has no interval for want of units. */
-static int too_few(const struct settle_comparison *c)
-{
-	return settle_why_too_few(c->why);
-}
-
 static const char *unsettled(const struct settle_report *rep,
 			     const struct settle_view_claim *vc,
 			     const struct settle_view_row *const *rows,
@@ -914,7 +908,7 @@ static const char *unsettled(const struct settle_report *rep,
 			continue;
 		if (w->role == SETTLE_ROLE_COMPARED &&
 		    !strcmp(w->verdict, "unclear")) {
-			if (too_few(&w->r->cmp))
+			if (settle_why_too_few(w->r->cmp.why))
 				return too_few_text;
 			if (!w->why || !strcmp(w->why, "interval too wide"))
 				return "too noisy (an interval too wide)";
@@ -974,13 +968,13 @@ static int undecided(const struct settle_report *rep,
 	struct settle_comparison c;
 
 	if (w == f || settle_part_slots(rep, a) || settle_part_slots(rep, b) ||
-	    too_few(&a->cmp) || too_few(&b->cmp))
+	    settle_why_too_few(a->cmp.why) || settle_why_too_few(b->cmp.why))
 		return 0; /* no verdict, by design: nothing to tell apart */
 	if (!settle_result_same_group(a, b)) {
 		if (settle_result_compare(b, a, rep->options.processes,
 					  rep->options.band, &c) < 0)
 			return 1;
-		return !too_few(&c) &&
+		return !settle_why_too_few(c.why) &&
 		       c.verdict != (slowest ? SETTLE_FASTER : SETTLE_SLOWER);
 	}
 	if (f->role == SETTLE_ROLE_COMPARED && w->role == SETTLE_ROLE_COMPARED)
