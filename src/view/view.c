@@ -1374,7 +1374,8 @@ static void warn(struct settle_view *v, const char *fmt, ...)
 
 /*
  * The core clock before -> after: "3.69 -> 3.70 GHz (+0.3%)", or with an
- * unknown estimate (0) "unknown -> 3.70 GHz", "3.69 GHz -> unknown",
+ * unknown estimate (0) "unknown -> 3.70 GHz (no steady estimate at the
+ * start)", "3.69 GHz -> unknown (no steady estimate at the end)",
  * "unknown": no drift is computed from an unknown clock.
  */
 static void drift_text(const struct settle_noise *n, char *buf, size_t len)
@@ -1385,9 +1386,11 @@ static void drift_text(const struct settle_noise *n, char *buf, size_t len)
 		snprintf(buf, len, "%.2f -> %.2f GHz (%+.1f%%)", b, a,
 			 n->drift_pct);
 	else if (b > 0)
-		snprintf(buf, len, "%.2f GHz -> unknown", b);
+		snprintf(buf, len, "%.2f GHz -> unknown (no steady estimate "
+			 "at the end)", b);
 	else if (a > 0)
-		snprintf(buf, len, "unknown -> %.2f GHz", a);
+		snprintf(buf, len, "unknown -> %.2f GHz (no steady estimate "
+			 "at the start)", a);
 	else
 		snprintf(buf, len, "unknown");
 }
