@@ -592,4 +592,64 @@ then ok "gbench-json with a malformed settle_params: exit 2, the entry named"
 else bad "gbench-json with a malformed settle_params: status $rc: $(cat "$TMP/bad-own.err")"
 fi
 
+# ... and, with its processes, layouts, preempted samples and CPU times,
+# compares with another file as that run's result file does: the same
+# rows, changes, intervals, verdicts and reasons (before, a file of 3
+# processes read back as one process, every sample pooled: all 56 rows of
+# founding-proc-steady against founding-proc had other intervals)
+python3 - "$(dirname "$G")/proc-slow-mode.json" "$TMP/cpu.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for r in d["results"]:  # the slow samples preempted: CPU time the median's
+    s = r["samples_ns"]; m = sorted(s)[len(s) // 2]
+    r["samples_cpu_ns"] = [min(x, m * 1.01) for x in s]
+    r["preempted_samples"] = sum(1 for x in s if x > m * 1.01)
+json.dump(d, open(sys.argv[2], "w"))
+PY
+for pair in founding-proc:founding-proc-steady layouts:layouts-moved \
+	    proc:proc-we32 proc:cpu; do
+	old=$(dirname "$G")/${pair%%:*}.json
+	new=$(dirname "$G")/${pair#*:}.json
+	[ "${pair#*:}" = cpu ] && new=$TMP/cpu.json
+	if "$SETTLE" show "$new" --format gbench-json >"$TMP/rt.gb" &&
+	   "$SETTLE" compare "$old" "$new" --format json >"$TMP/rt1" 2>/dev/null &&
+	   "$SETTLE" compare "$old" "$TMP/rt.gb" --format json >"$TMP/rt2" 2>/dev/null &&
+	   python3 - "$TMP/rt1" "$TMP/rt2" <<'PY'
+import json, sys
+rows = [json.load(open(f))["comparisons"][0]["rows"] for f in sys.argv[1:]]
+keys = ("verdict", "why", "change_pct", "ci_low_pct", "ci_high_pct",
+        "n_old", "n_new", "unstable", "layout_sensitive")
+pick = lambda r: ((r["claim"], r["variant"], json.dumps(r["params"], sort_keys=True)),
+                  tuple(r.get(k) for k in keys))
+a, b = (sorted(map(pick, x)) for x in rows)
+assert a and a == b, [x for x in zip(a, b) if x[0] != x[1]][:2]
+assert any(r["verdict"] in ("same", "slower", "faster") for r in rows[0])
+PY
+	then ok "compare with ${pair#*:}'s gbench-json: every row as with its result file"
+	else bad "compare with ${pair#*:}'s gbench-json differs from its result file"
+	fi
+done
+python3 - "$TMP/rt.gb" "$TMP/gb-bad" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+def save(n, f):
+    e = json.loads(json.dumps(d)); f(e)
+    json.dump(e, open("%s.%d" % (sys.argv[2], n), "w"))
+save(1, lambda e: e["context"].update(settle_processes=0))
+save(2, lambda e: e["benchmarks"][1].pop("settle_cpu_ns"))
+save(3, lambda e: e["benchmarks"][1].update(repetition_index=5))
+save(4, lambda e: e["benchmarks"][2].update(settle_preempted_samples=99))
+PY
+for c in "1:context.settle_processes is not a count" \
+	 "2:benchmarks\[1\] (.*) has a settle_cpu_ns where" \
+	 "3:benchmarks\[1\] (.*) has a repetition_index out of the order" \
+	 "4:benchmarks\[2\] (.*) has a settle_preempted_samples that"; do
+	"$SETTLE" show "$TMP/gb-bad.${c%%:*}" >/dev/null 2>"$TMP/gb-bad.err"
+	rc=$?
+	if [ $rc = 2 ] && grep -q "${c#*:}" "$TMP/gb-bad.err"
+	then ok "gbench-json refused: ${c#*:}"
+	else bad "gbench-json ${c%%:*}: status $rc: $(cat "$TMP/gb-bad.err")"
+	fi
+done
+
 test_end test_formats

@@ -1215,6 +1215,70 @@ static int once(struct loader *l, json_t *b, size_t idx, const char *name,
 	       fail(l, "out of memory") : 0;
 }
 
+/*
+ * What else settle's own entry b says of its sample k (the last one
+ * appended to r), as the result file does: the row's
+ * settle_preempted_samples, the sample's settle_layout and settle_cpu_ns
+ * (each either on every entry of a row or on none). With processes or
+ * layouts the samples must come in the order they were taken (the
+ * processes are equal consecutive chunks of them). 0, or -1 after fail().
+ */
+static int settle_sample(struct loader *l, json_t *b, size_t idx,
+			 const char *name, struct settle_result *r, size_t k)
+{
+	json_t *pre = json_object_get(b, "settle_preempted_samples");
+	json_t *lay = json_object_get(b, "settle_layout");
+	json_t *cpu = json_object_get(b, "settle_cpu_ns");
+	json_t *ri = json_object_get(b, "repetition_index");
+	const struct settle_options *o = &l->rep->options;
+	unsigned n = o->layouts;
+	const char *why = NULL;
+
+	if ((o->processes > 1 || n > 1) &&
+	    (!json_is_integer(ri) || json_integer_value(ri) != (json_int_t)k))
+		why = "a repetition_index out of the order its samples were "
+		      "taken in";
+	else if (pre && (!json_is_integer(pre) || json_integer_value(pre) < 0 ||
+			 (k && (size_t)json_integer_value(pre) != r->preempted)))
+		why = "a settle_preempted_samples that is not its row's count";
+	else if (!lay != !r->sample_layouts && k)
+		why = "a settle_layout where its row's other entries have "
+		      "none, or none where they have one";
+	else if (lay && (!json_is_integer(lay) || json_integer_value(lay) < 0 ||
+			 json_integer_value(lay) > 63 ||
+			 (n > 1 && json_integer_value(lay) >= n)))
+		why = "a settle_layout that is not a layout of the file's "
+		      "(context.settle_layouts)";
+	else if (!cpu != !r->samples_cpu_ns && k)
+		why = "a settle_cpu_ns where its row's other entries have "
+		      "none, or none where they have one";
+	else if (cpu && !(json_is_number(cpu) && json_number_value(cpu) >= 0 &&
+			  json_number_value(cpu) < 1e15))
+		why = "a settle_cpu_ns that is not a CPU time in ns";
+	if (why)
+		return fail(l, "malformed: benchmarks[%zu] (%.200s) has %s",
+			    idx, name, why);
+	if (pre)
+		r->preempted = (size_t)json_integer_value(pre);
+	if (lay) {
+		unsigned char *p = realloc(r->sample_layouts, k + 1);
+
+		if (!p)
+			return fail(l, "out of memory");
+		r->sample_layouts = p;
+		p[k] = (unsigned char)json_integer_value(lay);
+	}
+	if (cpu) {
+		double *p = realloc(r->samples_cpu_ns, (k + 1) * sizeof(*p));
+
+		if (!p)
+			return fail(l, "out of memory");
+		r->samples_cpu_ns = p;
+		p[k] = json_number_value(cpu);
+	}
+	return 0;
+}
+
 static int load_gbench_entry(struct loader *l, json_t *b, size_t idx,
 			     struct settle_report *rep)
 {
@@ -1261,10 +1325,39 @@ static int load_gbench_entry(struct loader *l, json_t *b, size_t idx,
 	r->samples_ns = p;
 	r->samples_ns[r->nsamples++] = ns;
 	r->skipped = NULL; /* a run that failed before (gbench_error) */
+	if (json_object_get(b, "settle_claim") &&
+	    settle_sample(l, b, idx, name, r, r->nsamples - 1) < 0)
+		return -1;
 	if (!r->iters) {
 		r->iters = (uint64_t)num(b, "iterations");
 		r->ops_per_sample = r->iters;
 	}
+	return 0;
+}
+
+/*
+ * settle's own gbench-json: the processes and layouts of its run
+ * (context.settle_processes, 1 to 256, and settle_layouts, 0 to 64, as a
+ * result file's settings); absent, one process in one layout. 0, or -1
+ * after fail().
+ */
+static int gbench_runs(struct loader *l, json_t *ctx, struct settle_options *o)
+{
+	json_t *p = json_object_get(ctx, "settle_processes");
+	json_t *n = json_object_get(ctx, "settle_layouts");
+
+	if (p && (!json_is_integer(p) || json_integer_value(p) < 1 ||
+		  json_integer_value(p) > 256))
+		return fail(l, "malformed: context.settle_processes is not a "
+			    "count of processes (1 to 256)");
+	if (n && (!json_is_integer(n) || json_integer_value(n) < 0 ||
+		  json_integer_value(n) > 64))
+		return fail(l, "malformed: context.settle_layouts is not a "
+			    "count of layouts (0 to 64)");
+	if (p)
+		o->processes = (unsigned)json_integer_value(p);
+	if (n)
+		o->layouts = (unsigned)json_integer_value(n);
 	return 0;
 }
 
@@ -1308,6 +1401,8 @@ static int load_gbench(struct loader *l, json_t *doc, struct settle_report *rep)
 	rep->noise.known = 0;
 	snprintf(rep->noise.governor, sizeof(rep->noise.governor), "unknown");
 	rep->options.processes = 1;
+	if (gbench_runs(l, ctx, &rep->options) < 0)
+		return -1;
 	rep->gbench = 1;
 	l->seen = json_object();
 	if (!l->seen)
@@ -1318,9 +1413,15 @@ static int load_gbench(struct loader *l, json_t *doc, struct settle_report *rep)
 			return -1;
 		}
 	json_decref(l->seen);
-	for (i = 0; i < rep->nresults; i++)
+	for (i = 0; i < rep->nresults; i++) {
+		if (rep->results[i].preempted > rep->results[i].nsamples)
+			return fail(l, "malformed: %s/%s has more "
+				    "settle_preempted_samples than samples",
+				    rep->results[i].claim->name,
+				    rep->results[i].variant);
 		most = rep->results[i].nsamples > most ?
 		       rep->results[i].nsamples : most;
+	}
 	rep->options.samples = (unsigned)most;
 	settle_report_analyze(rep, 0, rep->nresults);
 	return 0;

@@ -87,6 +87,12 @@ static void context(FILE *f, const struct settle_report *rep)
 	settle_json_string(f, rep->build_flags);
 	fputs(",\n    \"settle_clock\": ", f);
 	settle_json_string(f, settle_clock_name(t->clock));
+	/* the samples of each row are its processes' in turn, in equal
+	 * consecutive chunks (settle_report_analyze()) */
+	fprintf(f, ",\n    \"settle_processes\": %u,\n"
+		"    \"settle_layouts\": %u",
+		rep->options.processes ? rep->options.processes : 1,
+		rep->options.layouts);
 	fputs("\n  },\n", f);
 }
 
@@ -147,10 +153,18 @@ static void head(FILE *f, const struct entry *e, const char *suffix,
 		run_type, e->reps);
 }
 
+/* Whether sample k of a claim's row has its thread's CPU time. */
+static int cpu_known(const struct settle_result *r, size_t k)
+{
+	return r->samples_cpu_ns && isfinite(r->samples_cpu_ns[k]) &&
+	       r->samples_cpu_ns[k] >= 0;
+}
+
 /*
  * The CPU time of sample k: a whole command's user + system time of that
- * run (from wait4); a claim's elapsed time (pinned to one CPU, its time
- * is the CPU's).
+ * run (from wait4); a claim's measuring thread's CPU time, which leaves
+ * out other tasks' time slices in a preempted sample; else (older files)
+ * its elapsed time (pinned to one CPU, its time is the CPU's).
  */
 static double cpu_ns(const struct settle_result *r, size_t k)
 {
@@ -158,18 +172,20 @@ static double cpu_ns(const struct settle_result *r, size_t k)
 
 	if (d && k < d->n)
 		return d->user_ns[k] + d->sys_ns[k];
-	return r->samples_ns[k];
+	return cpu_known(r, k) ? r->samples_cpu_ns[k] : r->samples_ns[k];
 }
 
 /*
- * The row a sample belongs to, as a result file names it: settle_claim,
+ * The row sample k belongs to, as a result file names it: settle_claim,
  * settle_variant and settle_params (size_bytes, build, the parameters),
  * members Google Benchmark's readers pass over. settle reads its own file
  * back by them, so that it compares with a result file of the same run
  * (a name such as "popcount/avx2/size:4096" is no claim, variant and size
- * settle could match).
+ * settle could match). Then what else the verdicts rest on: the row's
+ * count of preempted samples, the sample's layout and its thread's CPU
+ * time (ns per operation), the last two where the row has them.
  */
-static void settle_row(FILE *f, const struct settle_result *r)
+static void settle_row(FILE *f, const struct settle_result *r, size_t k)
 {
 	fputs(",\n      \"settle_claim\": ", f);
 	settle_json_string(f, r->claim->name);
@@ -177,6 +193,14 @@ static void settle_row(FILE *f, const struct settle_result *r)
 	settle_json_string(f, r->variant);
 	fputs(",\n      ", f);
 	settle_json_params(f, "settle_params", r);
+	fprintf(f, ",\n      \"settle_preempted_samples\": %zu", r->preempted);
+	if (r->sample_layouts)
+		fprintf(f, ",\n      \"settle_layout\": %u",
+			r->sample_layouts[k]);
+	if (!r->command && cpu_known(r, k)) {
+		fputs(",\n      \"settle_cpu_ns\": ", f);
+		num(f, r->samples_cpu_ns[k]);
+	}
 }
 
 static void iteration(FILE *f, const struct settle_result *r,
@@ -197,7 +221,7 @@ static void iteration(FILE *f, const struct settle_result *r,
 	}
 	fputs(",\n      \"label\": ", f);
 	settle_json_string(f, r->label);
-	settle_row(f, r);
+	settle_row(f, r, k);
 	fputs("\n    }", f);
 }
 
