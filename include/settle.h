@@ -1005,6 +1005,12 @@ void settle_report_free(struct settle_report *rep);
  * a run that reports one has failed. */
 size_t settle_report_invalid(const struct settle_report *rep);
 
+/* The number of results of rep, not skipped, with no time measured: below
+ * the clock's resolution (settle_result.below_resolution), a body whose
+ * time does not grow with its repetitions. A run that reports one has
+ * failed too. */
+size_t settle_report_below_resolution(const struct settle_report *rep);
+
 /* ------------------------------------------------------------------ */
 /* Output (src/view, src/report) and result files (src/model).        */
 

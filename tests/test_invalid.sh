@@ -324,13 +324,21 @@ else
 	bad "--fail-on with an invalid row: status $rc $(cat "$TMP/fail.err")"
 fi
 
-# a body that does nothing: below resolution, and the message says why
+# a body that does nothing: below resolution, and the message says why;
+# nothing measured is a failed run (exit 1), said on standard error
 WITH_NOTHING=1 "$SETTLE" run "$TMP/claim.c" --quick --samples 3 \
-	>"$TMP/nothing.out" 2>&1
+	>"$TMP/nothing.out" 2>"$TMP/nothing.err"
+rc=$?
 if grep "nothing" "$TMP/nothing.out" | grep -q "below resolution.*remove the work"; then
 	ok "a removed body is below resolution, and the message says the compiler may have removed the work"
 else
 	bad "removed body: $(grep nothing "$TMP/nothing.out")"
+fi
+if [ $rc = 1 ] && grep -q "below the clock's resolution: no time measured" \
+	"$TMP/nothing.err"; then
+	ok "a run with a row below resolution exits 1, saying so"
+else
+	bad "a row below resolution: status $rc: $(cat "$TMP/nothing.err")"
 fi
 # beside a measured row, the removed one leaves the claim not settled
 # (nothing ranks the rows when one has no time)

@@ -1021,14 +1021,17 @@ static int parse_run(struct run_args *a, int argc, char **argv)
 }
 
 /* The result in the chosen format; a result file written, the table
- * still goes to standard output. A run that reports an invalid result
- * has failed (exit status 1). A process of --processes says nothing of
+ * still goes to standard output. A run that reports an invalid result,
+ * or one below the clock's resolution (no time measured: a CI job must
+ * not take a run of removed bodies for a pass), has failed (exit status
+ * 1). A process of --processes says nothing of
  * it: its table is not shown, and the parent decides again over the pool
  * (a row one process judged against its own read limit may hold up
  * against the others'), and says so itself. */
 static int run_output(const struct run_args *a, const struct settle_report *rep)
 {
 	size_t bad = settle_report_invalid(rep);
+	size_t none = settle_report_below_resolution(rep);
 	int rc;
 
 	settle_byob_stdout_restore(); /* a FILE.c's claims have run */
@@ -1037,15 +1040,18 @@ static int run_output(const struct run_args *a, const struct settle_report *rep)
 	if (!rc && a->output && strcmp(a->output, "-") &&
 	    (!strcmp(a->format, "json") || !strcmp(a->format, "gbench-json")))
 		rc = emit(rep, "table", "-");
-	if (!rc && bad) {
-		if (!run_by_parent)
-			fprintf(stderr, "settle: %zu result%s invalid: "
-				"their time is not the work's (the table "
-				"says why)\n", bad,
-				bad > 1 ? "s are" : " is");
-		rc = 1;
-	}
-	return rc;
+	if (rc || run_by_parent)
+		return rc ? rc : bad || none;
+	if (bad)
+		fprintf(stderr, "settle: %zu result%s invalid: their time is "
+			"not the work's (the table says why)\n", bad,
+			bad > 1 ? "s are" : " is");
+	if (none)
+		fprintf(stderr, "settle: %zu result%s below the clock's "
+			"resolution: no time measured (the compiler may have "
+			"removed the work; the table says why)\n", none,
+			none > 1 ? "s are" : " is");
+	return bad || none;
 }
 
 /*

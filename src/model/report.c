@@ -408,6 +408,16 @@ size_t settle_report_invalid(const struct settle_report *rep)
 	return n;
 }
 
+size_t settle_report_below_resolution(const struct settle_report *rep)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < rep->nresults; i++)
+		n += rep->results[i].below_resolution &&
+		     !rep->results[i].skipped;
+	return n;
+}
+
 /* ---- layouts (docs/layouts.md) ------------------------------------- */
 
 static unsigned layout_of(const struct settle_result *r, size_t j)
