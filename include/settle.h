@@ -162,6 +162,10 @@ char *settle_label(const char *build, const struct settle_param *params,
 int settle_variant_same_group(const struct settle_variant *a,
 			      const struct settle_variant *b);
 
+/* The most repetitions a claim's check_iters may ask (10^12): the check
+ * runs that many and one more, so UINT64_MAX would wrap to 0. */
+#define SETTLE_MAX_CHECK_ITERS 1000000000000ull
+
 /* Special value of settle_claim.bytes_per_op: one operation covers the
  * whole buffer (params.size_bytes). */
 #define SETTLE_BYTES_SIZE UINT64_MAX
@@ -194,7 +198,8 @@ struct settle_claim {
 	size_t nfull_sizes;
 	uint64_t bytes_per_op;   /* 0: no throughput; SETTLE_BYTES_SIZE: the
 				    buffer size; else bytes per operation */
-	uint64_t check_iters;    /* repetitions for the check call; 0 = 1 */
+	uint64_t check_iters;    /* repetitions for the check call; 0 = 1;
+				    at most SETTLE_MAX_CHECK_ITERS */
 	int show_cycles;         /* non-zero: show estimated core cycles/op */
 	/*
 	 * Create the state for one set of params. Returns NULL on failure

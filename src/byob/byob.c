@@ -1693,6 +1693,44 @@ static const char *bad_params(const struct settle_variant *v, char *buf,
 	return NULL;
 }
 
+/*
+ * Whether variant j of claim c has a table label of its own: not the
+ * label of an earlier variant of its group (same build and parameters),
+ * and, when its .label is set, not the name of another variant. Two rows
+ * labelled alike could not be told apart (one 63x the other's time), and
+ * a label naming another variant made the footnote's and the
+ * conclusion's names point at the wrong row. 1, or 0 after saying why.
+ */
+static int labels_apart(const char *file, const struct settle_claim *c,
+			size_t j)
+{
+	const struct settle_variant *v = &c->variants[j];
+	char a[256], b[256];
+
+	settle_variant_label(v, a, sizeof(a));
+	for (size_t k = 0; k < c->nvariants; k++) {
+		const struct settle_variant *w = &c->variants[k];
+
+		if (k == j || !settle_variant_same_group(w, v) || !w->name)
+			continue;
+		if (k < j && !strcmp(settle_variant_label(w, b, sizeof(b)), a) &&
+		    strcmp(w->name, v->name)) {
+			fprintf(stderr, "settle: %s: claim '%s': variants "
+				"'%s' and '%s' have the same label '%s' (their "
+				"rows could not be told apart)\n", file,
+				c->name, w->name, v->name, a);
+			return 0;
+		}
+		if (v->label && v->label[0] && !strcmp(v->label, w->name)) {
+			fprintf(stderr, "settle: %s: claim '%s': variant "
+				"'%s' is labelled '%s', the name of another "
+				"variant\n", file, c->name, v->name, v->label);
+			return 0;
+		}
+	}
+	return 1;
+}
+
 /* A claim settle can run: named, with named variants that run. */
 static int valid_claim(const char *file, const struct settle_claim *c,
 		       size_t idx)
@@ -1721,6 +1759,15 @@ static int valid_claim(const char *file, const struct settle_claim *c,
 	if (!c->variants || !c->nvariants) {
 		fprintf(stderr, "settle: %s: claim '%s' has no variants\n",
 			file, c->name);
+		return 0;
+	}
+	/* the check runs check_iters repetitions and one more */
+	if (c->check_iters > SETTLE_MAX_CHECK_ITERS) {
+		fprintf(stderr, "settle: %s: claim '%s': check_iters %llu is "
+			"more than %llu repetitions (the check runs each "
+			"variant that often, and once more)\n", file, c->name,
+			(unsigned long long)c->check_iters,
+			(unsigned long long)SETTLE_MAX_CHECK_ITERS);
 		return 0;
 	}
 	/* a claim with sizes but a count of 0 once ran nothing and exited 0
@@ -1766,10 +1813,11 @@ static int valid_claim(const char *file, const struct settle_claim *c,
 	for (size_t j = 0; j < c->nvariants; j++) {
 		const struct settle_variant *v = &c->variants[j];
 
-		if (!v->name || !v->name[0] || !v->run) {
+		/* a blank name's row reads as its build alone */
+		if (!v->name || !v->name[strspn(v->name, " \t")] || !v->run) {
 			fprintf(stderr, "settle: %s: claim '%s': variant %zu "
-				"needs a name and a run function\n", file,
-				c->name, j + 1);
+				"needs a name (not only blanks) and a run "
+				"function\n", file, c->name, j + 1);
 			return 0;
 		}
 		if ((bad = variant_not_utf8(v))) {
@@ -1797,6 +1845,8 @@ static int valid_claim(const char *file, const struct settle_claim *c,
 		}
 		if (c->baseline && !strcmp(v->name, c->baseline))
 			base = 1;
+		if (!labels_apart(file, c, j))
+			return 0;
 		for (size_t k = 0; k < j; k++)
 			if (!strcmp(c->variants[k].name, v->name) &&
 			    settle_variant_same_group(&c->variants[k], v)) {
