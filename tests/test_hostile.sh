@@ -619,6 +619,51 @@ run fork_exit run "$TMP/fork_exit.c" "${FAST[@]}" --output "$TMP/fork_exit.json"
 [ $rc = 0 ] && [ -s "$TMP/fork_exit.json" ] &&
 	ok "run FILE.c: a forked child's _exit(0) and exit(0) end the child only" ||
 	bad "run FILE.c: forked child exits: status $rc: $(head -c 300 "$TMP/fork_exit.err")"
+# a child the claim forks that returns from run() would go on as a second
+# settle (two reports, both writing --output, exit 0): it ends there, and
+# settle stops, exit 1, nothing written
+cat >"$TMP/fork_return.c" <<'EOF'
+#include <settle.h>
+#include <unistd.h>
+static uint64_t once(void *s, const void *a, uint64_t it)
+{
+	static int forked;
+
+	(void)s;
+	if (a && !forked++)
+		fork(); /* both return: the child into settle */
+	return it;
+}
+static uint64_t work(void *s, const void *a, uint64_t it)
+{
+	uint64_t x = 0;
+
+	(void)s, (void)a;
+	for (uint64_t i = 0; i < it; i++) {
+		x += i;
+		settle_keep(x);
+	}
+	return it + once(s, a, 0);
+}
+static const struct settle_variant variants[] = {
+	{ .name = "plain", .run = work, .arg = "" },
+	{ .name = "base", .run = work },
+};
+static const struct settle_claim claim = {
+	.name = "f", .op_name = "op", .variants = variants, .nvariants = 2,
+	.baseline = "base",
+};
+SETTLE_CLAIMS(&claim);
+EOF
+run fork_return run "$TMP/fork_return.c" "${FAST[@]}" --output "$TMP/fork_return.json"
+if [ $rc = 1 ] && [ ! -e "$TMP/fork_return.json" ] &&
+   grep -q "variant 'plain' (build 'cc -O2'): run() returned in a process it forked: that copy of settle ends here" "$TMP/fork_return.err" &&
+   grep -q "a process the claim's code forked returned into settle.*nothing was written" "$TMP/fork_return.err" &&
+   [ "$(grep -c '^machine' "$TMP/fork_return.out")" -le 1 ]; then
+	ok "run FILE.c: a forked child that returns into settle ends; the run fails, nothing written"
+else
+	bad "run FILE.c: forked child returned: status $rc: $(head -c 400 "$TMP/fork_return.err")"
+fi
 # a process of --processes ended by the claim with status 0 and no result
 # file: said so (it named the missing temporary file)
 claim exit_group '' 'if (it > 1000) syscall(SYS_exit_group, 0)'

@@ -68,6 +68,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -147,6 +148,9 @@ static const char *user_file;
 static const char *volatile user_claim, *volatile user_build,
 		  *volatile user_variant, *volatile user_fn;
 static pid_t settle_pid; /* settle's process, not a child the claim forks */
+/* Shared with the processes the claim forks: set by one that returned
+ * from the user's code into settle (NULL when it could not be mapped). */
+static volatile sig_atomic_t *copy_returned;
 
 /* In the user's code, in settle's own process: a process the claim
  * forked (its child ending with _exit(0), as a fork benchmark's does)
@@ -165,16 +169,37 @@ static void user_enter(const struct mclaim *mc, size_t build,
 	user_fn = fn;
 }
 
-static void user_leave(void)
-{
-	user_fn = NULL;
-}
-
 static void say(const char *s)
 {
 	ssize_t k = write(STDERR_FILENO, s, strlen(s));
 
 	(void)k;
+}
+
+static void say_where(void);
+
+/*
+ * Back from the user's code. In a process the claim forked (fork()
+ * returned twice and the child returned too), the copy would go on as a
+ * second settle: measure beside the first, print a second report and
+ * write the same --output (a run did, exit 0). It says where and ends,
+ * leaving settle's files alone, and tells settle's process, which stops
+ * at its next return from the user's code (or before it writes, through
+ * settle_byob_copy_returned()).
+ */
+static void user_leave(void)
+{
+	if (getpid() != settle_pid) {
+		say_where();
+		say(" returned in a process it forked: that copy of settle "
+		    "ends here\n");
+		if (copy_returned)
+			*copy_returned = 1;
+		_exit(1);
+	}
+	user_fn = NULL;
+	if (settle_byob_copy_returned())
+		_exit(1);
 }
 
 /* "settle: FILE.c: claim 'c', variant 'v' (build 'b'): run()"; only
@@ -315,9 +340,26 @@ void settle_byob_stdout_restore(void)
 	saved_stdout = -1;
 }
 
-/* Watch the user's code for crashes and exit(), from loading on. */
+int settle_byob_copy_returned(void)
+{
+	if (!copy_returned || !*copy_returned)
+		return 0;
+	say("settle: ");
+	say(user_file);
+	say(": a process the claim's code forked returned into settle, and "
+	    "ran beside it (see above); nothing was written\n");
+	settle_temp_cleanup();
+	return 1;
+}
+
+/* Watch the user's code for crashes, exit() and forked copies, from
+ * loading on. */
 static void user_watch(const char *file)
 {
+	void *shared = mmap(NULL, sizeof(*copy_returned),
+			    PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+			    -1, 0);
+
 	static const int sigs[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT,
 				    SIGSYS };
 	struct sigaction sa;
@@ -325,6 +367,7 @@ static void user_watch(const char *file)
 
 	user_file = file;
 	settle_pid = getpid();
+	copy_returned = shared == MAP_FAILED ? NULL : shared;
 	user_stdout_aside();
 	/* a stack of its own: a run-away recursion overflows the stack */
 	ss.ss_size = 65536;

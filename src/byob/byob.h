@@ -65,4 +65,12 @@ int settle_byob_claims(const char *file, const char *const *builds,
  */
 void settle_byob_stdout_restore(void);
 
+/*
+ * Whether a process the file's code forked returned into settle (its
+ * copy ended there, saying where): then says so on standard error,
+ * removes settle's temporary files and returns 1; the run has failed and
+ * must write nothing. 0 otherwise, and when no file was loaded.
+ */
+int settle_byob_copy_returned(void);
+
 #endif

@@ -1035,6 +1035,8 @@ static int run_output(const struct run_args *a, const struct settle_report *rep)
 	int rc;
 
 	settle_byob_stdout_restore(); /* a FILE.c's claims have run */
+	if (settle_byob_copy_returned())
+		return 1;
 	rc = emit(rep, a->format, a->output ? a->output : "-");
 
 	if (!rc && a->output && strcmp(a->output, "-") &&
