@@ -169,9 +169,15 @@ try:
     elif what == "csv":
         csv_rows(path)
     elif what == "csv-names":
+        # whole, but for control characters other than tab, CR and LF,
+        # written out as on a terminal (a raw ESC ran on `cat r.csv`)
         head, rows = csv_rows(path)
-        if rows[0][0] != sys.argv[3] or rows[0][1] != sys.argv[4]:
+        want = [n.replace("\x01", "\\x01") for n in sys.argv[3:5]]
+        if rows[0][0] != want[0] or rows[0][1] != want[1]:
             raise ValueError("names %r %r" % (rows[0][0], rows[0][1]))
+        raw = open(path, "rb").read()
+        if any(b < 32 and b not in (9, 10, 13) or b == 127 for b in raw):
+            raise ValueError("a raw control character")
     elif what == "json-names":
         doc = strict_json(path)
         r = doc["results"][0]
@@ -369,7 +375,7 @@ for fmt in csv json gbench-json md text; do
 		>"$TMP/weird.$fmt" 2>"$TMP/err" ||
 		bad "settle show weird.in.json --format $fmt: $(cat "$TMP/err")"
 done
-check "csv: names with comma, quote, newline come back whole" \
+check "csv: names with comma, quote, newline come back whole, controls written out" \
 	pycheck csv-names "$TMP/weird.csv" "$CLAIM" "$VARIANT"
 check "csv: the field with a comma and quotes is quoted, quotes doubled" \
 	grep -qF '"we,ird ""q"" \ back' "$TMP/weird.csv"

@@ -1,7 +1,8 @@
 /*
  * csv.c - one row per result (for compare: per comparison), RFC 4180:
  * CRLF line ends; a field that holds a comma, a double quote, CR or LF is
- * quoted and its quotes are doubled. Numbers in the C locale ('.'
+ * quoted and its quotes are doubled; other control characters are written
+ * out (csv_text()). Numbers in the C locale ('.'
  * decimals), full precision.
  */
 #include <math.h>
@@ -20,24 +21,59 @@ static const char *const columns[] = {
 	"invalid", "layout_spread", "layout_sensitive",
 };
 
-/* A text field, quoted when it must be. */
+/*
+ * s with its control characters and bidirectional formatting characters
+ * written out (settle_escape()), as every other format writes them: `cat
+ * r.csv` ran a name's terminal escapes. Tab, CR and LF stay, quoted as
+ * RFC 4180 allows. NULL when out of memory.
+ */
+static char *csv_text(const char *s)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&out, &len);
+	int ok = m != NULL;
+
+	while (ok && *s) {
+		size_t k = strcspn(s, "\t\r\n");
+		char *part = strndup(s, k);
+		char *e = part ? settle_escape(part) : NULL;
+
+		ok = e && fputs(e, m) >= 0;
+		free(part);
+		free(e);
+		s += k;
+		if (ok && *s)
+			ok = fputc(*s++, m) != EOF;
+	}
+	if (m && fclose(m) == 0 && ok)
+		return out;
+	free(out);
+	return NULL;
+}
+
+/* A text field (csv_text()), quoted when it must be. */
 static void field(FILE *f, const char *s, int first)
 {
+	char *e;
+
 	if (!first)
 		fputc(',', f);
-	if (!s)
+	if (!s || !(e = csv_text(s)))
 		return;
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, f);
+	if (!strpbrk(e, ",\"\r\n")) {
+		fputs(e, f);
+		free(e);
 		return;
 	}
 	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
+	for (const char *p = e; *p; p++) {
+		if (*p == '"')
 			fputc('"', f);
-		fputc(*s, f);
+		fputc(*p, f);
 	}
 	fputc('"', f);
+	free(e);
 }
 
 /* A number field; empty when it does not apply (not finite, or !have). */
