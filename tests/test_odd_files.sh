@@ -95,6 +95,18 @@ $e"
 		ok "repetition_check edited ($e): refused" ||
 		bad "repetition_check edited ($e): status $rc: $(cat "$TMP/rc$k.err")"
 done
+# a band no run writes (0, negative, 100 = 10,000 %, text): refused (it
+# was read as +-1 % without a word)
+k=0
+for b in 0 -0.5 100 '"1%"'; do
+	k=$((k + 1))
+	json_edit "$IN/layouts.json" "$TMP/band$k.json" \
+		"doc['settings']['equivalence_band'] = $b"
+	run band$k show "$TMP/band$k.json"
+	[ $rc = 2 ] && grep -q "malformed: settings.equivalence_band is not a band" "$TMP/band$k.err" &&
+		ok "equivalence_band $b: refused" ||
+		bad "equivalence_band $b: status $rc: $(cat "$TMP/band$k.err")"
+done
 # the work changed (every row's check value, the baseline's too) and the
 # baseline's time with it: said as other work, not as a machine that
 # moved; an invalid baseline (work hoisted) is no machine either

@@ -243,13 +243,23 @@ static void load_noise(struct loader *l, struct settle_report *rep,
 	n->seconds = num(j, "seconds");
 }
 
-static void load_settings(struct loader *l, struct settle_report *rep,
-			  json_t *doc)
+/* The settings of a run; 0, or -1 after fail() for a band no run
+ * writes (0, negative or 100: it was read as 1 % without a word, where
+ * settle run --equivalence refuses it). */
+static int load_settings(struct loader *l, struct settle_report *rep,
+			 json_t *doc)
 {
 	json_t *b = json_object_get(doc, "build");
 	json_t *s = json_object_get(doc, "settings");
 	json_t *c = json_object_get(doc, "created");
+	json_t *eb = json_object_get(s, "equivalence_band");
 	struct settle_options *o = &rep->options;
+
+	if (eb && !(json_is_number(eb) && json_number_value(eb) > 0 &&
+		    json_number_value(eb) <= 0.5))
+		return fail(l, "malformed: settings.equivalence_band is not a "
+			    "band (a fraction above 0, at most 0.5: settle "
+			    "run --equivalence 1 writes 0.01)");
 
 	/* when the run began: kept as written, when it is a time */
 	if (json_is_string(c) && settle_utc_parse(json_string_value(c)) >= 0)
@@ -283,6 +293,7 @@ static void load_settings(struct loader *l, struct settle_report *rep,
 	o->layout_first = (unsigned)within(s, "layout", 0, UINT_MAX, 0);
 	if (o->layouts > 64 || o->layout_first > 63)
 		o->layouts = o->layout_first = 0; /* no run of settle's */
+	return 0;
 }
 
 /* A claim's conclusion as the file states it; 0 when it has none. */
@@ -1528,7 +1539,8 @@ static int load_doc(struct loader *l, json_t *doc, struct settle_report *rep)
 		return fail(l, "malformed: no \"results\" array or "
 			    "\"machine\" object");
 	load_machine(l, rep, doc);
-	load_settings(l, rep, doc);
+	if (load_settings(l, rep, doc) < 0)
+		return -1;
 	load_noise(l, rep, doc);
 	json_array_foreach(res, i, jr)
 		if (load_result(l, doc, jr, i, rep) < 0)

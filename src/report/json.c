@@ -193,8 +193,10 @@ static void write_build(FILE *f, const struct settle_report *rep)
 	fprintf(f, ", \"quick\": %s, \"full\": %s, \"device_mbps\": ",
 		o->quick ? "true" : "false", o->full ? "true" : "false");
 	jnum(f, o->device_mbps);
-	fputs(", \"equivalence_band\": ", f);
-	jnum(f, o->band);
+	if (o->band > 0) { /* a report made without settings has none */
+		fputs(", \"equivalence_band\": ", f);
+		jnum(f, o->band);
+	}
 	fprintf(f, ", \"processes\": %u", o->processes ? o->processes : 1);
 	if (o->layouts > 1)
 		fprintf(f, ", \"layouts\": %u", o->layouts);
