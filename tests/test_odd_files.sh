@@ -95,6 +95,14 @@ $e"
 		ok "repetition_check edited ($e): refused" ||
 		bad "repetition_check edited ($e): status $rc: $(cat "$TMP/rc$k.err")"
 done
+# a FIFO with no writer: refused at once (settle show waited in open()
+# for good)
+mkfifo "$TMP/fifo"
+timeout 10 "$SETTLE" show "$TMP/fifo" >"$TMP/fifo.out" 2>"$TMP/fifo.err"
+rc=$?
+[ $rc = 2 ] && grep -q "not a settle result file" "$TMP/fifo.err" &&
+	ok "a FIFO with no writer: refused, no wait" ||
+	bad "a FIFO with no writer: status $rc: $(cat "$TMP/fifo.err")"
 # a band no run writes (0, negative, 100 = 10,000 %, text): refused (it
 # was read as +-1 % without a word)
 k=0

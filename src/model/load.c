@@ -5,6 +5,7 @@
  * (--benchmark_format=json) are read too: their repetitions become samples.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <limits.h>
 #include <math.h>
@@ -13,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "model/command.h"
 #include "model/model.h"
@@ -1552,6 +1554,30 @@ static int load_doc(struct loader *l, json_t *doc, struct settle_report *rep)
 	return 0;
 }
 
+/*
+ * path opened to read, without waiting: a FIFO with no writer blocked
+ * settle show in open() for good; opened so, it reads as empty (and is
+ * refused as no result file), while one with a writer reads as it writes.
+ * NULL with errno set.
+ */
+static FILE *open_for_reading(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	int fl = fd < 0 ? -1 : fcntl(fd, F_GETFL);
+	FILE *f;
+
+	if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0 ||
+	    !(f = fdopen(fd, "r"))) {
+		int e = errno;
+
+		if (fd >= 0)
+			close(fd);
+		errno = e;
+		return NULL;
+	}
+	return f;
+}
+
 int settle_load_json(const char *path, double band, struct settle_report *rep,
 		     char *err, size_t errlen)
 {
@@ -1569,7 +1595,7 @@ int settle_load_json(const char *path, double band, struct settle_report *rep,
 		return fail(&l, "out of memory");
 	snprintf(rep->source, sizeof(rep->source), "%s", path);
 	rep->options.band = band;
-	f = fopen(path, "r");
+	f = open_for_reading(path);
 	if (!f) {
 		rc = fail(&l, "cannot read: %s", strerror(errno));
 		goto out;

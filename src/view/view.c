@@ -1151,7 +1151,7 @@ static void ties_said(const struct settle_view_row *const *ties, size_t n,
 	if (i < n && i)
 		snprintf(buf + t, len - t, " and %zu more", n - i);
 	else if (i < n)
-		snprintf(buf, len, "%s%zu rows", head, n);
+		snprintf(buf, len, "%s%zu row%s", head, n, n == 1 ? "" : "s");
 }
 
 /* What a build's part of the generic conclusion starts with: "; "
