@@ -178,7 +178,7 @@ else
 fi
 for fmt in text md table; do
 	# the summary, wrapped at 72 columns in text, is the last paragraph
-	if tail -6 "$TMP/cmp.$fmt" | grep -q "^\(\*\*\)\?\(not \)\?settled:"; then
+	if tail -9 "$TMP/cmp.$fmt" | grep -q "^\(\*\*\)\?\(not \)\?settled:"; then
 		ok "compare --format $fmt ends with the settled/not settled summary"
 	else
 		bad "compare --format $fmt does not end with the summary"
@@ -308,6 +308,23 @@ PY
 		bad "compare table columns shifted from their headers (${1##*/} ${2##*/})"
 	fi
 done
+
+# a file compared with itself (or a copy) is said to be one run: warned,
+# and never settled (compare a.json a.json read settled, all the same)
+"$SETTLE" compare "$GOLDEN/proc.json" "$GOLDEN/proc.json" >"$TMP/self.out" 2>&1
+cp "$GOLDEN/founding-proc.json" "$TMP/copy.json"
+"$SETTLE" compare "$GOLDEN/founding-proc.json" "$TMP/copy.json" >"$TMP/copy.out" 2>&1
+"$SETTLE" compare "$GOLDEN/proc.json" "$GOLDEN/proc-we32.json" >"$TMP/other.out" 2>&1
+flat() { tr '\n' ' ' <"$1" | sed 's/  */ /g'; }
+if flat "$TMP/self.out" | grep -q "hold the same samples (one run, or a copy of its file)" &&
+   flat "$TMP/copy.out" | grep -q "hold the same samples" &&
+   ! grep -q "^settled:" "$TMP/copy.out" &&
+   flat "$TMP/copy.out" | grep -q "a run compared with itself" &&
+   ! flat "$TMP/other.out" | grep -q "same samples"; then
+	ok "compare of a run with itself: said, not settled"
+else
+	bad "compare of a run with itself: $(tail -4 "$TMP/copy.out")"
+fi
 
 # compare's geometric mean with processes as units is made as its rows
 # are (one level per process, Welch's t): of 3-process files with every

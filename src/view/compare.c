@@ -993,6 +993,43 @@ static void warn(struct settle_compare_view *cv, const char *fmt, ...)
 }
 
 /* The noise a file recorded, said again where it matters. */
+/* Whether every row of nw with samples has them in old as well, the
+ * same samples in the same order: one run, or a copy of its file. */
+static int same_samples(const struct settle_report *old,
+			const struct settle_report *nw)
+{
+	size_t rows = 0;
+
+	for (size_t i = 0; i < nw->nresults; i++) {
+		const struct settle_result *r = &nw->results[i], *o;
+
+		if (!r->nsamples)
+			continue;
+		o = find(old, r);
+		if (!o || o->nsamples != r->nsamples ||
+		    memcmp(o->samples_ns, r->samples_ns,
+			   r->nsamples * sizeof(*r->samples_ns)))
+			return 0;
+		rows++;
+	}
+	return rows > 0;
+}
+
+/* A comparison of a run with itself: every change is 0 by construction,
+ * and `same` would say nothing of another run (compare a.json a.json
+ * read settled, all the same). */
+static void self_compare(struct settle_compare_view *cv,
+			 const struct settle_report *old,
+			 const struct settle_report *nw)
+{
+	if (!same_samples(old, nw))
+		return;
+	warn(cv, "%s and %s hold the same samples (one run, or a copy of "
+	     "its file): no row can change, whatever another run would show",
+	     old->source, nw->source);
+	cv->caveats |= 32;
+}
+
 static void file_noise(struct settle_compare_view *cv,
 		       const struct settle_report *r)
 {
@@ -1302,6 +1339,10 @@ static void caveats(struct settle_compare_view *cv, size_t used)
 			"explain it");
 	if (cv->caveats & 4 && !(cv->caveats & 16))
 		noise = 0; /* said with the baseline */
+	if (used < sizeof(cv->summary) && (cv->caveats & 32))
+		used += (size_t)snprintf(cv->summary + used,
+			sizeof(cv->summary) - used, "; a file holds the "
+			"other's samples: a run compared with itself");
 	if (used < sizeof(cv->summary) && (cv->caveats & 8))
 		used += (size_t)snprintf(cv->summary + used,
 			sizeof(cv->summary) - used, "; rows computed another "
@@ -1342,7 +1383,7 @@ static void summary(struct settle_compare_view *cv)
 	nunclear = count_verdict(cv, "unclear", NULL);
 	ninvalid = count_verdict(cv, "invalid", NULL);
 	cv->settled = rows && !nunclear && !ninvalid && !nundef && !pooled &&
-		      !(cv->caveats & (4 | 8));
+		      !(cv->caveats & (4 | 8 | 32));
 	used = (size_t)snprintf(cv->summary, sizeof(cv->summary), "%s",
 				cv->settled ? "settled: " : "not settled: ");
 	if (!rows) {
@@ -1536,6 +1577,7 @@ int settle_compare_build(const struct settle_report *old,
 		baseline_moved(cv, &cv->sections[k]);
 		checks_differ(cv, &cv->sections[k]);
 		commands_changed(cv, &cv->sections[k]);
+		self_compare(cv, old, news[k]);
 	}
 	file_noise(cv, old);
 	for (size_t k = 0; k < nnew; k++)

@@ -278,7 +278,8 @@ struct settle_compare_view {
 			      between files of the same machine and build
 			      (moved names the first), 8 a row computed
 			      another check value in each file, 16 (with
-			      4) the files were pinned to different CPUs */
+			      4) the files were pinned to different CPUs,
+			      32 a new file holds the old one's samples */
 	char moved[440];   /* "layout-test cc -O2 steady +30.00%" */
 	char warnings[2 * SETTLE_VIEW_MAX_WARNINGS][700];
 	size_t nwarnings;
