@@ -776,6 +776,39 @@ expect own 2 "is the claim file .*: refusing to write over it" \
 	"--output onto the claim file is refused"
 cmp -s "$TMP/own.c" "$TMP/own.keep" && ok "the claim file is kept" ||
 	bad "the claim file was changed"
+# ... and onto a header the claim file includes (the next run of the file
+# failed to compile): refused, compiled or cached, the header kept
+mkdir -p "$TMP/inc"
+cat >"$TMP/inc/own.h" <<'EOF'
+#include <settle.h>
+static uint64_t one(void *s, const void *a, uint64_t it)
+{
+	uint64_t x = 0;
+
+	(void)s, (void)a;
+	for (uint64_t i = 0; i < it; i++) {
+		x += i;
+		settle_keep(x);
+	}
+	return it;
+}
+static const struct settle_variant variants[] = {
+	{ .name = "a", .run = one }, { .name = "b", .run = one },
+};
+static const struct settle_claim claim = {
+	.name = "h", .op_name = "op", .variants = variants, .nvariants = 2,
+};
+SETTLE_CLAIMS(&claim);
+EOF
+printf '#include "own.h"\n' >"$TMP/inc/inc.c"
+cp "$TMP/inc/own.h" "$TMP/inc/own.keep"
+for how in compiled cached; do
+	run ownh run "$TMP/inc/inc.c" "${FAST[@]}" --format json --output "$TMP/inc/own.h"
+	expect ownh 2 "--output is a file that build 'cc -O2' of .*inc.c reads \(.*own.h\): refusing to write over it" \
+		"--output onto a header the claim includes is refused ($how)"
+	cmp -s "$TMP/inc/own.h" "$TMP/inc/own.keep" && ok "the header is kept ($how)" ||
+		bad "the header was changed ($how)"
+done
 cp "$SETTLE" "$TMP/settle-copy"
 { "$TMP/settle-copy" run popcount --quick --size 1K --output "$TMP/settle-copy" \
 	>"$TMP/selfout.out" 2>"$TMP/selfout.err"; rc=$?; } 2>/dev/null

@@ -1067,6 +1067,30 @@ static int deps_add(struct deps *ds, const char *path, uint64_t hash)
 	return 0;
 }
 
+/* The run's --output (settle_byob_protect()), and the file a build read
+ * that it is, once one is ("" until then). */
+static struct stat protect_st;
+static int protecting;
+static char protect_hit[PATH_MAX];
+
+void settle_byob_protect(const char *path)
+{
+	protecting = path && stat(path, &protect_st) == 0;
+}
+
+/* Note in protect_hit a file of ds that is the run's --output. */
+static void deps_protect(const struct deps *ds)
+{
+	struct stat st;
+
+	for (size_t i = 0; protecting && i < ds->n; i++)
+		if (stat(ds->d[i].path, &st) == 0 &&
+		    st.st_dev == protect_st.st_dev &&
+		    st.st_ino == protect_st.st_ino)
+			snprintf(protect_hit, sizeof(protect_hit), "%s",
+				 ds->d[i].path);
+}
+
 /* The object's name: the command key and every dependency's content. */
 static uint64_t object_key(uint64_t key, const struct deps *ds)
 {
@@ -1425,6 +1449,7 @@ static int compile(struct build *b, char **argv, const struct slots *sl,
 	}
 	b->transient = parse_depfile(dtmp, &ds) < 0 ||
 		       changed_since(&ds, &t0);
+	deps_protect(&ds);
 	unlink(dtmp);
 	if (!b->transient &&
 	    cache_path(b->so, sizeof(b->so), cache, object_key(key, &ds),
@@ -1460,6 +1485,8 @@ static int find_cached(struct build *b, const char *cache, uint64_t key,
 	found = cache_path(b->so, sizeof(b->so), cache, object_key(key, &ds),
 			   ".so") == 0 &&
 		stat(b->so, &st) == 0 && S_ISREG(st.st_mode);
+	if (found)
+		deps_protect(&ds);
 	deps_free(&ds);
 	return found;
 }
@@ -1541,6 +1568,14 @@ static int make_build(struct build *b, const char *file, const char *real,
 	cached = find_cached(b, cache, key, verbose);
 	if (!cached && (rc = compile(b, argv, &sl, file, cache, key)) < 0)
 		return rc;
+	if (protect_hit[0]) {
+		if (b->transient)
+			unlink(b->so);
+		fprintf(stderr, "settle: --output is a file that build '%s' "
+			"of %s reads (%s): refusing to write over it\n",
+			b->cmd, file, protect_hit);
+		return -1;
+	}
 	if (verbose)
 		fprintf(stderr, "settle: %s, build '%s'%s%s: %s %s\n", file,
 			b->cmd, pad ? ", " : "", pad ? pad : "",

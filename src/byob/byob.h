@@ -56,6 +56,15 @@ int settle_byob_claims(const char *file, const char *const *builds,
 		       size_t *nout);
 
 /*
+ * Protect path, a run's --output, from being written over when a build of
+ * the file reads it (a header the claim includes; the file itself is the
+ * caller's to refuse): settle_byob_claims() then fails, naming it. Call
+ * before settle_byob_claims(); NULL, or a path that does not exist yet,
+ * protects nothing.
+ */
+void settle_byob_protect(const char *path);
+
+/*
  * From settle_byob_claims() on, what the file's code writes to standard
  * output goes to standard error (a claim's printf would otherwise land in
  * the middle of settle's output, a JSON document among them). This gives

@@ -883,6 +883,7 @@ static int run_claims(struct run_args *a, int argc, char **argv, int first)
 
 	if (first < argc && settle_byob_is_file(argv[first])) {
 		a->file = argv[first];
+		settle_byob_protect(a->output);
 		rc = settle_byob_claims(argv[first], a->builds, a->nbuilds,
 					a->opt.layouts, argv + first + 1,
 					argc - first - 1, byob_flags(a), buf,
