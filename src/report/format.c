@@ -216,8 +216,8 @@ int settle_write_compare(const struct settle_report *old,
 				"samples of each run, which do not show how far "
 				"another run of the same code differs (%s)\n",
 				cv.layouts & 8 ? "measure both files with "
-				"--layouts 4" : cv.layouts & 16 ? "compare "
-				"settle's result files" : "whole commands have "
+				"--layouts 4" : cv.layouts & 16 ? "measure with "
+				"settle run --layouts 4" : "whole commands have "
 				"no layouts: a file's runs share one session of "
 				"the machine");
 		if (failures)

@@ -1420,7 +1420,7 @@ static void summary(struct settle_compare_view *cv)
 		pooled ? "; by pooled samples of each run, which do not show "
 		"how far another run differs" : "",
 		cv->layouts & 8 ? " (measure with --layouts 4)" :
-		cv->layouts & 16 ? " (compare settle's result files)" : "");
+		cv->layouts & 16 ? " (measure with settle run --layouts 4)" : "");
 	caveats(cv, used);
 }
 
@@ -1534,13 +1534,15 @@ static void compare_notes(struct settle_compare_view *cv)
 			 "shows how they spread within each run, not how far "
 			 "another run of the same code differs: unchanged "
 			 "code can be called slower or faster. %s",
-			 cv->layouts & 8 ? "Measure both with --layouts 4 (4 "
-			 "processes, the process as the unit; docs/layouts.md), "
-			 "or at least --processes 3"
-			 : cv->layouts & 16 ? "A Google Benchmark file keeps "
-			 "no processes or layouts (settle's gbench-json "
-			 "neither): compare settle's result files (settle run "
-			 "--output FILE.json) for the process as the unit"
+			 cv->layouts & 8 ? "Measure both files alike: both "
+			 "with --layouts 4 (4 processes, the process as the "
+			 "unit; docs/layouts.md), or both with at least "
+			 "--processes 3 (one file in layouts and the other not "
+			 "measure two quantities: the samples are pooled)"
+			 : cv->layouts & 16 ? "A Google Benchmark program's "
+			 "file keeps no processes or layouts (its repetitions "
+			 "are one process's): measure with settle run "
+			 "--layouts 4 for the process as the unit"
 			 : "Whole commands have no layouts (each run is a "
 			 "fresh process, and a file's runs share one session "
 			 "of the machine)");
