@@ -621,7 +621,7 @@ static void notes(const struct settle_report *rep, struct settle_view_claim *vc)
 {
 	const struct settle_options *o = &rep->options;
 	const struct settle_claim_info *c = vc->claim;
-	int grouped = 0, based = 0, unstable = 0, moved = 0;
+	int grouped = 0, based = 0, unstable = 0, moved = 0, cmds = 0;
 	unsigned nl = 1;
 	char head[160], ratio[300], count[64];
 	size_t lo = SIZE_MAX, hi = 0; /* samples of the measured rows */
@@ -632,6 +632,7 @@ static void notes(const struct settle_report *rep, struct settle_view_claim *vc)
 		const struct settle_comparison *k = &w->r->cmp;
 
 		grouped |= w->r->build || w->r->nparams;
+		cmds |= w->r->command != NULL;
 		based |= w->role != SETTLE_ROLE_NONE;
 		unstable |= w->mark[0] != '\0';
 		moved |= w->lmark[0] != '\0';
@@ -677,7 +678,9 @@ static void notes(const struct settle_report *rep, struct settle_view_claim *vc)
 	if (level < 0.95)
 		note(vc, "", "some intervals are %.1f%% ones, not 95%%: the "
 		     "signed-rank interval of 5 paired samples cannot reach "
-		     "95%%; 6 samples or 3 processes do", level * 100);
+		     "95%%; 6 samples%s do", level * 100,
+		     cmds ? "" : " or 3 processes"); /* a command's runs are
+							fresh processes */
 	if (c->show_cycles)
 		cycles_note(rep, vc);
 	if (unstable)
