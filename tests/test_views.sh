@@ -326,6 +326,29 @@ else
 	bad "compare of a run with itself: $(tail -4 "$TMP/copy.out")"
 fi
 
+# a lone variant's time ("settled: csum takes 9.436 us") is not settled
+# when the noise line warns (the machine's speed moved: no ratio in the
+# same rounds cancels it); settled when it does not
+python3 - "$GOLDEN/byob.json" "$TMP/lone" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["results"] = [r for r in d["results"] if r["variant"] == "long"]
+for r in d["results"]:  # 3 processes of the same 5 samples: steady
+    r["samples_ns"] = r["samples_ns"] * 3
+d["settings"]["processes"] = 3
+for name, other in (("quiet", 0.0), ("busy", 1.02)):
+    d["noise"]["other_cpus"] = other
+    json.dump(d, open("%s-%s.json" % (sys.argv[2], name), "w"))
+PY
+"$SETTLE" show "$TMP/lone-quiet.json" >"$TMP/lone-quiet.out" 2>&1
+"$SETTLE" show "$TMP/lone-busy.json" >"$TMP/lone-busy.out" 2>&1
+if grep -q "^  settled: gcc -O0: long takes" "$TMP/lone-quiet.out" &&
+   flat "$TMP/lone-busy.out" | grep -q "not settled: a time alone, measured while the machine's speed moved"; then
+	ok "a lone variant's time: settled on a quiet machine, not under noise"
+else
+	bad "a lone variant's time: $(grep -h settled "$TMP"/lone-*.out)"
+fi
+
 # compare's geometric mean with processes as units is made as its rows
 # are (one level per process, Welch's t): of 3-process files with every
 # row compared by process levels it is the geometric mean of the rows'

@@ -1176,13 +1176,15 @@ static void build_head(size_t used, uint64_t size, const char *build,
 /*
  * Without a conclusion of the claim's own: per build, the fastest and the
  * slowest variant at the largest size, the rows this run cannot tell from
- * either, and which are the same as the baseline.
+ * either, and which are the same as the baseline. Returns non-zero when a
+ * build has one variant, whose sentence is its time alone ("takes").
  */
-static void generic_conclusion(const struct settle_report *rep,
-			       const struct settle_view_claim *vc, char *buf,
-			       size_t len, const struct settle_view_row **rows,
-			       size_t *nrows)
+static int generic_conclusion(const struct settle_report *rep,
+			      const struct settle_view_claim *vc, char *buf,
+			      size_t len, const struct settle_view_row **rows,
+			      size_t *nrows)
 {
+	int lone = 0; /* a build's one variant: "takes", its time alone */
 	const char *builds[16];
 	size_t nb = 0, used = 0;
 	uint64_t size = 0;
@@ -1227,6 +1229,7 @@ static void generic_conclusion(const struct settle_report *rep,
 		       sties[0] == f;
 		build_head(used, sizes ? size : 0, builds[k], head,
 			   sizeof(head));
+		lone |= f == s;
 		if (f == s) /* one variant: nothing to rank */
 			w = snprintf(buf + used, len - used, "%s%s takes %s",
 				     head,
@@ -1262,6 +1265,17 @@ static void generic_conclusion(const struct settle_report *rep,
 				   *nrows < SETTLE_MAX_NAMED; i++)
 			rows[(*nrows)++] = sties[i];
 	}
+	return lone;
+}
+
+/* The noise line warns (other work, stolen time, clock drift): the
+ * machine's speed moved during the run. */
+static int noise_warns(const struct settle_noise *n)
+{
+	return n->known && (settle_noise_busy(n) ||
+			    settle_noise_stolen(n->steal_pct) ||
+			    (settle_noise_drift_known(n) &&
+			     settle_noise_drifted(n->drift_pct)));
 }
 
 /* Whether a row of vc was measured. */
@@ -1304,9 +1318,15 @@ static void conclusion(struct settle_view *v, struct settle_view_claim *vc)
 			rows[n++] = named(vc, k->rows[i].label,
 					  k->rows[i].size_bytes);
 		}
-	} else if (based) {
-		generic_conclusion(v->rep, vc, vc->sentence,
-				   sizeof(vc->sentence), rows, &n);
+	} else if (based &&
+		   generic_conclusion(v->rep, vc, vc->sentence,
+				      sizeof(vc->sentence), rows, &n) &&
+		   noise_warns(&v->rep->noise)) {
+		/* no ratio in the same rounds cancels the machine's speed:
+		 * "settled: csum takes 9.436 us" under a -5.6 % drift and
+		 * other work keeping a CPU busy */
+		vc->reason = "a time alone, measured while the machine's "
+			     "speed moved (see the noise line's warnings)";
 	}
 	if (!vc->sentence[0]) {
 		vc->reason = based || !measured(vc) ? "nothing was measured" :
