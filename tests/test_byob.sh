@@ -113,10 +113,23 @@ fi
 cat >"$TMP/optdiff.c" <<'EOF'
 #include <settle.h>
 
+/* work that grows with iters (a body of none is below the clock's
+ * resolution, a failed run) */
+static void work(uint64_t iters)
+{
+	uint64_t x = 0;
+
+	for (uint64_t i = 0; i < iters; i++) {
+		x += i;
+		settle_keep(x);
+	}
+}
+
 static uint64_t run_count(void *state, const void *arg, uint64_t iters)
 {
 	(void)state;
 	(void)arg;
+	work(iters);
 #ifdef __OPTIMIZE__
 	return iters + 1; /* the optimised build gets it wrong */
 #else
@@ -286,16 +299,30 @@ cat >"$TMP/dep/factor.c" <<'EOF'
 #include <settle.h>
 #include "inc/factor.h"
 
+/* work that grows with iters (a body of none is below the clock's
+ * resolution, a failed run) */
+static void work(uint64_t iters)
+{
+	uint64_t x = 0;
+
+	for (uint64_t i = 0; i < iters; i++) {
+		x += i;
+		settle_keep(x);
+	}
+}
+
 static uint64_t run_one(void *state, const void *arg, uint64_t iters)
 {
 	(void)state;
 	(void)arg;
+	work(iters);
 	return iters;
 }
 static uint64_t run_scaled(void *state, const void *arg, uint64_t iters)
 {
 	(void)state;
 	(void)arg;
+	work(iters);
 	return iters * FACTOR;
 }
 static const struct settle_variant variants[] = {
