@@ -951,9 +951,11 @@ struct settle_report {
 				       (settle_report_init: "interleaved,
 				       Williams design"; a loaded file's
 				       settings.order), or "" when unknown */
-	int gbench;                 /* read from a Google Benchmark JSON file
-				       (settle's gbench-json too): no
-				       processes, layouts or rounds; last,
+	int gbench;                 /* read from a Google Benchmark JSON file:
+				       1 a Google Benchmark program's (no
+				       processes, layouts or rounds), 2
+				       settle's gbench-json (its processes
+				       and layouts, no rounds); last,
 				       so that the fields before it keep
 				       their offsets */
 };

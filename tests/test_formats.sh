@@ -635,6 +635,32 @@ PY
 	else bad "compare with ${pair#*:}'s gbench-json differs from its result file"
 	fi
 done
+# pooled against a one-process file, settle's gbench-json of 3 processes
+# is not called a file that keeps no processes (a Google Benchmark
+# program's is)
+"$SETTLE" show "$(dirname "$G")/founding-proc.json" --format gbench-json >"$TMP/fp.gb"
+"$SETTLE" compare "$(dirname "$G")/founding.json" "$TMP/fp.gb" >"$TMP/fp.cmp" 2>&1
+if grep -q "Measure both files alike" "$TMP/fp.cmp" &&
+   ! grep -q "Google Benchmark program" "$TMP/fp.cmp"; then
+	ok "gbench-json of 3 processes against one process: measure both alike"
+else
+	bad "gbench-json of 3 processes against one: $(grep -i -A1 'measure\|google' "$TMP/fp.cmp")"
+fi
+# its aggregates are of the samples it lists: cpu_time's mean of the
+# entries' CPU times (it was the wall times' mean beside them)
+if python3 - "$TMP/rt.gb" <<'PY'
+import json, statistics, sys
+b = json.load(open(sys.argv[1]))["benchmarks"]
+its = [e for e in b if e["run_type"] == "iteration"]
+assert all("settle_cpu_ns" in e for e in its)
+assert any(e["cpu_time"] != e["real_time"] for e in its)
+for m in (e for e in b if e.get("aggregate_name") == "mean"):
+    cpu = [e["cpu_time"] for e in its if e["run_name"] == m["run_name"]]
+    assert abs(m["cpu_time"] - statistics.mean(cpu)) <= 1e-9 * m["cpu_time"], m
+PY
+then ok "gbench-json: cpu_time aggregates are the samples' CPU times'"
+else bad "gbench-json: cpu_time aggregates unlike the samples'"
+fi
 python3 - "$TMP/rt.gb" "$TMP/gb-bad" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))

@@ -9,7 +9,7 @@
 # drift percentage that must be ignored. Then:
 #   - settle show in table, md and text: "unknown" for the core clock and
 #     the read cost, the cycles column "unknown", the noise line says
-#     "unknown -> 3.69 GHz (no steady estimate at the start)" and gives
+#     "unknown -> 3.69 GHz (no estimate at the start)" and gives
 #     no drift percentage or warning;
 #   - settle show --format json writes null for each unknown value (and
 #     for the drift), and the file it writes loads again the same;
@@ -43,7 +43,7 @@ for fmt in table md text; do
 	flat=$(tr '\n' ' ' <"$TMP/u.$fmt" |
 	       sed 's/\xc2\xa0/ /g; s/\\>/>/g; s/  */ /g')
 	if grep -q "core clock:\? unknown" <<<"$flat" &&
-	   grep -q "core clock unknown -> 3.69 GHz (no steady estimate at the start)" <<<"$flat" &&
+	   grep -q "core clock unknown -> 3.69 GHz (no estimate at the start)" <<<"$flat" &&
 	   ! grep -q "drifted" <<<"$flat" && ! grep -q "25.0%" <<<"$flat" &&
 	   ! grep -q "0\.00 GHz" <<<"$flat"; then
 		ok "show --format $fmt: core clock unknown, no drift from it"

@@ -1783,13 +1783,13 @@ static int labels_apart(const char *file, const struct settle_claim *c,
 			size_t j)
 {
 	const struct settle_variant *v = &c->variants[j];
-	char a[256], b[256];
+	char a[1024], b[1024];
 
 	settle_variant_label(v, a, sizeof(a));
 	for (size_t k = 0; k < c->nvariants; k++) {
 		const struct settle_variant *w = &c->variants[k];
 
-		if (k == j || !settle_variant_same_group(w, v) || !w->name)
+		if (k == j || !settle_variant_same_group(w, v))
 			continue;
 		if (k < j && !strcmp(settle_variant_label(w, b, sizeof(b)), a) &&
 		    strcmp(w->name, v->name)) {
@@ -1923,8 +1923,6 @@ static int valid_claim(const char *file, const struct settle_claim *c,
 		}
 		if (c->baseline && !strcmp(v->name, c->baseline))
 			base = 1;
-		if (!labels_apart(file, c, j))
-			return 0;
 		for (size_t k = 0; k < j; k++)
 			if (!strcmp(c->variants[k].name, v->name) &&
 			    settle_variant_same_group(&c->variants[k], v)) {
@@ -1937,6 +1935,10 @@ static int valid_claim(const char *file, const struct settle_claim *c,
 				return 0;
 			}
 	}
+	/* once every variant is whole (params included) */
+	for (size_t j = 0; j < c->nvariants; j++)
+		if (!labels_apart(file, c, j))
+			return 0;
 	if (!base)
 		fprintf(stderr, "settle: %s: claim '%s': its baseline '%s' is "
 			"not one of its variants\n", file, c->name,

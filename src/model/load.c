@@ -1416,7 +1416,8 @@ static int load_gbench(struct loader *l, json_t *doc, struct settle_report *rep)
 	rep->options.processes = 1;
 	if (gbench_runs(l, ctx, &rep->options) < 0)
 		return -1;
-	rep->gbench = 1;
+	rep->gbench = json_is_string(json_object_get(ctx, "settle_compiler")) ?
+		      2 : 1;
 	l->seen = json_object();
 	if (!l->seen)
 		return fail(l, "out of memory");

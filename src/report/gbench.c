@@ -153,11 +153,16 @@ static void head(FILE *f, const struct entry *e, const char *suffix,
 		run_type, e->reps);
 }
 
-/* Whether sample k of a claim's row has its thread's CPU time. */
-static int cpu_known(const struct settle_result *r, size_t k)
+/* Whether every sample of a claim's row has its thread's CPU time (as a
+ * result file keeps them: all or none). */
+static int cpu_known(const struct settle_result *r)
 {
-	return r->samples_cpu_ns && isfinite(r->samples_cpu_ns[k]) &&
-	       r->samples_cpu_ns[k] >= 0;
+	if (r->command || !r->samples_cpu_ns || !r->nsamples)
+		return 0;
+	for (size_t k = 0; k < r->nsamples; k++)
+		if (!isfinite(r->samples_cpu_ns[k]) || r->samples_cpu_ns[k] < 0)
+			return 0;
+	return 1;
 }
 
 /*
@@ -172,7 +177,7 @@ static double cpu_ns(const struct settle_result *r, size_t k)
 
 	if (d && k < d->n)
 		return d->user_ns[k] + d->sys_ns[k];
-	return cpu_known(r, k) ? r->samples_cpu_ns[k] : r->samples_ns[k];
+	return cpu_known(r) ? r->samples_cpu_ns[k] : r->samples_ns[k];
 }
 
 /*
@@ -197,7 +202,7 @@ static void settle_row(FILE *f, const struct settle_result *r, size_t k)
 	if (r->sample_layouts)
 		fprintf(f, ",\n      \"settle_layout\": %u",
 			r->sample_layouts[k]);
-	if (!r->command && cpu_known(r, k)) {
+	if (cpu_known(r)) {
 		fputs(",\n      \"settle_cpu_ns\": ", f);
 		num(f, r->samples_cpu_ns[k]);
 	}
@@ -249,7 +254,7 @@ static void cpu_summary(const struct settle_result *r,
 	double *x = malloc(r->nsamples * sizeof(*x));
 
 	*c = r->sum;
-	if (!r->command || !x) {
+	if ((!r->command && !cpu_known(r)) || !x) {
 		free(x);
 		return;
 	}

@@ -588,7 +588,8 @@ static int make_row(const struct settle_report *old,
 	else if (k == 0) /* pooled samples; 8: a claim's, which layouts
 			  * could have placed (a command has none); 16:
 			  * of a Google Benchmark file, which keeps none */
-		*layouts |= r->command ? 4 : old->gbench || nw->gbench ?
+		*layouts |= r->command ? 4 : old->gbench == 1 ||
+					     nw->gbench == 1 ?
 			    4 | 16 : 4 | 8;
 	spread = fmax(moves(old, r), moves(nw, r));
 	w->lmark = spread > 0 ? "~" : "";
@@ -992,7 +993,6 @@ static void warn(struct settle_compare_view *cv, const char *fmt, ...)
 	cv->nwarnings++;
 }
 
-/* The noise a file recorded, said again where it matters. */
 /* Whether every row of nw with samples has them in old as well, the
  * same samples in the same order: one run, or a copy of its file. */
 static int same_samples(const struct settle_report *old,
@@ -1030,6 +1030,7 @@ static void self_compare(struct settle_compare_view *cv,
 	cv->caveats |= 32;
 }
 
+/* The noise a file recorded, said again where it matters. */
 static void file_noise(struct settle_compare_view *cv,
 		       const struct settle_report *r)
 {

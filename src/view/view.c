@@ -1294,7 +1294,7 @@ static void conclusion(struct settle_view *v, struct settle_view_claim *vc)
 	int by_time[SETTLE_MAX_NAMED] = { 0 };
 	char why[640];
 	size_t n = 0;
-	int based = 0;
+	int based = 0, lone = 0;
 
 	for (size_t i = 0; i < vc->nrows; i++)
 		based |= vc->rows[i].role != SETTLE_ROLE_NONE;
@@ -1318,15 +1318,9 @@ static void conclusion(struct settle_view *v, struct settle_view_claim *vc)
 			rows[n++] = named(vc, k->rows[i].label,
 					  k->rows[i].size_bytes);
 		}
-	} else if (based &&
-		   generic_conclusion(v->rep, vc, vc->sentence,
-				      sizeof(vc->sentence), rows, &n) &&
-		   noise_warns(&v->rep->noise)) {
-		/* no ratio in the same rounds cancels the machine's speed:
-		 * "settled: csum takes 9.436 us" under a -5.6 % drift and
-		 * other work keeping a CPU busy */
-		vc->reason = "a time alone, measured while the machine's "
-			     "speed moved (see the noise line's warnings)";
+	} else if (based) {
+		lone = generic_conclusion(v->rep, vc, vc->sentence,
+					  sizeof(vc->sentence), rows, &n);
 	}
 	if (!vc->sentence[0]) {
 		vc->reason = based || !measured(vc) ? "nothing was measured" :
@@ -1336,6 +1330,12 @@ static void conclusion(struct settle_view *v, struct settle_view_claim *vc)
 		vc->reason = unsettled(v->rep, vc, rows, by_time, n,
 				       k != NULL);
 	}
+	/* no ratio in the same rounds cancels the machine's speed in a
+	 * time alone: "settled: csum takes 9.436 us" under a -5.6 % drift
+	 * and other work keeping a CPU busy */
+	if (!vc->reason && lone && noise_warns(&v->rep->noise))
+		vc->reason = "a time alone, measured while the machine's "
+			     "speed moved (see the noise line's warnings)";
 	settle_escape_in(vc->sentence, sizeof(vc->sentence));
 	vc->settled = !vc->reason;
 	if (vc->settled)
@@ -1397,9 +1397,10 @@ static void warn(struct settle_view *v, const char *fmt, ...)
 
 /*
  * The core clock before -> after: "3.69 -> 3.70 GHz (+0.3%)", or with an
- * unknown estimate (0) "unknown -> 3.70 GHz (no steady estimate at the
- * start)", "3.69 GHz -> unknown (no steady estimate at the end)",
- * "unknown": no drift is computed from an unknown clock.
+ * unknown estimate (0: none was steady, or a file's is missing)
+ * "unknown -> 3.70 GHz (no estimate at the start)", "3.69 GHz -> unknown
+ * (no estimate at the end)", "unknown": no drift is computed from an
+ * unknown clock.
  */
 static void drift_text(const struct settle_noise *n, char *buf, size_t len)
 {
@@ -1409,11 +1410,11 @@ static void drift_text(const struct settle_noise *n, char *buf, size_t len)
 		snprintf(buf, len, "%.2f -> %.2f GHz (%+.1f%%)", b, a,
 			 n->drift_pct);
 	else if (b > 0)
-		snprintf(buf, len, "%.2f GHz -> unknown (no steady estimate "
-			 "at the end)", b);
+		snprintf(buf, len, "%.2f GHz -> unknown (no estimate at the "
+			 "end)", b);
 	else if (a > 0)
-		snprintf(buf, len, "unknown -> %.2f GHz (no steady estimate "
-			 "at the start)", a);
+		snprintf(buf, len, "unknown -> %.2f GHz (no estimate at the "
+			 "start)", a);
 	else
 		snprintf(buf, len, "unknown");
 }
