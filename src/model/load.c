@@ -33,6 +33,8 @@ struct loader {
 	size_t skip_first;    /* loaded from results[skip_first] on */
 	json_t *seen;         /* what a Google Benchmark file's entries
 				 said so far (same_kind(), once()) */
+	json_t *claims;       /* settle's gbench-json's settle_claims, or
+				 NULL */
 };
 
 __attribute__((format(printf, 2, 3)))
@@ -334,10 +336,11 @@ static int load_conclusion(json_t *j, struct settle_conclusion *k)
 }
 
 /* The claim called name, described by doc's "claims". */
-static const struct settle_claim_info *claim_of(struct loader *l, json_t *doc,
+static const struct settle_claim_info *claim_of(struct loader *l,
+						json_t *claims,
 						const char *name)
 {
-	json_t *c = json_object_get(json_object_get(doc, "claims"), name), *b;
+	json_t *c = json_object_get(claims, name), *b;
 	const struct settle_claim_info *info;
 	struct settle_conclusion conc;
 	struct settle_claim_info k;
@@ -415,7 +418,8 @@ static struct settle_result *add_result(struct loader *l, json_t *doc,
 	size_t np = json_object_size(params), n = 0;
 	struct settle_param *p = calloc(np + 1, sizeof(*p));
 	char **text = calloc(np + 1, sizeof(*text));
-	const struct settle_claim_info *claim = claim_of(l, doc, cname);
+	const struct settle_claim_info *claim =
+		claim_of(l, json_object_get(doc, "claims"), cname);
 	const char *build = NULL;
 	struct settle_result *r = NULL;
 	uint64_t size = 0;
@@ -478,7 +482,7 @@ static int load_figures(struct loader *l, json_t *arr, size_t idx,
  * the row's iterations. Before, a malformed one was dropped without a
  * word and the row shown valid, whatever the check had found.
  */
-static int load_evidence(struct loader *l, json_t *jr, size_t idx,
+static int load_evidence(struct loader *l, json_t *jr, const char *where,
 			 struct settle_result *r)
 {
 	json_t *rc = json_object_get(jr, "repetition_check");
@@ -491,10 +495,10 @@ static int load_evidence(struct loader *l, json_t *jr, size_t idx,
 	if (!json_is_object(rc) || !json_is_array(t1) || !json_is_array(t2) ||
 	    n == 0 || n > SETTLE_REPEAT_PAIRS || n != json_array_size(t2) ||
 	    count(rc, "iterations_2x") != 2 * r->iters)
-		return fail(l, "malformed: results[%zu] repetition_check: "
+		return fail(l, "malformed: %s repetition_check: "
 			    "ns_1x and ns_2x are 1 to %d times each, as many "
 			    "in both, and iterations_2x twice the row's "
-			    "iterations", idx, SETTLE_REPEAT_PAIRS);
+			    "iterations", where, SETTLE_REPEAT_PAIRS);
 	r->repeat_iters = count(rc, "iterations_2x");
 	/* absent (a file before 2026-12-06): as if it blocked, so that no
 	 * rule its writer did not know calls an old row invalid */
@@ -503,9 +507,9 @@ static int load_evidence(struct loader *l, json_t *jr, size_t idx,
 		json_t *a = json_array_get(t1, i), *b = json_array_get(t2, i);
 
 		if (!is_time(a) || !is_time(b))
-			return fail(l, "malformed: results[%zu] "
+			return fail(l, "malformed: %s "
 				    "repetition_check: ns_1x[%zu] or ns_2x[%zu] "
-				    "is no time (ns)", idx, i, i);
+				    "is no time (ns)", where, i, i);
 		r->repeat1_ns[r->nrepeat] = json_number_value(a);
 		r->repeat2_ns[r->nrepeat++] = json_number_value(b);
 	}
@@ -781,6 +785,7 @@ static int load_result(struct loader *l, json_t *doc, json_t *jr, size_t idx,
 	const char *cname = json_string_value(json_object_get(jr, "claim"));
 	const char *vname = json_string_value(json_object_get(jr, "variant"));
 	struct settle_result *r;
+	char where[48];
 	size_t i;
 
 	if (!cname || !vname || !json_is_object(params) || !json_is_array(samples))
@@ -801,7 +806,8 @@ static int load_result(struct loader *l, json_t *doc, json_t *jr, size_t idx,
 			    "shortest_sample_ns is not a time in ns", idx,
 			    cname, vname);
 	r->shortest_sample_ns = s ? json_number_value(s) : 0;
-	if (load_evidence(l, jr, idx, r) < 0)
+	snprintf(where, sizeof(where), "results[%zu]", idx);
+	if (load_evidence(l, jr, where, r) < 0)
 		return -1;
 	r->cycles_source = str(l, jr, "cycles_source");
 	if (settle_result_cycles_counted(r)) {
@@ -1045,6 +1051,28 @@ static int same_kind(struct loader *l, size_t idx, const char *claim,
 }
 
 /*
+ * Claim name as settle's gbench-json describes it (settle_claims: a
+ * result file's claims, its baseline above all), for entry idx, whose row
+ * has a size or not (sized). NULL after fail().
+ */
+static const struct settle_claim_info *described(struct loader *l,
+						 size_t idx, const char *name,
+						 int sized)
+{
+	const struct settle_claim_info *c = claim_of(l, l->claims, name);
+
+	if (!c && !*l->err)
+		fail(l, "malformed: benchmarks[%zu]: settle_claim '%.200s' is "
+		     "not described in settle_claims", idx, name);
+	else if (c && c->sized != sized)
+		fail(l, "malformed: benchmarks[%zu]: settle_params %s a size "
+		     "where settle_claims says claim '%.200s' %s", idx,
+		     sized ? "has" : "lacks", name,
+		     c->sized ? "has sizes" : "has none");
+	return c && c->sized == sized ? c : NULL;
+}
+
+/*
  * The row of entry b of settle's own gbench-json, named by its
  * settle_claim, settle_variant and settle_params (the result file's
  * claim, variant and params): found among rep's rows, else appended.
@@ -1084,7 +1112,10 @@ static struct settle_result *settle_row(struct loader *l,
 		      size ? "settle_params with a size" :
 			     "settle_params without a size") < 0)
 		goto out;
-	key.claim = gbench_claim(rep, cname, size > 0);
+	key.claim = l->claims ? described(l, idx, cname, size > 0) :
+		    gbench_claim(rep, cname, size > 0);
+	if (!key.claim && l->claims)
+		goto out;
 	if (!key.claim)
 		goto oom;
 	key.variant = vname;
@@ -1228,13 +1259,47 @@ static int once(struct loader *l, json_t *b, size_t idx, const char *name,
 	       fail(l, "out of memory") : 0;
 }
 
+/* settle_evidence of entry b (sample k of r): only on a row's first
+ * entry, an object; read as a result file's. 0, or -1 after fail(). */
+static int settle_evidence(struct loader *l, json_t *b, size_t idx,
+			   const char *name, struct settle_result *r, size_t k)
+{
+	json_t *ev = json_object_get(b, "settle_evidence");
+	json_t *check = json_object_get(ev, "check");
+	json_t *below = json_object_get(ev, "below_resolution");
+	json_t *ref = json_object_get(ev, "reference");
+	char where[64];
+
+	if (!ev)
+		return 0;
+	if (k || !json_is_object(ev) || (check && !json_is_string(check)) ||
+	    (below && !json_is_boolean(below)) ||
+	    (ref && !json_is_boolean(ref)))
+		return fail(l, "malformed: benchmarks[%zu] (%.200s) has a "
+			    "settle_evidence that is not its row's first "
+			    "entry's object of check (a string), reference "
+			    "and below_resolution (true or false) and the "
+			    "repetition check", idx, name);
+	if (check)
+		r->check = strtoull(json_string_value(check), NULL, 10);
+	/* a repetition's operations: "iterations" above are the sample's */
+	if (count(ev, "iterations"))
+		r->iters = count(ev, "iterations");
+	r->below_resolution = json_is_true(below);
+	r->reference = json_is_true(ref);
+	snprintf(where, sizeof(where), "benchmarks[%zu] settle_evidence", idx);
+	return load_evidence(l, ev, where, r);
+}
+
 /*
  * What else settle's own entry b says of its sample k (the last one
  * appended to r), as the result file does: the row's
  * settle_preempted_samples, the sample's settle_layout and settle_cpu_ns
- * (each either on every entry of a row or on none). With processes or
- * layouts the samples must come in the order they were taken (the
- * processes are equal consecutive chunks of them). 0, or -1 after fail().
+ * (each either on every entry of a row or on none), and on the row's
+ * first entry its settle_evidence (check value, below resolution, why it
+ * may be invalid: load_evidence()). With processes or layouts the
+ * samples must come in the order they were taken (the processes are
+ * equal consecutive chunks of them). 0, or -1 after fail().
  */
 static int settle_sample(struct loader *l, json_t *b, size_t idx,
 			 const char *name, struct settle_result *r, size_t k)
@@ -1271,6 +1336,8 @@ static int settle_sample(struct loader *l, json_t *b, size_t idx,
 	if (why)
 		return fail(l, "malformed: benchmarks[%zu] (%.200s) has %s",
 			    idx, name, why);
+	if (settle_evidence(l, b, idx, name, r, k) < 0)
+		return -1;
 	if (pre)
 		r->preempted = (size_t)json_integer_value(pre);
 	if (lay) {
@@ -1338,15 +1405,17 @@ static int load_gbench_entry(struct loader *l, json_t *b, size_t idx,
 	r->samples_ns = p;
 	r->samples_ns[r->nsamples++] = ns;
 	r->skipped = NULL; /* a run that failed before (gbench_error) */
-	if (json_object_get(b, "settle_claim") &&
-	    settle_sample(l, b, idx, name, r, r->nsamples - 1) < 0)
-		return -1;
 	if (!r->iters) {
 		r->iters = (uint64_t)num(b, "iterations");
 		r->ops_per_sample = r->iters;
 	}
+	if (json_object_get(b, "settle_claim") &&
+	    settle_sample(l, b, idx, name, r, r->nsamples - 1) < 0)
+		return -1;
 	return 0;
 }
+
+static int same_rounds(struct loader *l, const struct settle_report *rep);
 
 /*
  * settle's own gbench-json: the processes and layouts of its run
@@ -1418,6 +1487,10 @@ static int load_gbench(struct loader *l, json_t *doc, struct settle_report *rep)
 		return -1;
 	rep->gbench = json_is_string(json_object_get(ctx, "settle_compiler")) ?
 		      2 : 1;
+	l->claims = json_object_get(doc, "settle_claims");
+	if (l->claims && !json_is_object(l->claims))
+		return fail(l, "malformed: settle_claims is not an object of "
+			    "claims");
 	l->seen = json_object();
 	if (!l->seen)
 		return fail(l, "out of memory");
@@ -1427,6 +1500,9 @@ static int load_gbench(struct loader *l, json_t *doc, struct settle_report *rep)
 			return -1;
 		}
 	json_decref(l->seen);
+	/* with baselines, as a result file's rows: round by round */
+	if (l->claims && same_rounds(l, rep) < 0)
+		return -1;
 	for (i = 0; i < rep->nresults; i++) {
 		if (rep->results[i].preempted > rep->results[i].nsamples)
 			return fail(l, "malformed: %s/%s has more "

@@ -28,4 +28,24 @@ struct settle_format {
 void settle_json_params(FILE *f, const char *key,
 			const struct settle_result *r);
 
+/*
+ * Write the member key (indented two spaces, a comma and a line end
+ * after): for each claim of rep, what a reader needs to print its table
+ * again (description, title, op_name, baseline, sizes, bytes_per_op,
+ * show_cycles, original, its conclusion with v's verdict on it): a result
+ * file's "claims".
+ */
+void settle_json_claims(FILE *f, const char *key,
+			const struct settle_report *rep,
+			const struct settle_view *v);
+
+/*
+ * Write, each as ",\n     \"member\": ...", why r may be invalid, so that a
+ * reader decides again: "invalid" (the reason, where r is), the
+ * repetition check ("repetition_check") and the read limit it was judged
+ * against ("read_limit_bytes_per_ns"), where r has them: a result file's
+ * members of a result.
+ */
+void settle_json_evidence(FILE *f, const struct settle_result *r);
+
 #endif

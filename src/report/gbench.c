@@ -188,7 +188,10 @@ static double cpu_ns(const struct settle_result *r, size_t k)
  * (a name such as "popcount/avx2/size:4096" is no claim, variant and size
  * settle could match). Then what else the verdicts rest on: the row's
  * count of preempted samples, the sample's layout and its thread's CPU
- * time (ns per operation), the last two where the row has them.
+ * time (ns per operation), the last two where the row has them; and in
+ * its first sample's entry, settle_evidence: the row's check value,
+ * whether it is below the clock's resolution and why it may be invalid
+ * (settle_json_evidence()), from which a reader decides again.
  */
 static void settle_row(FILE *f, const struct settle_result *r, size_t k)
 {
@@ -205,6 +208,17 @@ static void settle_row(FILE *f, const struct settle_result *r, size_t k)
 	if (cpu_known(r)) {
 		fputs(",\n      \"settle_cpu_ns\": ", f);
 		num(f, r->samples_cpu_ns[k]);
+	}
+	if (k == 0) {
+		fprintf(f, ",\n      \"settle_evidence\": {\"iterations\": %llu, "
+			"\"check\": \"%llu\", \"reference\": %s, "
+			"\"below_resolution\": %s",
+			(unsigned long long)r->iters,
+			(unsigned long long)r->check,
+			r->reference ? "true" : "false",
+			r->below_resolution ? "true" : "false");
+		settle_json_evidence(f, r);
+		fputs("}", f);
 	}
 }
 
@@ -272,6 +286,10 @@ static void report(FILE *f, const struct settle_view *v)
 	int first = 1;
 
 	context(f, rep);
+	/* settle's own member, which Google Benchmark's readers pass over:
+	 * each claim as a result file describes it (its baseline above
+	 * all), so that settle reads its rows back as it measured them */
+	settle_json_claims(f, "settle_claims", rep, v);
 	fputs("  \"benchmarks\": [", f);
 	for (size_t i = 0; i < rep->nresults && family; i++) {
 		const struct settle_result *r = &rep->results[i];

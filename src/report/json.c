@@ -297,8 +297,7 @@ static void write_cmp(FILE *f, const struct settle_comparison *c)
 	fputs("}", f);
 }
 
-/* Why a result may be invalid, so that a reader decides again. */
-static void write_evidence(FILE *f, const struct settle_result *r)
+void settle_json_evidence(FILE *f, const struct settle_result *r)
 {
 	if (r->invalid[0]) {
 		fputs(",\n     ", f);
@@ -388,7 +387,7 @@ static void write_result(FILE *f, const struct settle_report *rep,
 		fprintf(f, ", \"layout_sensitive\": %s",
 			r->layout_sensitive ? "true" : "false");
 	}
-	write_evidence(f, r);
+	settle_json_evidence(f, r);
 	if (r->has_cmp)
 		write_cmp(f, &r->cmp);
 	settle_json_command(f, rep, r, 0);
@@ -482,12 +481,15 @@ static int first_of_claim(const struct settle_report *rep, size_t i)
 
 /* What a reader needs to print a claim's table again, for every claim
  * (a file refers to none it does not describe). */
-static void write_claims(FILE *f, const struct settle_report *rep,
-			 const struct settle_view *v)
+void settle_json_claims(FILE *f, const char *key,
+			const struct settle_report *rep,
+			const struct settle_view *v)
 {
 	size_t nseen = 0;
 
-	fputs("  \"claims\": {", f);
+	fputs("  ", f);
+	jkey(f, key);
+	fputc('{', f);
 	for (size_t i = 0; i < rep->nresults; i++) {
 		const struct settle_claim_info *c = rep->results[i].claim;
 
@@ -533,7 +535,7 @@ static void result_file(FILE *f, const struct settle_report *rep,
 		SETTLE_SCHEMA, rep->created[0] ? rep->created : when);
 	write_machine(f, rep);
 	write_build(f, rep);
-	write_claims(f, rep, v);
+	settle_json_claims(f, "claims", rep, v);
 	fputs("  \"results\": [", f);
 	for (size_t i = 0; i < rep->nresults; i++) {
 		if (rep->results[i].skipped)
