@@ -308,7 +308,8 @@ static void test_variant_same_group(void **st)
 #define E(name, more) "{\"name\": \"" name "\", \"run_type\": " \
 	"\"iteration\", \"real_time\": 1" more "}"
 #define SETTLE_ROW(params) ", \"settle_claim\": \"c\", " \
-	"\"settle_variant\": \"v\", \"settle_params\": " params
+	"\"settle_variant\": \"v\", \"repetition_index\": 0, " \
+	"\"settle_params\": " params
 
 /* Entries that would pool samples of different benchmarks, or count one
  * twice, are refused, the entry named (an adversary's files read

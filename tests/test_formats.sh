@@ -647,6 +647,56 @@ PY
 	else bad "compare with ${pair#*:}'s gbench-json differs from its result file"
 	fi
 done
+# the band its verdicts were drawn with goes with it: show gives the
+# result file's verdicts (a 5 % band's "same" read unclear at 1 %)
+python3 - "$(dirname "$G")/proc.json" "$TMP/band5.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["settings"]["equivalence_band"] = 0.05
+json.dump(d, open(sys.argv[2], "w"))
+PY
+"$SETTLE" show "$TMP/band5.json" --format gbench-json >"$TMP/band5.gb"
+"$SETTLE" show "$TMP/band5.json" --format csv | grep -v "^#" | cut -d, -f1-3,18 >"$TMP/band5.a"
+"$SETTLE" show "$TMP/band5.gb" --format csv | grep -v "^#" | cut -d, -f1-3,18 >"$TMP/band5.b"
+"$SETTLE" show "$TMP/band5.gb" --equivalence 1 --format csv | grep -v "^#" | cut -d, -f1-3,18 >"$TMP/band1.b"
+if cmp -s "$TMP/band5.a" "$TMP/band5.b" && ! cmp -s "$TMP/band5.b" "$TMP/band1.b" &&
+   grep -q ",same" "$TMP/band5.b"; then
+	ok "gbench-json keeps its band: show's verdicts are the result file's"
+else
+	bad "gbench-json's band: $(diff "$TMP/band5.a" "$TMP/band5.b" | head -4)"
+fi
+# in a file of one process too, entries out of the order they were taken
+# in (sorted by time: two rows read "same" where the file in its order
+# was unclear) or without their index (copied: 50 samples a row from 5)
+# are refused
+"$SETTLE" show "$(dirname "$G")/byob.json" --format gbench-json >"$TMP/one.gb"
+python3 - "$TMP/one.gb" "$TMP/one-bad" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+b = d["benchmarks"]
+rows = {}
+for e in b:
+    if e["run_type"] == "iteration":
+        rows.setdefault(e["run_name"], []).append(e)
+first = list(rows.values())[0]
+at = [i for i, e in enumerate(b) if e in first]
+for i, e in zip(at, sorted(first, key=lambda e: e["real_time"])):
+    b[i] = e  # the entries sorted by time, each with its own index
+assert [e["repetition_index"] for e in b if e in first] != list(range(len(first)))
+json.dump(d, open(sys.argv[2] + ".sorted", "w"))
+d = json.load(open(sys.argv[1]))
+for e in d["benchmarks"]:
+    e.pop("repetition_index", None)
+json.dump(d, open(sys.argv[2] + ".noindex", "w"))
+PY
+for c in sorted noindex; do
+	"$SETTLE" show "$TMP/one-bad.$c" >/dev/null 2>"$TMP/one-bad.err"
+	rc=$?
+	if [ $rc = 2 ] && grep -q "has no repetition_index, or one out of the order" "$TMP/one-bad.err"
+	then ok "gbench-json of one process, entries $c: refused"
+	else bad "gbench-json of one process, entries $c: status $rc: $(cat "$TMP/one-bad.err")"
+	fi
+done
 # pooled against a one-process file, settle's gbench-json of 3 processes
 # is not called a file that keeps no processes (a Google Benchmark
 # program's is)
@@ -689,7 +739,7 @@ save(6, lambda e: e["settle_claims"].clear())
 PY
 for c in "1:context.settle_processes is not a count" \
 	 "2:benchmarks\[1\] (.*) has a settle_cpu_ns where" \
-	 "3:benchmarks\[1\] (.*) has a repetition_index out of the order" \
+	 "3:benchmarks\[1\] (.*) has no repetition_index, or one out of the order" \
 	 "4:benchmarks\[2\] (.*) has a settle_preempted_samples that" \
 	 "5:benchmarks\[1\] (.*) has a settle_evidence that is not its row's first" \
 	 "6:benchmarks\[0\]: settle_claim 'endian' is not described in settle_claims"; do

@@ -385,6 +385,16 @@ sed '/"c"/s/\.label = "x"/.label = "b"/; /"b"/s/\.label = "x"/.label = "y"/' \
 run swaplabel run "$TMP/swaplabel.c" "${FAST[@]}"
 expect swaplabel 2 "swaplabel.c: claim 'd': variant 'c' is labelled 'b', the name of another variant" \
 	"run FILE.c: a label naming another variant: refused"
+# ... and a label that differs by a trailing blank ("a " reads "a"), or
+# of blanks alone (the row reads as its build)
+sed '/"c"/s/\.label = "x"/.label = "x "/' "$TMP/duplabel.c" >"$TMP/trail.c"
+run trail run "$TMP/trail.c" "${FAST[@]}"
+expect trail 2 "trail.c: claim 'd': variants 'b' and 'c' have the same label 'x'" \
+	"run FILE.c: labels alike but for a trailing blank: refused"
+sed '/"c"/s/\.label = "x"/.label = "  "/' "$TMP/duplabel.c" >"$TMP/blanklabel.c"
+run blanklabel run "$TMP/blanklabel.c" "${FAST[@]}"
+expect blanklabel 2 "blanklabel.c: claim 'd': variant 'c' is labelled with blanks alone" \
+	"run FILE.c: a label of blanks: refused"
 sed 's/^\t{ .name = "b", .run = one },$/\t{ .name = " ", .run = one },/' \
 	"$TMP/dupvar.c" >"$TMP/blank.c"
 run blank run "$TMP/blank.c" "${FAST[@]}"

@@ -1779,27 +1779,47 @@ static const char *bad_params(const struct settle_variant *v, char *buf,
  * a label naming another variant made the footnote's and the
  * conclusion's names point at the wrong row. 1, or 0 after saying why.
  */
+/* s without its leading and trailing blanks, in place; returns it */
+static char *unblank(char *s)
+{
+	size_t n;
+
+	s += strspn(s, " \t");
+	n = strlen(s);
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		s[--n] = '\0';
+	return s;
+}
+
 static int labels_apart(const char *file, const struct settle_claim *c,
 			size_t j)
 {
 	const struct settle_variant *v = &c->variants[j];
-	char a[1024], b[1024];
+	char a[1024], b[1024], *la;
 
-	settle_variant_label(v, a, sizeof(a));
+	if (v->label && v->label[0] && !v->label[strspn(v->label, " \t")]) {
+		fprintf(stderr, "settle: %s: claim '%s': variant '%s' is "
+			"labelled with blanks alone (its row would read as its "
+			"build)\n", file, c->name, v->name);
+		return 0;
+	}
+	/* "a " reads as "a" */
+	la = unblank(settle_variant_label(v, a, sizeof(a)));
 	for (size_t k = 0; k < c->nvariants; k++) {
 		const struct settle_variant *w = &c->variants[k];
 
 		if (k == j || !settle_variant_same_group(w, v))
 			continue;
-		if (k < j && !strcmp(settle_variant_label(w, b, sizeof(b)), a) &&
+		if (k < j &&
+		    !strcmp(unblank(settle_variant_label(w, b, sizeof(b))), la) &&
 		    strcmp(w->name, v->name)) {
 			fprintf(stderr, "settle: %s: claim '%s': variants "
 				"'%s' and '%s' have the same label '%s' (their "
 				"rows could not be told apart)\n", file,
-				c->name, w->name, v->name, a);
+				c->name, w->name, v->name, la);
 			return 0;
 		}
-		if (v->label && v->label[0] && !strcmp(v->label, w->name)) {
+		if (v->label && v->label[0] && !strcmp(la, w->name)) {
 			fprintf(stderr, "settle: %s: claim '%s': variant "
 				"'%s' is labelled '%s', the name of another "
 				"variant\n", file, c->name, v->name, v->label);

@@ -614,7 +614,8 @@ static int cmd_list(int argc, char **argv)
 
 			snprintf(name, sizeof(name), "  %s",
 				 settle_variant_label(v, lb, sizeof(lb)));
-			printf("%-*s  %s%s%s\n", width, name, v->description,
+			printf("%-*s  %s%s%s\n", width, name,
+			       v->description ? v->description : "",
 			       strcmp(v->name, c->baseline) == 0 ?
 			       " [baseline]" : "",
 			       v->flags & SETTLE_REFERENCE ? " [reference]" : "");

@@ -1297,9 +1297,12 @@ static int settle_evidence(struct loader *l, json_t *b, size_t idx,
  * settle_preempted_samples, the sample's settle_layout and settle_cpu_ns
  * (each either on every entry of a row or on none), and on the row's
  * first entry its settle_evidence (check value, below resolution, why it
- * may be invalid: load_evidence()). With processes or layouts the
- * samples must come in the order they were taken (the processes are
- * equal consecutive chunks of them). 0, or -1 after fail().
+ * may be invalid: load_evidence()). The samples must come in the order
+ * they were taken, each with its repetition_index: a ratio pairs a row's
+ * sample k with its baseline's, the processes are equal consecutive
+ * chunks of them, and entries sorted by time (read as "same" where the
+ * file in its order was unclear) or copied without their index (50
+ * samples a row from 5) are no run's. 0, or -1 after fail().
  */
 static int settle_sample(struct loader *l, json_t *b, size_t idx,
 			 const char *name, struct settle_result *r, size_t k)
@@ -1312,10 +1315,9 @@ static int settle_sample(struct loader *l, json_t *b, size_t idx,
 	unsigned n = o->layouts;
 	const char *why = NULL;
 
-	if ((o->processes > 1 || n > 1) &&
-	    (!json_is_integer(ri) || json_integer_value(ri) != (json_int_t)k))
-		why = "a repetition_index out of the order its samples were "
-		      "taken in";
+	if (!json_is_integer(ri) || json_integer_value(ri) != (json_int_t)k)
+		why = "no repetition_index, or one out of the order its "
+		      "samples were taken in";
 	else if (pre && (!json_is_integer(pre) || json_integer_value(pre) < 0 ||
 			 (k && (size_t)json_integer_value(pre) != r->preempted)))
 		why = "a settle_preempted_samples that is not its row's count";
@@ -1420,13 +1422,23 @@ static int same_rounds(struct loader *l, const struct settle_report *rep);
 /*
  * settle's own gbench-json: the processes and layouts of its run
  * (context.settle_processes, 1 to 256, and settle_layouts, 0 to 64, as a
- * result file's settings); absent, one process in one layout. 0, or -1
- * after fail().
+ * result file's settings), absent one process in one layout; and the
+ * band its verdicts were drawn with (settle_equivalence_band, above 0,
+ * at most 0.5), for a reader that asks for the file's (o->band < 0),
+ * absent 1 %. 0, or -1 after fail().
  */
 static int gbench_runs(struct loader *l, json_t *ctx, struct settle_options *o)
 {
 	json_t *p = json_object_get(ctx, "settle_processes");
 	json_t *n = json_object_get(ctx, "settle_layouts");
+	json_t *b = json_object_get(ctx, "settle_equivalence_band");
+
+	if (b && !(json_is_number(b) && json_number_value(b) > 0 &&
+		   json_number_value(b) <= 0.5))
+		return fail(l, "malformed: context.settle_equivalence_band is "
+			    "not a band (a fraction above 0, at most 0.5)");
+	if (o->band < 0)
+		o->band = b ? json_number_value(b) : 0.01;
 
 	if (p && (!json_is_integer(p) || json_integer_value(p) < 1 ||
 		  json_integer_value(p) > 256))
@@ -1698,9 +1710,8 @@ int settle_load_json(const char *path, double band, struct settle_report *rep,
 				  "--benchmark_format=json)", je.line, je.text);
 		goto out;
 	}
-	rep->options.band = band;
-	if (is_gbench(doc) && band < 0)
-		rep->options.band = 0.01; /* Google Benchmark has no band */
+	rep->options.band = band; /* < 0: the file's (a Google Benchmark
+				     program's has none: 1 %, gbench_runs()) */
 	rc = is_gbench(doc) ? load_gbench(&l, doc, rep) :
 	     load_doc(&l, doc, rep);
 	if (rc == 0 && l.too_long)

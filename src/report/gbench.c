@@ -93,6 +93,9 @@ static void context(FILE *f, const struct settle_report *rep)
 		"    \"settle_layouts\": %u",
 		rep->options.processes ? rep->options.processes : 1,
 		rep->options.layouts);
+	if (rep->options.band > 0) /* the band its verdicts were drawn with */
+		fprintf(f, ",\n    \"settle_equivalence_band\": %.17g",
+			rep->options.band);
 	fputs("\n  },\n", f);
 }
 

@@ -993,8 +993,33 @@ static void warn(struct settle_compare_view *cv, const char *fmt, ...)
 	cv->nwarnings++;
 }
 
-/* Whether every row of nw with samples has them in old as well, the
- * same samples in the same order: one run, or a copy of its file. */
+static int by_value(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Whether x[0..n) and y[0..n) hold the same values, in any order. */
+static int same_values(const double *x, const double *y, size_t n)
+{
+	double *a = malloc((2 * n + 1) * sizeof(*a));
+	int same;
+
+	if (!a)
+		return 0;
+	memcpy(a, x, n * sizeof(*a));
+	memcpy(a + n, y, n * sizeof(*a));
+	qsort(a, n, sizeof(*a), by_value);
+	qsort(a + n, n, sizeof(*a), by_value);
+	same = !memcmp(a, a + n, n * sizeof(*a));
+	free(a);
+	return same;
+}
+
+/* Whether the rows old and nw both have hold the same samples, in any
+ * order (at least one row): one run, or a copy of its file, whatever
+ * rows either has beside them. */
 static int same_samples(const struct settle_report *old,
 			const struct settle_report *nw)
 {
@@ -1003,12 +1028,10 @@ static int same_samples(const struct settle_report *old,
 	for (size_t i = 0; i < nw->nresults; i++) {
 		const struct settle_result *r = &nw->results[i], *o;
 
-		if (!r->nsamples)
+		if (!r->nsamples || !(o = find(old, r)) || !o->nsamples)
 			continue;
-		o = find(old, r);
-		if (!o || o->nsamples != r->nsamples ||
-		    memcmp(o->samples_ns, r->samples_ns,
-			   r->nsamples * sizeof(*r->samples_ns)))
+		if (o->nsamples != r->nsamples ||
+		    !same_values(o->samples_ns, r->samples_ns, r->nsamples))
 			return 0;
 		rows++;
 	}
