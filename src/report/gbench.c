@@ -15,6 +15,7 @@
 
 #include "model/command.h"
 #include "report/format.h"
+#include "stats/rules.h"
 #include "util/util.h"
 
 static void num(FILE *f, double v)
@@ -131,6 +132,7 @@ struct entry {
 	const char *name;
 	size_t family, instance;
 	size_t reps;
+	int cpu; /* the row's CPU times known (settle_result_cpu_known()) */
 };
 
 static void head(FILE *f, const struct entry *e, const char *suffix,
@@ -156,31 +158,20 @@ static void head(FILE *f, const struct entry *e, const char *suffix,
 		run_type, e->reps);
 }
 
-/* Whether every sample of a claim's row has its thread's CPU time (as a
- * result file keeps them: all or none). */
-static int cpu_known(const struct settle_result *r)
-{
-	if (r->command || !r->samples_cpu_ns || !r->nsamples)
-		return 0;
-	for (size_t k = 0; k < r->nsamples; k++)
-		if (!isfinite(r->samples_cpu_ns[k]) || r->samples_cpu_ns[k] < 0)
-			return 0;
-	return 1;
-}
-
 /*
  * The CPU time of sample k: a whole command's user + system time of that
- * run (from wait4); a claim's measuring thread's CPU time, which leaves
- * out other tasks' time slices in a preempted sample; else (older files)
- * its elapsed time (pinned to one CPU, its time is the CPU's).
+ * run (from wait4); a claim's measuring thread's CPU time (cpu: the row
+ * has them), which leaves out other tasks' time slices in a preempted
+ * sample; else (older files) its elapsed time (pinned to one CPU, its
+ * time is the CPU's).
  */
-static double cpu_ns(const struct settle_result *r, size_t k)
+static double cpu_ns(const struct settle_result *r, int cpu, size_t k)
 {
 	const struct settle_command_data *d = r->command;
 
 	if (d && k < d->n)
 		return d->user_ns[k] + d->sys_ns[k];
-	return cpu_known(r) ? r->samples_cpu_ns[k] : r->samples_ns[k];
+	return cpu ? r->samples_cpu_ns[k] : r->samples_ns[k];
 }
 
 /*
@@ -196,7 +187,8 @@ static double cpu_ns(const struct settle_result *r, size_t k)
  * whether it is below the clock's resolution and why it may be invalid
  * (settle_json_evidence()), from which a reader decides again.
  */
-static void settle_row(FILE *f, const struct settle_result *r, size_t k)
+static void settle_row(FILE *f, const struct settle_result *r, int cpu,
+		       size_t k)
 {
 	fputs(",\n      \"settle_claim\": ", f);
 	settle_json_string(f, r->claim->name);
@@ -208,7 +200,7 @@ static void settle_row(FILE *f, const struct settle_result *r, size_t k)
 	if (r->sample_layouts)
 		fprintf(f, ",\n      \"settle_layout\": %u",
 			r->sample_layouts[k]);
-	if (cpu_known(r)) {
+	if (cpu) {
 		fputs(",\n      \"settle_cpu_ns\": ", f);
 		num(f, r->samples_cpu_ns[k]);
 	}
@@ -235,7 +227,7 @@ static void iteration(FILE *f, const struct settle_result *r,
 		(unsigned long long)(r->ops_per_sample ? r->ops_per_sample : 1));
 	num(f, r->samples_ns[k]);
 	fputs(",\n      \"cpu_time\": ", f);
-	num(f, cpu_ns(r, k));
+	num(f, cpu_ns(r, e->cpu, k));
 	fputs(",\n      \"time_unit\": \"ns\"", f);
 	if (bytes > 0 && r->samples_ns[k] > 0) {
 		fputs(",\n      \"bytes_per_second\": ", f);
@@ -243,7 +235,7 @@ static void iteration(FILE *f, const struct settle_result *r,
 	}
 	fputs(",\n      \"label\": ", f);
 	settle_json_string(f, r->label);
-	settle_row(f, r, k);
+	settle_row(f, r, e->cpu, k);
 	fputs("\n    }", f);
 }
 
@@ -265,18 +257,18 @@ static void aggregate(FILE *f, const struct entry *e, const char *name,
 }
 
 /* The summary of the samples' CPU times (cpu_ns()) into c. */
-static void cpu_summary(const struct settle_result *r,
+static void cpu_summary(const struct settle_result *r, int cpu,
 			struct settle_summary *c)
 {
 	double *x = malloc(r->nsamples * sizeof(*x));
 
 	*c = r->sum;
-	if ((!r->command && !cpu_known(r)) || !x) {
+	if ((!r->command && !cpu) || !x) {
 		free(x);
 		return;
 	}
 	for (size_t k = 0; k < r->nsamples; k++)
-		x[k] = cpu_ns(r, k);
+		x[k] = cpu_ns(r, cpu, k);
 	settle_summarize(x, r->nsamples, c);
 	free(x);
 }
@@ -299,7 +291,7 @@ static void report(FILE *f, const struct settle_view *v)
 		const struct settle_claim_info *c = r->claim;
 		double bytes = c->bytes_per_op == SETTLE_BYTES_SIZE ?
 			       (double)r->size_bytes : (double)c->bytes_per_op;
-		struct entry e = { NULL, nfamilies, 0, r->nsamples };
+		struct entry e = { NULL, nfamilies, 0, r->nsamples, 0 };
 		struct settle_summary cpu;
 		char name[512];
 
@@ -314,6 +306,7 @@ static void report(FILE *f, const struct settle_view *v)
 		if (r->skipped || r->nsamples == 0)
 			continue;
 		e.name = bench_name(r, name, sizeof(name));
+		e.cpu = settle_result_cpu_known(r); /* once a row */
 		for (size_t k = 0; k < r->nsamples; k++) {
 			fputs(first ? "\n" : ",\n", f);
 			iteration(f, r, &e, k, bytes);
@@ -321,7 +314,7 @@ static void report(FILE *f, const struct settle_view *v)
 		}
 		if (r->nsamples < 2)
 			continue;
-		cpu_summary(r, &cpu);
+		cpu_summary(r, e.cpu, &cpu);
 		fputs(",\n", f);
 		aggregate(f, &e, "mean", r->sum.mean, cpu.mean, 0);
 		fputs(",\n", f);

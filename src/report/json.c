@@ -44,17 +44,6 @@ static void sample(FILE *f, double v)
 		fprintf(f, "%.17g", v);
 }
 
-/* Whether every one of r's samples has its CPU time (finite, >= 0). */
-static int cpu_known(const struct settle_result *r)
-{
-	if (!r->samples_cpu_ns || !r->nsamples)
-		return 0;
-	for (size_t i = 0; i < r->nsamples; i++)
-		if (!isfinite(r->samples_cpu_ns[i]) || r->samples_cpu_ns[i] < 0)
-			return 0;
-	return 1;
-}
-
 /* A calibrated value: 0 is unknown, written as null. */
 static void jknown(FILE *f, double v)
 {
@@ -354,7 +343,7 @@ static void write_result(FILE *f, const struct settle_report *rep,
 		for (size_t i = 0; i < r->nsamples; i++)
 			fprintf(f, "%s%u", i ? ", " : "", r->sample_layouts[i]);
 	}
-	if (cpu_known(r)) {
+	if (settle_result_cpu_known(r)) {
 		fputs("],\n     \"samples_cpu_ns\": [", f);
 		for (size_t i = 0; i < r->nsamples; i++)
 			fprintf(f, "%s%.9g", i ? ", " : "",

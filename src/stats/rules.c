@@ -1,4 +1,5 @@
 /* rules.c - the thresholds of rules.h, applied. */
+#include <math.h>
 #include <string.h>
 
 #include "stats/rules.h"
@@ -47,6 +48,16 @@ double settle_noise_drift(const struct settle_noise *n)
 int settle_result_cycles_counted(const struct settle_result *r)
 {
 	return r->cycles_source && !strcmp(r->cycles_source, "perf_event_open");
+}
+
+int settle_result_cpu_known(const struct settle_result *r)
+{
+	if (r->command || !r->samples_cpu_ns || !r->nsamples)
+		return 0;
+	for (size_t i = 0; i < r->nsamples; i++)
+		if (!isfinite(r->samples_cpu_ns[i]) || r->samples_cpu_ns[i] < 0)
+			return 0;
+	return 1;
 }
 
 int settle_noise_drifted(double drift_pct)

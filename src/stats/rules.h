@@ -107,6 +107,11 @@ double settle_clock_drift(double before_ghz, double after_ghz);
  * "perf_event_open"), not estimated from the core clock. */
 int settle_result_cycles_counted(const struct settle_result *r);
 
+/* Non-zero when every sample of a claim's row r has its thread's CPU time
+ * (samples_cpu_ns, finite and >= 0): a file keeps them all or none; 0
+ * for a whole command, whose CPU times are its runs' (wait4). */
+int settle_result_cpu_known(const struct settle_result *r);
+
 /* Non-zero when loadavg, steal_pct or drift_pct calls for a warning (a
  * drift only when settle_noise_drift_known()). */
 int settle_noise_loaded(double loadavg);
