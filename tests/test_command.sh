@@ -113,18 +113,32 @@ expect 2 "do not mix" --command 'a=true' --device-mbps 3
 expect 2 "do not mix" --command 'a=true' --verbose
 expect 2 "--output given twice" --command 'a=true' --output "$tmp/a.json" \
 	--output "$tmp/b.json"
-# compare of two command runs: pooled runs, and no advice to use
-# --layouts, which --command refuses
+# compare of two command runs: pooled runs, the advice to measure in 3
+# processes, none to use --layouts, which --command refuses
 for f in c1 c2; do
 	"$SETTLE" run --command 'a=true' --command 'b=true' --samples 3 \
 		--output "$tmp/$f.json" >/dev/null 2>&1
 done
 "$SETTLE" compare "$tmp/c1.json" "$tmp/c2.json" >"$tmp/cmp" 2>&1
-if grep -q "Whole commands have no layouts" "$tmp/cmp" &&
-   ! grep -q -- "--layouts" "$tmp/cmp"; then
-	ok "compare of command runs: no --layouts advice"
+if grep -q "^  whole commands measured in one process" "$tmp/cmp" &&
+   tr -s ' \n' ' ' <"$tmp/cmp" | grep -q -- "--processes 3 or more" &&
+   ! grep -q -- "--layouts" "$tmp/cmp" &&
+   ! grep -q "different settings" "$tmp/cmp"; then
+	ok "compare of command runs: --processes 3 advice, no --layouts advice"
 else
-	bad "compare of command runs: $(grep -n -- 'layouts' "$tmp/cmp")"
+	bad "compare of command runs: $(grep -n -- 'layouts\|processes\|settings' "$tmp/cmp")"
+fi
+# their settings differ: said (compare took a command file for a Google
+# Benchmark one, whose settings are unknown, until 2026-12-07)
+"$SETTLE" run --command 'a=true' --command 'b=true' --samples 4 \
+	--output "$tmp/c3.json" >/dev/null 2>&1
+"$SETTLE" compare "$tmp/c1.json" "$tmp/c3.json" >"$tmp/cmp3" 2>&1
+if grep -q "different settings" "$tmp/cmp3" &&
+   grep -q "c1.json: 3 runs in 1 process$" "$tmp/cmp3" &&
+   grep -q "c3.json: 4 runs in 1 process$" "$tmp/cmp3"; then
+	ok "compare of command runs: other settings said, without a CPU"
+else
+	bad "compare of command runs: settings: $(head -4 "$tmp/cmp3")"
 fi
 # one run each: no CPU-time interval (its level is 0) is printed
 "$SETTLE" run --command 'a=true' --command 'b=true' --samples 1 --quick \

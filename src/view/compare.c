@@ -851,25 +851,30 @@ out:
 }
 
 /*
- * How r was measured, in buf: samples, the minimum time asked of each
- * (a setting: what the samples lasted is each file's own header),
- * processes, layouts and the CPU; "" when the file does not say (a
- * Google Benchmark file).
+ * How r was measured, in buf: samples (a whole command's: runs), the
+ * minimum time asked of each (a setting: what the samples lasted is each
+ * file's own header; a command's sample is one run), processes, layouts
+ * and the CPU (a claim's: a command's runs are not pinned); "" when the
+ * file does not say (a Google Benchmark file).
  */
 static void settings(const struct settle_report *r, char *buf, size_t len)
 {
 	const struct settle_options *o = &r->options;
-	char cpu[32] = "", lay[32] = "";
+	int command = r->nresults && r->results[0].command;
+	char cpu[32] = "", lay[32] = "", min[32] = "";
 
 	buf[0] = '\0';
-	if (!o->samples || !(o->min_sample_ns > 0))
+	if (!o->samples || !(o->min_sample_ns > 0 || command))
 		return;
-	if (r->cpu >= 0)
+	if (r->cpu >= 0 && !command) /* a command's runs are not pinned */
 		snprintf(cpu, sizeof(cpu), ", pinned to CPU %d", r->cpu);
 	if (o->layouts > 1)
 		snprintf(lay, sizeof(lay), ", %u layouts", o->layouts);
-	snprintf(buf, len, "%u sample%s at --min-time %g in %u process%s%s%s",
-		 o->samples, o->samples == 1 ? "" : "s", o->min_sample_ns / 1e6,
+	if (!command) /* a command's sample is one run, however long */
+		snprintf(min, sizeof(min), " at --min-time %g",
+			 o->min_sample_ns / 1e6);
+	snprintf(buf, len, "%u %s%s%s in %u process%s%s%s", o->samples,
+		 command ? "run" : "sample", o->samples == 1 ? "" : "s", min,
 		 o->processes ? o->processes : 1,
 		 o->processes > 1 ? "es" : "", lay, cpu);
 }
@@ -1108,10 +1113,11 @@ static void commands_changed(struct settle_compare_view *cv,
 
 		if (command_changed(w))
 			warn(cv, "%s runs another command in %s (%s) than in "
-			     "%s (%s): its change is that of the command, "
-			     "and the geometric mean leaves it out",
+			     "%s (%s): its change is that of the command%s",
 			     w->name, s->new_name, w->new_r->command->shell,
-			     s->old_name, w->old_r->command->shell);
+			     s->old_name, w->old_r->command->shell,
+			     s->has_geomean ? ", and the geometric mean leaves "
+			     "it out" : "");
 	}
 }
 
@@ -1537,8 +1543,9 @@ static void compare_notes(struct settle_compare_view *cv)
 			 "one): the process is the unit, its level the mean "
 			 "over its layouts of each layout's log median, and the "
 			 "change and its interval are those of the levels: a "
-			 "time that only moves with the layout (code that only "
-			 "moved) is the same in every process, and two runs "
+			 "claim's time that only moves with the layout (code "
+			 "that only moved) is the same in every process (a "
+			 "command's level: its runs in that process), and two runs "
 			 "differ by more than the rounds of one process show; "
 			 "the change is that of the levels' means (20%% "
 			 "trimmed from 5 processes a file), its 95%% interval "
@@ -1553,11 +1560,14 @@ static void compare_notes(struct settle_compare_view *cv)
 			 "interval below 90%% is not printed ('-')",
 			 level * 100);
 	if (cv->layouts & 4)
-		add_note(cv, "", "rows not measured in layouts in both files: "
+		add_note(cv, "", "%s: "
 			 "each file's samples are pooled, and the interval "
 			 "shows how they spread within each run, not how far "
 			 "another run of the same code differs: unchanged "
 			 "code can be called slower or faster. %s",
+			 cv->layouts & (8 | 16) ? "rows not measured in "
+			 "layouts in both files" : "whole commands measured in "
+			 "one process in either file",
 			 cv->layouts & 8 ? "Measure both files alike: both "
 			 "with --layouts 4 (4 processes, the process as the "
 			 "unit; docs/layouts.md), or both with at least "
@@ -1567,9 +1577,10 @@ static void compare_notes(struct settle_compare_view *cv)
 			 "file keeps no processes or layouts (its repetitions "
 			 "are one process's): measure with settle run "
 			 "--layouts 4 for the process as the unit"
-			 : "Whole commands have no layouts (each run is a "
-			 "fresh process, and a file's runs share one session "
-			 "of the machine)");
+			 : "A file's runs share one session of the machine: "
+			 "measure both "
+			 "files with --processes 3 or more (each process's "
+			 "runs one level, the process the unit)");
 	if (moved)
 		add_note(cv, "~", "layout-sensitive on either side: its time "
 			 "moves with where code, data and stack sit, beyond the "

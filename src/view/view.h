@@ -77,7 +77,7 @@ struct settle_view_row {
 /* A paragraph under a table. mark: the mark it explains ("!", "*"), or "". */
 struct settle_view_note {
 	const char *mark;
-	char text[600];
+	char text[1024];
 };
 
 #define SETTLE_VIEW_MAX_NOTES 8
