@@ -336,6 +336,52 @@ static void test_cut_and_union(void **st)
 	assert_int_equal(p.count.self[3], 1);     /* work */
 	/* leaf+mid, main, work+mid: 3 samples, not the 5 of the sum */
 	assert_int_equal(p.count.any, 3);
+	/* the first, whole, has a frame perf could not name */
+	assert_int_equal(p.count.unnamed, 1);
+}
+
+/*
+ * Frames perf could not name ("[unknown]": a stripped program): a sample
+ * with one, whole or without a chain, is unnamed; one cut short is cut
+ * only (the two are disjoint, so that a bound adds them).
+ */
+static void test_unnamed(void **st)
+{
+	static const char chains[] =
+		"    100000 \n"                   /* whole, unnamed inside */
+		"\t            1189 [unknown]\n"
+		"\t           27249 __libc_start_call_main\n"
+		"\t           27304 __libc_start_main_impl\n"
+		"\n"
+		"    100000 \n"                   /* cut, unnamed: cut only */
+		"\t            1189 [unknown]\n"
+		"\t            1190 [unknown]\n"
+		"\n"
+		"    100000 \n"                   /* whole, every frame named */
+		"\t            1200 work\n"
+		"\t           92b14 start_thread\n"
+		"\n"
+		"    100000 \n"                   /* whole: a name holding it */
+		"\t            1200 not[unknown]\n"
+		"\t            1000 _start\n";
+	static const char flat[] =
+		"   1000000      55d0c1a01189 [unknown]\n"
+		"   1000000      7f31d701399a _dl_lookup_symbol_x\n";
+	static const char *const syms[] = { "work" };
+	struct settle_perf_parser p;
+
+	(void)st;
+	settle_perf_parser_init(&p, syms, 1);
+	assert_int_equal(settle_perf_parse_text(&p, chains, strlen(chains)), 0);
+	settle_perf_parser_finish(&p);
+	assert_int_equal(p.count.samples, 4);
+	assert_int_equal(p.count.cut, 1);
+	assert_int_equal(p.count.unnamed, 1);
+	settle_perf_parser_init(&p, syms, 1);
+	assert_int_equal(settle_perf_parse_text(&p, flat, strlen(flat)), 0);
+	settle_perf_parser_finish(&p);
+	assert_int_equal(p.count.samples, 2);
+	assert_int_equal(p.count.unnamed, 1);
 }
 
 /* Without call chains no sample is cut: each is its one frame. */
@@ -415,6 +461,7 @@ int main(void)
 		cmocka_unit_test(test_flat_by_hand),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_cut_and_union),
+		cmocka_unit_test(test_unnamed),
 		cmocka_unit_test(test_flat_not_cut),
 	};
 

@@ -124,6 +124,7 @@ int settle_command_data_pool(struct settle_command_data *dst,
 	dst->samples += src->samples;
 	dst->any += src->any;
 	dst->cut += src->cut;
+	dst->unnamed += src->unnamed;
 	for (size_t i = 0; i < src->nshare; i++) {
 		const struct settle_share_count *s = &src->share[i];
 

@@ -56,6 +56,12 @@ struct settle_command_data {
 	uint64_t cut;           /* of them whose call chain reaches no
 				   process or thread entry: cut short, a
 				   symbol above the cut missing from it */
+	uint64_t unnamed;       /* of them with a whole chain (or none
+				   recorded) but a frame perf could not
+				   name ("[unknown]"), which a symbol in
+				   no sample may be (a stripped program);
+				   0 in a file from before they were
+				   counted */
 	int counted;            /* any and cut were counted; else (a file
 				   from before they were) any is the sum of
 				   the symbols' samples and cut 0 */

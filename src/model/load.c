@@ -635,7 +635,8 @@ static int profile_count(json_t *o, const char *key, uint64_t *v)
 /*
  * The samples with any symbol in them and those with a cut chain, kept
  * since settle counted them; a file without them: the sum of the symbols'
- * (at most every sample: the bound they gave before) and none cut. -1
+ * (at most every sample: the bound they gave before) and none cut; those
+ * with a frame perf could not name (not cut), 0 in a file without. -1
  * when impossible (fewer than a symbol's, more than all of theirs or all
  * the samples).
  */
@@ -648,7 +649,7 @@ static int profile_union(json_t *p, struct settle_command_data *d,
 		if (d->share[k].children > most)
 			most = d->share[k].children;
 	d->any = sum < d->samples ? sum : d->samples;
-	d->cut = 0;
+	d->cut = d->unnamed = 0;
 	d->counted = json_object_get(p, "any_symbol") &&
 		     json_object_get(p, "cut_chains");
 	if (!json_object_get(p, "any_symbol") &&
@@ -659,6 +660,11 @@ static int profile_union(json_t *p, struct settle_command_data *d,
 	    profile_count(p, "any_symbol", &d->any) || d->any < most ||
 	    d->any > sum || d->any > d->samples ||
 	    profile_count(p, "cut_chains", &d->cut) || d->cut > d->samples)
+		return -1;
+	/* counted since 2026-12-07; disjoint from the cut chains */
+	if (json_object_get(p, "unnamed_chains") &&
+	    (profile_count(p, "unnamed_chains", &d->unnamed) ||
+	     d->unnamed > d->samples - d->cut))
 		return -1;
 	return 0;
 }

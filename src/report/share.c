@@ -103,9 +103,11 @@ static void json_profile(FILE *f, const struct settle_result *r,
 		fprintf(f, "\"runs_again\": %u, ", d->profiled_again);
 	fprintf(f, "\"samples\": %llu, ", (unsigned long long)d->samples);
 	if (d->counted)
-		fprintf(f, "\"any_symbol\": %llu, \"cut_chains\": %llu, ",
+		fprintf(f, "\"any_symbol\": %llu, \"cut_chains\": %llu, "
+			"\"unnamed_chains\": %llu, ",
 			(unsigned long long)d->any,
-			(unsigned long long)d->cut);
+			(unsigned long long)d->cut,
+			(unsigned long long)d->unnamed);
 	fputs("\"symbols\": [", f);
 	for (size_t k = 0; k < d->nshare; k++) {
 		fputs(k ? "," : "", f);

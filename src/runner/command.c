@@ -1040,6 +1040,7 @@ static void add_counts(struct settle_command_data *d,
 	d->samples += c->samples;
 	d->any += c->any;
 	d->cut += c->cut;
+	d->unnamed += c->unnamed;
 	for (size_t k = 0; k < d->nshare; k++) {
 		settle_share_count_add(&d->share[k], c->self[k],
 				       c->children[k], c->impl[k],

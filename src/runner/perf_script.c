@@ -33,6 +33,7 @@ static void close_sample(struct settle_perf_parser *p)
 	}
 	p->count.any += any;
 	p->count.cut += p->chained && !p->entry;
+	p->count.unnamed += p->unknown && !(p->chained && !p->entry);
 	p->count.fell_back += p->chained && !p->entry && p->last_start_call;
 	p->open = 0;
 }
@@ -68,7 +69,7 @@ static void open_sample(struct settle_perf_parser *p, uint64_t period)
 	memset(p->seen, 0, sizeof(p->seen));
 	memset(p->first, 0, sizeof(p->first));
 	memset(p->impl, 0, sizeof(p->impl));
-	p->chained = p->entry = p->last_start_call = 0;
+	p->chained = p->entry = p->unknown = p->last_start_call = 0;
 	p->count.period_sum += period;
 }
 
@@ -84,6 +85,7 @@ static int is_hex(char c)
 }
 
 #define START_CALL "__libc_start_call_main"
+#define UNKNOWN "[unknown]" /* perf's name for a frame it cannot name */
 #define INLINED " (inlined)"
 #define INLINED_LEN (sizeof(INLINED) - 1)
 
@@ -162,6 +164,7 @@ static int frame(struct settle_perf_parser *p, const char *s)
 	    !memcmp(sym + len - INLINED_LEN, INLINED, INLINED_LEN))
 		len -= INLINED_LEN;
 	p->entry |= entry_name(sym, len);
+	p->unknown |= len == sizeof(UNKNOWN) - 1 && !memcmp(sym, UNKNOWN, len);
 	if (p->frames == 0)
 		implementation(p, sym, len);
 	p->last_start_call = len == sizeof(START_CALL) - 1 &&

@@ -53,6 +53,11 @@ struct settle_perf_count {
 				  chain (the union of children[]) */
 	uint64_t cut;          /* samples whose call chain reaches no
 				  process or thread entry */
+	uint64_t unnamed;      /* samples whose chain is whole (or not
+				  recorded) but holds a frame perf could
+				  not name ("[unknown]": code without
+				  symbols, such as a stripped program):
+				  a symbol in no sample may be that frame */
 	uint64_t fell_back;    /* of them, those that end in glibc's
 				  __libc_start_call_main: where a walk of
 				  frame pointers ends, the unwinder's
@@ -69,6 +74,7 @@ struct settle_perf_parser {
 	size_t frames;              /* frames of it so far */
 	int chained;                /* it has frames on lines of their own */
 	int entry;                  /* one of them is an entry */
+	int unknown;                /* one of them perf could not name */
 	int last_start_call;        /* the last is __libc_start_call_main */
 	unsigned char seen[SETTLE_PERF_MAX_SYMBOLS];
 	unsigned char first[SETTLE_PERF_MAX_SYMBOLS];

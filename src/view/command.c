@@ -91,10 +91,20 @@ static double sampled_cpu_ns(const struct settle_result *r, double *off)
 	return cpu;
 }
 
+/* Whether a --share symbol of d is in none of its samples. */
+static int in_none(const struct settle_command_data *d)
+{
+	for (size_t k = 0; k < d->nshare; k++)
+		if (!d->share[k].children)
+			return 1;
+	return 0;
+}
+
 /*
  * The 95 % interval of a share with callees, n of samples, cut of them
- * with a chain cut short: the lower end n's, the upper end that of n +
- * cut (at most samples), since the symbol may be above any of the cuts.
+ * with a chain cut short (or a frame perf could not name): the lower end
+ * n's, the upper end that of n + cut (at most samples), since the symbol
+ * may be above any of the cuts (or any frame without a name).
  */
 static void with_interval(uint64_t n, uint64_t cut, uint64_t samples,
 			  double *lo, double *hi)
@@ -110,6 +120,7 @@ int settle_share_of(const struct settle_result *r, size_t k,
 		    struct settle_share_stat *st)
 {
 	const struct settle_command_data *d = r->command;
+	uint64_t most;
 
 	memset(st, 0, sizeof(*st));
 	if (!d || !d->event[0] || k >= d->nshare)
@@ -118,22 +129,25 @@ int settle_share_of(const struct settle_result *r, size_t k,
 	st->self_n = d->share[k].self;
 	st->with_n = d->share[k].children;
 	st->cut_n = d->cut;
+	st->unnamed_n = st->with_n ? 0 : d->unnamed;
 	if (st->samples == 0 || st->with_n > st->samples ||
-	    st->self_n > st->with_n || st->cut_n > st->samples)
+	    st->self_n > st->with_n ||
+	    st->cut_n + st->unnamed_n > st->samples)
 		return -1;
 	st->self = (double)st->self_n / (double)st->samples;
 	st->with = (double)st->with_n / (double)st->samples;
 	settle_wilson_interval(st->self_n, st->samples, SETTLE_Z95,
 			       &st->self_lo, &st->self_hi);
-	with_interval(st->with_n, st->cut_n, st->samples, &st->with_lo,
-		      &st->with_hi);
+	with_interval(st->with_n, st->cut_n + st->unnamed_n, st->samples,
+		      &st->with_lo, &st->with_hi);
 	st->cpu_ns = sampled_cpu_ns(r, &st->off_ns);
 	st->wall_ns = r->sum.median;
 	st->of_cpu = st->cpu_ns > st->wall_ns;
 	st->basis_ns = st->of_cpu ? st->cpu_ns : st->wall_ns;
-	/* "at most": the symbol may be above every cut */
-	st->with_most = (double)(st->with_n + st->cut_n < st->samples ?
-				 st->with_n + st->cut_n : st->samples) /
+	/* "at most": the symbol may be above every cut, and where perf
+	 * found it nowhere, every frame without a name */
+	most = st->with_n + st->cut_n + st->unnamed_n;
+	st->with_most = (double)(most < st->samples ? most : st->samples) /
 			(double)st->samples;
 	/* a wait in the symbol is in no sample: the time off the CPU counts
 	 * as the symbol's (a 90 ms sleep in a 107.5 ms run read "saves at
@@ -364,11 +378,13 @@ static void share_lines(struct out *o, const struct settle_result *r)
 			settle_format_ns(st.saved_hi_ns[2], hi, sizeof(hi));
 			say(o, 1, "%s: %s is in none of its %llu samples: "
 			    "either it takes under %s of the CPU time (95%% "
-			    "upper bound; even infinitely fast it saves at most "
-			    "%s), or perf knows it by another name (perf report "
-			    "--stdio lists the symbols perf saw)", r->variant,
-			    sym, (unsigned long long)d->samples,
-			    pct(st.with_hi, v[0], sizeof(v[0])), hi);
+			    "upper bound%s; even infinitely fast it saves at "
+			    "most %s), or perf knows it by another name (perf "
+			    "report --stdio lists the symbols perf saw)",
+			    r->variant, sym, (unsigned long long)d->samples,
+			    pct(st.with_hi, v[0], sizeof(v[0])),
+			    st.unnamed_n ? ", counting the samples with a "
+			    "frame perf could not name" : "", hi);
 			continue;
 		}
 		say(o, 1, "%s: %s %s self [%s, %s], %s with callees [%s, %s] "
@@ -387,6 +403,14 @@ static void share_lines(struct out *o, const struct settle_result *r)
 		    "count them in", r->variant, (unsigned long long)d->cut,
 		    (unsigned long long)d->samples,
 		    pct((double)d->cut / (double)d->samples, v[0], 32));
+	if (d->unnamed && in_none(d))
+		say(o, 1, "%s: %llu of its %llu samples (%s) have a frame perf "
+		    "could not name ([unknown]: code without symbols, such as "
+		    "a stripped program or library): a symbol in no sample "
+		    "may be that frame, so its upper ends count them in",
+		    r->variant, (unsigned long long)d->unnamed,
+		    (unsigned long long)d->samples,
+		    pct((double)d->unnamed / (double)d->samples, v[0], 32));
 }
 
 /* Whether a command of claim c has samples whose chain was cut short. */
@@ -524,17 +548,21 @@ static void bound_of(const struct settle_result *r, size_t k, char *buf,
 /*
  * The most all --share symbols of r together can save, made infinitely
  * fast (ns of CPU time per run): the upper end of the share of the
- * samples with any of them in the chain, or cut short. Not the sum of
+ * samples with any of them in the chain, or cut short (or, when one of
+ * them is in no sample, with a frame perf could not name). Not the sum of
  * each symbol's bound: a symbol called by another is in its samples too.
  */
 static double union_bound(const struct settle_result *r)
 {
 	const struct settle_command_data *d = r->command;
 	double lo, hi, cpu, off;
+	uint64_t maybe = d->cut;
 
 	if (!d->samples)
 		return 0;
-	with_interval(d->any, d->cut, d->samples, &lo, &hi);
+	if (in_none(d)) /* perf found a symbol nowhere */
+		maybe += d->unnamed;
+	with_interval(d->any, maybe, d->samples, &lo, &hi);
 	cpu = sampled_cpu_ns(r, &off);
 	return hi * cpu + off;
 }
@@ -599,8 +627,11 @@ int settle_command_conclusion(const struct settle_view_claim *vc,
 				 "__memmove_avx2_unaligned_erms: perf report "
 				 "--stdio lists the names), or it only jumps "
 				 "to another function (a tail call), whose "
-				 "samples name no caller",
-				 d->share[k].symbol, b->r->variant);
+				 "samples name no caller%s",
+				 d->share[k].symbol, b->r->variant,
+				 d->unnamed ? ", or the program has no symbol "
+				 "for it (stripped: perf could not name a "
+				 "frame of some samples)" : "");
 	}
 	bound = union_bound(b->r);
 	for (size_t i = 0; i < vc->nrows && b->role == SETTLE_ROLE_BASELINE;

@@ -23,11 +23,18 @@ struct settle_share_stat {
 	uint64_t self_n, with_n;    /* of them in the symbol: self, with
 				       its callees */
 	uint64_t cut_n;             /* of them with a call chain cut short */
+	uint64_t unnamed_n;         /* when the symbol is in none of them
+				       (else 0): those with a frame perf
+				       could not name, which it may be (a
+				       stripped program); a name perf found
+				       once names all its frames */
 	/* fractions, 95 % Wilson intervals; with callees the upper end of
-	   with_n + cut_n samples: the symbol may be above any cut */
+	   with_n + cut_n + unnamed_n samples: the symbol may be above any
+	   cut, or any frame perf could not name */
 	double self, self_lo, self_hi;
 	double with, with_lo, with_hi;
-	double with_most;           /* (with_n + cut_n) / samples, at most 1:
+	double with_most;           /* (with_n + cut_n + unnamed_n) / samples,
+				       at most 1:
 				       what Amdahl's "at most" takes */
 	double cpu_ns;  /* median CPU time of a timed run that the samples
 			   divide: user + system, or user alone when perf
