@@ -79,6 +79,17 @@ rc=$?
 tr '\n' ' ' <"$tmp/out" | grep -Eq "2 of +2 +runs +failed" && [ $rc = 0 ] &&
 	ok "--ignore-failure measures a command that exits 127 itself" ||
 	bad "--ignore-failure, exit 127: status $rc: $(head -3 "$tmp/err")"
+# ...but settles nothing on it: a command that fails may skip its work
+# (gzip of a missing file read "settled: fastest b", 0.116x); a second
+# sleep makes the failing command the faster, in every run
+"$SETTLE" run --command 'a=sleep 0.02' --command 'b=exit 3' --samples 5 \
+	--ignore-failure >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc = 0 ] && tr '\n' ' ' <"$tmp/out" | sed 's/  */ /g' |
+	grep -q "not settled: a command's runs failed (timed as --ignore-failure asks" &&
+	! grep -q "^  settled:" "$tmp/out" &&
+	ok "--ignore-failure: failed runs settle nothing" ||
+	bad "--ignore-failure settled: status $rc: $(grep -A2 settled "$tmp/out")"
 # a long command's text is shortened under the table, its CPU time kept
 long=$(printf 'x%.0s' $(seq 2000))
 "$SETTLE" run --command "a=true $long end" --samples 2 --warmup 0 \

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/command.h"
 #include "model/model.h"
 #include "stats/rules.h"
 #include "util/util.h"
@@ -848,7 +849,8 @@ static int time_moves(const struct settle_result *r, unsigned nproc)
  * Why a conclusion resting on these rows is not settled, or NULL: a row
  * of the claim invalid, or below resolution (a new user's claim called
  * "settled: good takes 0.471 ns" beside a row whose work the compiler
- * had removed); a named row not measured; a named row's verdict
+ * had removed), or a command of it with failed runs; a named row not
+ * measured; a named row's verdict
  * unclear (said with the verdict's own reason); a named row unstable
  * (marked "!": the table says not to trust it), or the baseline its ratio
  * is taken against (a ratio to a baseline whose samples spread is no
@@ -890,6 +892,14 @@ static const char *unsettled(const struct settle_report *rep,
 		if (vc->rows[i].status == SETTLE_ROW_BELOW_RES)
 			return "a row below the clock's resolution (its work "
 			       "removed?), so no ranking of the rows holds";
+	/* a command that failed may have skipped its work: gzip of a
+	 * missing file read "settled: fastest b", 0.116x */
+	for (size_t i = 0; i < vc->nrows; i++)
+		if (vc->rows[i].r->command && vc->rows[i].r->command->failed)
+			return "a command's runs failed (timed as "
+			       "--ignore-failure asks: a run that fails may "
+			       "skip its work; its CPU-time line says how "
+			       "many)";
 	for (size_t i = 0; i < n; i++) {
 		const struct settle_view_row *w = rows[i];
 
