@@ -81,7 +81,7 @@ enum settle_command_opt {
 "  --prepare CMD      a shell command run before every run, not timed\n"    \
 "  --show-output      the commands' output to standard error\n"	       \
 "  --ignore-failure   measure commands that exit non-zero (else an error);\n"\
-"                     the conclusion is then not settled\n"		       \
+"                     a run failed: the conclusion is not settled\n"	       \
 "  --share SYMBOL     with --command: the share of perf's cpu-clock samples\n"\
 "                     in SYMBOL, self and with its callees, with a 95%\n"   \
 "                     interval, and what a k times faster SYMBOL saves at\n"\
