@@ -220,6 +220,48 @@ if [ "$(grep -cx on-stdout "$tmp/shown.err")" = 3 ] &&
 else
 	bad "--show-output"
 fi
+# --stdout pipe: standard output a pipe that settle drains (on /dev/null
+# GNU tar reads no file's contents: a no-op timed); 20 MB of output do
+# not block; --prepare's jobs keep /dev/null (a server left running
+# would hold the pipe), and settle ends
+expect 1 "exited with status 9" --command 'a=test -p /dev/stdout || exit 9' \
+	--samples 2
+"$SETTLE" run --command 'a=test -p /dev/stdout || exit 9' \
+	--command 'b=head -c 20000000 /dev/zero' --prepare 'sleep 7 &' \
+	--samples 2 --stdout pipe --format json --output "$tmp/pipe.json" \
+	>"$tmp/pipe.out" 2>"$tmp/pipe.err" &
+pid=$!
+n=0
+while kill -0 $pid 2>/dev/null && [ $n -lt 300 ]; do
+	sleep 0.1
+	n=$((n + 1))
+done
+kill -0 $pid 2>/dev/null && kill $pid
+wait $pid
+rc=$?
+if [ $rc = 0 ] && [ $n -lt 300 ] &&
+   tr '\n' ' ' <"$tmp/pipe.out" | sed 's/  */ /g' |
+   grep -q "standard output to a pipe settle reads and discards" &&
+   "$PY" -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert all(r["command"]["stdout"] == "pipe" for r in d["results"])' \
+	"$tmp/pipe.json" &&
+   "$SETTLE" show "$tmp/pipe.json" | cmp -s - "$tmp/pipe.out"; then
+	ok "--stdout pipe: a pipe, drained, said, kept in the result file"
+else
+	bad "--stdout pipe: exit $rc after $n/10 s: $(head -3 "$tmp/pipe.err")"
+fi
+expect 2 "malformed --stdout 'file' (null or pipe)" --command 'a=true' \
+	--stdout file
+expect 2 "go with --command" --stdout pipe
+expect 2 "give one" --command 'a=true' --stdout pipe --show-output
+json_edit "$tmp/pipe.json" "$tmp/pipe-bad.json" '
+doc["results"][0]["command"]["stdout"] = "file"'
+"$SETTLE" show "$tmp/pipe-bad.json" >/dev/null 2>"$tmp/pipe-bad.err"
+[ $? = 2 ] && grep -q "command.stdout (null or pipe)" "$tmp/pipe-bad.err" &&
+	ok "--stdout: a result file's other value refused" ||
+	bad "--stdout: other value in a file: $(cat "$tmp/pipe-bad.err")"
 
 # ---- result file, show, compare, formats --------------------------------------
 "$SETTLE" run --command 'x=sleep 0.002' --command 'y=sleep 0.004' \

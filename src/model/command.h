@@ -32,6 +32,9 @@ struct settle_command_data {
 	char *shell;            /* the command */
 	char *prepare;          /* the --prepare command, or NULL */
 	unsigned warmup;        /* untimed runs before the rounds */
+	int stdout_pipe;        /* its standard output went to a pipe
+				   settle drained (--stdout pipe), not
+				   to /dev/null */
 	size_t n;               /* runs: entries of user_ns and sys_ns, one
 				   per sample of the result, same order */
 	double *user_ns, *sys_ns; /* CPU time of each run, ns (wait4) */

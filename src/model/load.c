@@ -740,7 +740,7 @@ static int load_command(struct loader *l, json_t *jr, size_t idx,
 {
 	json_t *c = json_object_get(jr, "command"), *p;
 	const char *shell = json_string_value(json_object_get(c, "shell"));
-	json_t *prep = json_object_get(c, "prepare");
+	json_t *prep = json_object_get(c, "prepare"), *out;
 	struct settle_command_data *d;
 	uint64_t failed;
 
@@ -755,6 +755,13 @@ static int load_command(struct loader *l, json_t *jr, size_t idx,
 		return fail(l, "out of memory");
 	r->command = d;
 	d->warmup = (unsigned)within(c, "warmup", 0, UINT_MAX, 0);
+	out = json_object_get(c, "stdout");
+	if (out && (!json_is_string(out) ||
+		    (strcmp(json_string_value(out), "pipe") &&
+		     strcmp(json_string_value(out), "null"))))
+		return fail(l, "malformed: results[%zu].command.stdout (null "
+			    "or pipe)", idx);
+	d->stdout_pipe = out && !strcmp(json_string_value(out), "pipe");
 	d->user_ns = cpu_times(json_object_get(c, "user_ns"), r->nsamples);
 	d->sys_ns = cpu_times(json_object_get(c, "sys_ns"), r->nsamples);
 	if (!d->user_ns || !d->sys_ns)

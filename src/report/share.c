@@ -135,6 +135,8 @@ void settle_json_command(FILE *f, const struct settle_report *rep,
 		settle_json_string(f, d->prepare);
 	else
 		fputs("null", f);
+	if (d->stdout_pipe)
+		fputs(", \"stdout\": \"pipe\"", f);
 	fprintf(f, ", \"warmup\": %u, \"failed_runs\": %zu, "
 		"\"escaped_processes\": %zu,%s\"user_ns\": ", d->warmup,
 		d->failed, d->escaped, nl);

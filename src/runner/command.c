@@ -177,6 +177,14 @@ static int command_option(struct settle_command_set *s, int which,
 		return 0;
 	case SETTLE_CMDOPT_SHARE:
 		return add_share(s, arg ? arg : "", err, errlen);
+	case SETTLE_CMDOPT_STDOUT:
+		if (!arg || (strcmp(arg, "null") && strcmp(arg, "pipe"))) {
+			snprintf(err, errlen, "malformed --stdout '%.40s' "
+				 "(null or pipe)", arg ? arg : "");
+			return -1;
+		}
+		s->stdout_pipe = !strcmp(arg, "pipe");
+		return 0;
 	}
 	snprintf(err, errlen, "unknown command option %d", which);
 	return -1;
@@ -205,10 +213,15 @@ int settle_command_check(const struct settle_command_set *s, int claims_too,
 		return -1;
 	}
 	if (!s->n && (s->have_warmup || s->prepare || s->show_output ||
-		      s->ignore_failure || s->nshare)) {
+		      s->ignore_failure || s->nshare || s->stdout_pipe)) {
 		snprintf(err, errlen, "--warmup, --prepare, --show-output, "
-			 "--ignore-failure and --share go with --command "
-			 "'NAME=SHELL COMMAND'");
+			 "--ignore-failure, --share and --stdout go with "
+			 "--command 'NAME=SHELL COMMAND'");
+		return -1;
+	}
+	if (s->show_output && s->stdout_pipe) {
+		snprintf(err, errlen, "--show-output and --stdout pipe both say "
+			 "where the commands' output goes: give one");
 		return -1;
 	}
 	return 0;
@@ -244,6 +257,8 @@ struct io {
 	int err_fd;    /* a temporary file for standard error, or -1 */
 	int show;      /* --show-output: stdout and stderr to our stderr */
 	int out_fd;    /* >= 0: standard output to this pipe instead */
+	pid_t drain;   /* > 0: the process that reads and discards what
+			  the commands write to out_fd (--stdout pipe) */
 };
 
 struct run {
@@ -700,6 +715,7 @@ static int prepare(struct cmdrun *m, size_t i)
 {
 	char *argv[] = { SHELL, "-c", (char *)m->s->prepare, NULL };
 	char tail[TAIL_LINES * 170], said[TAIL_LINES * 170 + 80], shown[208];
+	struct io io = m->io;
 	struct run r;
 	off_t size;
 
@@ -707,7 +723,10 @@ static int prepare(struct cmdrun *m, size_t i)
 		return -2;
 	if (!m->s->prepare)
 		return 0;
-	if (spawn(argv, &m->io, &r, 0) < 0) {
+	/* not into the drain: what --prepare leaves running (a server)
+	 * outlives it */
+	io.out_fd = -1;
+	if (spawn(argv, &io, &r, 0) < 0) {
 		snprintf(m->err, m->errlen, "cannot start %s: %s", SHELL,
 			 strerror(errno));
 		return 1;
@@ -1201,6 +1220,7 @@ static int add_results(struct cmdrun *m, unsigned ns)
 			return -1;
 		r->command->warmup = m->s->have_warmup ? m->s->warmup :
 				     SETTLE_WARMUP_DEFAULT;
+		r->command->stdout_pipe = m->s->stdout_pipe;
 		for (size_t k = 0; k < m->s->nshare; k++)
 			if (settle_command_data_add_symbol(r->command,
 							   m->s->share[k]) < 0)
@@ -1226,6 +1246,44 @@ static void drop_results(struct cmdrun *m)
 	m->added = 0;
 }
 
+/*
+ * --stdout pipe: a pipe for the commands' standard output, and a process
+ * that reads it and discards what it reads (a program writing to
+ * /dev/null may notice and skip the work: GNU tar then reads no file's
+ * contents). It is settle's child, kept (orphans() leaves it alone), and
+ * pinned where settle is; the commands are not.
+ */
+static int open_drain(struct cmdrun *m)
+{
+	int fds[2];
+	pid_t pid;
+
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		static char buf[65536];
+
+		signal(SIGINT, SIG_IGN); /* settle ends it, once done */
+		close(fds[1]);
+		for (;;) {
+			ssize_t n = read(fds[0], buf, sizeof(buf));
+
+			if (n == 0 || (n < 0 && errno != EINTR))
+				_exit(0);
+		}
+	}
+	close(fds[0]);
+	if (pid < 0) {
+		close(fds[1]);
+		return -1;
+	}
+	m->io.out_fd = fds[1];
+	m->io.drain = pid;
+	m->kept[m->nkept++] = pid;
+	return 0;
+}
+
 static int open_io(struct cmdrun *m)
 {
 	char path[96];
@@ -1233,6 +1291,7 @@ static int open_io(struct cmdrun *m)
 
 	m->io.out_fd = -1;
 	m->io.err_fd = -1;
+	m->io.drain = 0;
 	m->io.show = m->s->show_output;
 	m->io.null_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
 	if (m->io.null_fd < 0)
@@ -1243,7 +1302,7 @@ static int open_io(struct cmdrun *m)
 	if (m->io.err_fd < 0)
 		return -1;
 	unlink(path);
-	return 0;
+	return m->s->stdout_pipe ? open_drain(m) : 0;
 }
 
 static void close_io(struct cmdrun *m)
@@ -1252,6 +1311,12 @@ static void close_io(struct cmdrun *m)
 		close(m->io.null_fd);
 	if (m->io.err_fd >= 0)
 		close(m->io.err_fd);
+	if (m->io.out_fd >= 0)
+		close(m->io.out_fd);
+	if (m->io.drain > 0) { /* a job left running may hold the pipe */
+		kill(m->io.drain, SIGKILL);
+		waitpid(m->io.drain, NULL, 0);
+	}
 	if (m->tmpdir[0]) {
 		rmdir(m->tmpdir);
 		settle_temp_forget(m->tmpdir);
@@ -1262,7 +1327,7 @@ int settle_run_commands(struct settle_report *rep,
 			const struct settle_command_set *s, char *err,
 			size_t errlen)
 {
-	struct cmdrun m = { .rep = rep, .s = s, .io = { -1, -1, 0, -1 },
+	struct cmdrun m = { .rep = rep, .s = s, .io = { -1, -1, 0, -1, 0 },
 			    .err = err, .errlen = errlen };
 	unsigned ns = rep->options.samples ? rep->options.samples : 1;
 	int rc = 1;

@@ -55,6 +55,7 @@ enum settle_command_opt {
 	SETTLE_CMDOPT_SHOW_OUTPUT,
 	SETTLE_CMDOPT_IGNORE_FAILURE,
 	SETTLE_CMDOPT_SHARE,
+	SETTLE_CMDOPT_STDOUT,
 	SETTLE_CMDOPT_N
 };
 
@@ -67,7 +68,8 @@ enum settle_command_opt {
 	  (base) + SETTLE_CMDOPT_SHOW_OUTPUT },				       \
 	{ "ignore-failure", no_argument, NULL,				       \
 	  (base) + SETTLE_CMDOPT_IGNORE_FAILURE },			       \
-	{ "share", required_argument, NULL, (base) + SETTLE_CMDOPT_SHARE }
+	{ "share", required_argument, NULL, (base) + SETTLE_CMDOPT_SHARE },\
+	{ "stdout", required_argument, NULL, (base) + SETTLE_CMDOPT_STDOUT }
 
 /* The lines of `settle run --help` that describe them. */
 #define SETTLE_COMMAND_USAGE						       \
@@ -80,6 +82,9 @@ enum settle_command_opt {
 "  --warmup N         untimed runs of each command first (default 1)\n"     \
 "  --prepare CMD      a shell command run before every run, not timed\n"    \
 "  --show-output      the commands' output to standard error\n"	       \
+"  --stdout pipe      the commands' standard output to a pipe settle reads\n"\
+"                     and discards (default null: /dev/null, which some\n"   \
+"                     programs notice and skip their output's work)\n"      \
 "  --ignore-failure   measure commands that exit non-zero (else an error);\n"\
 "                     a run failed: the conclusion is not settled\n"	       \
 "  --share SYMBOL     with --command: the share of perf's cpu-clock samples\n"\
@@ -101,6 +106,7 @@ struct settle_command_set {
 	int have_warmup;
 	const char *prepare;    /* NULL: none */
 	int show_output, ignore_failure;
+	int stdout_pipe;        /* --stdout pipe */
 	const char *share[SETTLE_SHARE_MAX];
 	size_t nshare;
 };
@@ -110,7 +116,7 @@ struct settle_command_set {
  * (NULL for the flags) to s. A --command is NAME=SHELL COMMAND: NAME is 1
  * to 32 letters, digits or "._-+:", unique; the command is not blank.
  * --warmup is a whole number 0..1000, --prepare a command that is not
- * blank, --share a symbol name of 1..255 bytes without blanks at its ends
+ * blank, --stdout null or pipe, --share a symbol name of 1..255 bytes without blanks at its ends
  * or control characters (given twice: counted once). Returns 0, or -1
  * with a one-line message in err (errlen bytes).
  */

@@ -229,10 +229,12 @@ static void commands_part(struct out *o, const struct settle_report *rep,
 	char u[32], s[32], cmd[SHOWN + 8];
 
 	say(o, 0, "commands: each run a fresh process (/bin/sh -c, standard "
-	    "input /dev/null, standard output discarded, standard error to "
+	    "input /dev/null, standard output %s, standard error to "
 	    "a file for a failing run's message, not pinned), %u warm-up "
 	    "run%s each%s; CPU time per run: median, from wait4, and its "
-	    "ratio to the baseline's, paired by round as above:", d0->warmup,
+	    "ratio to the baseline's, paired by round as above:",
+	    d0->stdout_pipe ? "to a pipe settle reads and discards" :
+	    "/dev/null", d0->warmup,
 	    d0->warmup == 1 ? "" : "s", d0->prepare ? ", --prepare before "
 	    "every run" : "");
 	for (size_t i = 0; i < rep->nresults; i++) {

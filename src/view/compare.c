@@ -850,17 +850,24 @@ out:
 	return rc;
 }
 
+/* Whether r holds whole commands (settle run --command), not claims. */
+static int of_commands(const struct settle_report *r)
+{
+	return r->nresults && r->results[0].command;
+}
+
 /*
  * How r was measured, in buf: samples (a whole command's: runs), the
  * minimum time asked of each (a setting: what the samples lasted is each
  * file's own header; a command's sample is one run), processes, layouts
- * and the CPU (a claim's: a command's runs are not pinned); "" when the
- * file does not say (a Google Benchmark file).
+ * and the CPU (a claim's: a command's runs are not pinned), a command's
+ * standard output when a pipe (--stdout pipe); "" when the file does not
+ * say (a Google Benchmark file).
  */
 static void settings(const struct settle_report *r, char *buf, size_t len)
 {
 	const struct settle_options *o = &r->options;
-	int command = r->nresults && r->results[0].command;
+	int command = of_commands(r);
 	char cpu[32] = "", lay[32] = "", min[32] = "";
 
 	buf[0] = '\0';
@@ -873,10 +880,12 @@ static void settings(const struct settle_report *r, char *buf, size_t len)
 	if (!command) /* a command's sample is one run, however long */
 		snprintf(min, sizeof(min), " at --min-time %g",
 			 o->min_sample_ns / 1e6);
-	snprintf(buf, len, "%u %s%s%s in %u process%s%s%s", o->samples,
+	snprintf(buf, len, "%u %s%s%s in %u process%s%s%s%s", o->samples,
 		 command ? "run" : "sample", o->samples == 1 ? "" : "s", min,
 		 o->processes ? o->processes : 1,
-		 o->processes > 1 ? "es" : "", lay, cpu);
+		 o->processes > 1 ? "es" : "", lay, cpu,
+		 command && r->results[0].command->stdout_pipe ?
+		 ", standard output to a pipe" : "");
 }
 
 /* What two files record side by side: the machine (the first three,
@@ -963,7 +972,9 @@ static int differences(const struct settle_report *a,
 				 "different %s:\n%s: %s\n%s: %s%s",
 				 fields[i].what, ea ? ea : "?", ex ? ex : "?",
 				 eb ? eb : "?", ey ? ey : "?",
-				 i == n - 1 && a->cpu != b->cpu ? "\n(settle "
+				 i == n - 1 && a->cpu != b->cpu &&
+				 !of_commands(a) && !of_commands(b) ?
+				 "\n(settle "
 				 "pins to the CPU it starts on unless given "
 				 "--cpu;\ntwo CPUs of a virtual machine can run "
 				 "at different speeds)" : "");
