@@ -317,6 +317,19 @@ refused "a gnuplot failing halfway" env SETTLE_GNUPLOT="$tmp/fakegnuplot" \
 	"$SETTLE" plot known.json -o sweep.svg
 check "its message is quoted" grep -q "fake gnuplot failure" "$tmp/err"
 check "the half picture did not replace the old one" cmp -s sweep.svg keep.svg
+# A gnuplot that writes an empty picture and exits 0 (it was installed:
+# exit 0, a picture of 0 bytes).
+cat >emptygnuplot <<'EOF'
+#!/bin/sh
+out=$(sed -n "s/^set output '\(.*\)'\$/\1/p" "$1")
+[ -n "$out" ] && : >"$out"
+exit 0
+EOF
+chmod +x emptygnuplot
+refused "a gnuplot writing an empty picture" \
+	env SETTLE_GNUPLOT="$tmp/emptygnuplot" "$SETTLE" plot known.json -o sweep.svg
+check "...said so" grep -q "gnuplot wrote an empty picture" "$tmp/err"
+check "...and the old picture kept" cmp -s sweep.svg keep.svg
 check "no temporary picture left beside the target" \
 	test -z "$(ls -A | grep '^\.')"
 check "settle plot removed its temporary directories" \

@@ -932,6 +932,7 @@ static int install_file(const char *src, const char *path, char *err,
 	} while (k > 0);
 	rc = ferror(in) ? fail(err, errlen, "cannot read the picture gnuplot "
 			       "wrote: %s", strerror(errno)) :
+	     n == 0 ? fail(err, errlen, "gnuplot wrote an empty picture") :
 	     settle_replace_file(path, buf, n, err, errlen);
 	fclose(in);
 	free(buf);
