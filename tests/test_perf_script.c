@@ -341,6 +341,38 @@ static void test_cut_and_union(void **st)
 }
 
 /*
+ * A compiler's copies of a function are the function: perf names a sample
+ * after the copy that ran (other.constprop.0 held 48 % of a program's
+ * samples, and --share other read "under 1.59 %"); a longer name, or a
+ * dot and another word, is another function.
+ */
+static void test_clones(void **st)
+{
+	static const char text[] =
+		"   1000000      401136 other.constprop.0\n"
+		"   1000000      401137 other.isra.0\n"
+		"   1000000      401138 other.part.1\n"
+		"   1000000      401139 other.cold\n"
+		"   1000000      40113a other.llvm.6613429751468\n"
+		"   1000000      40113b other.lto_priv.0\n"
+		"   1000000      40113c othername\n"
+		"   1000000      40113d other.foo\n"
+		"   1000000      40113e other.coldness\n"
+		"   1000000      40113f othe\n"
+		"   1000000      401140 other\n";
+	static const char *const syms[] = { "other" };
+	struct settle_perf_parser p;
+
+	(void)st;
+	settle_perf_parser_init(&p, syms, 1);
+	assert_int_equal(settle_perf_parse_text(&p, text, strlen(text)), 0);
+	settle_perf_parser_finish(&p);
+	assert_int_equal(p.count.samples, 11);
+	assert_int_equal(p.count.self[0], 7);
+	assert_int_equal(p.count.children[0], 7);
+}
+
+/*
  * Frames perf could not name ("[unknown]": a stripped program): a sample
  * with one, whole or without a chain, is unnamed; one cut short is cut
  * only (the two are disjoint, so that a bound adds them).
@@ -462,6 +494,7 @@ int main(void)
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_cut_and_union),
 		cmocka_unit_test(test_unnamed),
+		cmocka_unit_test(test_clones),
 		cmocka_unit_test(test_flat_not_cut),
 	};
 

@@ -67,7 +67,11 @@ struct settle_perf_count {
 };
 
 struct settle_perf_parser {
-	const char *const *symbols; /* matched exactly, whole name */
+	const char *const *symbols; /* matched by whole name, or a name
+				       of a compiler's copy of it
+				       (SYMBOL.constprop.0, .isra.0,
+				       .part.0, .cold, .lto_priv.0,
+				       .llvm.HASH, .clone.0, .localalias) */
 	size_t nsymbols;
 	struct settle_perf_count count;
 	int open;                   /* a sample is being read */
