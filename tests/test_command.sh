@@ -424,6 +424,19 @@ else
 	bad "background job: exit $rc, $n left running"
 	pkill -f "sleep ${m}1"
 fi
+# its CPU time until then is the run's: a job spinning beside a 0.2 s
+# sleep (perf samples it too: a symbol's share of the samples was taken
+# of a CPU time without it, its bound half what it saves)
+"$SETTLE" run --command 'a=while :; do :; done & sleep 0.2' --samples 3 \
+	--warmup 0 --format json --output "$tmp/bgcpu.json" >/dev/null 2>&1
+rc=$?
+[ $rc = 0 ] && "$PY" -c '
+import json, sys
+c = json.load(open(sys.argv[1]))["results"][0]["command"]
+cpu = sorted(u + s for u, s in zip(c["user_ns"], c["sys_ns"]))[1]
+sys.exit(not cpu > 50e6)' "$tmp/bgcpu.json" &&
+	ok "a background job's CPU time counts in its run's" ||
+	bad "background job's CPU time: exit $rc: $(grep -o '"user_ns": [^]]*' "$tmp/bgcpu.json")"
 t0=$(date +%s)
 timeout -s INT 1.5 "$SETTLE" run --command 'a=sleep 0.1' \
 	--command "b=sleep ${m}2 & sleep 30.$$" --samples 50 --warmup 0 \
@@ -735,9 +748,14 @@ d = json.load(open(sys.argv[2]))
 syms = [s for r in d["results"] for s in r["command"]["profile"]["symbols"]]
 assert syms and all(s["amdahl_pct_of"] == "cpu" for s in syms), syms
 assert all(s["amdahl_saved_pct"]["infinity"] <= 100 for s in syms), syms
+# the CPU time it saves, not the wall time: a thread's wait in the symbol
+# is in no sample (a main thread's 200 ms sleep in work(), beside two
+# spinning threads, read "saves at most 7.906 ms", settled)
+assert "not settled: base ran on more than one CPU at once (548.7 ms of CPU time in 137.2 ms): the samples bound the CPU time a symbol saves, not the wall time" in t, t
+assert " settled:" not in t.replace("not settled:", ""), t
 EOF
 then
-	ok "--share of a command on several CPUs: percentages of its CPU time, at most 100 %"
+	ok "--share of a command on several CPUs: percentages of its CPU time, at most 100 %, not settled"
 else
 	bad "--share, CPU time above wall time: $(grep -E 'Amdahl|saves at most' "$tmp/par.table" | head -3)"
 fi

@@ -653,6 +653,21 @@ static int kept(const struct cmdrun *m, pid_t pid)
 	return 0;
 }
 
+/* Reap pid (-1: any child) as waitpid(pid, ..., flags) does, its CPU
+ * time added to r's (r may be NULL). Returns what wait4 returns. */
+static pid_t reap(pid_t pid, int flags, struct run *r)
+{
+	struct rusage ru;
+	int status;
+	pid_t w = wait4(pid, &status, flags, &ru);
+
+	if (w > 0 && r) {
+		r->user_ns += tv_ns(ru.ru_utime);
+		r->sys_ns += tv_ns(ru.ru_stime);
+	}
+	return w;
+}
+
 /*
  * The processes a run left running outside its process group, which the
  * end of the group (finish()) missed: a job that called setsid, a daemon.
@@ -663,13 +678,15 @@ static int kept(const struct cmdrun *m, pid_t pid)
  * process still in group, the run's group that finish() killed, is not
  * one: it was in the group and is dying of SIGKILL, reparented to settle
  * before its end (a job "sleep 10 &" was counted as a daemon, 1 to 7 of
- * them from run to run); it is reaped. group 0: none was killed.
+ * them from run to run); it is reaped. group 0: none was killed. The CPU
+ * time of what it reaps is added to r's (r may be NULL): a job put in the
+ * background ran beside the command, and perf sampled it (its 50 % of the
+ * samples made a symbol's share of the run's own CPU time too small).
  */
-static size_t orphans(struct cmdrun *m, int keep, pid_t group)
+static size_t orphans(struct cmdrun *m, int keep, pid_t group, struct run *r)
 {
 	size_t ended = 0, found;
 	pid_t self = getpid();
-	int status;
 
 	do {
 		DIR *d = opendir("/proc");
@@ -684,12 +701,12 @@ static size_t orphans(struct cmdrun *m, int keep, pid_t group)
 			    kept(m, pid))
 				continue;
 			if (zombie) { /* ended by itself: nothing ran on */
-				waitpid(pid, &status, WNOHANG);
+				reap(pid, WNOHANG, r);
 				continue;
 			}
 			if (group > 0 && pg == group) { /* being killed */
 				kill(pid, SIGKILL); /* if finish() could not */
-				waitpid(pid, &status, 0);
+				reap(pid, 0, r);
 				continue;
 			}
 			if (keep) {
@@ -698,14 +715,14 @@ static size_t orphans(struct cmdrun *m, int keep, pid_t group)
 				continue;
 			}
 			kill(pid, SIGKILL);
-			waitpid(pid, &status, 0);
+			reap(pid, 0, r);
 			ended++;
 			found++;
 		}
 		if (d)
 			closedir(d);
 	} while (found); /* its children are settle's now */
-	while (waitpid(-1, &status, WNOHANG) > 0)
+	while (reap(-1, WNOHANG, r) > 0)
 		; /* orphans that ended by themselves */
 	return ended;
 }
@@ -731,7 +748,7 @@ static int prepare(struct cmdrun *m, size_t i)
 			 strerror(errno));
 		return 1;
 	}
-	orphans(m, 1, 0);
+	orphans(m, 1, 0, NULL);
 	if (settle_interrupted())
 		return -2;
 	if (WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0)
@@ -763,7 +780,7 @@ static int run_once(struct cmdrun *m, size_t i, enum phase ph, struct run *r)
 			 strerror(errno));
 		return 1;
 	}
-	m->res[i].command->escaped += orphans(m, 0, r->group);
+	m->res[i].command->escaped += orphans(m, 0, r->group, r);
 	if (settle_interrupted()) /* the run was cut short: not a sample */
 		return -2;
 	if ((rc = judge(m, i, r, ph, &failed)))
@@ -1101,7 +1118,7 @@ static int record_once(struct cmdrun *m, size_t i, const char *file,
 			 strerror(errno));
 		rc = 1;
 	} else {
-		m->res[i].command->escaped += orphans(m, 0, r.group);
+		m->res[i].command->escaped += orphans(m, 0, r.group, &r);
 		if (settle_interrupted())
 			rc = -2;
 		else if (!(rc = judge(m, i, &r, PROFILED, failed)))

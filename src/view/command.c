@@ -582,6 +582,28 @@ static double least_saved(const struct settle_view_row *w,
 	return (1 - c->hi) * base->r->sum.median;
 }
 
+/*
+ * A command that ran on more than one CPU at once (its CPU time above its
+ * wall time): the samples bound the CPU time a symbol saves, not the wall
+ * time, since a thread's wait in it is in no sample (a program whose main
+ * thread slept 200 ms in work() while two others spun read "saves at most
+ * 7.906 ms", settled). Says so in why, if empty.
+ */
+static void parallel(const struct settle_result *r, char *why, size_t whylen)
+{
+	char c[32], w[32];
+	double off, cpu = sampled_cpu_ns(r, &off);
+
+	if (why[0] || !(cpu > r->sum.median))
+		return;
+	settle_format_ns(cpu, c, sizeof(c));
+	settle_format_ns(r->sum.median, w, sizeof(w));
+	snprintf(why, whylen, "%s ran on more than one CPU at once (%s of CPU "
+		 "time in %s): the samples bound the CPU time a symbol "
+		 "saves, not the wall time (a thread's wait in it is in no "
+		 "sample)", r->variant, c, w);
+}
+
 int settle_command_conclusion(const struct settle_view_claim *vc,
 			      char *sentence, size_t len, char *why,
 			      size_t whylen)
@@ -664,6 +686,7 @@ int settle_command_conclusion(const struct settle_view_claim *vc,
 			 "--share symbols, or perf missed their callees)",
 			 w->label, s, bd);
 	}
+	parallel(b->r, why, whylen);
 	return 1;
 }
 
