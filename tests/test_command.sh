@@ -854,7 +854,8 @@ fi
 for edit in 'p["any_symbol"] = p["samples"] + 1' 'p["any_symbol"] = 1' \
 	    'p["cut_chains"] = p["samples"] + 1' 'p["unwind"] = "lbr"' \
 	    'p["unnamed_chains"] = p["samples"] - p["cut_chains"] + 1' \
-	    'p["unnamed_chains"] = -1' \
+	    'p["unnamed_chains"] = -1' 'p["event"] = "cycles"' 'p["runs"] = 0' \
+	    'p["call_chains"] = False' \
 	    'p.pop("cut_chains")' 'p["symbols"].append(dict(p["symbols"][0]))' \
 	    'p["symbols"][0]["symbol"] = "x" * 256' 'p["runs_again"] = -1' \
 	    'p["runs_again"] = "2"' 'p["runs_again"] = 2 ** 40'; do

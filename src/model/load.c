@@ -687,7 +687,8 @@ static int load_profile(json_t *p, struct settle_command_data *d)
 	uint64_t runs, again = 0, sum = 0;
 	size_t i;
 
-	if (!ev || !*ev || strlen(ev) >= sizeof(d->event) ||
+	/* the event settle samples: its period is CPU time */
+	if (!ev || (strcmp(ev, "cpu-clock") && strcmp(ev, "cpu-clock:u")) ||
 	    profile_count(p, "period_ns", &d->period_ns) || !d->period_ns ||
 	    profile_count(p, "runs", &runs) || runs > UINT32_MAX ||
 	    (json_object_get(p, "runs_again") &&
@@ -696,6 +697,8 @@ static int load_profile(json_t *p, struct settle_command_data *d)
 	    json_array_size(syms) > SETTLE_SHARE_MAX ||
 	    (json_object_get(p, "unwind") && (!unwind ||
 	     (strcmp(unwind, "dwarf") && strcmp(unwind, "fp")))))
+		return -1;
+	if (!runs && d->samples) /* samples of no run */
 		return -1;
 	snprintf(d->event, sizeof(d->event), "%s", ev);
 	d->profiled_runs = (unsigned)runs;
@@ -718,6 +721,9 @@ static int load_profile(json_t *p, struct settle_command_data *d)
 		    profile_count(e, "self", &self) ||
 		    profile_count(e, "children", &children) || self > children ||
 		    children > d->samples ||
+		    /* without call chains a sample's one frame is its
+		     * innermost */
+		    (d->call_chains == SETTLE_CHAINS_NONE && children != self) ||
 		    (im && (profile_count(im, "samples", &impl) || !iname ||
 			    !*iname || strlen(iname) >= SETTLE_IMPL_NAME ||
 			    impl + self > d->samples)) ||
