@@ -131,7 +131,7 @@ for f in c1 c2; do
 		--output "$tmp/$f.json" >/dev/null 2>&1
 done
 "$SETTLE" compare "$tmp/c1.json" "$tmp/c2.json" >"$tmp/cmp" 2>&1
-if grep -q "^  whole commands measured in one process" "$tmp/cmp" &&
+if grep -q "^  whole commands measured in fewer than 3 processes" "$tmp/cmp" &&
    tr -s ' \n' ' ' <"$tmp/cmp" | grep -q -- "--processes 3 or more" &&
    ! grep -q -- "--layouts" "$tmp/cmp" &&
    ! grep -q "different settings" "$tmp/cmp"; then
@@ -249,6 +249,11 @@ assert all(r["command"]["stdout"] == "pipe" for r in d["results"])' \
 	"$tmp/pipe.json" &&
    "$SETTLE" show "$tmp/pipe.json" | cmp -s - "$tmp/pipe.out"; then
 	ok "--stdout pipe: a pipe, drained, said, kept in the result file"
+	# the drain (a fork of settle, its command line settle's) ended
+	# with settle
+	pgrep -f "$tmp/pipe.json" >/dev/null &&
+		bad "--stdout pipe: a drain outlived settle" ||
+		ok "--stdout pipe: the drain ended with settle"
 else
 	bad "--stdout pipe: exit $rc after $n/10 s: $(head -3 "$tmp/pipe.err")"
 fi
@@ -432,11 +437,26 @@ fi
 rc=$?
 [ $rc = 0 ] && "$PY" -c '
 import json, sys
-c = json.load(open(sys.argv[1]))["results"][0]["command"]
+r = json.load(open(sys.argv[1]))["results"][0]
+c = r["command"]
 cpu = sorted(u + s for u, s in zip(c["user_ns"], c["sys_ns"]))[1]
-sys.exit(not cpu > 50e6)' "$tmp/bgcpu.json" &&
+# counted once: the job spun at most as long as the run lasted
+sys.exit(not 50e6 < cpu <= 1.15 * max(r["samples_ns"]))' "$tmp/bgcpu.json" &&
 	ok "a background job's CPU time counts in its run's" ||
 	bad "background job's CPU time: exit $rc: $(grep -o '"user_ns": [^]]*' "$tmp/bgcpu.json")"
+# ...but not a --prepare job's that ends during a run (settle keeps those:
+# their CPU time is no run's)
+"$SETTLE" run --command 'a=sleep 0.3' --samples 2 --warmup 0 \
+	--prepare '(i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done) &' \
+	--format json --output "$tmp/prepcpu.json" >/dev/null 2>&1
+rc=$?
+[ $rc = 0 ] && "$PY" -c '
+import json, sys
+c = json.load(open(sys.argv[1]))["results"][0]["command"]
+sys.exit(not max(u + s for u, s in zip(c["user_ns"], c["sys_ns"])) < 50e6)' \
+	"$tmp/prepcpu.json" &&
+	ok "a --prepare job ending during a run: not the run's CPU time" ||
+	bad "--prepare job's CPU time in a run: exit $rc: $(grep -o '"user_ns": [^]]*' "$tmp/prepcpu.json")"
 t0=$(date +%s)
 timeout -s INT 1.5 "$SETTLE" run --command 'a=sleep 0.1' \
 	--command "b=sleep ${m}2 & sleep 30.$$" --samples 50 --warmup 0 \

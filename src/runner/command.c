@@ -668,6 +668,34 @@ static pid_t reap(pid_t pid, int flags, struct run *r)
 	return w;
 }
 
+/* Forget kept process pid, ended (the drain too). */
+static void unkeep(struct cmdrun *m, pid_t pid)
+{
+	for (size_t i = 0; i < m->nkept; i++)
+		if (m->kept[i] == pid)
+			m->kept[i] = m->kept[--m->nkept];
+	if (m->io.drain == pid)
+		m->io.drain = 0;
+}
+
+/* Reap one child that has ended, if any: its CPU time added to r's
+ * unless it is one settle keeps (a --prepare job, the drain), whose
+ * lifetime is no run's. Returns its pid, or 0 / -1 when none. */
+static pid_t reap_ended(struct cmdrun *m, struct run *r)
+{
+	siginfo_t info;
+
+	info.si_pid = 0;
+	if (waitid(P_ALL, 0, &info, WEXITED | WNOHANG | WNOWAIT) < 0 ||
+	    info.si_pid <= 0)
+		return 0;
+	if (kept(m, info.si_pid)) {
+		unkeep(m, info.si_pid);
+		return reap(info.si_pid, 0, NULL);
+	}
+	return reap(info.si_pid, 0, r);
+}
+
 /*
  * The processes a run left running outside its process group, which the
  * end of the group (finish()) missed: a job that called setsid, a daemon.
@@ -722,7 +750,7 @@ static size_t orphans(struct cmdrun *m, int keep, pid_t group, struct run *r)
 		if (d)
 			closedir(d);
 	} while (found); /* its children are settle's now */
-	while (reap(-1, WNOHANG, r) > 0)
+	while (reap_ended(m, r) > 0)
 		; /* orphans that ended by themselves */
 	return ended;
 }
@@ -1268,7 +1296,10 @@ static void drop_results(struct cmdrun *m)
  * that reads it and discards what it reads (a program writing to
  * /dev/null may notice and skip the work: GNU tar then reads no file's
  * contents). It is settle's child, kept (orphans() leaves it alone), and
- * pinned where settle is; the commands are not.
+ * pinned where settle is; the commands are not. It holds nothing of
+ * settle's but the pipe (standard input, output and error /dev/null: a
+ * pipe settle writes to ends with settle), ignores the signals that stop
+ * settle, which kills it once done, and dies with settle.
  */
 static int open_drain(struct cmdrun *m)
 {
@@ -1281,8 +1312,16 @@ static int open_drain(struct cmdrun *m)
 	if (pid == 0) {
 		static char buf[65536];
 
-		signal(SIGINT, SIG_IGN); /* settle ends it, once done */
-		close(fds[1]);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		alarm(0);
+		signal(SIGINT, SIG_IGN);
+		signal(SIGTERM, SIG_IGN);
+		signal(SIGHUP, SIG_IGN);
+		for (int fd = 0; fd < 3; fd++)
+			dup2(m->io.null_fd, fd);
+		for (int fd = 3; fd < 1024; fd++)
+			if (fd != fds[0])
+				close(fd);
 		for (;;) {
 			ssize_t n = read(fds[0], buf, sizeof(buf));
 
@@ -1354,8 +1393,9 @@ int settle_run_commands(struct settle_report *rep,
 		return 2;
 	}
 	if (open_io(&m) < 0) {
-		snprintf(err, errlen, "cannot open /dev/null or a temporary "
-			 "file in %s (TMPDIR): %s", settle_tmpdir(),
+		snprintf(err, errlen, "cannot open /dev/null, a temporary "
+			 "file in %s (TMPDIR)%s: %s", settle_tmpdir(),
+			 s->stdout_pipe ? " or the --stdout pipe" : "",
 			 strerror(errno));
 		close_io(&m);
 		return 2;

@@ -408,8 +408,9 @@ static void share_lines(struct out *o, const struct settle_result *r)
 	if (d->unnamed && in_none(d))
 		say(o, 1, "%s: %llu of its %llu samples (%s) have a frame perf "
 		    "could not name ([unknown]: code without symbols, such as "
-		    "a stripped program or library): a symbol in no sample "
-		    "may be that frame, so its upper ends count them in",
+		    "a stripped program or library, or the kernel where its "
+		    "symbols are hidden): a symbol in no sample may be that "
+		    "frame, so its upper ends count them in",
 		    r->variant, (unsigned long long)d->unnamed,
 		    (unsigned long long)d->samples,
 		    pct((double)d->unnamed / (double)d->samples, v[0], 32));
@@ -520,10 +521,12 @@ static void bound_of(const struct settle_result *r, size_t k, char *buf,
 	if (settle_share_of(r, k, &st) < 0) {
 		settle_format_ns(st.saved_hi_ns[2], hi, sizeof(hi));
 		snprintf(buf + used, len - used, "%s%s is under %s of %s's CPU "
-			 "time (in none of its %llu samples; 95%% upper bound): "
+			 "time (in none of its %llu samples; 95%% upper bound%s): "
 			 "even infinitely fast it saves at most %s per run",
 			 used ? "; " : "", sym, pct(st.with_hi, p[0], 32),
-			 r->variant, (unsigned long long)st.samples, hi);
+			 r->variant, (unsigned long long)st.samples,
+			 st.unnamed_n ? ", the samples with a frame perf could "
+			 "not name counted as its own" : "", hi);
 		return;
 	}
 	settle_format_ns(st.saved_ns[2], a, sizeof(a));

@@ -1578,7 +1578,7 @@ static void compare_notes(struct settle_compare_view *cv)
 			 "code can be called slower or faster. %s",
 			 cv->layouts & (8 | 16) ? "rows not measured in "
 			 "layouts in both files" : "whole commands measured in "
-			 "one process in either file",
+			 "fewer than 3 processes in either file",
 			 cv->layouts & 8 ? "Measure both files alike: both "
 			 "with --layouts 4 (4 processes, the process as the "
 			 "unit; docs/layouts.md), or both with at least "
