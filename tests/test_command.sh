@@ -139,6 +139,21 @@ if grep -q "^  whole commands measured in fewer than 3 processes" "$tmp/cmp" &&
 else
 	bad "compare of command runs: $(grep -n -- 'layouts\|processes\|settings' "$tmp/cmp")"
 fi
+# a patched program rebuilt at the same path, alone in its files: the
+# change is the patch's, not the machine's (it read "not settled: a
+# baseline moved ... between files pinned to different CPUs")
+printf '#!/bin/sh\nsleep 0.01\n' >"$tmp/prog" && chmod +x "$tmp/prog"
+"$SETTLE" run --command "p=$tmp/prog" --samples 6 --processes 3 --warmup 0 \
+	--output "$tmp/p1.json" >/dev/null 2>&1
+printf '#!/bin/sh\nsleep 0.05\n' >"$tmp/prog"
+"$SETTLE" run --command "p=$tmp/prog" --samples 6 --processes 3 --warmup 0 \
+	--output "$tmp/p2.json" >/dev/null 2>&1
+"$SETTLE" compare "$tmp/p1.json" "$tmp/p2.json" >"$tmp/cmpp" 2>&1
+grep -q "command p .* slower$" "$tmp/cmpp" &&
+	! grep -q "the baseline p moved" "$tmp/cmpp" &&
+	! grep -q "a baseline moved" "$tmp/cmpp" &&
+	ok "compare of a patched command: its change, not a moved baseline" ||
+	bad "compare of a patched command: $(grep -E 'moved|settled|command p' "$tmp/cmpp")"
 # their settings differ: said (compare took a command file for a Google
 # Benchmark one, whose settings are unknown, until 2026-12-07)
 "$SETTLE" run --command 'a=true' --command 'b=true' --samples 4 \

@@ -1178,8 +1178,12 @@ static void baseline_moved(struct settle_compare_view *cv,
 			continue;
 		}
 		/* recorded after all: other work (checks_differ() says so),
-		 * or a row whose work was hoisted (invalid) */
-		if (!moved || command_changed(w) || check_changed(w) ||
+		 * or a row whose work was hoisted (invalid); a whole
+		 * command's baseline is the user's program, which a patch
+		 * rebuilt at the same path changes (a patched command,
+		 * alone in its files, read "not settled: a baseline moved
+		 * ... between files pinned to different CPUs") */
+		if (!moved || w->new_r->command || check_changed(w) ||
 		    w->invalid_new || w->invalid_old)
 			continue;
 		first = first ? first : w;
