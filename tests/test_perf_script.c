@@ -318,7 +318,14 @@ static void test_cut_and_union(void **st)
 		"\n"
 		"    100000 \n"                   /* a static program: whole */
 		"\t            1200 other\n"
-		"\t            1000 _start\n";
+		"\t            1000 _start\n"
+		"\n"
+		"    100000 \n"   /* a program's own start(), cut above it */
+		"\t            1200 other\n"
+		"\t            1300 start\n"
+		"\t            1400 mid\n"
+		"\t            1400 mid\n"
+		"\t            1500 [unknown]\n";
 	static const char *const syms[] = { "leaf", "mid", "main", "work" };
 	struct settle_perf_parser p;
 
@@ -326,16 +333,16 @@ static void test_cut_and_union(void **st)
 	settle_perf_parser_init(&p, syms, 4);
 	assert_int_equal(settle_perf_parse_text(&p, text, strlen(text)), 0);
 	settle_perf_parser_finish(&p);
-	assert_int_equal(p.count.samples, 5);
-	assert_int_equal(p.count.cut, 2);
+	assert_int_equal(p.count.samples, 6);
+	assert_int_equal(p.count.cut, 3);
 	/* of the two, the one that ends where frame pointers end */
 	assert_int_equal(p.count.fell_back, 1);
 	assert_int_equal(p.count.self[0], 1);     /* leaf (inlined) */
-	assert_int_equal(p.count.children[1], 2); /* mid */
+	assert_int_equal(p.count.children[1], 3); /* mid */
 	assert_int_equal(p.count.children[2], 1); /* main */
 	assert_int_equal(p.count.self[3], 1);     /* work */
-	/* leaf+mid, main, work+mid: 3 samples, not the 5 of the sum */
-	assert_int_equal(p.count.any, 3);
+	/* leaf+mid, main, work+mid, mid: 4 samples, not the 6 of the sum */
+	assert_int_equal(p.count.any, 4);
 	/* the first, whole, has a frame perf could not name */
 	assert_int_equal(p.count.unnamed, 1);
 }

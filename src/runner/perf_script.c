@@ -174,6 +174,7 @@ static int frame(struct settle_perf_parser *p, const char *s)
 {
 	const char *sym, *end;
 	size_t len;
+	int unknown;
 
 	while (is_blank(*s))
 		s++;
@@ -195,8 +196,16 @@ static int frame(struct settle_perf_parser *p, const char *s)
 	if (len > INLINED_LEN &&
 	    !memcmp(sym + len - INLINED_LEN, INLINED, INLINED_LEN))
 		len -= INLINED_LEN;
-	p->entry |= entry_name(sym, len);
-	p->unknown |= len == sizeof(UNKNOWN) - 1 && !memcmp(sym, UNKNOWN, len);
+	unknown = len == sizeof(UNKNOWN) - 1 && !memcmp(sym, UNKNOWN, len);
+	/* an entry ends a whole chain: frames perf could not name may
+	 * follow it, a named function may not (a program's own function
+	 * named start or clone is no entry: a chain cut above it read as
+	 * whole, and a bound settled at a quarter of what was saved) */
+	if (entry_name(sym, len))
+		p->entry = 1;
+	else if (!unknown)
+		p->entry = 0;
+	p->unknown |= unknown;
 	if (p->frames == 0)
 		implementation(p, sym, len);
 	p->last_start_call = len == sizeof(START_CALL) - 1 &&

@@ -77,7 +77,8 @@ struct settle_perf_parser {
 	int open;                   /* a sample is being read */
 	size_t frames;              /* frames of it so far */
 	int chained;                /* it has frames on lines of their own */
-	int entry;                  /* one of them is an entry */
+	int entry;                  /* one of them is an entry, and no
+				       named frame follows it */
 	int unknown;                /* one of them perf could not name */
 	int last_start_call;        /* the last is __libc_start_call_main */
 	unsigned char seen[SETTLE_PERF_MAX_SYMBOLS];
