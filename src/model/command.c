@@ -103,6 +103,7 @@ int settle_command_data_pool(struct settle_command_data *dst,
 	memcpy(dst->sys_ns + dst->n, src->sys_ns, src->n * sizeof(double));
 	dst->n += src->n;
 	dst->failed += src->failed;
+	dst->failed_untimed += src->failed_untimed;
 	dst->escaped += src->escaped;
 	if (!src->event[0])
 		return 0;

@@ -44,6 +44,9 @@ struct settle_command_data {
 	size_t failed;          /* timed runs that failed: a non-zero exit
 				   or a signal (measured under
 				   --ignore-failure) */
+	size_t failed_untimed;  /* warm-up and profiled runs that failed
+				   so (a profile of failing runs is not
+				   of the timed work) */
 	/* --share (event[0] == '\0': not profiled) */
 	char event[24];         /* "cpu-clock", or "cpu-clock:u" */
 	uint64_t period_ns;     /* CPU time per sample */

@@ -780,6 +780,13 @@ static int load_command(struct loader *l, json_t *jr, size_t idx,
 				    "failed_runs", idx);
 		d->failed = (size_t)failed;
 	}
+	if (json_object_get(c, "failed_untimed_runs")) {
+		if (profile_count(c, "failed_untimed_runs", &failed) ||
+		    failed > SIZE_MAX)
+			return fail(l, "malformed: results[%zu].command."
+				    "failed_untimed_runs", idx);
+		d->failed_untimed = (size_t)failed;
+	}
 	if (json_object_get(c, "escaped_processes")) {
 		if (profile_count(c, "escaped_processes", &failed) ||
 		    failed > SIZE_MAX)

@@ -137,6 +137,8 @@ void settle_json_command(FILE *f, const struct settle_report *rep,
 		fputs("null", f);
 	if (d->stdout_pipe)
 		fputs(", \"stdout\": \"pipe\"", f);
+	if (d->failed_untimed)
+		fprintf(f, ", \"failed_untimed_runs\": %zu", d->failed_untimed);
 	fprintf(f, ", \"warmup\": %u, \"failed_runs\": %zu, "
 		"\"escaped_processes\": %zu,%s\"user_ns\": ", d->warmup,
 		d->failed, d->escaped, nl);

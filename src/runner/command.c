@@ -601,7 +601,7 @@ static int judge(struct cmdrun *m, size_t i, const struct run *r,
 		return 2;
 	}
 	if (m->s->ignore_failure) {
-		*failed += ph == TIMED;
+		(*failed)++;
 		return 0;
 	}
 	if (WIFEXITED(r->status))
@@ -813,7 +813,10 @@ static int run_once(struct cmdrun *m, size_t i, enum phase ph, struct run *r)
 		return -2;
 	if ((rc = judge(m, i, r, ph, &failed)))
 		return rc;
-	m->res[i].command->failed += failed;
+	if (ph == TIMED)
+		m->res[i].command->failed += failed;
+	else
+		m->res[i].command->failed_untimed += failed;
 	return 0;
 }
 
@@ -1233,8 +1236,10 @@ static int profile(struct cmdrun *m, unsigned np)
 				n, m->rep->options.round_first + k, j);
 
 			progress(m, i, PROFILED, k + 1, np);
+			failed = 0;
 			if ((rc = profile_run(m, i, file, &failed)))
 				return rc;
+			m->res[i].command->failed_untimed += failed;
 		}
 	return 0;
 }

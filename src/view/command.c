@@ -242,7 +242,8 @@ static void commands_part(struct out *o, const struct settle_report *rep,
 		const struct settle_command_data *d = r->command;
 		struct settle_comparison cmp;
 		double user, sys;
-		char failed[128] = "", ratio[160] = "", escaped[240] = "";
+		char failed[192] = "", ratio[160] = "", escaped[240] = "";
+		char untimed[64] = "";
 
 		if (r->claim != c || !d)
 			continue;
@@ -261,17 +262,21 @@ static void commands_part(struct out *o, const struct settle_report *rep,
 				 cmp.why ? " (" : "", cmp.why ? cmp.why : "",
 				 cmp.why ? ")" : "");
 		}
-		if (d->failed)
+		if (d->failed_untimed)
+			snprintf(untimed, sizeof(untimed), ", and %zu warm-up "
+				 "or profiled runs", d->failed_untimed);
+		if (d->failed || d->failed_untimed)
 			snprintf(failed, sizeof(failed), "; %zu of %zu runs "
-				 "failed: exited non-zero or killed by a signal "
-				 "(--ignore-failure)", d->failed,
-				 d->n);
+				 "failed%s: exited non-zero or killed by a "
+				 "signal (--ignore-failure)", d->failed, d->n,
+				 untimed);
 		if (d->escaped)
 			snprintf(escaped, sizeof(escaped), "; its runs left "
 				 "%zu process%s running outside its process "
 				 "group (setsid, a daemon), which settle ended "
-				 "after each run: their work is in no run's "
-				 "time", d->escaped,
+				 "after each run: their work is in no later "
+				 "run's time (their CPU time until then is the "
+				 "run's)", d->escaped,
 				 d->escaped == 1 ? "" : "es");
 		say(o, 1, "%s (%s): user %s, system %s%s%s%s", r->variant,
 		    settle_elide(d->shell, SHOWN, cmd, sizeof(cmd)),

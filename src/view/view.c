@@ -895,10 +895,12 @@ static const char *unsettled(const struct settle_report *rep,
 	/* a command that failed may have skipped its work: gzip of a
 	 * missing file read "settled: fastest b", 0.116x */
 	for (size_t i = 0; i < vc->nrows; i++)
-		if (vc->rows[i].r->command && vc->rows[i].r->command->failed)
-			return "a command's runs failed (timed as "
-			       "--ignore-failure asks: a run that fails may "
-			       "skip its work; its CPU-time line says how "
+		if (vc->rows[i].r->command &&
+		    (vc->rows[i].r->command->failed ||
+		     vc->rows[i].r->command->failed_untimed))
+			return "a command's runs failed (timed or profiled "
+			       "as --ignore-failure asks: a run that fails "
+			       "may skip its work; its CPU-time line says how "
 			       "many)";
 	for (size_t i = 0; i < n; i++) {
 		const struct settle_view_row *w = rows[i];
