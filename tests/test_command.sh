@@ -170,6 +170,21 @@ grep -q "command p .* slower$" "$tmp/cmpp" &&
 	! grep -q "a baseline moved" "$tmp/cmpp" &&
 	ok "compare of a patched command: its change, not a moved baseline" ||
 	bad "compare of a patched command: $(grep -E 'moved|settled|command p' "$tmp/cmpp")"
+# a file whose runs failed (--ignore-failure): no verdict on that row
+# (gzip of a missing file, all runs failed, read "settled: ... faster")
+"$SETTLE" run --command 'a=true' --command "b=exit 3" --samples 3 \
+	--ignore-failure --output "$tmp/cf.json" >/dev/null 2>&1
+"$SETTLE" compare "$tmp/c1.json" "$tmp/cf.json" --format json >"$tmp/cmpf" 2>/dev/null
+"$PY" - "$tmp/cmpf" <<'EOF' &&
+import json, sys
+rows = {r["variant"]: r for c in json.load(open(sys.argv[1]))["comparisons"]
+        for r in c["rows"]}
+b = rows["b"]
+assert b["verdict"] == "unclear" and "runs failed in a file" in b["why"], b
+assert rows["a"]["verdict"] != "unclear" or "runs failed" not in rows["a"].get("why", ""), rows["a"]
+EOF
+	ok "compare: a row whose runs failed in a file gets no verdict" ||
+	bad "compare: failed runs: $(head -c 600 "$tmp/cmpf")"
 # their settings differ: said (compare took a command file for a Google
 # Benchmark one, whose settings are unknown, until 2026-12-07)
 "$SETTLE" run --command 'a=true' --command 'b=true' --samples 4 \

@@ -31,6 +31,8 @@ static const char why_no_round[] = "no round of every layout";
 static const char why_below_resolution[] = "below resolution";
 static const char why_uneven[] =
 	"its samples do not split evenly into the file's processes";
+static const char why_failed[] =
+	"runs failed in a file (--ignore-failure): they may skip the work";
 /* Every sample of every result of rep with r's key, pooled (NULL when
  * there are none or memory runs out). */
 static double *pool(const struct settle_report *rep,
@@ -423,6 +425,21 @@ static int below_resolution(const struct settle_report *rep,
 	return 0;
 }
 
+/* Whether a whole command of r's key in rep had runs that failed
+ * (--ignore-failure: timed, warm-up or profiled). */
+static int runs_failed(const struct settle_report *rep,
+		       const struct settle_result *r)
+{
+	for (size_t i = 0; i < rep->nresults; i++) {
+		const struct settle_command_data *d = rep->results[i].command;
+
+		if (settle_result_same_key(&rep->results[i], r) && d &&
+		    (d->failed || d->failed_untimed))
+			return 1;
+	}
+	return 0;
+}
+
 static int unstable(const double *x, size_t n)
 {
 	struct settle_summary s;
@@ -596,6 +613,11 @@ static int make_row(const struct settle_report *old,
 	if (below_resolution(nw, r) || below_resolution(old, r)) {
 		c.verdict = SETTLE_UNCLEAR;
 		c.why = why_below_resolution;
+	} else if (runs_failed(nw, r) || runs_failed(old, w->old_r)) {
+		/* gzip of a missing file read "settled: ... faster
+		 * (command g -87.66 %)" */
+		c.verdict = SETTLE_UNCLEAR;
+		c.why = why_failed;
 	} else if (k > 0 && (settle_part_slots(old, w->old_r) ||
 		    settle_part_slots(nw, r))) {
 		c.verdict = SETTLE_UNCLEAR;
@@ -1354,7 +1376,7 @@ static size_t unclear_not_noise(const struct settle_compare_view *cv)
 {
 	static const char *const why[] = {
 		why_other_layouts, why_no_process, why_no_round,
-		why_below_resolution, why_uneven,
+		why_below_resolution, why_uneven, why_failed,
 	};
 	size_t n = 0;
 
