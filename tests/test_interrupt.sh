@@ -94,6 +94,21 @@ kill -TERM $pid; wait $pid; rc=$?
 [ $rc = 143 ] && grep -q "interrupted (SIGTERM)" "$TMP/err" &&
 	ok "SIGTERM: interrupted, exit 143" || bad "SIGTERM: status $rc: $(cat "$TMP/err")"
 
+# 2b. SIGHUP (a closed terminal): 129, and a command's jobs end with
+# settle (they were left running)
+tag="sleep 41.$$"
+"$SETTLE" run --command "a=$tag & touch '$TMP/hmark'; sleep 5" --samples 3 \
+	--warmup 0 >"$TMP/out" 2>"$TMP/err" &
+pid=$!
+wait_mark "$TMP/hmark"
+kill -HUP $pid; wait $pid; rc=$?
+sleep 0.2
+[ $rc = 129 ] && grep -q "interrupted (SIGHUP)" "$TMP/err" &&
+	[ "$(pgrep -fc "$tag")" = 0 ] &&
+	ok "SIGHUP: interrupted, exit 129, nothing left running" ||
+	bad "SIGHUP: status $rc, $(pgrep -fc "$tag") left: $(cat "$TMP/err")"
+pkill -f "$tag"
+
 # 3. --processes: SIGTERM to settle alone reaches its child; nothing left
 rm -f "$TMP/mark"
 MARK=$TMP/mark "$SETTLE" run "$TMP/slow.c" slow --processes 3 --samples 500 \

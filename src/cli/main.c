@@ -1066,6 +1066,12 @@ static int run_output(const struct run_args *a, const struct settle_report *rep)
 	return bad || none;
 }
 
+/* The name of a signal settle stops on (async-signal-safe). */
+static const char *stop_signal_name(int sig)
+{
+	return sig == SIGINT ? "SIGINT" : sig == SIGHUP ? "SIGHUP" : "SIGTERM";
+}
+
 /*
  * An interrupted run: the tables of the claims that finished, then
  * "interrupted" on standard error; --output is not written (nothing is
@@ -1080,8 +1086,8 @@ static int interrupted(const struct settle_report *rep)
 	settle_byob_stdout_restore();
 	if (rep && rep->nresults)
 		emit(rep, "table", "-");
-	fprintf(stderr, "settle: interrupted (%s)%s\n", sig == SIGTERM ?
-		"SIGTERM" : "SIGINT", rep && rep->nresults ? ": the claims "
+	fprintf(stderr, "settle: interrupted (%s)%s\n", stop_signal_name(sig),
+		rep && rep->nresults ? ": the claims "
 		"above finished, the rest was not measured, no --output "
 		"written" : "");
 	return 128 + sig;
@@ -1742,6 +1748,7 @@ static int env_refused(void)
  */
 #define TERM_GRACE_S 10
 
+
 static int stderr_is_tty;
 static volatile sig_atomic_t grace_sig; /* the signal the watchdog ends */
 
@@ -1752,7 +1759,7 @@ static void on_alarm(int sig)
 		"10 s (a claim or command that does not stop?); stopped at "
 		"once, nothing written\n";
 	int s = grace_sig;
-	const char *name = s == SIGINT ? "SIGINT" : "SIGTERM";
+	const char *name = stop_signal_name(s);
 
 	(void)sig;
 	/* write(): async-signal-safe (no stdio in a handler); a process of
@@ -1823,6 +1830,9 @@ static void catch_signals(void)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	/* a closed terminal: stop as for SIGTERM (the commands and their
+	 * jobs were left running) */
+	sigaction(SIGHUP, &sa, NULL);
 	/* SIGCHLD ignored by whatever started settle (inherited across exec)
 	 * would reap its children before settle could wait for them */
 	signal(SIGCHLD, SIG_DFL);
