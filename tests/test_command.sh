@@ -303,6 +303,17 @@ assert all(r["command"]["stdout"] == "pipe" for r in d["results"])' \
 else
 	bad "--stdout pipe: exit $rc after $n/10 s: $(head -3 "$tmp/pipe.err")"
 fi
+# settle started with standard input or output closed: the commands
+# still get /dev/null, not a closed descriptor ("cat: -: Bad file
+# descriptor", "echo: I/O error")
+"$SETTLE" run --command 'a=cat' --samples 2 <&- >/dev/null 2>"$tmp/c0.err"
+rc0=$?
+"$SETTLE" run --command 'a=echo hi' --samples 2 --output "$tmp/c1o.json" \
+	>&- 2>"$tmp/c1.err"
+rc1=$?
+[ $rc0 = 0 ] && [ $rc1 = 0 ] && [ -s "$tmp/c1o.json" ] &&
+	ok "settle started with standard input or output closed: commands run" ||
+	bad "closed standard descriptors: $rc0 $rc1: $(tail -2 "$tmp/c0.err" "$tmp/c1.err")"
 expect 2 "malformed --stdout 'file' (null or pipe)" --command 'a=true' \
 	--stdout file
 expect 2 "go with --command" --stdout pipe

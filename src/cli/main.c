@@ -11,6 +11,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <getopt.h>
@@ -1842,10 +1843,23 @@ static void catch_signals(void)
 	signal(SIGXFSZ, SIG_IGN);
 }
 
+/* Standard input, output and error open, on /dev/null where closed:
+ * else the first file settle opens lands on one of them (its /dev/null,
+ * close-on-exec, on descriptor 0 or 1), and a command run with that
+ * descriptor found it closed ("cat: -: Bad file descriptor"). */
+static void std_fds_open(void)
+{
+	for (int fd = 0; fd < 3; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF &&
+		    open("/dev/null", O_RDWR) < 0)
+			return;
+}
+
 int main(int argc, char **argv)
 {
 	int rc;
 
+	std_fds_open();
 	catch_signals();
 	rc = env_refused() ? 2 : dispatch(argc, argv);
 	if (settle_interrupted() && rc < 128)
