@@ -303,6 +303,13 @@ assert all(r["command"]["stdout"] == "pipe" for r in d["results"])' \
 else
 	bad "--stdout pipe: exit $rc after $n/10 s: $(head -3 "$tmp/pipe.err")"
 fi
+# 2 processes: too few processes, not "too few samples" (of 12)
+"$SETTLE" run --command 'a=true' --command 'b=true' --samples 6 \
+	--processes 2 >"$tmp/p2" 2>&1
+tr '\n' ' ' <"$tmp/p2" | sed 's/  */ /g' |
+	grep -q "not settled: too few processes (2: a verdict takes the process as its unit" &&
+	ok "commands in 2 processes: too few processes, said so" ||
+	bad "commands in 2 processes: $(grep -A1 settled "$tmp/p2")"
 # settle started with standard input or output closed: the commands
 # still get /dev/null, not a closed descriptor ("cat: -: Bad file
 # descriptor", "echo: I/O error")

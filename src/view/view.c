@@ -806,6 +806,10 @@ baseline_of(const struct settle_report *rep, const struct settle_view_row *w)
 		      "with --processes 3 or more)"
 #define ONE_PROCESS "measured in one process " PROCESS_STATE
 #define FEW_PROCESSES "measured in fewer than 3 processes " PROCESS_STATE
+/* whole commands in 2 processes: the rows' verdicts take the process as
+ * the unit, and 2 are too few (it said "too few samples" of 20) */
+#define FEW_COMMAND_PROCESSES "too few processes (2: a verdict takes the " \
+			      "process as its unit, from 3; or run in one)"
 
 /* Whether the claim's rows are all whole commands (settle run
  * --command). */
@@ -882,8 +886,8 @@ static const char *unsettled(const struct settle_report *rep,
 {
 	int cmds = commands(vc);
 	/* 2 processes: too few for a verdict, whatever their samples */
-	const char *too_few_text = rep->options.processes == 2 && !cmds ?
-				   FEW_PROCESSES : TOO_FEW;
+	const char *too_few_text = rep->options.processes != 2 ? TOO_FEW :
+				   !cmds ? FEW_PROCESSES : FEW_COMMAND_PROCESSES;
 
 	for (size_t i = 0; i < vc->nrows; i++)
 		if (vc->rows[i].status == SETTLE_ROW_INVALID)
