@@ -735,6 +735,44 @@ EOF
 		bad "--share: no tail call among the reasons: $(grep -A6 'not settled' "$tmp/s.table")"
 	grep -Eq "Amdahl: making spin k times faster saves at most" "$tmp/s.table" &&
 		ok "--share: the Amdahl line" || bad "--share: no Amdahl line"
+	# a process spinning beside a wait in work(): the run's CPU time stays
+	# below its wall time, but the wait is in no sample (it read
+	# "settled: ... saves at most 28.07 ms" where 100 ms were saved)
+	cat >"$tmp/helper.c" <<'EOF'
+#include <sys/wait.h>
+#include <unistd.h>
+static volatile unsigned long sink;
+__attribute__((noinline)) static void work(void)
+{
+	usleep(100000);
+	sink++;
+}
+int main(void)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		for (unsigned long i = 0; i < 80000000; i++)
+			sink += i;
+		_exit(0);
+	}
+	work();
+	waitpid(pid, NULL, 0);
+	return 0;
+}
+EOF
+	cc -O0 -fno-omit-frame-pointer -o "$tmp/helper" "$tmp/helper.c"
+	"$SETTLE" run --command "h=$tmp/helper" --samples 5 --share work \
+		--format json --output "$tmp/helper.json" \
+		>"$tmp/helper.table" 2>"$tmp/helper.err"
+	rc=$?
+	if [ $rc = 0 ] && tr '\n' ' ' <"$tmp/helper.table" | sed 's/  */ /g' |
+	   grep -q "not settled: h ran as 2 threads or processes" &&
+	   grep -q '"busy_threads": 2' "$tmp/helper.json"; then
+		ok "--share: a process working beside a wait: no bound settles"
+	else
+		bad "--share, a helper process: exit $rc: $(grep -A3 'settled' "$tmp/helper.table" | head -4)"
+	fi
 	# a stripped copy (another build: perf's build-id cache holds no
 	# symbols of it): spin, nearly all of the time, is in no sample by
 	# name, and its bound counts the frames perf could not name (it read
@@ -939,6 +977,7 @@ for edit in 'p["any_symbol"] = p["samples"] + 1' 'p["any_symbol"] = 1' \
 	    'p["cut_chains"] = p["samples"] + 1' 'p["unwind"] = "lbr"' \
 	    'p["unnamed_chains"] = p["samples"] - p["cut_chains"] + 1' \
 	    'p["unnamed_chains"] = -1' 'p["event"] = "cycles"' 'p["runs"] = 0' \
+	    'p["busy_threads"] = 0' 'p["busy_threads"] = 66' \
 	    'p["call_chains"] = False' \
 	    'p.pop("cut_chains")' 'p["symbols"].append(dict(p["symbols"][0]))' \
 	    'p["symbols"][0]["symbol"] = "x" * 256' 'p["runs_again"] = -1' \
@@ -1046,7 +1085,8 @@ pkill -f "sleep $((mark + 1))$"
 
 # ---- --share: a run whose chains fell back is profiled again --------------
 # A stand-in perf: record runs the command and writes an empty data file;
-# script prints ten samples in copier, called by main, whose chains end
+# script prints ten samples of one thread (-F tid,period,ip,sym) in
+# copier, called by main, whose chains end
 # as $tmp/fake.how says: "fell" in __libc_start_call_main without
 # _start (where a walk of frame pointers ends: the unwinder fell back) the
 # first time, then whole; "always" so every time; "cut" in main (a chain
@@ -1067,7 +1107,7 @@ script)
 	echo \$((n + 1)) >"$tmp/fake.count"
 	how=\$(cat "$tmp/fake.how")
 	for i in 1 2 3 4 5 6 7 8 9 10; do
-		printf '    100000 \n\t    1200 copier\n\t    1100 main\n'
+		printf ' 4242     100000 \n\t    1200 copier\n\t    1100 main\n'
 		case \$how.\$n in
 		fell.0|always.*) printf '\t   27249 __libc_start_call_main\n';;
 		cut.*) ;;

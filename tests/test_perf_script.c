@@ -348,6 +348,49 @@ static void test_cut_and_union(void **st)
 }
 
 /*
+ * With thread IDs (-F tid,period,ip,sym): the threads that took samples,
+ * told apart by their ID, the first aside when it took under 10 % of them
+ * (a shell's start before it forks the command); the frames read as
+ * without IDs.
+ */
+static void test_tids(void **st)
+{
+	struct settle_perf_parser p;
+	static const char *const syms[] = { "work" };
+	char line[64];
+
+	(void)st;
+	settle_perf_parser_init(&p, syms, 1);
+	settle_perf_parser_tids(&p);
+	for (int i = 0; i < 100; i++) {
+		/* 1 sample of the shell, 60 of 7310, 39 of 7311 */
+		snprintf(line, sizeof(line), " %d     100000 ",
+			 i == 0 ? 7308 : i < 61 ? 7310 : 7311);
+		assert_int_equal(settle_perf_parse_line(&p, line), 0);
+		assert_int_equal(settle_perf_parse_line(&p,
+			"\t            1200 work"), 0);
+		assert_int_equal(settle_perf_parse_line(&p,
+			"\t            1000 _start"), 0);
+		assert_int_equal(settle_perf_parse_line(&p, ""), 0);
+	}
+	settle_perf_parser_finish(&p);
+	assert_int_equal(p.count.samples, 100);
+	assert_int_equal(p.count.self[0], 100);
+	assert_int_equal(p.count.cut, 0);
+	assert_int_equal(p.count.busy_threads, 2);
+	/* one thread, the flat layout: "TID PERIOD ADDRESS SYMBOL" */
+	settle_perf_parser_init(&p, syms, 1);
+	settle_perf_parser_tids(&p);
+	assert_int_equal(settle_perf_parse_line(&p,
+		" 7310     100000      401136 work"), 0);
+	assert_int_equal(settle_perf_parse_line(&p, "x 100000"), -1);
+	settle_perf_parser_finish(&p);
+	assert_int_equal(p.count.samples, 1);
+	assert_int_equal(p.count.self[0], 1);
+	assert_int_equal(p.count.busy_threads, 1);
+}
+
+/*
  * A compiler's copies of a function are the function: perf names a sample
  * after the copy that ran (other.constprop.0 held 48 % of a program's
  * samples, and --share other read "under 1.59 %"); a longer name, or a
@@ -502,6 +545,7 @@ int main(void)
 		cmocka_unit_test(test_cut_and_union),
 		cmocka_unit_test(test_unnamed),
 		cmocka_unit_test(test_clones),
+		cmocka_unit_test(test_tids),
 		cmocka_unit_test(test_flat_not_cut),
 	};
 

@@ -126,6 +126,8 @@ int settle_command_data_pool(struct settle_command_data *dst,
 	dst->any += src->any;
 	dst->cut += src->cut;
 	dst->unnamed += src->unnamed;
+	if (src->busy_threads > dst->busy_threads)
+		dst->busy_threads = src->busy_threads;
 	for (size_t i = 0; i < src->nshare; i++) {
 		const struct settle_share_count *s = &src->share[i];
 

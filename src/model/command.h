@@ -15,6 +15,8 @@
 #define SETTLE_SYMBOL_MAX 255    /* bytes of a --share SYMBOL */
 
 #define SETTLE_IMPL_NAME 64      /* bytes of an implementation's name */
+#define SETTLE_THREADS_MAX 64    /* busy threads told apart; more are
+				    SETTLE_THREADS_MAX + 1 */
 
 struct settle_share_count {
 	char *symbol;
@@ -68,6 +70,12 @@ struct settle_command_data {
 				   no sample may be (a stripped program);
 				   0 in a file from before they were
 				   counted */
+	unsigned busy_threads;  /* most threads (and processes) that took
+				   samples in a profiled run, a shell that
+				   forked the command aside (its start
+				   takes 1-2 %);
+				   0 when not counted (a file from before
+				   2026-12-07) */
 	int counted;            /* any and cut were counted; else (a file
 				   from before they were) any is the sum of
 				   the symbols' samples and cut 0 */

@@ -662,6 +662,14 @@ static int profile_union(json_t *p, struct settle_command_data *d,
 	    profile_count(p, "cut_chains", &d->cut) || d->cut > d->samples)
 		return -1;
 	/* counted since 2026-12-07; disjoint from the cut chains */
+	if (json_object_get(p, "busy_threads")) {
+		uint64_t t;
+
+		if (profile_count(p, "busy_threads", &t) || !t ||
+		    t > SETTLE_THREADS_MAX + 1)
+			return -1;
+		d->busy_threads = (unsigned)t;
+	}
 	if (json_object_get(p, "unnamed_chains") &&
 	    (profile_count(p, "unnamed_chains", &d->unnamed) ||
 	     d->unnamed > d->samples - d->cut))

@@ -108,6 +108,8 @@ static void json_profile(FILE *f, const struct settle_result *r,
 			(unsigned long long)d->any,
 			(unsigned long long)d->cut,
 			(unsigned long long)d->unnamed);
+	if (d->busy_threads)
+		fprintf(f, "\"busy_threads\": %u, ", d->busy_threads);
 	fputs("\"symbols\": [", f);
 	for (size_t k = 0; k < d->nshare; k++) {
 		fputs(k ? "," : "", f);

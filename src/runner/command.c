@@ -1058,7 +1058,7 @@ static int count_samples(struct cmdrun *m, size_t i, const char *file,
 			 struct settle_perf_count *c)
 {
 	char *argv[] = { (char *)m->perf, "script", "-i", (char *)file, "-F",
-			 "period,ip,sym", NULL };
+			 "tid,period,ip,sym", NULL };
 	char tail[TAIL_LINES * 170];
 	struct settle_perf_parser p;
 	struct io io = m->io;
@@ -1067,6 +1067,7 @@ static int count_samples(struct cmdrun *m, size_t i, const char *file,
 	pid_t pid;
 
 	settle_perf_parser_init(&p, m->s->share, m->s->nshare);
+	settle_perf_parser_tids(&p);
 	/* close-on-exec: perf script itself held the read end open, so
 	 * that once settle stopped reading (interrupted) it blocked writing
 	 * for ever, and settle waited 10 s for it */
@@ -1108,6 +1109,9 @@ static void add_counts(struct settle_command_data *d,
 	d->any += c->any;
 	d->cut += c->cut;
 	d->unnamed += c->unnamed;
+	if (c->busy_threads > d->busy_threads)
+		d->busy_threads = c->busy_threads < SETTLE_THREADS_MAX + 1 ?
+				  c->busy_threads : SETTLE_THREADS_MAX + 1;
 	for (size_t k = 0; k < d->nshare; k++) {
 		settle_share_count_add(&d->share[k], c->self[k],
 				       c->children[k], c->impl[k],

@@ -16,6 +16,27 @@ void settle_perf_parser_init(struct settle_perf_parser *p,
 		      nsymbols : SETTLE_PERF_MAX_SYMBOLS;
 }
 
+void settle_perf_parser_tids(struct settle_perf_parser *p)
+{
+	p->tids = 1;
+}
+
+/* One more sample of thread tid. */
+static void count_tid(struct settle_perf_parser *p, uint32_t tid)
+{
+	for (size_t i = 0; i < p->ntids; i++)
+		if (p->seen_tids[i].tid == tid) {
+			p->seen_tids[i].samples++;
+			return;
+		}
+	if (p->ntids == SETTLE_PERF_MAX_TIDS) {
+		p->more_tids = 1;
+		return;
+	}
+	p->seen_tids[p->ntids].tid = tid;
+	p->seen_tids[p->ntids++].samples = 1;
+}
+
 static void close_sample(struct settle_perf_parser *p)
 {
 	int any = 0;
@@ -23,6 +44,8 @@ static void close_sample(struct settle_perf_parser *p)
 	if (!p->open)
 		return;
 	p->count.samples++;
+	if (p->tids)
+		count_tid(p, p->tid);
 	for (size_t i = 0; i < p->nsymbols; i++) {
 		p->count.self[i] += p->first[i];
 		p->count.children[i] += p->seen[i];
@@ -224,7 +247,7 @@ static int frame(struct settle_perf_parser *p, const char *s)
 int settle_perf_parse_line(struct settle_perf_parser *p, const char *line)
 {
 	const char *s = line;
-	uint64_t period = 0;
+	uint64_t period = 0, tid = 0;
 
 	while (is_blank(*s))
 		s++;
@@ -235,6 +258,16 @@ int settle_perf_parse_line(struct settle_perf_parser *p, const char *line)
 	s = line;
 	while (*s == ' ')
 		s++;
+	if (line[0] != '\t' && p->tids) { /* "TID PERIOD ..." */
+		if (*s < '0' || *s > '9')
+			goto bad;
+		while (*s >= '0' && *s <= '9' && tid <= UINT32_MAX)
+			tid = tid * 10 + (uint64_t)(*s++ - '0');
+		if (tid > UINT32_MAX || (*s != ' ' && *s != '\t'))
+			goto bad;
+		while (*s == ' ' || *s == '\t')
+			s++;
+	}
 	if (line[0] == '\t') {
 		p->chained |= p->open;
 		if (p->open && frame(p, line) == 0)
@@ -254,6 +287,7 @@ int settle_perf_parse_line(struct settle_perf_parser *p, const char *line)
 	if (*s && !is_blank(*s))
 		goto bad;
 	open_sample(p, period);
+	p->tid = (uint32_t)tid;
 	while (is_blank(*s))
 		s++;
 	if (*s && frame(p, s) < 0) {
@@ -294,5 +328,14 @@ size_t settle_perf_parse_text(struct settle_perf_parser *p, const char *text,
 
 void settle_perf_parser_finish(struct settle_perf_parser *p)
 {
+	unsigned busy = 0;
+
 	close_sample(p);
+	/* every thread with a sample but the first, the shell that forked
+	 * the command, when it took under 10 % (its start); a thread that
+	 * waits takes few samples, and its wait is what hides */
+	for (size_t i = 0; i < p->ntids; i++)
+		busy += i > 0 || p->ntids == 1 ||
+			p->seen_tids[i].samples * 10 >= p->count.samples;
+	p->count.busy_threads = p->more_tids ? SETTLE_PERF_MAX_TIDS + 1 : busy;
 }

@@ -4,8 +4,9 @@
  * no I/O, so that it is tested on captured perf output in tests/data/).
  *
  * The text is one sample after another. A sample begins with a line that
- * does not start with a tab: the period (a decimal number of events, ns of
- * CPU time for cpu-clock), then, when perf recorded no call chains, the
+ * does not start with a tab: the thread's ID when asked for (-F
+ * tid,period,ip,sym: settle_perf_parser_tids()), the period (a decimal
+ * number of events, ns of CPU time for cpu-clock), then, when perf recorded no call chains, the
  * sample's one frame on the same line. With call chains (perf record -g)
  * the frames follow, one per line, each starting with a tab, innermost
  * first, and a blank line ends the sample. A frame is a hexadecimal
@@ -27,6 +28,8 @@
 
 /* Most symbols one parser counts. */
 #define SETTLE_PERF_MAX_SYMBOLS 16
+/* Threads one parser tells apart (more count as many). */
+#define SETTLE_PERF_MAX_TIDS 64
 /* Bytes kept of the name of an implementation (impl_name). */
 #define SETTLE_PERF_IMPL_NAME 64
 
@@ -58,6 +61,12 @@ struct settle_perf_count {
 				  not name ("[unknown]": code without
 				  symbols, such as a stripped program):
 				  a symbol in no sample may be that frame */
+	unsigned busy_threads; /* threads (and processes) with samples, the
+				  first aside when it took under 10 % of
+				  them (a shell before it forks the
+				  command), once finished (with
+				  tids; SETTLE_PERF_MAX_TIDS + 1 when
+				  more threads than that took samples) */
 	uint64_t fell_back;    /* of them, those that end in glibc's
 				  __libc_start_call_main: where a walk of
 				  frame pointers ends, the unwinder's
@@ -86,6 +95,14 @@ struct settle_perf_parser {
 	unsigned char impl[SETTLE_PERF_MAX_SYMBOLS]; /* its innermost frame
 						       implements symbol i */
 	char impl_name[SETTLE_PERF_IMPL_NAME]; /* that frame's name */
+	int tids;                   /* lines begin with the thread's ID */
+	uint32_t tid;               /* the open sample's */
+	size_t ntids;               /* threads seen, at most MAX_TIDS */
+	int more_tids;              /* and more than that */
+	struct {
+		uint32_t tid;
+		uint64_t samples;
+	} seen_tids[SETTLE_PERF_MAX_TIDS];
 };
 
 /*
@@ -94,6 +111,10 @@ struct settle_perf_parser {
  */
 void settle_perf_parser_init(struct settle_perf_parser *p,
 			     const char *const *symbols, size_t nsymbols);
+
+/* The lines begin with the thread's ID (perf script -F
+ * tid,period,ip,sym): the samples of each thread are told apart. */
+void settle_perf_parser_tids(struct settle_perf_parser *p);
 
 /*
  * Feed one line (with or without its '\n'; NUL-terminated). Returns 0, or

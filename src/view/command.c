@@ -601,7 +601,22 @@ static void parallel(const struct settle_result *r, char *why, size_t whylen)
 {
 	char c[32], w[32];
 	double off, cpu = sampled_cpu_ns(r, &off);
+	unsigned t = r->command->busy_threads;
 
+	if (!why[0] && t > 1) { /* its CPU time may stay below its wall time:
+				 * a helper spinning 85 ms beside a 100 ms
+				 * sleep in work() read "saves at most 28.07
+				 * ms", settled */
+		snprintf(why, whylen, "%s ran as %s%u threads or processes "
+			 "(that perf sampled, the shell aside; at once or one "
+			 "after another): a wait in a symbol on "
+			 "one while another ran is in no sample, and no bound "
+			 "on the wall time holds (profile one program, one "
+			 "thread)", r->variant,
+			 t > SETTLE_THREADS_MAX ? "more than " : "",
+			 t > SETTLE_THREADS_MAX ? SETTLE_THREADS_MAX : t);
+		return;
+	}
 	if (why[0] || !(cpu > r->sum.median))
 		return;
 	settle_format_ns(cpu, c, sizeof(c));
