@@ -441,7 +441,10 @@ static void fake_perf(char *path, size_t len)
 		"    shift\n"
 		"  done\n"
 		"  : > \"$out\"; exec \"$@\" ;;\n"
-		"script) cat '%s/perf-script-e2fsck-callchain.txt' ;;\n"
+		/* settle asks for -F comm,tid,period,ip,sym: the
+		 * recording's "PERIOD" lines as "COMM TID PERIOD" */
+		"script) sed -E 's/^ +([0-9]+) *$/e2fsck 4242 \\1/' "
+		"'%s/perf-script-e2fsck-callchain.txt' ;;\n"
 		"*) exit 1 ;;\n"
 		"esac\n", data_dir());
 	fclose(f);

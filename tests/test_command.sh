@@ -773,6 +773,16 @@ EOF
 	else
 		bad "--share, a helper process: exit $rc: $(grep -A3 'settled' "$tmp/helper.table" | head -4)"
 	fi
+	# ...also when the shell execs the program, whose waiting main
+	# thread is then the shell's (it was left out as the shell's, and
+	# a bound settled at a third of the saving)
+	"$SETTLE" run --command "h=exec $tmp/helper" --samples 5 --share work \
+		>"$tmp/helper2.table" 2>&1
+	rc=$?
+	[ $rc = 0 ] && tr '\n' ' ' <"$tmp/helper2.table" | sed 's/  */ /g' |
+		grep -q "not settled: h ran as 2 threads or processes" &&
+		ok "--share: ...and when the shell execs the program" ||
+		bad "--share, exec: exit $rc: $(grep -A3 'settled' "$tmp/helper2.table" | head -4)"
 	# a stripped copy (another build: perf's build-id cache holds no
 	# symbols of it): spin, nearly all of the time, is in no sample by
 	# name, and its bound counts the frames perf could not name (it read

@@ -348,45 +348,55 @@ static void test_cut_and_union(void **st)
 }
 
 /*
- * With thread IDs (-F tid,period,ip,sym): the threads that took samples,
- * told apart by their ID, the first aside when it took under 10 % of them
- * (a shell's start before it forks the command); the frames read as
- * without IDs.
+ * With thread IDs (-F comm,tid,period,ip,sym): the threads that took
+ * samples, told apart by their ID, the samples of the first thread while
+ * its command is a shell aside (the shell that started the command, before
+ * it forks it or execs it); a command's name may hold blanks; the frames
+ * read as without IDs.
  */
+static void one(struct settle_perf_parser *p, const char *head)
+{
+	assert_int_equal(settle_perf_parse_line(p, head), 0);
+	assert_int_equal(settle_perf_parse_line(p, "\t            1200 work"), 0);
+	assert_int_equal(settle_perf_parse_line(p, "\t            1000 _start"), 0);
+	assert_int_equal(settle_perf_parse_line(p, ""), 0);
+}
+
 static void test_tids(void **st)
 {
-	struct settle_perf_parser p;
 	static const char *const syms[] = { "work" };
-	char line[64];
+	struct settle_perf_parser p;
 
 	(void)st;
+	/* dash forks the program: its samples aside, two threads */
 	settle_perf_parser_init(&p, syms, 1);
 	settle_perf_parser_tids(&p);
-	for (int i = 0; i < 100; i++) {
-		/* 1 sample of the shell, 60 of 7310, 39 of 7311 */
-		snprintf(line, sizeof(line), " %d     100000 ",
-			 i == 0 ? 7308 : i < 61 ? 7310 : 7311);
-		assert_int_equal(settle_perf_parse_line(&p, line), 0);
-		assert_int_equal(settle_perf_parse_line(&p,
-			"\t            1200 work"), 0);
-		assert_int_equal(settle_perf_parse_line(&p,
-			"\t            1000 _start"), 0);
-		assert_int_equal(settle_perf_parse_line(&p, ""), 0);
-	}
+	for (int i = 0; i < 100; i++)
+		one(&p, i < 5 ? "sh  7308     100000 " : i < 60 ?
+			"prog  7310     100000 " : "prog  7311     100000 ");
 	settle_perf_parser_finish(&p);
 	assert_int_equal(p.count.samples, 100);
 	assert_int_equal(p.count.self[0], 100);
 	assert_int_equal(p.count.cut, 0);
 	assert_int_equal(p.count.busy_threads, 2);
-	/* one thread, the flat layout: "TID PERIOD ADDRESS SYMBOL" */
+	/* exec: the shell's thread becomes the program's main thread, which
+	 * waits (2 samples of 50) while a second thread works: two */
 	settle_perf_parser_init(&p, syms, 1);
 	settle_perf_parser_tids(&p);
-	assert_int_equal(settle_perf_parse_line(&p,
-		" 7310     100000      401136 work"), 0);
-	assert_int_equal(settle_perf_parse_line(&p, "x 100000"), -1);
+	for (int i = 0; i < 50; i++)
+		one(&p, i < 2 ? "sh  7308     100000 " : i < 4 ?
+			"prog  7308     100000 " : "prog  7309     100000 ");
 	settle_perf_parser_finish(&p);
-	assert_int_equal(p.count.samples, 1);
-	assert_int_equal(p.count.self[0], 1);
+	assert_int_equal(p.count.busy_threads, 2);
+	/* one program, a name with blanks: one */
+	settle_perf_parser_init(&p, syms, 1);
+	settle_perf_parser_tids(&p);
+	one(&p, "    Web Content  7310     100000 ");
+	one(&p, "    Web Content  7310     100000 ");
+	assert_int_equal(settle_perf_parse_line(&p, "x 100000"), -1);
+	assert_int_equal(settle_perf_parse_line(&p, "x 7310"), -1);
+	settle_perf_parser_finish(&p);
+	assert_int_equal(p.count.samples, 2);
 	assert_int_equal(p.count.busy_threads, 1);
 }
 

@@ -1058,7 +1058,7 @@ static int count_samples(struct cmdrun *m, size_t i, const char *file,
 			 struct settle_perf_count *c)
 {
 	char *argv[] = { (char *)m->perf, "script", "-i", (char *)file, "-F",
-			 "tid,period,ip,sym", NULL };
+			 "comm,tid,period,ip,sym", NULL };
 	char tail[TAIL_LINES * 170];
 	struct settle_perf_parser p;
 	struct io io = m->io;

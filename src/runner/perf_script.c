@@ -43,8 +43,12 @@ static void close_sample(struct settle_perf_parser *p)
 
 	if (!p->open)
 		return;
+	if (!p->count.samples)
+		p->first_tid = p->tid;
 	p->count.samples++;
-	if (p->tids)
+	/* the shell that started the command, while it is one (exec makes
+	 * it the program: a main thread waiting in work() was left out) */
+	if (p->tids && !(p->shell && p->tid == p->first_tid))
 		count_tid(p, p->tid);
 	for (size_t i = 0; i < p->nsymbols; i++) {
 		p->count.self[i] += p->first[i];
@@ -244,10 +248,61 @@ static int frame(struct settle_perf_parser *p, const char *s)
 	return 0;
 }
 
+/* Whether comm (len bytes) names a shell. */
+static int shell_name(const char *comm, size_t len)
+{
+	static const char *const names[] = {
+		"sh", "dash", "bash", "zsh", "ksh", "mksh", "busybox",
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strlen(names[i]) == len && !memcmp(names[i], comm, len))
+			return 1;
+	return 0;
+}
+
+/*
+ * A sample's first line with thread IDs, "COMM TID PERIOD" (a command's
+ * name may hold blanks: read from the right): *tid, and *shell when COMM
+ * names a shell. Returns where PERIOD begins, or NULL when malformed.
+ */
+static const char *header(const char *line, uint64_t *tid, int *shell)
+{
+	const char *end = line + strlen(line), *period, *t, *c;
+
+	while (end > line && is_blank(end[-1]))
+		end--;
+	period = end;
+	while (period > line && period[-1] >= '0' && period[-1] <= '9')
+		period--;
+	t = period;
+	while (t > line && is_blank(t[-1]))
+		t--;
+	if (period == end || t == period)
+		return NULL;
+	c = t;
+	while (c > line && c[-1] >= '0' && c[-1] <= '9')
+		c--;
+	if (c == t || t - c > 10 || (c > line && !is_blank(c[-1])))
+		return NULL;
+	*tid = 0;
+	for (const char *d = c; d < t; d++)
+		*tid = *tid * 10 + (uint64_t)(*d - '0');
+	if (*tid > UINT32_MAX)
+		return NULL;
+	while (c > line && is_blank(c[-1]))
+		c--;
+	while (line < c && is_blank(*line))
+		line++;
+	*shell = shell_name(line, (size_t)(c - line));
+	return period;
+}
+
 int settle_perf_parse_line(struct settle_perf_parser *p, const char *line)
 {
 	const char *s = line;
 	uint64_t period = 0, tid = 0;
+	int shell = 0;
 
 	while (is_blank(*s))
 		s++;
@@ -258,15 +313,10 @@ int settle_perf_parse_line(struct settle_perf_parser *p, const char *line)
 	s = line;
 	while (*s == ' ')
 		s++;
-	if (line[0] != '\t' && p->tids) { /* "TID PERIOD ..." */
-		if (*s < '0' || *s > '9')
+	if (line[0] != '\t' && p->tids) { /* "COMM TID PERIOD" */
+		s = header(line, &tid, &shell);
+		if (!s)
 			goto bad;
-		while (*s >= '0' && *s <= '9' && tid <= UINT32_MAX)
-			tid = tid * 10 + (uint64_t)(*s++ - '0');
-		if (tid > UINT32_MAX || (*s != ' ' && *s != '\t'))
-			goto bad;
-		while (*s == ' ' || *s == '\t')
-			s++;
 	}
 	if (line[0] == '\t') {
 		p->chained |= p->open;
@@ -288,6 +338,7 @@ int settle_perf_parse_line(struct settle_perf_parser *p, const char *line)
 		goto bad;
 	open_sample(p, period);
 	p->tid = (uint32_t)tid;
+	p->shell = shell;
 	while (is_blank(*s))
 		s++;
 	if (*s && frame(p, s) < 0) {
@@ -331,11 +382,8 @@ void settle_perf_parser_finish(struct settle_perf_parser *p)
 	unsigned busy = 0;
 
 	close_sample(p);
-	/* every thread with a sample but the first, the shell that forked
-	 * the command, when it took under 10 % (its start); a thread that
-	 * waits takes few samples, and its wait is what hides */
-	for (size_t i = 0; i < p->ntids; i++)
-		busy += i > 0 || p->ntids == 1 ||
-			p->seen_tids[i].samples * 10 >= p->count.samples;
+	/* every thread with a sample: one that waits takes few, and its
+	 * wait is what hides */
+	busy = (unsigned)p->ntids;
 	p->count.busy_threads = p->more_tids ? SETTLE_PERF_MAX_TIDS + 1 : busy;
 }

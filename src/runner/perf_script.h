@@ -4,8 +4,9 @@
  * no I/O, so that it is tested on captured perf output in tests/data/).
  *
  * The text is one sample after another. A sample begins with a line that
- * does not start with a tab: the thread's ID when asked for (-F
- * tid,period,ip,sym: settle_perf_parser_tids()), the period (a decimal
+ * does not start with a tab: the command's name and the thread's ID when
+ * asked for (-F comm,tid,period,ip,sym with call chains:
+ * settle_perf_parser_tids()), the period (a decimal
  * number of events, ns of CPU time for cpu-clock), then, when perf recorded no call chains, the
  * sample's one frame on the same line. With call chains (perf record -g)
  * the frames follow, one per line, each starting with a tab, innermost
@@ -62,9 +63,9 @@ struct settle_perf_count {
 				  symbols, such as a stripped program):
 				  a symbol in no sample may be that frame */
 	unsigned busy_threads; /* threads (and processes) with samples, the
-				  first aside when it took under 10 % of
-				  them (a shell before it forks the
-				  command), once finished (with
+				  samples of the first thread while it is
+				  a shell aside (the shell that started
+				  the command), once finished (with
 				  tids; SETTLE_PERF_MAX_TIDS + 1 when
 				  more threads than that took samples) */
 	uint64_t fell_back;    /* of them, those that end in glibc's
@@ -97,6 +98,8 @@ struct settle_perf_parser {
 	char impl_name[SETTLE_PERF_IMPL_NAME]; /* that frame's name */
 	int tids;                   /* lines begin with the thread's ID */
 	uint32_t tid;               /* the open sample's */
+	int shell;                  /* its command is a shell's */
+	uint32_t first_tid;         /* the first sample's */
 	size_t ntids;               /* threads seen, at most MAX_TIDS */
 	int more_tids;              /* and more than that */
 	struct {
@@ -112,8 +115,10 @@ struct settle_perf_parser {
 void settle_perf_parser_init(struct settle_perf_parser *p,
 			     const char *const *symbols, size_t nsymbols);
 
-/* The lines begin with the thread's ID (perf script -F
- * tid,period,ip,sym): the samples of each thread are told apart. */
+/* A sample's first line is "COMM TID PERIOD" (perf script -F
+ * comm,tid,period,ip,sym, with call chains): the samples of each thread
+ * are told apart, those of the first thread while its command is a shell
+ * left out (the shell that started the command). */
 void settle_perf_parser_tids(struct settle_perf_parser *p);
 
 /*
