@@ -747,6 +747,21 @@ static int load_profile(json_t *p, struct settle_command_data *d)
 	return profile_union(p, d, sum);
 }
 
+/* An optional count of result idx's command, at most most: into *v when
+ * present. Returns 0, or -1 (said) when it is no such count. */
+static int runs_count(struct loader *l, json_t *c, const char *key,
+		      uint64_t most, size_t idx, size_t *v)
+{
+	uint64_t n;
+
+	if (!json_object_get(c, key))
+		return 0;
+	if (profile_count(c, key, &n) || n > most)
+		return fail(l, "malformed: results[%zu].command.%s", idx, key);
+	*v = (size_t)n;
+	return 0;
+}
+
 /* What a whole command's result adds, if anything: its runs' CPU times
  * and its profile (docs/result-format.md, results[].command). */
 static int load_command(struct loader *l, json_t *jr, size_t idx,
@@ -756,7 +771,6 @@ static int load_command(struct loader *l, json_t *jr, size_t idx,
 	const char *shell = json_string_value(json_object_get(c, "shell"));
 	json_t *prep = json_object_get(c, "prepare"), *out;
 	struct settle_command_data *d;
-	uint64_t failed;
 
 	if (!c)
 		return 0;
@@ -782,26 +796,11 @@ static int load_command(struct loader *l, json_t *jr, size_t idx,
 		return fail(l, "malformed: results[%zu].command needs user_ns "
 			    "and sys_ns, a CPU time in ns for each sample", idx);
 	d->n = r->nsamples;
-	if (json_object_get(c, "failed_runs")) {
-		if (profile_count(c, "failed_runs", &failed) || failed > d->n)
-			return fail(l, "malformed: results[%zu].command."
-				    "failed_runs", idx);
-		d->failed = (size_t)failed;
-	}
-	if (json_object_get(c, "failed_untimed_runs")) {
-		if (profile_count(c, "failed_untimed_runs", &failed) ||
-		    failed > SIZE_MAX)
-			return fail(l, "malformed: results[%zu].command."
-				    "failed_untimed_runs", idx);
-		d->failed_untimed = (size_t)failed;
-	}
-	if (json_object_get(c, "escaped_processes")) {
-		if (profile_count(c, "escaped_processes", &failed) ||
-		    failed > SIZE_MAX)
-			return fail(l, "malformed: results[%zu].command."
-				    "escaped_processes", idx);
-		d->escaped = (size_t)failed;
-	}
+	if (runs_count(l, c, "failed_runs", d->n, idx, &d->failed) ||
+	    runs_count(l, c, "failed_untimed_runs", SIZE_MAX, idx,
+		       &d->failed_untimed) ||
+	    runs_count(l, c, "escaped_processes", SIZE_MAX, idx, &d->escaped))
+		return -1;
 	p = json_object_get(c, "profile");
 	if (p && (!json_is_object(p) || load_profile(p, d) < 0))
 		return fail(l, "malformed: results[%zu].command.profile (an "
