@@ -1003,6 +1003,19 @@ for r in doc['results']:
 		ok "--share: a file with $edit is refused" ||
 		bad "--share: $edit: exit $rc: $(head -2 "$tmp/imp.err")"
 done
+# a command's run counts: whole numbers, failed runs no more than runs
+for edit in 'c["failed_runs"] = len(c["user_ns"]) + 1' \
+	    'c["failed_untimed_runs"] = -1' 'c["escaped_processes"] = "2"'; do
+	json_edit "$tmp/nested.json" "$tmp/imp.json" "
+for r in doc['results']:
+    c = r['command']
+    $edit"
+	"$SETTLE" show "$tmp/imp.json" >/dev/null 2>"$tmp/imp.err"
+	rc=$?
+	[ $rc = 2 ] && grep -q "malformed: results\[0\].command\." "$tmp/imp.err" &&
+		ok "a file with $edit is refused" ||
+		bad "$edit: exit $rc: $(head -2 "$tmp/imp.err")"
+done
 # eight long symbols: the conclusion is whole in every format (it was cut
 # at 600 bytes, before the ratios against the baseline)
 json_edit "$golden_cmd" "$tmp/eight.json" '
