@@ -979,6 +979,17 @@ if [ -n "$under" ] && awk -v u="$under" 'BEGIN { exit !(u > 61.4) }' &&
 else
 	bad "--share, unnamed frames: under '$under': $(grep -A3 'in none\|settled' "$tmp/unnamed.table" | head -8)"
 fi
+# refused_edit WHAT PATTERN PYTHON: nested.json edited by PYTHON is refused
+# by show, exit 2, its message matching PATTERN
+refused_edit() {
+	local rc
+	json_edit "$tmp/nested.json" "$tmp/imp.json" "$3"
+	"$SETTLE" show "$tmp/imp.json" >/dev/null 2>"$tmp/imp.err"
+	rc=$?
+	[ $rc = 2 ] && grep -q "$2" "$tmp/imp.err" &&
+		ok "$1 is refused" ||
+		bad "$1: exit $rc: $(head -2 "$tmp/imp.err")"
+}
 # impossible counts are refused: more samples with a symbol than samples,
 # fewer than one symbol has, an unwinder settle does not know, one of the
 # two counts without the other, a symbol twice or longer than --share
@@ -992,29 +1003,19 @@ for edit in 'p["any_symbol"] = p["samples"] + 1' 'p["any_symbol"] = 1' \
 	    'p.pop("cut_chains")' 'p["symbols"].append(dict(p["symbols"][0]))' \
 	    'p["symbols"][0]["symbol"] = "x" * 256' 'p["runs_again"] = -1' \
 	    'p["runs_again"] = "2"' 'p["runs_again"] = 2 ** 40'; do
-	json_edit "$tmp/nested.json" "$tmp/imp.json" "
+	refused_edit "--share: a file with $edit" "imp.json" "
 for r in doc['results']:
     p = r['command']['profile']
     if r['variant'] == 'base':
         $edit"
-	"$SETTLE" show "$tmp/imp.json" >/dev/null 2>"$tmp/imp.err"
-	rc=$?
-	[ $rc = 2 ] && grep -q "imp.json" "$tmp/imp.err" &&
-		ok "--share: a file with $edit is refused" ||
-		bad "--share: $edit: exit $rc: $(head -2 "$tmp/imp.err")"
 done
 # a command's run counts: whole numbers, failed runs no more than runs
 for edit in 'c["failed_runs"] = len(c["user_ns"]) + 1' \
 	    'c["failed_untimed_runs"] = -1' 'c["escaped_processes"] = "2"'; do
-	json_edit "$tmp/nested.json" "$tmp/imp.json" "
+	refused_edit "a file with $edit" "malformed: results\[0\].command\." "
 for r in doc['results']:
     c = r['command']
     $edit"
-	"$SETTLE" show "$tmp/imp.json" >/dev/null 2>"$tmp/imp.err"
-	rc=$?
-	[ $rc = 2 ] && grep -q "malformed: results\[0\].command\." "$tmp/imp.err" &&
-		ok "a file with $edit is refused" ||
-		bad "$edit: exit $rc: $(head -2 "$tmp/imp.err")"
 done
 # eight long symbols: the conclusion is whole in every format (it was cut
 # at 600 bytes, before the ratios against the baseline)

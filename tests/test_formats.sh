@@ -668,6 +668,18 @@ fi
 # in a file of one process too, entries out of the order they were taken
 # in (sorted by time: two rows read "same" where the file in its order
 # was unclear) or without their index (copied: 50 samples a row from 5)
+# show_refused FILE PATTERN WHAT: show refuses FILE, exit 2, its message
+# matching PATTERN
+show_refused() {
+	local rc
+	"$SETTLE" show "$1" >/dev/null 2>"$TMP/refused.err"
+	rc=$?
+	if [ $rc = 2 ] && grep -q "$2" "$TMP/refused.err"
+	then ok "$3: refused"
+	else bad "$3: status $rc: $(cat "$TMP/refused.err")"
+	fi
+}
+
 # are refused
 "$SETTLE" show "$(dirname "$G")/byob.json" --format gbench-json >"$TMP/one.gb"
 python3 - "$TMP/one.gb" "$TMP/one-bad" <<'PY'
@@ -690,12 +702,9 @@ for e in d["benchmarks"]:
 json.dump(d, open(sys.argv[2] + ".noindex", "w"))
 PY
 for c in sorted noindex; do
-	"$SETTLE" show "$TMP/one-bad.$c" >/dev/null 2>"$TMP/one-bad.err"
-	rc=$?
-	if [ $rc = 2 ] && grep -q "has no repetition_index, or one out of the order" "$TMP/one-bad.err"
-	then ok "gbench-json of one process, entries $c: refused"
-	else bad "gbench-json of one process, entries $c: status $rc: $(cat "$TMP/one-bad.err")"
-	fi
+	show_refused "$TMP/one-bad.$c" \
+		"has no repetition_index, or one out of the order" \
+		"gbench-json of one process, entries $c"
 done
 # pooled against a one-process file, settle's gbench-json of 3 processes
 # is not called a file that keeps no processes (a Google Benchmark
@@ -743,12 +752,8 @@ for c in "1:context.settle_processes is not a count" \
 	 "4:benchmarks\[2\] (.*) has a settle_preempted_samples that" \
 	 "5:benchmarks\[1\] (.*) has a settle_evidence that is not its row's first" \
 	 "6:benchmarks\[0\]: settle_claim 'endian' is not described in settle_claims"; do
-	"$SETTLE" show "$TMP/gb-bad.${c%%:*}" >/dev/null 2>"$TMP/gb-bad.err"
-	rc=$?
-	if [ $rc = 2 ] && grep -q "${c#*:}" "$TMP/gb-bad.err"
-	then ok "gbench-json refused: ${c#*:}"
-	else bad "gbench-json ${c%%:*}: status $rc: $(cat "$TMP/gb-bad.err")"
-	fi
+	show_refused "$TMP/gb-bad.${c%%:*}" "${c#*:}" \
+		"gbench-json ${c%%:*}: ${c#*:}"
 done
 
 test_end test_formats
