@@ -665,9 +665,6 @@ if cmp -s "$TMP/band5.a" "$TMP/band5.b" && ! cmp -s "$TMP/band5.b" "$TMP/band1.b
 else
 	bad "gbench-json's band: $(diff "$TMP/band5.a" "$TMP/band5.b" | head -4)"
 fi
-# in a file of one process too, entries out of the order they were taken
-# in (sorted by time: two rows read "same" where the file in its order
-# was unclear) or without their index (copied: 50 samples a row from 5)
 # show_refused FILE PATTERN WHAT: show refuses FILE, exit 2, its message
 # matching PATTERN
 show_refused() {
@@ -680,6 +677,9 @@ show_refused() {
 	fi
 }
 
+# in a file of one process too, entries out of the order they were taken
+# in (sorted by time: two rows read "same" where the file in its order
+# was unclear) or without their index (copied: 50 samples a row from 5)
 # are refused
 "$SETTLE" show "$(dirname "$G")/byob.json" --format gbench-json >"$TMP/one.gb"
 python3 - "$TMP/one.gb" "$TMP/one-bad" <<'PY'
