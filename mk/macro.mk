@@ -91,4 +91,4 @@ bench-macro: deps deps-macro
 	SETTLE=$(BUILD)/settle BUILD=$(BUILD) bench/macro-aa.sh
 
 # The pure parts, and the runner of whole commands, under the sanitizers.
-SAN_TESTS += test_proportion test_perf_script test_command
+SAN_TESTS += test_proportion test_perf_script test_command test_debuginfo

@@ -688,7 +688,7 @@ if ! perf record -q -e cpu-clock -o "$tmp/probe.data" -- true \
 	>/dev/null 2>&1; then
 	skip "perf cannot sample here (perf_event_paranoid, or linux-perf" \
 	     "missing): --share with the real perf not checked"
-elif ! cc -O0 -fno-omit-frame-pointer -o "$tmp/spin" "$tmp/spin.c"; then
+elif ! cc -O0 -g -fno-omit-frame-pointer -o "$tmp/spin" "$tmp/spin.c"; then
 	# -O0: a frame pointer in every function, leaves included, so that
 	# perf's call chains name work() above spin()
 	bad "cannot build the spin program"
@@ -761,7 +761,7 @@ int main(void)
 	return 0;
 }
 EOF
-	cc -O0 -fno-omit-frame-pointer -o "$tmp/helper" "$tmp/helper.c"
+	cc -O0 -g -fno-omit-frame-pointer -o "$tmp/helper" "$tmp/helper.c"
 	"$SETTLE" run --command "h=$tmp/helper" --samples 5 --share work \
 		--format json --output "$tmp/helper.json" \
 		>"$tmp/helper.table" 2>"$tmp/helper.err"
@@ -783,11 +783,41 @@ EOF
 		grep -q "not settled: h ran as 2 threads or processes" &&
 		ok "--share: ...and when the shell execs the program" ||
 		bad "--share, exec: exit $rc: $(grep -A3 'settled' "$tmp/helper2.table" | head -4)"
+	# work() inlined into main for three quarters of its calls: built
+	# without -g, perf names those samples main, and the bound read a
+	# third of what work saved, settled; so settle checks the files of
+	# work's frames for debug information, and does not settle without
+	# it. With -g, perf names the inlined copies too.
+	cp "$(dirname "$0")/data/inlined.c" "$tmp/inl.c"
+	cc -O2 -o "$tmp/inl" "$tmp/inl.c" &&
+		cc -O2 -g -o "$tmp/inl_g" "$tmp/inl.c"
+	"$SETTLE" run --command "a=$tmp/inl" --samples 2 --share work \
+		--format json --output "$tmp/inl.json" >"$tmp/inl.table" 2>&1
+	rc=$?
+	"$SETTLE" run --command "a=$tmp/inl_g" --samples 2 --share work \
+		--format json --output "$tmp/inl_g.json" >"$tmp/inl_g.table" 2>&1
+	rc_g=$?
+	with=$(tr '\n' ' ' <"$tmp/inl.table" | sed 's/  */ /g' |
+		sed -n 's/.*a: work [0-9.]*% self \[[^]]*\], \([0-9.]*\)% with callees.*/\1/p')
+	with_g=$(tr '\n' ' ' <"$tmp/inl_g.table" | sed 's/  */ /g' |
+		sed -n 's/.*a: work [0-9.]*% self \[[^]]*\], \([0-9.]*\)% with callees.*/\1/p')
+	if [ $rc = 0 ] && [ $rc_g = 0 ] &&
+	   tr '\n' ' ' <"$tmp/inl.table" | sed 's/  */ /g' |
+	   grep -q "not settled: settle found no debug information for work's code in $tmp/inl: perf names" &&
+	   grep -q "\"without_debug_info\": \"$tmp/inl\"" "$tmp/inl.json" &&
+	   ! grep -q "debug information" "$tmp/inl_g.table" &&
+	   ! grep -q without_debug_info "$tmp/inl_g.json" &&
+	   [ -n "$with" ] && [ -n "$with_g" ] &&
+	   awk -v a="$with" -v b="$with_g" 'BEGIN { exit !(b > 2 * a) }'; then
+		ok "--share: a program without debug information does not settle (work $with %, with -g $with_g %)"
+	else
+		bad "--share, inlined: exit $rc/$rc_g, work $with % / $with_g %: $(grep -A3 'settled' "$tmp/inl.table" "$tmp/inl_g.table" | head -8)"
+	fi
 	# a stripped copy (another build: perf's build-id cache holds no
 	# symbols of it): spin, nearly all of the time, is in no sample by
 	# name, and its bound counts the frames perf could not name (it read
 	# "under 3.58 %" for such a program)
-	cc -O0 -fno-omit-frame-pointer -DSPIN_N=60000001 \
+	cc -O0 -g -fno-omit-frame-pointer -DSPIN_N=60000001 \
 		-o "$tmp/spin_stripped" "$tmp/spin.c" && strip "$tmp/spin_stripped"
 	"$SETTLE" run --command "a=$tmp/spin_stripped" --samples 2 \
 		--share spin >"$tmp/strip.table" 2>"$tmp/strip.err"
@@ -805,7 +835,7 @@ EOF
 	# two commands, 3 samples: no interval below its 95 % level in the
 	# conclusion (it printed "b 1.003x [, ] unclear"); a sixth of the
 	# spin, as perf's call chains take their time to read
-	cc -O0 -fno-omit-frame-pointer -DSPIN_N=10000000 \
+	cc -O0 -g -fno-omit-frame-pointer -DSPIN_N=10000000 \
 		-o "$tmp/spin_short" "$tmp/spin.c"
 	"$SETTLE" run --command "a=$tmp/spin_short" --command "b=$tmp/spin_short" \
 		--samples 3 --share spin >"$tmp/s2.table" 2>"$tmp/s2.err"
@@ -1214,7 +1244,7 @@ chmod +x "$tmp/nodwarf"
 if ! perf record -q -e cpu-clock -o "$tmp/probe2.data" -- true \
 	>/dev/null 2>&1; then
 	skip "perf cannot sample here: --share's DWARF chains not checked"
-elif ! cc -O2 -fno-omit-frame-pointer -o "$tmp/cp" "$tmp/cp.c"; then
+elif ! cc -O2 -g -fno-omit-frame-pointer -o "$tmp/cp" "$tmp/cp.c"; then
 	bad "cannot build the copy program"
 else
 	"$SETTLE" run --command "cp=$tmp/cp 40" --samples 3 --share copier \

@@ -943,6 +943,20 @@ doc["results"][0]["command"]["profile"]["symbols"][0]["implementation"] = {"samp
 run implname show "$TMP/implname.json"
 expect implname 2 "malformed: results\[0\]\.command\.profile" \
 	"show: an implementation without a name is refused"
+# a file without debug information: a string that names a file, on a
+# symbol with samples (one without has no frames to have a file)
+for v in '5' '""' '"/'"$(printf 'a%.0s' $(seq 256))"'"' 'None'; do
+	json_edit "$IN/command-nodebug.json" "$TMP/nodebug.json" "
+doc['results'][0]['command']['profile']['symbols'][0]['without_debug_info'] = $v"
+	run nodebug show "$TMP/nodebug.json"
+	expect nodebug 2 "malformed: results\[0\]\.command\.profile" \
+		"show: without_debug_info $(printf '%.8s' "$v") is refused"
+done
+json_edit "$IN/command-nodebug.json" "$TMP/nodebug0.json" '
+doc["results"][2]["command"]["profile"]["symbols"][0]["without_debug_info"] = "/bin/x"'
+run nodebug0 show "$TMP/nodebug0.json"
+expect nodebug0 2 "malformed: results\[2\]\.command\.profile" \
+	"show: a file without debug information for a symbol in no sample is refused"
 
 # ---- the environment ---------------------------------------------------------
 # SETTLE_BSWAP_NT_BYTES that is no size was ignored without a word, as

@@ -1,5 +1,5 @@
 /*
- * test_perf_script.c - the parser of `perf script -F period,ip,sym` text
+ * test_perf_script.c - the parser of `perf script -F period,ip,sym,dso` text
  * (src/runner/perf_script.c): on captured perf output (tests/data/), where
  * perf report's own figures for the same recording are the oracle, and on
  * small hand-written cases.
@@ -476,6 +476,158 @@ static void test_unnamed(void **st)
 	assert_int_equal(p.count.unnamed, 1);
 }
 
+/* Feed file name to p with thread IDs (-F comm,tid,...); returns the
+ * malformed lines. */
+static size_t feed_tids(struct settle_perf_parser *p, const char *const *syms,
+			size_t n, const char *name)
+{
+	settle_perf_parser_init(p, syms, n);
+	settle_perf_parser_tids(p);
+	return feed_file(p, name);
+}
+
+/*
+ * -F ...,dso: one recording of a program built without -g whose work()
+ * ran inlined in main for three quarters of its calls (tests/data/
+ * inlined.c), read with and without the files. The files change no count
+ * (perf report's samples of the recording the oracle); work's frames are
+ * in the program alone, its inlined calls named main.
+ */
+static void test_dso_capture(void **st)
+{
+	static const char *const syms[] = { "work", "main", "_start" };
+	struct settle_perf_parser a, b;
+	struct oracle o;
+
+	(void)st;
+	assert_int_equal(feed_tids(&a, syms, 3, "perf-script-inlined.txt"), 0);
+	assert_int_equal(feed_tids(&b, syms, 3, "perf-script-inlined-dso.txt"),
+			 0);
+	assert_true(a.count.samples > 50);
+	assert_int_equal(b.count.samples, a.count.samples);
+	assert_int_equal(b.count.period_sum, a.count.period_sum);
+	assert_int_equal(b.count.cut, a.count.cut);
+	assert_int_equal(b.count.unnamed, a.count.unnamed);
+	assert_int_equal(b.count.any, a.count.any);
+	assert_int_equal(b.count.busy_threads, a.count.busy_threads);
+	for (size_t i = 0; i < 3; i++) {
+		assert_int_equal(b.count.self[i], a.count.self[i]);
+		assert_int_equal(b.count.children[i], a.count.children[i]);
+		assert_string_equal(a.count.dso[i][0], "");
+	}
+	oracle_of("perf-report-inlined.txt", "work", 0, &o);
+	assert_int_equal(b.count.self[0], o.samples);
+	oracle_of("perf-report-inlined.txt", "main", 0, &o);
+	assert_int_equal(b.count.self[1], o.samples);
+	assert_true(b.count.self[1] > 2 * b.count.self[0]);
+	assert_string_equal(b.count.dso[0][0], "/tmp/settle-inl/inl");
+	assert_string_equal(b.count.dso[0][1], "");
+	assert_int_equal(b.count.dso_more[0], 0);
+	assert_string_equal(b.count.dso[2][0],
+			    "/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2");
+	assert_string_equal(b.count.dso[2][1], "/tmp/settle-inl/inl");
+}
+
+/*
+ * The file after a frame: a path (which may hold " (" itself), a
+ * bracketed name, or "(inlined)", which is no file; a symbol's own
+ * parentheses are its name. Each symbol keeps its distinct files, the
+ * first SETTLE_PERF_DSOS of them; more, or a name too long, are said.
+ */
+static void test_dso_by_hand(void **st)
+{
+	static const char text[] =
+		"    100000 \n"
+		"\t            1200 work (/tmp/a (copy)/prog)\n"
+		"\t            1300 main (/tmp/a (copy)/prog)\n"
+		"\t           27249 __libc_start_call_main (/lib/libc.so.6)\n"
+		"\t           27304 __libc_start_main_impl (inlined)\n"
+		"\n"
+		"    100000 \n"
+		"\t            1200 work (inlined)\n"
+		"\t            1200 main (/usr/bin/prog)\n"
+		"\t            1000 _start (/usr/bin/prog)\n"
+		"\n"
+		"    100000 \n"
+		"\t            1189 [unknown] ([unknown])\n"
+		"\t           27249 __libc_start_call_main (/lib/libc.so.6)\n"
+		"\t           27304 __libc_start_main_impl (inlined)\n"
+		"\n"
+		"    100000 \n"
+		"\t            1200 work.constprop.0 ([kernel.kallsyms])\n"
+		"\t            1000 _start (/usr/bin/prog)\n"
+		"\n"
+		"    100000 \n"
+		"\t            1200 op(int) (/usr/bin/prog)\n"
+		"\t            1210 (anonymous) (/usr/bin/prog)\n"
+		"\t            1000 _start (/usr/bin/prog)\n";
+	static const char flat[] =
+		"   1000000      55d0c1a01189 work (/usr/bin/flat)\n";
+	static const char *const syms[] = {
+		"work", "main", "op(int)", "(anonymous)", "[unknown]",
+	};
+	struct settle_perf_parser p;
+
+	(void)st;
+	settle_perf_parser_init(&p, syms, 5);
+	assert_int_equal(settle_perf_parse_text(&p, text, strlen(text)), 0);
+	settle_perf_parser_finish(&p);
+	assert_int_equal(p.count.samples, 5);
+	assert_int_equal(p.count.cut, 0);
+	assert_int_equal(p.count.unnamed, 1);
+	assert_int_equal(p.count.self[0], 3);
+	assert_string_equal(p.count.dso[0][0], "/tmp/a (copy)/prog");
+	assert_string_equal(p.count.dso[0][1], "[kernel.kallsyms]");
+	assert_string_equal(p.count.dso[0][2], "");
+	assert_int_equal(p.count.children[1], 2);
+	assert_string_equal(p.count.dso[1][0], "/tmp/a (copy)/prog");
+	assert_string_equal(p.count.dso[1][1], "/usr/bin/prog");
+	assert_int_equal(p.count.self[2], 1);
+	assert_string_equal(p.count.dso[2][0], "/usr/bin/prog");
+	assert_int_equal(p.count.children[3], 1);
+	assert_int_equal(p.count.children[4], 1);
+	assert_string_equal(p.count.dso[4][0], "[unknown]");
+	for (size_t i = 0; i < 5; i++)
+		assert_int_equal(p.count.dso_more[i], 0);
+
+	settle_perf_parser_init(&p, syms, 1);
+	assert_int_equal(settle_perf_parse_text(&p, flat, strlen(flat)), 0);
+	settle_perf_parser_finish(&p);
+	assert_int_equal(p.count.self[0], 1);
+	assert_string_equal(p.count.dso[0][0], "/usr/bin/flat");
+}
+
+static void test_dso_more(void **st)
+{
+	static const char *const syms[] = { "work" };
+	struct settle_perf_parser p;
+	char line[512], name[300];
+
+	(void)st;
+	settle_perf_parser_init(&p, syms, 1);
+	for (int i = 0; i <= SETTLE_PERF_DSOS; i++) {
+		snprintf(line, sizeof(line), "   1000 1200 work (/lib/%d.so)",
+			 i % SETTLE_PERF_DSOS);
+		assert_int_equal(settle_perf_parse_line(&p, line), 0);
+	}
+	assert_int_equal(p.count.dso_more[0], 0); /* the same 8 again */
+	assert_string_equal(p.count.dso[0][SETTLE_PERF_DSOS - 1], "/lib/7.so");
+	assert_int_equal(settle_perf_parse_line(&p, "   1000 1 work (/9.so)"),
+			 0);
+	assert_int_equal(p.count.dso_more[0], 1);
+
+	settle_perf_parser_init(&p, syms, 1);
+	memset(name, 'a', sizeof(name));
+	name[0] = '/';
+	name[SETTLE_PERF_DSO_LEN] = '\0'; /* 256 bytes: one too many */
+	snprintf(line, sizeof(line), "   1000 1200 work (%s)", name);
+	assert_int_equal(settle_perf_parse_line(&p, line), 0);
+	settle_perf_parser_finish(&p);
+	assert_int_equal(p.count.self[0], 1);
+	assert_string_equal(p.count.dso[0][0], "");
+	assert_int_equal(p.count.dso_more[0], 1);
+}
+
 /* Without call chains no sample is cut: each is its one frame. */
 static void test_flat_not_cut(void **st)
 {
@@ -557,6 +709,9 @@ int main(void)
 		cmocka_unit_test(test_clones),
 		cmocka_unit_test(test_tids),
 		cmocka_unit_test(test_flat_not_cut),
+		cmocka_unit_test(test_dso_capture),
+		cmocka_unit_test(test_dso_by_hand),
+		cmocka_unit_test(test_dso_more),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

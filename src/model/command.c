@@ -26,13 +26,15 @@ struct settle_command_data *settle_command_data_new(const char *shell,
 
 void settle_share_count_add(struct settle_share_count *s, uint64_t self,
 			    uint64_t children, uint64_t impl,
-			    const char *impl_name)
+			    const char *impl_name, const char *no_debug)
 {
 	s->self += self;
 	s->children += children;
 	s->impl += impl;
 	if (!s->impl_name[0])
 		snprintf(s->impl_name, sizeof(s->impl_name), "%s", impl_name);
+	if (!s->no_debug[0])
+		snprintf(s->no_debug, sizeof(s->no_debug), "%s", no_debug);
 }
 
 long settle_command_data_add_symbol(struct settle_command_data *d,
@@ -46,6 +48,7 @@ long settle_command_data_add_symbol(struct settle_command_data *d,
 	d->share[d->nshare].self = d->share[d->nshare].children = 0;
 	d->share[d->nshare].impl = 0;
 	d->share[d->nshare].impl_name[0] = '\0';
+	d->share[d->nshare].no_debug[0] = '\0';
 	return (long)d->nshare++;
 }
 
@@ -132,7 +135,7 @@ int settle_command_data_pool(struct settle_command_data *dst,
 		const struct settle_share_count *s = &src->share[i];
 
 		settle_share_count_add(&dst->share[i], s->self, s->children,
-				       s->impl, s->impl_name);
+				       s->impl, s->impl_name, s->no_debug);
 	}
 	return 0;
 }

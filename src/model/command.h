@@ -15,6 +15,7 @@
 #define SETTLE_SYMBOL_MAX 255    /* bytes of a --share SYMBOL */
 
 #define SETTLE_IMPL_NAME 64      /* bytes of an implementation's name */
+#define SETTLE_DSO_NAME 256      /* bytes of a file perf sampled code in */
 #define SETTLE_THREADS_MAX 64    /* busy threads told apart; more are
 				    SETTLE_THREADS_MAX + 1 */
 
@@ -28,6 +29,12 @@ struct settle_share_count {
 				   __memmove_avx512_unaligned_erms for
 				   memcpy), in none of the above */
 	char impl_name[SETTLE_IMPL_NAME]; /* one of them, or "" */
+	char no_debug[SETTLE_DSO_NAME]; /* a file perf named its frames in
+				   that settle found no debug information
+				   for (perf then names a sample in a copy
+				   inlined into a caller after the caller:
+				   its share may be too low), or "" (none,
+				   or a file from before 2026-12-07) */
 };
 
 struct settle_command_data {
@@ -103,10 +110,12 @@ int settle_command_data_reserve(struct settle_command_data *d, size_t more);
 
 /* Add the counts of one profiled run (or of another file's profile) to
  * s: samples self, with callees, and in an implementation glibc chose for
- * it (impl, one of them named impl_name, kept when s has none yet). */
+ * it (impl, one of them named impl_name, kept when s has none yet), and a
+ * file of its code without debug information (no_debug, "" for none; kept
+ * when s has none yet). */
 void settle_share_count_add(struct settle_share_count *s, uint64_t self,
 			    uint64_t children, uint64_t impl,
-			    const char *impl_name);
+			    const char *impl_name, const char *no_debug);
 
 /* Add a symbol of --share, with no samples yet; returns its index or -1
  * (out of memory, or SETTLE_SHARE_MAX symbols already). */

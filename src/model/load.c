@@ -721,6 +721,8 @@ static int load_profile(json_t *p, struct settle_command_data *d)
 		const char *name = json_string_value(json_object_get(e, "symbol"));
 		json_t *im = json_object_get(e, "implementation");
 		const char *iname = json_string_value(json_object_get(im, "name"));
+		json_t *nd = json_object_get(e, "without_debug_info");
+		const char *nodebug = json_string_value(nd);
 		uint64_t self, children, impl = 0;
 		long k;
 
@@ -735,6 +737,8 @@ static int load_profile(json_t *p, struct settle_command_data *d)
 		    (im && (profile_count(im, "samples", &impl) || !iname ||
 			    !*iname || strlen(iname) >= SETTLE_IMPL_NAME ||
 			    impl + self > d->samples)) ||
+		    (nd && (!nodebug || !*nodebug || !children ||
+			    strlen(nodebug) >= SETTLE_DSO_NAME)) ||
 		    (k = settle_command_data_add_symbol(d, name)) < 0)
 			return -1;
 		d->share[k].self = self;
@@ -742,6 +746,8 @@ static int load_profile(json_t *p, struct settle_command_data *d)
 		d->share[k].impl = impl;
 		snprintf(d->share[k].impl_name, SETTLE_IMPL_NAME, "%s",
 			 impl && iname ? iname : "");
+		snprintf(d->share[k].no_debug, SETTLE_DSO_NAME, "%s",
+			 nodebug ? nodebug : "");
 		sum += children;
 	}
 	return profile_union(p, d, sum);

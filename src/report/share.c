@@ -52,6 +52,10 @@ static void json_symbol(FILE *f, const struct settle_result *r, size_t k)
 		settle_json_string(f, s->impl_name);
 		fputs("}", f);
 	}
+	if (s->no_debug[0]) {
+		fputs(", ", f); jkey(f, "without_debug_info");
+		settle_json_string(f, s->no_debug);
+	}
 	if (settle_share_of(r, k, &st) < 0) {
 		if (st.samples && s->children == 0) {
 			/* in no sample: its upper bound, never a 0 % share */

@@ -23,6 +23,7 @@
 
 #include "model/model.h"
 #include "runner/command.h"
+#include "runner/debuginfo.h"
 #include "runner/perf_script.h"
 #include "runner/runner.h"
 #include "util/util.h"
@@ -1058,7 +1059,7 @@ static int count_samples(struct cmdrun *m, size_t i, const char *file,
 			 struct settle_perf_count *c)
 {
 	char *argv[] = { (char *)m->perf, "script", "-i", (char *)file, "-F",
-			 "comm,tid,period,ip,sym", NULL };
+			 "comm,tid,period,ip,sym,dso", NULL };
 	char tail[TAIL_LINES * 170];
 	struct settle_perf_parser p;
 	struct io io = m->io;
@@ -1101,10 +1102,34 @@ static int count_samples(struct cmdrun *m, size_t i, const char *file,
 	return 0;
 }
 
+/*
+ * A file perf named symbol k's frames in (c->dso[k]) for which settle finds
+ * no debug information, into out (len bytes), or "". Without it perf
+ * names a sample in a copy of the symbol inlined into a caller after the
+ * caller: a helper's work(), inlined for three quarters of its calls in a
+ * program built without -g, read 11.98 %, a third of what it saved.
+ */
+static void no_debug_file(const struct settle_perf_count *c, size_t k,
+			  char *out, size_t len)
+{
+	out[0] = '\0';
+	for (size_t j = 0; j < SETTLE_PERF_DSOS && c->dso[k][j][0]; j++)
+		if (!settle_has_debug_info(c->dso[k][j])) {
+			snprintf(out, len, "%s", c->dso[k][j]);
+			return;
+		}
+	if (c->dso_more[k])
+		snprintf(out, len, "a file settle did not check (more than "
+			 "%d, or a name of %d bytes or more)",
+			 SETTLE_PERF_DSOS, SETTLE_PERF_DSO_LEN);
+}
+
 /* The counts c of one profiled run into command data d. */
 static void add_counts(struct settle_command_data *d,
 		       const struct settle_perf_count *c)
 {
+	char no_debug[SETTLE_DSO_NAME];
+
 	d->samples += c->samples;
 	d->any += c->any;
 	d->cut += c->cut;
@@ -1113,9 +1138,12 @@ static void add_counts(struct settle_command_data *d,
 		d->busy_threads = c->busy_threads < SETTLE_THREADS_MAX + 1 ?
 				  c->busy_threads : SETTLE_THREADS_MAX + 1;
 	for (size_t k = 0; k < d->nshare; k++) {
+		no_debug[0] = '\0';
+		if (!d->share[k].no_debug[0])
+			no_debug_file(c, k, no_debug, sizeof(no_debug));
 		settle_share_count_add(&d->share[k], c->self[k],
 				       c->children[k], c->impl[k],
-				       c->impl_name[k]);
+				       c->impl_name[k], no_debug);
 	}
 	d->profiled_runs++;
 }

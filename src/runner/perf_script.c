@@ -1,5 +1,5 @@
 /*
- * perf_script.c - the samples of `perf script -F period,ip,sym` output
+ * perf_script.c - the samples of `perf script -F period,ip,sym,dso` output
  * that fall in given functions (see perf_script.h for the layout read).
  */
 #include <stdlib.h>
@@ -113,8 +113,6 @@ static int is_hex(char c)
 
 #define START_CALL "__libc_start_call_main"
 #define UNKNOWN "[unknown]" /* perf's name for a frame it cannot name */
-#define INLINED " (inlined)"
-#define INLINED_LEN (sizeof(INLINED) - 1)
 
 /* Whether the len bytes at t begin with the tag of a CPU glibc builds
  * an implementation for (sysdeps/.../multiarch: x86, aarch64, s390,
@@ -196,12 +194,62 @@ static int names(const char *s, const char *sym, size_t len)
 	return 0;
 }
 
-/* "ADDRESS SYMBOL" (leading blanks skipped): the frame of the open sample. */
+/*
+ * The file in parentheses at the end of a frame, sym (*len bytes), if
+ * any: " (" and a path or a bracketed name ("[kernel.kallsyms]") or
+ * "inlined", then ")" (the last such, so that a path may hold " ("). Cuts
+ * it off *len; returns where its name begins (*dlen bytes), or NULL.
+ */
+static const char *dso_of(const char *sym, size_t *len, size_t *dlen)
+{
+	if (*len < 4 || sym[*len - 1] != ')')
+		return NULL;
+	for (size_t i = *len - 3; i > 0; i--) {
+		const char *d = sym + i + 2; /* the name */
+		size_t n = *len - i - 3;     /* its bytes, ")" aside */
+
+		if (sym[i] != ' ' || sym[i + 1] != '(')
+			continue;
+		if (d[0] != '/' && d[0] != '[' &&
+		    !(n == 7 && !memcmp(d, "inlined", 7)))
+			continue;
+		*dlen = n;
+		*len = i;
+		while (*len > 0 && is_blank(sym[*len - 1]))
+			(*len)--;
+		return d;
+	}
+	return NULL;
+}
+
+/* One more file (n bytes at dso) symbol i was named in. */
+static void add_dso(struct settle_perf_count *c, size_t i, const char *dso,
+		    size_t n)
+{
+	size_t k;
+
+	if (n >= SETTLE_PERF_DSO_LEN) {
+		c->dso_more[i] = 1;
+		return;
+	}
+	for (k = 0; k < SETTLE_PERF_DSOS && c->dso[i][k][0]; k++)
+		if (strlen(c->dso[i][k]) == n && !memcmp(c->dso[i][k], dso, n))
+			return;
+	if (k == SETTLE_PERF_DSOS) {
+		c->dso_more[i] = 1;
+		return;
+	}
+	memcpy(c->dso[i][k], dso, n);
+	c->dso[i][k][n] = '\0';
+}
+
+/* "ADDRESS SYMBOL" or "ADDRESS SYMBOL (FILE)" (leading blanks skipped):
+ * the frame of the open sample. */
 static int frame(struct settle_perf_parser *p, const char *s)
 {
-	const char *sym, *end;
-	size_t len;
-	int unknown;
+	const char *sym, *end, *dso;
+	size_t len, dlen = 0;
+	int unknown, inlined;
 
 	while (is_blank(*s))
 		s++;
@@ -220,9 +268,9 @@ static int frame(struct settle_perf_parser *p, const char *s)
 	len = (size_t)(end - sym);
 	if (len == 0)
 		return -1;
-	if (len > INLINED_LEN &&
-	    !memcmp(sym + len - INLINED_LEN, INLINED, INLINED_LEN))
-		len -= INLINED_LEN;
+	dso = dso_of(sym, &len, &dlen);
+	inlined = dso && dlen == sizeof("inlined") - 1 &&
+		  !memcmp(dso, "inlined", dlen);
 	unknown = len == sizeof(UNKNOWN) - 1 && !memcmp(sym, UNKNOWN, len);
 	/* an entry ends a whole chain: frames perf could not name may
 	 * follow it, a named function may not (a program's own function
@@ -243,6 +291,8 @@ static int frame(struct settle_perf_parser *p, const char *s)
 		p->seen[i] = 1;
 		if (p->frames == 0)
 			p->first[i] = 1;
+		if (dso && !inlined)
+			add_dso(&p->count, i, dso, dlen);
 	}
 	p->frames++;
 	return 0;

@@ -1,5 +1,5 @@
 /*
- * perf_script.h - count, in the text of `perf script -F period,ip,sym`, the
+ * perf_script.h - count, in the text of `perf script -F period,ip,sym,dso`, the
  * samples that fall in given functions (private to settle; a pure parser,
  * no I/O, so that it is tested on captured perf output in tests/data/).
  *
@@ -12,9 +12,11 @@
  * the frames follow, one per line, each starting with a tab, innermost
  * first, and a blank line ends the sample. A frame is a hexadecimal
  * address, blanks, and the symbol: the rest of the line ("[unknown]" when
- * perf could not name it; C++ names may contain blanks; " (inlined)"
- * after the name of a function inlined at that address, which is that
- * function's frame as much as any).
+ * perf could not name it; C++ names may contain blanks), then, with
+ * -F ...,dso, the file in parentheses (" (/usr/bin/prog)",
+ * " ([kernel.kallsyms])"); " (inlined)" in its place after the name of a
+ * function inlined at that address, which is that function's frame as
+ * much as any.
  *
  * A whole call chain ends in the entry of a process or thread (_start,
  * __libc_start_main, clone3, start_thread, ...). One that does not was
@@ -33,6 +35,9 @@
 #define SETTLE_PERF_MAX_TIDS 64
 /* Bytes kept of the name of an implementation (impl_name). */
 #define SETTLE_PERF_IMPL_NAME 64
+/* Files kept per symbol (dso), and bytes of each name. */
+#define SETTLE_PERF_DSOS 8
+#define SETTLE_PERF_DSO_LEN 256
 
 struct settle_perf_count {
 	uint64_t samples;      /* samples seen */
@@ -53,6 +58,15 @@ struct settle_perf_count {
 	 * (there may be others: impl counts them all). */
 	uint64_t impl[SETTLE_PERF_MAX_SYMBOLS];
 	char impl_name[SETTLE_PERF_MAX_SYMBOLS][SETTLE_PERF_IMPL_NAME];
+	/* per symbol i, with -F ...,dso: the files perf named its frames
+	 * in (perf's DSO names: a path, or "[kernel.kallsyms]", "[vdso]"),
+	 * not counting frames of copies inlined into a caller (perf shows
+	 * those where the file has debug information); the first
+	 * SETTLE_PERF_DSOS distinct names, "" after them; dso_more[i] when
+	 * there were more, or a name longer than SETTLE_PERF_DSO_LEN - 1 */
+	char dso[SETTLE_PERF_MAX_SYMBOLS][SETTLE_PERF_DSOS]
+		[SETTLE_PERF_DSO_LEN];
+	unsigned char dso_more[SETTLE_PERF_MAX_SYMBOLS];
 	uint64_t any;          /* samples with any of the symbols in the
 				  chain (the union of children[]) */
 	uint64_t cut;          /* samples whose call chain reaches no

@@ -1308,7 +1308,8 @@ static void conclusion(struct settle_view *v, struct settle_view_claim *vc)
 	const struct settle_conclusion *k = vc->claim->conclusion;
 	const struct settle_view_row *rows[SETTLE_MAX_NAMED];
 	int by_time[SETTLE_MAX_NAMED] = { 0 };
-	char why[640];
+	char why[2048]; /* a --share reason: two symbols and a file
+			   (255 bytes each), a command's name, the text */
 	size_t n = 0;
 	int based = 0, lone = 0;
 
@@ -1536,6 +1537,8 @@ void settle_view_free(struct settle_view *v)
 	for (size_t i = 0; v->claims && i < v->nclaims; i++) {
 		free(v->claims[i].rows);
 		free(v->claims[i].scale);
+		for (size_t j = 0; j < v->claims[i].nlines; j++)
+			free(v->claims[i].lines[j].text);
 		free(v->claims[i].lines);
 	}
 	free(v->claims);

@@ -97,7 +97,7 @@ struct settle_view_scale_row {
 
 struct settle_view_line {
 	int level;
-	char text[1200];
+	char *text; /* escaped, whole (owned by the view) */
 };
 
 struct settle_view_claim {
@@ -127,8 +127,9 @@ struct settle_view_claim {
 	 * command's (it was cut at 600 bytes, mid-word, before the ratios):
 	 * a clause per --share symbol, 8 of at most 480 bytes (a name of 255,
 	 * a command's of 32, the figures), one per command, 16 of at most 80,
-	 * about 5.2 KB; the reason before it at most 400 */
-	char conclusion[8192 + 512];
+	 * about 5.2 KB; the reason before it at most 2 KB (two --share
+	 * symbols and a file's name in it) */
+	char conclusion[8192 + 2048];
 	char sentence[8192];
 	const struct settle_conclusion *numbers; /* the claim's, or NULL */
 };
@@ -222,11 +223,13 @@ struct settle_compare_share {
 	const char *verdict;   /* "larger", "smaller" or "unclear"; "not
 				  compared" (numbers NaN) when the files
 				  profiled it differently, a side was not
-				  profiled for it, has no perf samples, or
+				  profiled for it, has no perf samples,
 				  perf named some of its samples after
-				  glibc's implementations of it */
-	char why[300];         /* why "not compared" ("the new file's run has
-				  no perf samples"), else "" */
+				  glibc's implementations of it, or settle
+				  found no debug information for its code */
+	char why[800];         /* why "not compared" ("the new file's run has
+				  no perf samples"; a file's name in it),
+				  else "" */
 	char text[2048];       /* the whole line, said once for every format:
 				  room for a name, a symbol escaped and the
 				  numbers */
