@@ -435,6 +435,16 @@ struct settle_comparison {
 	"the mean times disagree: a slow mode in some samples, or other " \
 	"tasks' time slices in preempted ones"
 
+/* The reason of a verdict left unclear because most samples of a row
+ * (or of its baseline) were preempted, its median sample under
+ * SETTLE_ON_CPU of its time on the CPU, and the CPU times do not give the
+ * same verdict: its times hold other tasks' time slices (a busy task on
+ * settle's CPU made a variant 1.03x slower read 1.001x [0.997, 1.006]
+ * the same, both rows 1.8x their time, and another 0.581x faster). */
+#define SETTLE_WHY_SHARED_CPU \
+	"it shared its CPU: most samples preempted, and their CPU times " \
+	"do not say the same"
+
 /* "faster", "slower", "same", "unclear", "invalid"; "?" for a value
  * outside the enum. */
 const char *settle_verdict_name(enum settle_verdict v);

@@ -888,6 +888,66 @@ static const char *cpu_file(const char *name, const char *wall,
 }
 
 /*
+ * Rows whose samples were mostly preempted, at half their time on the
+ * CPU (a busy task on settle's CPU): their times are the other task's
+ * slices as much as their work, and a verdict stands only where the CPU
+ * times give it too. v 3 % slower by its CPU times, its times the
+ * base's: not "same" (it read 1.001x [0.997, 1.006] the same). The same
+ * rows not preempted (a body that waits): the verdict stands. A partner
+ * that is the work (ping-pong on one CPU): slower by both, it stands.
+ */
+static void test_shared_cpu(void **st)
+{
+	static const char wall[] =
+		"[200, 201, 199, 200, 202, 198, 200, 201, 199, 200, 200, 200]";
+	static const char slower_cpu[] =
+		"[103, 104, 102, 103, 105, 101, 103, 104, 102, 103, 103, 103]";
+	static const char pingpong[] =
+		"[1400, 1401, 1399, 1400, 1402, 1398, 1400, 1401, 1399, 1400, "
+		"1400, 1400]";
+	static const char pingpong_cpu[] =
+		"[300, 301, 299, 300, 302, 298, 300, 301, 299, 300, 300, 300]";
+	struct settle_report rep;
+	char err[256];
+
+	(void)st;
+	assert_int_equal(settle_load_json(cpu_file_base("sh1.json", wall,
+					  twelve, wall, slower_cpu), 0.01, &rep,
+					  err, sizeof(err)), 0);
+	assert_false(settle_result_on_cpu(&rep.results[1]));
+	assert_int_equal(rep.results[1].cmp.verdict, SETTLE_SAME);
+	rep.results[1].preempted = 7; /* most of 12 */
+	settle_report_analyze(&rep, 0, rep.nresults);
+	assert_int_equal(rep.results[1].cmp.verdict, SETTLE_UNCLEAR);
+	assert_string_equal(rep.results[1].cmp.why, SETTLE_WHY_SHARED_CPU);
+	/* the baseline's samples preempted: the same */
+	rep.results[1].preempted = 0;
+	rep.results[0].preempted = 12;
+	settle_report_analyze(&rep, 0, rep.nresults);
+	assert_string_equal(rep.results[1].cmp.why, SETTLE_WHY_SHARED_CPU);
+	/* half of them: not most */
+	rep.results[0].preempted = 6;
+	settle_report_analyze(&rep, 0, rep.nresults);
+	assert_int_equal(rep.results[1].cmp.verdict, SETTLE_SAME);
+	settle_report_free(&rep);
+	/* the partner's work preempts the body: slower by both, it stands */
+	assert_int_equal(settle_load_json(cpu_file("sh2.json", pingpong,
+						   pingpong_cpu), 0.01, &rep,
+					  err, sizeof(err)), 0);
+	rep.results[1].preempted = 12;
+	settle_report_analyze(&rep, 0, rep.nresults);
+	assert_int_equal(rep.results[1].cmp.verdict, SETTLE_SLOWER);
+	/* ...but not where its CPU times are the base's */
+	for (size_t k = 0; k < rep.results[1].nsamples; k++)
+		rep.results[1].samples_cpu_ns[k] =
+			rep.results[0].samples_cpu_ns[k];
+	settle_report_analyze(&rep, 0, rep.nresults);
+	assert_int_equal(rep.results[1].cmp.verdict, SETTLE_UNCLEAR);
+	assert_string_equal(rep.results[1].cmp.why, SETTLE_WHY_SHARED_CPU);
+	settle_report_free(&rep);
+}
+
+/*
  * A verdict must agree with the ratio of the mean times and, for rows on
  * the CPU, of the mean CPU times: v half as long in 11 samples of 12 and
  * 14x as long in 1 (a cost paid once in a while: 1.625x the base's in
@@ -1235,6 +1295,7 @@ int main(void)
 		cmocka_unit_test(test_shortest_sample),
 		cmocka_unit_test(test_preempted_count),
 		cmocka_unit_test(test_means_disagree),
+		cmocka_unit_test(test_shared_cpu),
 		cmocka_unit_test(test_caches_source),
 		cmocka_unit_test(test_caches_sysconf),
 	};

@@ -1087,6 +1087,47 @@ static void means_agree(struct settle_result *r,
 	r->cmp.mean_ratio = q;
 }
 
+/* Most of r's samples preempted, and its median sample under
+ * SETTLE_ON_CPU of its time on the CPU (settle_result_on_cpu()): another
+ * task's time slices are in its times. Unknown (0) without CPU times. */
+static int shared_cpu(const struct settle_result *r)
+{
+	return !r->command && r->samples_cpu_ns && r->nsamples &&
+	       r->preempted * 2 > r->nsamples && !settle_result_on_cpu(r);
+}
+
+/*
+ * No verdict from times that other tasks' time slices made, unless the
+ * CPU times, which those slices do not lengthen, give the same one: a
+ * busy task on settle's CPU made a variant 1.03x slower read 1.001x
+ * [0.997, 1.006] the same (both rows 1.8x their time) and 0.581x
+ * faster. The CPU times alone decide nothing: a body whose helper did its
+ * work on the same CPU read faster by them (runner.c, timed_sample()),
+ * and a partner process that is the work itself preempts its body too
+ * (syscall's ping-pong on one CPU), so its verdict stands where the two
+ * agree.
+ */
+static void shared_unclear(struct settle_result *r,
+			   const struct settle_result *b, unsigned nproc,
+			   double band)
+{
+	struct settle_result rc = *r, bc = *b;
+	struct settle_comparison cpu;
+
+	if (r->cmp.verdict == SETTLE_UNCLEAR ||
+	    r->cmp.verdict == SETTLE_INVALID ||
+	    (!shared_cpu(r) && !shared_cpu(b)) || !r->samples_cpu_ns ||
+	    !b->samples_cpu_ns)
+		return;
+	rc.samples_ns = r->samples_cpu_ns;
+	bc.samples_ns = b->samples_cpu_ns;
+	if (settle_result_compare(&rc, &bc, nproc, band, &cpu) == 0 &&
+	    cpu.verdict == r->cmp.verdict)
+		return;
+	r->cmp.verdict = SETTLE_UNCLEAR;
+	r->cmp.why = SETTLE_WHY_SHARED_CPU;
+}
+
 /* Analyse the group res[0..n). */
 static void analyze_group(const struct settle_report *rep,
 			  struct settle_result *res, size_t n)
@@ -1114,6 +1155,7 @@ static void analyze_group(const struct settle_report *rep,
 		compare(&res[i], &res[b], nproc, band);
 		whole_slots(rep, &res[i]);
 		means_agree(&res[i], &res[b], band);
+		shared_unclear(&res[i], &res[b], nproc, band);
 		no_verdict(&res[i], &res[b]);
 	}
 }
