@@ -614,6 +614,19 @@ if [ $rc = 0 ] && grep -q "cannot be loaded (.*): compiling it again" "$TMP/cut.
 else
 	bad "a cached object cut short: status $rc: $(head -3 "$TMP/cut.err")"
 fi
+# ...and cut past its headers (3000 bytes kept): dlopen mapped its
+# segments, and the first touch of a page past the end was a SIGBUS, read
+# as "loading it (a constructor) crashed" in every later run
+for so in "$CUT"/*.so; do truncate -s 3000 "$so"; done
+SETTLE_CACHE_DIR=$CUT "$SETTLE" run "$TMP/prim.c" "${FAST[@]}" \
+	>"$TMP/cut2.out" 2>"$TMP/cut2.err"
+rc=$?
+if [ $rc = 0 ] && grep -q "cannot be loaded (cut short: its segments reach past its end): compiling it again" "$TMP/cut2.err" &&
+   ! grep -q SIGBUS "$TMP/cut2.err"; then
+	ok "a cached object cut past its headers: compiled again, no SIGBUS"
+else
+	bad "a cached object cut past its headers: status $rc: $(head -3 "$TMP/cut2.err")"
+fi
 # an object that never loads (an undefined symbol) is no cache entry: each
 # run says why it cannot load, none 'cached object ... compiling it again'
 cat >"$TMP/undef.c" <<'C'

@@ -351,12 +351,54 @@ command_ignoring() {
 		pkill -KILL -f "$tag"
 	fi
 }
+# 12. a claim that stops its own process (raise(SIGSTOP)) under
+# --processes: settle says so (it waited without a word), and when it is
+# interrupted the stopped child ends with it (it stayed stopped for ever)
+stopped_child() {
+	local pid guard rc
+	env MARK="$D/mark" "$SETTLE" run "$TMP/stop.c" --quick --samples 3 \
+		--processes 3 >"$D/out" 2>"$D/err" &
+	pid=$!
+	for _ in $(seq 300); do
+		grep -q "is stopped" "$D/err" 2>/dev/null && break
+		sleep 0.1
+	done
+	( sleep 40; kill -KILL $pid ) >/dev/null 2>&1 &
+	guard=$!
+	kill -TERM $pid; wait $pid; rc=$?
+	kill $guard 2>/dev/null
+	sleep 0.5
+	if [ $rc = 143 ] &&
+	   grep -q "settle: process 1 of 3 (pid [0-9]*) is stopped (signal $(kill -l STOP)" "$D/err" &&
+	   ! pgrep -f "$TMP/stop.c" >/dev/null && [ -z "$(left_in "$D")" ]; then
+		echo "ok   a claim that stops its process: said, and ended with settle"
+	else
+		echo "FAIL stopped child: status $rc, left: $(pgrep -af "$TMP/stop.c"): $(cat "$D/err")"
+		pkill -KILL -f "$TMP/stop.c"
+	fi
+}
+cat >"$TMP/stop.c" <<'C'
+#include <signal.h>
+#include <settle.h>
+static uint64_t stop(void *s, const void *a, uint64_t n)
+{
+	(void)s, (void)a;
+	raise(SIGSTOP);
+	return n;
+}
+static const struct settle_variant v[] = { { .name = "stop", .run = stop } };
+static const struct settle_claim c = { .name = "stop", .variants = v,
+	.nvariants = 1 };
+SETTLE_CLAIMS(&c);
+C
+"$SETTLE" list "$TMP/stop.c" >/dev/null 2>&1 # compile once
 side term one_signal TERM 143
 side int one_signal INT 130
 side layouts layouts_once
 side command command_ignoring
+side stopped stopped_child
 wait $sides
-for d in term int layouts command; do
+for d in term int layouts command stopped; do
 	said=$(cat "$TMP/$d/said")
 	case $said in
 	"ok   "*) ok "${said#ok   }" ;;

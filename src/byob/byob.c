@@ -76,6 +76,7 @@
 
 #include "byob/byob.h"
 #include "settle.h"
+#include "util/elf.h"
 #include "util/placement.h"
 #include "util/util.h"
 
@@ -876,7 +877,7 @@ static pid_t spawn(char *const *argv, int out_fd, int close_fd, int quiet)
 {
 	struct settle_spawn_opts o = {
 		SETTLE_SPAWN_INHERIT, out_fd, quiet ? SETTLE_SPAWN_NULL :
-		SETTLE_SPAWN_INHERIT, close_fd, NULL, NULL, NULL,
+		SETTLE_SPAWN_INHERIT, close_fd, NULL, NULL, NULL, 0,
 	};
 	pid_t pid = settle_spawn(argv, &o);
 
@@ -1379,6 +1380,20 @@ static int cache_writable(const char *tmp, const char *file,
 	return -1;
 }
 
+/* The compiler's output at path on the disk before it is renamed into
+ * the cache (a crash then leaves no object cut short under a cached
+ * name). Returns 0, or -1: kept out of the cache. */
+static int synced(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), rc;
+
+	if (fd < 0)
+		return -1;
+	rc = fsync(fd);
+	close(fd);
+	return rc;
+}
+
 /*
  * Compile file, with the command key key, into the cache: the object
  * under the name of the key and of every file the compiler read (-MD),
@@ -1451,7 +1466,7 @@ static int compile(struct build *b, char **argv, const struct slots *sl,
 		       changed_since(&ds, &t0);
 	deps_protect(&ds);
 	unlink(dtmp);
-	if (!b->transient &&
+	if (!b->transient && synced(tmp) == 0 &&
 	    cache_path(b->so, sizeof(b->so), cache, object_key(key, &ds),
 		       ".so") == 0 && rename(tmp, b->so) == 0) {
 		write_manifest(mf, &ds); /* without it: compiled again */
@@ -1526,7 +1541,7 @@ static int make_build(struct build *b, const char *file, const char *real,
 	size_t argc = 0;
 	uint64_t key;
 	void *dl;
-	int cached, rc;
+	int cached, cut, rc;
 	char dashed[PATH_MAX + 3];
 
 	if (split_build(b) < 0)
@@ -1583,13 +1598,18 @@ static int make_build(struct build *b, const char *file, const char *real,
 			"compiled (not cached: a file it read changed during "
 			"the build)" : "compiled", b->so);
 
-	dl = load(b);
+	/* a cached object cut short (a crash before it reached the disk)
+	 * is not loaded: its pages past the end fault with SIGBUS, which
+	 * read as a crash of the claim's constructor in every later run */
+	cut = cached && settle_elf_whole(b->so) == 0;
+	dl = cut ? NULL : load(b);
 	/* a cached object that does not load (cut short, overwritten):
 	 * compiled again, once, instead of failing every later run */
 	if (!dl && cached && !foreign_object(b->so)) {
 		fprintf(stderr, "settle: %s, build '%s': the cached object %s "
 			"cannot be loaded (%s): compiling it again\n", file,
-			b->cmd, b->so, dlerror());
+			b->cmd, b->so, cut ? "cut short: its segments reach "
+			"past its end" : dlerror());
 		unlink(b->so);
 		if ((rc = compile(b, argv, &sl, file, cache, key)) < 0)
 			return rc;

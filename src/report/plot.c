@@ -862,6 +862,7 @@ static int run_gnuplot(const char *gnuplot, const char *dir, long secs,
 	char *argv[] = { (char *)gnuplot, "plot.gp", NULL };
 	struct settle_spawn_opts o = {
 		SETTLE_SPAWN_NULL, SETTLE_SPAWN_NULL, -1, -1, dir, set, unset,
+		0,
 	};
 	char log[4096], first[200] = "";
 	int status, late;

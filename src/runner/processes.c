@@ -21,18 +21,23 @@
 #include "settle.h"
 #include "util/util.h"
 
-/* Run exe argv with stdout to /dev/null; returns its exit status or -1. */
-static int spawn(const char *exe, char **argv)
+/* Run exe argv, process p of nproc, with stdout to /dev/null; returns its
+ * exit status or -1. It ends with settle (a claim that stopped it was
+ * left stopped for ever by an interrupted settle), and settle says when
+ * it is stopped (it waited without a word). */
+static int spawn(const char *exe, char **argv, unsigned p, unsigned nproc)
 {
 	struct settle_spawn_opts o = {
 		SETTLE_SPAWN_INHERIT, SETTLE_SPAWN_NULL, SETTLE_SPAWN_INHERIT,
-		-1, NULL, NULL, NULL,
+		-1, NULL, NULL, NULL, SIGKILL,
 	};
+	char who[64];
 	pid_t pid;
 
 	argv[0] = (char *)exe;
 	pid = settle_spawn(argv, &o);
-	return pid < 0 ? -1 : settle_wait(pid, NULL);
+	snprintf(who, sizeof(who), "process %u of %u", p + 1, nproc);
+	return pid < 0 ? -1 : settle_wait_stoppable(pid, who);
 }
 
 /* Why process p of nproc failed, from its exit status st (settle_wait():
@@ -129,7 +134,7 @@ static int run_processes(const char *exe, char **argv,
 		snprintf(round, sizeof(round), "%lu", (unsigned long)p *
 			 settle_rounds_per_process(o));
 		argv[SLOT_ROUND] = round;
-		st = spawn(exe, argv);
+		st = spawn(exe, argv, p, nproc);
 		if (settle_interrupted()) {
 			snprintf(err, errlen, "interrupted");
 			rc = -2;

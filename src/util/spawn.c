@@ -5,8 +5,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -28,13 +30,18 @@ static int stream(int fd, int std)
 	return fd == std ? 0 : dup2(fd, std) < 0 ? -1 : 0;
 }
 
-/* In the child: set up, exec, or report errno on report_fd and exit. */
+/* In the child: set up, exec, or report errno on report_fd and exit.
+ * parent: settle's pid. */
 static void child(char *const *argv, const struct settle_spawn_opts *o,
-		  int report_fd)
+		  int report_fd, pid_t parent)
 {
 	int e;
 
 	if (o) {
+		/* and settle ended before it was set: at once */
+		if (o->pdeathsig && (prctl(PR_SET_PDEATHSIG, o->pdeathsig) < 0 ||
+				     getppid() != parent))
+			goto fail;
 		if (stream(o->in, STDIN_FILENO) < 0 ||
 		    stream(o->out, STDOUT_FILENO) < 0 ||
 		    stream(o->err, STDERR_FILENO) < 0)
@@ -60,8 +67,8 @@ fail:
 pid_t settle_spawn(char *const *argv, const struct settle_spawn_opts *o)
 {
 	int fd[2], e = 0;
+	pid_t pid, parent = getpid();
 	ssize_t k;
-	pid_t pid;
 
 	if (pipe2(fd, O_CLOEXEC) < 0)
 		return -1;
@@ -76,7 +83,7 @@ pid_t settle_spawn(char *const *argv, const struct settle_spawn_opts *o)
 	}
 	if (pid == 0) {
 		close(fd[0]);
-		child(argv, o, fd[1]);
+		child(argv, o, fd[1], parent);
 	}
 	close(fd[1]);
 	while ((k = read(fd[0], &e, sizeof(e))) < 0 && errno == EINTR)
@@ -112,6 +119,37 @@ int settle_wait(pid_t pid, struct rusage *ru)
 		}
 	}
 	return status_of(st);
+}
+
+int settle_wait_stoppable(pid_t pid, const char *who)
+{
+	int st, passed = 0, said = 0;
+
+	for (;;) {
+		if (wait4(pid, &st, WUNTRACED | WCONTINUED, NULL) < 0) {
+			if (errno != EINTR)
+				return -1;
+			if (settle_interrupted() && !passed) {
+				kill(pid, settle_interrupted());
+				kill(pid, SIGCONT);
+				passed = 1;
+			}
+			continue;
+		}
+		if (WIFCONTINUED(st))
+			continue;
+		if (!WIFSTOPPED(st))
+			return status_of(st);
+		if (said || WSTOPSIG(st) == SIGTSTP ||
+		    WSTOPSIG(st) == SIGTTIN || WSTOPSIG(st) == SIGTTOU)
+			continue;
+		fprintf(stderr, "settle: %s (pid %ld) is stopped (signal %d, "
+			"%s: sent by itself or by another program); settle "
+			"waits until it continues (kill -CONT %ld) or settle "
+			"is interrupted\n", who, (long)pid, WSTOPSIG(st),
+			strsignal(WSTOPSIG(st)), (long)pid);
+		said = 1;
+	}
 }
 
 int settle_wait_for(pid_t pid, long limit_ms, int *timed_out)

@@ -82,6 +82,8 @@ struct settle_spawn_opts {
 				       this one */
 	const char *const *set;     /* "NAME=VALUE" to set, NULL-terminated */
 	const char *const *unset;   /* names to remove, NULL-terminated */
+	int pdeathsig;              /* sent to the child when settle ends
+				       (PR_SET_PDEATHSIG); 0: none */
 };
 
 /*
@@ -101,6 +103,16 @@ pid_t settle_spawn(char *const *argv, const struct settle_spawn_opts *o);
  * wanted) receives its resource usage (wait4).
  */
 int settle_wait(pid_t pid, struct rusage *ru);
+
+/*
+ * settle_wait() that also sees pid stop (a SIGSTOP from itself or from
+ * another program; a stop from the terminal, Ctrl-Z, stops settle too):
+ * said once on standard error as "settle: WHO (pid N) is stopped", and
+ * waited for until it continues; an interrupt is passed on with SIGCONT
+ * after it, so that a stopped program takes it. Returns what settle_wait()
+ * returns.
+ */
+int settle_wait_stoppable(pid_t pid, const char *who);
 
 /*
  * settle_wait() for at most limit_ms milliseconds (polled every 10 ms):

@@ -1,0 +1,96 @@
+/*
+ * elf.c - ELF headers read with every offset checked (see elf.h).
+ */
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util/elf.h"
+
+int settle_elf_open(struct settle_elf *e, const char *path)
+{
+	struct stat st;
+
+	e->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (e->fd < 0)
+		return -1;
+	if (fstat(e->fd, &st) == 0 && S_ISREG(st.st_mode)) {
+		e->size = st.st_size;
+		if (settle_elf_read(e, &e->eh, sizeof(e->eh), 0) == 0 &&
+		    !memcmp(e->eh.e_ident, ELFMAG, SELFMAG) &&
+		    e->eh.e_ident[EI_CLASS] == SETTLE_ELF_CLASS &&
+		    e->eh.e_ident[EI_DATA] == SETTLE_ELF_DATA)
+			return 0;
+	}
+	settle_elf_close(e);
+	return -1;
+}
+
+int settle_elf_read(const struct settle_elf *e, void *buf, size_t len,
+		    uint64_t off)
+{
+	if (off > (uint64_t)e->size || len > (uint64_t)e->size - off)
+		return -1;
+	return pread(e->fd, buf, len, (off_t)off) == (ssize_t)len ? 0 : -1;
+}
+
+/* Whether the n entries of entsize bytes at off lie inside e. */
+static int table_inside(const struct settle_elf *e, uint64_t off,
+			uint64_t n, uint64_t entsize)
+{
+	return off <= (uint64_t)e->size &&
+	       n * entsize <= (uint64_t)e->size - off;
+}
+
+int settle_elf_section(const struct settle_elf *e, unsigned i,
+		       settle_elf_shdr *sh)
+{
+	if (e->eh.e_shentsize != sizeof(*sh) || i >= e->eh.e_shnum ||
+	    !table_inside(e, e->eh.e_shoff, e->eh.e_shnum, sizeof(*sh)))
+		return -1;
+	return settle_elf_read(e, sh, sizeof(*sh),
+			       e->eh.e_shoff + (uint64_t)i * sizeof(*sh));
+}
+
+void settle_elf_close(struct settle_elf *e)
+{
+	if (e->fd >= 0)
+		close(e->fd);
+	e->fd = -1;
+}
+
+/* Whether e's program headers and its loadable segments' contents lie
+ * inside it. */
+static int segments_inside(const struct settle_elf *e)
+{
+	settle_elf_phdr ph;
+
+	if (e->eh.e_phnum && (e->eh.e_phentsize != sizeof(ph) ||
+	    !table_inside(e, e->eh.e_phoff, e->eh.e_phnum, sizeof(ph))))
+		return 0;
+	for (unsigned i = 0; i < e->eh.e_phnum; i++) {
+		if (settle_elf_read(e, &ph, sizeof(ph), e->eh.e_phoff +
+				    (uint64_t)i * sizeof(ph)))
+			return 0;
+		if (ph.p_type == PT_LOAD &&
+		    !table_inside(e, ph.p_offset, 1, ph.p_filesz))
+			return 0;
+	}
+	return 1;
+}
+
+int settle_elf_whole(const char *path)
+{
+	struct settle_elf e;
+	int whole;
+
+	if (settle_elf_open(&e, path) < 0)
+		return -1;
+	whole = segments_inside(&e) &&
+		(!e.eh.e_shnum || (e.eh.e_shentsize == sizeof(settle_elf_shdr) &&
+		 table_inside(&e, e.eh.e_shoff, e.eh.e_shnum,
+			      sizeof(settle_elf_shdr))));
+	settle_elf_close(&e);
+	return whole;
+}

@@ -1,0 +1,72 @@
+/*
+ * elf.h - reading the headers of an ELF file of this machine's class and
+ * byte order, every offset checked against the file's size (private to
+ * settle: the debug information of --share's files, src/runner/
+ * debuginfo.c, and the whole-file check of cached objects, src/byob/).
+ * The layout is the System V gABI's ("ELF Header", "Sections", "Program
+ * Header"), as <elf.h> declares it.
+ */
+#ifndef SETTLE_UTIL_ELF_H
+#define SETTLE_UTIL_ELF_H
+
+#include <elf.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#if UINTPTR_MAX > 0xffffffffu
+typedef Elf64_Ehdr settle_elf_ehdr;
+typedef Elf64_Shdr settle_elf_shdr;
+typedef Elf64_Phdr settle_elf_phdr;
+typedef Elf64_Nhdr settle_elf_nhdr;
+#define SETTLE_ELF_CLASS ELFCLASS64
+#else
+typedef Elf32_Ehdr settle_elf_ehdr;
+typedef Elf32_Shdr settle_elf_shdr;
+typedef Elf32_Phdr settle_elf_phdr;
+typedef Elf32_Nhdr settle_elf_nhdr;
+#define SETTLE_ELF_CLASS ELFCLASS32
+#endif
+
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define SETTLE_ELF_DATA ELFDATA2MSB
+#else
+#define SETTLE_ELF_DATA ELFDATA2LSB
+#endif
+
+struct settle_elf {
+	int fd;
+	off_t size;          /* bytes of the file */
+	settle_elf_ehdr eh;  /* its header */
+};
+
+/*
+ * Open path as an ELF file of this machine's class and byte order (a
+ * regular file). Returns 0, or -1 (nothing open) when it cannot be read
+ * or is no such file.
+ */
+int settle_elf_open(struct settle_elf *e, const char *path);
+
+/* Read len bytes at offset off of e into buf. Returns 0, or -1 when they
+ * are not all inside the file or cannot be read. */
+int settle_elf_read(const struct settle_elf *e, void *buf, size_t len,
+		    uint64_t off);
+
+/* Section header i of e into sh. Returns 0, or -1 (no such header, or
+ * headers of another size than this machine's). */
+int settle_elf_section(const struct settle_elf *e, unsigned i,
+		       settle_elf_shdr *sh);
+
+void settle_elf_close(struct settle_elf *e);
+
+/*
+ * Whether the ELF file at path is whole: its program and section header
+ * tables and the file contents of its loadable segments (PT_LOAD) all
+ * lie inside the file (dlopen maps those segments, and a page past the
+ * end of a file cut short faults with SIGBUS when touched). Returns 1
+ * when whole, 0 when cut short, -1 when it is no ELF file of this
+ * machine's class and byte order (not judged).
+ */
+int settle_elf_whole(const char *path);
+
+#endif
