@@ -627,6 +627,64 @@ if [ $rc = 0 ] && grep -q "cannot be loaded (cut short: its segments reach past 
 else
 	bad "a cached object cut past its headers: status $rc: $(head -3 "$TMP/cut2.err")"
 fi
+# a count beyond its array: settle reads past it, and the crash is said
+# with where (it ended with exit 139 and not a word)
+cat >"$TMP/nv.c" <<'EOF'
+#include <settle.h>
+static uint64_t r(void *s, const void *a, uint64_t n)
+{
+	(void)s, (void)a;
+	return n;
+}
+static const struct settle_variant v[] = { { .name = "a", .run = r },
+	{ .name = "b", .run = r } };
+static const struct settle_claim c = { .name = "nv", .variants = v,
+	.nvariants = 100000 };
+SETTLE_CLAIMS(&c);
+EOF
+"$SETTLE" run "$TMP/nv.c" "${FAST[@]}" >"$TMP/nv.out" 2>"$TMP/nv.err"
+rc=$?
+if [ $rc = 139 ] && grep -q "nv.c: build 'cc -O2': reading its claims' tables (a count larger than its array, such as nvariants?) crashed with SIGSEGV" "$TMP/nv.err"; then
+	ok "nvariants beyond the variants: the crash is said, with where"
+else
+	bad "nvariants beyond the variants: status $rc: $(head -3 "$TMP/nv.err")"
+fi
+# set-up's error text is the claim's: escaped as its names are (a newline
+# and a clear-screen sequence reached the terminal raw); none at all is
+# said so
+cat >"$TMP/setupnl.c" <<'EOF'
+#include <stdio.h>
+#include <stdlib.h>
+#include <settle.h>
+static void *up(const struct settle_params *p, char *err, size_t n)
+{
+	(void)p;
+	snprintf(err, n, "%s", getenv("NOREASON") ? "" : "bad\nthing\033[2J");
+	return NULL;
+}
+static uint64_t r(void *s, const void *a, uint64_t n)
+{
+	(void)s, (void)a;
+	return n;
+}
+static const struct settle_variant v[] = { { .name = "a", .run = r } };
+static const struct settle_claim c = { .name = "nl", .variants = v,
+	.nvariants = 1, .setup = up };
+SETTLE_CLAIMS(&c);
+EOF
+"$SETTLE" run "$TMP/setupnl.c" "${FAST[@]}" >/dev/null 2>"$TMP/nl.err"
+rc=$?
+NOREASON=1 "$SETTLE" run "$TMP/setupnl.c" "${FAST[@]}" >/dev/null \
+	2>"$TMP/nl2.err"
+rc2=$?
+if [ $rc != 0 ] && [ $rc2 != 0 ] &&
+   grep -qF "claim nl, build 'cc -O2': bad\x0athing\x1b[2J" "$TMP/nl.err" &&
+   ! grep -q "$(printf '\033')" "$TMP/nl.err" &&
+   grep -q "set-up failed (setup() returned NULL and left its err empty)" "$TMP/nl2.err"; then
+	ok "set-up's error text escaped; none said so"
+else
+	bad "set-up's error text: status $rc/$rc2: $(cat -A "$TMP/nl.err" "$TMP/nl2.err" | head -4)"
+fi
 # an object that never loads (an undefined symbol) is no cache entry: each
 # run says why it cannot load, none 'cached object ... compiling it again'
 cat >"$TMP/undef.c" <<'C'

@@ -595,9 +595,15 @@ static void *mclaim_setup(const struct settle_params *p, char *err,
 		s->st[b] = c->setup(p, e, sizeof(e));
 		user_leave();
 		if (!s->st[b]) {
+			/* the claim's text, escaped as its names are (a
+			 * newline and a clear-screen sequence reached the
+			 * terminal raw) */
+			e[sizeof(e) - 1] = '\0';
+			settle_escape_in(e, sizeof(e));
 			snprintf(err, len, "claim %s, build '%s': %s",
 				 mc->claim.name, mc->build_names[b],
-				 e[0] ? e : "set-up failed");
+				 e[0] ? e : "set-up failed (setup() returned "
+				 "NULL and left its err empty)");
 			mstate_free(s);
 			return NULL;
 		}
@@ -2315,10 +2321,17 @@ int settle_byob_claims(const char *file, const char *const *builds,
 		for (size_t k = 0; k < b[i].nclaims; k++) {
 			const struct settle_claim *c = b[i].claims[k];
 
-			if (!valid_claim(file, c, k))
-				return 2;
-			if (named(names, nnames, c->name) &&
-			    merge_claim(file, c, i) < 0)
+			/* a count beyond its array (nvariants 5 of 2) read
+			 * past it: a crash said nothing, exit 139 */
+			user_enter(NULL, 0, NULL, "reading its claims' tables "
+				   "(a count larger than its array, such as "
+				   "nvariants?)");
+			user_build = b[i].cmd;
+			rc = !valid_claim(file, c, k) ||
+			     (named(names, nnames, c->name) &&
+			      merge_claim(file, c, i) < 0);
+			user_leave();
+			if (rc)
 				return 2;
 		}
 	if (missing_name(file, names, nnames, &b[0]))
