@@ -335,6 +335,24 @@ double settle_repeat_score(const struct settle_result *r)
 		    settle_repeat_pair_ratio(r) / SETTLE_REPEAT_FIXED);
 }
 
+/* The median time of the repetition check's calls of r->iters
+ * repetitions, formatted into buf ("?" when none). */
+static const char *call_time(const struct settle_result *r, char *buf,
+			     size_t len)
+{
+	double q[SETTLE_REPEAT_PAIRS];
+	size_t n = 0;
+
+	for (size_t k = 0; k < r->nrepeat && k < SETTLE_REPEAT_PAIRS; k++)
+		if (r->repeat1_ns[k] > 0)
+			q[n++] = r->repeat1_ns[k];
+	if (!n) {
+		snprintf(buf, len, "?");
+		return buf;
+	}
+	return settle_format_ns(settle_median_inplace(q, n), buf, len);
+}
+
 /*
  * Decide from the evidence whether r is invalid: its time did not grow
  * with the repetitions (the fastest 2n call under SETTLE_REPEAT_GROWTH x
@@ -348,22 +366,31 @@ double settle_repeat_score(const struct settle_result *r)
 static void judge(struct settle_result *r)
 {
 	double q = settle_repeat_ratio(r), qm = settle_repeat_pair_ratio(r);
+	char t[32];
 	int paired = r->repeat_iters == 2 * r->iters; /* n and 2n timed */
 
 	r->invalid[0] = '\0';
 	if (r->skipped || r->nsamples == 0 || r->below_resolution)
 		return;
+	/* a call whose time does not grow: hoisted, removed, or a cost of
+	 * its own once a call (usleep(500) in run() read "hoisted") */
 	if (paired && q < SETTLE_REPEAT_GROWTH) {
 		snprintf(r->invalid, sizeof(r->invalid), "twice the "
 			 "repetitions took %.2fx the time, not 2x: the work "
-			 "was hoisted or removed", q);
+			 "was hoisted or removed, or a cost once a call (a "
+			 "call of %llu took %s) is nearly all of it", q,
+			 (unsigned long long)r->iters, call_time(r, t,
+								 sizeof(t)));
 		return;
 	}
 	if (paired && qm < SETTLE_REPEAT_GROWTH) {
 		/* the fastest calls grew, most pairs did not */
 		snprintf(r->invalid, sizeof(r->invalid), "twice the "
 			 "repetitions took %.2fx the time in the median pair, "
-			 "not 2x: the work was hoisted or removed", qm);
+			 "not 2x: the work was hoisted or removed, or a cost "
+			 "once a call (a call of %llu took %s) is nearly all "
+			 "of it", qm, (unsigned long long)r->iters,
+			 call_time(r, t, sizeof(t)));
 		return;
 	}
 	if (paired && qm < SETTLE_REPEAT_FIXED) {
