@@ -945,6 +945,37 @@ static void test_shared_cpu(void **st)
 	assert_int_equal(rep.results[1].cmp.verdict, SETTLE_UNCLEAR);
 	assert_string_equal(rep.results[1].cmp.why, SETTLE_WHY_SHARED_CPU);
 	settle_report_free(&rep);
+	/* compare: the new file's v twice the old's time under a busy
+	 * task, its CPU times the old's: not slower; 3 % more CPU time:
+	 * slower by both, it stands */
+	{
+		struct settle_report a, b2;
+		size_t slower;
+		char *t;
+
+		assert_int_equal(settle_load_json(cpu_file("cs1.json", twelve,
+			twelve), 0.01, &a, err, sizeof(err)), 0);
+		assert_int_equal(settle_load_json(cpu_file("cs2.json", wall,
+			twelve), 0.01, &b2, err, sizeof(err)), 0);
+		t = compare_text(&a, &b2, &slower, 0);
+		assert_non_null(strstr(t, "slower"));
+		assert_null(strstr(t, "shared its CPU"));
+		free(t);
+		b2.results[1].preempted = 12;
+		t = compare_text(&a, &b2, &slower, 0);
+		assert_non_null(strstr(t, "unclear (" SETTLE_WHY_SHARED_CPU
+				       ")"));
+		free(t);
+		settle_report_free(&b2);
+		assert_int_equal(settle_load_json(cpu_file("cs3.json", wall,
+			slower_cpu), 0.01, &b2, err, sizeof(err)), 0);
+		b2.results[1].preempted = 12;
+		t = compare_text(&a, &b2, &slower, 0);
+		assert_null(strstr(t, "shared its CPU"));
+		free(t);
+		settle_report_free(&b2);
+		settle_report_free(&a);
+	}
 }
 
 /*

@@ -165,6 +165,15 @@ int settle_report_pool(struct settle_report *rep,
  */
 int settle_result_on_cpu(const struct settle_result *r);
 
+/*
+ * Whether another task's time slices are in r's times: most of its
+ * samples preempted (settle_result.preempted), and in its median sample
+ * its thread ran under SETTLE_ON_CPU of the wall time. 0 without CPU
+ * times (older files) and for whole commands. A verdict from such times
+ * stands only where the CPU times give it too.
+ */
+int settle_result_shared_cpu(const struct settle_result *r);
+
 /* The duration of the shortest sample of any measured row of rep (ns,
  * the whole call), or 0 when no row knows its own (older files, whole
  * commands). Rows below the clock's resolution are not measured: their

@@ -1114,10 +1114,7 @@ static void means_agree(struct settle_result *r,
 	r->cmp.mean_ratio = q;
 }
 
-/* Most of r's samples preempted, and its median sample under
- * SETTLE_ON_CPU of its time on the CPU (settle_result_on_cpu()): another
- * task's time slices are in its times. Unknown (0) without CPU times. */
-static int shared_cpu(const struct settle_result *r)
+int settle_result_shared_cpu(const struct settle_result *r)
 {
 	return !r->command && r->samples_cpu_ns && r->nsamples &&
 	       r->preempted * 2 > r->nsamples && !settle_result_on_cpu(r);
@@ -1143,8 +1140,8 @@ static void shared_unclear(struct settle_result *r,
 
 	if (r->cmp.verdict == SETTLE_UNCLEAR ||
 	    r->cmp.verdict == SETTLE_INVALID ||
-	    (!shared_cpu(r) && !shared_cpu(b)) || !r->samples_cpu_ns ||
-	    !b->samples_cpu_ns)
+	    (!settle_result_shared_cpu(r) && !settle_result_shared_cpu(b)) ||
+	    !r->samples_cpu_ns || !b->samples_cpu_ns)
 		return;
 	rc.samples_ns = r->samples_cpu_ns;
 	bc.samples_ns = b->samples_cpu_ns;

@@ -162,6 +162,55 @@ static void means_agree(const struct settle_report *old,
 	c->why = why;
 }
 
+/* Whether a repetition of r's key in rep shared its CPU with another
+ * task (settle_result_shared_cpu()), and every one has CPU times
+ * (*cpu). */
+static int key_shared(const struct settle_report *rep,
+		      const struct settle_result *r, int *cpu)
+{
+	int shared = 0;
+
+	for (size_t i = 0; i < rep->nresults; i++) {
+		const struct settle_result *s = &rep->results[i];
+
+		if (!settle_result_same_key(s, r))
+			continue;
+		shared |= settle_result_shared_cpu(s);
+		*cpu &= s->samples_cpu_ns != NULL;
+	}
+	return shared;
+}
+
+/* c made unclear when a side's times hold another task's time slices
+ * (most samples preempted, under 90 % on the CPU) and the two files'
+ * CPU times, compared as pooled samples, do not give its verdict (as
+ * the run's own rule: shared_unclear() in src/model/report.c). */
+static void shared_agree(const struct settle_report *old,
+			 const struct settle_report *nw,
+			 const struct settle_result *r, double band,
+			 struct settle_comparison *c)
+{
+	struct settle_comparison cpu;
+	int have = 1, shared;
+	double *x, *y;
+	size_t nx, ny;
+
+	if (c->verdict == SETTLE_UNCLEAR)
+		return;
+	shared = key_shared(old, r, &have) | key_shared(nw, r, &have);
+	if (!shared)
+		return;
+	x = have ? pool_means(old, r, 1, &nx) : NULL;
+	y = have ? pool_means(nw, r, 1, &ny) : NULL;
+	if (!x || !y || settle_compare_unpaired(x, nx, y, ny, band, &cpu) < 0 ||
+	    cpu.verdict != c->verdict) {
+		c->verdict = SETTLE_UNCLEAR;
+		c->why = SETTLE_WHY_SHARED_CPU;
+	}
+	free(x);
+	free(y);
+}
+
 /* How many layouts the results of rep with r's key were measured in (the
  * most of any of them). */
 static unsigned layouts_of(const struct settle_report *rep,
@@ -626,6 +675,7 @@ static int make_row(const struct settle_report *old,
 		c.why = settle_layout_why(spread, why, whylen);
 	} else {
 		means_agree(old, nw, r, band, &c, why, whylen);
+		shared_agree(old, nw, r, band, &c);
 	}
 	row_numbers(w, so.median, sn.median, &c);
 	if (k) { /* with layouts, the spread within them (the results') */
