@@ -1183,9 +1183,12 @@ static void build_head(size_t used, uint64_t size, const char *build,
 	char sz[24];
 
 	settle_format_size(size, sz, sizeof(sz));
+	/* "the largest size": a new user read the sentence as his whole
+	 * answer, and his 4 KiB rows were in none */
 	snprintf(buf, len, "%s%s%s%s%s%s", used ? "; " : "",
 		 !used && size ? "at " : "", !used && size ? sz : "",
-		 !used && size ? (build ? ", " : ": ") : "",
+		 !used && size ? (build ? " (the largest size), " :
+				  " (the largest size): ") : "",
 		 build ? build : "", build ? ": " : "");
 }
 
