@@ -435,15 +435,17 @@ struct settle_comparison {
 	"the mean times disagree: a slow mode in some samples, or other " \
 	"tasks' time slices in preempted ones"
 
-/* The reason of a verdict left unclear because most samples of a row
- * (or of its baseline) were preempted, its median sample under
- * SETTLE_ON_CPU of its time on the CPU, and the CPU times do not give the
- * same verdict: its times hold other tasks' time slices (a busy task on
- * settle's CPU made a variant 1.03x slower read 1.001x [0.997, 1.006]
- * the same, both rows 1.8x their time, and another 0.581x faster). */
+/* Rows most of whose samples were preempted (or their baseline's), the
+ * median sample under SETTLE_ON_CPU of its time on the CPU: their times
+ * hold other tasks' time slices, or a partner's work that is the body's
+ * own, so the interval is widened to span the CPU times' interval too.
+ * The reason of a verdict so made unclear (the two disagree), and the
+ * remark on one that stands on the wider interval. */
 #define SETTLE_WHY_SHARED_CPU \
 	"it shared its CPU: most samples preempted, and their CPU times " \
 	"do not say the same"
+#define SETTLE_WHY_SHARED_WIDENED \
+	"its interval spans its CPU times' too: most samples preempted"
 
 /* "faster", "slower", "same", "unclear", "invalid"; "?" for a value
  * outside the enum. */

@@ -929,6 +929,21 @@ static void test_shared_cpu(void **st)
 	rep.results[0].preempted = 6;
 	settle_report_analyze(&rep, 0, rep.nresults);
 	assert_int_equal(rep.results[1].cmp.verdict, SETTLE_SAME);
+	/* all preempted, but at 95 % of their time on the CPU or more (a
+	 * switch or two a sample): their times are their work's, the
+	 * interval is not widened to the CPU times' (0.9x against 0.95x) */
+	rep.results[0].preempted = rep.results[1].preempted = 12;
+	for (size_t k = 0; k < 12; k++) {
+		double t = rep.results[0].samples_ns[k];
+
+		rep.results[1].samples_ns[k] = 0.9 * t;
+		rep.results[0].samples_cpu_ns[k] = 0.95 * t;
+		rep.results[1].samples_cpu_ns[k] = 0.95 * 0.95 * t;
+	}
+	settle_report_analyze(&rep, 0, rep.nresults);
+	assert_int_equal(rep.results[1].cmp.verdict, SETTLE_FASTER);
+	assert_null(rep.results[1].cmp.why);
+	assert_true(rep.results[1].cmp.hi < 0.91);
 	settle_report_free(&rep);
 	/* the partner's work preempts the body: slower by both, it stands */
 	assert_int_equal(settle_load_json(cpu_file("sh2.json", pingpong,
@@ -937,6 +952,9 @@ static void test_shared_cpu(void **st)
 	rep.results[1].preempted = 12;
 	settle_report_analyze(&rep, 0, rep.nresults);
 	assert_int_equal(rep.results[1].cmp.verdict, SETTLE_SLOWER);
+	assert_string_equal(rep.results[1].cmp.why, SETTLE_WHY_SHARED_WIDENED);
+	assert_true(rep.results[1].cmp.lo < 3.1);  /* the CPU times' 3x */
+	assert_true(rep.results[1].cmp.hi > 13.9); /* the times' 14x */
 	/* ...but not where its CPU times are the base's */
 	for (size_t k = 0; k < rep.results[1].nsamples; k++)
 		rep.results[1].samples_cpu_ns[k] =
@@ -944,6 +962,22 @@ static void test_shared_cpu(void **st)
 	settle_report_analyze(&rep, 0, rep.nresults);
 	assert_int_equal(rep.results[1].cmp.verdict, SETTLE_UNCLEAR);
 	assert_string_equal(rep.results[1].cmp.why, SETTLE_WHY_SHARED_CPU);
+	settle_report_free(&rep);
+	/* the busy task in the baseline's samples alone: 0.58x faster by
+	 * the times, 0.97x by the CPU times; faster by both, on an
+	 * interval that spans both */
+	assert_int_equal(settle_load_json(cpu_file_base("sh3.json", wall,
+		twelve, "[116, 117, 115, 116, 118, 114, 116, 117, 115, 116, "
+		"116, 116]", "[97, 98, 96, 97, 99, 95, 97, 98, 96, 97, 97, 97]"),
+		0.01, &rep, err, sizeof(err)), 0);
+	assert_int_equal(rep.results[1].cmp.verdict, SETTLE_FASTER);
+	assert_true(rep.results[1].cmp.hi < 0.6);
+	rep.results[0].preempted = 12;
+	settle_report_analyze(&rep, 0, rep.nresults);
+	assert_int_equal(rep.results[1].cmp.verdict, SETTLE_FASTER);
+	assert_string_equal(rep.results[1].cmp.why, SETTLE_WHY_SHARED_WIDENED);
+	assert_true(rep.results[1].cmp.hi > 0.96);
+	assert_true(rep.results[1].cmp.lo < 0.6);
 	settle_report_free(&rep);
 	/* compare: the new file's v twice the old's time under a busy
 	 * task, its CPU times the old's: not slower; 3 % more CPU time:

@@ -1121,35 +1121,48 @@ int settle_result_shared_cpu(const struct settle_result *r)
 }
 
 /*
- * No verdict from times that other tasks' time slices made, unless the
- * CPU times, which those slices do not lengthen, give the same one: a
- * busy task on settle's CPU made a variant 1.03x slower read 1.001x
- * [0.997, 1.006] the same (both rows 1.8x their time) and 0.581x
- * faster. The CPU times alone decide nothing: a body whose helper did its
- * work on the same CPU read faster by them (runner.c, timed_sample()),
- * and a partner process that is the work itself preempts its body too
- * (syscall's ping-pong on one CPU), so its verdict stands where the two
- * agree.
+ * Times that other tasks' time slices made (settle_result_shared_cpu()):
+ * a busy task on settle's CPU made a variant 1.03x slower read 1.001x
+ * [0.997, 1.006] the same (both rows 1.8x their time) and 0.581x faster,
+ * and one during whose baseline alone it ran read 0.580x faster where
+ * the CPU times said 0.97x. The CPU times alone decide nothing: a body
+ * whose helper did its work on the same CPU read faster by them
+ * (runner.c, timed_sample()), and a partner process that is the work
+ * preempts its body too (syscall's ping-pong on one CPU, 14x the null
+ * call by its times, 3-5x by its CPU time). So the interval is widened
+ * to span the CPU times' interval as well, whichever of the two is the
+ * work's, and the verdict is what the wider interval decides: unclear,
+ * saying why, where the two disagree.
  */
-static void shared_unclear(struct settle_result *r,
-			   const struct settle_result *b, unsigned nproc,
-			   double band)
+static void shared_widen(struct settle_result *r,
+			 const struct settle_result *b, unsigned nproc,
+			 double band)
 {
 	struct settle_result rc = *r, bc = *b;
-	struct settle_comparison cpu;
+	struct settle_comparison cpu, *c = &r->cmp;
+	enum settle_verdict was = c->verdict;
 
-	if (r->cmp.verdict == SETTLE_UNCLEAR ||
-	    r->cmp.verdict == SETTLE_INVALID ||
-	    (!settle_result_shared_cpu(r) && !settle_result_shared_cpu(b)) ||
-	    !r->samples_cpu_ns || !b->samples_cpu_ns)
+	if (c->verdict == SETTLE_UNCLEAR || c->verdict == SETTLE_INVALID ||
+	    (!settle_result_shared_cpu(r) && !settle_result_shared_cpu(b)))
 		return;
 	rc.samples_ns = r->samples_cpu_ns;
 	bc.samples_ns = b->samples_cpu_ns;
-	if (settle_result_compare(&rc, &bc, nproc, band, &cpu) == 0 &&
-	    cpu.verdict == r->cmp.verdict)
+	if (!r->samples_cpu_ns || !b->samples_cpu_ns ||
+	    settle_result_compare(&rc, &bc, nproc, band, &cpu) < 0 ||
+	    !(cpu.ratio > 0) || !settle_interval_usable(&cpu)) {
+		c->verdict = SETTLE_UNCLEAR;
+		c->why = SETTLE_WHY_SHARED_CPU;
 		return;
-	r->cmp.verdict = SETTLE_UNCLEAR;
-	r->cmp.why = SETTLE_WHY_SHARED_CPU;
+	}
+	if (cpu.lo >= c->lo && cpu.hi <= c->hi)
+		return; /* the CPU times' interval inside: it stands */
+	c->lo = fmin(c->lo, cpu.lo);
+	c->hi = fmax(c->hi, cpu.hi);
+	settle_decide(c, band);
+	c->why = c->verdict == was ? SETTLE_WHY_SHARED_WIDENED :
+		 SETTLE_WHY_SHARED_CPU;
+	if (c->verdict != was)
+		c->verdict = SETTLE_UNCLEAR;
 }
 
 /* Analyse the group res[0..n). */
@@ -1179,7 +1192,7 @@ static void analyze_group(const struct settle_report *rep,
 		compare(&res[i], &res[b], nproc, band);
 		whole_slots(rep, &res[i]);
 		means_agree(&res[i], &res[b], band);
-		shared_unclear(&res[i], &res[b], nproc, band);
+		shared_widen(&res[i], &res[b], nproc, band);
 		no_verdict(&res[i], &res[b]);
 	}
 }

@@ -181,21 +181,23 @@ static int key_shared(const struct settle_report *rep,
 	return shared;
 }
 
-/* c made unclear when a side's times hold another task's time slices
- * (most samples preempted, under 90 % on the CPU) and the two files'
- * CPU times, compared as pooled samples, do not give its verdict (as
- * the run's own rule: shared_unclear() in src/model/report.c). */
+/* When a side's times hold another task's time slices (most samples
+ * preempted, under 90 % on the CPU): c's interval widened to span that of
+ * the two files' CPU times, compared as pooled samples, and its verdict
+ * what the wider one decides, unclear where they disagree (as the run's
+ * own rule: shared_widen() in src/model/report.c). */
 static void shared_agree(const struct settle_report *old,
 			 const struct settle_report *nw,
 			 const struct settle_result *r, double band,
 			 struct settle_comparison *c)
 {
+	enum settle_verdict was = c->verdict;
 	struct settle_comparison cpu;
 	int have = 1, shared;
 	double *x, *y;
 	size_t nx, ny;
 
-	if (c->verdict == SETTLE_UNCLEAR)
+	if (c->verdict == SETTLE_UNCLEAR || c->verdict == SETTLE_INVALID)
 		return;
 	shared = key_shared(old, r, &have) | key_shared(nw, r, &have);
 	if (!shared)
@@ -203,9 +205,17 @@ static void shared_agree(const struct settle_report *old,
 	x = have ? pool_means(old, r, 1, &nx) : NULL;
 	y = have ? pool_means(nw, r, 1, &ny) : NULL;
 	if (!x || !y || settle_compare_unpaired(x, nx, y, ny, band, &cpu) < 0 ||
-	    cpu.verdict != c->verdict) {
+	    !(cpu.ratio > 0) || !settle_interval_usable(&cpu)) {
 		c->verdict = SETTLE_UNCLEAR;
 		c->why = SETTLE_WHY_SHARED_CPU;
+	} else if (cpu.lo < c->lo || cpu.hi > c->hi) {
+		c->lo = fmin(c->lo, cpu.lo);
+		c->hi = fmax(c->hi, cpu.hi);
+		settle_decide(c, band);
+		c->why = c->verdict == was ? SETTLE_WHY_SHARED_WIDENED :
+			 SETTLE_WHY_SHARED_CPU;
+		if (c->verdict != was)
+			c->verdict = SETTLE_UNCLEAR;
 	}
 	free(x);
 	free(y);
