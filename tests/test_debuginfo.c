@@ -42,31 +42,58 @@ typedef Elf32_Nhdr Nhdr;
 #define OTHER_DATA ELFDATA2MSB
 #endif
 
+/* DWARF 5, 7.5.1.1: unit types */
+#define DW_UT_compile 1
+#define DW_UT_skeleton 4
+
 static char dir[1024]; /* the test's folder: files and debug root */
 static char root[1024 + 16];
 
 static const unsigned char id[] = { 0xab, 0xcd, 0x01, 0x02, 0x03 };
-#define NAMES "\0.shstrtab\0.debug_info\0.note.gnu.build-id\0.zdebug_info"
-#define N_SHSTRTAB 1
-#define N_DEBUG_INFO 11
-#define N_BUILD_ID 23
-#define N_ZDEBUG 42
+static const char names[] = "\0.shstrtab\0.debug_info\0.note.gnu.build-id"
+	"\0.zdebug_info\0.comment\0.gnu_debuglink";
 
-/* An ELF file: header, section names, a build-ID note, 16 bytes of
- * "debug information", then four section headers: none, the names, the
- * note, the debug section named debug_name of type debug_type. */
+/* The offset of section name n in names. */
+static unsigned name_of(const char *n)
+{
+	for (size_t i = 0; i < sizeof(names); i += strlen(names + i) + 1)
+		if (!strcmp(names + i, n))
+			return (unsigned)i;
+	fail_msg("no section name %s", n);
+	return 0;
+}
+
+/* An ELF file: header, section names, a build-ID note, a unit header of
+ * "debug information", the compilers (.comment), a debug link, then six
+ * section headers: none, the names, the note, the debug section, the
+ * comment and the link. */
 struct elf {
 	Ehdr eh;
-	char names[sizeof(NAMES)];
+	char names[sizeof(names)];
 	unsigned char note[sizeof(Nhdr) + 4 + sizeof(id)];
 	unsigned char info[16];
-	Shdr sh[4];
+	char comment[48];
+	char link[16];
+	Shdr sh[6];
 };
 
-static void make(struct elf *e, unsigned debug_name, unsigned debug_type)
+static void section(struct elf *e, int i, const char *name, unsigned type,
+		    size_t off, size_t size)
+{
+	e->sh[i].sh_name = name_of(name);
+	e->sh[i].sh_type = type;
+	e->sh[i].sh_offset = off;
+	e->sh[i].sh_size = size;
+}
+
+/* A file whose debug section is debug_name, of type debug_type, its first
+ * unit of DWARF version v and unit type ut, built by comment. */
+static void make(struct elf *e, const char *debug_name, unsigned debug_type,
+		 uint16_t v, uint8_t ut, const char *comment)
 {
 	Nhdr n = { .n_namesz = 4, .n_descsz = sizeof(id),
 		   .n_type = NT_GNU_BUILD_ID };
+	uint32_t length = 12;
 
 	memset(e, 0, sizeof(*e));
 	memcpy(e->eh.e_ident, ELFMAG, SELFMAG);
@@ -77,25 +104,38 @@ static void make(struct elf *e, unsigned debug_name, unsigned debug_type)
 	e->eh.e_version = EV_CURRENT;
 	e->eh.e_ehsize = sizeof(Ehdr);
 	e->eh.e_shentsize = sizeof(Shdr);
-	e->eh.e_shnum = 4;
+	e->eh.e_shnum = 6;
 	e->eh.e_shstrndx = 1;
 	e->eh.e_shoff = offsetof(struct elf, sh);
-	memcpy(e->names, NAMES, sizeof(NAMES));
+	memcpy(e->names, names, sizeof(names));
 	memcpy(e->note, &n, sizeof(n));
 	memcpy(e->note + sizeof(n), "GNU", 4);
 	memcpy(e->note + sizeof(n) + 4, id, sizeof(id));
-	e->sh[1].sh_name = N_SHSTRTAB;
-	e->sh[1].sh_type = SHT_STRTAB;
-	e->sh[1].sh_offset = offsetof(struct elf, names);
-	e->sh[1].sh_size = sizeof(NAMES);
-	e->sh[2].sh_name = N_BUILD_ID;
-	e->sh[2].sh_type = SHT_NOTE;
-	e->sh[2].sh_offset = offsetof(struct elf, note);
-	e->sh[2].sh_size = sizeof(e->note);
-	e->sh[3].sh_name = debug_name;
-	e->sh[3].sh_type = debug_type;
-	e->sh[3].sh_offset = offsetof(struct elf, info);
-	e->sh[3].sh_size = sizeof(e->info);
+	memcpy(e->info, &length, 4); /* this machine's byte order */
+	memcpy(e->info + 4, &v, 2);
+	e->info[6] = ut;
+	snprintf(e->comment, sizeof(e->comment), "%s", comment);
+	section(e, 1, ".shstrtab", SHT_STRTAB, offsetof(struct elf, names),
+		sizeof(names));
+	section(e, 2, ".note.gnu.build-id", SHT_NOTE,
+		offsetof(struct elf, note), sizeof(e->note));
+	section(e, 3, debug_name, debug_type, offsetof(struct elf, info),
+		sizeof(e->info));
+	section(e, 4, ".comment", SHT_PROGBITS, offsetof(struct elf, comment),
+		strlen(e->comment) + 1);
+	section(e, 5, ".gnu_debuglink", SHT_PROGBITS,
+		offsetof(struct elf, link), 0);
+}
+
+/* A stripped file: no debug section (the fourth is a second comment). */
+static void stripped(struct elf *e)
+{
+	make(e, ".comment", SHT_PROGBITS, 5, DW_UT_compile, "GCC: 12.2.0");
+}
+
+static void debug(struct elf *e)
+{
+	make(e, ".debug_info", SHT_PROGBITS, 5, DW_UT_compile, "GCC: 12.2.0");
 }
 
 /* Write len bytes of e to the test's file name; returns its path. */
@@ -117,23 +157,38 @@ static int has(const char *name, const void *e, size_t len)
 	return settle_has_debug_info_in(put(name, e, len), root);
 }
 
+/* DWARF perf reads in the file: a .debug_info (compressed with -gz too),
+ * not .zdebug_info, not empty, not a split unit's skeleton, not clang's
+ * DWARF 5 (binutils 2.40's addr2line reads no inlined function of it). */
 static void test_sections(void **st)
 {
 	struct elf e;
 
 	(void)st;
-	make(&e, N_DEBUG_INFO, SHT_PROGBITS);
+	debug(&e);
 	assert_int_equal(has("debug", &e, sizeof(e)), 1);
-	make(&e, N_ZDEBUG, SHT_PROGBITS);
-	assert_int_equal(has("zdebug", &e, sizeof(e)), 1);
-	/* a stripped file: no such section, or one without contents */
-	make(&e, N_SHSTRTAB, SHT_PROGBITS);
+	e.sh[3].sh_flags = SHF_COMPRESSED; /* -gz: its header unread */
+	e.info[6] = DW_UT_skeleton;
+	assert_int_equal(has("gz", &e, sizeof(e)), 1);
+	make(&e, ".zdebug_info", SHT_PROGBITS, 4, 0, "GCC: 12.2.0");
+	assert_int_equal(has("zdebug", &e, sizeof(e)), 0);
+	stripped(&e);
 	assert_int_equal(has("none", &e, sizeof(e)), 0);
-	make(&e, N_DEBUG_INFO, SHT_NOBITS);
+	make(&e, ".debug_info", SHT_NOBITS, 5, DW_UT_compile, "GCC");
 	assert_int_equal(has("nobits", &e, sizeof(e)), 0);
-	make(&e, N_DEBUG_INFO, SHT_PROGBITS);
+	debug(&e);
 	e.sh[3].sh_size = 0;
 	assert_int_equal(has("empty", &e, sizeof(e)), 0);
+	make(&e, ".debug_info", SHT_PROGBITS, 5, DW_UT_skeleton, "GCC");
+	assert_int_equal(has("skeleton", &e, sizeof(e)), 0);
+	make(&e, ".debug_info", SHT_PROGBITS, 4, 0, "GCC");
+	assert_int_equal(has("dwarf4", &e, sizeof(e)), 1);
+	make(&e, ".debug_info", SHT_PROGBITS, 5, DW_UT_compile,
+	     "Debian clang version 14.0.6");
+	assert_int_equal(has("clang5", &e, sizeof(e)), 0);
+	make(&e, ".debug_info", SHT_PROGBITS, 4, 0,
+	     "Debian clang version 14.0.6");
+	assert_int_equal(has("clang4", &e, sizeof(e)), 1);
 }
 
 /* Headers that point outside the file, or another machine's file. */
@@ -142,75 +197,117 @@ static void test_malformed(void **st)
 	struct elf e;
 
 	(void)st;
-	make(&e, N_DEBUG_INFO, SHT_PROGBITS);
+	debug(&e);
 	assert_int_equal(has("cut", &e, offsetof(struct elf, sh) + 3 *
 			     sizeof(Shdr)), 0);
 	e.eh.e_shoff = UINT32_MAX;
 	assert_int_equal(has("far", &e, sizeof(e)), 0);
-	make(&e, N_DEBUG_INFO, SHT_PROGBITS);
-	e.eh.e_shstrndx = 4;
+	debug(&e);
+	e.eh.e_shstrndx = 6;
 	assert_int_equal(has("strndx", &e, sizeof(e)), 0);
-	make(&e, N_DEBUG_INFO, SHT_PROGBITS);
-	e.sh[3].sh_name = sizeof(NAMES) + 100;
+	debug(&e);
+	e.sh[3].sh_name = sizeof(names) + 100;
 	assert_int_equal(has("name", &e, sizeof(e)), 0);
-	make(&e, N_DEBUG_INFO, SHT_PROGBITS);
+	debug(&e);
 	e.sh[3].sh_size = 1u << 20; /* beyond the end */
 	assert_int_equal(has("big", &e, sizeof(e)), 0);
-	make(&e, N_DEBUG_INFO, SHT_PROGBITS);
+	debug(&e);
 	e.eh.e_shentsize = sizeof(Shdr) + 8;
 	assert_int_equal(has("entsize", &e, sizeof(e)), 0);
-	make(&e, N_DEBUG_INFO, SHT_PROGBITS);
+	debug(&e);
 	e.eh.e_ident[EI_CLASS] = OTHER_CLASS;
 	assert_int_equal(has("class", &e, sizeof(e)), 0);
-	make(&e, N_DEBUG_INFO, SHT_PROGBITS);
+	debug(&e);
 	e.eh.e_ident[EI_DATA] = OTHER_DATA;
 	assert_int_equal(has("data", &e, sizeof(e)), 0);
-	make(&e, N_DEBUG_INFO, SHT_PROGBITS);
+	debug(&e);
 	e.eh.e_ident[1] = 'X';
 	assert_int_equal(has("magic", &e, sizeof(e)), 0);
 	assert_int_equal(has("tiny", &e, 10), 0);
 }
 
-/* No debug section, but a separate file: by build ID (abcd0102...:
- * .build-id/ab/cd010203.debug) or by path (ROOT/PATH.debug). */
+/* mkdir -p of path (1 when done). */
+static int folders(const char *path)
+{
+	char cmd[2400];
+
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s'", path);
+	return system(cmd) == 0;
+}
+
+/*
+ * No debug section, but a separate file of the same build (its build ID,
+ * readable DWARF): by build ID (abcd0102...: .build-id/ab/cd010203.debug
+ * below the root), by path (ROOT/PATH.debug), or by .gnu_debuglink beside
+ * the file, in .debug/ beside it, or below the root. A file of another
+ * build, one without DWARF, or one that is no ELF file is none.
+ */
 static void test_separate(void **st)
 {
-	char path[2 * PATH_MAX];
+	char folder[2200], path[sizeof(folder) + 64];
+	struct elf e, d;
 	const char *file;
-	struct elf e;
 
 	(void)st;
-	make(&e, N_SHSTRTAB, SHT_PROGBITS);
+	stripped(&e);
 	assert_int_equal(has("stripped", &e, sizeof(e)), 0);
-	snprintf(path, sizeof(path), "%s/.build-id", root);
-	assert_int_equal(mkdir(path, 0700), 0);
-	snprintf(path, sizeof(path), "%s/.build-id/ab", root);
-	assert_int_equal(mkdir(path, 0700), 0);
-	snprintf(path, sizeof(path), "%s/.build-id/ab/cd010203.debug", root);
+	snprintf(folder, sizeof(folder), "%s/.build-id/ab", root);
+	assert_true(folders(folder));
+	snprintf(path, sizeof(path), "%s/cd010203.debug", folder);
 	assert_int_equal(symlink("/dev/null", path), 0);
-	assert_int_equal(has("stripped", &e, sizeof(e)), 1);
-	/* the note's ID is another: not found */
-	e.note[sizeof(Nhdr) + 4] = 0xac;
-	assert_int_equal(has("other-id", &e, sizeof(e)), 0);
-	/* a note of another kind */
-	make(&e, N_SHSTRTAB, SHT_PROGBITS);
-	e.note[offsetof(Nhdr, n_type)] ^= 1;
-	assert_int_equal(has("other-note", &e, sizeof(e)), 0);
+	assert_int_equal(has("stripped", &e, sizeof(e)), 0);
 	assert_int_equal(unlink(path), 0);
-	/* by path */
-	make(&e, N_SHSTRTAB, SHT_PROGBITS);
+	debug(&d);
+	put("id.debug", &d, sizeof(d));
+	snprintf(path, sizeof(path), "%s/id.debug", dir);
+	snprintf(folder, sizeof(folder), "%s/.build-id/ab/cd010203.debug",
+		 root);
+	assert_int_equal(rename(path, folder), 0);
+	assert_int_equal(has("stripped", &e, sizeof(e)), 1);
+	/* another build's file by that name: not the program's */
+	d.note[sizeof(Nhdr) + 4 + 1] ^= 1;
+	put("other.debug", &d, sizeof(d));
+	snprintf(path, sizeof(path), "%s/other.debug", dir);
+	assert_int_equal(rename(path, folder), 0);
+	assert_int_equal(has("stripped", &e, sizeof(e)), 0);
+	/* the program's build, without DWARF */
+	stripped(&d);
+	put("nodwarf.debug", &d, sizeof(d));
+	snprintf(path, sizeof(path), "%s/nodwarf.debug", dir);
+	assert_int_equal(rename(path, folder), 0);
+	assert_int_equal(has("stripped", &e, sizeof(e)), 0);
+	assert_int_equal(unlink(folder), 0);
+	/* by path, with the build's ID */
 	file = put("by-path", &e, sizeof(e));
-	assert_int_equal(settle_has_debug_info_in(file, root), 0);
-	snprintf(path, sizeof(path), "%s%s", root, dir);
+	snprintf(folder, sizeof(folder), "%s%s", root, dir);
+	assert_true(folders(folder));
+	debug(&d);
+	snprintf(path, sizeof(path), "%s%s/by-path.debug", root, dir);
 	{
-		char cmd[sizeof(path) + 16];
+		FILE *f = fopen(path, "wb");
 
-		snprintf(cmd, sizeof(cmd), "mkdir -p '%s'", path);
-		assert_int_equal(system(cmd), 0);
+		assert_non_null(f);
+		assert_int_equal(fwrite(&d, 1, sizeof(d), f), sizeof(d));
+		assert_int_equal(fclose(f), 0);
 	}
-	snprintf(path, sizeof(path), "%s%s.debug", root, file);
-	assert_int_equal(symlink("/dev/null", path), 0);
 	assert_int_equal(settle_has_debug_info_in(file, root), 1);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(settle_has_debug_info_in(file, root), 0);
+	/* by .gnu_debuglink: beside it, then in .debug/ beside it */
+	stripped(&e);
+	snprintf(e.link, sizeof(e.link), "x.dbg");
+	e.sh[5].sh_size = sizeof(e.link);
+	assert_int_equal(has("linked", &e, sizeof(e)), 0);
+	put("x.dbg", &d, sizeof(d));
+	assert_int_equal(has("linked", &e, sizeof(e)), 1);
+	snprintf(path, sizeof(path), "%s/x.dbg", dir);
+	snprintf(folder, sizeof(folder), "%s/.debug", dir);
+	assert_true(folders(folder));
+	snprintf(folder, sizeof(folder), "%s/.debug/x.dbg", dir);
+	assert_int_equal(rename(path, folder), 0);
+	assert_int_equal(has("linked", &e, sizeof(e)), 1);
+	assert_int_equal(unlink(folder), 0);
+	assert_int_equal(has("linked", &e, sizeof(e)), 0);
 }
 
 /* Names perf gives that are no file, and files that are no ELF. */
@@ -225,6 +322,14 @@ static void test_not_elf(void **st)
 	assert_int_equal(settle_has_debug_info_in(dir, root), 0);
 	assert_int_equal(settle_has_debug_info("/nonexistent/settle/x"), 0);
 	assert_int_equal(has("text", "#!/bin/sh\nexit 0\n", 17), 0);
+	/* a FIFO by a sampled file's name: no wait for a writer */
+	{
+		char fifo[PATH_MAX];
+
+		snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+		assert_int_equal(mkfifo(fifo, 0600), 0);
+		assert_int_equal(settle_has_debug_info_in(fifo, root), 0);
+	}
 }
 
 static int setup(void **st)

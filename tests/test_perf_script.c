@@ -526,6 +526,60 @@ static void test_dso_capture(void **st)
 	assert_string_equal(b.count.dso[2][0],
 			    "/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2");
 	assert_string_equal(b.count.dso[2][1], "/tmp/settle-inl/inl");
+	/* perf showed inlined frames in the loader (its debug information
+	 * is installed), none in the program built without -g */
+	assert_string_equal(b.count.inline_dso[0],
+			    "/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2");
+	assert_string_equal(b.count.inline_dso[1], "");
+	assert_string_equal(a.count.inline_dso[0], "");
+}
+
+/*
+ * Evidence that perf reads a file's inlined code: an inlined frame, then
+ * the function it was inlined into at the same address, named in the
+ * file. Not at another address, not a name that is no file.
+ */
+static void test_inline_evidence(void **st)
+{
+	static const char text[] =
+		"    100000 \n"
+		"\t            11c8 work (inlined)\n"
+		"\t            11c8 caller (/tmp/pg)\n"
+		"\t            1000 _start (/tmp/pg)\n"
+		"\n"
+		"    100000 \n"
+		"\t            11c8 work (inlined)\n"
+		"\t            11d0 caller (/tmp/other)\n"
+		"\t            1000 _start (/tmp/other)\n"
+		"\n"
+		"    100000 \n"
+		"\t        ffff11c8 x (inlined)\n"
+		"\t        ffff11c8 y ([kernel.kallsyms])\n"
+		"\n"
+		"    100000 \n"
+		"\t            11c8 work (inlined)\n"
+		"\n"
+		"    100000 \n"
+		"\t            11c8 caller (/tmp/third)\n"
+		"\t            1000 _start (/tmp/third)\n"
+		"\n"
+		"    100000 \n"
+		"\t            11c8 work (inlined)\n"
+		"\t            11c8 more (inlined)\n"
+		"\t            11c8 caller (/tmp/pg)\n"
+		"\t            2000 main (/tmp/fourth)\n"
+		"\t            1000 _start (/tmp/fourth)\n";
+	static const char *const syms[] = { "work" };
+	struct settle_perf_parser p;
+
+	(void)st;
+	settle_perf_parser_init(&p, syms, 1);
+	assert_int_equal(settle_perf_parse_text(&p, text, strlen(text)), 0);
+	settle_perf_parser_finish(&p);
+	assert_string_equal(p.count.inline_dso[0], "/tmp/pg");
+	assert_string_equal(p.count.inline_dso[1], "");
+	assert_int_equal(p.count.children[0], 4);
+	assert_string_equal(p.count.dso[0][0], "");
 }
 
 /*
@@ -712,6 +766,7 @@ int main(void)
 		cmocka_unit_test(test_dso_capture),
 		cmocka_unit_test(test_dso_by_hand),
 		cmocka_unit_test(test_dso_more),
+		cmocka_unit_test(test_inline_evidence),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

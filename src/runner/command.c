@@ -1102,6 +1102,17 @@ static int count_samples(struct cmdrun *m, size_t i, const char *file,
 	return 0;
 }
 
+/* Whether perf showed an inlined frame in file (it reads the file's
+ * inlined code: a debug link settle does not follow, say). */
+static int inline_shown(const struct settle_perf_count *c, const char *file)
+{
+	for (size_t j = 0; j < SETTLE_PERF_INLINE_DSOS && c->inline_dso[j][0];
+	     j++)
+		if (!strcmp(c->inline_dso[j], file))
+			return 1;
+	return 0;
+}
+
 /*
  * A file perf named symbol k's frames in (c->dso[k]) for which settle finds
  * no debug information, into out (len bytes), or "". Without it perf
@@ -1114,7 +1125,8 @@ static void no_debug_file(const struct settle_perf_count *c, size_t k,
 {
 	out[0] = '\0';
 	for (size_t j = 0; j < SETTLE_PERF_DSOS && c->dso[k][j][0]; j++)
-		if (!settle_has_debug_info(c->dso[k][j])) {
+		if (!inline_shown(c, c->dso[k][j]) &&
+		    !settle_has_debug_info(c->dso[k][j])) {
 			snprintf(out, len, "%s", c->dso[k][j]);
 			return;
 		}

@@ -1,52 +1,172 @@
 /*
- * debuginfo.c - whether an ELF file has DWARF debug information (see
- * debuginfo.h), from its section headers and section names.
+ * debuginfo.c - whether perf can read where the compiler inlined code in
+ * an ELF file (see debuginfo.h): DWARF it reads in the file itself, or in
+ * a separate file of the same build found as GDB and perf find it.
  */
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "runner/debuginfo.h"
 #include "util/elf.h"
 
-#define BUILD_ID_MAX 64 /* bytes of a GNU build ID kept (SHA-1: 20) */
+#define BUILD_ID_MAX 64    /* bytes of a GNU build ID kept (SHA-1: 20) */
+#define NAMES_MAX 65536    /* bytes of section names read */
+#define COMMENT_MAX 4096   /* bytes of .comment read */
+#define DW_UT_SKELETON 4   /* DWARF 5, 7.5.1.1: a split unit's skeleton */
 
-/* The name of section sh, from the section names (names, n bytes). */
-static const char *section_name(const settle_elf_shdr *sh, const char *names,
-				size_t n)
+/* An open ELF file and its section names. */
+struct sections {
+	struct settle_elf e;
+	char names[NAMES_MAX];
+	size_t n;
+};
+
+/* Open path and read its section names. Returns 0, or -1 (closed). */
+static int open_sections(struct sections *s, const char *path)
 {
-	return sh->sh_name < n && memchr(names + sh->sh_name, '\0',
-					 n - sh->sh_name) ?
-	       names + sh->sh_name : "";
+	settle_elf_shdr strtab;
+
+	if (settle_elf_open(&s->e, path) < 0)
+		return -1;
+	if (settle_elf_section(&s->e, s->e.eh.e_shstrndx, &strtab) == 0) {
+		s->n = strtab.sh_size < NAMES_MAX ? strtab.sh_size : NAMES_MAX;
+		if (settle_elf_read(&s->e, s->names, s->n,
+				    strtab.sh_offset) == 0)
+			return 0;
+	}
+	settle_elf_close(&s->e);
+	return -1;
 }
 
-/* The GNU build ID in note section sh (into id, at most BUILD_ID_MAX
- * bytes); returns its length, or 0. */
-static size_t build_id(const struct settle_elf *e, const settle_elf_shdr *sh,
-		       unsigned char *id)
+/* Section name of s, with contents in the file (not SHT_NOBITS, not
+ * empty, inside the file), into sh. Returns 0, or -1: none. */
+static int find(const struct sections *s, const char *name,
+		settle_elf_shdr *sh)
+{
+	for (unsigned i = 0; i < s->e.eh.e_shnum; i++) {
+		if (settle_elf_section(&s->e, i, sh) < 0)
+			return -1;
+		if (sh->sh_name >= s->n ||
+		    !memchr(s->names + sh->sh_name, '\0', s->n - sh->sh_name) ||
+		    strcmp(s->names + sh->sh_name, name))
+			continue;
+		return sh->sh_type != SHT_NOBITS && sh->sh_size > 0 &&
+		       sh->sh_offset <= (uint64_t)s->e.size &&
+		       sh->sh_size <= (uint64_t)s->e.size - sh->sh_offset ?
+		       0 : -1;
+	}
+	return -1;
+}
+
+/* The DWARF version of the first unit of .debug_info (sh), and whether
+ * it is a split unit's skeleton (-gsplit-dwarf: the rest is in a .dwo
+ * file perf does not read). 0 when unknown (compressed). DWARF 5, 7.5.1. */
+static unsigned first_unit(const struct sections *s, const settle_elf_shdr *sh,
+			   int *skeleton)
+{
+	unsigned char h[16];
+	size_t at = 4;
+	unsigned v;
+
+	*skeleton = 0;
+	if ((sh->sh_flags & SHF_COMPRESSED) || sh->sh_size < sizeof(h) ||
+	    settle_elf_read(&s->e, h, sizeof(h), sh->sh_offset))
+		return 0;
+	if (h[0] == 0xff && h[1] == 0xff && h[2] == 0xff && h[3] == 0xff)
+		at = 12; /* 64-bit DWARF */
+	if (at + 3 > sizeof(h))
+		return 0;
+	/* the byte order of the file, which is this machine's */
+	v = SETTLE_ELF_DATA == ELFDATA2LSB ? h[at] | h[at + 1] << 8 :
+	    h[at] << 8 | h[at + 1];
+	*skeleton = v >= 5 && h[at + 2] == DW_UT_SKELETON;
+	return v;
+}
+
+/* Whether clang built code of the file (.comment names the compilers). */
+static int by_clang(const struct sections *s)
+{
+	char text[COMMENT_MAX + 1];
+	settle_elf_shdr sh;
+	size_t n;
+
+	if (find(s, ".comment", &sh) < 0)
+		return 0;
+	n = sh.sh_size < COMMENT_MAX ? sh.sh_size : COMMENT_MAX;
+	if (settle_elf_read(&s->e, text, n, sh.sh_offset) < 0)
+		return 0;
+	text[n] = '\0';
+	for (size_t i = 0; i < n; i += strlen(text + i) + 1)
+		if (strstr(text + i, "clang version"))
+			return 1;
+	return 0;
+}
+
+/*
+ * Whether s holds DWARF from which perf (6.1, through binutils' addr2line
+ * 2.40) reads inlined functions: a .debug_info section (compressed with
+ * -gz too), not .zdebug_info (-gz=zlib-gnu), not a split unit's skeleton,
+ * and not clang's DWARF 5 (addr2line named a loop inlined by clang 14's
+ * -g after its caller alone; with -gdwarf-4, after the function inlined).
+ */
+static int readable_dwarf(const struct sections *s)
+{
+	settle_elf_shdr sh;
+	int skeleton;
+	unsigned v;
+
+	if (find(s, ".debug_info", &sh) < 0)
+		return 0;
+	v = first_unit(s, &sh, &skeleton);
+	return !skeleton && !(v >= 5 && by_clang(s));
+}
+
+/* The GNU build ID of s (into id, at most BUILD_ID_MAX bytes); returns its
+ * length, or 0. */
+static size_t build_id(const struct sections *s, unsigned char *id)
 {
 	unsigned char note[sizeof(settle_elf_nhdr) + 4 + BUILD_ID_MAX];
 	settle_elf_nhdr n;
+	settle_elf_shdr sh;
 
-	if (sh->sh_size < sizeof(n) + 4 ||
-	    settle_elf_read(e, note, sh->sh_size < sizeof(note) ?
-			    sh->sh_size : sizeof(note), sh->sh_offset))
+	if (find(s, ".note.gnu.build-id", &sh) < 0 ||
+	    sh.sh_size < sizeof(n) + 4 ||
+	    settle_elf_read(&s->e, note, sh.sh_size < sizeof(note) ?
+			    sh.sh_size : sizeof(note), sh.sh_offset))
 		return 0;
 	memcpy(&n, note, sizeof(n));
 	if (n.n_type != NT_GNU_BUILD_ID || n.n_namesz != 4 ||
 	    memcmp(note + sizeof(n), "GNU", 4) || n.n_descsz == 0 ||
 	    n.n_descsz > BUILD_ID_MAX ||
-	    sizeof(n) + 4 + n.n_descsz > sh->sh_size)
+	    sizeof(n) + 4 + n.n_descsz > sh.sh_size)
 		return 0;
 	memcpy(id, note + sizeof(n) + 4, n.n_descsz);
 	return n.n_descsz;
 }
 
-/* Whether the separate debug file of build ID id (len bytes) exists
- * below root. */
-static int separate_by_id(const char *root, const unsigned char *id,
-			  size_t len)
+/* Whether path is a separate debug file of the build with ID id (len
+ * bytes) that perf reads: the same build ID (a file left from another
+ * build is not the program's), and readable DWARF. */
+static int separate(const char *path, const unsigned char *id, size_t len)
+{
+	unsigned char its[BUILD_ID_MAX];
+	struct sections *s = malloc(sizeof(*s));
+	int ok = 0;
+
+	if (s && open_sections(s, path) == 0) {
+		ok = build_id(s, its) == len && !memcmp(its, id, len) &&
+		     readable_dwarf(s);
+		settle_elf_close(&s->e);
+	}
+	free(s);
+	return ok;
+}
+
+/* root/.build-id/NN/REST.debug for build ID id (len bytes). */
+static int by_build_id(const char *root, const unsigned char *id, size_t len)
 {
 	char path[PATH_MAX];
 	size_t k;
@@ -59,40 +179,42 @@ static int separate_by_id(const char *root, const unsigned char *id,
 		k += (size_t)snprintf(path + k, sizeof(path) - k, "%02x",
 				      id[i]);
 	snprintf(path + k, sizeof(path) - k, ".debug");
-	return access(path, R_OK) == 0;
+	return separate(path, id, len);
 }
 
-/* What the section headers of e say. */
-static int sections(const char *root, const struct settle_elf *e)
+/* The file .gnu_debuglink of s names (objcopy --add-gnu-debuglink), where
+ * GDB looks for it: beside path, in .debug/ beside it, and below root
+ * under path's folder. */
+static int by_debuglink(const struct sections *s, const char *path,
+			const char *root, const unsigned char *id, size_t len)
 {
-	unsigned char id[BUILD_ID_MAX];
-	size_t idlen = 0;
-	char names[65536];
-	settle_elf_shdr sh, strtab;
+	static const char *const where[] = { "%.*s%s", "%.*s.debug/%s",
+					     "%s%.*s%s" };
+	char name[256], cand[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	int dir = (int)(slash - path + 1);
+	settle_elf_shdr sh;
 	size_t n;
 
-	if (settle_elf_section(e, e->eh.e_shstrndx, &strtab))
+	if (find(s, ".gnu_debuglink", &sh) < 0)
 		return 0;
-	n = strtab.sh_size < sizeof(names) ? strtab.sh_size : sizeof(names);
-	if (settle_elf_read(e, names, n, strtab.sh_offset))
+	n = sh.sh_size < sizeof(name) - 1 ? sh.sh_size : sizeof(name) - 1;
+	if (settle_elf_read(&s->e, name, n, sh.sh_offset) < 0)
 		return 0;
-	for (unsigned i = 0; i < e->eh.e_shnum; i++) {
-		const char *name;
+	name[n] = '\0';
+	if (!name[0] || strchr(name, '/'))
+		return 0;
+	for (size_t i = 0; i < 3; i++) {
+		int w = i < 2 ?
+			snprintf(cand, sizeof(cand), where[i], dir, path, name) :
+			snprintf(cand, sizeof(cand), where[i], root, dir, path,
+				 name);
 
-		if (settle_elf_section(e, i, &sh))
-			return 0;
-		name = section_name(&sh, names, n);
-		if ((!strcmp(name, ".debug_info") ||
-		     !strcmp(name, ".zdebug_info")) &&
-		    sh.sh_type != SHT_NOBITS && sh.sh_size > 0 &&
-		    sh.sh_offset <= (uint64_t)e->size &&
-		    sh.sh_size <= (uint64_t)e->size - sh.sh_offset)
+		if (w > 0 && (size_t)w < sizeof(cand) &&
+		    separate(cand, id, len))
 			return 1;
-		if (sh.sh_type == SHT_NOTE && !idlen &&
-		    !strcmp(name, ".note.gnu.build-id"))
-			idlen = build_id(e, &sh, id);
 	}
-	return idlen && separate_by_id(root, id, idlen);
+	return 0;
 }
 
 int settle_has_debug_info(const char *path)
@@ -102,18 +224,28 @@ int settle_has_debug_info(const char *path)
 
 int settle_has_debug_info_in(const char *path, const char *root)
 {
-	char separate[PATH_MAX];
-	struct settle_elf e;
-	int has;
+	unsigned char id[BUILD_ID_MAX];
+	struct sections *s;
+	char by_path[PATH_MAX];
+	size_t len;
+	int has = 0;
 
-	if (path[0] != '/')
+	if (path[0] != '/' || !(s = malloc(sizeof(*s))))
 		return 0;
-	if (snprintf(separate, sizeof(separate), "%s%s.debug", root, path) <
-	    (int)sizeof(separate) && access(separate, R_OK) == 0)
-		return 1;
-	if (settle_elf_open(&e, path) < 0)
+	if (open_sections(s, path) < 0) {
+		free(s);
 		return 0;
-	has = sections(root, &e);
-	settle_elf_close(&e);
+	}
+	has = readable_dwarf(s);
+	/* a separate file is the build's only with its build ID */
+	len = has ? 0 : build_id(s, id);
+	if (len)
+		has = by_build_id(root, id, len) ||
+		      by_debuglink(s, path, root, id, len) ||
+		      (snprintf(by_path, sizeof(by_path), "%s%s.debug", root,
+				path) < (int)sizeof(by_path) &&
+		       separate(by_path, id, len));
+	settle_elf_close(&s->e);
+	free(s);
 	return has;
 }

@@ -97,6 +97,7 @@ static void open_sample(struct settle_perf_parser *p, uint64_t period)
 	memset(p->first, 0, sizeof(p->first));
 	memset(p->impl, 0, sizeof(p->impl));
 	p->chained = p->entry = p->unknown = p->last_start_call = 0;
+	p->after_inlined = 0;
 	p->count.period_sum += period;
 }
 
@@ -197,8 +198,10 @@ static int names(const char *s, const char *sym, size_t len)
 /*
  * The file in parentheses at the end of a frame, sym (*len bytes), if
  * any: " (" and a path or a bracketed name ("[kernel.kallsyms]") or
- * "inlined", then ")" (the last such, so that a path may hold " ("). Cuts
- * it off *len; returns where its name begins (*dlen bytes), or NULL.
+ * "inlined", then ")": the last " (" so followed, so that a path may hold
+ * " (" but not " (/" or " ([" (the file is then taken to begin there:
+ * its frames name no symbol asked for, which settles nothing). Cuts it
+ * off *len; returns where its name begins (*dlen bytes), or NULL.
  */
 static const char *dso_of(const char *sym, size_t *len, size_t *dlen)
 {
@@ -243,20 +246,60 @@ static void add_dso(struct settle_perf_count *c, size_t i, const char *dso,
 	c->dso[i][k][n] = '\0';
 }
 
+/* One more file (n bytes at dso) in which perf showed an inlined frame. */
+static void add_inline_dso(struct settle_perf_count *c, const char *dso,
+			   size_t n)
+{
+	size_t k;
+
+	if (n >= SETTLE_PERF_DSO_LEN || dso[0] != '/')
+		return;
+	for (k = 0; k < SETTLE_PERF_INLINE_DSOS && c->inline_dso[k][0]; k++)
+		if (strlen(c->inline_dso[k]) == n &&
+		    !memcmp(c->inline_dso[k], dso, n))
+			return;
+	if (k == SETTLE_PERF_INLINE_DSOS)
+		return;
+	memcpy(c->inline_dso[k], dso, n);
+	c->inline_dso[k][n] = '\0';
+}
+
+/* A frame at address a (n hex digits) that is inlined or not, in file dso
+ * (dlen bytes, or NULL): an inlined one followed by the frame of the
+ * function it was inlined into, at the same address, shows that perf
+ * reads that file's inlined code. */
+static void inline_evidence(struct settle_perf_parser *p, const char *a,
+			    size_t n, int inlined, const char *dso,
+			    size_t dlen)
+{
+	int same = n < sizeof(p->inlined_at) &&
+		   strlen(p->inlined_at) == n && !memcmp(p->inlined_at, a, n);
+
+	if (!inlined && dso && p->after_inlined && same)
+		add_inline_dso(&p->count, dso, dlen);
+	p->after_inlined = inlined && n < sizeof(p->inlined_at);
+	if (p->after_inlined) {
+		memcpy(p->inlined_at, a, n);
+		p->inlined_at[n] = '\0';
+	}
+}
+
 /* "ADDRESS SYMBOL" or "ADDRESS SYMBOL (FILE)" (leading blanks skipped):
  * the frame of the open sample. */
 static int frame(struct settle_perf_parser *p, const char *s)
 {
-	const char *sym, *end, *dso;
-	size_t len, dlen = 0;
+	const char *sym, *end, *dso, *addr;
+	size_t len, alen, dlen = 0;
 	int unknown, inlined;
 
 	while (is_blank(*s))
 		s++;
 	if (!is_hex(*s))
 		return -1;
+	addr = s;
 	while (is_hex(*s))
 		s++;
+	alen = (size_t)(s - addr);
 	if (*s != ' ' && *s != '\t')
 		return -1;
 	sym = s;
@@ -271,6 +314,8 @@ static int frame(struct settle_perf_parser *p, const char *s)
 	dso = dso_of(sym, &len, &dlen);
 	inlined = dso && dlen == sizeof("inlined") - 1 &&
 		  !memcmp(dso, "inlined", dlen);
+	inline_evidence(p, addr, alen, inlined,
+			inlined ? NULL : dso, dlen);
 	unknown = len == sizeof(UNKNOWN) - 1 && !memcmp(sym, UNKNOWN, len);
 	/* an entry ends a whole chain: frames perf could not name may
 	 * follow it, a named function may not (a program's own function

@@ -38,6 +38,8 @@
 /* Files kept per symbol (dso), and bytes of each name. */
 #define SETTLE_PERF_DSOS 8
 #define SETTLE_PERF_DSO_LEN 256
+/* Files kept in which perf showed inlined frames (inline_dso). */
+#define SETTLE_PERF_INLINE_DSOS 16
 
 struct settle_perf_count {
 	uint64_t samples;      /* samples seen */
@@ -67,6 +69,11 @@ struct settle_perf_count {
 	char dso[SETTLE_PERF_MAX_SYMBOLS][SETTLE_PERF_DSOS]
 		[SETTLE_PERF_DSO_LEN];
 	unsigned char dso_more[SETTLE_PERF_MAX_SYMBOLS];
+	/* files in which perf showed a function inlined (a frame " (inlined)"
+	 * followed by one at the same address named in the file): perf
+	 * reads where the compiler inlined code there; the first
+	 * SETTLE_PERF_INLINE_DSOS distinct ones */
+	char inline_dso[SETTLE_PERF_INLINE_DSOS][SETTLE_PERF_DSO_LEN];
 	uint64_t any;          /* samples with any of the symbols in the
 				  chain (the union of children[]) */
 	uint64_t cut;          /* samples whose call chain reaches no
@@ -105,6 +112,8 @@ struct settle_perf_parser {
 				       named frame follows it */
 	int unknown;                /* one of them perf could not name */
 	int last_start_call;        /* the last is __libc_start_call_main */
+	int after_inlined;          /* the last frame was " (inlined)", */
+	char inlined_at[20];        /* at this address (hex digits) */
 	unsigned char seen[SETTLE_PERF_MAX_SYMBOLS];
 	unsigned char first[SETTLE_PERF_MAX_SYMBOLS];
 	unsigned char impl[SETTLE_PERF_MAX_SYMBOLS]; /* its innermost frame

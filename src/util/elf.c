@@ -12,7 +12,8 @@ int settle_elf_open(struct settle_elf *e, const char *path)
 {
 	struct stat st;
 
-	e->fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* not blocking: a FIFO by that name waited for a writer for ever */
+	e->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (e->fd < 0)
 		return -1;
 	if (fstat(e->fd, &st) == 0 && S_ISREG(st.st_mode)) {
@@ -73,7 +74,7 @@ static int segments_inside(const struct settle_elf *e)
 		if (settle_elf_read(e, &ph, sizeof(ph), e->eh.e_phoff +
 				    (uint64_t)i * sizeof(ph)))
 			return 0;
-		if (ph.p_type == PT_LOAD &&
+		if (ph.p_type == PT_LOAD && ph.p_filesz &&
 		    !table_inside(e, ph.p_offset, 1, ph.p_filesz))
 			return 0;
 	}

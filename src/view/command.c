@@ -395,8 +395,11 @@ static void share_lines(struct out *o, const struct settle_result *r)
 			    "%s's code in %s: perf names a sample in a copy "
 			    "the compiler inlined into a caller after the "
 			    "caller, and %s's share leaves such samples out "
-			    "(build with -g)", r->variant, sym,
-			    d->share[k].no_debug, sym);
+			    "(build with -g, or install its debug symbols, "
+			    "Debian's -dbgsym package: DWARF that perf reads, "
+			    "not split into .dwo files, not clang's DWARF 5, "
+			    "or perf showing inlined frames in the file)",
+			    r->variant, sym, d->share[k].no_debug, sym);
 		if (settle_share_of(r, k, &st) < 0) {
 			char hi[32];
 
@@ -688,7 +691,8 @@ int settle_command_conclusion(const struct settle_view_claim *vc,
 				 "information for %s's code in %s: perf names "
 				 "a sample in a copy the compiler inlined into a "
 				 "caller after the caller, so %s's share may be "
-				 "too low (build with -g)", d->share[k].symbol,
+				 "too low (build with -g, or install its debug "
+				 "symbols)", d->share[k].symbol,
 				 d->share[k].no_debug, d->share[k].symbol);
 		/* a bound for a name no sample has rests on the name: a
 		 * misspelling read "settled: nosuchsym is under 0.50 %", and
