@@ -370,11 +370,36 @@ stopped_child() {
 	sleep 0.5
 	if [ $rc = 143 ] &&
 	   grep -q "settle: process 1 of 3 (pid [0-9]*) is stopped (signal $(kill -l STOP)" "$D/err" &&
-	   ! pgrep -f "$TMP/stop.c" >/dev/null && [ -z "$(left_in "$D")" ]; then
+	   ! pgrep -f "$D/tmp/settle-proc" >/dev/null &&
+	   [ -z "$(left_in "$D")" ]; then
 		echo "ok   a claim that stops its process: said, and ended with settle"
 	else
-		echo "FAIL stopped child: status $rc, left: $(pgrep -af "$TMP/stop.c"): $(cat "$D/err")"
-		pkill -KILL -f "$TMP/stop.c"
+		echo "FAIL stopped child: status $rc, left: $(pgrep -af "$D/tmp/settle-proc"): $(cat "$D/err")"
+		pkill -KILL -f "$D/tmp/settle-proc"
+	fi
+}
+# ...and when settle itself is killed (SIGKILL: no handler runs), its
+# processes end with it (PR_SET_PDEATHSIG)
+killed_parent() {
+	local pid
+	env MARK="$D/mark" "$SETTLE" run "$TMP/stop.c" --quick --samples 3 \
+		--processes 3 >"$D/out" 2>"$D/err" &
+	pid=$!
+	for _ in $(seq 300); do
+		grep -q "is stopped" "$D/err" 2>/dev/null && break
+		sleep 0.1
+	done
+	{ kill -KILL $pid; wait $pid; } 2>/dev/null
+	for _ in $(seq 30); do
+		pgrep -f "$D/tmp/settle-proc" >/dev/null || break
+		sleep 0.1
+	done
+	if grep -q "is stopped" "$D/err" &&
+	   ! pgrep -f "$D/tmp/settle-proc" >/dev/null; then
+		echo "ok   settle killed: its stopped process ends with it"
+	else
+		echo "FAIL settle killed: left $(pgrep -af "$D/tmp/settle-proc")"
+		pkill -KILL -f "$D/tmp/settle-proc"
 	fi
 }
 cat >"$TMP/stop.c" <<'C'
@@ -397,8 +422,9 @@ side int one_signal INT 130
 side layouts layouts_once
 side command command_ignoring
 side stopped stopped_child
+side killed killed_parent
 wait $sides
-for d in term int layouts command stopped; do
+for d in term int layouts command stopped killed; do
 	said=$(cat "$TMP/$d/said")
 	case $said in
 	"ok   "*) ok "${said#ok   }" ;;

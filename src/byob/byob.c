@@ -1270,6 +1270,7 @@ struct build {
 	size_t nwords;
 	char so[PATH_MAX + 64];
 	int transient;            /* so is not kept in the cache */
+	const char *uncached;     /* why, when transient */
 	const struct settle_claim *const *claims; /* NULL-terminated */
 	size_t nclaims;
 };
@@ -1470,15 +1471,21 @@ static int compile(struct build *b, char **argv, const struct slots *sl,
 	}
 	b->transient = parse_depfile(dtmp, &ds) < 0 ||
 		       changed_since(&ds, &t0);
+	b->uncached = "a file it read changed during the build, or the "
+		      "compiler's list of them could not be read";
 	deps_protect(&ds);
 	unlink(dtmp);
-	if (!b->transient && synced(tmp) == 0 &&
-	    cache_path(b->so, sizeof(b->so), cache, object_key(key, &ds),
-		       ".so") == 0 && rename(tmp, b->so) == 0) {
+	if (!b->transient && synced(tmp) < 0)
+		b->uncached = "it could not be written to the disk (fsync)";
+	else if (!b->transient &&
+		 cache_path(b->so, sizeof(b->so), cache, object_key(key, &ds),
+			    ".so") == 0 && rename(tmp, b->so) == 0) {
 		write_manifest(mf, &ds); /* without it: compiled again */
 		deps_free(&ds);
 		settle_temp_forget(tmp);
 		return 0;
+	} else if (!b->transient) {
+		b->uncached = "it could not be renamed into the cache";
 	}
 	deps_free(&ds);
 	settle_temp_forget(tmp);
@@ -1598,11 +1605,12 @@ static int make_build(struct build *b, const char *file, const char *real,
 		return -1;
 	}
 	if (verbose)
-		fprintf(stderr, "settle: %s, build '%s'%s%s: %s %s\n", file,
-			b->cmd, pad ? ", " : "", pad ? pad : "",
-			cached ? "cached" : b->transient ?
-			"compiled (not cached: a file it read changed during "
-			"the build)" : "compiled", b->so);
+		fprintf(stderr, "settle: %s, build '%s'%s%s: %s%s%s%s %s\n",
+			file, b->cmd, pad ? ", " : "", pad ? pad : "",
+			cached ? "cached" : "compiled",
+			!cached && b->transient ? " (not cached: " : "",
+			!cached && b->transient ? b->uncached : "",
+			!cached && b->transient ? ")" : "", b->so);
 
 	/* a cached object cut short (a crash before it reached the disk)
 	 * is not loaded: its pages past the end fault with SIGBUS, which
@@ -1614,8 +1622,8 @@ static int make_build(struct build *b, const char *file, const char *real,
 	if (!dl && cached && !foreign_object(b->so)) {
 		fprintf(stderr, "settle: %s, build '%s': the cached object %s "
 			"cannot be loaded (%s): compiling it again\n", file,
-			b->cmd, b->so, cut ? "cut short: its segments reach "
-			"past its end" : dlerror());
+			b->cmd, b->so, cut ? "cut short: its headers or "
+			"segments reach past its end" : dlerror());
 		unlink(b->so);
 		if ((rc = compile(b, argv, &sl, file, cache, key)) < 0)
 			return rc;

@@ -21,6 +21,23 @@
 #include "settle.h"
 #include "util/util.h"
 
+/* Which process of how many is being waited for. */
+struct which {
+	unsigned p, nproc;
+};
+
+/* It stopped (a claim's raise(SIGSTOP)): said, as settle waits. */
+static void said_stopped(pid_t pid, int sig, void *arg)
+{
+	const struct which *w = arg;
+
+	fprintf(stderr, "settle: process %u of %u (pid %ld) is stopped "
+		"(signal %d, %s: sent by itself or by another program); "
+		"settle waits until it continues (kill -CONT %ld) or settle "
+		"is interrupted\n", w->p + 1, w->nproc, (long)pid, sig,
+		strsignal(sig), (long)pid);
+}
+
 /* Run exe argv, process p of nproc, with stdout to /dev/null; returns its
  * exit status or -1. It ends with settle (a claim that stopped it was
  * left stopped for ever by an interrupted settle), and settle says when
@@ -31,13 +48,12 @@ static int spawn(const char *exe, char **argv, unsigned p, unsigned nproc)
 		SETTLE_SPAWN_INHERIT, SETTLE_SPAWN_NULL, SETTLE_SPAWN_INHERIT,
 		-1, NULL, NULL, NULL, SIGKILL,
 	};
-	char who[64];
+	struct which w = { p, nproc };
 	pid_t pid;
 
 	argv[0] = (char *)exe;
 	pid = settle_spawn(argv, &o);
-	snprintf(who, sizeof(who), "process %u of %u", p + 1, nproc);
-	return pid < 0 ? -1 : settle_wait_stoppable(pid, who);
+	return pid < 0 ? -1 : settle_wait_stoppable(pid, said_stopped, &w);
 }
 
 /* Why process p of nproc failed, from its exit status st (settle_wait():

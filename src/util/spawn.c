@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -121,33 +120,45 @@ int settle_wait(pid_t pid, struct rusage *ru)
 	return status_of(st);
 }
 
-int settle_wait_stoppable(pid_t pid, const char *who)
+/* Whether stop signal sig is the terminal's (Ctrl-Z, or a background
+ * job's read or write): it stops settle too. */
+static int terminal_stop(int sig)
 {
-	int st, passed = 0, said = 0;
+	return sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU;
+}
+
+int settle_wait_stoppable(pid_t pid, settle_stopped_fn *stopped, void *arg)
+{
+	struct timespec tick = { 0, 10 * 1000 * 1000 };
+	int st, passed = 0, said = 0, is_stopped = 0;
+	pid_t got;
 
 	for (;;) {
-		if (wait4(pid, &st, WUNTRACED | WCONTINUED, NULL) < 0) {
-			if (errno != EINTR)
-				return -1;
-			if (settle_interrupted() && !passed) {
-				kill(pid, settle_interrupted());
-				kill(pid, SIGCONT);
-				passed = 1;
-			}
+		/* checked before each wait: an interrupt noted while the
+		 * stop was being said was lost, and settle waited for ever */
+		if (settle_interrupted() && !passed) {
+			kill(pid, settle_interrupted());
+			kill(pid, SIGCONT); /* a stopped program takes it */
+			passed = 1;
+		}
+		got = wait4(pid, &st, WUNTRACED | WCONTINUED |
+			    (is_stopped ? WNOHANG : 0), NULL);
+		if (got < 0 && errno != EINTR)
+			return -1;
+		if (got <= 0) { /* interrupted, or still stopped: polled */
+			if (got == 0)
+				nanosleep(&tick, NULL);
 			continue;
 		}
-		if (WIFCONTINUED(st))
+		if (WIFCONTINUED(st)) {
+			is_stopped = 0;
 			continue;
+		}
 		if (!WIFSTOPPED(st))
 			return status_of(st);
-		if (said || WSTOPSIG(st) == SIGTSTP ||
-		    WSTOPSIG(st) == SIGTTIN || WSTOPSIG(st) == SIGTTOU)
-			continue;
-		fprintf(stderr, "settle: %s (pid %ld) is stopped (signal %d, "
-			"%s: sent by itself or by another program); settle "
-			"waits until it continues (kill -CONT %ld) or settle "
-			"is interrupted\n", who, (long)pid, WSTOPSIG(st),
-			strsignal(WSTOPSIG(st)), (long)pid);
+		is_stopped = 1;
+		if (!said && stopped && !terminal_stop(WSTOPSIG(st)))
+			stopped(pid, WSTOPSIG(st), arg);
 		said = 1;
 	}
 }

@@ -104,15 +104,18 @@ pid_t settle_spawn(char *const *argv, const struct settle_spawn_opts *o);
  */
 int settle_wait(pid_t pid, struct rusage *ru);
 
+/* Told that pid stopped on signal sig (settle_wait_stoppable()). */
+typedef void settle_stopped_fn(pid_t pid, int sig, void *arg);
+
 /*
  * settle_wait() that also sees pid stop (a SIGSTOP from itself or from
- * another program; a stop from the terminal, Ctrl-Z, stops settle too):
- * said once on standard error as "settle: WHO (pid N) is stopped", and
- * waited for until it continues; an interrupt is passed on with SIGCONT
- * after it, so that a stopped program takes it. Returns what settle_wait()
- * returns.
+ * another program; a stop from the terminal, Ctrl-Z, stops settle too
+ * and is not told): stopped(pid, sig, arg) is called once (NULL: not
+ * wanted), and pid is waited for until it continues, polled every 10 ms
+ * while it is stopped. An interrupt is passed on with SIGCONT after it,
+ * so that a stopped program takes it. Returns what settle_wait() returns.
  */
-int settle_wait_stoppable(pid_t pid, const char *who);
+int settle_wait_stoppable(pid_t pid, settle_stopped_fn *stopped, void *arg);
 
 /*
  * settle_wait() for at most limit_ms milliseconds (polled every 10 ms):

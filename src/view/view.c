@@ -481,10 +481,13 @@ static void row(struct settle_view *v, const struct settle_result *r,
 		return;
 	}
 	if (r->invalid[0]) {
-		char why[sizeof(r->invalid) + 96];
+		char why[sizeof(r->invalid) + 128];
 
 		/* work hoisted or removed: the hint how to keep it */
 		snprintf(why, sizeof(why), "%s%s", r->invalid,
+			 strstr(r->invalid, "a cost once a call") ? "; keep "
+			 "the work with settle_keep(), and a cost once a call "
+			 "out of run() (docs/writing-a-claim.md)" :
 			 strstr(r->invalid, "hoisted") ? "; keep it with "
 			 "settle_keep() (docs/writing-a-claim.md)" : "");
 		w->status = SETTLE_ROW_INVALID;
