@@ -999,6 +999,8 @@ static void test_shared_cpu(void **st)
 		t = compare_text(&a, &b2, &slower, 0);
 		assert_non_null(strstr(t, "unclear (" SETTLE_WHY_SHARED_CPU
 				       ")"));
+		assert_non_null(strstr(t, "1 row shared the CPU (most "
+				       "samples preempted"));
 		free(t);
 		settle_report_free(&b2);
 		assert_int_equal(settle_load_json(cpu_file("cs3.json", wall,

@@ -1156,8 +1156,18 @@ static void file_noise(struct settle_compare_view *cv,
 		       const struct settle_report *r)
 {
 	const struct settle_noise *n = &r->noise;
+	size_t shared = 0;
 	int noisy = 0;
 
+	/* recorded in its rows, whatever the file's noise says */
+	for (size_t i = 0; i < r->nresults; i++)
+		shared += settle_result_shared_cpu(&r->results[i]) != 0;
+	if (shared) {
+		warn(cv, "%s: %zu row%s shared the CPU (most samples "
+		     "preempted, under 90%% of their time on it)", r->source,
+		     shared, shared == 1 ? "" : "s");
+		cv->caveats |= 2;
+	}
 	if (!n->known)
 		return;
 	if (settle_noise_busy(n) && n->other_cpus >= 0) {
