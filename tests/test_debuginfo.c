@@ -51,7 +51,8 @@ static char root[1024 + 16];
 
 static const unsigned char id[] = { 0xab, 0xcd, 0x01, 0x02, 0x03 };
 static const char names[] = "\0.shstrtab\0.debug_info\0.note.gnu.build-id"
-	"\0.zdebug_info\0.comment\0.gnu_debuglink";
+	"\0.zdebug_info\0.comment\0.gnu_debuglink\0.debug_addr"
+	"\0.debug_gnu_pubnames";
 
 /* The offset of section name n in names. */
 static unsigned name_of(const char *n)
@@ -71,7 +72,7 @@ struct elf {
 	Ehdr eh;
 	char names[sizeof(names)];
 	unsigned char note[sizeof(Nhdr) + 4 + sizeof(id)];
-	unsigned char info[16];
+	unsigned char info[64];
 	char comment[48];
 	char link[16];
 	Shdr sh[6];
@@ -114,17 +115,38 @@ static void make(struct elf *e, const char *debug_name, unsigned debug_type,
 	memcpy(e->info, &length, 4); /* this machine's byte order */
 	memcpy(e->info + 4, &v, 2);
 	e->info[6] = ut;
+	e->sh[3].sh_size = 16; /* one unit; unit() adds more */
 	snprintf(e->comment, sizeof(e->comment), "%s", comment);
 	section(e, 1, ".shstrtab", SHT_STRTAB, offsetof(struct elf, names),
 		sizeof(names));
 	section(e, 2, ".note.gnu.build-id", SHT_NOTE,
 		offsetof(struct elf, note), sizeof(e->note));
-	section(e, 3, debug_name, debug_type, offsetof(struct elf, info),
-		sizeof(e->info));
+	section(e, 3, debug_name, debug_type, offsetof(struct elf, info), 16);
 	section(e, 4, ".comment", SHT_PROGBITS, offsetof(struct elf, comment),
 		strlen(e->comment) + 1);
 	section(e, 5, ".gnu_debuglink", SHT_PROGBITS,
 		offsetof(struct elf, link), 0);
+}
+
+/* One more unit in e's debug section: DWARF version v, unit type ut,
+ * 64-bit DWARF with wide set (12 bytes of header, 4 more of contents). */
+static void unit(struct elf *e, uint16_t v, uint8_t ut, int wide)
+{
+	unsigned char *u = e->info + e->sh[3].sh_size;
+	uint32_t mark = 0xffffffff, length = 12;
+	uint64_t length64 = 8;
+
+	assert_true(e->sh[3].sh_size + 16 + 4 * wide <= sizeof(e->info));
+	if (wide) {
+		memcpy(u, &mark, 4);
+		memcpy(u + 4, &length64, 8);
+		u += 8;
+	} else {
+		memcpy(u, &length, 4);
+	}
+	memcpy(u + 4, &v, 2);
+	u[6] = ut;
+	e->sh[3].sh_size += 16 + 4 * wide;
 }
 
 /* A stripped file: no debug section (the fourth is a second comment). */
@@ -189,6 +211,31 @@ static void test_sections(void **st)
 	make(&e, ".debug_info", SHT_PROGBITS, 4, 0,
 	     "Debian clang version 14.0.6");
 	assert_int_equal(has("clang4", &e, sizeof(e)), 1);
+	/* every unit is read, not the first alone: an assembler's DWARF 4
+	 * unit before clang's DWARF 5 ones let the file through */
+	unit(&e, 5, DW_UT_compile, 0);
+	assert_int_equal(has("clang45", &e, sizeof(e)), 0);
+	debug(&e);
+	unit(&e, 5, DW_UT_compile, 1); /* 64-bit DWARF */
+	assert_int_equal(has("wide", &e, sizeof(e)), 1);
+	unit(&e, 5, DW_UT_skeleton, 0);
+	assert_int_equal(has("wideskel", &e, sizeof(e)), 0);
+	debug(&e);
+	e.sh[3].sh_size = 20; /* a unit cut short */
+	assert_int_equal(has("cutunit", &e, sizeof(e)), 0);
+	/* compressed (-gz): its units unread, a file clang built refused */
+	make(&e, ".debug_info", SHT_PROGBITS, 5, DW_UT_compile,
+	     "Debian clang version 14.0.6");
+	e.sh[3].sh_flags = SHF_COMPRESSED;
+	assert_int_equal(has("clanggz", &e, sizeof(e)), 0);
+	/* DWARF 4 split into .dwo files, as GCC writes it */
+	make(&e, ".debug_info", SHT_PROGBITS, 4, 0, "GCC: 12.2.0");
+	section(&e, 4, ".debug_addr", SHT_PROGBITS,
+		offsetof(struct elf, comment), 8);
+	assert_int_equal(has("addr", &e, sizeof(e)), 1);
+	section(&e, 5, ".debug_gnu_pubnames", SHT_PROGBITS,
+		offsetof(struct elf, link), 8);
+	assert_int_equal(has("split4", &e, sizeof(e)), 0);
 }
 
 /* Headers that point outside the file, or another machine's file. */

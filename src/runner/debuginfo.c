@@ -61,31 +61,6 @@ static int find(const struct sections *s, const char *name,
 	return -1;
 }
 
-/* The DWARF version of the first unit of .debug_info (sh), and whether
- * it is a split unit's skeleton (-gsplit-dwarf: the rest is in a .dwo
- * file perf does not read). 0 when unknown (compressed). DWARF 5, 7.5.1. */
-static unsigned first_unit(const struct sections *s, const settle_elf_shdr *sh,
-			   int *skeleton)
-{
-	unsigned char h[16];
-	size_t at = 4;
-	unsigned v;
-
-	*skeleton = 0;
-	if ((sh->sh_flags & SHF_COMPRESSED) || sh->sh_size < sizeof(h) ||
-	    settle_elf_read(&s->e, h, sizeof(h), sh->sh_offset))
-		return 0;
-	if (h[0] == 0xff && h[1] == 0xff && h[2] == 0xff && h[3] == 0xff)
-		at = 12; /* 64-bit DWARF */
-	if (at + 3 > sizeof(h))
-		return 0;
-	/* the byte order of the file, which is this machine's */
-	v = SETTLE_ELF_DATA == ELFDATA2LSB ? h[at] | h[at + 1] << 8 :
-	    h[at] << 8 | h[at + 1];
-	*skeleton = v >= 5 && h[at + 2] == DW_UT_SKELETON;
-	return v;
-}
-
 /* Whether clang built code of the file (.comment names the compilers). */
 static int by_clang(const struct sections *s)
 {
@@ -105,23 +80,84 @@ static int by_clang(const struct sections *s)
 	return 0;
 }
 
+/* Whether the units are split into .dwo files (-gsplit-dwarf, DWARF 4 as
+ * GCC writes it: the skeleton has addresses in .debug_addr and names in
+ * .debug_gnu_pubnames; DWARF 5 skeletons are told by their unit type). */
+static int split_sections(const struct sections *s)
+{
+	settle_elf_shdr sh;
+
+	return find(s, ".debug_addr", &sh) == 0 &&
+	       find(s, ".debug_gnu_pubnames", &sh) == 0;
+}
+
+/* n bytes (4 or 8) at p, in the file's byte order (this machine's). */
+static uint64_t word(const unsigned char *p, int n)
+{
+	uint64_t v = 0;
+
+	for (int i = 0; i < n; i++)
+		v |= (uint64_t)p[SETTLE_ELF_DATA == ELFDATA2LSB ? i :
+				 n - 1 - i] << 8 * i;
+	return v;
+}
+
+/*
+ * Whether any unit of .debug_info (sh) is one perf cannot read inlined
+ * code from: a split unit's skeleton, or one of DWARF 5 in a file clang
+ * built. Reads every unit's header (DWARF 5, 7.5.1: unit_length, 4 bytes,
+ * or 0xffffffff and 8; version, 2; unit_type, 1, from version 5). 1 also
+ * when the headers do not add up to the section.
+ */
+static int unreadable_unit(const struct sections *s, const settle_elf_shdr *sh)
+{
+	int clang = by_clang(s);
+	uint64_t off = 0;
+
+	while (off < sh->sh_size) {
+		unsigned char h[16];
+		uint64_t len, left = sh->sh_size - off;
+		size_t at = 4;
+		unsigned v;
+
+		if (left < 12 || settle_elf_read(&s->e, h, left < sizeof(h) ?
+						 12 : sizeof(h),
+						 sh->sh_offset + off))
+			return 1;
+		len = word(h, 4);
+		if (len == 0xffffffff) { /* 64-bit DWARF */
+			if (left < sizeof(h))
+				return 1;
+			len = word(h + 4, 8);
+			at = 12;
+		}
+		v = (unsigned)word(h + at, 2);
+		if ((v >= 5 && (clang || h[at + 2] == DW_UT_SKELETON)) ||
+		    len > left - at)
+			return 1;
+		off += at + len;
+	}
+	return 0;
+}
+
 /*
  * Whether s holds DWARF from which perf (6.1, through binutils' addr2line
  * 2.40) reads inlined functions: a .debug_info section (compressed with
- * -gz too), not .zdebug_info (-gz=zlib-gnu), not a split unit's skeleton,
- * and not clang's DWARF 5 (addr2line named a loop inlined by clang 14's
- * -g after its caller alone; with -gdwarf-4, after the function inlined).
+ * -gz too, then of a file clang did not build: its headers are not read),
+ * not .zdebug_info (-gz=zlib-gnu), not split into .dwo files, and no unit
+ * of clang's DWARF 5 (addr2line named a loop inlined by clang 14's -g
+ * after its caller alone; with -gdwarf-4, after the function inlined).
  */
 static int readable_dwarf(const struct sections *s)
 {
 	settle_elf_shdr sh;
-	int skeleton;
-	unsigned v;
 
-	if (find(s, ".debug_info", &sh) < 0)
+	if (find(s, ".debug_info", &sh) < 0 || sh.sh_size < 12 ||
+	    split_sections(s))
 		return 0;
-	v = first_unit(s, &sh, &skeleton);
-	return !skeleton && !(v >= 5 && by_clang(s));
+	if (sh.sh_flags & SHF_COMPRESSED)
+		return !by_clang(s);
+	return !unreadable_unit(s, &sh);
 }
 
 /* The GNU build ID of s (into id, at most BUILD_ID_MAX bytes); returns its

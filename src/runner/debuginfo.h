@@ -11,18 +11,25 @@
 #define SETTLE_DEBUGINFO_H
 
 /*
- * Whether the ELF file at path (perf's name of a sample's DSO) has DWARF
- * debug information: a .debug_info (or compressed .zdebug_info) section
- * with contents, or a separate file where Debian's -dbgsym packages put
- * it, /usr/lib/debug/.build-id/NN/REST.debug (NN the first byte of the
- * file's GNU build ID in hex, REST the others) or /usr/lib/debug/PATH.debug
- * (ELF: the System V gABI, "Sections"; GDB's manual, "Debugging
- * Information in Separate Files").
+ * Whether the ELF file at path (perf's name of a sample's DSO) holds DWARF
+ * from which perf reads inlined functions (perf 6.1 through binutils'
+ * addr2line 2.40): a .debug_info section (compressed with -gz too, unless
+ * clang built the file), not .zdebug_info, not split into .dwo files
+ * (-gsplit-dwarf), no unit of clang's DWARF 5; or a separate file of the
+ * same GNU build ID with such DWARF, where Debian's -dbgsym packages and
+ * GDB put it: /usr/lib/debug/.build-id/NN/REST.debug (NN the first byte
+ * of the build ID in hex, REST the others), /usr/lib/debug/PATH.debug,
+ * or the file .gnu_debuglink names beside path, in .debug/ beside it or
+ * below /usr/lib/debug (ELF: the System V gABI, "Sections"; DWARF 5,
+ * 7.5.1, unit headers; GDB's manual, "Debugging Information in Separate
+ * Files").
  *
  * Returns 1 when it has, 0 when it has not or settle cannot tell: a
  * name that is no file ("[kernel.kallsyms]", "[vdso]", "[unknown]"), an
- * unreadable file, no ELF of this machine's class and byte order, or
- * section headers outside the file.
+ * unreadable file or one that is not regular (a FIFO is not waited on),
+ * no ELF of this machine's class and byte order, or headers outside the
+ * file. Whether every unit holding the sampled code has such DWARF is not
+ * checked (a program linked from objects with and without -g passes).
  */
 int settle_has_debug_info(const char *path);
 

@@ -127,40 +127,64 @@ static int terminal_stop(int sig)
 	return sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU;
 }
 
+/* SIGCHLD wakes sigsuspend() in settle_wait_stoppable(); nothing else. */
+static void child_changed(int sig)
+{
+	(void)sig;
+}
+
+/*
+ * With SIGCHLD caught and it and the interrupts blocked but in
+ * sigsuspend(), no state change of the program and no interrupt falls
+ * between a check and the wait (one noted while a stop was said was lost,
+ * and settle waited for ever), and settle wakes for nothing else: no
+ * polling beside a measurement.
+ */
 int settle_wait_stoppable(pid_t pid, settle_stopped_fn *stopped, void *arg)
 {
-	struct timespec tick = { 0, 10 * 1000 * 1000 };
-	int st, passed = 0, said = 0, is_stopped = 0;
+	struct sigaction sa, old_sa;
+	sigset_t block, old;
+	int st, rc = -1, passed = 0, said = 0;
 	pid_t got;
 
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = child_changed;
+	sigemptyset(&sa.sa_mask);
+	sigemptyset(&block);
+	sigaddset(&block, SIGCHLD);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	if (sigprocmask(SIG_BLOCK, &block, &old) < 0)
+		return -1;
+	if (sigaction(SIGCHLD, &sa, &old_sa) < 0) {
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		return -1;
+	}
 	for (;;) {
-		/* checked before each wait: an interrupt noted while the
-		 * stop was being said was lost, and settle waited for ever */
 		if (settle_interrupted() && !passed) {
 			kill(pid, settle_interrupted());
 			kill(pid, SIGCONT); /* a stopped program takes it */
 			passed = 1;
 		}
-		got = wait4(pid, &st, WUNTRACED | WCONTINUED |
-			    (is_stopped ? WNOHANG : 0), NULL);
+		got = wait4(pid, &st, WUNTRACED | WCONTINUED | WNOHANG, NULL);
 		if (got < 0 && errno != EINTR)
-			return -1;
-		if (got <= 0) { /* interrupted, or still stopped: polled */
-			if (got == 0)
-				nanosleep(&tick, NULL);
-			continue;
+			break;
+		if (got == pid && !WIFSTOPPED(st) && !WIFCONTINUED(st)) {
+			rc = status_of(st);
+			break;
 		}
-		if (WIFCONTINUED(st)) {
-			is_stopped = 0;
-			continue;
+		if (got == pid && WIFSTOPPED(st) && !said) {
+			if (stopped && !terminal_stop(WSTOPSIG(st)))
+				stopped(pid, WSTOPSIG(st), arg);
+			said = 1;
 		}
-		if (!WIFSTOPPED(st))
-			return status_of(st);
-		is_stopped = 1;
-		if (!said && stopped && !terminal_stop(WSTOPSIG(st)))
-			stopped(pid, WSTOPSIG(st), arg);
-		said = 1;
+		if (got != pid)
+			sigsuspend(&old); /* a SIGCHLD or an interrupt */
 	}
+	sigaction(SIGCHLD, &old_sa, NULL);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return rc;
 }
 
 int settle_wait_for(pid_t pid, long limit_ms, int *timed_out)

@@ -111,9 +111,10 @@ typedef void settle_stopped_fn(pid_t pid, int sig, void *arg);
  * settle_wait() that also sees pid stop (a SIGSTOP from itself or from
  * another program; a stop from the terminal, Ctrl-Z, stops settle too
  * and is not told): stopped(pid, sig, arg) is called once (NULL: not
- * wanted), and pid is waited for until it continues, polled every 10 ms
- * while it is stopped. An interrupt is passed on with SIGCONT after it,
- * so that a stopped program takes it. Returns what settle_wait() returns.
+ * wanted), and pid is waited for until it continues and ends. An
+ * interrupt is passed on with SIGCONT after it, so that a stopped program
+ * takes it. SIGCHLD is caught while it waits (its disposition restored
+ * after). Returns what settle_wait() returns.
  */
 int settle_wait_stoppable(pid_t pid, settle_stopped_fn *stopped, void *arg);
 

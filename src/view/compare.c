@@ -183,13 +183,14 @@ static int key_shared(const struct settle_report *rep,
 
 /* When a side's times hold another task's time slices (most samples
  * preempted, under 90 % on the CPU): c's interval widened to span that of
- * the two files' CPU times, compared as pooled samples, and its verdict
- * what the wider one decides, unclear where they disagree (as the run's
- * own rule: shared_widen() in src/model/report.c). */
+ * the two files' CPU times, compared as pooled samples (pooled: so were
+ * the times), and its verdict what the wider one decides, unclear where
+ * they disagree, and for rows compared otherwise (per process, in layout
+ * units); as the run's own rule: shared_widen() in src/model/report.c. */
 static void shared_agree(const struct settle_report *old,
 			 const struct settle_report *nw,
 			 const struct settle_result *r, double band,
-			 struct settle_comparison *c)
+			 int pooled, struct settle_comparison *c)
 {
 	enum settle_verdict was = c->verdict;
 	struct settle_comparison cpu;
@@ -202,8 +203,10 @@ static void shared_agree(const struct settle_report *old,
 	shared = key_shared(old, r, &have) | key_shared(nw, r, &have);
 	if (!shared)
 		return;
-	x = have ? pool_means(old, r, 1, &nx) : NULL;
-	y = have ? pool_means(nw, r, 1, &ny) : NULL;
+	/* rows compared per process or in layout units: the pooled CPU
+	 * times' interval is narrower than theirs (a wrong one stood) */
+	x = have && pooled ? pool_means(old, r, 1, &nx) : NULL;
+	y = have && pooled ? pool_means(nw, r, 1, &ny) : NULL;
 	if (!x || !y || settle_compare_unpaired(x, nx, y, ny, band, &cpu) < 0 ||
 	    !(cpu.ratio > 0) || !settle_interval_usable(&cpu)) {
 		c->verdict = SETTLE_UNCLEAR;
@@ -685,7 +688,7 @@ static int make_row(const struct settle_report *old,
 		c.why = settle_layout_why(spread, why, whylen);
 	} else {
 		means_agree(old, nw, r, band, &c, why, whylen);
-		shared_agree(old, nw, r, band, &c);
+		shared_agree(old, nw, r, band, k == 0, &c);
 	}
 	row_numbers(w, so.median, sn.median, &c);
 	if (k) { /* with layouts, the spread within them (the results') */
@@ -886,8 +889,12 @@ static int section(const struct settle_report *old,
 			(*slower)++;
 		s->nmeasured++;
 		/* a command whose text changed moved with it: not the
-		 * change the mean is about (commands_changed() says so) */
-		if (command_changed(w)) {
+		 * change the mean is about (commands_changed() says so);
+		 * nor are times another task's slices lengthened (the
+		 * row's verdict says so) */
+		if (command_changed(w) || (w->why &&
+		    (!strcmp(w->why, SETTLE_WHY_SHARED_CPU) ||
+		     !strcmp(w->why, SETTLE_WHY_SHARED_WIDENED)))) {
 			free(u.x);
 			free(u.y);
 			continue;

@@ -962,6 +962,15 @@ static const char *unsettled(const struct settle_report *rep,
 			return "the baseline of a row it rests on is unstable "
 			       "(marked !: its samples spread too much to "
 			       "trust, and so does the row's ratio to it)";
+		/* the sentence quotes its time: a lone row at twice its
+		 * CPU time under a busy task read "settled: base takes
+		 * 199.8 ns" */
+		if (settle_result_shared_cpu(rows[i]->r) ||
+		    (b && settle_result_shared_cpu(b)))
+			return "a row it rests on shared its CPU (most "
+			       "samples preempted, under 90 % of their time "
+			       "on it: its time holds another task's time "
+			       "slices)";
 	}
 	if (rep->options.processes < SETTLE_MIN_UNITS && !cmds)
 		return rep->options.processes > 1 ? FEW_PROCESSES :
@@ -993,6 +1002,10 @@ static int undecided(const struct settle_report *rep,
 	    settle_why_too_few(a->cmp.why) || settle_why_too_few(b->cmp.why))
 		return 0; /* no verdict, by design: nothing to tell apart */
 	if (!settle_result_same_group(a, b)) {
+		/* times other tasks' slices lengthened: no order (two
+		 * bases of the same CPU time, one preempted, were ranked) */
+		if (settle_result_shared_cpu(a) || settle_result_shared_cpu(b))
+			return 1;
 		if (settle_result_compare(b, a, rep->options.processes,
 					  rep->options.band, &c) < 0)
 			return 1;
