@@ -52,7 +52,7 @@ static char root[1024 + 16];
 static const unsigned char id[] = { 0xab, 0xcd, 0x01, 0x02, 0x03 };
 static const char names[] = "\0.shstrtab\0.debug_info\0.note.gnu.build-id"
 	"\0.zdebug_info\0.comment\0.gnu_debuglink\0.debug_addr"
-	"\0.debug_gnu_pubnames";
+	"\0.debug_gnu_pubnames\0.debug_aranges";
 
 /* The offset of section name n in names. */
 static unsigned name_of(const char *n)
@@ -75,7 +75,8 @@ struct elf {
 	unsigned char info[64];
 	char comment[48];
 	char link[16];
-	Shdr sh[6];
+	unsigned char aranges[64];
+	Shdr sh[7];
 };
 
 static void section(struct elf *e, int i, const char *name, unsigned type,
@@ -105,7 +106,7 @@ static void make(struct elf *e, const char *debug_name, unsigned debug_type,
 	e->eh.e_version = EV_CURRENT;
 	e->eh.e_ehsize = sizeof(Ehdr);
 	e->eh.e_shentsize = sizeof(Shdr);
-	e->eh.e_shnum = 6;
+	e->eh.e_shnum = 7;
 	e->eh.e_shstrndx = 1;
 	e->eh.e_shoff = offsetof(struct elf, sh);
 	memcpy(e->names, names, sizeof(names));
@@ -126,6 +127,32 @@ static void make(struct elf *e, const char *debug_name, unsigned debug_type,
 		strlen(e->comment) + 1);
 	section(e, 5, ".gnu_debuglink", SHT_PROGBITS,
 		offsetof(struct elf, link), 0);
+	section(e, 6, ".debug_aranges", SHT_PROGBITS,
+		offsetof(struct elf, aranges), 0);
+}
+
+/* e's .debug_aranges: one set (DWARF 5, 6.1.2, version 2) of the range
+ * [lo, lo + len), this machine's address size, aligned after its header
+ * to twice that size. */
+static void ranges(struct elf *e, uintptr_t lo, uintptr_t len)
+{
+	unsigned char *a = e->aranges;
+	size_t asz = sizeof(uintptr_t), at = 4 + 2 + 4 + 1 + 1;
+	uint32_t length;
+	uint16_t v = 2;
+	uintptr_t zero = 0;
+
+	memset(a, 0, sizeof(e->aranges));
+	at = (at + 2 * asz - 1) / (2 * asz) * (2 * asz);
+	memcpy(a + at, &lo, asz);
+	memcpy(a + at + asz, &len, asz);
+	memcpy(a + at + 2 * asz, &zero, asz);
+	memcpy(a + at + 3 * asz, &zero, asz);
+	length = (uint32_t)(at + 4 * asz - 4);
+	memcpy(a, &length, 4);
+	memcpy(a + 4, &v, 2);
+	a[10] = (unsigned char)asz;
+	e->sh[6].sh_size = at + 4 * asz;
 }
 
 /* One more unit in e's debug section: DWARF version v, unit type ut,
@@ -357,6 +384,53 @@ static void test_separate(void **st)
 	assert_int_equal(has("linked", &e, sizeof(e)), 0);
 }
 
+/*
+ * The sampled addresses in units of the DWARF (.debug_aranges): a program
+ * linked from objects with and without -g has DWARF, not for the code of
+ * the others. No .debug_aranges: taken to cover; one that cannot be read
+ * as DWARF writes it, or no DWARF: not. A separate file's ranges count.
+ */
+static void test_covers(void **st)
+{
+	const uint64_t in[] = { 0x1000, 0x1080, 0x10ff };
+	const uint64_t out[] = { 0x1000, 0x1100 };
+	const char *file;
+	char path[PATH_MAX], to[2200];
+	struct elf e, d;
+
+	(void)st;
+	debug(&e);
+	ranges(&e, 0x1000, 0x100);
+	file = put("covered", &e, sizeof(e));
+	assert_int_equal(settle_debug_covers(file, root, in, 3), 1);
+	assert_int_equal(settle_debug_covers(file, root, out, 2), 0);
+	assert_int_equal(settle_debug_covers(file, root, out + 1, 1), 0);
+	assert_int_equal(settle_debug_covers(file, root, in, 0), 1);
+	e.aranges[10] = 3; /* an address size DWARF has not */
+	file = put("badranges", &e, sizeof(e));
+	assert_int_equal(settle_debug_covers(file, root, in, 1), 0);
+	debug(&e); /* no .debug_aranges */
+	file = put("noranges", &e, sizeof(e));
+	assert_int_equal(settle_debug_covers(file, root, out, 2), 1);
+	stripped(&e); /* no DWARF */
+	ranges(&e, 0x1000, 0x100);
+	file = put("nodwarf", &e, sizeof(e));
+	assert_int_equal(settle_debug_covers(file, root, in, 1), 0);
+	/* the ranges of a separate file of its build */
+	debug(&d);
+	ranges(&d, 0x1000, 0x100);
+	put("sep.debug", &d, sizeof(d));
+	snprintf(path, sizeof(path), "%s/sep.debug", dir);
+	snprintf(to, sizeof(to), "%s/.build-id/ab", root);
+	assert_true(folders(to));
+	snprintf(to, sizeof(to), "%s/.build-id/ab/cd010203.debug", root);
+	assert_int_equal(rename(path, to), 0);
+	file = put("stripped2", &e, sizeof(e));
+	assert_int_equal(settle_debug_covers(file, root, in, 3), 1);
+	assert_int_equal(settle_debug_covers(file, root, out, 2), 0);
+	assert_int_equal(unlink(to), 0);
+}
+
 /* Names perf gives that are no file, and files that are no ELF. */
 static void test_not_elf(void **st)
 {
@@ -407,6 +481,7 @@ int main(void)
 		cmocka_unit_test(test_sections),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_separate),
+		cmocka_unit_test(test_covers),
 		cmocka_unit_test(test_not_elf),
 	};
 

@@ -682,6 +682,79 @@ static void test_dso_more(void **st)
 	assert_int_equal(p.count.dso_more[0], 1);
 }
 
+/*
+ * settle_perf_parser_addresses(): the addresses of the frames in each
+ * file, distinct and sorted; an entry, a frame perf could not name, a PLT
+ * stub and the C runtime's start-up code aside (built without debug
+ * information, they hold no inlined code of the program); inlined frames
+ * are their function's address, kept once; a name that is no file
+ * aside. Off unless asked for.
+ */
+static void test_addresses(void **st)
+{
+	static const char text[] =
+		"    100000 \n"
+		"\t            11c8 work (inlined)\n"
+		"\t            11c8 caller (/tmp/pg)\n"
+		"\t            1050 main (/tmp/pg)\n"
+		"\t            1000 _start (/tmp/pg)\n"
+		"\n"
+		"    100000 \n"
+		"\t            1030 memcpy@plt (/tmp/pg)\n"
+		"\t            1010 frame_dummy (/tmp/pg)\n"
+		"\t            1020 [unknown] (/tmp/pg)\n"
+		"\t            11c8 caller (/tmp/pg)\n"
+		"\t        ffff1000 y ([kernel.kallsyms])\n"
+		"\t           27304 memcpy (/lib/libc.so.6)\n"
+		"\t            1000 _start (/tmp/pg)\n";
+	static const char *const syms[] = { "work" };
+	const struct settle_perf_file *f;
+	struct settle_perf_parser p;
+
+	(void)st;
+	settle_perf_parser_init(&p, syms, 1);
+	assert_int_equal(settle_perf_parse_text(&p, text, strlen(text)), 0);
+	settle_perf_parser_finish(&p);
+	assert_null(settle_perf_parser_file(&p, "/tmp/pg"));
+	settle_perf_parser_free(&p);
+	settle_perf_parser_init(&p, syms, 1);
+	settle_perf_parser_addresses(&p);
+	assert_int_equal(settle_perf_parse_text(&p, text, strlen(text)), 0);
+	settle_perf_parser_finish(&p);
+	f = settle_perf_parser_file(&p, "/tmp/pg");
+	assert_non_null(f);
+	assert_int_equal(f->n, 2);
+	assert_int_equal(f->addr[0], 0x1050);
+	assert_int_equal(f->addr[1], 0x11c8);
+	assert_int_equal(f->lost, 0);
+	f = settle_perf_parser_file(&p, "/lib/libc.so.6");
+	assert_non_null(f);
+	assert_int_equal(f->n, 1);
+	assert_int_equal(f->addr[0], 0x27304);
+	assert_null(settle_perf_parser_file(&p, "[kernel.kallsyms]"));
+	settle_perf_parser_free(&p);
+	assert_null(p.files);
+	/* many: kept distinct as they come (3000 of 9000 frames) */
+	settle_perf_parser_init(&p, syms, 1);
+	settle_perf_parser_addresses(&p);
+	for (unsigned i = 0; i < 9000; i++) {
+		char line[64];
+
+		snprintf(line, sizeof(line), "   1000 %x work (/tmp/many)",
+			 0x4000 + 16 * ((i * 7) % 3000));
+		assert_int_equal(settle_perf_parse_line(&p, line), 0);
+	}
+	settle_perf_parser_finish(&p);
+	f = settle_perf_parser_file(&p, "/tmp/many");
+	assert_non_null(f);
+	assert_int_equal(f->n, 3000);
+	assert_int_equal(f->addr[0], 0x4000);
+	assert_int_equal(f->addr[2999], 0x4000 + 16 * 2999);
+	for (size_t i = 1; i < f->n; i++)
+		assert_true(f->addr[i - 1] < f->addr[i]);
+	settle_perf_parser_free(&p);
+}
+
 /* Without call chains no sample is cut: each is its one frame. */
 static void test_flat_not_cut(void **st)
 {
@@ -767,6 +840,7 @@ int main(void)
 		cmocka_unit_test(test_dso_by_hand),
 		cmocka_unit_test(test_dso_more),
 		cmocka_unit_test(test_inline_evidence),
+		cmocka_unit_test(test_addresses),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

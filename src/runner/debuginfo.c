@@ -201,20 +201,19 @@ static int separate(const char *path, const unsigned char *id, size_t len)
 	return ok;
 }
 
-/* root/.build-id/NN/REST.debug for build ID id (len bytes). */
-static int by_build_id(const char *root, const unsigned char *id, size_t len)
+/* root/.build-id/NN/REST.debug for build ID id (len bytes), its path
+ * into path (size bytes). */
+static int by_build_id(const char *root, const unsigned char *id, size_t len,
+		       char *path, size_t size)
 {
-	char path[PATH_MAX];
 	size_t k;
 
-	k = (size_t)snprintf(path, sizeof(path), "%s/.build-id/%02x/", root,
-			     id[0]);
-	if (k + 2 * len + sizeof(".debug") > sizeof(path))
+	k = (size_t)snprintf(path, size, "%s/.build-id/%02x/", root, id[0]);
+	if (k + 2 * len + sizeof(".debug") > size)
 		return 0;
 	for (size_t i = 1; i < len; i++)
-		k += (size_t)snprintf(path + k, sizeof(path) - k, "%02x",
-				      id[i]);
-	snprintf(path + k, sizeof(path) - k, ".debug");
+		k += (size_t)snprintf(path + k, size - k, "%02x", id[i]);
+	snprintf(path + k, size - k, ".debug");
 	return separate(path, id, len);
 }
 
@@ -222,11 +221,12 @@ static int by_build_id(const char *root, const unsigned char *id, size_t len)
  * GDB looks for it: beside path, in .debug/ beside it, and below root
  * under path's folder. */
 static int by_debuglink(const struct sections *s, const char *path,
-			const char *root, const unsigned char *id, size_t len)
+			const char *root, const unsigned char *id, size_t len,
+			char *cand, size_t size)
 {
 	static const char *const where[] = { "%.*s%s", "%.*s.debug/%s",
 					     "%s%.*s%s" };
-	char name[256], cand[PATH_MAX];
+	char name[256];
 	const char *slash = strrchr(path, '/');
 	int dir = (int)(slash - path + 1);
 	settle_elf_shdr sh;
@@ -242,12 +242,10 @@ static int by_debuglink(const struct sections *s, const char *path,
 		return 0;
 	for (size_t i = 0; i < 3; i++) {
 		int w = i < 2 ?
-			snprintf(cand, sizeof(cand), where[i], dir, path, name) :
-			snprintf(cand, sizeof(cand), where[i], root, dir, path,
-				 name);
+			snprintf(cand, size, where[i], dir, path, name) :
+			snprintf(cand, size, where[i], root, dir, path, name);
 
-		if (w > 0 && (size_t)w < sizeof(cand) &&
-		    separate(cand, id, len))
+		if (w > 0 && (size_t)w < size && separate(cand, id, len))
 			return 1;
 	}
 	return 0;
@@ -258,13 +256,15 @@ int settle_has_debug_info(const char *path)
 	return settle_has_debug_info_in(path, "/usr/lib/debug");
 }
 
-int settle_has_debug_info_in(const char *path, const char *root)
+/* The file holding path's DWARF (path itself, or a separate file of its
+ * build) into out (len bytes). Returns 1, or 0: none perf reads. */
+static int dwarf_file(const char *path, const char *root, char *out,
+		      size_t len)
 {
 	unsigned char id[BUILD_ID_MAX];
 	struct sections *s;
-	char by_path[PATH_MAX];
-	size_t len;
-	int has = 0;
+	size_t n;
+	int has;
 
 	if (path[0] != '/' || !(s = malloc(sizeof(*s))))
 		return 0;
@@ -273,15 +273,168 @@ int settle_has_debug_info_in(const char *path, const char *root)
 		return 0;
 	}
 	has = readable_dwarf(s);
+	if (has)
+		snprintf(out, len, "%s", path);
 	/* a separate file is the build's only with its build ID */
-	len = has ? 0 : build_id(s, id);
-	if (len)
-		has = by_build_id(root, id, len) ||
-		      by_debuglink(s, path, root, id, len) ||
-		      (snprintf(by_path, sizeof(by_path), "%s%s.debug", root,
-				path) < (int)sizeof(by_path) &&
-		       separate(by_path, id, len));
+	n = has ? 0 : build_id(s, id);
+	if (n)
+		has = by_build_id(root, id, n, out, len) ||
+		      by_debuglink(s, path, root, id, n, out, len) ||
+		      (snprintf(out, len, "%s%s.debug", root, path) <
+		       (int)len && separate(out, id, n));
 	settle_elf_close(&s->e);
 	free(s);
 	return has;
+}
+
+int settle_has_debug_info_in(const char *path, const char *root)
+{
+	char file[PATH_MAX];
+
+	return dwarf_file(path, root, file, sizeof(file));
+}
+
+/* An address range [lo, hi) of a unit. */
+struct range {
+	uint64_t lo, hi;
+};
+
+static int by_start(const void *a, const void *b)
+{
+	const struct range *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/* The n ranges r, sorted by start, made disjoint; returns how many. */
+static size_t merge(struct range *r, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (k && r[i].lo <= r[k - 1].hi) {
+			if (r[i].hi > r[k - 1].hi)
+				r[k - 1].hi = r[i].hi;
+			continue;
+		}
+		r[k++] = r[i];
+	}
+	return k;
+}
+
+/*
+ * The ranges of .debug_aranges (sh) of s into *out (heap), their count
+ * returned; -1 when the section cannot be read as DWARF writes it (DWARF
+ * 5, 6.1.2: sets of unit_length, version 2, debug_info_offset,
+ * address_size, segment_selector_size, padding to twice the address size,
+ * then (address, length) pairs ending in (0, 0)).
+ */
+static long aranges(const struct sections *s, const settle_elf_shdr *sh,
+		    struct range **out)
+{
+	unsigned char *d = malloc(sh->sh_size + 1);
+	struct range *r = NULL;
+	uint64_t off = 0;
+	size_t n = 0, cap = 0;
+
+	*out = NULL;
+	if (!d || settle_elf_read(&s->e, d, sh->sh_size, sh->sh_offset))
+		goto bad;
+	while (off + 4 <= sh->sh_size) {
+		uint64_t len = word(d + off, 4), end, at;
+		int wide = len == 0xffffffff;
+		unsigned asz, ssz;
+
+		if (wide && off + 12 > sh->sh_size)
+			goto bad;
+		if (wide)
+			len = word(d + off + 4, 8);
+		at = off + (wide ? 12 : 4);
+		if (len > sh->sh_size - at || len < 2 + (wide ? 8 : 4) + 2)
+			goto bad;
+		end = at + len;
+		at += 2 + (wide ? 8 : 4); /* version, debug_info_offset */
+		asz = d[at];
+		ssz = d[at + 1];
+		at += 2;
+		if ((asz != 4 && asz != 8) || ssz)
+			goto bad;
+		at = off + ((at - off + 2 * asz - 1) / (2 * asz)) * (2 * asz);
+		for (; at + 2 * asz <= end; at += 2 * asz) {
+			uint64_t lo = word(d + at, (int)asz),
+				 l = word(d + at + asz, (int)asz);
+
+			if (!lo && !l)
+				break;
+			if (n == cap) {
+				struct range *m;
+
+				cap = cap ? 2 * cap : 256;
+				if (!(m = realloc(r, cap * sizeof(*r))))
+					goto bad;
+				r = m;
+			}
+			r[n].lo = lo;
+			r[n++].hi = lo + l < lo ? UINT64_MAX : lo + l;
+		}
+		off = end;
+	}
+	free(d);
+	qsort(r, n, sizeof(*r), by_start);
+	*out = r;
+	return (long)merge(r, n);
+bad:
+	free(d);
+	free(r);
+	return -1;
+}
+
+/* Whether a lies in one of the n ranges r, sorted and disjoint. */
+static int covered(const struct range *r, size_t n, uint64_t a)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) { /* the first range starting beyond a */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (r[mid].lo <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo && a < r[lo - 1].hi;
+}
+
+int settle_debug_covers(const char *path, const char *root,
+			const uint64_t *addr, size_t n)
+{
+	char file[PATH_MAX];
+	struct sections *s;
+	struct range *r;
+	settle_elf_shdr sh;
+	int all = 1;
+	long k;
+
+	if (!dwarf_file(path, root, file, sizeof(file)) ||
+	    !(s = malloc(sizeof(*s))))
+		return 0;
+	if (open_sections(s, file) < 0) {
+		free(s);
+		return 0;
+	}
+	/* no ranges to check (clang writes none without -gdwarf-aranges;
+	 * compressed): the units are taken to cover the file */
+	if (find(s, ".debug_aranges", &sh) < 0 ||
+	    (sh.sh_flags & SHF_COMPRESSED)) {
+		settle_elf_close(&s->e);
+		free(s);
+		return 1;
+	}
+	k = aranges(s, &sh, &r);
+	for (size_t i = 0; k >= 0 && i < n && all; i++)
+		all = covered(r, (size_t)k, addr[i]);
+	settle_elf_close(&s->e);
+	free(s);
+	free(r);
+	return k >= 0 && all;
 }

@@ -10,6 +10,9 @@
 #ifndef SETTLE_DEBUGINFO_H
 #define SETTLE_DEBUGINFO_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 /*
  * Whether the ELF file at path (perf's name of a sample's DSO) holds DWARF
  * from which perf reads inlined functions (perf 6.1 through binutils'
@@ -28,13 +31,28 @@
  * name that is no file ("[kernel.kallsyms]", "[vdso]", "[unknown]"), an
  * unreadable file or one that is not regular (a FIFO is not waited on),
  * no ELF of this machine's class and byte order, or headers outside the
- * file. Whether every unit holding the sampled code has such DWARF is not
- * checked (a program linked from objects with and without -g passes).
+ * file. Whether the DWARF covers the code sampled is
+ * settle_debug_covers()'s (a program linked from objects with and
+ * without -g has DWARF, not for all of its code).
  */
 int settle_has_debug_info(const char *path);
 
 /* The same with the separate files looked for below root (a folder,
  * without a trailing '/') instead of /usr/lib/debug: for tests. */
 int settle_has_debug_info_in(const char *path, const char *root);
+
+/*
+ * Whether every address addr[0..n) (as perf prints them: the file's own
+ * virtual addresses) lies in a unit of path's DWARF (settle_has_debug_info,
+ * separate files below root): in the ranges of its .debug_aranges (DWARF
+ * 5, 6.1.2). A program linked from objects built with and without -g has
+ * DWARF, but not for the code of the others, whose inlined functions perf
+ * cannot name. Returns 1 when all do, or when the DWARF has no
+ * .debug_aranges to tell (clang writes it only with -gdwarf-aranges) or a
+ * compressed one; 0 when one does not, path has no DWARF perf reads, or
+ * .debug_aranges cannot be read.
+ */
+int settle_debug_covers(const char *path, const char *root,
+			const uint64_t *addr, size_t n);
 
 #endif

@@ -21,6 +21,115 @@ void settle_perf_parser_tids(struct settle_perf_parser *p)
 	p->tids = 1;
 }
 
+void settle_perf_parser_addresses(struct settle_perf_parser *p)
+{
+	p->addresses = 1;
+}
+
+#define FILES_MAX 64            /* files whose addresses are kept */
+#define ADDRESSES_MAX (1 << 22) /* distinct addresses kept a file */
+
+static int by_address(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* f's addresses sorted, each once. */
+static void distinct(struct settle_perf_file *f)
+{
+	size_t k = 0;
+
+	if (!f->n)
+		return;
+	qsort(f->addr, f->n, sizeof(*f->addr), by_address);
+	for (size_t i = 0; i < f->n; i++)
+		if (!k || f->addr[k - 1] != f->addr[i])
+			f->addr[k++] = f->addr[i];
+	f->n = k;
+}
+
+/* Room for one more address in f: made distinct, then grown. */
+static int room(struct settle_perf_file *f)
+{
+	uint64_t *a;
+	size_t cap;
+
+	if (f->n < f->cap)
+		return 0;
+	distinct(f);
+	if (f->n < f->cap / 2)
+		return 0;
+	cap = f->cap ? 2 * f->cap : 1024;
+	if (cap > ADDRESSES_MAX || !(a = realloc(f->addr, cap * sizeof(*a))))
+		return -1;
+	f->addr = a;
+	f->cap = cap;
+	return 0;
+}
+
+/* The file named dso (n bytes) among p's, added; NULL when there is no
+ * room. */
+static struct settle_perf_file *file_of(struct settle_perf_parser *p,
+					const char *dso, size_t n)
+{
+	struct settle_perf_file *f;
+
+	for (size_t i = 0; i < p->nfiles; i++)
+		if (strlen(p->files[i].name) == n &&
+		    !memcmp(p->files[i].name, dso, n))
+			return &p->files[i];
+	if (p->nfiles == FILES_MAX || n >= SETTLE_PERF_DSO_LEN)
+		return NULL;
+	if (!p->files && !(p->files = calloc(FILES_MAX, sizeof(*p->files))))
+		return NULL;
+	f = &p->files[p->nfiles++];
+	memcpy(f->name, dso, n);
+	f->name[n] = '\0';
+	return f;
+}
+
+/* The address a (hex digits, n of them) of a frame in file dso (dlen). */
+static void keep_address(struct settle_perf_parser *p, const char *a,
+			 size_t n, const char *dso, size_t dlen)
+{
+	struct settle_perf_file *f;
+	uint64_t v = 0;
+
+	if (!p->addresses || dlen == 0 || dso[0] != '/' || n > 16)
+		return;
+	for (size_t i = 0; i < n; i++)
+		v = v << 4 | (uint64_t)(a[i] <= '9' ? a[i] - '0' :
+					(a[i] | 0x20) - 'a' + 10);
+	f = file_of(p, dso, dlen);
+	if (!f)
+		return; /* more files than kept: said by their absence */
+	if (room(f) < 0) {
+		f->lost = 1;
+		return;
+	}
+	f->addr[f->n++] = v;
+}
+
+const struct settle_perf_file *settle_perf_parser_file(
+	const struct settle_perf_parser *p, const char *file)
+{
+	for (size_t i = 0; i < p->nfiles; i++)
+		if (!strcmp(p->files[i].name, file))
+			return &p->files[i];
+	return NULL;
+}
+
+void settle_perf_parser_free(struct settle_perf_parser *p)
+{
+	for (size_t i = 0; i < p->nfiles; i++)
+		free(p->files[i].addr);
+	free(p->files);
+	p->files = NULL;
+	p->nfiles = 0;
+}
+
 /* One more sample of thread tid. */
 static void count_tid(struct settle_perf_parser *p, uint32_t tid)
 {
@@ -284,6 +393,24 @@ static void inline_evidence(struct settle_perf_parser *p, const char *a,
 	}
 }
 
+/* Whether sym (len bytes) is code the C runtime links into every program
+ * (crti.o, crtbegin.o: built without debug information) or a PLT stub
+ * (memcpy@plt): no code of the program is inlined there. */
+static int startup_code(const char *sym, size_t len)
+{
+	static const char *const names[] = {
+		"_init", "_fini", "deregister_tm_clones", "register_tm_clones",
+		"__do_global_dtors_aux", "frame_dummy",
+	};
+
+	if (len > 4 && !memcmp(sym + len - 4, "@plt", 4))
+		return 1;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strlen(names[i]) == len && !memcmp(names[i], sym, len))
+			return 1;
+	return 0;
+}
+
 /* "ADDRESS SYMBOL" or "ADDRESS SYMBOL (FILE)" (leading blanks skipped):
  * the frame of the open sample. */
 static int frame(struct settle_perf_parser *p, const char *s)
@@ -325,6 +452,9 @@ static int frame(struct settle_perf_parser *p, const char *s)
 		p->entry = 1;
 	else if (!unknown)
 		p->entry = 0;
+	if (!inlined && dso && !entry_name(sym, len) && !unknown &&
+	    !startup_code(sym, len))
+		keep_address(p, addr, alen, dso, dlen);
 	p->unknown |= unknown;
 	if (p->frames == 0)
 		implementation(p, sym, len);
@@ -477,6 +607,8 @@ void settle_perf_parser_finish(struct settle_perf_parser *p)
 	unsigned busy = 0;
 
 	close_sample(p);
+	for (size_t i = 0; i < p->nfiles; i++)
+		distinct(&p->files[i]);
 	/* every thread with a sample: one that waits takes few, and its
 	 * wait is what hides */
 	busy = (unsigned)p->ntids;

@@ -129,6 +129,21 @@ struct settle_perf_parser {
 		uint32_t tid;
 		uint64_t samples;
 	} seen_tids[SETTLE_PERF_MAX_TIDS];
+	/* with settle_perf_parser_addresses(): the addresses of the frames
+	 * in each file (a path), entries aside; heap, freed by
+	 * settle_perf_parser_free() */
+	struct settle_perf_file *files;
+	size_t nfiles;
+	int addresses;
+};
+
+/* The addresses sampled in one file (settle_perf_parser_addresses()). */
+struct settle_perf_file {
+	char name[SETTLE_PERF_DSO_LEN];
+	uint64_t *addr;  /* as perf prints them: the file's own addresses
+			    for a shared object or PIE program */
+	size_t n, cap;   /* distinct once settle_perf_parser_finish()ed */
+	int lost;        /* some were not kept (memory, or too many) */
 };
 
 /*
@@ -158,5 +173,21 @@ size_t settle_perf_parse_text(struct settle_perf_parser *p, const char *text,
 
 /* End of the text: count the last sample. The counts are in p->count. */
 void settle_perf_parser_finish(struct settle_perf_parser *p);
+
+/*
+ * Keep the address of every frame perf named in a file (a path), but a
+ * process's or thread's entry (_start, ...): the code that ran there,
+ * or called what ran, whose inlined functions perf names only with the
+ * file's debug information. Per file, distinct, sorted after
+ * settle_perf_parser_finish(); settle_perf_parser_free() frees them.
+ */
+void settle_perf_parser_addresses(struct settle_perf_parser *p);
+
+/* The addresses kept for file (NULL when none were). */
+const struct settle_perf_file *settle_perf_parser_file(
+	const struct settle_perf_parser *p, const char *file);
+
+/* Free what settle_perf_parser_addresses() kept. */
+void settle_perf_parser_free(struct settle_perf_parser *p);
 
 #endif
