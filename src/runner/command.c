@@ -1171,6 +1171,9 @@ static void no_debug_file(const struct settle_perf_parser *p, size_t k,
 		snprintf(out, len, "a file settle did not check (more than "
 			 "%d, or a name of %d bytes or more)",
 			 SETTLE_PERF_DSOS, SETTLE_PERF_DSO_LEN);
+	else if (c->dso_unplaced[k])
+		snprintf(out, len, "a file perf did not name (that of a "
+			 "function a copy of it was inlined into)");
 }
 
 /* The counts of one profiled run into command data d. */

@@ -197,6 +197,16 @@ static int entry_name(const char *sym, size_t len)
 	return 0;
 }
 
+/* A run of inlined frames that ended the last sample: the file of the
+ * copies of the symbols named in it is unknown. */
+static void unplaced(struct settle_perf_parser *p)
+{
+	for (size_t i = 0; i < p->nsymbols; i++)
+		if (p->inl_sym[i])
+			p->count.dso_unplaced[i] = 1;
+	memset(p->inl_sym, 0, sizeof(p->inl_sym));
+}
+
 static void open_sample(struct settle_perf_parser *p, uint64_t period)
 {
 	close_sample(p);
@@ -206,6 +216,7 @@ static void open_sample(struct settle_perf_parser *p, uint64_t period)
 	memset(p->first, 0, sizeof(p->first));
 	memset(p->impl, 0, sizeof(p->impl));
 	p->chained = p->entry = p->unknown = p->last_start_call = 0;
+	unplaced(p);
 	p->after_inlined = 0;
 	p->count.period_sum += period;
 }
@@ -381,11 +392,24 @@ static void inline_evidence(struct settle_perf_parser *p, const char *a,
 			    size_t n, int inlined, const char *dso,
 			    size_t dlen)
 {
-	int same = n < sizeof(p->inlined_at) &&
+	int same = p->after_inlined && n < sizeof(p->inlined_at) &&
 		   strlen(p->inlined_at) == n && !memcmp(p->inlined_at, a, n);
 
-	if (!inlined && dso && p->after_inlined && same)
+	if (!inlined && dso && same)
 		add_inline_dso(&p->count, dso, dlen);
+	/* the end of a run of inlined frames: the symbols named in it
+	 * were inlined into the function of this frame, in its file */
+	if (!(inlined && same)) {
+		for (size_t i = 0; i < p->nsymbols; i++) {
+			if (!p->inl_sym[i])
+				continue;
+			if (!inlined && dso && same)
+				add_dso(&p->count, i, dso, dlen);
+			else
+				p->count.dso_unplaced[i] = 1;
+		}
+		memset(p->inl_sym, 0, sizeof(p->inl_sym));
+	}
 	p->after_inlined = inlined && n < sizeof(p->inlined_at);
 	if (p->after_inlined) {
 		memcpy(p->inlined_at, a, n);
@@ -468,6 +492,8 @@ static int frame(struct settle_perf_parser *p, const char *s)
 			p->first[i] = 1;
 		if (dso && !inlined)
 			add_dso(&p->count, i, dso, dlen);
+		else if (inlined)
+			p->inl_sym[i] = 1; /* its file: the next frame's */
 	}
 	p->frames++;
 	return 0;
@@ -607,6 +633,7 @@ void settle_perf_parser_finish(struct settle_perf_parser *p)
 	unsigned busy = 0;
 
 	close_sample(p);
+	unplaced(p);
 	for (size_t i = 0; i < p->nfiles; i++)
 		distinct(&p->files[i]);
 	/* every thread with a sample: one that waits takes few, and its

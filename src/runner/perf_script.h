@@ -62,13 +62,16 @@ struct settle_perf_count {
 	char impl_name[SETTLE_PERF_MAX_SYMBOLS][SETTLE_PERF_IMPL_NAME];
 	/* per symbol i, with -F ...,dso: the files perf named its frames
 	 * in (perf's DSO names: a path, or "[kernel.kallsyms]", "[vdso]"),
-	 * not counting frames of copies inlined into a caller (perf shows
-	 * those where the file has debug information); the first
+	 * and the files of the functions its inlined copies were in (the
+	 * frame after an inlined one at its address); the first
 	 * SETTLE_PERF_DSOS distinct names, "" after them; dso_more[i] when
 	 * there were more, or a name longer than SETTLE_PERF_DSO_LEN - 1 */
 	char dso[SETTLE_PERF_MAX_SYMBOLS][SETTLE_PERF_DSOS]
 		[SETTLE_PERF_DSO_LEN];
 	unsigned char dso_more[SETTLE_PERF_MAX_SYMBOLS];
+	/* per symbol i: an inlined frame of it not followed by the frame of
+	 * a function in a file at its address (its copy's file unknown) */
+	unsigned char dso_unplaced[SETTLE_PERF_MAX_SYMBOLS];
 	/* files in which perf showed a function inlined (a frame " (inlined)"
 	 * followed by one at the same address named in the file): perf
 	 * reads where the compiler inlined code there; the first
@@ -114,6 +117,8 @@ struct settle_perf_parser {
 	int last_start_call;        /* the last is __libc_start_call_main */
 	int after_inlined;          /* the last frame was " (inlined)", */
 	char inlined_at[20];        /* at this address (hex digits) */
+	unsigned char inl_sym[SETTLE_PERF_MAX_SYMBOLS]; /* inlined frames
+				       there named symbol i */
 	unsigned char seen[SETTLE_PERF_MAX_SYMBOLS];
 	unsigned char first[SETTLE_PERF_MAX_SYMBOLS];
 	unsigned char impl[SETTLE_PERF_MAX_SYMBOLS]; /* its innermost frame

@@ -391,15 +391,15 @@ static void share_lines(struct out *o, const struct settle_result *r)
 				v[0], sizeof(v[0])), sym, d->share[k].impl_name,
 			    sym);
 		if (d->share[k].no_debug[0])
-			say(o, 1, "%s: settle found no debug information for "
-			    "%s's code in %s: perf names a sample in a copy "
-			    "the compiler inlined into a caller after the "
-			    "caller, and %s's share leaves such samples out "
-			    "(build with -g, or install its debug symbols, "
-			    "Debian's -dbgsym package: DWARF that perf reads, "
-			    "not split into .dwo files, not clang's DWARF 5, "
-			    "or perf showing inlined frames in the file)",
-			    r->variant, sym, d->share[k].no_debug, sym);
+			say(o, 1, "%s: settle found no debug information perf "
+			    "reads for all the code sampled in %s, where %s "
+			    "ran: perf names a sample in a copy the compiler "
+			    "inlined into a caller after the caller, and %s's "
+			    "share leaves such samples out (build every object "
+			    "with -g, or install its debug symbols, Debian's "
+			    "-dbgsym package: DWARF that perf reads, not split "
+			    "into .dwo files, not clang's DWARF 5)", r->variant,
+			    d->share[k].no_debug, sym, sym);
 		if (settle_share_of(r, k, &st) < 0) {
 			char hi[32];
 
@@ -688,12 +688,14 @@ int settle_command_conclusion(const struct settle_view_claim *vc,
 		 * third of what it saved, settled */
 		if (!why[0] && d->share[k].no_debug[0])
 			snprintf(why, whylen, "settle found no debug "
-				 "information for %s's code in %s: perf names "
-				 "a sample in a copy the compiler inlined into a "
+				 "information perf reads for all the code "
+				 "sampled in %s, where %s ran: perf names a "
+				 "sample in a copy the compiler inlined into a "
 				 "caller after the caller, so %s's share may be "
-				 "too low (build with -g, or install its debug "
-				 "symbols)", d->share[k].symbol,
-				 d->share[k].no_debug, d->share[k].symbol);
+				 "too low (build every object with -g, or "
+				 "install its debug symbols)",
+				 d->share[k].no_debug, d->share[k].symbol,
+				 d->share[k].symbol);
 		/* a bound for a name no sample has rests on the name: a
 		 * misspelling read "settled: nosuchsym is under 0.50 %", and
 		 * so did memcpy at 36 % of the time, its samples named
@@ -900,8 +902,9 @@ size_t settle_share_changes(const struct settle_result *a,
 		 * symbol and its callers unseen */
 		if (na || nb) {
 			not_compared(c, name, sym, "settle found no debug "
-				     "information for its code in %s (the %s "
-				     "file's run): perf names a sample in a copy "
+				     "information perf reads for all the code "
+				     "sampled in %s, where it ran (the %s file's "
+				     "run): perf names a sample in a copy "
 				     "inlined into a caller after the caller",
 				     na ? na : nb, na ? "old" : "new");
 			n++;
