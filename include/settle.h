@@ -576,6 +576,19 @@ int settle_intervals_overlap(const struct settle_comparison *a,
  */
 void settle_decide(struct settle_comparison *c, double band);
 
+/*
+ * c, from times that other tasks' time slices may have lengthened, and
+ * cpu, the same comparison of the CPU times (NULL: none could be made):
+ * c's interval widened to span cpu's too and its verdict what the wider
+ * interval decides (settle_decide(), c's units and level kept), with why
+ * SETTLE_WHY_SHARED_WIDENED where it stands and unclear with
+ * SETTLE_WHY_SHARED_CPU where it does not, or where cpu is NULL or has no
+ * usable interval. c unchanged when it is unclear or invalid already, or
+ * when cpu's interval lies within c's.
+ */
+void settle_widen_to_cpu(struct settle_comparison *c,
+			 const struct settle_comparison *cpu, double band);
+
 /* ------------------------------------------------------------------ */
 /* Timer (src/timer).                                                  */
 

@@ -161,6 +161,51 @@ static void test_too_few(void **st)
 	assert_false(settle_why_too_few(NULL));
 }
 
+/* A comparison widened to the CPU times': it stands on the wider
+ * interval (said), turns unclear where that decides otherwise or where
+ * there is no CPU comparison, and is left alone when unclear already or
+ * when the CPU interval lies within its own. */
+static void test_widen_to_cpu(void **st)
+{
+	struct settle_comparison c = { .n = 12, .level = 0.95 }, cpu = c;
+
+	(void)st;
+	c.ratio = 0.58, c.lo = 0.579, c.hi = 0.581;
+	settle_decide(&c, 0.01);
+	cpu.ratio = 0.97, cpu.lo = 0.96, cpu.hi = 0.975;
+	settle_widen_to_cpu(&c, &cpu, 0.01);
+	assert_int_equal(c.verdict, SETTLE_FASTER);
+	assert_string_equal(c.why, SETTLE_WHY_SHARED_WIDENED);
+	assert_true(c.lo == 0.579 && c.hi == 0.975);
+	assert_true(c.ratio == 0.58);
+	/* the CPU times same: no verdict */
+	c.lo = 0.579, c.hi = 0.581;
+	settle_decide(&c, 0.01);
+	cpu.ratio = 1.0, cpu.lo = 0.998, cpu.hi = 1.003;
+	settle_widen_to_cpu(&c, &cpu, 0.01);
+	assert_int_equal(c.verdict, SETTLE_UNCLEAR);
+	assert_string_equal(c.why, SETTLE_WHY_SHARED_CPU);
+	/* none made */
+	c.lo = 0.579, c.hi = 0.581;
+	settle_decide(&c, 0.01);
+	settle_widen_to_cpu(&c, NULL, 0.01);
+	assert_int_equal(c.verdict, SETTLE_UNCLEAR);
+	assert_string_equal(c.why, SETTLE_WHY_SHARED_CPU);
+	/* unclear already: its own reason kept */
+	c.lo = 0.95, c.hi = 1.05;
+	settle_decide(&c, 0.01);
+	settle_widen_to_cpu(&c, &cpu, 0.01);
+	assert_string_equal(c.why, "interval too wide");
+	/* the CPU interval inside: nothing said */
+	c.lo = 0.90, c.hi = 0.98;
+	settle_decide(&c, 0.01);
+	cpu.ratio = 0.95, cpu.lo = 0.93, cpu.hi = 0.96;
+	settle_widen_to_cpu(&c, &cpu, 0.01);
+	assert_int_equal(c.verdict, SETTLE_FASTER);
+	assert_null(c.why);
+	assert_true(c.lo == 0.90 && c.hi == 0.98);
+}
+
 /* The band: same inside, unclear straddling, faster/slower outside. */
 static void test_band_rules(void **st)
 {
@@ -495,6 +540,7 @@ int main(void)
 		cmocka_unit_test(test_mean_ratio),
 		cmocka_unit_test(test_means_contradict),
 		cmocka_unit_test(test_overlap),
+		cmocka_unit_test(test_widen_to_cpu),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

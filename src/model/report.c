@@ -1139,30 +1139,16 @@ static void shared_widen(struct settle_result *r,
 			 double band)
 {
 	struct settle_result rc = *r, bc = *b;
-	struct settle_comparison cpu, *c = &r->cmp;
-	enum settle_verdict was = c->verdict;
+	struct settle_comparison cpu;
+	int made;
 
-	if (c->verdict == SETTLE_UNCLEAR || c->verdict == SETTLE_INVALID ||
-	    (!settle_result_shared_cpu(r) && !settle_result_shared_cpu(b)))
+	if (!settle_result_shared_cpu(r) && !settle_result_shared_cpu(b))
 		return;
 	rc.samples_ns = r->samples_cpu_ns;
 	bc.samples_ns = b->samples_cpu_ns;
-	if (!r->samples_cpu_ns || !b->samples_cpu_ns ||
-	    settle_result_compare(&rc, &bc, nproc, band, &cpu) < 0 ||
-	    !(cpu.ratio > 0) || !settle_interval_usable(&cpu)) {
-		c->verdict = SETTLE_UNCLEAR;
-		c->why = SETTLE_WHY_SHARED_CPU;
-		return;
-	}
-	if (cpu.lo >= c->lo && cpu.hi <= c->hi)
-		return; /* the CPU times' interval inside: it stands */
-	c->lo = fmin(c->lo, cpu.lo);
-	c->hi = fmax(c->hi, cpu.hi);
-	settle_decide(c, band);
-	c->why = c->verdict == was ? SETTLE_WHY_SHARED_WIDENED :
-		 SETTLE_WHY_SHARED_CPU;
-	if (c->verdict != was)
-		c->verdict = SETTLE_UNCLEAR;
+	made = r->samples_cpu_ns && b->samples_cpu_ns &&
+	       settle_result_compare(&rc, &bc, nproc, band, &cpu) == 0;
+	settle_widen_to_cpu(&r->cmp, made ? &cpu : NULL, band);
 }
 
 /* Analyse the group res[0..n). */

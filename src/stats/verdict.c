@@ -86,6 +86,29 @@ void settle_decide(struct settle_comparison *c, double band)
 	}
 }
 
+void settle_widen_to_cpu(struct settle_comparison *c,
+			 const struct settle_comparison *cpu, double band)
+{
+	enum settle_verdict was = c->verdict;
+
+	if (was == SETTLE_UNCLEAR || was == SETTLE_INVALID)
+		return;
+	if (!cpu || !(cpu->ratio > 0) || !settle_interval_usable(cpu)) {
+		c->verdict = SETTLE_UNCLEAR;
+		c->why = SETTLE_WHY_SHARED_CPU;
+		return;
+	}
+	if (cpu->lo >= c->lo && cpu->hi <= c->hi)
+		return; /* inside: it stands as it is */
+	c->lo = fmin(c->lo, cpu->lo);
+	c->hi = fmax(c->hi, cpu->hi);
+	settle_decide(c, band);
+	c->why = c->verdict == was ? SETTLE_WHY_SHARED_WIDENED :
+		 SETTLE_WHY_SHARED_CPU;
+	if (c->verdict != was)
+		c->verdict = SETTLE_UNCLEAR;
+}
+
 static int all_zero(const double *x, size_t n)
 {
 	for (size_t i = 0; i < n; i++)

@@ -192,14 +192,11 @@ static void shared_agree(const struct settle_report *old,
 			 const struct settle_result *r, double band,
 			 int pooled, struct settle_comparison *c)
 {
-	enum settle_verdict was = c->verdict;
 	struct settle_comparison cpu;
-	int have = 1, shared;
+	int have = 1, shared, made;
 	double *x, *y;
 	size_t nx, ny;
 
-	if (c->verdict == SETTLE_UNCLEAR || c->verdict == SETTLE_INVALID)
-		return;
 	shared = key_shared(old, r, &have) | key_shared(nw, r, &have);
 	if (!shared)
 		return;
@@ -207,19 +204,8 @@ static void shared_agree(const struct settle_report *old,
 	 * times' interval is narrower than theirs (a wrong one stood) */
 	x = have && pooled ? pool_means(old, r, 1, &nx) : NULL;
 	y = have && pooled ? pool_means(nw, r, 1, &ny) : NULL;
-	if (!x || !y || settle_compare_unpaired(x, nx, y, ny, band, &cpu) < 0 ||
-	    !(cpu.ratio > 0) || !settle_interval_usable(&cpu)) {
-		c->verdict = SETTLE_UNCLEAR;
-		c->why = SETTLE_WHY_SHARED_CPU;
-	} else if (cpu.lo < c->lo || cpu.hi > c->hi) {
-		c->lo = fmin(c->lo, cpu.lo);
-		c->hi = fmax(c->hi, cpu.hi);
-		settle_decide(c, band);
-		c->why = c->verdict == was ? SETTLE_WHY_SHARED_WIDENED :
-			 SETTLE_WHY_SHARED_CPU;
-		if (c->verdict != was)
-			c->verdict = SETTLE_UNCLEAR;
-	}
+	made = x && y && settle_compare_unpaired(x, nx, y, ny, band, &cpu) == 0;
+	settle_widen_to_cpu(c, made ? &cpu : NULL, band);
 	free(x);
 	free(y);
 }
