@@ -1345,30 +1345,6 @@ static int cache_path(char *out, size_t len, const char *cache, uint64_t h,
 	return -1;
 }
 
-/* The ELF header's 16-bit field at offset off (16 e_type, 18
- * e_machine) of the file at path, in the file's byte order, or -1 when
- * it is no ELF file. */
-static int elf_half(const char *path, int off)
-{
-	unsigned char h[20];
-	int fd = open(path, O_RDONLY | O_CLOEXEC), n;
-
-	if (fd < 0)
-		return -1;
-	n = (int)read(fd, h, sizeof(h));
-	close(fd);
-	if (n != (int)sizeof(h) || memcmp(h, "\177ELF", 4))
-		return -1;
-	/* EI_DATA 1: little-endian, 2: big-endian */
-	return h[5] == 2 ? h[off] << 8 | h[off + 1] :
-			   h[off + 1] << 8 | h[off];
-}
-
-static int elf_machine(const char *path)
-{
-	return elf_half(path, 18);
-}
-
 /* The cache directory takes the compiler's output: tmp, created there
  * (access() says yes to root for /proc, and the compiler then failed
  * with messages of its own). -1 after a message. */
@@ -1459,7 +1435,7 @@ static int compile(struct build *b, char **argv, const struct slots *sl,
 	}
 	/* ET_DYN: "cc -c" wrote an object file, "cc -E" text, "true"
 	 * nothing, each then refused by dlopen in its own words */
-	if (elf_half(tmp, 16) != 3) {
+	if (settle_elf_type(tmp) != ET_DYN) {
 		settle_temp_forget(tmp);
 		unlink(tmp);
 		unlink(dtmp);
@@ -1522,7 +1498,8 @@ static int find_cached(struct build *b, const char *cache, uint64_t key,
 /* The object at path is ELF for another machine than settle. */
 static int foreign_object(const char *path)
 {
-	int m = elf_machine(path), own = elf_machine("/proc/self/exe");
+	int m = settle_elf_machine(path),
+	    own = settle_elf_machine("/proc/self/exe");
 
 	return m >= 0 && own >= 0 && m != own;
 }

@@ -61,6 +61,34 @@ void settle_elf_close(struct settle_elf *e)
 	e->fd = -1;
 }
 
+/* The ELF header's 16-bit field at offset off (16 e_type, 18 e_machine,
+ * the same in both classes) of the file at path, in the file's byte
+ * order, or -1 when it is no ELF file. */
+static int header_half(const char *path, int off)
+{
+	unsigned char h[20];
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK), n;
+
+	if (fd < 0)
+		return -1;
+	n = (int)read(fd, h, sizeof(h));
+	close(fd);
+	if (n != (int)sizeof(h) || memcmp(h, ELFMAG, SELFMAG))
+		return -1;
+	return h[EI_DATA] == ELFDATA2MSB ? h[off] << 8 | h[off + 1] :
+					  h[off + 1] << 8 | h[off];
+}
+
+int settle_elf_type(const char *path)
+{
+	return header_half(path, 16);
+}
+
+int settle_elf_machine(const char *path)
+{
+	return header_half(path, 18);
+}
+
 /* Whether e's program headers and its loadable segments' contents lie
  * inside it. */
 static int segments_inside(const struct settle_elf *e)

@@ -2,7 +2,7 @@
  * elf.h - reading the headers of an ELF file of this machine's class and
  * byte order, every offset checked against the file's size (private to
  * settle: the debug information of --share's files, src/runner/
- * debuginfo.c, and the whole-file check of cached objects, src/byob/).
+ * debuginfo.c; cached objects: whole, their type and machine, src/byob/).
  * The layout is the System V gABI's ("ELF Header", "Sections", "Program
  * Header"), as <elf.h> declares it.
  */
@@ -58,6 +58,15 @@ int settle_elf_section(const struct settle_elf *e, unsigned i,
 		       settle_elf_shdr *sh);
 
 void settle_elf_close(struct settle_elf *e);
+
+/*
+ * The type (e_type: ET_DYN for a shared object) and the machine
+ * (e_machine: EM_X86_64, ...) of the ELF file at path, of any class and
+ * byte order (an object built for another machine than settle's).
+ * Returns the field, or -1 when path is no ELF file or cannot be read.
+ */
+int settle_elf_type(const char *path);
+int settle_elf_machine(const char *path);
 
 /*
  * Whether the ELF file at path is whole: its program and section header
