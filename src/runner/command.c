@@ -1143,10 +1143,11 @@ static int debug_readable(const struct settle_perf_parser *p,
 {
 	const struct settle_perf_file *f = settle_perf_parser_file(p, file);
 
-	if (!settle_has_debug_info(file))
-		return inline_shown(&p->count, file);
-	return f && !f->lost &&
-	       settle_debug_covers(file, "/usr/lib/debug", f->addr, f->n);
+	/* the DWARF read once where it covers (the common case) */
+	if (f && !f->lost &&
+	    settle_debug_covers(file, "/usr/lib/debug", f->addr, f->n))
+		return 1;
+	return inline_shown(&p->count, file) && !settle_has_debug_info(file);
 }
 
 /*
