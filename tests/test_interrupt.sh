@@ -354,8 +354,9 @@ command_ignoring() {
 # 12. a claim that stops its own process (raise(SIGSTOP)) under
 # --processes: settle says so (it waited without a word), and when it is
 # interrupted the stopped child ends with it (it stayed stopped for ever)
-stopped_child() {
-	local pid guard rc
+# start_stopped: settle on stop.c in 3 processes, in the background (its
+# pid in pid), waited for until it says its process is stopped (30 s)
+start_stopped() {
 	env MARK="$D/mark" "$SETTLE" run "$TMP/stop.c" --quick --samples 3 \
 		--processes 3 >"$D/out" 2>"$D/err" &
 	pid=$!
@@ -363,6 +364,10 @@ stopped_child() {
 		grep -q "is stopped" "$D/err" 2>/dev/null && break
 		sleep 0.1
 	done
+}
+stopped_child() {
+	local pid guard rc
+	start_stopped
 	( sleep 40; kill -KILL $pid ) >/dev/null 2>&1 &
 	guard=$!
 	kill -TERM $pid; wait $pid; rc=$?
@@ -382,13 +387,7 @@ stopped_child() {
 # processes end with it (PR_SET_PDEATHSIG)
 killed_parent() {
 	local pid
-	env MARK="$D/mark" "$SETTLE" run "$TMP/stop.c" --quick --samples 3 \
-		--processes 3 >"$D/out" 2>"$D/err" &
-	pid=$!
-	for _ in $(seq 300); do
-		grep -q "is stopped" "$D/err" 2>/dev/null && break
-		sleep 0.1
-	done
+	start_stopped
 	{ kill -KILL $pid; wait $pid; } 2>/dev/null
 	for _ in $(seq 30); do
 		pgrep -f "$D/tmp/settle-proc" >/dev/null || break
