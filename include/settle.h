@@ -197,7 +197,11 @@ struct settle_claim {
 				    check before a run */
 	size_t nfull_sizes;
 	uint64_t bytes_per_op;   /* 0: no throughput; SETTLE_BYTES_SIZE: the
-				    buffer size; else bytes per operation */
+				    buffer size (B/ns shown, checked against
+				    the read limit); else bytes per
+				    operation, kept in the result file and
+				    settle_result.bytes_per_ns, not shown
+				    (a claim's variants may differ) */
 	uint64_t check_iters;    /* repetitions for the check call; 0 = 1;
 				    at most SETTLE_MAX_CHECK_ITERS */
 	int show_cycles;         /* non-zero: show estimated core cycles/op */
@@ -211,7 +215,8 @@ struct settle_claim {
 	/*
 	 * Optional. Translate one result into the claim's own terms: write up
 	 * to max figures to out and return how many were written (0 for a
-	 * result that has no scale row, e.g. not the largest size).
+	 * result that has no scale row, e.g. not the largest size). Called
+	 * for measured results only (settle_result_measured()).
 	 */
 	size_t (*scale)(const struct settle_result *r,
 			const struct settle_scale_ctx *ctx,
@@ -272,9 +277,20 @@ struct settle_conclude_ctx {
 };
 
 /*
- * The measured result of res[0..n) with this table label at size_bytes
+ * Whether result r's time is the work's: it ran (not skipped), has
+ * samples, none under 1000x the clock's resolution, and is not invalid
+ * (r->invalid: work hoisted or removed, a cost once a call, a throughput
+ * above the read limit). 1 or 0. Only such a result has a time, ratio,
+ * throughput or scale figures to show, in every format.
+ */
+int settle_result_measured(const struct settle_result *r);
+
+/*
+ * The result of res[0..n) with this table label at size_bytes
  * (UINT64_MAX: the largest size among res), or NULL when there is none
- * or it was skipped or below resolution. For a claim's conclude().
+ * or it was skipped or below resolution. For a claim's conclude(); an
+ * invalid result is returned (settle_result_measured() tells), and no
+ * conclusion of a claim with one settles.
  */
 const struct settle_result *settle_result_find(const struct settle_result *res,
 					       size_t n, const char *label,

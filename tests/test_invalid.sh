@@ -85,6 +85,15 @@ static const char *never(void *s, const void *arg)
 	return getenv("WITH_NOTHING") ? NULL : "not asked for";
 }
 static const uint64_t sizes[] = { 1 << 20 };
+/* every measured row in the claim's terms: an invalid one has none */
+static size_t scale(const struct settle_result *r,
+		    const struct settle_scale_ctx *ctx,
+		    struct settle_figure *out, size_t max)
+{
+	(void)ctx, (void)max;
+	settle_figure_set(&out[0], "per 1e9 passes", "s", r->sum.median, "");
+	return 1;
+}
 static const struct settle_variant v[] = {
 	{ .name = "each", .run = each },
 	{ .name = "once", .run = once, .flags = SETTLE_REFERENCE },
@@ -94,7 +103,8 @@ static const struct settle_variant v[] = {
 };
 static const struct settle_claim c = { .name = "hoist", .variants = v,
 	.nvariants = 4, .default_sizes = sizes, .ndefault_sizes = 1,
-	.bytes_per_op = SETTLE_BYTES_SIZE, .setup = setup, .teardown = free };
+	.bytes_per_op = SETTLE_BYTES_SIZE, .setup = setup, .teardown = free,
+	.scale = scale };
 SETTLE_CLAIMS(&c);
 C
 
@@ -123,6 +133,50 @@ if grep -q "each .*baseline" "$TMP/run.out"; then
 	ok "the variant that repeats its work is measured as usual"
 else
 	bad "the valid row: $(grep each "$TMP/run.out")"
+fi
+# in the claim's terms, the measured row alone (an invalid row's time
+# there read as a figure of the work's)
+sed -n "/in the claim's terms/,/settled/p" "$TMP/run.out" >"$TMP/scale.out"
+if grep -q "^  cc -O2 each  " "$TMP/scale.out" &&
+   ! grep -q "once\|part" "$TMP/scale.out"; then
+	ok "the scale section has the measured row, no invalid one"
+else
+	bad "scale section: $(cat "$TMP/scale.out")"
+fi
+# every format shows what the table shows: no time, ratio or throughput
+# for an invalid row (csv printed its 7 ms as a median)
+"$SETTLE" show "$TMP/r.json" --format csv >"$TMP/r.csv" 2>&1
+"$SETTLE" show "$TMP/r.json" --format gbench-json >"$TMP/r.gb.json" 2>&1
+python3 - "$TMP/r.csv" "$TMP/r.gb.json" <<'PY' &&
+import csv, json, sys
+rows = {r["variant"]: r for r in csv.DictReader(
+    l for l in open(sys.argv[1]) if not l.startswith("#"))}
+for v in ("once", "part"):
+    r = rows[v]
+    assert r["n"] == "0" and r["invalid"], (v, r)
+    for k in ("median_ns", "min_ns", "mean_ns", "bytes_per_ns", "ratio"):
+        assert r[k] == "", (v, k, r[k])
+assert rows["each"]["median_ns"] and rows["each"]["bytes_per_ns"], rows["each"]
+# gbench-json: Google Benchmark's mark of a failed run, no aggregates
+b = json.load(open(sys.argv[2]))["benchmarks"]
+for v in ("once", "part"):
+    it = [e for e in b if e.get("settle_variant") == v]
+    assert it and all(e.get("error_occurred") is True and e["error_message"]
+                      and "bytes_per_second" not in e for e in it), v
+    assert not [e for e in b if e["run_type"] == "aggregate" and
+                e["name"].startswith(it[0]["name"] + "_")], v
+each = [e for e in b if e.get("settle_variant") == "each"]
+assert each and not any("error_occurred" in e for e in each)
+PY
+	ok "csv and gbench-json: no time for an invalid row; gbench-json marks it error_occurred" ||
+	bad "csv or gbench-json show an invalid row's time: $(grep -v '^#' "$TMP/r.csv")"
+# settle reads its gbench-json back: the row is still invalid, with no time
+"$SETTLE" compare "$TMP/r.json" "$TMP/r.gb.json" >"$TMP/rgb.out" 2>&1
+if grep "once" "$TMP/rgb.out" | grep -q "change undefined, invalid in the new file" &&
+   ! grep "once" "$TMP/rgb.out" | grep -q " [0-9.]* [mun]s "; then
+	ok "compare with the gbench-json: the row is invalid, no time shown"
+else
+	bad "compare with gbench-json: $(grep once "$TMP/rgb.out")"
 fi
 python3 - "$TMP/r.json" <<'PY' && ok "the result file: invalid, its evidence" ||
 import json, sys
@@ -305,8 +359,9 @@ json.dump(good, open(sys.argv[3], "w"))
 json.dump(bad, open(sys.argv[4], "w"))
 PY
 "$SETTLE" compare "$TMP/old.json" "$TMP/new.json" >"$TMP/cmp.out" 2>&1
-if grep "once" "$TMP/cmp.out" | grep -q "invalid (invalid in the new file)"; then
-	ok "compare calls the row invalid, not faster"
+if grep "once" "$TMP/cmp.out" | grep -q "change undefined, invalid in the new file" &&
+   ! grep "once" "$TMP/cmp.out" | grep -q " [0-9.]* [mun]s "; then
+	ok "compare calls the row invalid, not faster, and shows no time"
 else
 	bad "compare: $(grep once "$TMP/cmp.out")"
 fi
@@ -351,6 +406,19 @@ if grep -q "not settled: a row below the clock's resolution" \
 	ok "a row below resolution leaves the conclusion not settled"
 else
 	bad "below resolution, conclusion: $(grep -A2 settled "$TMP/nothing2.out")"
+fi
+# compare shows no time for it either (8.74e-10 ns and a change, before)
+WITH_NOTHING=1 "$SETTLE" run "$TMP/claim.c" --quick --samples 3 \
+	--variant each --variant nothing --format json \
+	--output "$TMP/nothing.json" >/dev/null 2>&1
+"$SETTLE" compare "$TMP/nothing.json" "$TMP/nothing.json" \
+	>"$TMP/nothing.cmp" 2>&1
+if grep "nothing" "$TMP/nothing.cmp" |
+	grep -q "change undefined, below the clock's resolution" &&
+   ! grep "nothing" "$TMP/nothing.cmp" | grep -q "[0-9] [mun]s "; then
+	ok "compare: a row below resolution has no time, no change"
+else
+	bad "compare, below resolution: $(grep nothing "$TMP/nothing.cmp")"
 fi
 # --processes: work hoisted in one process only (here the second: its
 # layout let the compiler... simulated by a counter file) makes the pooled

@@ -224,6 +224,27 @@ else
 	bad "settle plot long.json: $(head -3 "$tmp/err")"
 fi
 
+# ---- a row whose time is not the work's ---------------------------------------
+# An invalid row (work hoisted) is drawn nowhere: not in the sweep (its
+# throughput is not the work's), not in its size's sample panel, where it
+# is named as not shown.
+python3 - <<'EOF' || bad "rewriting known.json with an invalid row"
+import json
+d = json.load(open("known.json"))
+for r in d["results"]:
+    if r["variant"] == "swar32" and r["params"]["size_bytes"] == 1024:
+        c = r["repetition_check"]  # evidence of work done once a call
+        c["ns_2x"] = list(c["ns_1x"])
+json.dump(d, open("invalid.json", "w"))
+EOF
+if "$SETTLE" plot invalid.json -o invalid.svg --kind samples 2>"$tmp/err" &&
+   grep -q "not shown, below the clock's resolution or invalid: swar32" \
+	invalid.svg; then
+	ok "an invalid row is left out of its sample panel, named"
+else
+	bad "invalid.svg: the invalid row not named as not shown $(head -3 "$tmp/err")"
+fi
+
 # ---- PNG ------------------------------------------------------------------
 if "$SETTLE" plot known.json --output sweep.png 2>"$tmp/err"; then
 	ok "settle plot known.json --output sweep.png"

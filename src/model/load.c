@@ -1423,7 +1423,10 @@ static int load_gbench_entry(struct loader *l, json_t *b, size_t idx,
 	    json_object_get(b, "aggregate_name") || json_object_get(b, "big_o") ||
 	    json_object_get(b, "rms"))
 		return 0;
-	if (json_is_true(json_object_get(b, "error_occurred")))
+	/* settle's own entries of a row whose time is not the work's
+	 * (invalid, below resolution) are read as samples, judged again */
+	if (json_is_true(json_object_get(b, "error_occurred")) &&
+	    !json_object_get(b, "settle_claim"))
 		return gbench_error(l, b, idx, rep, name);
 	if (!json_is_number(t))
 		return fail(l, "malformed: benchmarks[%zu] (%s) has no "

@@ -111,8 +111,9 @@ static void row(FILE *f, const struct settle_view_row *w)
 {
 	const struct settle_result *r = w->r;
 	const struct settle_comparison *c = &r->cmp;
-	int measured = !r->skipped && r->nsamples > 0;
-	int cmp = measured && r->has_cmp && c->ratio > 0 && !r->invalid[0];
+	/* the view's: a time of the work's, as the table and json-lines */
+	int measured = w->status == SETTLE_ROW_MEASURED;
+	int cmp = measured && r->has_cmp && c->ratio > 0;
 	int ci = cmp && w->lo[0]; /* as the table: where reached */
 	char sz[24];
 
@@ -128,13 +129,12 @@ static void row(FILE *f, const struct settle_view_row *w)
 	number(f, r->sum.min, measured);
 	number(f, r->sum.mean, measured);
 	number(f, r->sum.mad, measured);
-	number(f, r->bytes_per_ns, measured && r->bytes_per_ns > 0);
+	number(f, r->bytes_per_ns, measured && w->bytes[0]);
 	number(f, r->cycles_per_op, measured && r->cycles_per_op > 0);
 	if (cmp)
 		number(f, c->ratio, 1);
 	else
-		number(f, r->ratio, measured && r->has_baseline &&
-		       !r->invalid[0]);
+		number(f, r->ratio, measured && r->has_baseline);
 	number(f, c->lo, ci);
 	number(f, c->hi, ci);
 	number(f, c->level, ci);
@@ -143,7 +143,7 @@ static void row(FILE *f, const struct settle_view_row *w)
 	field(f, measured ? w->why : NULL, 0);
 	boolean(f, r->reference);
 	boolean(f, measured && w->mark[0] == '!');
-	boolean(f, measured && r->below_resolution);
+	boolean(f, w->status == SETTLE_ROW_BELOW_RES);
 	field(f, r->skipped, 0);
 	field(f, r->invalid[0] ? r->invalid : NULL, 0);
 	number(f, r->layout_spread, measured && r->nlayouts > 1);
@@ -205,7 +205,7 @@ static void compare_row(FILE *f, const struct settle_compare_section *s,
 	number(f, w->change, m);
 	number(f, w->lo, m && w->ci);
 	number(f, w->hi, m && w->ci);
-	field(f, m ? w->verdict : "undefined", 0);
+	field(f, w->verdict[0] ? w->verdict : "undefined", 0);
 	field(f, w->why, 0);
 	boolean(f, w->mark[0] != '\0');
 	boolean(f, w->lmark && w->lmark[0] != '\0');

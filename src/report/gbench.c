@@ -229,7 +229,15 @@ static void iteration(FILE *f, const struct settle_result *r,
 	fputs(",\n      \"cpu_time\": ", f);
 	num(f, cpu_ns(r, e->cpu, k));
 	fputs(",\n      \"time_unit\": \"ns\"", f);
-	if (bytes > 0 && r->samples_ns[k] > 0) {
+	if (!settle_result_measured(r)) {
+		/* Google Benchmark's mark of a run whose time is not to be
+		 * trusted; settle reads the sample back and judges again */
+		fputs(",\n      \"error_occurred\": true,\n"
+		      "      \"error_message\": ", f);
+		settle_json_string(f, r->invalid[0] ? r->invalid :
+				   "a sample lasted under 1000x the clock's "
+				   "resolution (the work removed?)");
+	} else if (bytes > 0 && r->samples_ns[k] > 0) {
 		fputs(",\n      \"bytes_per_second\": ", f);
 		num(f, bytes / r->samples_ns[k] * 1e9);
 	}
@@ -289,8 +297,9 @@ static void report(FILE *f, const struct settle_view *v)
 	for (size_t i = 0; i < rep->nresults && family; i++) {
 		const struct settle_result *r = &rep->results[i];
 		const struct settle_claim_info *c = r->claim;
+		/* as the table: a throughput of the buffer's size only */
 		double bytes = c->bytes_per_op == SETTLE_BYTES_SIZE ?
-			       (double)r->size_bytes : (double)c->bytes_per_op;
+			       (double)r->size_bytes : 0;
 		struct entry e = { NULL, nfamilies, 0, r->nsamples, 0 };
 		struct settle_summary cpu;
 		char name[512];
@@ -312,7 +321,8 @@ static void report(FILE *f, const struct settle_view *v)
 			iteration(f, r, &e, k, bytes);
 			first = 0;
 		}
-		if (r->nsamples < 2)
+		/* as Google Benchmark: no aggregate of failed runs */
+		if (r->nsamples < 2 || !settle_result_measured(r))
 			continue;
 		cpu_summary(r, e.cpu, &cpu);
 		fputs(",\n", f);

@@ -565,7 +565,7 @@ static void compare_row(FILE *f, const struct settle_compare_section *s,
 	fputs(", \"ci_low_pct\": ", f); jnum(f, m && w->ci ? w->lo : NAN);
 	fputs(", \"ci_high_pct\": ", f); jnum(f, m && w->ci ? w->hi : NAN);
 	fputs(", ", f); jkey(f, "verdict");
-	jstr(f, m ? w->verdict : "undefined");
+	jstr(f, w->verdict[0] ? w->verdict : "undefined");
 	fputs(", \"why\": ", f);
 	if (w->why)
 		jstr(f, w->why);

@@ -170,7 +170,7 @@ static void comparison(FILE *f, const struct settle_compare_section *s,
 	num(f, "change_pct", w->change, m);
 	num(f, "ci_low_pct", w->lo, m && w->ci);
 	num(f, "ci_high_pct", w->hi, m && w->ci);
-	str(f, "verdict", m ? w->verdict : "undefined");
+	str(f, "verdict", w->verdict[0] ? w->verdict : "undefined");
 	str(f, "why", w->why);
 	fprintf(f, ", \"unstable\": %s, \"layout_sensitive\": %s}\n",
 		w->mark[0] ? "true" : "false",

@@ -171,10 +171,11 @@ static void series_of(const struct settle_report *rep,
 	}
 }
 
-/* A result that has samples to draw (not below the clock's resolution). */
+/* A result that has samples to draw: times of the work's
+ * (settle_result_measured()). */
 static int drawable(const struct settle_result *r)
 {
-	return !r->skipped && r->nsamples > 0 && !r->below_resolution;
+	return settle_result_measured(r);
 }
 
 /* Sizes at which claim c has a throughput, ascending, distinct. */
@@ -493,7 +494,7 @@ static int plot_dist(struct plot *p, const struct settle_claim_info *c,
 		if (!drawable(r)) {
 			size_t used = strlen(omitted);
 
-			if (!r->below_resolution)
+			if (r->skipped || !r->nsamples)
 				continue;
 			nomitted++;
 			snprintf(omitted + used, sizeof(omitted) - used,
@@ -528,7 +529,7 @@ static int plot_dist(struct plot *p, const struct settle_claim_info *c,
 			snprintf(omitted, sizeof(omitted), "%zu variants",
 				 nomitted);
 		snprintf(note, sizeof(note), "not shown, below the clock's "
-			 "resolution: %s", omitted);
+			 "resolution or invalid: %s", omitted);
 		quote(p->gp, note);
 	}
 	fputs("\n", p->gp);

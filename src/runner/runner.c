@@ -972,8 +972,8 @@ static int add_figures(struct settle_report *rep, const struct settle_claim *c,
 		free(r->figures);
 		r->figures = NULL;
 		r->nfigures = 0;
-		if (r->skipped || r->nsamples == 0 || r->below_resolution)
-			continue;
+		if (!settle_result_measured(r)) /* an invalid time in */
+			continue; /* the claim's terms is a wrong figure */
 		memset(f, 0, sizeof(f)); /* what scale() leaves unset is "" */
 		n = c->scale(r, &ctx, f, SETTLE_MAX_FIGURES);
 		if (n > SETTLE_MAX_FIGURES)

@@ -83,6 +83,12 @@ void settle_conclusion_row_time(struct settle_conclusion *c,
 	conclusion_row(c, r, 1);
 }
 
+int settle_result_measured(const struct settle_result *r)
+{
+	return !r->skipped && r->nsamples > 0 && !r->below_resolution &&
+	       !r->invalid[0];
+}
+
 const struct settle_result *settle_result_find(const struct settle_result *res,
 					       size_t n, const char *label,
 					       uint64_t size_bytes)

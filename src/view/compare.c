@@ -28,11 +28,45 @@ static const char why_other_layouts[] =
 static const char why_no_process[] =
 	"no process of a file measured it in every layout";
 static const char why_no_round[] = "no round of every layout";
-static const char why_below_resolution[] = "below resolution";
+static const char why_below_resolution[] =
+	"undefined, below the clock's resolution in a file";
 static const char why_uneven[] =
 	"its samples do not split evenly into the file's processes";
 static const char why_failed[] =
 	"runs failed in a file (--ignore-failure): they may skip the work";
+static const struct settle_result *invalid(const struct settle_report *rep,
+					   const struct settle_result *r);
+static int below_resolution(const struct settle_report *rep,
+			    const struct settle_result *r);
+
+/*
+ * A row that a file has no time of the work's for (invalid, below the
+ * clock's resolution): as in the run's table, no time and no change
+ * (the times of a body the compiler removed read 8.74e-10 ns and a
+ * change with its interval). 1.
+ */
+static int no_work_time(const struct settle_report *old,
+			const struct settle_report *nw,
+			const struct settle_result *r,
+			struct settle_compare_row *w)
+{
+	w->status = SETTLE_CMP_NO_TIME;
+	w->invalid_new = invalid(nw, r) != NULL;
+	w->invalid_old = invalid(old, r) != NULL;
+	if (!w->invalid_new && !w->invalid_old) {
+		w->verdict = "unclear";
+		w->why = why_below_resolution;
+		return 1;
+	}
+	/* work that was not repeated is never a change */
+	w->verdict = "invalid";
+	w->why = w->invalid_new ? "undefined, invalid in the new file (its "
+				  "time is not the work's)" :
+				  "undefined, invalid in the old file (its "
+				  "time is not the work's)";
+	return 1;
+}
+
 /* Every sample of every result of rep with r's key, pooled (NULL when
  * there are none or memory runs out). */
 static double *pool(const struct settle_report *rep,
@@ -629,6 +663,9 @@ static int make_row(const struct settle_report *old,
 		w->empty_new = !w->n_new && !r->skipped;
 		return 1;
 	}
+	if (invalid(nw, r) || invalid(old, r) ||
+	    below_resolution(nw, r) || below_resolution(old, r))
+		return no_work_time(old, nw, r, w);
 	settle_summarize(*x, w->n_old, &so);
 	settle_summarize(*y, w->n_new, &sn);
 	if (!(so.median > 0) || !(sn.median > 0) ||
@@ -658,10 +695,7 @@ static int make_row(const struct settle_report *old,
 			    4 | 16 : 4 | 8;
 	spread = fmax(moves(old, r), moves(nw, r));
 	w->lmark = spread > 0 ? "~" : "";
-	if (below_resolution(nw, r) || below_resolution(old, r)) {
-		c.verdict = SETTLE_UNCLEAR;
-		c.why = why_below_resolution;
-	} else if (runs_failed(nw, r) || runs_failed(old, w->old_r)) {
+	if (runs_failed(nw, r) || runs_failed(old, w->old_r)) {
 		/* gzip of a missing file read "settled: ... faster
 		 * (command g -87.66 %)" */
 		c.verdict = SETTLE_UNCLEAR;
@@ -691,15 +725,6 @@ static int make_row(const struct settle_report *old,
 		within_spread(&c, &so, &sn);
 	w->verdict = settle_verdict_name(c.verdict);
 	w->why = c.why;
-	if (invalid(nw, r) || invalid(old, r)) {
-		/* work that was not repeated is never a change */
-		w->verdict = "invalid";
-		w->why = invalid(nw, r) ? "invalid in the new file" :
-			 "invalid in the old file";
-		w->invalid_new = invalid(nw, r) != NULL;
-		w->invalid_old = invalid(old, r) != NULL;
-		return 1;
-	}
 	w->slower = c.verdict == SETTLE_SLOWER;
 	return 1;
 }
@@ -1505,7 +1530,8 @@ static void summary(struct settle_compare_view *cv)
 		rows += cv->sections[k].nrows;
 		for (size_t i = 0; i < cv->sections[k].nrows; i++)
 			nundef += cv->sections[k].rows[i].status !=
-				  SETTLE_CMP_MEASURED;
+				  SETTLE_CMP_MEASURED &&
+				  !cv->sections[k].rows[i].verdict[0];
 	}
 	ns = list_rows(cv, "slower", slower, sizeof(slower));
 	nf = list_rows(cv, "faster", faster, sizeof(faster));

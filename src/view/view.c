@@ -744,7 +744,8 @@ static int scale(struct settle_view *v, struct settle_view_claim *vc)
 		const struct settle_result *r = vc->rows[i].r;
 		struct settle_view_scale_row *s = &vc->scale[vc->nscale];
 
-		if (r->nfigures == 0)
+		/* a file's figures of a row with no time of the work's */
+		if (r->nfigures == 0 || vc->rows[i].status != SETTLE_ROW_MEASURED)
 			continue;
 		if (vc->ncols == 0) {
 			vc->ncols = r->nfigures;

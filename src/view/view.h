@@ -182,7 +182,10 @@ void settle_view_free(struct settle_view *v);
 
 enum settle_cmp_status {
 	SETTLE_CMP_MEASURED,
-	SETTLE_CMP_NO_TIME, /* every sample of a side is 0 */
+	SETTLE_CMP_NO_TIME, /* a side has no time of the work's: no
+			       samples, every one 0, invalid or below the
+			       clock's resolution (verdict "invalid",
+			       "unclear" or "": undefined); why says which */
 };
 
 struct settle_compare_row {
