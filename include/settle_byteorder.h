@@ -2,7 +2,7 @@
  * settle_byteorder.h - byte order: loads and stores of little- and
  * big-endian values at any alignment, on little- and big-endian hosts,
  * and bulk byte swap of arrays with the implementation chosen at run
- * time, once.
+ * time, once. GNU C (gcc, clang), any -std from c89, or C++.
  */
 #ifndef SETTLE_BYTEORDER_H
 #define SETTLE_BYTEORDER_H
@@ -45,30 +45,30 @@ extern "C" {
 #define SETTLE_BE64_(v) (v)
 #endif
 
-static inline uint16_t settle_load_le16(const void *p)
+static __inline__ uint16_t settle_load_le16(const void *p)
 { uint16_t v; memcpy(&v, p, 2); return SETTLE_LE16_(v); }
-static inline uint32_t settle_load_le32(const void *p)
+static __inline__ uint32_t settle_load_le32(const void *p)
 { uint32_t v; memcpy(&v, p, 4); return SETTLE_LE32_(v); }
-static inline uint64_t settle_load_le64(const void *p)
+static __inline__ uint64_t settle_load_le64(const void *p)
 { uint64_t v; memcpy(&v, p, 8); return SETTLE_LE64_(v); }
-static inline uint16_t settle_load_be16(const void *p)
+static __inline__ uint16_t settle_load_be16(const void *p)
 { uint16_t v; memcpy(&v, p, 2); return SETTLE_BE16_(v); }
-static inline uint32_t settle_load_be32(const void *p)
+static __inline__ uint32_t settle_load_be32(const void *p)
 { uint32_t v; memcpy(&v, p, 4); return SETTLE_BE32_(v); }
-static inline uint64_t settle_load_be64(const void *p)
+static __inline__ uint64_t settle_load_be64(const void *p)
 { uint64_t v; memcpy(&v, p, 8); return SETTLE_BE64_(v); }
 
-static inline void settle_store_le16(void *p, uint16_t v)
+static __inline__ void settle_store_le16(void *p, uint16_t v)
 { v = SETTLE_LE16_(v); memcpy(p, &v, 2); }
-static inline void settle_store_le32(void *p, uint32_t v)
+static __inline__ void settle_store_le32(void *p, uint32_t v)
 { v = SETTLE_LE32_(v); memcpy(p, &v, 4); }
-static inline void settle_store_le64(void *p, uint64_t v)
+static __inline__ void settle_store_le64(void *p, uint64_t v)
 { v = SETTLE_LE64_(v); memcpy(p, &v, 8); }
-static inline void settle_store_be16(void *p, uint16_t v)
+static __inline__ void settle_store_be16(void *p, uint16_t v)
 { v = SETTLE_BE16_(v); memcpy(p, &v, 2); }
-static inline void settle_store_be32(void *p, uint32_t v)
+static __inline__ void settle_store_be32(void *p, uint32_t v)
 { v = SETTLE_BE32_(v); memcpy(p, &v, 4); }
-static inline void settle_store_be64(void *p, uint64_t v)
+static __inline__ void settle_store_be64(void *p, uint64_t v)
 { v = SETTLE_BE64_(v); memcpy(p, &v, 8); }
 
 /*
@@ -144,8 +144,8 @@ const char *settle_bswap_env_refusal(void);
 /*
  * The non-temporal threshold of settle_bswap16/32/64, in bytes: a copy
  * larger than this is written with non-temporal stores (never one below
- * 64 KiB). Decided once, by whichever thread asks first (the others wait
- * for it), from SETTLE_BSWAP_NT_BYTES and the last-level cache size the
+ * 64 KiB). Decided on the first call (threads that make it at once
+ * each decide alike, and one answer is kept), from SETTLE_BSWAP_NT_BYTES and the last-level cache size the
  * system reports (sysfs, then sysconf), capped at 32 MiB on Intel CPUs
  * and 8 MiB on every other. No measurement is made inside the library.
  * Never 0; never fails.

@@ -45,6 +45,13 @@
 #include <stdint.h>
 #include <string.h>
 
+/* clang -pedantic: GNU extern inline functions may call the intrinsics,
+ * which are static (C99 6.7.4p3 forbids it of a C99 inline definition;
+ * GNU C's inlines are not those) */
+#if defined(__clang__)
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wstatic-in-inline"
+#endif
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -363,6 +370,9 @@ settle_popcount_avx2_inline(const void *buf, size_t len)
 
 #ifdef __cplusplus
 }
+#endif
+#if defined(__clang__)
+#pragma clang diagnostic pop
 #endif
 #endif /* AVX2 */
 #endif

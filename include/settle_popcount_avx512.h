@@ -27,6 +27,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* clang -pedantic: GNU extern inline functions may call the intrinsics,
+ * which are static (C99 6.7.4p3 forbids it of a C99 inline definition;
+ * GNU C's inlines are not those) */
+#if defined(__clang__)
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wstatic-in-inline"
+#endif
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -169,7 +176,8 @@ SETTLE_PC512_INLINE int settle_pc512_out_of_line(const void *buf, size_t len)
 		return 1;
 	if (len < SETTLE_PC512_PROLOGUE_MIN)
 		return 0;
-	return __builtin_expect(((uintptr_t)buf & (SETTLE_PC512_VEC - 1)) != 0, 0);
+	return __builtin_expect(((uintptr_t)buf & (SETTLE_PC512_VEC - 1)) != 0,
+				0) != 0;
 }
 
 /*
@@ -203,6 +211,9 @@ settle_popcount_avx512_inline(const void *buf, size_t len)
 
 #ifdef __cplusplus
 }
+#endif
+#if defined(__clang__)
+#pragma clang diagnostic pop
 #endif
 #endif /* AVX-512 */
 #endif

@@ -212,6 +212,22 @@ static void test_avx2_without_popcnt(void **state)
 	assert_false(settle_popcount_runs_on(SETTLE_POPCOUNT_POPCNT, &id));
 }
 
+/* VPSHUFB needs SSSE3 as well as AVX2 under qemu (-cpu Haswell,-ssse3
+ * raised SIGILL in the AVX2 kernel): no AVX2 kernel without it. */
+static void test_avx2_without_ssse3(void **state)
+{
+	struct settle_cpuid id = haswell;
+
+	(void)state;
+	id.l1_ecx &= ~L1C_SSSE3;
+	expect_choice(&id, SETTLE_POPCOUNT_POPCNT, "AVX2 without SSSE3");
+	id = icelake;
+	id.l1_ecx &= ~L1C_SSSE3;
+	expect_choice(&id, SETTLE_POPCOUNT_AVX512, "AVX-512 without SSSE3");
+	assert_false(settle_popcount_runs_on(SETTLE_POPCOUNT_AVX2, &id));
+	assert_false(settle_popcount_runs_on(SETTLE_POPCOUNT_AVX512VL, &id));
+}
+
 /* XCR0 must enable opmask (bit 5), ZMM_Hi256 (6) and Hi16_ZMM (7). */
 static void test_xcr0_without_zmm(void **state)
 {
@@ -260,6 +276,9 @@ static void test_avx512_subsets(void **state)
 		{ L7B_AVX512F, 0, SETTLE_POPCOUNT_AVX2, "AVX-512 without F" },
 		{ L7B_AVX2, L7C_VPOPCNTDQ, SETTLE_POPCOUNT_POPCNT,
 		  "AVX512VL without AVX2 or VPOPCNTDQ" },
+		/* its VEX VPADDQ on YMM is AVX2's */
+		{ L7B_AVX2, 0, SETTLE_POPCOUNT_POPCNT,
+		  "AVX-512 VPOPCNTDQ without AVX2" },
 	};
 
 	(void)state;
@@ -492,7 +511,7 @@ static void refusal(enum settle_popcount_impl which, char *buf, size_t len)
 	static const char *const lacks[] = {
 		[SETTLE_POPCOUNT_SWAR] = "nothing",
 		[SETTLE_POPCOUNT_POPCNT] = "POPCNT",
-		[SETTLE_POPCOUNT_AVX2] = "AVX2",
+		[SETTLE_POPCOUNT_AVX2] = "AVX2 or SSSE3",
 		[SETTLE_POPCOUNT_AVX512VL] = "AVX-512VL",
 		[SETTLE_POPCOUNT_AVX512] = "AVX-512 VPOPCNTDQ",
 	};
@@ -639,6 +658,7 @@ int main(void)
 		cmocka_unit_test(test_osxsave_clear),
 		cmocka_unit_test(test_avx2_without_avx),
 		cmocka_unit_test(test_avx2_without_popcnt),
+		cmocka_unit_test(test_avx2_without_ssse3),
 		cmocka_unit_test(test_xcr0_without_zmm),
 		cmocka_unit_test(test_avx512_subsets),
 #elif SETTLE_ARCH_AARCH64

@@ -961,7 +961,7 @@ expect nodebug0 2 "malformed: results\[2\]\.command\.profile" \
 # ---- the environment ---------------------------------------------------------
 # SETTLE_BSWAP_NT_BYTES that is no size was ignored without a word, as
 # SETTLE_POPCOUNT, SETTLE_BSWAP and SETTLE_CLOCK are not
-for v in junk 0 -1 1e3 '64K ' 1kb; do
+for v in junk 0 -1 1e3 '64K ' 1kb 16E 18446744073709551616; do
 	SETTLE_BSWAP_NT_BYTES=$v run ntenv list
 	expect ntenv 2 "SETTLE_BSWAP_NT_BYTES=$v refused: not a positive size" \
 		"SETTLE_BSWAP_NT_BYTES='$v' is refused"

@@ -293,6 +293,31 @@ if command -v g++ >/dev/null; then
 		g++ -x c++ -O2 -Wall -Wextra -Werror $AVX2 -c \
 		$(pkg-config --cflags settle) "$tmp/hdr.c" -o "$tmp/hdrxxv3.o"
 fi
+# clang too, -pedantic, with -Wconversion (clang warned of every
+# intrinsic a GNU extern inline function called, -Wstatic-in-inline; gcc
+# of an int from __builtin_expect's long), and the byte-order header.
+cat >"$tmp/hdr3.c" <<'EOF'
+#include <settle_bits.h>
+#include <settle_byteorder.h>
+int main(void)
+{
+	static unsigned char b[300];
+
+	return (int)(settle_popcount(b, sizeof(b)) + settle_load_le32(b));
+}
+EOF
+for cc in $CC clang; do
+	command -v "$cc" >/dev/null || continue
+	for std in c89 c11; do
+		for isa in "$AVX2" "$AVX512"; do
+			check "$cc -std=$std -pedantic -Wconversion -Werror $isa: both headers compile" \
+				"$cc" -std=$std -pedantic -Wall -Wextra \
+				-Wconversion -Wsign-conversion -Werror -O2 \
+				$isa -c $(pkg-config --cflags settle) \
+				"$tmp/hdr3.c" -o "$tmp/hdr3.o"
+		done
+	done
+done
 unset PKG_CONFIG_PATH
 
 # The installed command.

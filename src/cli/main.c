@@ -1731,7 +1731,8 @@ static int env_refused(void)
 	if (nt && *nt && strcmp(src, "SETTLE_BSWAP_NT_BYTES")) {
 		settle_env_value(v, sizeof(v), nt);
 		fprintf(stderr, "settle: SETTLE_BSWAP_NT_BYTES=%s refused: not "
-			"a positive size (1048576, 64K, 32M, 1G, 1T)\n", v);
+			"a positive size below 2^64 bytes (1048576, 64K, 32M, "
+			"1G, 1T)\n", v);
 		return 1;
 	}
 	return 0;

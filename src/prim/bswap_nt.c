@@ -280,7 +280,7 @@ size_t settle_bswap_nt_decide(const char *env, uint64_t llc, uint64_t cap,
 	}
 	if (source)
 		*source = env && *env ? "SETTLE_BSWAP_NT_BYTES ignored (not a "
-					"positive size)" : why;
+					"positive size below 2^64 bytes)" : why;
 	return (size_t)(b > SIZE_MAX ? SIZE_MAX : b);
 }
 

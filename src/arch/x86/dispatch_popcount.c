@@ -30,19 +30,28 @@ static uint64_t popcount_needs(enum settle_popcount_impl which)
 	case SETTLE_POPCOUNT_POPCNT:
 		return FEAT(SETTLE_CPU_POPCNT);
 	case SETTLE_POPCOUNT_AVX2:
-		/* Its tails use SWAR, not POPCNT (popcount_avx2.c). */
-		return FEAT(SETTLE_CPU_AVX) | FEAT(SETTLE_CPU_AVX2);
+		/* Its tails use SWAR, not POPCNT (popcount_avx2.c). VPSHUFB
+		 * on YMM is AVX2's; SSSE3 too, as the byte swap's AVX2
+		 * kernel: every AVX2 CPU has it, and qemu's -cpu
+		 * Haswell,-ssse3 refuses the instruction without it */
+		return FEAT(SETTLE_CPU_AVX) | FEAT(SETTLE_CPU_AVX2) |
+		       FEAT(SETTLE_CPU_SSSE3);
 	case SETTLE_POPCOUNT_AVX512VL:
 		/* EVEX VPTERNLOGQ on YMM (F, VL) in AVX2 code */
 		return FEAT(SETTLE_CPU_AVX) | FEAT(SETTLE_CPU_AVX2) |
+		       FEAT(SETTLE_CPU_SSSE3) |
 		       FEAT(SETTLE_CPU_AVX512F) | FEAT(SETTLE_CPU_AVX512VL);
 	case SETTLE_POPCOUNT_AVX512:
 		/*
 		 * VPOPCNTQ on ZMM (F, VPOPCNTDQ), byte-masked tail loads
 		 * (BW); the object is compiled with -mavx512vl, so the
-		 * compiler may use EVEX forms on XMM/YMM registers (VL).
+		 * compiler may use EVEX forms on XMM/YMM registers (VL),
+		 * and -mavx512f implies -mavx2: its VEX VPADDQ on YMM
+		 * (count_stream(), count_unaligned()) is AVX2's (every CPU
+		 * with AVX-512 so far has AVX2).
 		 */
-		return FEAT(SETTLE_CPU_AVX512F) | FEAT(SETTLE_CPU_AVX512BW) |
+		return FEAT(SETTLE_CPU_AVX) | FEAT(SETTLE_CPU_AVX2) |
+		       FEAT(SETTLE_CPU_AVX512F) | FEAT(SETTLE_CPU_AVX512BW) |
 		       FEAT(SETTLE_CPU_AVX512VL) |
 		       FEAT(SETTLE_CPU_AVX512VPOPCNTDQ);
 	default:
@@ -116,7 +125,7 @@ static const char *popcount_needs_text(enum settle_popcount_impl which)
 	case SETTLE_POPCOUNT_POPCNT:
 		return "POPCNT";
 	case SETTLE_POPCOUNT_AVX2:
-		return "AVX2";
+		return "AVX2 or SSSE3";
 	case SETTLE_POPCOUNT_AVX512VL:
 		return "AVX-512VL";
 	case SETTLE_POPCOUNT_AVX512:
