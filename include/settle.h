@@ -1128,6 +1128,16 @@ char *settle_format_names(int for_compare, char *buf, size_t len);
  */
 const char *settle_format_for_path(const char *path);
 
+/* Whether format name is read by programs (json, csv, json-lines,
+ * gbench-json): cut short, it would read as whole. 1 or 0 (0 for an
+ * unknown name). */
+int settle_format_is_data(const char *name);
+
+/* Whether settle run --output FILE in format name still prints the
+ * table on standard output (json, gbench-json). 1 or 0 (0 for an
+ * unknown name). */
+int settle_format_echoes_table(const char *name);
+
 /*
  * Load a result file into rep: a settle result file (written with the
  * "json" format), or a Google Benchmark JSON file (an object with

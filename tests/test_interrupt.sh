@@ -84,6 +84,30 @@ fi
 [ ! -e "$TMP/r.json" ] && ok "--output is not written when interrupted" ||
 	bad "an interrupted run wrote --output"
 
+# 1b. to standard output in a format programs read: nothing there (a csv
+# cut short read as the whole run; the table came instead), said; in md,
+# the finished claim in md
+for fmt in csv md; do
+	rm -f "$TMP/mark"
+	MARK=$TMP/mark "$SETTLE" run "$TMP/slow.c" fast slow --samples 30 \
+		--min-time 10 --format $fmt >"$TMP/out" 2>"$TMP/err" &
+	pid=$!
+	wait_mark "$TMP/mark"; sleep 0.3
+	kill -INT $pid; wait $pid; rc=$?
+	if [ $fmt = csv ]; then
+		[ $rc = 130 ] && [ ! -s "$TMP/out" ] &&
+		grep -q "the claims that finished are not written (csv cut short would read as the whole run)" "$TMP/err" &&
+			ok "SIGINT, --format csv: nothing on standard output, said" ||
+			bad "SIGINT, csv: status $rc: $(cat "$TMP/err") / $(head -2 "$TMP/out")"
+	else
+		[ $rc = 130 ] && grep -q "^### fast" "$TMP/out" &&
+		! grep -q "^### slow" "$TMP/out" &&
+		grep -q "the claims above finished" "$TMP/err" &&
+			ok "SIGINT, --format md: the finished claim in md" ||
+			bad "SIGINT, md: status $rc: $(cat "$TMP/err") / $(head -2 "$TMP/out")"
+	fi
+done
+
 # 2. SIGTERM: 143
 rm -f "$TMP/mark"
 MARK=$TMP/mark "$SETTLE" run "$TMP/slow.c" slow --samples 500 --min-time 10 \

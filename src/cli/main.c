@@ -1051,7 +1051,7 @@ static int run_output(const struct run_args *a, const struct settle_report *rep)
 	rc = emit(rep, a->format, a->output ? a->output : "-");
 
 	if (!rc && a->output && strcmp(a->output, "-") &&
-	    (!strcmp(a->format, "json") || !strcmp(a->format, "gbench-json")))
+	    settle_format_echoes_table(a->format))
 		rc = emit(rep, "table", "-");
 	if (rc || run_by_parent)
 		return rc ? rc : bad || none;
@@ -1074,23 +1074,39 @@ static const char *stop_signal_name(int sig)
 }
 
 /*
- * An interrupted run: the tables of the claims that finished, then
- * "interrupted" on standard error; --output is not written (nothing is
- * lost: no half-measured file), the exit status is 128 + the signal.
+ * An interrupted run: the claims that finished, on standard output as
+ * the table (with --output FILE, which is not written: nothing is lost,
+ * no half-measured file) or in the --format that goes there, but for a
+ * format programs read (json, csv, ...), which would read as the whole
+ * run; then "interrupted" on standard error. The exit status is 128 +
+ * the signal.
  */
-static int interrupted(const struct settle_report *rep)
+static int interrupted(const struct run_args *a,
+		       const struct settle_report *rep)
 {
 	int sig = settle_interrupted();
+	int to_stdout = !a || !a->output || !strcmp(a->output, "-");
+	const char *fmt = !a || !to_stdout ? "table" : a->format;
+	int shown = rep && rep->nresults && !settle_format_is_data(fmt);
 
 	if (run_by_parent)
 		return 128 + sig;
 	settle_byob_stdout_restore();
-	if (rep && rep->nresults)
-		emit(rep, "table", "-");
-	fprintf(stderr, "settle: interrupted (%s)%s\n", stop_signal_name(sig),
-		rep && rep->nresults ? ": the claims "
-		"above finished, the rest was not measured, no --output "
-		"written" : "");
+	if (shown)
+		emit(rep, fmt, "-");
+	if (!rep || !rep->nresults)
+		fprintf(stderr, "settle: interrupted (%s)\n",
+			stop_signal_name(sig));
+	else if (shown)
+		fprintf(stderr, "settle: interrupted (%s): the claims above "
+			"finished, the rest was not measured%s\n",
+			stop_signal_name(sig), to_stdout ? "" :
+			", no --output written");
+	else
+		fprintf(stderr, "settle: interrupted (%s): the claims that "
+			"finished are not written (%s cut short would read as "
+			"the whole run), the rest was not measured\n",
+			stop_signal_name(sig), fmt);
 	return 128 + sig;
 }
 
@@ -1105,7 +1121,7 @@ static int measure(struct run_args *a, int argc, char **argv,
 		rc = settle_run_in_processes(argc, argv, &a->opt, &rep, err,
 					     sizeof(err));
 		if (rc == -2)
-			return interrupted(NULL);
+			return interrupted(a, NULL);
 		if (rc < 0) {
 			fprintf(stderr, "settle: %s\n", err);
 			return rc == -3 || strstr(err, "cannot pin") ? 2 : 1;
@@ -1154,7 +1170,7 @@ static int measure(struct run_args *a, int argc, char **argv,
 		settle_conclude_claims(&rep, sel->claims, sel->nclaims);
 	}
 	if (rc == -2) {
-		rc = interrupted(&rep);
+		rc = interrupted(a, &rep);
 		settle_report_free(&rep);
 		return rc;
 	}
@@ -1533,7 +1549,7 @@ static int cmd_selftest(int argc, char **argv)
 	if (settle_selftest_run(&a.o, (unsigned)a.aa, (unsigned)a.det,
 				(unsigned)a.lay, &st) < 0) {
 		if (settle_interrupted())
-			return interrupted(NULL);
+			return interrupted(NULL, NULL);
 		fprintf(stderr, "settle: selftest: the latency measurement "
 			"failed\n");
 		return 1;

@@ -252,6 +252,7 @@ static void compare(FILE *f, const struct settle_compare_view *cv)
 
 const struct settle_format settle_format_csv = {
 	.name = "csv",
+	.data = 1,
 	.report = report,
 	.compare = compare,
 };

@@ -38,6 +38,20 @@ int settle_format_known(const char *name, int for_compare)
 	return f && (for_compare ? f->compare != NULL : f->report != NULL);
 }
 
+int settle_format_is_data(const char *name)
+{
+	const struct settle_format *f = find(name);
+
+	return f && f->data;
+}
+
+int settle_format_echoes_table(const char *name)
+{
+	const struct settle_format *f = find(name);
+
+	return f && f->echo_table;
+}
+
 const char *settle_format_for_path(const char *path)
 {
 	static const struct { const char *ending, *format; } by_ending[] = {

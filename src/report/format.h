@@ -13,6 +13,10 @@
 
 struct settle_format {
 	const char *name;  /* the --format name */
+	int data;          /* read by programs (json, csv, ...): a stream
+			      cut short would read as whole */
+	int echo_table;    /* written to --output FILE, the table still goes
+			      to standard output (json, gbench-json) */
 	/* Lay out a run's or a file's view (NULL: not for settle run/show). */
 	void (*report)(FILE *f, const struct settle_view *v);
 	/* Lay out a comparison (NULL: refused by settle compare). */

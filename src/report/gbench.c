@@ -340,6 +340,8 @@ static void report(FILE *f, const struct settle_view *v)
 
 const struct settle_format settle_format_gbench = {
 	.name = "gbench-json",
+	.data = 1,
+	.echo_table = 1,
 	.report = report,
 	.compare = NULL,
 };

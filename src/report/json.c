@@ -641,6 +641,8 @@ static void compare(FILE *f, const struct settle_compare_view *cv)
 
 const struct settle_format settle_format_json = {
 	.name = "json",
+	.data = 1,
+	.echo_table = 1,
 	.report = report,
 	.compare = compare,
 };

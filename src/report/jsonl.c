@@ -206,6 +206,7 @@ static void compare(FILE *f, const struct settle_compare_view *cv)
 
 const struct settle_format settle_format_jsonl = {
 	.name = "json-lines",
+	.data = 1,
 	.report = report,
 	.compare = compare,
 };
