@@ -685,6 +685,35 @@ if [ $rc != 0 ] && [ $rc2 != 0 ] &&
 else
 	bad "set-up's error text: status $rc/$rc2: $(cat -A "$TMP/nl.err" "$TMP/nl2.err" | head -4)"
 fi
+# settle list writes a file's names and descriptions fit for a terminal,
+# as run does (it wrote them raw: a line break, ESC, U+202E)
+cat >"$TMP/names.c" <<'EOF'
+#include <settle.h>
+static uint64_t r(void *s, const void *a, uint64_t n)
+{
+	(void)s, (void)a;
+	return n;
+}
+static const struct settle_variant v[] = {
+	{ .name = "base", .run = r },
+	{ .name = "line1\nline2", .run = r, .description = "d\x1b[31m" },
+	{ .name = "\xe2\x80\xae" "evil\x1b[2J", .run = r },
+};
+static const struct settle_claim c = { .name = "esc", .variants = v,
+	.nvariants = 3, .description = "bell\a" };
+SETTLE_CLAIMS(&c);
+EOF
+"$SETTLE" list "$TMP/names.c" >"$TMP/names.out" 2>&1
+if [ "$(wc -l <"$TMP/names.out")" = 4 ] &&
+   ! grep -q "$(printf '[\033\007]')" "$TMP/names.out" &&
+   ! grep -q "$(printf '\342\200\256')" "$TMP/names.out" &&
+   grep -qF 'line1\x0aline2' "$TMP/names.out" &&
+   grep -qF '\u202eevil\x1b[2J' "$TMP/names.out" &&
+   grep -qF 'bell\x07' "$TMP/names.out"; then
+	ok "settle list FILE.c: names and descriptions escaped"
+else
+	bad "settle list FILE.c: $(cat -A "$TMP/names.out")"
+fi
 # an object that never loads (an undefined symbol) is no cache entry: each
 # run says why it cannot load, none 'cached object ... compiling it again'
 cat >"$TMP/undef.c" <<'C'

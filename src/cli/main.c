@@ -508,19 +508,28 @@ static int no_options(void *ctx, int opt, const char *arg)
  * indented variant label ("  16-bit in-place load-store"), so that every
  * description starts in the same column.
  */
+/* s fit for a terminal in buf (len bytes; settle_escape_in(): a FILE.c's
+ * names and descriptions may hold control characters); returns buf. */
+static const char *shown(const char *s, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", s ? s : "");
+	settle_escape_in(buf, len);
+	return buf;
+}
+
 static int list_width(const struct settle_claim *const *all, size_t n)
 {
 	size_t w = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		const struct settle_claim *c = all[i];
-		char lb[96];
+		char lb[96], e[128];
 
-		if (strlen(c->name) > w)
-			w = strlen(c->name);
+		if (strlen(shown(c->name, e, sizeof(e))) > w)
+			w = strlen(e);
 		for (size_t j = 0; j < c->nvariants; j++) {
-			size_t k = 2 + strlen(settle_variant_label(&c->variants[j],
-								   lb, sizeof(lb)));
+			size_t k = 2 + strlen(shown(settle_variant_label(
+				&c->variants[j], lb, sizeof(lb)), e, sizeof(e)));
 
 			if (k > w)
 				w = k;
@@ -613,18 +622,20 @@ static int cmd_list(int argc, char **argv)
 	width = list_width(all, n);
 	for (size_t i = 0; i < n; i++) {
 		const struct settle_claim *c = all[i];
+		char e[128], d[512];
 
-		printf("%-*s  %s\n", width, c->name,
-		       c->description && c->description[0] ? c->description :
-		       c->title ? c->title : "");
+		printf("%-*s  %s\n", width, shown(c->name, e, sizeof(e)),
+		       shown(c->description && c->description[0] ?
+			     c->description : c->title, d, sizeof(d)));
 		for (size_t j = 0; j < c->nvariants; j++) {
 			const struct settle_variant *v = &c->variants[j];
-			char name[128], lb[96];
+			char name[136], lb[96];
 
 			snprintf(name, sizeof(name), "  %s",
-				 settle_variant_label(v, lb, sizeof(lb)));
+				 shown(settle_variant_label(v, lb, sizeof(lb)),
+				       e, sizeof(e)));
 			printf("%-*s  %s%s%s\n", width, name,
-			       v->description ? v->description : "",
+			       shown(v->description, d, sizeof(d)),
 			       strcmp(v->name, c->baseline) == 0 ?
 			       " [baseline]" : "",
 			       v->flags & SETTLE_REFERENCE ? " [reference]" : "");
