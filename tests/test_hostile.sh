@@ -752,6 +752,20 @@ for link in a.json e.json; do
 		bad "--output through a chain of links ($link): status $rc, $(ls -l "$TMP/ln" | tr '\n' ' ')"
 	fi
 done
+# a file replaced keeps its mode (a private 0600 result file became 0644);
+# a new one gets 0666 less the umask
+echo stale >"$TMP/ln/private.json"
+chmod 600 "$TMP/ln/private.json"
+run private run popcount --size 1K --variant swar64 "${FAST[@]}" \
+	--format json --output "$TMP/ln/private.json"
+( umask 027; "$SETTLE" run popcount --size 1K --variant swar64 "${FAST[@]}" \
+	--format json --output "$TMP/ln/new.json" >/dev/null 2>&1 )
+if [ $rc = 0 ] && [ "$(stat -c %a "$TMP/ln/private.json")" = 600 ] &&
+   [ "$(stat -c %a "$TMP/ln/new.json")" = 640 ]; then
+	ok "--output over a 0600 file keeps 0600; a new file 0666 less the umask"
+else
+	bad "--output modes: $(stat -c '%n %a' "$TMP/ln/private.json" "$TMP/ln/new.json")"
+fi
 ln -s loop2 "$TMP/ln/loop1"
 ln -s loop1 "$TMP/ln/loop2"
 run loop run popcount --size 1K --variant swar64 "${FAST[@]}" --output "$TMP/ln/loop1"

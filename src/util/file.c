@@ -14,11 +14,17 @@
 
 #include "util/util.h"
 
-/* The mode of a new file: 0666 less the umask, as open(2) would give. */
-static mode_t new_file_mode(void)
+/* The mode path is written with: an existing regular file's own (a
+ * private 0600 result file became 0644), else a new file's, 0666 less
+ * the umask, as open(2) would give. */
+static mode_t file_mode(const char *path)
 {
-	mode_t mask = umask(0);
+	struct stat st;
+	mode_t mask;
 
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+		return st.st_mode & 07777;
+	mask = umask(0);
 	umask(mask);
 	return 0666 & ~mask;
 }
@@ -241,7 +247,7 @@ int settle_replace_file(const char *path, const char *buf, size_t n,
 		return -1;
 	}
 	settle_temp_add(tmp, 0); /* a second Ctrl-C removes it */
-	if (write_all(fd, buf, n) < 0 || fchmod(fd, new_file_mode()) < 0 ||
+	if (write_all(fd, buf, n) < 0 || fchmod(fd, file_mode(path)) < 0 ||
 	    fsync(fd) < 0 || close(fd) < 0 || rename(tmp, path) < 0) {
 		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
 		close(fd);
