@@ -5,8 +5,10 @@
  * gets too narrow, a label that is still too long on a line of its own,
  * and every note wrapped at spaces; for compare, a row per comparison
  * with its figures on a second line. Widths are counted in display
- * columns of UTF-8 text (a wide character counts two); tabs and line
- * ends become spaces, other control characters and invalid UTF-8 '?'.
+ * columns of UTF-8 text (a wide character counts two); the view hands
+ * names over written out as on a terminal (settle_escape(): "\x0a"),
+ * and what control character or invalid UTF-8 still reaches a line
+ * here becomes a space ('\t', '\n') or '?'.
  */
 #include <stdio.h>
 #include <stdlib.h>
