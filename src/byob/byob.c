@@ -522,7 +522,8 @@ static int check_builds(const struct mclaim *mc, struct mstate *s,
 				break;
 			snprintf(err, len, "claim %s: variant '%s' computed "
 				 "%llu but the baseline '%s' computed %llu%s; "
-				 "refusing to report it", mc->claim.name,
+				 "refusing to report it (" SETTLE_CHECK_HINT ")",
+				 mc->claim.name,
 				 settle_variant_label(&mv[i], a, sizeof(a)),
 				 (unsigned long long)val[i],
 				 settle_variant_label(&mv[j], b, sizeof(b)),

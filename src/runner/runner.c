@@ -312,7 +312,8 @@ static int check_at(struct run *rn, void *state, uint64_t it,
 		snprintf(err, errlen,
 			 "claim %s: variant '%s' computed %llu but the baseline "
 			 "'%s' computed %llu%s%s (%llu repetition%s%s); "
-			 "refusing to report it", c->name, res[i].label,
+			 "refusing to report it (" SETTLE_CHECK_HINT ")",
+			 c->name, res[i].label,
 			 (unsigned long long)check[i], res[bi].label,
 			 (unsigned long long)check[bi],
 			 res[i].size_bytes ? " at size " : "",

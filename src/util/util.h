@@ -225,4 +225,12 @@ struct settle_c_locale {
 void settle_c_locale_begin(struct settle_c_locale *l);
 void settle_c_locale_end(struct settle_c_locale *l);
 
+/* What a variant whose check value differs from its baseline's is told
+ * to do, when the difference is by design. */
+#define SETTLE_CHECK_HINT \
+	"variants that compute different answers by design, such as two " \
+	"hash functions: return what they share, e.g. the items done, and " \
+	"keep each answer with settle_keep(); docs/writing-a-claim.md, " \
+	"\"Check values\""
+
 #endif
