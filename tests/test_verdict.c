@@ -80,6 +80,11 @@ static void test_quantiles(void **st)
 	assert_float_equal(settle_t_quantile(0.975, 2.5), 3.574655, 1e-5);
 	assert_float_equal(settle_t_quantile(0.975, 1.3), 7.500529, 1e-5);
 	assert_float_equal(settle_t_quantile(0.975, 7.7), 2.321737, 1e-5);
+	/* outside its ranges: NaN, never 0 (an interval of no width) */
+	assert_true(isnan(settle_t_quantile(0.975, 0.5)));
+	assert_true(isnan(settle_t_quantile(0.975, NAN)));
+	assert_true(isnan(settle_t_quantile(1, 10)));
+	assert_true(isnan(settle_t_quantile(0, 10)));
 }
 
 static void test_bootstrap_reproducible(void **st)
@@ -204,6 +209,27 @@ static void test_widen_to_cpu(void **st)
 	assert_int_equal(c.verdict, SETTLE_FASTER);
 	assert_null(c.why);
 	assert_true(c.lo == 0.90 && c.hi == 0.98);
+}
+
+/* An interval with an end that is no number decides nothing: unclear
+ * (a NaN t quantile made NaN ends, and 0 made none at all). */
+static void test_nan_ends(void **st)
+{
+	struct settle_comparison c = { .n = 12, .level = 0.95, .ratio = 0.5 };
+
+	(void)st;
+	c.lo = NAN, c.hi = 0.6;
+	settle_decide(&c, 0.01);
+	assert_int_equal(c.verdict, SETTLE_UNCLEAR);
+	c.lo = 0.4, c.hi = NAN;
+	settle_decide(&c, 0.01);
+	assert_int_equal(c.verdict, SETTLE_UNCLEAR);
+	c.lo = 0.4, c.hi = INFINITY;
+	settle_decide(&c, 0.01);
+	assert_int_equal(c.verdict, SETTLE_UNCLEAR);
+	c.lo = 0.4, c.hi = 0.6;
+	settle_decide(&c, 0.01);
+	assert_int_equal(c.verdict, SETTLE_FASTER);
 }
 
 /* The band: same inside, unclear straddling, faster/slower outside. */
@@ -526,6 +552,7 @@ int main(void)
 		cmocka_unit_test(test_rank_sum_ties),
 		cmocka_unit_test(test_signed_rank_interval),
 		cmocka_unit_test(test_quantiles),
+		cmocka_unit_test(test_nan_ends),
 		cmocka_unit_test(test_bootstrap_reproducible),
 		cmocka_unit_test(test_identical_samples),
 		cmocka_unit_test(test_all_zero),

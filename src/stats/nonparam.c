@@ -369,8 +369,8 @@ double settle_t_quantile(double p, double df)
 	double lo = 0, hi = 1;
 	double target = fabs(p - 0.5);
 
-	if (!(p > 0 && p < 1) || df < 1)
-		return 0;
+	if (!(p > 0 && p < 1) || !(df >= 1))
+		return NAN; /* 0 would be an interval of no width */
 	while (t_half_cdf(hi, df) < target && hi < 1e6)
 		hi *= 2;
 	for (int i = 0; i < 60; i++) {

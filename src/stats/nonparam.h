@@ -89,7 +89,8 @@ int settle_geomean_bootstrap(const double *const *x, const size_t *nx,
 
 /* Student t quantile: t with P(T_df <= t) = p, df >= 1, 0 < p < 1
  * (the t density integrated by Simpson's rule, inverted by bisection;
- * error below 1e-6). */
+ * error below 1e-6). NaN for p or df outside those ranges (an interval
+ * of NaN ends decides nothing: settle_interval_usable()). */
 double settle_t_quantile(double p, double df);
 
 /* P(F > f) for Fisher's F distribution with d1 and d2 degrees of

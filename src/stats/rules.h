@@ -55,8 +55,9 @@
  * sample a side has none (level 0), and no interval is printed. */
 int settle_interval_reached(const struct settle_comparison *c);
 
-/* Non-zero when, besides, it rests on SETTLE_MIN_UNITS units or more: one
- * to decide a verdict by; else the verdict is unclear (too few samples). */
+/* Non-zero when, besides, it rests on SETTLE_MIN_UNITS units or more and
+ * both ends are finite: one to decide a verdict by; else the verdict is
+ * unclear (too few samples). */
 int settle_interval_usable(const struct settle_comparison *c);
 
 /* Non-zero when why is one of too few units (SETTLE_WHY_TOO_FEW,

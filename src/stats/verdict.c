@@ -33,7 +33,8 @@ int settle_interval_reached(const struct settle_comparison *c)
 
 int settle_interval_usable(const struct settle_comparison *c)
 {
-	return c->n >= SETTLE_MIN_UNITS && settle_interval_reached(c);
+	return c->n >= SETTLE_MIN_UNITS && settle_interval_reached(c) &&
+	       isfinite(c->lo) && isfinite(c->hi);
 }
 
 int settle_why_too_few(const char *why)
