@@ -718,7 +718,7 @@ static void layout_spread(struct settle_result *r, unsigned nproc,
 						      r->layout_p, band);
 }
 
-/* Summary, throughput, cycles and stability of one result. */
+/* Summary, throughput, cycles and validity of one result. */
 static void summarize(struct settle_result *r, double core_ghz)
 {
 	const struct settle_claim_info *c = r->claim;
@@ -739,8 +739,7 @@ static void summarize(struct settle_result *r, double core_ghz)
 		r->cycles_per_op = r->sum.median * core_ghz;
 		r->cycles_source = "add-chain estimate";
 	}
-	r->unstable = settle_summary_unstable(&r->sum);
-	judge(r);
+	judge(r); /* unstable: decided within its units, within_units() */
 }
 
 size_t settle_layout_units(const struct settle_result *base,
