@@ -80,6 +80,12 @@ static void test_quantiles(void **st)
 	assert_float_equal(settle_t_quantile(0.975, 2.5), 3.574655, 1e-5);
 	assert_float_equal(settle_t_quantile(0.975, 1.3), 7.500529, 1e-5);
 	assert_float_equal(settle_t_quantile(0.975, 7.7), 2.321737, 1e-5);
+	/* the notes' test of a level short of 95 % (the view and compare
+	 * each had one, with and without a rounding margin) */
+	assert_true(settle_level_short(0.9375));
+	assert_false(settle_level_short(0.95));
+	assert_false(settle_level_short(0.95 - 1e-12));
+	assert_false(settle_level_short(0.96));
 	/* outside its ranges: NaN, never 0 (an interval of no width) */
 	assert_true(isnan(settle_t_quantile(0.975, 0.5)));
 	assert_true(isnan(settle_t_quantile(0.975, NAN)));

@@ -46,6 +46,14 @@
  * means a verdict must agree with). */
 #define SETTLE_ON_CPU 0.9
 
+/* The confidence every interval is made for; intervals of a few units
+ * reach less (settle_level_short()). */
+#define SETTLE_CONF 0.95
+
+/* Non-zero when an interval's level is short of SETTLE_CONF (by more
+ * than rounding): the notes say so. */
+int settle_level_short(double level);
+
 /* The least confidence an interval must reach to decide a verdict (the
  * exact signed-rank and Mann-Whitney intervals of a few units reach only
  * some levels: 5 paired samples 93.8 %, 4 of them 87.5 %). */

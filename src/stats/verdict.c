@@ -10,7 +10,7 @@
 #include "stats/nonparam.h"
 #include "stats/rules.h"
 
-#define CONF 0.95
+#define CONF SETTLE_CONF
 /* An interval that reaches less than this (the widest one from 3 or 4
  * pairs) decides nothing. */
 
@@ -29,6 +29,11 @@ const char *settle_verdict_name(enum settle_verdict v)
 int settle_interval_reached(const struct settle_comparison *c)
 {
 	return c->level >= SETTLE_MIN_LEVEL;
+}
+
+int settle_level_short(double level)
+{
+	return level < SETTLE_CONF - 1e-9;
 }
 
 int settle_interval_usable(const struct settle_comparison *c)

@@ -925,7 +925,7 @@ static int section(const struct settle_report *old,
 
 		if (settle_geomean_bootstrap((const double *const *)x, nx,
 					     (const double *const *)y, ny,
-					     ng, GEOMEAN_SEED, 0.95,
+					     ng, GEOMEAN_SEED, SETTLE_CONF,
 					     &gm) == 0) {
 			set_geomean(s, "bootstrap", gm.est, gm.lo, gm.hi,
 				    enough_to_resample(nx, ny, ng));
@@ -1677,7 +1677,7 @@ static void compare_notes(struct settle_compare_view *cv)
 			 "trimmed from 5 processes a file), its 95%% interval "
 			 "Welch's t (Yuen's from 5 processes) "
 			 "(docs/layouts.md)", SETTLE_MIN_UNITS);
-	if (level < 0.95 - 1e-9)
+	if (settle_level_short(level))
 		add_note(cv, "", "some intervals are %.1f%% ones, not 95%%: "
 			 "the Mann-Whitney interval of so few values (such as "
 			 "3 balanced units or samples a file) cannot reach "

@@ -679,7 +679,7 @@ static void notes(const struct settle_report *rep, struct settle_view_claim *vc)
 		     "no ratios", head, c->baseline);
 	else
 		note(vc, "", "%s; no baseline, so no ratios", head);
-	if (level < 0.95)
+	if (settle_level_short(level))
 		note(vc, "", "some intervals are %.1f%% ones, not 95%%: the "
 		     "signed-rank interval of 5 paired samples cannot reach "
 		     "95%%; 6 samples%s do", level * 100,
