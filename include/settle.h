@@ -439,6 +439,13 @@ struct settle_comparison {
  * whatever the samples of each). */
 #define SETTLE_WHY_TOO_FEW_PROCESSES "too few processes"
 
+/* The reasons of an unclear verdict whose interval reaches beyond the
+ * equivalence band on both sides, or crosses one edge of it; and of one
+ * whose layouts' medians differ by more than its interval could show. */
+#define SETTLE_WHY_TOO_WIDE "interval too wide"
+#define SETTLE_WHY_STRADDLES "interval straddles the band's edge"
+#define SETTLE_WHY_LAYOUT "layout-sensitive"
+
 /* The reasons of a verdict made unclear by the ratio of the mean times
  * (a whole command's runs, a claim's samples' CPU times). */
 #define SETTLE_WHY_MEANS_RUNS \

@@ -978,7 +978,7 @@ static void compare(struct settle_result *r, const struct settle_result *b,
 	settle_result_compare(r, b, nproc, band, &r->cmp);
 	if (resolved && r->cmp.verdict == SETTLE_UNCLEAR &&
 	    (r->layout_sensitive || b->layout_sensitive)) {
-		r->cmp.why = "layout-sensitive";
+		r->cmp.why = SETTLE_WHY_LAYOUT;
 		r->cmp.layout_spread = fmax(r->layout_sensitive ?
 					    r->layout_spread : 0,
 					    b->layout_sensitive ?

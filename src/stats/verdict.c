@@ -87,8 +87,8 @@ void settle_decide(struct settle_comparison *c, double band)
 		c->verdict = SETTLE_SAME;
 	} else {
 		c->verdict = SETTLE_UNCLEAR;
-		c->why = c->hi - c->lo > hi - lo ? "interval too wide" :
-			 "interval straddles the band's edge";
+		c->why = c->hi - c->lo > hi - lo ? SETTLE_WHY_TOO_WIDE :
+			 SETTLE_WHY_STRADDLES;
 	}
 }
 

@@ -59,7 +59,7 @@ static int no_work_time(const struct settle_report *old,
 		return 1;
 	}
 	/* work that was not repeated is never a change */
-	w->verdict = "invalid";
+	w->verdict = settle_verdict_name(SETTLE_INVALID);
 	w->why = w->invalid_new ? "undefined, invalid in the new file (its "
 				  "time is not the work's)" :
 				  "undefined, invalid in the old file (its "

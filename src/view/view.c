@@ -434,7 +434,7 @@ static const char *why_text(struct settle_view *v,
 			 why, q, colon);
 		return keep(v, buf);
 	}
-	if (!why || strcmp(why, "layout-sensitive"))
+	if (!why || strcmp(why, SETTLE_WHY_LAYOUT))
 		return why;
 	return keep(v, settle_layout_why(c->layout_spread, buf, sizeof(buf)));
 }
@@ -492,7 +492,7 @@ static void row(struct settle_view *v, const struct settle_result *r,
 			 "settle_keep() (docs/writing-a-claim.md)" : "");
 		w->status = SETTLE_ROW_INVALID;
 		w->status_text = keep(v, why);
-		w->verdict = "invalid";
+		w->verdict = settle_verdict_name(SETTLE_INVALID);
 		return;
 	}
 	settle_format_ns(r->sum.median, w->median, sizeof(w->median));
@@ -933,7 +933,7 @@ static const char *unsettled(const struct settle_report *rep,
 		    !strcmp(w->verdict, "unclear")) {
 			if (settle_why_too_few(w->r->cmp.why))
 				return too_few_text;
-			if (!w->why || !strcmp(w->why, "interval too wide"))
+			if (!w->why || !strcmp(w->why, SETTLE_WHY_TOO_WIDE))
 				return "too noisy (an interval too wide)";
 			return w->why;
 		}
