@@ -225,12 +225,15 @@ int settle_write_compare(const struct settle_report *old,
 		for (size_t i = 0; i < cv.nfailures && failures; i++)
 			fprintf(failures, "settle: --fail-on: %s\n",
 				cv.failures[i]);
-		if (failures && cv.slower && (cv.layouts & 4))
+		if (failures && cv.slower && (cv.layouts & SETTLE_BY_POOLED))
 			fprintf(failures, "settle: --fail-on: slower by pooled "
 				"samples of each run, which do not show how far "
 				"another run of the same code differs (%s)\n",
-				cv.layouts & 8 ? "measure both files with "
-				"--layouts 4" : cv.layouts & 16 ? "measure with "
+				cv.layouts & SETTLE_BY_POOLED_CLAIM ?
+				"measure both files with "
+				"--layouts 4" :
+				cv.layouts & SETTLE_BY_POOLED_GBENCH ?
+				"measure with "
 				"settle run --layouts 4" : "whole commands have "
 				"no layouts: a file's runs share one session of "
 				"the machine");

@@ -393,7 +393,8 @@ struct units {
  * units of each process (one round of every layout, averaged over the layouts).
  * Only processes (units) measured in every layout the file measured the
  * key in count, and both files must have measured it in the same
- * layouts. Returns 2 (c set, per process) or 1 (c set, balanced units),
+ * layouts. Returns SETTLE_BY_PROCESS (c set, per process) or
+ * SETTLE_BY_UNITS (c set, balanced units),
  * with the units compared in *u (as times, the caller's to free),
  * 0 when not both have layouts, -2 when c is made unclear (other layouts
  * in each file, or no process or unit with every layout; c->why says
@@ -682,17 +683,16 @@ static int make_row(const struct settle_report *old,
 	if (k == -1)
 		return -1;
 	if (k > 0) {
-		*layouts |= k; /* 1 balanced units, 2 per process */
+		*layouts |= k; /* SETTLE_BY_UNITS or SETTLE_BY_PROCESS */
 		free(u->x); /* the units stand for the row from here on */
 		free(u->y);
 		*u = lu;
 	}
-	else if (k == 0) /* pooled samples; 8: a claim's, which layouts
-			  * could have placed (a command has none); 16:
-			  * of a Google Benchmark file, which keeps none */
-		*layouts |= r->command ? 4 : old->gbench == 1 ||
-					     nw->gbench == 1 ?
-			    4 | 16 : 4 | 8;
+	else if (k == 0) /* pooled samples */
+		*layouts |= SETTLE_BY_POOLED |
+			    (r->command ? 0 :
+			     old->gbench == 1 || nw->gbench == 1 ?
+			     SETTLE_BY_POOLED_GBENCH : SETTLE_BY_POOLED_CLAIM);
 	spread = fmax(moves(old, r), moves(nw, r));
 	w->lmark = spread > 0 ? "~" : "";
 	if (runs_failed(nw, r) || runs_failed(old, w->old_r)) {
@@ -1067,7 +1067,7 @@ static int differences(const struct settle_report *a,
 			char *eb = settle_escape(b->source);
 
 			if (i < 3) /* the machine, not the build */
-				cv->caveats |= 1;
+				cv->caveats |= SETTLE_CAVEAT_MACHINES;
 			int w = snprintf(d, sizeof(*more), "the files come from "
 				 "different %s:\n%s: %s\n%s: %s%s",
 				 fields[i].what, ea ? ea : "?", ex ? ex : "?",
@@ -1166,7 +1166,7 @@ static void self_compare(struct settle_compare_view *cv,
 	warn(cv, "%s and %s hold the same samples (one run, or a copy of "
 	     "its file): no row can change, whatever another run would show",
 	     old->source, nw->source);
-	cv->caveats |= 32;
+	cv->caveats |= SETTLE_CAVEAT_SAME;
 }
 
 /* The noise a file recorded, said again where it matters. */
@@ -1184,7 +1184,7 @@ static void file_noise(struct settle_compare_view *cv,
 		warn(cv, "%s: %zu row%s shared the CPU (most samples "
 		     "preempted, under 90%% of their time on it)", r->source,
 		     shared, shared == 1 ? "" : "s");
-		cv->caveats |= 2;
+		cv->caveats |= SETTLE_CAVEAT_NOISE;
 	}
 	if (!n->known)
 		return;
@@ -1208,7 +1208,7 @@ static void file_noise(struct settle_compare_view *cv,
 		noisy = 1;
 	}
 	if (noisy)
-		cv->caveats |= 2;
+		cv->caveats |= SETTLE_CAVEAT_NOISE;
 }
 
 /* Nothing the two files record of the machine and the build differs
@@ -1317,14 +1317,14 @@ static void baseline_moved(struct settle_compare_view *cv,
 	     "another speed, and every change carries it", first->name,
 	     first->change_text, first->verdict, s->old_name, s->new_name,
 	     n > 1 ? " (and other baselines)" : "", along, others);
-	if (!(cv->caveats & 4))
+	if (!(cv->caveats & SETTLE_CAVEAT_MOVED))
 		snprintf(cv->moved, sizeof(cv->moved), "%s %s", first->name,
 			 first->change_text);
-	cv->caveats |= 4;
+	cv->caveats |= SETTLE_CAVEAT_MOVED;
 	/* recorded after all: two CPUs of a VM can run at different
 	 * speeds (the differences say so) */
 	if (s->old->cpu != s->nw->cpu)
-		cv->caveats |= 16;
+		cv->caveats |= SETTLE_CAVEAT_CPUS;
 }
 
 /*
@@ -1359,7 +1359,7 @@ static void checks_differ(struct settle_compare_view *cv,
 	     (unsigned long long)first->new_r->check, s->old_name,
 	     (unsigned long long)first->old_r->check,
 	     n > 1 ? " (and other rows)" : "", n > 1 ? "their" : "its");
-	cv->caveats |= 8;
+	cv->caveats |= SETTLE_CAVEAT_CHECK;
 }
 
 __attribute__((format(printf, 2, 3)))
@@ -1481,28 +1481,30 @@ static size_t unclear_not_noise(const struct settle_compare_view *cv)
  */
 static void caveats(struct settle_compare_view *cv, size_t used)
 {
-	int noise = cv->caveats & 2;
+	int noise = cv->caveats & SETTLE_CAVEAT_NOISE;
 
-	if (used < sizeof(cv->summary) && (cv->caveats & 4))
+	if (used < sizeof(cv->summary) && (cv->caveats & SETTLE_CAVEAT_MOVED))
 		used += (size_t)snprintf(cv->summary + used,
 			sizeof(cv->summary) - used, "; a baseline moved (%s) "
 			"%s: if its code is unchanged, so did the machine's "
 			"speed, which is part of every change", cv->moved,
-			cv->caveats & 16 ? "between files pinned to different "
+			cv->caveats & SETTLE_CAVEAT_CPUS ? "between files pinned to different "
 			"CPUs" : noise ? "while a file was measured under "
 			"noise (see the warnings)" : "with nothing recorded to "
 			"explain it");
-	if (cv->caveats & 4 && !(cv->caveats & 16))
+	if (cv->caveats & SETTLE_CAVEAT_MOVED &&
+	    !(cv->caveats & SETTLE_CAVEAT_CPUS))
 		noise = 0; /* said with the baseline */
-	if (used < sizeof(cv->summary) && (cv->caveats & 32))
+	if (used < sizeof(cv->summary) && (cv->caveats & SETTLE_CAVEAT_SAME))
 		used += (size_t)snprintf(cv->summary + used,
 			sizeof(cv->summary) - used, "; a file holds the "
 			"other's samples: a run compared with itself");
-	if (used < sizeof(cv->summary) && (cv->caveats & 8))
+	if (used < sizeof(cv->summary) && (cv->caveats & SETTLE_CAVEAT_CHECK))
 		used += (size_t)snprintf(cv->summary + used,
 			sizeof(cv->summary) - used, "; rows computed another "
 			"check value in each file: other work was measured");
-	if (used < sizeof(cv->summary) && (cv->caveats & 1))
+	if (used < sizeof(cv->summary) &&
+	    (cv->caveats & SETTLE_CAVEAT_MACHINES))
 		used += (size_t)snprintf(cv->summary + used,
 			sizeof(cv->summary) - used, "; note: the files come "
 			"from different machines, whose difference is part "
@@ -1524,7 +1526,7 @@ static void summary(struct settle_compare_view *cv)
 	char slower[300] = "", faster[300] = "";
 	size_t rows = 0, ns, nf, nsame, nunclear, ninvalid, nundef = 0;
 	size_t used;
-	int pooled = cv->layouts & 4;
+	int pooled = cv->layouts & SETTLE_BY_POOLED;
 
 	for (size_t k = 0; k < cv->nsections; k++) {
 		rows += cv->sections[k].nrows;
@@ -1539,7 +1541,8 @@ static void summary(struct settle_compare_view *cv)
 	nunclear = count_verdict(cv, "unclear", NULL);
 	ninvalid = count_verdict(cv, "invalid", NULL);
 	cv->settled = rows && !nunclear && !ninvalid && !nundef && !pooled &&
-		      !(cv->caveats & (4 | 8 | 32));
+		      !(cv->caveats & (SETTLE_CAVEAT_MOVED | SETTLE_CAVEAT_CHECK |
+				       SETTLE_CAVEAT_SAME));
 	used = (size_t)snprintf(cv->summary, sizeof(cv->summary), "%s",
 				cv->settled ? "settled: " : "not settled: ");
 	if (!rows) {
@@ -1575,8 +1578,10 @@ static void summary(struct settle_compare_view *cv)
 		slower, nf, faster, nsame, cv->band * 100,
 		pooled ? "; by pooled samples of each run, which do not show "
 		"how far another run differs" : "",
-		cv->layouts & 8 ? " (measure with --layouts 4)" :
-		cv->layouts & 16 ? " (measure with settle run --layouts 4)" : "");
+		cv->layouts & SETTLE_BY_POOLED_CLAIM ?
+		" (measure with --layouts 4)" :
+		cv->layouts & SETTLE_BY_POOLED_GBENCH ?
+		" (measure with settle run --layouts 4)" : "");
 	caveats(cv, used);
 }
 
@@ -1629,7 +1634,8 @@ static void compare_notes(struct settle_compare_view *cv)
 		for (size_t i = 0; i < cv->sections[k].nrows; i++)
 			moved |= cv->sections[k].rows[i].lmark &&
 				 cv->sections[k].rows[i].lmark[0];
-	if (cv->layouts & 3 && !(cv->layouts & 4)) /* no pooled row */
+	if (cv->layouts & (SETTLE_BY_UNITS | SETTLE_BY_PROCESS) &&
+	    !(cv->layouts & SETTLE_BY_POOLED)) /* no pooled row */
 		snprintf(cv->notes[0].text, sizeof(cv->notes[0].text),
 			 "change: new time / old time - 1, compared as the "
 			 "notes below say (not the ratio of the two medians "
@@ -1641,7 +1647,8 @@ static void compare_notes(struct settle_compare_view *cv)
 			 "Hodges-Lehmann estimate (the median of every new/old "
 			 "pair of samples, not the ratio of the two medians "
 			 "shown), 95%% Mann-Whitney interval; every repetition "
-			 "of a name pooled; band +-%g%%", cv->layouts & 3 ?
+			 "of a name pooled; band +-%g%%",
+			 cv->layouts & (SETTLE_BY_UNITS | SETTLE_BY_PROCESS) ?
 			 "for rows not compared by layouts (below) " : "",
 			 cv->band * 100);
 	cv->notes[0].mark = "";
@@ -1653,7 +1660,7 @@ static void compare_notes(struct settle_compare_view *cv)
 		 SETTLE_UNSTABLE_SLOW * 100);
 	cv->notes[1].mark = "!";
 	cv->nnotes = marked(cv) ? 2 : 1; /* the legend only with a "!" */
-	if (cv->layouts & 1)
+	if (cv->layouts & SETTLE_BY_UNITS)
 		add_note(cv, "", "rows measured in two layouts or more in both "
 			 "files, by fewer than %d processes in one: the samples "
 			 "are taken in balanced units, one round of every "
@@ -1663,7 +1670,7 @@ static void compare_notes(struct settle_compare_view *cv)
 			 "the same in every unit; the rounds of a process do "
 			 "not show how far another run differs "
 			 "(docs/layouts.md)", SETTLE_MIN_UNITS);
-	if (cv->layouts & 2)
+	if (cv->layouts & SETTLE_BY_PROCESS)
 		add_note(cv, "", "rows measured by %d processes or more in "
 			 "both files (in two layouts or more in each, or in "
 			 "one): the process is the unit, its level the mean "
@@ -1685,21 +1692,25 @@ static void compare_notes(struct settle_compare_view *cv)
 			 "file, or 3 processes or more; an "
 			 "interval below 90%% is not printed ('-')",
 			 level * 100);
-	if (cv->layouts & 4)
+	if (cv->layouts & SETTLE_BY_POOLED)
 		add_note(cv, "", "%s: "
 			 "each file's samples are pooled, and the interval "
 			 "shows how they spread within each run, not how far "
 			 "another run of the same code differs: unchanged "
 			 "code can be called slower or faster. %s",
-			 cv->layouts & (8 | 16) ? "rows not measured in "
+			 cv->layouts & (SETTLE_BY_POOLED_CLAIM |
+					SETTLE_BY_POOLED_GBENCH) ?
+			 "rows not measured in "
 			 "layouts in both files" : "whole commands measured in "
 			 "fewer than 3 processes in either file",
-			 cv->layouts & 8 ? "Measure both files alike: both "
+			 cv->layouts & SETTLE_BY_POOLED_CLAIM ?
+			 "Measure both files alike: both "
 			 "with --layouts 4 (4 processes, the process as the "
 			 "unit; docs/layouts.md), or both with at least "
 			 "--processes 3 (one file in layouts and the other not "
 			 "measure two quantities: the samples are pooled)"
-			 : cv->layouts & 16 ? "A Google Benchmark program's "
+			 : cv->layouts & SETTLE_BY_POOLED_GBENCH ?
+			 "A Google Benchmark program's "
 			 "file keeps no processes or layouts (its repetitions "
 			 "are one process's): measure with settle run "
 			 "--layouts 4 for the process as the unit"

@@ -188,6 +188,38 @@ enum settle_cmp_status {
 			       "unclear" or "": undefined); why says which */
 };
 
+/* How compare's rows were compared (settle_compare_view.layouts). */
+enum {
+	SETTLE_BY_UNITS = 1,      /* some row layout by layout, in balanced
+				     units of each file's process */
+	SETTLE_BY_PROCESS = 2,    /* some row per process */
+	SETTLE_BY_POOLED = 4,     /* some row from pooled samples (not in
+				     layouts in both files) */
+	SETTLE_BY_POOLED_CLAIM = 8, /* some of those a claim's, which layouts
+				       could have placed (a command has none) */
+	SETTLE_BY_POOLED_GBENCH = 16, /* some of those of a Google Benchmark
+					 file, which keeps no layouts */
+};
+
+/* What compare's summary names besides the rows
+ * (settle_compare_view.caveats). */
+enum {
+	SETTLE_CAVEAT_MACHINES = 1, /* the files come from different machines
+				       (CPU model, ISA extensions, kernel) */
+	SETTLE_CAVEAT_NOISE = 2,    /* a file was measured under noise (load,
+				       stolen time, clock drift, a shared
+				       CPU) */
+	SETTLE_CAVEAT_MOVED = 4,    /* a claim's baseline moved between files
+				       of one machine and build (moved
+				       names the first) */
+	SETTLE_CAVEAT_CHECK = 8,    /* a row computed another check value in
+				       each file */
+	SETTLE_CAVEAT_CPUS = 16,    /* (with MOVED) the files were pinned to
+				       different CPUs */
+	SETTLE_CAVEAT_SAME = 32,    /* the new file holds the old one's
+				       samples */
+};
+
 struct settle_compare_row {
 	const struct settle_result *old_r, *new_r; /* first of each key */
 	enum settle_cmp_status status;
@@ -271,21 +303,9 @@ struct settle_compare_view {
 	struct settle_view_note notes[7]; /* change, !, balanced units, per
 					     process, under 95 %, pooled, ~ */
 	size_t nnotes;
-	int layouts;       /* how rows were compared: 1 some layout by layout
-			      in balanced units, 2 some per process, 4 some
-			      from pooled samples (not in layouts in both),
-			      8 some of those a claim's (a command has no
-			      layouts) */
-	int caveats;       /* what the summary names besides the rows: 1 the
-			      files come from different machines (CPU
-			      model, ISA extensions or kernel), 2 a file
-			      was measured under noise (load, stolen time,
-			      clock drift), 4 a claim's baseline moved
-			      between files of the same machine and build
-			      (moved names the first), 8 a row computed
-			      another check value in each file, 16 (with
-			      4) the files were pinned to different CPUs,
-			      32 a new file holds the old one's samples */
+	int layouts;       /* how rows were compared: SETTLE_BY_* bits */
+	int caveats;       /* what the summary names besides the rows:
+			      SETTLE_CAVEAT_* bits */
 	char moved[440];   /* "layout-test cc -O2 steady +30.00%" */
 	char warnings[2 * SETTLE_VIEW_MAX_WARNINGS][700];
 	size_t nwarnings;
