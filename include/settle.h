@@ -286,11 +286,11 @@ struct settle_conclude_ctx {
 int settle_result_measured(const struct settle_result *r);
 
 /*
- * The result of res[0..n) with this table label at size_bytes
- * (UINT64_MAX: the largest size among res), or NULL when there is none
- * or it was skipped or below resolution. For a claim's conclude(); an
- * invalid result is returned (settle_result_measured() tells), and no
- * conclusion of a claim with one settles.
+ * The measured result (settle_result_measured()) of res[0..n) with this
+ * table label at size_bytes (UINT64_MAX: the largest size among res), or
+ * NULL when there is none, or it was skipped, is below resolution or is
+ * invalid (a conclusion quoted an invalid row's ratio and time beside
+ * "not settled: invalid rows"). For a claim's conclude().
  */
 const struct settle_result *settle_result_find(const struct settle_result *res,
 					       size_t n, const char *label,

@@ -824,6 +824,30 @@ static void test_preempted_by_own_thread(void **st)
 	settle_report_free(&rep);
 }
 
+/* settle_result_find() gives a claim's conclude() measured rows only: an
+ * invalid row's ratio and time were quoted beside "not settled: invalid
+ * rows" (endian's, segprefix's, syscall's conclusions). */
+static void test_find_measured_only(void **st)
+{
+	double t[1] = { 5.0 };
+	struct settle_result r[4] = {
+		{ .label = "ok", .nsamples = 1, .samples_ns = t },
+		{ .label = "bad", .nsamples = 1, .samples_ns = t },
+		{ .label = "tiny", .nsamples = 1, .samples_ns = t,
+		  .below_resolution = 1 },
+		{ .label = "gone", .skipped = "not here" },
+	};
+
+	(void)st;
+	snprintf(r[1].invalid, sizeof(r[1].invalid), "hoisted");
+	assert_ptr_equal(settle_result_find(r, 4, "ok", 0), &r[0]);
+	assert_null(settle_result_find(r, 4, "bad", 0));
+	assert_null(settle_result_find(r, 4, "tiny", 0));
+	assert_null(settle_result_find(r, 4, "gone", 0));
+	assert_true(settle_result_measured(&r[0]));
+	assert_false(settle_result_measured(&r[1]));
+}
+
 static void test_timer_works(void **st)
 {
 	(void)st;
@@ -857,6 +881,7 @@ int main(void)
 		cmocka_unit_test(test_cost_paid_in_some_calls),
 		cmocka_unit_test(test_preempted_samples),
 		cmocka_unit_test(test_preempted_by_own_thread),
+		cmocka_unit_test(test_find_measured_only),
 		cmocka_unit_test(test_timer_works),
 	};
 

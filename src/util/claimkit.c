@@ -103,8 +103,7 @@ const struct settle_result *settle_result_find(const struct settle_result *res,
 	}
 	for (size_t i = 0; i < n; i++)
 		if (!strcmp(res[i].label, label) && res[i].size_bytes == size &&
-		    !res[i].skipped && res[i].nsamples > 0 &&
-		    !res[i].below_resolution)
+		    settle_result_measured(&res[i]))
 			return &res[i];
 	return NULL;
 }
