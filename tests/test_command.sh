@@ -966,7 +966,7 @@ assert all(s["amdahl_saved_pct"]["infinity"] <= 100 for s in syms), syms
 # the CPU time it saves, not the wall time: a thread's wait in the symbol
 # is in no sample (a main thread's 200 ms sleep in work(), beside two
 # spinning threads, read "saves at most 7.906 ms", settled)
-assert "not settled: base ran on more than one CPU at once (548.7 ms of CPU time in 137.2 ms): the samples bound the CPU time a symbol saves, not the wall time" in t, t
+assert "not settled: base ran on more than one CPU at once (548.7 ms of CPU time in 137.2 ms): the samples speak of the CPU time a symbol takes, not the wall time" in t, t
 assert " settled:" not in t.replace("not settled:", ""), t
 EOF
 then

@@ -172,7 +172,7 @@ PY
 	bad "csv or gbench-json show an invalid row's time: $(grep -v '^#' "$TMP/r.csv")"
 # settle reads its gbench-json back: the row is still invalid, with no time
 "$SETTLE" compare "$TMP/r.json" "$TMP/r.gb.json" >"$TMP/rgb.out" 2>&1
-if grep "once" "$TMP/rgb.out" | grep -q "change undefined, invalid in the new file" &&
+if grep "once" "$TMP/rgb.out" | grep -q "change undefined (invalid in the new file: its time is not the work.s): invalid" &&
    ! grep "once" "$TMP/rgb.out" | grep -q " [0-9.]* [mun]s "; then
 	ok "compare with the gbench-json: the row is invalid, no time shown"
 else
@@ -359,7 +359,7 @@ json.dump(good, open(sys.argv[3], "w"))
 json.dump(bad, open(sys.argv[4], "w"))
 PY
 "$SETTLE" compare "$TMP/old.json" "$TMP/new.json" >"$TMP/cmp.out" 2>&1
-if grep "once" "$TMP/cmp.out" | grep -q "change undefined, invalid in the new file" &&
+if grep "once" "$TMP/cmp.out" | grep -q "change undefined (invalid in the new file: its time is not the work.s): invalid" &&
    ! grep "once" "$TMP/cmp.out" | grep -q " [0-9.]* [mun]s "; then
 	ok "compare calls the row invalid, not faster, and shows no time"
 else
@@ -414,11 +414,28 @@ WITH_NOTHING=1 "$SETTLE" run "$TMP/claim.c" --quick --samples 3 \
 "$SETTLE" compare "$TMP/nothing.json" "$TMP/nothing.json" \
 	>"$TMP/nothing.cmp" 2>&1
 if grep "nothing" "$TMP/nothing.cmp" |
-	grep -q "change undefined, below the clock's resolution" &&
+	grep -q "change undefined (below the clock.s resolution in a file): unclear" &&
    ! grep "nothing" "$TMP/nothing.cmp" | grep -q "[0-9] [mun]s "; then
 	ok "compare: a row below resolution has no time, no change"
 else
 	bad "compare, below resolution: $(grep nothing "$TMP/nothing.cmp")"
+fi
+# files whose only row in common is below resolution: said as such, not
+# as files with no row in common
+python3 - "$TMP/nothing.json" "$TMP/nothing1.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["results"] = [r for r in d["results"] if r["variant"] == "nothing"]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+"$SETTLE" compare "$TMP/nothing1.json" "$TMP/nothing1.json" \
+	--fail-on slower >/dev/null 2>"$TMP/nothing1.err"
+rc=$?
+if [ $rc = 1 ] &&
+   grep -q "have no row in common with a time of the work's in both" "$TMP/nothing1.err"; then
+	ok "compare --fail-on: only a row below resolution in common, said so"
+else
+	bad "compare, only below resolution: status $rc: $(cat "$TMP/nothing1.err")"
 fi
 # --processes: work hoisted in one process only (here the second: its
 # layout let the compiler... simulated by a counter file) makes the pooled

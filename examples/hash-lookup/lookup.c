@@ -12,7 +12,7 @@
  *   cc -O2 -g -o /tmp/lookup-fnv examples/hash-lookup/lookup.c
  *   cc -O2 -g -DFAST_HASH -o /tmp/lookup-fast examples/hash-lookup/lookup.c
  *   settle run --command 'fnv=/tmp/lookup-fnv' \
- *       --command 'fast=/tmp/lookup-fast' --share table_hash
+ *       --command 'fast=/tmp/lookup-fast' --share table_hash --processes 3
  *
  * Prints the keys found and the slots probed; exits 1 if a key was not
  * found.

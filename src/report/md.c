@@ -279,6 +279,10 @@ static void compare_section(FILE *f, const struct settle_compare_section *s,
 		if (w->status == SETTLE_CMP_NO_TIME) {
 			fputs(" | | | | | | change ", f);
 			esc(f, w->why);
+			if (w->verdict[0]) {
+				fputs(": ", f);
+				esc(f, w->verdict);
+			}
 			fputs(" |\n", f);
 			continue;
 		}

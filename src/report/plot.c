@@ -185,7 +185,8 @@ static size_t sweep_sizes(const struct settle_report *rep,
 {
 	size_t n = 0;
 
-	if (!c->sized || !c->bytes_per_op)
+	/* as the table: a throughput of the buffer's size only */
+	if (!c->sized || c->bytes_per_op != SETTLE_BYTES_SIZE)
 		return 0;
 	for (size_t i = 0; i < rep->nresults; i++) {
 		const struct settle_result *r = &rep->results[i];

@@ -16,7 +16,7 @@
  * command), preceded by ", ": the runs' CPU times and the profile
  * counts, which settle_load_json reads back, and what follows from them
  * (medians, the CPU time against the baseline's, shares, intervals,
- * Amdahl's bounds), which it recomputes (docs/result-format.md). one_line:
+ * Amdahl's figures), which it recomputes (docs/result-format.md). one_line:
  * no line breaks (json-lines); else indented as the result file.
  */
 void settle_json_command(FILE *f, const struct settle_report *rep,

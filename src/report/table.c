@@ -281,7 +281,8 @@ static void compare_section(FILE *f, const struct settle_compare_section *s,
 		if (w->status == SETTLE_CMP_NO_TIME) {
 			fputs("  ", f);
 			padded(f, w->name, nw);
-			fprintf(f, " change %s\n", w->why);
+			fprintf(f, " change %s%s%s\n", w->why,
+				w->verdict[0] ? ": " : "", w->verdict);
 			continue;
 		}
 		snprintf(counts, sizeof(counts), "%zu/%zu", w->n_old, w->n_new);

@@ -456,7 +456,8 @@ static void compare_section(FILE *f, const struct settle_compare_section *s)
 
 		para(f, 2, 4, "%s", w->name);
 		if (w->status == SETTLE_CMP_NO_TIME) {
-			para(f, 4, 6, "change %s", w->why);
+			para(f, 4, 6, "change %s%s%s", w->why,
+			     w->verdict[0] ? ": " : "", w->verdict);
 			continue;
 		}
 		para(f, 4, 6, "%s -> %s  %s%s%s [%s, %s]  %zu/%zu  %s%s%s%s",

@@ -89,8 +89,9 @@ enum settle_command_opt {
 "                     a run failed: the conclusion is not settled\n"	       \
 "  --share SYMBOL     with --command: the share of perf's cpu-clock samples\n"\
 "                     in SYMBOL, self and with its callees, with a 95%\n"   \
-"                     interval, and what a k times faster SYMBOL saves at\n"\
-"                     most (Amdahl); repeatable; needs perf (linux-perf)\n"
+"                     interval, and what a k times faster SYMBOL saves by\n"\
+"                     Amdahl's law (an estimate, not a bound: the measured\n"\
+"                     change decides); repeatable; needs perf (linux-perf)\n"
 
 /* One --command. */
 struct settle_command {

@@ -1,6 +1,6 @@
 /*
  * proportion.c - a binomial proportion's interval (Wilson) and exact bounds
- * (Clopper-Pearson), and Amdahl's bound;
+ * (Clopper-Pearson), and Amdahl's law;
  * see proportion.h for the contracts and sources.
  */
 #include <math.h>

@@ -71,7 +71,7 @@ double settle_proportion_difference(double a, double alo, double ahi,
 				    double *lo, double *hi);
 
 /*
- * Amdahl's bound: the fraction of a program's time saved when a part that
+ * Amdahl's law: the fraction of a program's time saved when a part that
  * takes the fraction p (0..1) of it runs k times faster (k >= 1; INFINITY:
  * the part takes no time at all), the rest unchanged: p * (1 - 1/k). The
  * whole then takes 1 - p * (1 - 1/k) of its time (a speed-up of

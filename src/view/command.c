@@ -522,7 +522,8 @@ int settle_view_command(struct settle_view *v, struct settle_view_claim *vc)
 
 /* ---- the conclusion --------------------------------------------------- */
 
-/* The profiled row the bound is about: the baseline's, else the first. */
+/* The profiled row the conclusion is about: the baseline's, else the
+ * first. */
 static const struct settle_view_row *profiled_row(
 	const struct settle_view_claim *vc)
 {
@@ -546,7 +547,7 @@ static const struct settle_view_row *profiled_row(
  * bound: an out-of-order CPU overlaps work, as share_part() says under
  * the table; a hash whose latency held back cache misses, 13 % of the
  * samples, saved 33 % once faster); appends to buf. */
-static void bound_of(const struct settle_result *r, size_t k, char *buf,
+static void amdahl_of(const struct settle_result *r, size_t k, char *buf,
 		       size_t len)
 {
 	const char *sym = r->command->share[k].symbol;
@@ -589,13 +590,14 @@ static void bound_of(const struct settle_result *r, size_t k, char *buf,
 }
 
 /*
- * The most all --share symbols of r together can save, made infinitely
- * fast (ns of CPU time per run): the upper end of the share of the
- * samples with any of them in the chain, or cut short (or, when one of
- * them is in no sample, with a frame perf could not name). Not the sum of
- * each symbol's bound: a symbol called by another is in its samples too.
+ * What all --share symbols of r together save by Amdahl's law, made
+ * infinitely fast (ns of CPU time per run), by the upper end of the
+ * share of the samples with any of them in the chain, or cut short (or,
+ * when one of them is in no sample, with a frame perf could not name).
+ * Not the sum of each symbol's figure: a symbol called by another is in
+ * its samples too.
  */
-static double union_bound(const struct settle_result *r)
+static double union_saved(const struct settle_result *r)
 {
 	const struct settle_command_data *d = r->command;
 	double lo, hi, cpu, off;
@@ -625,7 +627,7 @@ static double least_saved(const struct settle_view_row *w,
 
 /*
  * A command that ran on more than one CPU at once (its CPU time above its
- * wall time): the samples bound the CPU time a symbol saves, not the wall
+ * wall time): the samples speak of the CPU time a symbol takes, not the wall
  * time, since a thread's wait in it is in no sample (a program whose main
  * thread slept 200 ms in work() while two others spun read "saves at most
  * 7.906 ms", settled). Says so in why, if empty.
@@ -643,8 +645,8 @@ static void parallel(const struct settle_result *r, char *why, size_t whylen)
 		snprintf(why, whylen, "%s ran as %s%u threads or processes "
 			 "(that perf sampled, the shell aside; at once or one "
 			 "after another): a wait in a symbol on "
-			 "one while another ran is in no sample, and no bound "
-			 "on the wall time holds (profile one program, one "
+			 "one while another ran is in no sample, and its share "
+			 "says nothing of the wall time (profile one program, one "
 			 "thread)", r->variant,
 			 t > SETTLE_THREADS_MAX ? "more than " : "",
 			 t > SETTLE_THREADS_MAX ? SETTLE_THREADS_MAX : t);
@@ -655,8 +657,8 @@ static void parallel(const struct settle_result *r, char *why, size_t whylen)
 	settle_format_ns(cpu, c, sizeof(c));
 	settle_format_ns(r->sum.median, w, sizeof(w));
 	snprintf(why, whylen, "%s ran on more than one CPU at once (%s of CPU "
-		 "time in %s): the samples bound the CPU time a symbol "
-		 "saves, not the wall time (a thread's wait in it is in no "
+		 "time in %s): the samples speak of the CPU time a symbol "
+		 "takes, not the wall time (a thread's wait in it is in no "
 		 "sample)", r->variant, c, w);
 }
 
@@ -666,7 +668,7 @@ int settle_command_conclusion(const struct settle_view_claim *vc,
 {
 	const struct settle_view_row *b = profiled_row(vc);
 	const struct settle_command_data *d;
-	double bound = 0;
+	double saved = 0;
 	size_t used, nmeasured = 0;
 
 	why[0] = sentence[0] = '\0';
@@ -682,10 +684,10 @@ int settle_command_conclusion(const struct settle_view_claim *vc,
 	for (size_t k = 0; k < d->nshare; k++) {
 		struct settle_share_stat st;
 
-		bound_of(b->r, k, sentence, len);
+		amdahl_of(b->r, k, sentence, len);
 		/* samples perf named after glibc's implementation of it
 		 * (memcpy's 36 % as __memmove_avx512_unaligned_erms) are
-		 * out of its share: no bound holds */
+		 * out of its share: no figure holds */
 		if (!why[0] && d->share[k].impl)
 			snprintf(why, whylen, "perf named %llu of %s's samples "
 				 "after implementations glibc chose for %s at "
@@ -708,7 +710,7 @@ int settle_command_conclusion(const struct settle_view_claim *vc,
 				 "install its debug symbols)",
 				 d->share[k].no_debug, d->share[k].symbol,
 				 d->share[k].symbol);
-		/* a bound for a name no sample has rests on the name: a
+		/* a figure for a name no sample has rests on the name: a
 		 * misspelling read "settled: nosuchsym is under 0.50 %", and
 		 * so did memcpy at 36 % of the time, its samples named
 		 * after glibc's implementation */
@@ -727,7 +729,7 @@ int settle_command_conclusion(const struct settle_view_claim *vc,
 				 "for it (stripped: perf could not name a "
 				 "frame of some samples)" : "");
 	}
-	bound = union_bound(b->r);
+	saved = union_saved(b->r);
 	for (size_t i = 0; i < vc->nrows && b->role == SETTLE_ROLE_BASELINE;
 	     i++) {
 		const struct settle_view_row *w = &vc->rows[i];
@@ -747,10 +749,10 @@ int settle_command_conclusion(const struct settle_view_claim *vc,
 			 nmeasured ? "" : b->label, nmeasured ? "" : ": ",
 			 w->label, w->ratio, ci, w->verdict);
 		nmeasured++;
-		if (why[0] || least_saved(w, b) <= bound)
+		if (why[0] || least_saved(w, b) <= saved)
 			continue;
 		settle_format_ns(least_saved(w, b), s, sizeof(s));
-		settle_format_ns(bound, bd, sizeof(bd));
+		settle_format_ns(saved, bd, sizeof(bd));
 		snprintf(why, whylen, "%s saves at least %s per run, more than "
 			 "Amdahl's law gives the --share symbols, %s (it "
 			 "changed more than them, perf missed their callees, "

@@ -2,7 +2,8 @@
  * command.h - what settle says about whole commands (settle run
  * --command; src/view/command.c): the commands, their CPU time beside the
  * wall time, the share of a symbol in perf's samples with its interval,
- * and Amdahl's bound. The view builder puts it into the claim's view as
+ * and what Amdahl's law says a faster symbol saves (an estimate: an
+ * out-of-order CPU overlaps work). The view builder puts it into the claim's view as
  * lines; the formats lay them out.
  */
 #ifndef SETTLE_VIEW_COMMAND_H
@@ -13,7 +14,7 @@
 #include "settle.h"
 #include "view/view.h"
 
-/* The speed-ups Amdahl's bound is given for: 2, 10 and infinity. */
+/* The speed-ups Amdahl's figure is given for: 2, 10 and infinity. */
 #define SETTLE_AMDAHL_NK 3
 extern const double settle_amdahl_k[SETTLE_AMDAHL_NK];
 
@@ -34,8 +35,9 @@ struct settle_share_stat {
 	double self, self_lo, self_hi;
 	double with, with_lo, with_hi;
 	double with_most;           /* (with_n + cut_n + unnamed_n) / samples,
-				       at most 1:
-				       what Amdahl's "at most" takes */
+				       at most 1: the share Amdahl's
+				       figure takes (the cut chains and
+				       unnamed frames counted in) */
 	double cpu_ns;  /* median CPU time of a timed run that the samples
 			   divide: user + system, or user alone when perf
 			   sampled user space only */
@@ -84,9 +86,9 @@ void settle_command_cpu(const struct settle_result *r, double *user_ns,
  * The lines under the table of claim vc of view v when its results are
  * whole commands (none otherwise): the commands and how they ran, CPU
  * time per run, and for --share the share of each symbol, self and with
- * callees, with its 95 % interval and Amdahl's bound for k = 2, 10 and
+ * callees, with its 95 % interval and Amdahl's figure for k = 2, 10 and
  * infinity; and, with --share, the claim's conclusion (the share and
- * what making the symbol infinitely fast can save). Returns 0, or -1
+ * what making the symbol infinitely fast saves by Amdahl's law). Returns 0, or -1
  * when out of memory.
  */
 int settle_view_command(struct settle_view *v, struct settle_view_claim *vc);
@@ -94,13 +96,14 @@ int settle_view_command(struct settle_view *v, struct settle_view_claim *vc);
 /*
  * The conclusion of a claim of whole commands run with --share, from the
  * baseline's profile (else the first profiled result's): for each symbol
- * its share with callees and its 95 % interval, and the most that making
- * it infinitely fast saves per run (Amdahl's bound), then each variant's
- * measured ratio. Writes the sentence (len bytes) and, when it does not
- * settle the question, why (whylen bytes; "" when it does): no samples,
- * or a variant whose measured saving (by its interval's upper end) is
- * more than the bound of all the symbols together, which the profile
- * cannot explain. Returns 1, or 0 when no result of vc was profiled
+ * its share with callees and its 95 % interval, and what making it
+ * infinitely fast saves per run by Amdahl's law (an estimate, not a
+ * bound), then each variant's measured ratio. Writes the sentence (len
+ * bytes) and, when it does not settle the question, why (whylen bytes;
+ * "" when it does): no samples, or a variant whose measured saving (by
+ * its interval's upper end) is more than Amdahl's figure of all the
+ * symbols together, which the profile does not explain (more changed, a
+ * callee missed, or work after them waited on their results). Returns 1, or 0 when no result of vc was profiled
  * (sentence and why ""): the generic conclusion applies.
  */
 int settle_command_conclusion(const struct settle_view_claim *vc,

@@ -29,7 +29,7 @@ static const char why_no_process[] =
 	"no process of a file measured it in every layout";
 static const char why_no_round[] = "no round of every layout";
 static const char why_below_resolution[] =
-	"undefined, below the clock's resolution in a file";
+	"undefined (below the clock's resolution in a file)";
 static const char why_uneven[] =
 	"its samples do not split evenly into the file's processes";
 static const char why_failed[] =
@@ -60,9 +60,9 @@ static int no_work_time(const struct settle_report *old,
 	}
 	/* work that was not repeated is never a change */
 	w->verdict = settle_verdict_name(SETTLE_INVALID);
-	w->why = w->invalid_new ? "undefined, invalid in the new file (its "
+	w->why = w->invalid_new ? "undefined (invalid in the new file: its "
 				  "time is not the work's)" :
-				  "undefined, invalid in the old file (its "
+				  "undefined (invalid in the old file: its "
 				  "time is not the work's)";
 	return 1;
 }
@@ -1386,9 +1386,12 @@ static void section_failures(struct settle_compare_view *cv,
 	if (s->old->nresults == 0 || s->nw->nresults == 0)
 		failure(cv, "%s has no results at all",
 			s->old->nresults == 0 ? s->old->source : s->nw->source);
-	else if (s->nmeasured == 0)
+	else if (s->nrows == 0)
 		failure(cv, "%s and %s have no row in common", s->old->source,
 			s->nw->source);
+	else if (s->nmeasured == 0) /* rows below resolution, without samples */
+		failure(cv, "%s and %s have no row in common with a time of "
+			"the work's in both", s->old->source, s->nw->source);
 	for (size_t i = 0; i < s->nrows; i++) {
 		if (s->rows[i].invalid_new)
 			failure(cv, "%s: %s is invalid", s->nw->source,
