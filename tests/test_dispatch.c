@@ -257,6 +257,38 @@ static void test_xcr0_without_zmm(void **state)
 	expect_choice(&id, SETTLE_POPCOUNT_POPCNT, "XCR0 0xe5");
 }
 
+/* A refusal names the first feature the kernel needs that the CPU lacks
+ * (it said "AVX2 or SSSE3" of a CPU without SSSE3, and "AVX-512
+ * VPOPCNTDQ" of one without AVX2), or the state the OS has not enabled. */
+static void test_refusal_names(void **state)
+{
+	struct settle_cpuid id = haswell;
+	char why[160];
+
+	(void)state;
+	id.l1_ecx &= ~L1C_SSSE3;
+	settle_arch_popcount_refusal(SETTLE_POPCOUNT_AVX2, &id, why,
+				     sizeof(why));
+	assert_string_equal(why, "this CPU lacks ssse3");
+	id = icelake;
+	id.l7_ebx &= ~L7B_AVX2;
+	settle_arch_popcount_refusal(SETTLE_POPCOUNT_AVX512, &id, why,
+				     sizeof(why));
+	assert_string_equal(why, "this CPU lacks avx2");
+	settle_arch_popcount_refusal(SETTLE_POPCOUNT_AVX512, &skylake_x, why,
+				     sizeof(why));
+	assert_string_equal(why, "this CPU lacks avx512vpopcntdq");
+	settle_arch_popcount_refusal(SETTLE_POPCOUNT_POPCNT, &core2, why,
+				     sizeof(why));
+	assert_string_equal(why, "this CPU lacks popcnt");
+	id = icelake;
+	id.xcr0 = XCR0_AVX;
+	settle_arch_popcount_refusal(SETTLE_POPCOUNT_AVX512, &id, why,
+				     sizeof(why));
+	assert_string_equal(why, "the OS has not enabled avx512f register "
+			    "state (XCR0 0x7)");
+}
+
 /* The AVX-512 kernel needs F, BW, VL and VPOPCNTDQ; the AVX512VL one F
  * and VL (and AVX2). */
 static void test_avx512_subsets(void **state)
@@ -508,26 +540,14 @@ static void refusal(enum settle_popcount_impl which, char *buf, size_t len)
 		return;
 	}
 #if SETTLE_ARCH_X86_64
-	static const char *const lacks[] = {
-		[SETTLE_POPCOUNT_SWAR] = "nothing",
-		[SETTLE_POPCOUNT_POPCNT] = "POPCNT",
-		[SETTLE_POPCOUNT_AVX2] = "AVX2 or SSSE3",
-		[SETTLE_POPCOUNT_AVX512VL] = "AVX-512VL",
-		[SETTLE_POPCOUNT_AVX512] = "AVX-512 VPOPCNTDQ",
-	};
-	struct settle_cpuid id, os_on;
+	struct settle_cpuid id;
+	char why[160];
 
+	/* the text as the library makes it for this CPU: which feature it
+	 * names is test_refusal_names()'s to check */
 	settle_cpuid_read(&id);
-	os_on = id;
-	os_on.l1_ecx |= L1C_OSXSAVE;
-	os_on.xcr0 = ~0ull;
-	if (settle_popcount_runs_on(which, &os_on))
-		snprintf(buf, len, "SETTLE_POPCOUNT=%s refused: the "
-			 "OS has not enabled %s register state (XCR0 %#llx)\n",
-			 name, lacks[which], (unsigned long long)id.xcr0);
-	else
-		snprintf(buf, len, "SETTLE_POPCOUNT=%s refused: this "
-			 "CPU lacks %s\n", name, lacks[which]);
+	settle_arch_popcount_refusal(which, &id, why, sizeof(why));
+	snprintf(buf, len, "SETTLE_POPCOUNT=%s refused: %s\n", name, why);
 #elif SETTLE_ARCH_AARCH64
 	snprintf(buf, len, "SETTLE_POPCOUNT=%s refused: this CPU or kernel "
 		 "lacks %s\n", name, which == SETTLE_POPCOUNT_SVE ?
@@ -659,6 +679,7 @@ int main(void)
 		cmocka_unit_test(test_avx2_without_avx),
 		cmocka_unit_test(test_avx2_without_popcnt),
 		cmocka_unit_test(test_avx2_without_ssse3),
+		cmocka_unit_test(test_refusal_names),
 		cmocka_unit_test(test_xcr0_without_zmm),
 		cmocka_unit_test(test_avx512_subsets),
 #elif SETTLE_ARCH_AARCH64

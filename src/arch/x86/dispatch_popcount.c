@@ -118,21 +118,17 @@ settle_popcount_fn settle_arch_popcount_path(enum settle_popcount_impl which,
 	return settle_arch_popcount_kernel(which);
 }
 
-/* What a CPU that cannot run an implementation lacks, for messages. */
-static const char *popcount_needs_text(enum settle_popcount_impl which)
+/* The first feature implementation which needs that features lacks, by
+ * its name ("avx2", "ssse3", "avx512vpopcntdq"), for messages. */
+static const char *first_missing(enum settle_popcount_impl which,
+				 uint64_t features)
 {
-	switch (which) {
-	case SETTLE_POPCOUNT_POPCNT:
-		return "POPCNT";
-	case SETTLE_POPCOUNT_AVX2:
-		return "AVX2 or SSSE3";
-	case SETTLE_POPCOUNT_AVX512VL:
-		return "AVX-512VL";
-	case SETTLE_POPCOUNT_AVX512:
-		return "AVX-512 VPOPCNTDQ";
-	default:
-		return "nothing";
-	}
+	uint64_t missing = popcount_needs(which) & ~features;
+
+	for (int f = 0; f < 64; f++)
+		if (missing >> f & 1)
+			return settle_cpu_feature_name(f);
+	return "nothing";
 }
 
 /* When cpuid has the instructions but XCR0 lacks their state, say so. */
@@ -146,9 +142,10 @@ void settle_arch_popcount_refusal(enum settle_popcount_impl which,
 	os_on.xcr0 = ~0ull;
 	if (settle_popcount_runs_on(which, &os_on))
 		snprintf(buf, len, "the OS has not enabled %s register state "
-			 "(XCR0 %#llx)", popcount_needs_text(which),
+			 "(XCR0 %#llx)",
+			 first_missing(which, settle_cpu_features_of(id)),
 			 (unsigned long long)id->xcr0);
 	else
 		snprintf(buf, len, "this CPU lacks %s",
-			 popcount_needs_text(which));
+			 first_missing(which, settle_cpu_features_of(&os_on)));
 }
