@@ -760,11 +760,24 @@ run private run popcount --size 1K --variant swar64 "${FAST[@]}" \
 	--format json --output "$TMP/ln/private.json"
 ( umask 027; "$SETTLE" run popcount --size 1K --variant swar64 "${FAST[@]}" \
 	--format json --output "$TMP/ln/new.json" >/dev/null 2>&1 )
-if [ $rc = 0 ] && [ "$(stat -c %a "$TMP/ln/private.json")" = 600 ] &&
-   [ "$(stat -c %a "$TMP/ln/new.json")" = 640 ]; then
-	ok "--output over a 0600 file keeps 0600; a new file 0666 less the umask"
+private_mode=$(stat -c %a "$TMP/ln/private.json")
+# through a link, the file at its end; a set-ID bit is not kept
+echo stale >"$TMP/ln/suid.json"
+chmod 4640 "$TMP/ln/suid.json"
+ln -s private.json "$TMP/ln/plink.json"
+chmod 604 "$TMP/ln/private.json"
+"$SETTLE" run popcount --size 1K --variant swar64 "${FAST[@]}" \
+	--format json --output "$TMP/ln/suid.json" >/dev/null 2>&1
+"$SETTLE" run popcount --size 1K --variant swar64 "${FAST[@]}" \
+	--format json --output "$TMP/ln/plink.json" >/dev/null 2>&1
+if [ $rc = 0 ] && [ "$private_mode" = 600 ] &&
+   [ "$(stat -c %a "$TMP/ln/new.json")" = 640 ] &&
+   [ "$(stat -c %a "$TMP/ln/private.json")" = 604 ] &&
+   [ -L "$TMP/ln/plink.json" ] &&
+   [ "$(stat -c %a "$TMP/ln/suid.json")" = 640 ]; then
+	ok "--output over a 0600 file keeps 0600 (through a link too, 0604); a new file 0666 less the umask; no set-ID bit kept"
 else
-	bad "--output modes: $(stat -c '%n %a' "$TMP/ln/private.json" "$TMP/ln/new.json")"
+	bad "--output modes: $(stat -c '%n %a' "$TMP/ln/private.json" "$TMP/ln/new.json" "$TMP/ln/suid.json")"
 fi
 ln -s loop2 "$TMP/ln/loop1"
 ln -s loop1 "$TMP/ln/loop2"

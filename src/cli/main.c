@@ -503,13 +503,9 @@ static int no_options(void *ctx, int opt, const char *arg)
 	return 2;
 }
 
-/*
- * The width of settle list's name column: the longest claim name or
- * indented variant label ("  16-bit in-place load-store"), so that every
- * description starts in the same column.
- */
 /* s fit for a terminal in buf (len bytes; settle_escape_in(): a FILE.c's
- * names and descriptions may hold control characters); returns buf. */
+ * names and descriptions may hold control characters, each written out
+ * in up to 6 bytes, and cut to fit); returns buf. */
 static const char *shown(const char *s, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s", s ? s : "");
@@ -517,13 +513,18 @@ static const char *shown(const char *s, char *buf, size_t len)
 	return buf;
 }
 
+/*
+ * The width of settle list's name column: the longest claim name or
+ * indented variant label ("  16-bit in-place load-store"), so that every
+ * description starts in the same column.
+ */
 static int list_width(const struct settle_claim *const *all, size_t n)
 {
 	size_t w = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		const struct settle_claim *c = all[i];
-		char lb[96], e[128];
+		char lb[96], e[600];
 
 		if (strlen(shown(c->name, e, sizeof(e))) > w)
 			w = strlen(e);
@@ -622,14 +623,14 @@ static int cmd_list(int argc, char **argv)
 	width = list_width(all, n);
 	for (size_t i = 0; i < n; i++) {
 		const struct settle_claim *c = all[i];
-		char e[128], d[512];
+		char e[600], d[4096];
 
 		printf("%-*s  %s\n", width, shown(c->name, e, sizeof(e)),
 		       shown(c->description && c->description[0] ?
 			     c->description : c->title, d, sizeof(d)));
 		for (size_t j = 0; j < c->nvariants; j++) {
 			const struct settle_variant *v = &c->variants[j];
-			char name[136], lb[96];
+			char name[608], lb[96];
 
 			snprintf(name, sizeof(name), "  %s",
 				 shown(settle_variant_label(v, lb, sizeof(lb)),

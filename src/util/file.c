@@ -14,16 +14,17 @@
 
 #include "util/util.h"
 
-/* The mode path is written with: an existing regular file's own (a
- * private 0600 result file became 0644), else a new file's, 0666 less
- * the umask, as open(2) would give. */
+/* The mode path is written with: an existing regular file's permission
+ * bits (a private 0600 result file became 0644; not its set-ID bits, on
+ * a new file of data), else a new file's, 0666 less the umask, as
+ * open(2) would give. */
 static mode_t file_mode(const char *path)
 {
 	struct stat st;
 	mode_t mask;
 
 	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
-		return st.st_mode & 07777;
+		return st.st_mode & 0777;
 	mask = umask(0);
 	umask(mask);
 	return 0666 & ~mask;
