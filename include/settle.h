@@ -997,7 +997,7 @@ struct settle_report {
 				       settle_report_init() and _finish() */
 	char order[64];             /* how each round ordered the variants
 				       (settle_report_init: "interleaved,
-				       Williams design"; a loaded file's
+				       paired Williams rows"; a loaded file's
 				       settings.order), or "" when unknown */
 	int gbench;                 /* read from a Google Benchmark JSON file:
 				       1 a Google Benchmark program's (no
@@ -1021,7 +1021,7 @@ int settle_report_init(struct settle_report *rep, const struct settle_options *o
  * claim's default sizes, followed by its full_sizes under options.full;
  * ignored for a claim without sizes), appending one
  * result per variant and size to rep. Variants are interleaved: round k
- * times every variant once, in row k of a Williams design (every variant
+ * times every variant once, in a row of a Williams design (every variant
  * in every position, and directly after every other variant, equally
  * often over n rounds, 2n when n is odd).
  * Returns 0; -1 with a message in err when set-up fails, memory runs out,

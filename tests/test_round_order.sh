@@ -70,12 +70,13 @@ static const struct settle_claim c = { .name = "rounds", .variants = v,
 SETTLE_CLAIMS(&c);
 C
 
-# 3 variants: rows 0-2 are 012 120 201, rows 3-5 the first three reversed
+# 3 variants: rows 0-2 are 012 120 201, rows 3-5 the first three reversed;
+# rounds run them in pairs of a row and its reverse: 0 3 1 4 2 5
 ROUNDS=3 ROUND_LOG=$TMP/log "$SETTLE" run "$TMP/claim.c" --quick --samples 3 \
 	--processes 2 --format json --output "$TMP/r.json" >"$TMP/out" 2>&1
 rc=$?
-if [ $rc = 0 ] && [ "$(cat "$TMP/log")" = "$(printf '012120201\n210021102')" ]; then
-	ok "--processes 2: process 0 runs rows 0-2 of the design, process 1 rows 3-5"
+if [ $rc = 0 ] && [ "$(cat "$TMP/log")" = "$(printf '012210120\n021201102')" ]; then
+	ok "--processes 2: process 0 runs rounds 0-2 of the design, process 1 rounds 3-5"
 else
 	bad "--processes 2: status $rc, the rounds ran $(tr '\n' ' ' <"$TMP/log")"
 fi
@@ -88,7 +89,7 @@ if python3 - "$TMP/r.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["settings"]["order"] == \
-    "interleaved, Williams design, continued across processes", d["settings"]
+    "interleaved, paired Williams rows, continued across processes", d["settings"]
 assert all(len(r["samples_ns"]) == 6 for r in d["results"])
 PY
 then
@@ -107,8 +108,8 @@ ROUNDS=1 ROUND_LOG=$TMP/log "$SETTLE" run "$TMP/claim.c" --quick --samples 3 \
 	>"$TMP/out" 2>&1
 rc=$?
 got=$(tr '\n' ' ' <"$TMP/log")
-if [ $rc = 0 ] && [ "$got" = "012 120 201 210 021 102 012 120 " ]; then
-	ok "--layouts 2 --processes 2: process 0 runs rows 0-3, process 1 rows 4-7"
+if [ $rc = 0 ] && [ "$got" = "012 210 120 021 201 102 012 210 " ]; then
+	ok "--layouts 2 --processes 2: process 0 runs rounds 0-3, process 1 rounds 4-7"
 else
 	bad "--layouts 2 --processes 2: status $rc, the rounds ran $got"
 fi
@@ -121,14 +122,14 @@ ROUNDS=1 ROUND_LOG=$TMP/log "$SETTLE" run "$TMP/claim.c" --quick --samples 3 \
 rc=$?
 got=$(tr '\n' ' ' <"$TMP/log")
 if [ $rc = 0 ] &&
-   [ "$got" = "012 120 201 210 021 102 012 120 201 210 021 102 " ]; then
-	ok "--layouts 2 alone: three processes, rows 0-3, 4-7, 8-11"
+   [ "$got" = "012 210 120 021 201 102 012 210 120 021 201 102 " ]; then
+	ok "--layouts 2 alone: three processes, rounds 0-3, 4-7, 8-11"
 else
 	bad "--layouts 2 alone: status $rc, the rounds ran $got"
 fi
 
 # whole commands in processes: of three commands, process 0 runs rows 0
-# and 1 (abc bca), process 1 rows 2 and 3 (cab, then row 0 reversed: cba);
+# and 3 (abc, then row 0 reversed: cba), process 1 rows 1 and 4 (bca, acb);
 # each command logs its name
 rm -f "$TMP/clog"
 "$SETTLE" run --command "a=echo a >>'$TMP/clog'" \
@@ -136,8 +137,8 @@ rm -f "$TMP/clog"
 	--warmup 0 --samples 2 --processes 2 >"$TMP/out" 2>&1
 rc=$?
 got=$(tr -d '\n' <"$TMP/clog")
-if [ $rc = 0 ] && [ "$got" = "abcbcacabcba" ]; then
-	ok "--command in 2 processes: rows 0-1, then rows 2-3"
+if [ $rc = 0 ] && [ "$got" = "abccbabcaacb" ]; then
+	ok "--command in 2 processes: rounds 0-1 (rows 0 and 3), then 2-3 (rows 1 and 4)"
 else
 	bad "--command in processes: status $rc, the commands ran $got"
 fi
@@ -158,7 +159,7 @@ rm -f "$TMP/log"
 ROUNDS=3 ROUND_LOG=$TMP/log timeout 120 "$SETTLE" run "$TMP/claim.c" --quick \
 	--samples 3 --proc 2 --form json --out="$TMP/a.json" >"$TMP/out" 2>&1
 rc=$?
-if [ $rc = 0 ] && [ "$(cat "$TMP/log")" = "$(printf '012120201\n210021102')" ] &&
+if [ $rc = 0 ] && [ "$(cat "$TMP/log")" = "$(printf '012210120\n021201102')" ] &&
    python3 -c 'import json, sys; assert json.load(open(sys.argv[1]))["settings"]["processes"] == 2' "$TMP/a.json"; then
 	ok "--proc 2 --form json --out=F: two processes, as with the full names"
 else

@@ -836,8 +836,8 @@ static int warm_up(struct cmdrun *m)
 	return 0;
 }
 
-/* Round k runs every command once, in row round_first + k of a Williams
- * design (settle_round_order; round_first: --processes). */
+/* Round k runs every command once, in the row settle_round_order() gives
+ * round round_first + k (round_first: --processes). */
 static int rounds(struct cmdrun *m, unsigned ns)
 {
 	size_t n = m->s->n;

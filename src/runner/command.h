@@ -14,7 +14,7 @@
  * CLOCK_MONOTONIC around fork, exec and wait4, its user and system CPU
  * time come from wait4's rusage (the command and every descendant it
  * waited for). Commands run in interleaved rounds: round k runs every
- * command once, in row k of a Williams design (A B, B A, ...; with three
+ * command once, in a row of a Williams design (A B, B A, ...; with three
  * commands or more every command runs after every other equally often:
  * settle_round_order in runner.h). Before the
  * rounds each command runs --warmup times untimed; --prepare runs before

@@ -7,8 +7,9 @@
  * repetitions so that one sample lasts at least max(min_sample_ns,
  * 1000 x timer resolution), warm up with untimed samples (raising the
  * repetitions while one lasts less than that), then take the
- * samples interleaved: round k runs every variant once, in row k of a
- * Williams design (order.c), so that slow drift (frequency, other load)
+ * samples interleaved: round k runs every variant once, in a row of a
+ * Williams design, rows paired so that positions balance every two
+ * rounds (order.c), so that slow drift (frequency, other load)
  * and what one variant leaves behind for the next hit every variant
  * alike.
  */

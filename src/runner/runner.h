@@ -71,8 +71,8 @@ int settle_check_sizes(const struct settle_claim *const *claims, size_t n,
  * sample of every process, the process as the unit of replication.
  * o: the run's options (processes, layouts, cpu, band, samples). With
  * layouts > 1, process p measures them from layout p mod layouts on
- * (its --layout-first); process p runs rows p x r ... of the Williams
- * design (its --round-first), r = settle_rounds_per_process(o), so that
+ * (its --layout-first); process p runs rounds p x r ... of the Williams
+ * design (its --round-first; settle_round_order()), r = settle_rounds_per_process(o), so that
  * the processes together go through the design. The children's own
  * --processes, --format, --output, --layout-first and --round-first are
  * replaced. rep's settings name the order SETTLE_ROUND_ORDER followed
@@ -89,18 +89,20 @@ int settle_run_in_processes(int argc, char **argv,
 			    size_t errlen);
 
 /*
- * The variant that round k runs j-th, of n (0 <= j < n): row k of a
+ * The variant that round k runs j-th, of n (0 <= j < n): a row of a
  * Williams design, so that over n rounds (2n when n is odd) every variant
  * runs in every position and directly after every other variant equally
  * often (src/runner/order.c; E. J. Williams, Australian Journal of
- * Scientific Research A 2 (1949), 149-168). Returns 0 when n < 2 or
- * j >= n. The runner and `settle run --cmd` order their rounds with it.
+ * Scientific Research A 2 (1949), 149-168), the rows in pairs (rounds 2i
+ * and 2i + 1) in which each variant's two positions add up to n - 1.
+ * Returns 0 when n < 2 or j >= n. The runner and `settle run --cmd`
+ * order their rounds with it.
  */
 size_t settle_round_order(size_t n, unsigned long k, size_t j);
 
 /* How the result file's settings name that order; a run in processes
  * adds SETTLE_ROUND_ORDER_PROCESSES. */
-#define SETTLE_ROUND_ORDER "interleaved, Williams design"
+#define SETTLE_ROUND_ORDER "interleaved, paired Williams rows"
 #define SETTLE_ROUND_ORDER_PROCESSES ", continued across processes"
 
 /*
