@@ -670,7 +670,10 @@ static void test_cost_paid_in_some_calls(void **st)
 		return;
 	}
 	assert_int_equal(r->cmp.verdict, SETTLE_UNCLEAR);
-	if (strcmp(r->cmp.why, "interval too wide") &&
+	/* the interval's own reasons: under load in qemu (s390x) it
+	 * straddled the edge of the 0.5 band, once in a CI run */
+	if (strcmp(r->cmp.why, SETTLE_WHY_TOO_WIDE) &&
+	    strcmp(r->cmp.why, SETTLE_WHY_STRADDLES) &&
 	    strcmp(r->cmp.why, "below resolution"))
 		assert_string_equal(r->cmp.why, r->preempted ||
 				    rep.results[0].preempted ?
