@@ -276,8 +276,8 @@ static void test_order(void **st)
 }
 
 /* round_first 3 (a second process of three rounds, as --processes sets
- * it): three commands run rows 3 and 4 of the design, the first two rows
- * (a b c, b c a) reversed. */
+ * it): three commands run rounds 3 and 4 of the design, in paired rows:
+ * row 4 (row 1, b c a, reversed) and row 2 (c a b). */
 static void test_order_round_first(void **st)
 {
 	struct settle_command_set s = { 0 };
@@ -293,7 +293,7 @@ static void test_order_round_first(void **st)
 	begin(2);
 	rep.options.round_first = 3;
 	assert_int_equal(run(&s), 0);
-	assert_string_equal(slurp("order3"), "c\nb\na\n" "a\nc\nb\n");
+	assert_string_equal(slurp("order3"), "a\nc\nb\n" "c\na\nb\n");
 	settle_report_free(&rep);
 }
 
