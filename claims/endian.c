@@ -137,6 +137,11 @@ static int endian_conclude(const struct settle_result *res, size_t n,
 	double dev = ctx->device_mbps > 0 ? ctx->device_mbps : DEFAULT_DEVICE_MBPS;
 	double mbps = INFINITY;
 
+	/* the ratios are to the native loops: none to one whose time is
+	 * not the work's (a ratio to an invalid baseline was quoted) */
+	if (!settle_result_find(res, n, "-O0 long", 0) ||
+	    !settle_result_find(res, n, "-O2 long", 0))
+		return 0;
 	for (int k = 0; k < 4; k++) {
 		r[k] = settle_result_find(res, n, lb[k], 0);
 		if (!r[k] || !r[k]->has_cmp || !(r[k]->cmp.ratio > 0))

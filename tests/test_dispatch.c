@@ -543,8 +543,9 @@ static void refusal(enum settle_popcount_impl which, char *buf, size_t len)
 	struct settle_cpuid id;
 	char why[160];
 
-	/* the text as the library makes it for this CPU: which feature it
-	 * names is test_refusal_names()'s to check */
+	/* the text as the library makes it for this CPU: this checks the
+	 * plumbing and the prefix; which feature it names is
+	 * test_refusal_names()'s to check */
 	settle_cpuid_read(&id);
 	settle_arch_popcount_refusal(which, &id, why, sizeof(why));
 	snprintf(buf, len, "SETTLE_POPCOUNT=%s refused: %s\n", name, why);

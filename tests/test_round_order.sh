@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # test_round_order.sh - `settle run --processes` goes on through the
-# Williams design from process to process: process p runs rows p x r ...
+# Williams design from process to process: process p runs rounds p x r ...
 # (r rounds a process), so that who runs after whom, balanced only over
 # the design's period, is not the same imbalance repeated in every process.
 . "$(dirname "$0")/lib.sh"
@@ -108,8 +108,12 @@ ROUNDS=1 ROUND_LOG=$TMP/log "$SETTLE" run "$TMP/claim.c" --quick --samples 3 \
 	>"$TMP/out" 2>&1
 rc=$?
 got=$(tr '\n' ' ' <"$TMP/log")
-if [ $rc = 0 ] && [ "$got" = "012 210 120 021 201 102 012 210 " ]; then
-	ok "--layouts 2 --processes 2: process 0 runs rounds 0-3, process 1 rounds 4-7"
+# each layout's two visits run a pair of the design's rounds (design
+# rounds 0-1 layout 0, 2-3 layout 1, visited 0 1 1 0): rows 0 and 3 in
+# layout 0, 012 then 210, each variant as early as late within it (time
+# ordered, layout 0 ran 012 and 021, variant 0 first in both)
+if [ $rc = 0 ] && [ "$got" = "012 120 021 210 201 012 210 102 " ]; then
+	ok "--layouts 2 --processes 2: process 0 runs rounds 0-3, process 1 rounds 4-7, a pair in each layout"
 else
 	bad "--layouts 2 --processes 2: status $rc, the rounds ran $got"
 fi
@@ -122,7 +126,7 @@ ROUNDS=1 ROUND_LOG=$TMP/log "$SETTLE" run "$TMP/claim.c" --quick --samples 3 \
 rc=$?
 got=$(tr '\n' ' ' <"$TMP/log")
 if [ $rc = 0 ] &&
-   [ "$got" = "012 210 120 021 201 102 012 210 120 021 201 102 " ]; then
+   [ "$got" = "012 120 021 210 201 012 210 102 120 201 102 021 " ]; then
 	ok "--layouts 2 alone: three processes, rounds 0-3, 4-7, 8-11"
 else
 	bad "--layouts 2 alone: status $rc, the rounds ran $got"

@@ -235,7 +235,7 @@ static void last_samples(const struct settle_report *rep, size_t n,
 	assert_int_equal(got, n);
 }
 
-/* Run good_claim for 6 rounds from row round_first of the design and
+/* Run good_claim for 6 rounds from round round_first of the design and
  * check that its samples (its last 6 x 3 calls of n) ran in the order
  * want. */
 static void check_rounds(unsigned long round_first, const int *want)

@@ -227,12 +227,16 @@ static void test_nan_ends(void **st)
 	c.lo = NAN, c.hi = 0.6;
 	settle_decide(&c, 0.01);
 	assert_int_equal(c.verdict, SETTLE_UNCLEAR);
+	assert_string_equal(c.why, SETTLE_WHY_TOO_WIDE);
 	c.lo = 0.4, c.hi = NAN;
 	settle_decide(&c, 0.01);
 	assert_int_equal(c.verdict, SETTLE_UNCLEAR);
-	c.lo = 0.4, c.hi = INFINITY;
+	assert_string_equal(c.why, SETTLE_WHY_TOO_WIDE);
+	/* not "too few samples" of a row of 12 */
+	c.lo = 1.5, c.hi = INFINITY;
 	settle_decide(&c, 0.01);
 	assert_int_equal(c.verdict, SETTLE_UNCLEAR);
+	assert_string_equal(c.why, SETTLE_WHY_TOO_WIDE);
 	c.lo = 0.4, c.hi = 0.6;
 	settle_decide(&c, 0.01);
 	assert_int_equal(c.verdict, SETTLE_FASTER);

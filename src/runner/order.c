@@ -15,9 +15,11 @@
  *
  * The rounds visit the rows in pairs whose positions add up: row r and
  * its reverse (n odd), row r and row r + n/2 (n even), in which a
- * variant's two positions add up to n - 1: after every two rounds each
- * variant has run as early in a round as late, whatever the number of
- * rounds, and the period is still a permutation of the rows. Row after row, a claim of
+ * variant's two positions add up to n - 1: after every two rounds from an
+ * even one each variant has run as early in a round as late, and the
+ * period is still a permutation of the rows. The runner gives each
+ * layout a block of rounds (runner.c, visit_rounds()), so the pairs fall
+ * within a layout; an odd number of rounds leaves one unpaired. Row after row, a claim of
  * 300 variants in 5 rounds ran its baseline near the start of each round
  * and others up to half a second later, and drift within the rounds read
  * as differences: 38 of 299 copies of the baseline `slower` on a loaded

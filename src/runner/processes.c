@@ -141,7 +141,7 @@ static int run_processes(const char *exe, char **argv,
 		snprintf(first, sizeof(first), "%u", layouts > 1 ?
 			 p % layouts : 0);
 		argv[SLOT_LAYOUT] = first;
-		/* and its rounds from row p x rounds of the design on: who
+		/* and its rounds from round p x rounds of the design on: who
 		 * runs after whom is balanced over the design's period (2n
 		 * rounds for n variants, n odd), longer than one process's
 		 * rounds when there are many variants; each process repeating

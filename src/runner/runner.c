@@ -97,14 +97,24 @@ static unsigned visit_layout(const struct settle_options *o, unsigned v)
 	return (o->layout_first + v) % n;
 }
 
-/* Rounds of visit v, and the rounds before it (*k0). */
+/*
+ * Rounds of visit v, the rounds before it (*k0), and the round of the
+ * design its first round runs (*d0, from options.round_first on). A
+ * layout's rounds run design rounds of one block, its first visit's then
+ * its second's (layout b of the first pass: b x per to (b + 1) x per),
+ * so that the design's pairs of rounds (settle_round_order()) fall
+ * within one layout: time-ordered, 012 210 120 021 gave layout 0 of two
+ * rounds 0 and 3, variant 0 first in both.
+ */
 static unsigned visit_rounds(const struct settle_options *o, unsigned v,
-			     unsigned *k0)
+			     unsigned *k0, unsigned *d0)
 {
 	unsigned per = rounds_per_layout(o), n = nlayouts(o);
 	unsigned first = visits(o) > n ? (per + 1) / 2 : per;
+	unsigned b = v < n ? v : 2 * n - 1 - v;
 
 	*k0 = v < n ? v * first : n * first + (v - n) * (per - first);
+	*d0 = b * per + (v < n ? 0 : first);
 	return v < n ? first : per - first;
 }
 
@@ -675,12 +685,13 @@ static int prepare(struct run *rn, void *state)
 	return 0;
 }
 
-/* One layout's visit: rounds [k0, k0 + rounds) of the claim's samples. */
+/* One layout's visit: rounds [k0, k0 + rounds) of the claim's samples,
+ * which run design rounds [d0, d0 + rounds) (visit_rounds()). */
 struct visit {
 	struct run *rn;
 	void *state;
 	struct progress *pg;
-	unsigned layout, first, k0, rounds, total;
+	unsigned layout, first, k0, rounds, total, d0;
 	int rc;
 };
 
@@ -725,7 +736,8 @@ static void visit_body(struct visit *vi)
 
 		for (size_t j = 0; j < nv; j++) {
 			size_t i = settle_round_order(
-				nv, rep->options.round_first + k, j);
+				nv, rep->options.round_first + vi->d0 +
+				    (k - vi->k0), j);
 			struct settle_result *r = &res[i];
 			double t, cpu;
 
@@ -778,12 +790,12 @@ static int visit(struct run *rn, uint64_t size, struct progress *pg,
 	struct settle_report *rep = rn->rep;
 	const struct settle_options *o = &rep->options;
 	const struct settle_claim *c = rn->claim;
-	unsigned k0, rounds = visit_rounds(o, v, &k0);
+	unsigned k0, d0, rounds = visit_rounds(o, v, &k0, &d0);
 	struct settle_params p = { size, rep->cpu, o->quick, c,
 				   settle_cpu_partner(rep->cpu),
 				   visit_layout(o, v), nlayouts(o) };
 	struct visit vi = { rn, NULL, pg, p.layout, v == 0, k0, rounds,
-			    rounds_per_layout(o) * nlayouts(o), 0 };
+			    rounds_per_layout(o) * nlayouts(o), d0, 0 };
 	int rc = -1;
 
 	settle_layout_begin();

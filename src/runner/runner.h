@@ -108,7 +108,7 @@ size_t settle_round_order(size_t n, unsigned long k, size_t j);
 /*
  * The rounds one process runs with options o: its samples per variant
  * and size, rounded up to a whole number in each layout. `settle run
- * --processes` starts process p at row p x this of the design
+ * --processes` starts process p at round p x this of the design
  * (settle_options.round_first).
  */
 unsigned settle_rounds_per_process(const struct settle_options *o);

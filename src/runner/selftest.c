@@ -239,7 +239,7 @@ static int fork_process(const struct settle_options *o,
 /* One trial in nproc fresh processes: with one, that process's paired
  * verdict; with more, the process-level verdict. Each process measures
  * o's layouts from its own first one on (process p from layout
- * layout_first + p) and runs its own rows of the design (from row p x
+ * layout_first + p) and runs its own rounds of the design (from round p x
  * its rounds), as `settle run --processes` does. Returns 0, or -1
  * when a trial process failed (it ended without a verdict, e.g.
  * killed). */

@@ -76,6 +76,11 @@ void settle_decide(struct settle_comparison *c, double band)
 	if (bad_band(band)) {
 		c->verdict = SETTLE_UNCLEAR;
 		c->why = why_bad_band;
+	} else if (c->n >= SETTLE_MIN_UNITS && settle_interval_reached(c) &&
+		   !(isfinite(c->lo) && isfinite(c->hi))) {
+		/* an end that is no number: no interval, whatever the units */
+		c->verdict = SETTLE_UNCLEAR;
+		c->why = SETTLE_WHY_TOO_WIDE;
 	} else if (!settle_interval_usable(c)) {
 		c->verdict = SETTLE_UNCLEAR;
 		c->why = SETTLE_WHY_TOO_FEW;

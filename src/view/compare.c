@@ -54,7 +54,7 @@ static int no_work_time(const struct settle_report *old,
 	w->invalid_new = invalid(nw, r) != NULL;
 	w->invalid_old = invalid(old, r) != NULL;
 	if (!w->invalid_new && !w->invalid_old) {
-		w->verdict = "unclear";
+		w->verdict = ""; /* undefined, as a side without samples */
 		w->why = why_below_resolution;
 		return 1;
 	}
@@ -411,7 +411,7 @@ static int by_layout(const struct settle_report *old,
 	unsigned char so[256], sn[256];
 	double *x, *y;
 	size_t nx, ny;
-	int rc = per_process ? 2 : 1;
+	int rc = per_process ? SETTLE_BY_PROCESS : SETTLE_BY_UNITS;
 
 	if ((lo < 2) != (ln < 2) || (lo < 2 && !per_process))
 		return 0; /* pooled */
@@ -438,7 +438,8 @@ static int by_layout(const struct settle_report *old,
 		c->why = per_process ? why_no_process : why_no_round;
 		rc = -2;
 	} else if (per_process) {
-		rc = settle_compare_levels(x, nx, y, ny, band, c) < 0 ? 0 : 2;
+		rc = settle_compare_levels(x, nx, y, ny, band, c) < 0 ? 0 :
+		     SETTLE_BY_PROCESS;
 		if (rc)
 			c->method = nx >= 5 && ny >= 5 ?
 				"one level per process (the mean over the "
@@ -455,7 +456,7 @@ static int by_layout(const struct settle_report *old,
 			"Hodges-Lehmann, Mann-Whitney interval";
 	}
 	if (rc > 0) { /* the units compared, for the geometric mean */
-		*u = (struct units){ x, nx, y, ny, rc == 2 };
+		*u = (struct units){ x, nx, y, ny, rc == SETTLE_BY_PROCESS };
 		return rc;
 	}
 	free(x);
@@ -1389,7 +1390,8 @@ static void section_failures(struct settle_compare_view *cv,
 	else if (s->nrows == 0)
 		failure(cv, "%s and %s have no row in common", s->old->source,
 			s->nw->source);
-	else if (s->nmeasured == 0) /* rows below resolution, without samples */
+	else if (s->nmeasured == 0) /* rows below resolution, invalid or
+				     * without samples */
 		failure(cv, "%s and %s have no row in common with a time of "
 			"the work's in both", s->old->source, s->nw->source);
 	for (size_t i = 0; i < s->nrows; i++) {
@@ -1555,8 +1557,7 @@ static void summary(struct settle_compare_view *cv)
 	}
 	if (nunclear) {
 		size_t edge = count_verdict(cv, "unclear",
-					    "interval straddles the band's "
-					    "edge");
+					    SETTLE_WHY_STRADDLES);
 		size_t other = unclear_not_noise(cv);
 
 		used += (size_t)snprintf(cv->summary + used,
