@@ -439,6 +439,11 @@ struct settle_comparison {
  * whatever the samples of each). */
 #define SETTLE_WHY_TOO_FEW_PROCESSES "too few processes"
 
+/* Why a result is below resolution (settle_result.below_resolution), as
+ * every format says it. */
+#define SETTLE_WHY_BELOW_RES \
+	"a sample lasted under 1000x the clock's resolution"
+
 /* The reasons of an unclear verdict whose interval reaches beyond the
  * equivalence band on both sides, or crosses one edge of it; and of one
  * whose layouts' medians differ by more than its interval could show. */

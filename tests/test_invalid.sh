@@ -170,10 +170,16 @@ assert each and not any("error_occurred" in e for e in each)
 PY
 	ok "csv and gbench-json: no time for an invalid row; gbench-json marks it error_occurred" ||
 	bad "csv or gbench-json show an invalid row's time: $(grep -v '^#' "$TMP/r.csv")"
+# no_time OUT ROW REASON: compare's output OUT has ROW's line with
+# "change REASON" and no time on it
+no_time() {
+	grep "$2" "$1" | grep -q "change $3" &&
+		! grep "$2" "$1" | grep -q "[0-9] [mun]s "
+}
+INVALID_NEW="undefined (invalid in the new file: its time is not the work.s): invalid"
 # settle reads its gbench-json back: the row is still invalid, with no time
 "$SETTLE" compare "$TMP/r.json" "$TMP/r.gb.json" >"$TMP/rgb.out" 2>&1
-if grep "once" "$TMP/rgb.out" | grep -q "change undefined (invalid in the new file: its time is not the work.s): invalid" &&
-   ! grep "once" "$TMP/rgb.out" | grep -q " [0-9.]* [mun]s "; then
+if no_time "$TMP/rgb.out" once "$INVALID_NEW"; then
 	ok "compare with the gbench-json: the row is invalid, no time shown"
 else
 	bad "compare with gbench-json: $(grep once "$TMP/rgb.out")"
@@ -359,8 +365,7 @@ json.dump(good, open(sys.argv[3], "w"))
 json.dump(bad, open(sys.argv[4], "w"))
 PY
 "$SETTLE" compare "$TMP/old.json" "$TMP/new.json" >"$TMP/cmp.out" 2>&1
-if grep "once" "$TMP/cmp.out" | grep -q "change undefined (invalid in the new file: its time is not the work.s): invalid" &&
-   ! grep "once" "$TMP/cmp.out" | grep -q " [0-9.]* [mun]s "; then
+if no_time "$TMP/cmp.out" once "$INVALID_NEW"; then
 	ok "compare calls the row invalid, not faster, and shows no time"
 else
 	bad "compare: $(grep once "$TMP/cmp.out")"
@@ -437,9 +442,8 @@ WITH_NOTHING=1 "$SETTLE" run "$TMP/claim.c" --quick --samples 3 \
 	--output "$TMP/nothing.json" >/dev/null 2>&1
 "$SETTLE" compare "$TMP/nothing.json" "$TMP/nothing.json" \
 	>"$TMP/nothing.cmp" 2>&1
-if grep "nothing" "$TMP/nothing.cmp" |
-	grep -q "change undefined (below the clock.s resolution in a file)$" &&
-   ! grep "nothing" "$TMP/nothing.cmp" | grep -q "[0-9] [mun]s "; then
+if no_time "$TMP/nothing.cmp" nothing \
+	"undefined (below the clock.s resolution in a file)$"; then
 	ok "compare: a row below resolution has no time, no change"
 else
 	bad "compare, below resolution: $(grep nothing "$TMP/nothing.cmp")"

@@ -235,8 +235,8 @@ static void iteration(FILE *f, const struct settle_result *r,
 		fputs(",\n      \"error_occurred\": true,\n"
 		      "      \"error_message\": ", f);
 		settle_json_string(f, r->invalid[0] ? r->invalid :
-				   "a sample lasted under 1000x the clock's "
-				   "resolution (the work removed?)");
+				   SETTLE_WHY_BELOW_RES
+				   " (the work removed?)");
 	} else if (bytes > 0 && r->samples_ns[k] > 0) {
 		fputs(",\n      \"bytes_per_second\": ", f);
 		num(f, bytes / r->samples_ns[k] * 1e9);

@@ -34,39 +34,6 @@ static const char why_uneven[] =
 	"its samples do not split evenly into the file's processes";
 static const char why_failed[] =
 	"runs failed in a file (--ignore-failure): they may skip the work";
-static const struct settle_result *invalid(const struct settle_report *rep,
-					   const struct settle_result *r);
-static int below_resolution(const struct settle_report *rep,
-			    const struct settle_result *r);
-
-/*
- * A row that a file has no time of the work's for (invalid, below the
- * clock's resolution): as in the run's table, no time and no change
- * (the times of a body the compiler removed read 8.74e-10 ns and a
- * change with its interval). 1.
- */
-static int no_work_time(const struct settle_report *old,
-			const struct settle_report *nw,
-			const struct settle_result *r,
-			struct settle_compare_row *w)
-{
-	w->status = SETTLE_CMP_NO_TIME;
-	w->invalid_new = invalid(nw, r) != NULL;
-	w->invalid_old = invalid(old, r) != NULL;
-	if (!w->invalid_new && !w->invalid_old) {
-		w->verdict = ""; /* undefined, as a side without samples */
-		w->why = why_below_resolution;
-		return 1;
-	}
-	/* work that was not repeated is never a change */
-	w->verdict = settle_verdict_name(SETTLE_INVALID);
-	w->why = w->invalid_new ? "undefined (invalid in the new file: its "
-				  "time is not the work's)" :
-				  "undefined (invalid in the old file: its "
-				  "time is not the work's)";
-	return 1;
-}
-
 /* Every sample of every result of rep with r's key, pooled (NULL when
  * there are none or memory runs out). */
 static double *pool(const struct settle_report *rep,
@@ -616,6 +583,32 @@ static void row_numbers(struct settle_compare_row *w, double old_median,
 }
 
 /*
+ * A row that a file has no time of the work's for (invalid in the new or
+ * the old file, else below the clock's resolution): as in the run's
+ * table, no time and no change (the times of a body the compiler removed
+ * read 8.74e-10 ns and a change with its interval). 1.
+ */
+static int no_work_time(struct settle_compare_row *w, int invalid_new,
+			int invalid_old)
+{
+	w->status = SETTLE_CMP_NO_TIME;
+	w->invalid_new = invalid_new;
+	w->invalid_old = invalid_old;
+	if (!invalid_new && !invalid_old) {
+		w->verdict = ""; /* undefined, as a side without samples */
+		w->why = why_below_resolution;
+		return 1;
+	}
+	/* work that was not repeated is never a change */
+	w->verdict = settle_verdict_name(SETTLE_INVALID);
+	w->why = invalid_new ? "undefined (invalid in the new file: its "
+			       "time is not the work's)" :
+			       "undefined (invalid in the old file: its "
+			       "time is not the work's)";
+	return 1;
+}
+
+/*
  * The row of key r (a result of nw): -1 when out of memory, 0 when old
  * lacks it, 1 when made. u receives what the row was compared by, the
  * caller's to free: each file's units (per process, or balanced units)
@@ -633,7 +626,7 @@ static int make_row(const struct settle_report *old,
 	struct units lu = { 0 };
 	double **x = &u->x, **y = &u->y;
 	double spread;
-	int k;
+	int k, inv_new, inv_old;
 
 	memset(w, 0, sizeof(*w));
 	*u = (struct units){ 0 };
@@ -665,9 +658,11 @@ static int make_row(const struct settle_report *old,
 		w->empty_new = !w->n_new && !r->skipped;
 		return 1;
 	}
-	if (invalid(nw, r) || invalid(old, r) ||
-	    below_resolution(nw, r) || below_resolution(old, r))
-		return no_work_time(old, nw, r, w);
+	inv_new = invalid(nw, r) != NULL;
+	inv_old = invalid(old, r) != NULL;
+	if (inv_new || inv_old || below_resolution(nw, r) ||
+	    below_resolution(old, r))
+		return no_work_time(w, inv_new, inv_old);
 	settle_summarize(*x, w->n_old, &so);
 	settle_summarize(*y, w->n_new, &sn);
 	if (!(so.median > 0) || !(sn.median > 0) ||

@@ -475,8 +475,8 @@ static void row(struct settle_view *v, const struct settle_result *r,
 	}
 	if (r->below_resolution) {
 		w->status = SETTLE_ROW_BELOW_RES;
-		w->status_text = "a sample lasted under 1000x the clock's "
-				 "resolution (did the compiler remove the work? "
+		w->status_text = SETTLE_WHY_BELOW_RES " (did the "
+				 "compiler remove the work? "
 				 "settle_keep(), docs/writing-a-claim.md)";
 		return;
 	}
