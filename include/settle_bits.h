@@ -88,7 +88,11 @@ const char *settle_popcount_impl_name(enum settle_popcount_impl which);
  * has POPCNT, settle_popcount() counts short buffers (below 192 bytes)
  * with POPCNT and longer ones with AVX2, using POPCNT for the last words
  * and, from 2 KiB to 16 MiB, side by side with the vectors; it still
- * reports avx2. The same holds for avx512vl.
+ * reports avx2. The same holds for avx512vl. The first call takes a lock
+ * and reads the environment; once any call has returned, the counting
+ * functions take no lock, allocate nothing and make no system call, so a
+ * signal handler may call them then (not during the first call of the
+ * thread it interrupts: that deadlocks).
  */
 enum settle_popcount_impl settle_popcount_active(void);
 

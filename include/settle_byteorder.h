@@ -123,7 +123,11 @@ const char *settle_bswap_impl_name(enum settle_bswap_impl which);
  * neon on AArch64; unset or empty: the best). A forced one the CPU or OS
  * lacks, one of another architecture, or an unknown name, is ignored: the
  * best is used and settle_bswap_env_refusal() says why. The library never
- * exits.
+ * exits. The first call takes a lock and reads the environment and sysfs
+ * (the non-temporal threshold, settle_bswap_nt_bytes()); once any call
+ * has returned, the byte-swap functions take no lock, allocate nothing
+ * and make no system call, so a signal handler may call them then (not
+ * during the first call of the thread it interrupts: that deadlocks).
  */
 enum settle_bswap_impl settle_bswap_active(void);
 

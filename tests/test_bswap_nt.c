@@ -20,6 +20,8 @@
  *     shuffle), whose results are the source's bytes (element sizes 2, 4
  *     and 8; a destination that is not a multiple of the element size
  *     takes ordinary stores);
+ *   - in a forked child, settle_bswap_active() as the first call
+ *     decides the copy rule too (no later call takes a lock);
  *   - the copy rule (struct settle_bswap_copy_rule) for injected L1d
  *     sizes, thresholds and CPU families; this machine's, a rule set by a
  *     test, and back; which AVX-512 swaps in place it hands to the AVX2
@@ -553,6 +555,37 @@ static void test_env(void **unused)
 			 WEXITSTATUS(st));
 }
 
+/* A child whose first call is settle_bswap_active(): the copies' rule is
+ * decided with the implementation, so that no later call takes a lock
+ * (a signal handler may call the byte swap then). 0 when it holds. */
+static int decided_child(void)
+{
+	if (__atomic_load_n(&settle_bswap_copy_rule_ptr, __ATOMIC_ACQUIRE))
+		return 1; /* decided before: the test would prove nothing */
+	settle_bswap_active();
+	return __atomic_load_n(&settle_bswap_copy_rule_ptr,
+			       __ATOMIC_ACQUIRE) ? 0 : 2;
+}
+
+static void test_decided_at_once(void **unused)
+{
+	pid_t pid;
+	int st;
+
+	(void)unused;
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(decided_child());
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	if (WEXITSTATUS(st) != 0)
+		fail_msg("%s", WEXITSTATUS(st) == 1 ?
+			 "the copy rule was decided before the first call" :
+			 "settle_bswap_active() left the copy rule undecided");
+}
+
 /* ---- copy direction -------------------------------------------------------- */
 
 #define DIR_GUARD 64
@@ -959,6 +992,7 @@ static void test_touch_stores(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_decided_at_once), /* first: no call yet */
 		cmocka_unit_test(test_decide),
 		cmocka_unit_test(test_narrow_copy_decide),
 		/* test_env first: its child decides the threshold afresh

@@ -10,8 +10,9 @@
  * on AArch64), picks an implementation with settle_bswap_choose() or takes
  * the one forced by the environment variable SETTLE_BSWAP, and stores all
  * three kernels in the pointers with atomic release stores. Later calls
- * jump straight to the kernel. The decision is taken under a mutex, once:
- * threads racing through the first call wait for it. A forced
+ * jump straight to the kernel. The decision is taken under a mutex, once,
+ * with the copies' rule and non-temporal threshold (bswap_nt.c): threads
+ * racing through the first call wait for it. A forced
  * implementation this CPU cannot run, one of another architecture, or an
  * unknown name, is ignored (the automatic choice is used) and reported by
  * settle_bswap_env_refusal(); the library never exits. What each
@@ -243,6 +244,9 @@ enum settle_bswap_impl settle_bswap_active(void)
 	a = __atomic_load_n(&active, __ATOMIC_ACQUIRE);
 	if (a < 0) {
 		a = decide();
+		/* the copies' rule and threshold too, so that no later call
+		 * takes a lock or reads sysfs (include/settle_byteorder.h) */
+		(void)settle_bswap_copy_rule();
 		__atomic_store_n(&ptr16, settle_bswap_impl_fn(a, 16),
 				 __ATOMIC_RELEASE);
 		__atomic_store_n(&ptr32, settle_bswap_impl_fn(a, 32),

@@ -225,6 +225,9 @@ static settle_popcount_fn popcount_decide(void)
 		return fn;
 	}
 	settle_cpuid_read(&id);
+	/* the kernels' own look at the CPU (settle_cpuid_this(), once), so
+	 * that no later call waits on anything (include/settle_bits.h) */
+	(void)settle_cpuid_this();
 	which = forced_impl(&id);
 	if (which < 0)
 		which = settle_popcount_choose(&id);
