@@ -1000,9 +1000,10 @@ struct settle_report {
 				       claim descriptions */
 	void *run;                  /* the runner's state between
 				       settle_report_init() and _finish() */
-	char order[64];             /* how each round ordered the variants
+	char order[128];            /* how each round ordered the variants
 				       (settle_report_init: "interleaved,
-				       paired Williams rows"; a loaded file's
+				       paired Williams rows of the variants
+				       run"; a loaded file's
 				       settings.order), or "" when unknown */
 	int gbench;                 /* read from a Google Benchmark JSON file:
 				       1 a Google Benchmark program's (no

@@ -89,7 +89,7 @@ if python3 - "$TMP/r.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["settings"]["order"] == \
-    "interleaved, paired Williams rows, continued across processes", d["settings"]
+    "interleaved, paired Williams rows of the variants run, continued across processes", d["settings"]
 assert all(len(r["samples_ns"]) == 6 for r in d["results"])
 PY
 then

@@ -19,7 +19,9 @@
  * even one each variant has run as early in a round as late, and the
  * period is still a permutation of the rows. The runner gives each
  * layout a block of rounds (runner.c, visit_rounds()), so the pairs fall
- * within a layout; an odd number of rounds leaves one unpaired. Row after row, a claim of
+ * within a layout; an odd number of rounds leaves one unpaired. n counts
+ * the variants that run: a design over all with the unavailable ones
+ * left out is unbalanced (runner.c, nth_run()). Row after row, a claim of
  * 300 variants in 5 rounds ran its baseline near the start of each round
  * and others up to half a second later, and drift within the rounds read
  * as differences: 38 of 299 copies of the baseline `slower` on a loaded

@@ -102,7 +102,7 @@ size_t settle_round_order(size_t n, unsigned long k, size_t j);
 
 /* How the result file's settings name that order; a run in processes
  * adds SETTLE_ROUND_ORDER_PROCESSES. */
-#define SETTLE_ROUND_ORDER "interleaved, paired Williams rows"
+#define SETTLE_ROUND_ORDER "interleaved, paired Williams rows of the variants run"
 #define SETTLE_ROUND_ORDER_PROCESSES ", continued across processes"
 
 /*
