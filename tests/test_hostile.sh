@@ -391,6 +391,20 @@ sed '/"c"/s/\.label = "x"/.label = "x "/' "$TMP/duplabel.c" >"$TMP/trail.c"
 run trail run "$TMP/trail.c" "${FAST[@]}"
 expect trail 2 "trail.c: claim 'd': variants 'b' and 'c' have the same label 'x'" \
 	"run FILE.c: labels alike but for a trailing blank: refused"
+# ... and a row of one build that reads as another build's: variant b
+# labelled "-DX a" in the build "cc -O2" is the row "cc -O2 -DX a", as
+# variant a of the build "cc -O2 -DX" (a table of one read as the flag's
+# cost), also through a variant's own build words
+sed '/"b"/s/\.label = "x"/.label = "-DX a"/; /"c"/s/\.label = "x"/.label = "z"/' \
+	"$TMP/duplabel.c" >"$TMP/crosslabel.c"
+run crosslabel run "$TMP/crosslabel.c" --build "cc -O2" --build "cc -O2 -DX" "${FAST[@]}"
+expect crosslabel 2 "crosslabel.c: claim 'd': two rows read 'cc -O2 -DX a': variant 'b' of the build 'cc -O2' and variant 'a' of the build 'cc -O2 -DX' \(label one apart\)" \
+	"run FILE.c: a row of one build named as another build's row: refused"
+sed '/"b"/s/\.label = "x"/.build = "-DX", .name = "a"/; /"b"/s/\.name = "b", //; /"c"/s/\.label = "x"/.label = "z"/' \
+	"$TMP/duplabel.c" >"$TMP/crossbuild.c"
+run crossbuild run "$TMP/crossbuild.c" --build "cc -O2" --build "cc -O2 -DX" "${FAST[@]}"
+expect crossbuild 2 "crossbuild.c: claim 'd': two rows read 'cc -O2 -DX a': variant 'a' of the build 'cc -O2' and variant 'a' of the build 'cc -O2 -DX'" \
+	"run FILE.c: a variant's own build words that make another build's row: refused"
 sed '/"c"/s/\.label = "x"/.label = "  "/' "$TMP/duplabel.c" >"$TMP/blanklabel.c"
 run blanklabel run "$TMP/blanklabel.c" "${FAST[@]}"
 expect blanklabel 2 "blanklabel.c: claim 'd': variant 'c' is labelled with blanks alone" \

@@ -2096,6 +2096,40 @@ nomem:
 	return -1;
 }
 
+/*
+ * Refuse merged claim mc when two of its rows read alike: a variant
+ * labelled "-DX a" in the build "cc -O2" and variant a of the build
+ * "cc -O2 -DX" were both the row "cc -O2 -DX a" (one the other's
+ * baseline, one 2x slower: the table read as the flag's cost), and
+ * `--variant` took both. Within one build and parameters labels_apart()
+ * has said it already. 0, or -1 after a message.
+ */
+static int rows_apart(const char *file, const struct mclaim *mc)
+{
+	const struct settle_claim *c = &mc->claim;
+	char a[1024], b[1024], *la;
+
+	for (size_t i = 0; i < c->nvariants; i++) {
+		la = unblank(settle_variant_label(&c->variants[i], a,
+						  sizeof(a)));
+		for (size_t k = 0; k < i; k++) {
+			const struct slot *si = &mc->slots[i], *sk = &mc->slots[k];
+
+			if (strcmp(unblank(settle_variant_label(
+					&c->variants[k], b, sizeof(b))), la))
+				continue;
+			fprintf(stderr, "settle: %s: claim '%s': two rows "
+				"read '%s': variant '%s' of the build '%s' and "
+				"variant '%s' of the build '%s' (label one "
+				"apart)\n", file, c->name, la, sk->orig->name,
+				mc->build_names[sk->build], si->orig->name,
+				mc->build_names[si->build]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int settle_byob_is_file(const char *arg)
 {
 	size_t n = strlen(arg);
@@ -2328,7 +2362,8 @@ int settle_byob_claims(const char *file, const char *const *builds,
 		return 2;
 	}
 	for (size_t k = 0; k < nmclaims; k++) {
-		if (make_variants(mclaims[k], b, nbuilds) < 0)
+		if (make_variants(mclaims[k], b, nbuilds) < 0 ||
+		    rows_apart(file, mclaims[k]) < 0)
 			return 2;
 		out[k] = &mclaims[k]->claim;
 	}
