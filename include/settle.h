@@ -516,8 +516,10 @@ int settle_compare_unpaired(const double *old, size_t n, const double *new_,
  * (h_new - 1)) (Yuen 1974; Wilcox, Introduction to Robust Estimation and
  * Hypothesis Testing, 5.3; with nothing trimmed, Welch's t interval).
  * Reaches 95 % with any 2 levels a side, where the Mann-Whitney interval
- * of 3 a side reaches 90 %. Same verdict rules; fewer than 2 levels kept
- * on a side gives unclear (too few samples). Returns 0, or -1 when memory
+ * of 3 a side reaches 90 %. Same verdict rules, which need
+ * SETTLE_MIN_UNITS (3) levels a side: fewer gives unclear,
+ * SETTLE_WHY_TOO_FEW_PROCESSES (the interval is still made from 2).
+ * Returns 0, or -1 when memory
  * runs out, no level is above 0 (c unclear, c->why set) or band is not a
  * finite fraction >= 0.
  */
@@ -576,8 +578,9 @@ size_t settle_process_trim(size_t p);
  * McLaughlin 1963, Yuen 1974; Wilcox, Introduction to Robust Estimation
  * and Hypothesis Testing, 4.4-4.5), so that one process that a burst of
  * other work or a code-placement flip moved by several per cent does not
- * make the interval wide. Same verdict rules; p < 2 gives unclear (too
- * few samples). Returns 0, or -1 when memory runs out or band is not a
+ * make the interval wide. Same verdict rules; p < SETTLE_MIN_UNITS (3)
+ * gives unclear, SETTLE_WHY_TOO_FEW_PROCESSES (the interval is still
+ * made from 2). Returns 0, or -1 when memory runs out or band is not a
  * finite fraction >= 0 (c unclear, c->why set).
  */
 int settle_compare_processes(const double *est, size_t p, double band,
@@ -1104,10 +1107,15 @@ int settle_write_machine(const struct settle_report *rep, const char *path,
 /*
  * Compare result files and write the comparison in format (as above;
  * "gbench-json" has none): for each claim/variant/params of news[k] that
- * old also has, every repetition pooled on each side (counts may differ),
- * the old and new median, the change in % with its 95 % interval
- * (settle_compare_unpaired) and the verdict; a geometric-mean row
- * (bootstrap interval, fixed seed); the rows one file lacks; warnings when
+ * old also has, the old and new median, the change in % with its 95 %
+ * interval and the verdict, compared by the process (each file's
+ * processes' mean levels, settle_compare_levels(), when both files hold
+ * 3 processes or more, both in layouts or neither), else by balanced
+ * units (both in layouts: one sample of every layout, averaged over the
+ * layouts), else by every repetition pooled on each side (counts may
+ * differ; settle_compare_unpaired()); a geometric-mean row (per unit
+ * when every row has as many units, else a bootstrap interval with a
+ * fixed seed); the rows one file lacks; warnings when
  * the machines or builds differ (CPU model, ISA, kernel, compiler) and
  * each file's recorded noise. *slower receives the number of rows called
  * slower with a change of at least fail_pct percent (any, when fail_pct

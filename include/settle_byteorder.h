@@ -81,10 +81,12 @@ static __inline__ void settle_store_be64(void *p, uint64_t v)
  * strict aliasing is respected). A copy (dst != src) larger than the
  * non-temporal threshold is written with non-temporal stores, followed by
  * a store fence, by the vector implementations when dst is a multiple of
- * the element size; in place, and otherwise, with ordinary stores. The
+ * the element size; in place, and otherwise, with ordinary stores, and
+ * never a copy below 64 KiB. The
  * threshold is the last-level cache size the system reports (sysfs, then
- * sysconf), capped at 8 MiB because a hypervisor may report a cache the
- * guest does not have to itself, or the size in the environment variable
+ * sysconf), capped at 32 MiB on Intel CPUs and 8 MiB on every other
+ * because a hypervisor may report a cache the guest does not have to
+ * itself (settle_bswap_nt_bytes()), or the size in the environment variable
  * SETTLE_BSWAP_NT_BYTES (a size as settle run --size takes it: "1048576",
  * "64K", "64k", "32MiB", "1G"; read once; a value that is not a positive
  * size is ignored, and settle_bswap_nt_source() says so). Never fails;
@@ -147,8 +149,10 @@ const char *settle_bswap_env_refusal(void);
 
 /*
  * The non-temporal threshold of settle_bswap16/32/64, in bytes: a copy
- * larger than this is written with non-temporal stores (never one below
- * 64 KiB). Decided on the first call (threads that make it at once
+ * larger than this is written with non-temporal stores, never one below
+ * 64 KiB (SETTLE_BSWAP_NT_BYTES=1K returns 1024, and copies below 64 KiB
+ * still take ordinary stores). Decided on the first call of this
+ * function or of the byte swap (threads that make it at once
  * each decide alike, and one answer is kept), from SETTLE_BSWAP_NT_BYTES and the last-level cache size the
  * system reports (sysfs, then sysconf), capped at 32 MiB on Intel CPUs
  * and 8 MiB on every other. No measurement is made inside the library.
@@ -161,7 +165,7 @@ size_t settle_bswap_nt_bytes(void);
  * "SETTLE_BSWAP_NT_BYTES" (the variable's size), "last-level cache",
  * "cap (the reported last-level cache is larger)", "cap (no last-level
  * cache size reported)", or "SETTLE_BSWAP_NT_BYTES ignored (not a positive
- * size)" when the variable was set to anything else (the threshold is
+ * size below 2^64 bytes)" when the variable was set to anything else (the threshold is
  * then the cache's or the cap). Makes the decision if it is not made yet.
  */
 const char *settle_bswap_nt_source(void);
