@@ -126,7 +126,9 @@ struct settle_variant {
 	 * NULL when the variant can always run. Otherwise returns NULL when
 	 * it can run on this machine with this state and arg, or a short
 	 * static reason ("CPU lacks POPCNT") when it cannot; the variant is
-	 * then listed as skipped.
+	 * then listed as skipped. Asked in every layout of every process; a
+	 * variant refused in some and not in others is skipped in all
+	 * (SETTLE_WHY_AVAILABLE_APART).
 	 */
 	const char *(*unavailable)(void *state, const void *arg);
 	/* Passed as is to run() and unavailable(); settle never reads it.
@@ -474,6 +476,16 @@ struct settle_comparison {
 	"do not say the same"
 #define SETTLE_WHY_SHARED_WIDENED \
 	"its interval spans its CPU times' too: most samples preempted"
+
+/* Why a variant that unavailable() refused in some of a run's layouts or
+ * processes and not in others is skipped in all, its samples dropped: a
+ * row is compared with its baseline round by round, and one measured in
+ * some processes alone paired its samples with another process's (an
+ * identical copy of a baseline unavailable in one process of 6 read
+ * 0.976x faster, settled). */
+#define SETTLE_WHY_AVAILABLE_APART \
+	"unavailable in some layouts or processes and not in others (a " \
+	"row is measured in all or in none)"
 
 /* "faster", "slower", "same", "unclear", "invalid"; "?" for a value
  * outside the enum. */

@@ -1097,6 +1097,106 @@ else
 	bad "poolscale: status $rc, $(head -3 "$TMP/poolscale.err")"
 fi
 
+# ---- a variant available in some processes or layouts alone ----------------
+# Three copies of one loop; unavailable() refuses WHO in the second
+# process (counted in a file) and, with SPLIT_LAYOUT set, in layout 1.
+# Measured in some processes alone, a row's samples were paired with
+# another process's baseline samples: the copies read 0.976x faster,
+# settled, beside a baseline unavailable in one process of 6; and a
+# process whose first analysis had a baseline left its ratios in the
+# pool after that baseline was skipped. Such a row is skipped in all,
+# and with no baseline no row has a ratio.
+cat >"$TMP/apart.c" <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <settle.h>
+static int proc; /* this process's index, from 1 */
+struct st { unsigned layout; };
+static struct st states[16];
+static uint64_t run(void *s, const void *arg, uint64_t n)
+{
+	uint64_t t = 0;
+
+	(void)s, (void)arg;
+	for (uint64_t i = 0; i < n * 200; i++) { t += i; settle_keep(t); }
+	return 1;
+}
+static void *setup(const struct settle_params *p, char *e, size_t n)
+{
+	const char *m = getenv("APARTMARK");
+	FILE *f;
+
+	(void)e, (void)n;
+	if (!proc && m && (f = fopen(m, "a+"))) {
+		int c;
+
+		rewind(f);
+		proc = 1;
+		while ((c = fgetc(f)) != EOF)
+			proc += c == '\n';
+		fputs("x\n", f);
+		fclose(f);
+	}
+	states[p->layout % 16].layout = p->layout;
+	return &states[p->layout % 16];
+}
+static const char *unavailable(void *s, const void *arg)
+{
+	const struct st *st = s;
+	const char *who = getenv("WHO");
+
+	if (!who || strcmp(who, arg))
+		return NULL;
+	if (getenv("SPLIT_LAYOUT"))
+		return st->layout == 1 ? "not in layout 1" : NULL;
+	return proc == 2 ? "not in the second process" : NULL;
+}
+static const struct settle_variant v[] = {
+	{ .name = "base", .run = run, .unavailable = unavailable, .arg = "base" },
+	{ .name = "copy", .run = run, .unavailable = unavailable, .arg = "copy" },
+	{ .name = "copy2", .run = run, .unavailable = unavailable, .arg = "copy2" },
+};
+static const struct settle_claim c = { .name = "apart", .variants = v,
+	.nvariants = 3, .baseline = "base", .setup = setup };
+SETTLE_CLAIMS(&c);
+C
+APART_WHY="skipped: unavailable in some layouts or processes and not in others"
+# apart_run NAME ARGS...: rows of the table in $TMP/NAME.out
+apart_run() {
+	local name=$1
+	shift
+	rm -f "$TMP/apartmark"
+	APARTMARK=$TMP/apartmark run "$name" "$TMP/apart.c" "${FAST[@]}" "$@"
+}
+WHO=copy apart_run apart-copy --processes 3
+if [ $rc = 0 ] && grep -q "copy  *$APART_WHY" "$TMP/apart-copy.out" &&
+   grep -Eq "copy2 .*[0-9]x  *\[" "$TMP/apart-copy.out"; then
+	ok "--processes: a variant unavailable in one process of 3 is skipped in all; the others compared"
+else
+	bad "apart copy: status $rc: $(grep -E 'copy|settled' "$TMP/apart-copy.out" | head -4)"
+fi
+WHO=base apart_run apart-base --processes 3
+if [ $rc = 0 ] && grep -q "base  *$APART_WHY" "$TMP/apart-base.out" &&
+   ! grep -Eq "copy2? .*[0-9]x" "$TMP/apart-base.out" &&
+   grep -q "not settled: there is no baseline to compare with" "$TMP/apart-base.out"; then
+	ok "--processes: a baseline unavailable in one process of 3 is skipped in all; no ratio stays"
+else
+	bad "apart base: status $rc: $(grep -E 'base|copy|settled' "$TMP/apart-base.out" | head -5)"
+fi
+WHO=copy SPLIT_LAYOUT=1 apart_run apart-layout --layouts 2
+if [ $rc = 0 ] && grep -q "copy  *$APART_WHY" "$TMP/apart-layout.out"; then
+	ok "--layouts: a variant unavailable in one layout of 2 is skipped in all"
+else
+	bad "apart layout: status $rc: $(grep -E 'copy|settled' "$TMP/apart-layout.out" | head -4)"
+fi
+WHO=copy apart_run apart-none --processes 1
+if [ $rc = 0 ] && ! grep -q "skipped" "$TMP/apart-none.out"; then
+	ok "one process, where the variant is available: not skipped"
+else
+	bad "apart none: status $rc: $(grep -E 'copy|skipped' "$TMP/apart-none.out" | head -4)"
+fi
+
 # ---- the generic conclusion of a claim of two sizes names its size ---------
 cat >"$TMP/twosizes.c" <<'C'
 #include <stdlib.h>

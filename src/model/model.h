@@ -70,6 +70,9 @@ settle_report_append_variant(struct settle_report *rep,
 int settle_result_add_samples(struct settle_result *r, const double *x,
 			      const unsigned char *layouts, size_t n);
 
+/* Skip r as SETTLE_WHY_AVAILABLE_APART: no samples, nothing measured. */
+void settle_result_skip_apart(struct settle_result *r);
+
 /*
  * End of the group that starts at result first: the results of one claim
  * at one size are consecutive, and a group runs up to the first result
@@ -145,7 +148,9 @@ long settle_report_baseline(const struct settle_report *rep, size_t i);
 
 /*
  * Pool more (another process's measurement of the same claims, variants
- * and sizes, in the same order) into rep: every sample appended, the
+ * and sizes, in the same order) into rep: every sample appended (a result
+ * skipped in one of the two and not in the other, or in either as
+ * SETTLE_WHY_AVAILABLE_APART, is skipped so, settle_result_skip_apart()), the
  * noise pooled (counts added; steal and other work averaged over the
  * processes' seconds; the last core-clock estimate more's). Returns 0, or -1 with a message in err when the
  * two measured different results or memory runs out. Call

@@ -239,6 +239,21 @@ int settle_result_add_samples(struct settle_result *r, const double *x,
 	return 0;
 }
 
+void settle_result_skip_apart(struct settle_result *r)
+{
+	r->skipped = SETTLE_WHY_AVAILABLE_APART;
+	r->nsamples = 0;
+	r->preempted = 0;
+	r->below_resolution = 0;
+	r->shortest_sample_ns = 0;
+	r->cycles_total = 0;
+}
+
+static int apart(const struct settle_result *r)
+{
+	return r->skipped && !strcmp(r->skipped, SETTLE_WHY_AVAILABLE_APART);
+}
+
 int settle_result_same_group(const struct settle_result *a,
 			     const struct settle_result *b)
 {
@@ -1158,6 +1173,11 @@ static void analyze_group(const struct settle_report *rep,
 	unsigned nproc = rep->options.processes;
 
 	for (size_t i = 0; i < n; i++) {
+		/* nothing from an analysis before (a process's, of a pool
+		 * whose baseline was then skipped, read 0.993x against it) */
+		res[i].is_baseline = res[i].has_baseline = res[i].has_cmp = 0;
+		res[i].ratio = 0;
+		memset(&res[i].cmp, 0, sizeof(res[i].cmp));
 		summarize(&res[i], rep->timer.core_ghz);
 		layout_spread(&res[i], nproc, band);
 	}
@@ -1295,6 +1315,11 @@ int settle_report_pool(struct settle_report *rep,
 		const struct settle_result *s = &more->results[i];
 		size_t nd = d->nsamples;
 
+		if (d->skipped || s->skipped) {
+			if (!d->skipped || !s->skipped || apart(d) || apart(s))
+				settle_result_skip_apart(d);
+			continue;
+		}
 		if (settle_result_add_samples(d, s->samples_ns,
 					      s->sample_layouts, s->nsamples) ||
 		    pool_cpu(d, nd, s)) {

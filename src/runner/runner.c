@@ -796,6 +796,20 @@ static void visit_at(struct visit *vi)
 	visit_body(vi);
 }
 
+/* A variant that unavailable() answers otherwise in this visit's layout
+ * than in the first (it looks at the state: a buffer's address, say) is
+ * skipped in all (settle_result_skip_apart()): one timed in some layouts
+ * alone had its samples split into "processes" of one. */
+static void available_alike(struct settle_result *r,
+			    const struct settle_variant *var, void *state)
+{
+	const char *why = var->unavailable ?
+			  var->unavailable(state, var->arg) : NULL;
+
+	if (!why != !r->skipped)
+		settle_result_skip_apart(r);
+}
+
 /* The claim's variants in one layout: set up, check, (first visit:
  * prepare,) warm up, its rounds, tear down. */
 static int visit(struct run *rn, uint64_t size, struct progress *pg,
@@ -830,6 +844,9 @@ static int visit(struct run *rn, uint64_t size, struct progress *pg,
 		r->skipped = var->unavailable ?
 			     var->unavailable(vi.state, var->arg) : NULL;
 	}
+	for (size_t i = 0; v > 0 && i < c->nvariants; i++)
+		available_alike(&rep->results[rn->first + i], &c->variants[i],
+				vi.state);
 	if (check_all(rn, vi.state, err, errlen) < 0)
 		goto out;
 	visit_at(&vi);
