@@ -120,7 +120,6 @@ int settle_share_of(const struct settle_result *r, size_t k,
 		    struct settle_share_stat *st)
 {
 	const struct settle_command_data *d = r->command;
-	uint64_t most;
 
 	memset(st, 0, sizeof(*st));
 	if (!d || !d->event[0] || k >= d->nshare)
@@ -144,22 +143,23 @@ int settle_share_of(const struct settle_result *r, size_t k,
 	st->wall_ns = r->sum.median;
 	st->of_cpu = st->cpu_ns > st->wall_ns;
 	st->basis_ns = st->of_cpu ? st->cpu_ns : st->wall_ns;
-	/* "at most": the symbol may be above every cut, and where perf
-	 * found it nowhere, every frame without a name */
-	most = st->with_n + st->cut_n + st->unnamed_n;
-	st->with_most = (double)(most < st->samples ? most : st->samples) /
-			(double)st->samples;
-	/* a wait in the symbol is in no sample: the time off the CPU counts
-	 * as the symbol's (a 90 ms sleep in a 107.5 ms run read "saves at
-	 * most 2.077 ms", settled) */
+	/*
+	 * The estimate is what the symbol's samples take; the upper end
+	 * counts in what may be its own as well: the chains cut short (in
+	 * with_hi) and the time off the CPU, which no sample sees (a 90 ms
+	 * sleep in a 107.5 ms run read "saves at most 2.077 ms", settled).
+	 * Counted in the estimate, they made a leaf function of 16.56 % of
+	 * the samples "save 70.29 ms (59.38 %)" of a run that saved 17 ms
+	 * without it, and one that returned a constant "save 77 %".
+	 */
 	for (size_t j = 0; j < SETTLE_AMDAHL_NK; j++) {
 		double kk = settle_amdahl_k[j];
 		double off = settle_amdahl_saved(1, kk) * st->off_ns;
 
-		st->saved_ns[j] = settle_amdahl_saved(st->with_most, kk) *
-				  st->cpu_ns + off;
+		st->saved_ns[j] = settle_amdahl_saved(st->with, kk) *
+				  st->cpu_ns;
 		st->saved_lo_ns[j] = settle_amdahl_saved(st->with_lo, kk) *
-				     st->cpu_ns + off;
+				     st->cpu_ns;
 		st->saved_hi_ns[j] = settle_amdahl_saved(st->with_hi, kk) *
 				     st->cpu_ns + off;
 		st->saved_pct[j] = 100 * settle_safe_div(st->saved_ns[j],
@@ -312,22 +312,30 @@ static const char *pct(double frac, char *buf, size_t len)
 	return buf;
 }
 
-/* ", its 91.58 ms off the CPU per run (...) counted as its own" when the
- * runs spent time off the CPU (st->off_ns: blocked, or runnable while
- * other work had the CPU), which perf does not sample, else "", into
- * buf. */
-static const char *off_text(const struct settle_share_stat *st, char *buf,
-			    size_t len)
+/* "; the upper end counts the 0.17% of samples whose chain was cut short
+ * and its 91.58 ms off the CPU per run (...) as its own" when some chains
+ * were cut short or the runs spent time off the CPU (st->off_ns: blocked,
+ * or runnable while other work had the CPU), which perf does not sample,
+ * else "", into buf. */
+static const char *upper_text(const struct settle_share_stat *st, char *buf,
+			      size_t len)
 {
-	char t[32];
+	char t[32], c[32], cut[96] = "", off[160] = "";
 
 	buf[0] = '\0';
+	if (st->cut_n)
+		snprintf(cut, sizeof(cut), "the %s of samples whose chain was "
+			 "cut short", pct((double)st->cut_n /
+					  (double)st->samples, c, sizeof(c)));
 	if (st->off_ns > 0) {
 		settle_format_ns(st->off_ns, t, sizeof(t));
-		snprintf(buf, len, ", its %s off the CPU per run (waiting "
-			 "or preempted, which perf does not sample) counted "
-			 "as its own", t);
+		snprintf(off, sizeof(off), "its %s off the CPU per run "
+			 "(waiting or preempted, which perf does not sample)",
+			 t);
 	}
+	if (cut[0] || off[0])
+		snprintf(buf, len, "; the upper end counts %s%s%s as its own",
+			 cut, cut[0] && off[0] ? " and " : "", off);
 	return buf;
 }
 
@@ -352,7 +360,7 @@ static void amdahl_line(struct out *o, const char *sym,
 			const struct settle_share_stat *st)
 {
 	char a[SETTLE_AMDAHL_NK][32], p[SETTLE_AMDAHL_NK][32], lo[32], hi[32];
-	char cpu[128], off[128];
+	char cpu[128], off[320];
 
 	for (size_t j = 0; j < SETTLE_AMDAHL_NK; j++) {
 		settle_format_ns(st->saved_ns[j], a[j], sizeof(a[j]));
@@ -361,9 +369,9 @@ static void amdahl_line(struct out *o, const char *sym,
 	settle_format_ns(st->saved_lo_ns[2], lo, sizeof(lo));
 	settle_format_ns(st->saved_hi_ns[2], hi, sizeof(hi));
 	say(o, 2, "Amdahl: making %s k times faster saves %s (%s) "
-	    "for k = 2, %s (%s) for k = 10, %s (%s, 95%% [%s, %s]) for k = "
-	    "infinity%s%s", sym, a[0], p[0], a[1], p[1], a[2], p[2], lo, hi,
-	    off_text(st, off, sizeof(off)), of_cpu(st, cpu, sizeof(cpu)));
+	    "for k = 2, %s (%s) for k = 10, %s (%s, 95%% [%s, %s]%s) for k = "
+	    "infinity%s", sym, a[0], p[0], a[1], p[1], a[2], p[2], lo, hi,
+	    upper_text(st, off, sizeof(off)), of_cpu(st, cpu, sizeof(cpu)));
 }
 
 static void share_lines(struct out *o, const struct settle_result *r)
@@ -484,9 +492,10 @@ static void share_part(struct out *o, const struct settle_report *rep,
 			share_lines(o, &rep->results[i]);
 	say(o, 0, "(95%% Wilson score intervals, which take the samples as "
 	    "independent: read them as the least uncertainty; with callees "
-	    "comes from %s; Amdahl: saved = share with callees%s x median CPU "
+	    "comes from %s; Amdahl: saved = share with callees x median CPU "
 	    "time of a timed run%s x (1 - 1/k), in %% of its median wall "
-	    "time, or of that CPU time where it is the longer: what the "
+	    "time, or of that CPU time where it is the longer, its upper end "
+	    "from the share's%s and the time off the CPU: what the "
 	    "symbol's samples take away, no bound, since an out-of-order CPU "
 	    "overlaps work: a faster symbol saves more where work after it "
 	    "waits on its results (a hash before a load that misses the "
@@ -500,8 +509,8 @@ static void share_part(struct out *o, const struct settle_report *rep,
 	    "frame-pointer call chains, in which a function that sets up no "
 	    "frame (a leaf in libc's assembly, such as memcpy) hides its "
 	    "caller, so it can be too low even where the chain is whole",
-	    any_cut(rep, c) ? " (the samples cut short counted in)" : "",
-	    user_only(d0) ? " (user)" : "");
+	    user_only(d0) ? " (user)" : "",
+	    any_cut(rep, c) ? " (the samples cut short counted in)" : "");
 }
 
 int settle_view_command(struct settle_view *v, struct settle_view_claim *vc)
@@ -552,7 +561,7 @@ static void amdahl_of(const struct settle_result *r, size_t k, char *buf,
 {
 	const char *sym = r->command->share[k].symbol;
 	struct settle_share_stat st;
-	char a[32], lo[32], hi[32], basis[32], p[5][32], cut[96], off[128];
+	char a[32], lo[32], hi[32], basis[32], p[4][32], upper[320];
 	size_t used = strlen(buf);
 
 	if (settle_share_of(r, k, &st) < 0) {
@@ -571,22 +580,44 @@ static void amdahl_of(const struct settle_result *r, size_t k, char *buf,
 	settle_format_ns(st.saved_lo_ns[2], lo, sizeof(lo));
 	settle_format_ns(st.saved_hi_ns[2], hi, sizeof(hi));
 	settle_format_ns(st.basis_ns, basis, sizeof(basis));
-	/* "at most" counts the cut chains in: say so, or its figure reads
-	 * as the share's, above its own interval's lower part */
-	cut[0] = '\0';
-	if (st.cut_n)
-		snprintf(cut, sizeof(cut), ", the %s of samples whose chain "
-			 "was cut short counted as its own",
-			 pct((double)st.cut_n / (double)st.samples, p[4], 32));
 	snprintf(buf + used, len - used, "%s%s is %s [%s, %s] of %s's CPU time "
 		 "with its callees: by Amdahl's law, made infinitely fast it "
-		 "saves %s [%s, %s] of %s%s per run (%s%s%s)", used ? "; " : "",
+		 "saves %s [%s, %s] of %s%s per run (%s%s)", used ? "; " : "",
 		 sym,
 		 pct(st.with, p[0], 32), pct(st.with_lo, p[1], 32),
 		 pct(st.with_hi, p[2], 32), r->variant, a, lo, hi, basis,
 		 st.of_cpu ? " of CPU time" : "",
-		 pct(st.saved_pct[2] / 100, p[3], 32), cut,
-		 off_text(&st, off, sizeof(off)));
+		 pct(st.saved_pct[2] / 100, p[3], 32),
+		 upper_text(&st, upper, sizeof(upper)));
+}
+
+/*
+ * Says in why that symbol k of r's figure is not one to quote when the
+ * upper end of what it saves lies more than SETTLE_QUOTE_SPREAD of the
+ * run above the estimate (chains cut short, time off the CPU, which may
+ * be its own): a leaf function of 16.56 % of the samples, 36 % of the
+ * chains cut short and 23 ms of a 118 ms run off the CPU, read
+ * "settled: ... saves 70.29 ms [32.71 ms, 70.99 ms]" with them in the
+ * estimate; the program saved 17 ms without it.
+ */
+static void too_uncertain(const struct settle_result *r, size_t k,
+			  char *why, size_t whylen)
+{
+	struct settle_share_stat st;
+	char a[32], hi[32];
+
+	if (settle_share_of(r, k, &st) < 0 ||
+	    !(st.saved_hi_ns[2] - st.saved_ns[2] >
+	      SETTLE_QUOTE_SPREAD * st.basis_ns))
+		return;
+	settle_format_ns(st.saved_ns[2], a, sizeof(a));
+	settle_format_ns(st.saved_hi_ns[2], hi, sizeof(hi));
+	snprintf(why, whylen, "too uncertain to quote (what %s saves by "
+		 "Amdahl's law, %s, reaches %s at the upper end, more than "
+		 "%.0f %% of a run beyond it%s)", r->command->share[k].symbol,
+		 a, hi, 100 * SETTLE_QUOTE_SPREAD,
+		 st.cut_n || st.off_ns > 0 ? ", which counts what may be its "
+		 "own" : ": too few samples");
 }
 
 /*
@@ -754,13 +785,16 @@ int settle_command_conclusion(const struct settle_view_claim *vc,
 		settle_format_ns(least_saved(w, b), s, sizeof(s));
 		settle_format_ns(saved, bd, sizeof(bd));
 		snprintf(why, whylen, "%s saves at least %s per run, more than "
-			 "Amdahl's law gives the --share symbols, %s (it "
+			 "the upper end of what Amdahl's law gives the --share "
+			 "symbols, %s (it "
 			 "changed more than them, perf missed their callees, "
 			 "or work after them waited on their results, such as "
 			 "loads that miss the cache, which overlap once they "
 			 "are faster)", w->label, s, bd);
 	}
 	parallel(b->r, why, whylen);
+	for (size_t k = 0; k < d->nshare && !why[0]; k++)
+		too_uncertain(b->r, k, why, whylen);
 	return 1;
 }
 

@@ -34,10 +34,6 @@ struct settle_share_stat {
 	   cut, or any frame perf could not name */
 	double self, self_lo, self_hi;
 	double with, with_lo, with_hi;
-	double with_most;           /* (with_n + cut_n + unnamed_n) / samples,
-				       at most 1: the share Amdahl's
-				       figure takes (the cut chains and
-				       unnamed frames counted in) */
 	double cpu_ns;  /* median CPU time of a timed run that the samples
 			   divide: user + system, or user alone when perf
 			   sampled user space only */
@@ -50,9 +46,9 @@ struct settle_share_stat {
 	int of_cpu;     /* basis_ns is cpu_ns */
 	double off_ns;  /* wall_ns - cpu_ns, or 0: the time off the CPU,
 			   which no cpu-clock sample sees */
-	/* Amdahl for k = settle_amdahl_k[j]: (with_most x cpu_ns + off_ns)
-	   x (1 - 1/k), its interval from with_lo and with_hi, and in % of
-	   basis_ns */
+	/* Amdahl for k = settle_amdahl_k[j]: with x cpu_ns x (1 - 1/k),
+	   its interval from with_lo and from with_hi and off_ns (all of
+	   the time off the CPU may be the symbol's), and in % of basis_ns */
 	double saved_ns[SETTLE_AMDAHL_NK];
 	double saved_lo_ns[SETTLE_AMDAHL_NK], saved_hi_ns[SETTLE_AMDAHL_NK];
 	double saved_pct[SETTLE_AMDAHL_NK];
