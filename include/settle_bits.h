@@ -89,7 +89,8 @@ const char *settle_popcount_impl_name(enum settle_popcount_impl which);
  * with POPCNT and longer ones with AVX2, using POPCNT for the last words
  * and, from 2 KiB to 16 MiB, side by side with the vectors; it still
  * reports avx2. The same holds for avx512vl. The first call takes a lock
- * and reads the environment; once any call has returned, the counting
+ * and reads the environment; once a call of settle_popcount(),
+ * settle_popcount_range() or this function has returned, the counting
  * functions take no lock, allocate nothing and make no system call, so a
  * signal handler may call them then (not during the first call of the
  * thread it interrupts: that deadlocks).

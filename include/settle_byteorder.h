@@ -126,10 +126,12 @@ const char *settle_bswap_impl_name(enum settle_bswap_impl which);
  * lacks, one of another architecture, or an unknown name, is ignored: the
  * best is used and settle_bswap_env_refusal() says why. The library never
  * exits. The first call takes a lock and reads the environment and sysfs
- * (the non-temporal threshold, settle_bswap_nt_bytes()); once any call
- * has returned, the byte-swap functions take no lock, allocate nothing
- * and make no system call, so a signal handler may call them then (not
- * during the first call of the thread it interrupts: that deadlocks).
+ * (the non-temporal threshold, settle_bswap_nt_bytes()); once a call of
+ * settle_bswap16/32/64() or of this function has returned, the byte-swap
+ * functions take no lock, allocate nothing and make no system call, so a
+ * signal handler may call them then (not during the first call of the
+ * thread it interrupts: that deadlocks). settle_bswap_nt_bytes() alone
+ * decides the threshold only.
  */
 enum settle_bswap_impl settle_bswap_active(void);
 

@@ -1014,9 +1014,24 @@ flat "$tmp/nested.table" |
 # "saves 70.29 ms (59.38%)", settled, of a run that saved 17 ms without it)
 "$SETTLE" show "$golden_cmd" >"$tmp/off.table" 2>&1
 flat "$tmp/off.table" | grep -q "by Amdahl's law, made infinitely fast it saves 17.84 ms \[16.95 ms, 99.02 ms\] of 137.2 ms per run (13.01%; the upper end counts its 80.26 ms off the CPU per run (waiting or preempted, which perf does not sample) as its own)" &&
-	flat "$tmp/off.table" | grep -q "not settled: too uncertain to quote (what spin saves by Amdahl's law, 17.84 ms, reaches 99.02 ms at the upper end, more than 10 % of a run beyond it, which counts what may be its own)" &&
+	flat "$tmp/off.table" | grep -q "not settled: too uncertain to quote (what spin saves by Amdahl's law, 17.84 ms, reaches 99.02 ms at the upper end, more than 10 % of a run beyond it: 918.9 us from the spread of 3257 samples, 0 ns from the chains cut short, 80.26 ms off the CPU)" &&
 	ok "--share: the time off the CPU counts in the upper end, not in the estimate, and is said; too uncertain to settle" ||
 	bad "--share, off the CPU: $(grep -A3 settled "$tmp/off.table")"
+# few samples and no time off the CPU to speak of: the spread is the
+# samples' own, and said so (it was blamed on 20 us off the CPU)
+json_edit "$golden_cmd" "$tmp/few.json" '
+for r in doc["results"]:
+    c = r["command"]
+    c["user_ns"] = [s - 20000 for s in r["samples_ns"]]
+    c["sys_ns"] = [0] * len(r["samples_ns"])
+    if r["variant"] == "base":
+        p = c["profile"]
+        p["samples"], p["any_symbol"], p["cut_chains"] = 50, 20, 0
+        p["symbols"][0]["self"] = p["symbols"][0]["children"] = 20'
+"$SETTLE" show "$tmp/few.json" >"$tmp/few.table" 2>&1
+flat "$tmp/few.table" | grep -q "not settled: too uncertain to quote (what spin saves by Amdahl's law, 54.86 ms, reaches 73.84 ms at the upper end, more than 10 % of a run beyond it: 18.95 ms from the spread of 50 samples, 0 ns from the chains cut short, 20.00 us off the CPU)" &&
+	ok "--share: a share of few samples, too uncertain to quote, and the spread said to be the samples'" ||
+	bad "--share, few samples: $(grep -A3 settled "$tmp/few.table")"
 # the same with 400 of base's chains cut short: spin or work may be above
 # any cut, so the upper ends count them in, and Amdahl's estimate does
 # not; that upper end, 12 % of the run above the estimate, is too

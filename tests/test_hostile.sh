@@ -405,6 +405,30 @@ sed '/"b"/s/\.label = "x"/.build = "-DX", .name = "a"/; /"b"/s/\.name = "b", //;
 run crossbuild run "$TMP/crossbuild.c" --build "cc -O2" --build "cc -O2 -DX" "${FAST[@]}"
 expect crossbuild 2 "crossbuild.c: claim 'd': two rows read 'cc -O2 -DX a': variant 'a' of the build 'cc -O2' and variant 'a' of the build 'cc -O2 -DX'" \
 	"run FILE.c: a variant's own build words that make another build's row: refused"
+# ... but one label in two parameter sets of one build is taken, as
+# before (the parameters tell the rows apart)
+cat >"$TMP/paramlabel.c" <<'EOF'
+#include <settle.h>
+static uint64_t one(void *s, const void *a, uint64_t it)
+{ (void)s; (void)a; return it; }
+static const struct settle_param p1[] = { { "w", "1", SETTLE_PARAM_INT, NULL } };
+static const struct settle_param p2[] = { { "w", "2", SETTLE_PARAM_INT, NULL } };
+static const struct settle_variant variants[] = {
+	{ .name = "a", .run = one, .params = p1, .nparams = 1 },
+	{ .name = "b", .run = one, .label = "fast", .params = p1, .nparams = 1 },
+	{ .name = "a", .run = one, .params = p2, .nparams = 1 },
+	{ .name = "b", .run = one, .label = "fast", .params = p2, .nparams = 1 },
+};
+static const struct settle_claim claim = {
+	.name = "d", .op_name = "op", .variants = variants, .nvariants = 4,
+	.baseline = "a",
+};
+SETTLE_CLAIMS(&claim);
+EOF
+run paramlabel run "$TMP/paramlabel.c" "${FAST[@]}"
+[ $rc -le 1 ] && ! grep -q "two rows read" "$TMP/paramlabel.err" &&
+	ok "run FILE.c: one label in two parameter sets: taken" ||
+	bad "run FILE.c: one label in two parameter sets: status $rc: $(head -c 300 "$TMP/paramlabel.err")"
 sed '/"c"/s/\.label = "x"/.label = "  "/' "$TMP/duplabel.c" >"$TMP/blanklabel.c"
 run blanklabel run "$TMP/blanklabel.c" "${FAST[@]}"
 expect blanklabel 2 "blanklabel.c: claim 'd': variant 'c' is labelled with blanks alone" \

@@ -2102,7 +2102,9 @@ nomem:
  * "cc -O2 -DX" were both the row "cc -O2 -DX a" (one the other's
  * baseline, one 2x slower: the table read as the flag's cost), and
  * `--variant` took both. Within one build and parameters labels_apart()
- * has said it already. 0, or -1 after a message.
+ * has said it already; rows of other parameters are told apart by them
+ * (a labelled row's name leaves them out, as before). 0, or -1 after a
+ * message.
  */
 static int rows_apart(const char *file, const struct mclaim *mc)
 {
@@ -2114,8 +2116,12 @@ static int rows_apart(const char *file, const struct mclaim *mc)
 						  sizeof(a)));
 		for (size_t k = 0; k < i; k++) {
 			const struct slot *si = &mc->slots[i], *sk = &mc->slots[k];
+			const struct settle_variant *vi = &c->variants[i];
+			const struct settle_variant *vk = &c->variants[k];
 
-			if (strcmp(unblank(settle_variant_label(
+			if (!settle_same_group(NULL, vi->params, vi->nparams,
+					       NULL, vk->params, vk->nparams) ||
+			    strcmp(unblank(settle_variant_label(
 					&c->variants[k], b, sizeof(b))), la))
 				continue;
 			fprintf(stderr, "settle: %s: claim '%s': two rows "

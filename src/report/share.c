@@ -81,6 +81,13 @@ static void json_symbol(FILE *f, const struct settle_result *r, size_t k)
 		fputs(j ? ", " : "", f); jkey(f, kname[j]);
 		jnum(f, st.saved_ns[j]);
 	}
+	fputs("}, \"amdahl_saved_ci_ns\": {", f);
+	for (size_t j = 0; j < SETTLE_AMDAHL_NK; j++) {
+		fputs(j ? ", " : "", f); jkey(f, kname[j]);
+		fputs("[", f); jnum(f, st.saved_lo_ns[j]);
+		fputs(", ", f); jnum(f, st.saved_hi_ns[j]);
+		fputs("]", f);
+	}
 	fputs("}, \"amdahl_saved_pct\": {", f);
 	for (size_t j = 0; j < SETTLE_AMDAHL_NK; j++) {
 		fputs(j ? ", " : "", f); jkey(f, kname[j]);

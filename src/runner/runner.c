@@ -796,6 +796,13 @@ static void visit_at(struct visit *vi)
 	visit_body(vi);
 }
 
+/* Why var cannot run with state, or NULL. */
+static const char *unavailable_why(const struct settle_variant *var,
+				   void *state)
+{
+	return var->unavailable ? var->unavailable(state, var->arg) : NULL;
+}
+
 /* A variant that unavailable() answers otherwise in this visit's layout
  * than in the first (it looks at the state: a buffer's address, say) is
  * skipped in all (settle_result_skip_apart()): one timed in some layouts
@@ -803,10 +810,7 @@ static void visit_at(struct visit *vi)
 static void available_alike(struct settle_result *r,
 			    const struct settle_variant *var, void *state)
 {
-	const char *why = var->unavailable ?
-			  var->unavailable(state, var->arg) : NULL;
-
-	if (!why != !r->skipped)
+	if (!unavailable_why(var, state) != !r->skipped)
 		settle_result_skip_apart(r);
 }
 
@@ -841,8 +845,7 @@ static int visit(struct run *rn, uint64_t size, struct progress *pg,
 			snprintf(err, errlen, "out of memory");
 			goto out;
 		}
-		r->skipped = var->unavailable ?
-			     var->unavailable(vi.state, var->arg) : NULL;
+		r->skipped = unavailable_why(var, vi.state);
 	}
 	for (size_t i = 0; v > 0 && i < c->nvariants; i++)
 		available_alike(&rep->results[rn->first + i], &c->variants[i],

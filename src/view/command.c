@@ -555,44 +555,46 @@ static const struct settle_view_row *profiled_row(
 /* What symbol k of r saves by Amdahl's law, made infinitely fast (not a
  * bound: an out-of-order CPU overlaps work, as share_part() says under
  * the table; a hash whose latency held back cache misses, 13 % of the
- * samples, saved 33 % once faster); appends to buf. */
-static void amdahl_of(const struct settle_result *r, size_t k, char *buf,
-		       size_t len)
+ * samples, saved 33 % once faster), from its share s (found: 0 when it is
+ * in no sample, settle_share_of()); appends to buf. */
+static void amdahl_of(const struct settle_result *r, size_t k,
+		      const struct settle_share_stat *s, int found, char *buf,
+		      size_t len)
 {
 	const char *sym = r->command->share[k].symbol;
-	struct settle_share_stat st;
 	char a[32], lo[32], hi[32], basis[32], p[4][32], upper[320];
 	size_t used = strlen(buf);
 
-	if (settle_share_of(r, k, &st) < 0) {
-		settle_format_ns(st.saved_hi_ns[2], hi, sizeof(hi));
+	if (!found) {
+		settle_format_ns(s->saved_hi_ns[2], hi, sizeof(hi));
 		snprintf(buf + used, len - used, "%s%s is under %s of %s's CPU "
 			 "time (in none of its %llu samples; 95%% upper bound%s): "
 			 "by Amdahl's law, made infinitely fast it saves under "
 			 "%s per run",
-			 used ? "; " : "", sym, pct(st.with_hi, p[0], 32),
-			 r->variant, (unsigned long long)st.samples,
-			 st.unnamed_n ? ", the samples with a frame perf could "
+			 used ? "; " : "", sym, pct(s->with_hi, p[0], 32),
+			 r->variant, (unsigned long long)s->samples,
+			 s->unnamed_n ? ", the samples with a frame perf could "
 			 "not name counted as its own" : "", hi);
 		return;
 	}
-	settle_format_ns(st.saved_ns[2], a, sizeof(a));
-	settle_format_ns(st.saved_lo_ns[2], lo, sizeof(lo));
-	settle_format_ns(st.saved_hi_ns[2], hi, sizeof(hi));
-	settle_format_ns(st.basis_ns, basis, sizeof(basis));
+	settle_format_ns(s->saved_ns[2], a, sizeof(a));
+	settle_format_ns(s->saved_lo_ns[2], lo, sizeof(lo));
+	settle_format_ns(s->saved_hi_ns[2], hi, sizeof(hi));
+	settle_format_ns(s->basis_ns, basis, sizeof(basis));
 	snprintf(buf + used, len - used, "%s%s is %s [%s, %s] of %s's CPU time "
 		 "with its callees: by Amdahl's law, made infinitely fast it "
 		 "saves %s [%s, %s] of %s%s per run (%s%s)", used ? "; " : "",
 		 sym,
-		 pct(st.with, p[0], 32), pct(st.with_lo, p[1], 32),
-		 pct(st.with_hi, p[2], 32), r->variant, a, lo, hi, basis,
-		 st.of_cpu ? " of CPU time" : "",
-		 pct(st.saved_pct[2] / 100, p[3], 32),
-		 upper_text(&st, upper, sizeof(upper)));
+		 pct(s->with, p[0], 32), pct(s->with_lo, p[1], 32),
+		 pct(s->with_hi, p[2], 32), r->variant, a, lo, hi, basis,
+		 s->of_cpu ? " of CPU time" : "",
+		 pct(s->saved_pct[2] / 100, p[3], 32),
+		 upper_text(s, upper, sizeof(upper)));
 }
 
 /*
- * Says in why that symbol k of r's figure is not one to quote when the
+ * Says in why that symbol sym's figure (its share st) is not one to quote
+ * when the
  * upper end of what it saves lies more than SETTLE_QUOTE_SPREAD of the
  * run above the estimate (chains cut short, time off the CPU, which may
  * be its own): a leaf function of 16.56 % of the samples, 36 % of the
@@ -600,24 +602,33 @@ static void amdahl_of(const struct settle_result *r, size_t k, char *buf,
  * "settled: ... saves 70.29 ms [32.71 ms, 70.99 ms]" with them in the
  * estimate; the program saved 17 ms without it.
  */
-static void too_uncertain(const struct settle_result *r, size_t k,
+static void too_uncertain(const char *sym, const struct settle_share_stat *st,
 			  char *why, size_t whylen)
 {
-	struct settle_share_stat st;
-	char a[32], hi[32];
+	double lo, hi_own, part[3];
+	char a[32], hi[32], t[3][32];
 
-	if (settle_share_of(r, k, &st) < 0 ||
-	    !(st.saved_hi_ns[2] - st.saved_ns[2] >
-	      SETTLE_QUOTE_SPREAD * st.basis_ns))
+	if (!st->with_n || !(st->saved_hi_ns[2] - st->saved_ns[2] >
+			     SETTLE_QUOTE_SPREAD * st->basis_ns))
 		return;
-	settle_format_ns(st.saved_ns[2], a, sizeof(a));
-	settle_format_ns(st.saved_hi_ns[2], hi, sizeof(hi));
+	/* the upper end's three parts: the samples' own spread, the chains
+	 * cut short (with frames perf could not name), the time off the CPU
+	 * (a spread of too few samples was blamed on 20 us off the CPU) */
+	settle_wilson_interval(st->with_n, st->samples, SETTLE_Z95, &lo,
+			       &hi_own);
+	part[0] = (hi_own - st->with) * st->cpu_ns;
+	part[1] = (st->with_hi - hi_own) * st->cpu_ns;
+	part[2] = st->off_ns;
+	for (int j = 0; j < 3; j++)
+		settle_format_ns(part[j] > 0 ? part[j] : 0, t[j], sizeof(t[j]));
+	settle_format_ns(st->saved_ns[2], a, sizeof(a));
+	settle_format_ns(st->saved_hi_ns[2], hi, sizeof(hi));
 	snprintf(why, whylen, "too uncertain to quote (what %s saves by "
 		 "Amdahl's law, %s, reaches %s at the upper end, more than "
-		 "%.0f %% of a run beyond it%s)", r->command->share[k].symbol,
-		 a, hi, 100 * SETTLE_QUOTE_SPREAD,
-		 st.cut_n || st.off_ns > 0 ? ", which counts what may be its "
-		 "own" : ": too few samples");
+		 "%.0f %% of a run beyond it: %s from the spread of %llu "
+		 "samples, %s from the chains cut short, %s off the CPU)", sym,
+		 a, hi, 100 * SETTLE_QUOTE_SPREAD, t[0],
+		 (unsigned long long)st->samples, t[1], t[2]);
 }
 
 /*
@@ -699,6 +710,8 @@ int settle_command_conclusion(const struct settle_view_claim *vc,
 {
 	const struct settle_view_row *b = profiled_row(vc);
 	const struct settle_command_data *d;
+	struct settle_share_stat st[SETTLE_SHARE_MAX];
+	int found[SETTLE_SHARE_MAX];
 	double saved = 0;
 	size_t used, nmeasured = 0;
 
@@ -712,10 +725,9 @@ int settle_command_conclusion(const struct settle_view_claim *vc,
 		snprintf(sentence, len, "%s", why);
 		return 1;
 	}
-	for (size_t k = 0; k < d->nshare; k++) {
-		struct settle_share_stat st;
-
-		amdahl_of(b->r, k, sentence, len);
+	for (size_t k = 0; k < d->nshare && k < SETTLE_SHARE_MAX; k++) {
+		found[k] = settle_share_of(b->r, k, &st[k]) == 0;
+		amdahl_of(b->r, k, &st[k], found[k], sentence, len);
 		/* samples perf named after glibc's implementation of it
 		 * (memcpy's 36 % as __memmove_avx512_unaligned_erms) are
 		 * out of its share: no figure holds */
@@ -745,7 +757,7 @@ int settle_command_conclusion(const struct settle_view_claim *vc,
 		 * misspelling read "settled: nosuchsym is under 0.50 %", and
 		 * so did memcpy at 36 % of the time, its samples named
 		 * after glibc's implementation */
-		if (!why[0] && settle_share_of(b->r, k, &st) < 0)
+		if (!why[0] && !found[k])
 			snprintf(why, whylen, "%s is in none of %s's samples: "
 				 "perf may know it by another name (a "
 				 "misspelling, a function inlined into its "
@@ -793,8 +805,9 @@ int settle_command_conclusion(const struct settle_view_claim *vc,
 			 "are faster)", w->label, s, bd);
 	}
 	parallel(b->r, why, whylen);
-	for (size_t k = 0; k < d->nshare && !why[0]; k++)
-		too_uncertain(b->r, k, why, whylen);
+	for (size_t k = 0; k < d->nshare && k < SETTLE_SHARE_MAX && !why[0];
+	     k++)
+		too_uncertain(d->share[k].symbol, &st[k], why, whylen);
 	return 1;
 }
 

@@ -96,10 +96,15 @@ int settle_view_command(struct settle_view *v, struct settle_view_claim *vc);
  * infinitely fast saves per run by Amdahl's law (an estimate, not a
  * bound), then each variant's measured ratio. Writes the sentence (len
  * bytes) and, when it does not settle the question, why (whylen bytes;
- * "" when it does): no samples, or a variant whose measured saving (by
- * its interval's upper end) is more than Amdahl's figure of all the
- * symbols together, which the profile does not explain (more changed, a
- * callee missed, or work after them waited on their results). Returns 1, or 0 when no result of vc was profiled
+ * "" when it does): no samples; a symbol in no sample, or with samples
+ * named after glibc's implementation of it or after a caller it was
+ * inlined into without debug information; a variant whose measured
+ * saving (by its interval's upper end) is more than the upper end of
+ * Amdahl's figure of all the symbols together, which the profile does not
+ * explain (more changed, a callee missed, or work after them waited on
+ * their results); a command on more than one CPU, thread or process; a
+ * symbol's figure whose upper end lies more than SETTLE_QUOTE_SPREAD of a
+ * run above it (too uncertain to quote). Returns 1, or 0 when no result of vc was profiled
  * (sentence and why ""): the generic conclusion applies.
  */
 int settle_command_conclusion(const struct settle_view_claim *vc,
