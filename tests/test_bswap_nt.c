@@ -537,22 +537,30 @@ static int env_child(void)
 	return 0;
 }
 
-static void test_env(void **unused)
+/* child() in a forked child, whose first decisions are its own: its exit
+ * status. */
+static int in_child(int (*child)(void))
 {
 	pid_t pid;
 	int st;
 
-	(void)unused;
 	fflush(NULL);
 	pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0)
-		_exit(env_child());
+		_exit(child());
 	assert_int_equal(waitpid(pid, &st, 0), pid);
 	assert_true(WIFEXITED(st));
-	if (WEXITSTATUS(st) != 0)
-		fail_msg("SETTLE_BSWAP_NT_BYTES=1M: check %d failed",
-			 WEXITSTATUS(st));
+	return WEXITSTATUS(st);
+}
+
+static void test_env(void **unused)
+{
+	int rc;
+
+	(void)unused;
+	if ((rc = in_child(env_child)) != 0)
+		fail_msg("SETTLE_BSWAP_NT_BYTES=1M: check %d failed", rc);
 }
 
 /* A child whose first call is settle_bswap_active(): the copies' rule is
@@ -569,19 +577,11 @@ static int decided_child(void)
 
 static void test_decided_at_once(void **unused)
 {
-	pid_t pid;
-	int st;
+	int rc;
 
 	(void)unused;
-	fflush(NULL);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0)
-		_exit(decided_child());
-	assert_int_equal(waitpid(pid, &st, 0), pid);
-	assert_true(WIFEXITED(st));
-	if (WEXITSTATUS(st) != 0)
-		fail_msg("%s", WEXITSTATUS(st) == 1 ?
+	if ((rc = in_child(decided_child)) != 0)
+		fail_msg("%s", rc == 1 ?
 			 "the copy rule was decided before the first call" :
 			 "settle_bswap_active() left the copy rule undecided");
 }
