@@ -21,7 +21,7 @@
  * layout a block of rounds (runner.c, visit_rounds()), so the pairs fall
  * within a layout; an odd number of rounds leaves one unpaired. n counts
  * the variants that run: a design over all with the unavailable ones
- * left out is unbalanced (runner.c, nth_run()). Row after row, a claim of
+ * left out is unbalanced (runner.c, those_run()). Row after row, a claim of
  * 300 variants in 5 rounds ran its baseline near the start of each round
  * and others up to half a second later, and drift within the rounds read
  * as differences: 38 of 299 copies of the baseline `slower` on a loaded

@@ -714,19 +714,22 @@ static void lead_in(const struct settle_variant *v, void *state,
 }
 
 /*
- * The index of the m-th of res[0..nv) that runs (is not skipped). The
- * rounds order those alone: a design over all nv with the skipped left
- * out is no Williams design, and with one of 4 variants unavailable an
- * identical copy of the baseline ran after a variant that left a cost
- * for the next twice as often as the baseline did, and read 1.04x
- * `slower`, settled, in 6 of 6 runs.
+ * The indices of res[0..nv) that run (are not skipped), into runs; their
+ * number. The rounds order those alone: a design over all nv with the
+ * skipped left out is no Williams design, and with one of 4 variants
+ * unavailable an identical copy of the baseline ran after a variant that
+ * left a cost for the next twice as often as the baseline did, and read
+ * 1.04x `slower`, settled, in 6 of 6 runs.
  */
-static size_t nth_run(const struct settle_result *res, size_t nv, size_t m)
+static size_t those_run(const struct settle_result *res, size_t nv,
+			size_t *runs)
 {
+	size_t n = 0;
+
 	for (size_t i = 0; i < nv; i++)
-		if (!res[i].skipped && m-- == 0)
-			return i;
-	return nv - 1; /* not reached: m counts the variants that run */
+		if (!res[i].skipped)
+			runs[n++] = i;
+	return n;
 }
 
 __attribute__((noinline))
@@ -736,7 +739,8 @@ static void visit_body(struct visit *vi)
 	struct settle_report *rep = rn->rep;
 	const struct settle_variant *vs = rn->claim->variants;
 	struct settle_result *res = &rep->results[rn->first];
-	size_t nv = rn->claim->nvariants, run = 0, done, prev = SIZE_MAX;
+	size_t nv = rn->claim->nvariants, run, done, prev = SIZE_MAX;
+	size_t *runs;
 
 	vi->rc = vi->first ? prepare(rn, vi->state) : 0;
 	for (size_t i = 0; i < nv && !vi->first && !vi->rc; i++)
@@ -744,22 +748,27 @@ static void visit_body(struct visit *vi)
 			time_call(&vs[i], vi->state, res[i].iters, NULL);
 	if (vi->rc)
 		return;
-	for (size_t i = 0; i < nv; i++)
-		run += !res[i].skipped;
+	/* once a visit, not a scan of every variant before each sample */
+	runs = malloc((nv + 1) * sizeof(*runs));
+	if (!runs) {
+		vi->rc = -1;
+		return;
+	}
+	run = those_run(res, nv, runs);
 	done = (size_t)vi->k0 * run;
 	for (unsigned k = vi->k0; k < vi->k0 + vi->rounds; k++) {
 		int lead = 1;
 
 		for (size_t j = 0; j < run; j++) {
-			size_t i = nth_run(res, nv, settle_round_order(
+			size_t i = runs[settle_round_order(
 				run, rep->options.round_first + vi->d0 +
-				     (k - vi->k0), j));
+				     (k - vi->k0), j)];
 			struct settle_result *r = &res[i];
 			double t, cpu;
 
 			if (settle_interrupted()) {
 				vi->rc = -2;
-				return;
+				goto out;
 			}
 			progress(rep, vi->pg, r, k + 1, vi->total, done++,
 				 run * vi->total);
@@ -782,6 +791,8 @@ static void visit_body(struct visit *vi)
 				settle_safe_div(t, (double)r->ops_per_sample);
 		}
 	}
+out:
+	free(runs);
 }
 
 /* The visit with the stack pointer moved down by the layout's offset, so

@@ -107,12 +107,12 @@ static int in_none(const struct settle_command_data *d)
  * may be above any of the cuts (or any frame without a name).
  */
 static void with_interval(uint64_t n, uint64_t cut, uint64_t samples,
-			  double *lo, double *hi)
+			  double *lo, double *hi_own, double *hi)
 {
 	double ignored;
 	uint64_t most = n + cut < samples ? n + cut : samples;
 
-	settle_wilson_interval(n, samples, SETTLE_Z95, lo, &ignored);
+	settle_wilson_interval(n, samples, SETTLE_Z95, lo, hi_own);
 	settle_wilson_interval(most, samples, SETTLE_Z95, &ignored, hi);
 }
 
@@ -138,7 +138,7 @@ int settle_share_of(const struct settle_result *r, size_t k,
 	settle_wilson_interval(st->self_n, st->samples, SETTLE_Z95,
 			       &st->self_lo, &st->self_hi);
 	with_interval(st->with_n, st->cut_n + st->unnamed_n, st->samples,
-		      &st->with_lo, &st->with_hi);
+		      &st->with_lo, &st->with_hi_own, &st->with_hi);
 	st->cpu_ns = sampled_cpu_ns(r, &st->off_ns);
 	st->wall_ns = r->sum.median;
 	st->of_cpu = st->cpu_ns > st->wall_ns;
@@ -605,7 +605,7 @@ static void amdahl_of(const struct settle_result *r, size_t k,
 static void too_uncertain(const char *sym, const struct settle_share_stat *st,
 			  char *why, size_t whylen)
 {
-	double lo, hi_own, part[3];
+	double part[3];
 	char a[32], hi[32], t[3][32];
 
 	if (!st->with_n || !(st->saved_hi_ns[2] - st->saved_ns[2] >
@@ -614,10 +614,8 @@ static void too_uncertain(const char *sym, const struct settle_share_stat *st,
 	/* the upper end's three parts: the samples' own spread, the chains
 	 * cut short (with frames perf could not name), the time off the CPU
 	 * (a spread of too few samples was blamed on 20 us off the CPU) */
-	settle_wilson_interval(st->with_n, st->samples, SETTLE_Z95, &lo,
-			       &hi_own);
-	part[0] = (hi_own - st->with) * st->cpu_ns;
-	part[1] = (st->with_hi - hi_own) * st->cpu_ns;
+	part[0] = (st->with_hi_own - st->with) * st->cpu_ns;
+	part[1] = (st->with_hi - st->with_hi_own) * st->cpu_ns;
 	part[2] = st->off_ns;
 	for (int j = 0; j < 3; j++)
 		settle_format_ns(part[j] > 0 ? part[j] : 0, t[j], sizeof(t[j]));
@@ -642,14 +640,14 @@ static void too_uncertain(const char *sym, const struct settle_share_stat *st,
 static double union_saved(const struct settle_result *r)
 {
 	const struct settle_command_data *d = r->command;
-	double lo, hi, cpu, off;
+	double lo, hi_own, hi, cpu, off;
 	uint64_t maybe = d->cut;
 
 	if (!d->samples)
 		return 0;
 	if (in_none(d)) /* perf found a symbol nowhere */
 		maybe += d->unnamed;
-	with_interval(d->any, maybe, d->samples, &lo, &hi);
+	with_interval(d->any, maybe, d->samples, &lo, &hi_own, &hi);
 	cpu = sampled_cpu_ns(r, &off);
 	return hi * cpu + off;
 }

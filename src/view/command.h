@@ -34,6 +34,9 @@ struct settle_share_stat {
 	   cut, or any frame perf could not name */
 	double self, self_lo, self_hi;
 	double with, with_lo, with_hi;
+	double with_hi_own;         /* the upper end of with_n's own
+				       interval, the cut chains and unnamed
+				       frames left out */
 	double cpu_ns;  /* median CPU time of a timed run that the samples
 			   divide: user + system, or user alone when perf
 			   sampled user space only */
