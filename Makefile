@@ -268,18 +268,11 @@ RUN_TEST  = sh mk/run-test.sh $(TALLY)
 JOBS := $(shell nproc 2>/dev/null || echo 1)
 
 test: deps deps-test
-	@rm -f $(TALLY); fail=0; \
+	@rm -f $(TALLY); fail=0; start=$$(date +%s); \
 	$(MAKE) --no-print-directory -j$(JOBS) test-build || exit 1; \
 	$(MAKE) --no-print-directory test-run || fail=1; \
 	$(MAKE) --no-print-directory test-sanitize || fail=1; \
-	awk '{ p += $$1; f += $$2; k += $$3; n++ } END { \
-	  printf "%d passed, %d failed, %d skipped (test cases of %d programs and scripts)\n", \
-	    p, f, k, n }' $(TALLY) 2>/dev/null; \
-	sort -k5,5nr $(TALLY) 2>/dev/null | head -6 | \
-	  awk '{ s = s (NR > 1 ? ", " : "") $$4 " " $$5 " s" } END { \
-	    if (s != "") print "slowest: " s }'; \
-	if [ $$fail != 0 ]; then \
-	  echo "failed:" $$(awk '$$2 > 0 { print $$4 }' $(TALLY)); exit 1; fi
+	sh mk/test-summary.sh $(TALLY) $$start $$fail
 
 # Shell tests (tests/test_*.sh, and the architecture's own) get SETTLE and
 # BUILD in their environment.

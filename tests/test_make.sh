@@ -78,6 +78,28 @@ else
 	bad "the test's output is not shown"
 fi
 
+# ---- the end of make test ---------------------------------------------
+printf '%s\n' "3 0 1 a 5" "2 1 0 b 40" "4 0 0 c 7" > "$tmp/tally"
+start=$(( $(date +%s) - 125 ))
+out=$(sh mk/test-summary.sh "$tmp/tally" "$start" 0)
+rc=$?
+same "summary: the cases totalled" "$(echo "$out" | sed -n 1p)" \
+	"9 passed, 1 failed, 1 skipped (test cases of 3 programs and scripts)"
+same "summary: the slowest first" "$(echo "$out" | sed -n 2p)" \
+	"slowest: b 40 s, c 7 s, a 5 s"
+case $(echo "$out" | sed -n 3p) in
+"took 2 min 5 s, build included"*|"took 2 min 6 s, build included"*)
+	ok "summary: the wall time since make test began" ;;
+*) bad "summary: no wall time of about 2 min 5 s in '$out'" ;;
+esac
+same "summary: the failed tests named" "$(echo "$out" | sed -n 4p)" "failed: b"
+same "summary: a failed case fails make test" "$rc" 1
+printf '%s\n' "3 0 0 a 5" > "$tmp/tally"
+sh mk/test-summary.sh "$tmp/tally" "$(date +%s)" 0 > "$tmp/out"
+same "summary: all passed" "$?" 0
+sh mk/test-summary.sh "$tmp/tally" "$(date +%s)" 1 > "$tmp/out"
+same "summary: a failed step fails make test" "$?" 1
+
 # ---- settle run under emulation --------------------------------------
 # emu CMD...: mk/emulated-run.sh's status for a command
 emu() { sh mk/emulated-run.sh "$tmp/emu.log" "$@" >/dev/null 2>&1; echo $?; }
