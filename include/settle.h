@@ -531,10 +531,14 @@ int settle_compare_unpaired(const double *old, size_t n, const double *new_,
  * of 3 a side reaches 90 %. Same verdict rules, which need
  * SETTLE_MIN_UNITS (3) levels a side: fewer gives unclear,
  * SETTLE_WHY_TOO_FEW_PROCESSES (the interval is still made from 2).
- * Returns 0, or -1 when memory
+ * c->method is SETTLE_METHOD_LEVELS_YUEN when either side is trimmed,
+ * else SETTLE_METHOD_LEVELS_WELCH. Returns 0, or -1 when memory
  * runs out, no level is above 0 (c unclear, c->why set) or band is not a
  * finite fraction >= 0.
  */
+#define SETTLE_METHOD_LEVELS_YUEN \
+	"per-process levels, 20% trimmed means, Yuen-Welch interval"
+#define SETTLE_METHOD_LEVELS_WELCH "per-process levels, Welch t interval"
 int settle_compare_levels(const double *old, size_t n, const double *new_,
 			  size_t m, double band, struct settle_comparison *c);
 

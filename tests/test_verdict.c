@@ -429,7 +429,15 @@ static void test_levels(void **st)
 	assert_true(fabs(log(c.ratio)) < 1e-12);
 	assert_int_equal(c.n, 3);
 	assert_true(log(c.hi) - log(c.ratio) < 0.05);
-	assert_non_null(strstr(c.method, "Yuen"));
+	assert_string_equal(c.method, SETTLE_METHOD_LEVELS_YUEN);
+	/* five levels against four: the five are trimmed, so Yuen's, not
+	 * Welch's (the method said Welch's unless both sides had five) */
+	assert_int_equal(settle_compare_levels(o5, 5, n5, 4, 0.01, &c), 0);
+	assert_string_equal(c.method, SETTLE_METHOD_LEVELS_YUEN);
+	assert_int_equal(settle_compare_levels(o5, 4, n5, 5, 0.01, &c), 0);
+	assert_string_equal(c.method, SETTLE_METHOD_LEVELS_YUEN);
+	assert_int_equal(settle_compare_levels(o5, 4, n5, 4, 0.01, &c), 0);
+	assert_string_equal(c.method, SETTLE_METHOD_LEVELS_WELCH);
 	/* levels all alike: a point interval, the same */
 	assert_int_equal(settle_compare_levels(old, 1, old, 1, 0.01, &c), 0);
 	assert_int_equal(c.verdict, SETTLE_UNCLEAR);

@@ -297,16 +297,19 @@ int settle_compare_processes(const double *est, size_t p, double band,
 
 /* One side of a two-sample Yuen comparison: the trimmed mean of the logs
  * of x[0..n), its squared standard error d = (n - 1) s_w^2 / (h (h - 1))
- * and h, the values kept. -1 when memory runs out. */
+ * and h, the values kept (fewer than the logs' count when trimmed). -1
+ * when memory runs out. */
 static int yuen_side(const double *x, size_t n, double *mean, double *d,
-		     size_t *h)
+		     size_t *h, int *trimmed)
 {
-	size_t k;
+	size_t k, g;
 	double *l = logs(x, n, &k), ss;
 
 	if (!l)
 		return -1;
-	*h = k - 2 * trim(l, k, mean, &ss);
+	g = trim(l, k, mean, &ss);
+	*h = k - 2 * g;
+	*trimmed |= g > 0;
 	*d = *h > 1 ? ss / (double)(*h * (*h - 1)) : 0;
 	free(l);
 	return 0;
@@ -317,17 +320,19 @@ int settle_compare_levels(const double *old, size_t n, const double *new_,
 {
 	double mo, mn, dx, dy, df, half = 0;
 	size_t hx, hy;
+	int trimmed = 0;
 
 	if (bad_band(band))
 		return no_band(c);
 	if (all_zero(old, n) || all_zero(new_, m))
 		return no_time(c);
-	*c = (struct settle_comparison){ .method = n >= 5 && m >= 5 ?
-		"per-process levels, 20% trimmed means, Yuen-Welch interval" :
-		"per-process levels, Welch t interval" };
-	if (yuen_side(old, n, &mo, &dx, &hx) < 0 ||
-	    yuen_side(new_, m, &mn, &dy, &hy) < 0)
+	*c = (struct settle_comparison){ .method = SETTLE_METHOD_LEVELS_WELCH };
+	if (yuen_side(old, n, &mo, &dx, &hx, &trimmed) < 0 ||
+	    yuen_side(new_, m, &mn, &dy, &hy, &trimmed) < 0)
 		return -1;
+	/* Yuen's as soon as either side is trimmed (5 levels or more) */
+	c->method = trimmed ? SETTLE_METHOD_LEVELS_YUEN :
+			      SETTLE_METHOD_LEVELS_WELCH;
 	c->n = hx < hy ? hx : hy;
 	c->ratio = exp(mn - mo);
 	c->lo = c->hi = c->ratio;

@@ -408,7 +408,8 @@ static int by_layout(const struct settle_report *old,
 		rc = settle_compare_levels(x, nx, y, ny, band, c) < 0 ? 0 :
 		     SETTLE_BY_PROCESS;
 		if (rc)
-			c->method = nx >= 5 && ny >= 5 ?
+			c->method = !strcmp(c->method,
+					    SETTLE_METHOD_LEVELS_YUEN) ?
 				"one level per process (the mean over the "
 				"layouts of each layout's log median), 20% "
 				"trimmed means, Yuen-Welch interval" :
