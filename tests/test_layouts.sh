@@ -234,6 +234,11 @@ v=$(verdict l3-before l3-after moved)
    [ "$v" = "unclear layouts not a multiple of 4 True" ] &&
 	ok "compare of two such files: the moved code unclear, not slower" ||
 	bad "compare, 3 layouts: '$v'"
+"$SETTLE" compare "$TMP/l3-before.json" "$TMP/l3-after.json" 2>&1 |
+	tr '\n' ' ' | tr -s ' ' >"$TMP/l3c.flat"
+grep -q "rows unclear ([0-9]* with an interval straddling the band's edge, 0 too noisy or too few samples, [1-9][0-9]* for another reason the table gives)" "$TMP/l3c.flat" &&
+	ok "...and its summary does not count them as too noisy" ||
+	bad "compare, 3 layouts, summary: $(grep -o 'settled: [^;]*' "$TMP/l3c.flat")"
 v=$(verdict l3-before l3-says4 moved)
 [ "${v% *}" = "unclear layouts not a multiple of 4" ] &&
 	ok "...also when the settings were edited to say 4 (the samples say 3)" ||

@@ -1459,13 +1459,17 @@ static size_t count_verdict(const struct settle_compare_view *cv,
 
 /*
  * Unclear rows whose reason is not noise: measured in other layouts (or
- * not in every layout), below the timer's resolution.
+ * not in every layout, or in layouts that are not a whole set of slots),
+ * below the timer's resolution, failed runs. Every reason of this list
+ * is set whatever the interval (make_row()): a reason added there belongs
+ * here too.
  */
 static size_t unclear_not_noise(const struct settle_compare_view *cv)
 {
 	static const char *const why[] = {
 		why_other_layouts, why_no_process, why_no_round,
 		why_below_resolution, why_uneven, why_failed,
+		SETTLE_WHY_PART_SLOTS,
 	};
 	size_t n = 0;
 
