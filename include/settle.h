@@ -104,6 +104,12 @@ struct settle_param {
 #define SETTLE_REFERENCE 0x1u /* a physical limit (memcpy, streaming read):
 				 timed and shown, excluded from the check
 				 and never the baseline */
+#define SETTLE_WHY_OFF_SLOT "functions off 16-byte boundaries"
+#define SETTLE_UNALIGNED_CODE 0x2u /* set by settle on the variants of a
+				 FILE.c build whose functions do not all
+				 start on a 16-byte boundary: measured in
+				 layouts, its rows get no verdict
+				 (SETTLE_WHY_OFF_SLOT; docs/layouts.md) */
 
 struct settle_variant {
 	const char *name;        /* e.g. "popcnt"; unique with build */
@@ -427,7 +433,10 @@ struct settle_comparison {
 	const char *method;/* how the interval was computed */
 	double layout_spread; /* with why "layout-sensitive": the larger
 			      layout spread of the two sides (relative,
-			      settle_result.layout_spread) */
+			      settle_result.layout_spread); with a FILE.c
+			      row's ratio that moves with the layout: the
+			      largest layout's ratio over the smallest's,
+			      less 1 */
 	double mean_ratio; /* with why SETTLE_WHY_MEANS_RUNS or
 			      SETTLE_WHY_MEANS_SAMPLES: the ratio of the
 			      mean times the verdict contradicted */
@@ -889,6 +898,9 @@ struct settle_result {
 	const struct settle_param *params; /* the other parameters */
 	size_t nparams;
 	int reference;              /* SETTLE_REFERENCE: a physical limit */
+	int unaligned_code;         /* SETTLE_UNALIGNED_CODE: its build's
+				       functions do not all start a 16-byte
+				       slot (no verdict in layouts) */
 	uint64_t size_bytes;        /* 0 for a claim without sizes */
 	const char *skipped;        /* reason when not run, else NULL */
 	uint64_t iters;             /* repetitions per sample */

@@ -18,10 +18,11 @@ ok() { pass=$((pass + 1)); echo "ok   $*"; }
 bad() { fail=$((fail + 1)); echo "FAIL $*"; }
 
 # test_tmp NAME: TMP, a new directory under TMPDIR, removed when the
-# script exits; the script stops when none can be made
+# script exits (kept for a look with KEEP_TMP=1); the script stops when
+# none can be made
 test_tmp() {
 	TMP=$(mktemp -d "${TMPDIR:-/tmp}/settle-$1-XXXXXX") || exit 1
-	trap 'rm -rf "$TMP"' EXIT
+	[ -n "${KEEP_TMP:-}" ] || trap 'rm -rf "$TMP"' EXIT
 }
 
 # test_end NAME: "NAME: P passed, F failed" (", S skipped" when the script

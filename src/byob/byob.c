@@ -1274,6 +1274,8 @@ struct build {
 	const char *uncached;     /* why, when transient */
 	const struct settle_claim *const *claims; /* NULL-terminated */
 	size_t nclaims;
+	char offslot[192];        /* in layouts: why its functions do not
+				     all start a 16-byte slot, else "" */
 };
 
 /* Split b->cmd on blanks; -1 after a message. */
@@ -1518,6 +1520,31 @@ static void *load(struct build *b)
 }
 
 /*
+ * Whether b's own functions (after the layout header's mark) each start
+ * a 16-byte slot, as the layouts' design needs (docs/layouts.md: each
+ * layout moves the code by a slot, so a function and its copy sit in the
+ * same four slots only when both start one). Why not into b->offslot,
+ * else "". -Os (gcc's and clang's) aligns no function, whatever
+ * -falign-functions says.
+ */
+static void code_slots(struct build *b)
+{
+	char fn[128];
+	long a = settle_elf_code_align(b->so, SETTLE_LAYOUT_CODE_MARK,
+				       SETTLE_CODE_SLOT, fn, sizeof(fn));
+
+	b->offslot[0] = '\0';
+	if (a >= SETTLE_CODE_SLOT)
+		return;
+	if (a > 0)
+		snprintf(b->offslot, sizeof(b->offslot), "its function %s",
+			 fn);
+	else
+		snprintf(b->offslot, sizeof(b->offslot), "no symbol table "
+			 "in its object says where its functions start");
+}
+
+/*
  * Compile (or find in the cache) and load one build of file, whose
  * contents are src[0..len). -1 after a message.
  */
@@ -1537,8 +1564,14 @@ static int make_build(struct build *b, const char *file, const char *real,
 
 	if (split_build(b) < 0)
 		return -1;
-	for (size_t i = 0; i < b->nwords; i++)
+	for (size_t i = 0; i < b->nwords; i++) {
 		argv[argc++] = b->words[i];
+		/* in layouts every function starts a 16-byte slot, as at
+		 * -O2 (-O0 and -O1 pack them); before the build's own words,
+		 * so that its own -falign-functions wins (and is checked) */
+		if (!i && pad)
+			argv[argc++] = "-falign-functions=16";
+	}
 	if (pad) {
 		/* the layout's padding first in each section (see above) */
 		argv[argc++] = "-fno-toplevel-reorder";
@@ -1607,6 +1640,8 @@ static int make_build(struct build *b, const char *file, const char *real,
 			return rc;
 		dl = load(b);
 	}
+	if (dl && pad)
+		code_slots(b);
 	if (b->transient)
 		unlink(b->so);
 	if (!dl) {
@@ -1666,11 +1701,14 @@ static int layout_header(const char *cache, unsigned l, char *out,
 						   ".data", ".bss" };
 		int pad = i ? SETTLE_LAYOUT_DATA_PAD(l) :
 			  SETTLE_LAYOUT_CODE_PAD(l);
-		char skip[48] = "";
+		char skip[80] = "";
 
 		if (pad) /* .skip 0 makes the assembler warn */
 			snprintf(skip, sizeof(skip), "\\t.skip %d%s\\n", pad,
 				 i ? "" : ", 0xcc");
+		if (!i) /* where the build's own functions begin */
+			snprintf(skip + strlen(skip), sizeof(skip) -
+				 strlen(skip), SETTLE_LAYOUT_CODE_MARK ":\\n");
 		n += (size_t)snprintf(text + n, sizeof(text) - n,
 				      "%s\".pushsection %s\\n\\t.p2align 12\\n"
 				      "%s\\t.popsection\\n\"", i ? "\n\t" : "",
@@ -2074,6 +2112,8 @@ static int make_variants(struct mclaim *mc, const struct build *builds,
 			mv[i].arg = &mc->slots[i];
 			mv[i].unavailable = v->unavailable ? slot_unavailable
 							   : NULL;
+			if (builds[b].offslot[0])
+				mv[i].flags |= SETTLE_UNALIGNED_CODE;
 			if (!mv[i].build ||
 			    (v->label && *v->label && !mv[i].label))
 				goto nomem;
@@ -2262,6 +2302,26 @@ static int build_layouts(struct build *b, const char *const *builds,
 	return 0;
 }
 
+/* A build whose functions do not all start a slot in some layout's
+ * object: said in layout 0's (b[i]), which its variants take, and, when
+ * say, on stderr. */
+static void off_slots(const char *file, struct build *b, size_t nbuilds,
+		      unsigned nl, int say)
+{
+	for (size_t i = 0; i < nbuilds; i++) {
+		for (unsigned l = 1; l < nl && !b[i].offslot[0]; l++)
+			memcpy(b[i].offslot, b[l * nbuilds + i].offslot,
+			       sizeof(b[i].offslot));
+		if (b[i].offslot[0] && say)
+			fprintf(stderr, "settle: %s, build '%s': %s (-Os "
+				"aligns no function, nor does "
+				"-falign-functions below 16): in layouts its "
+				"rows get no verdict (%s; docs/layouts.md)\n",
+				file, b[i].cmd, b[i].offslot,
+				SETTLE_WHY_OFF_SLOT);
+	}
+}
+
 /* Whether a name given with the claim names none of the file's claims
  * (said with the claims of its first build, b). */
 static int missing_name(const char *file, char *const *names, size_t nnames,
@@ -2343,6 +2403,7 @@ int settle_byob_claims(const char *file, const char *const *builds,
 	free(src);
 	if (rc)
 		return rc;
+	off_slots(file, b, nbuilds, nl, !(flags & SETTLE_BYOB_QUIET));
 	for (size_t i = 0; i < nbuilds; i++)
 		for (size_t k = 0; k < b[i].nclaims; k++) {
 			const struct settle_claim *c = b[i].claims[k];

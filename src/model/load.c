@@ -839,6 +839,7 @@ static int load_result(struct loader *l, json_t *doc, json_t *jr, size_t idx,
 		r->check = strtoull(json_string_value(json_object_get(jr, "check")),
 				    NULL, 10);
 	r->below_resolution = json_is_true(json_object_get(jr, "below_resolution"));
+	r->unaligned_code = json_is_true(json_object_get(jr, "unaligned_code"));
 	s = json_object_get(jr, "shortest_sample_ns");
 	if (s && !is_time(s))
 		return fail(l, "malformed: results[%zu] (%s %s) "

@@ -196,12 +196,21 @@ void settle_report_truncate(struct settle_report *rep, size_t n);
 /* The reason of the verdict such a row gets: unclear. */
 #define SETTLE_WHY_PART_SLOTS "layouts not a multiple of 4"
 
-/* Whether r, a result of rep, is a FILE.c build's (rep->claims_built)
- * measured, as its samples say, in 2 or more layouts that are not a
- * multiple of SETTLE_CODE_SLOTS: its code did not sit in each of its
- * slots alike, and it gets no verdict (in a run, a file or compare). */
-int settle_part_slots(const struct settle_report *rep,
-		      const struct settle_result *r);
+/* The reason of a FILE.c row's unclear verdict when its ratio to its
+ * baseline moves with the layout and some layout's ratio does not say
+ * what the verdict says (src/model/report.c, placement_check()). */
+#define SETTLE_WHY_RATIO_MOVES \
+	"its ratio moves with the layout: where the code sits decides"
+
+/* Why r, a result of rep, gets no verdict though its interval may be
+ * narrow: a FILE.c build's (rep->claims_built) measured, as its samples
+ * say, in 2 or more layouts where its code did not sit in each of its
+ * slots alike: functions not on 16-byte boundaries (r->unaligned_code,
+ * SETTLE_WHY_OFF_SLOT), or layouts that are not a multiple of
+ * SETTLE_CODE_SLOTS (SETTLE_WHY_PART_SLOTS). NULL when neither (in a
+ * run, a file or compare alike). */
+const char *settle_slots_why(const struct settle_report *rep,
+			     const struct settle_result *r);
 
 /* 2 x the repetitions must take at least this many times as long, or a
  * result is invalid. */

@@ -199,10 +199,14 @@ settle_report_append_variant(struct settle_report *rep,
 			     const struct settle_variant *v,
 			     uint64_t size_bytes)
 {
-	return settle_report_append(rep, claim, v->name, v->build, v->params,
-				    v->nparams, v->label,
-				    !!(v->flags & SETTLE_REFERENCE),
-				    size_bytes);
+	struct settle_result *r;
+
+	r = settle_report_append(rep, claim, v->name, v->build, v->params,
+				 v->nparams, v->label,
+				 !!(v->flags & SETTLE_REFERENCE), size_bytes);
+	if (r)
+		r->unaligned_code = !!(v->flags & SETTLE_UNALIGNED_CODE);
+	return r;
 }
 
 static int any_layout(const unsigned char *layouts, size_t n)
@@ -1036,23 +1040,147 @@ static void no_verdict(struct settle_result *r, const struct settle_result *b)
  * layouts a function and its copy 96 bytes on read 0.863-0.892x
  * "faster" in 6 of 7 runs, settled in 5.
  */
-int settle_part_slots(const struct settle_report *rep,
-		      const struct settle_result *r)
+const char *settle_slots_why(const struct settle_report *rep,
+			     const struct settle_result *r)
 {
-	return rep->claims_built[0] && r->nlayouts > 1 &&
-	       r->nlayouts % SETTLE_CODE_SLOTS;
+	if (!rep->claims_built[0] || r->nlayouts < 2)
+		return NULL;
+	if (r->unaligned_code)
+		return SETTLE_WHY_OFF_SLOT;
+	return r->nlayouts % SETTLE_CODE_SLOTS ? SETTLE_WHY_PART_SLOTS : NULL;
 }
 
-/* No verdict for r when settle_part_slots(), whatever its interval: the
+/* No verdict for r when settle_slots_why(), whatever its interval: the
  * reason every such row gives (one called "interval too wide" beside
  * others called "layouts not a multiple of 4" read as two findings). */
 static void whole_slots(const struct settle_report *rep,
 			struct settle_result *r)
 {
-	if (!settle_part_slots(rep, r))
+	const char *why = settle_slots_why(rep, r);
+
+	if (!why)
 		return;
 	r->cmp.verdict = SETTLE_UNCLEAR;
-	r->cmp.why = SETTLE_WHY_PART_SLOTS;
+	r->cmp.why = why;
+}
+
+/*
+ * d[p * nl + i], process p's estimate of r against b in its i-th layout
+ * ls[i] (layout_estimate(): the median paired log ratio), for the nproc
+ * processes' rounds; buf holds a process's rounds. -1 when a process
+ * lacks a layout.
+ */
+static int layout_table(const struct settle_result *r,
+			const struct settle_result *b, unsigned nproc,
+			const unsigned *ls, unsigned nl, double *buf,
+			double *d)
+{
+	size_t rounds = r->nsamples / nproc;
+
+	for (unsigned p = 0; p < nproc; p++)
+		for (unsigned i = 0; i < nl; i++)
+			if (layout_estimate(b, r, p * rounds, (p + 1) * rounds,
+					    ls[i], buf, &d[p * nl + i]) < 0)
+				return -1;
+	return 0;
+}
+
+/*
+ * Whether the ratio of a P x L table d of log ratios (process by layout)
+ * moves with the layout: the layouts' means m[0..nl) differ beyond the
+ * noise of the processes (a two-way analysis of variance without
+ * replication, layout against process: F on nl - 1 and (nl - 1)(np - 1)
+ * degrees of freedom, p below SETTLE_LAYOUT_ALPHA) and spread by more
+ * than twice the band (settle_layout_sensitive()). m[] is filled.
+ */
+static int ratio_moves(const double *d, unsigned np, unsigned nl,
+		       double band, double *m)
+{
+	double gm = 0, ssl = 0, ssp = 0, sst = 0, df, p, lo = INFINITY;
+	double hi = -INFINITY;
+
+	for (unsigned i = 0; i < nl; i++) {
+		m[i] = 0;
+		for (unsigned k = 0; k < np; k++)
+			m[i] += d[k * nl + i] / np;
+		gm += m[i] / nl;
+		lo = fmin(lo, m[i]);
+		hi = fmax(hi, m[i]);
+	}
+	for (unsigned i = 0; i < nl; i++)
+		ssl += np * (m[i] - gm) * (m[i] - gm);
+	for (unsigned k = 0; k < np; k++) {
+		double mp = 0;
+
+		for (unsigned i = 0; i < nl; i++)
+			mp += d[k * nl + i] / nl;
+		ssp += nl * (mp - gm) * (mp - gm);
+	}
+	for (size_t k = 0; k < (size_t)np * nl; k++)
+		sst += (d[k] - gm) * (d[k] - gm);
+	df = (double)(nl - 1) * (np - 1);
+	if (sst - ssl - ssp > 1e-12 * sst)
+		p = settle_f_sf(ssl / (nl - 1) / ((sst - ssl - ssp) / df),
+				nl - 1, df);
+	else /* no residual: the layouts differ if their means do */
+		p = ssl > 1e-12 * fmax(sst, 1e-12) ? 0 : 1;
+	return settle_layout_sensitive(exp(hi) / exp(lo) - 1, p, band);
+}
+
+/*
+ * A FILE.c row whose ratio to its baseline moves with the layout: each
+ * layout moves the build's code by a 16-byte slot of its line and by
+ * whole lines of its page, so the mean over a set of 4 layouts is free
+ * of the slot a function starts in, not of where it sits beside the
+ * functions it calls or is called by (other slots in each copy) nor of
+ * the rest of its place (the branch predictors' and op cache's indexes).
+ * Two identical copies of a branchy loop calling one helper, built with
+ * gcc -O1 and 16-byte aligned 96 bytes apart, read 0.817x [0.728,
+ * 0.917] and 0.832x "faster" (the second settled) with 4 layouts and 3
+ * processes on the Zen 5 guest, and 0.816x with 8: one copy twice as
+ * slow in one slot, the other copy in none. So a row whose ratio moves
+ * with the layout (ratio_moves()) keeps its verdict only when every
+ * layout's ratio (each the mean over the processes of their log
+ * ratios) says it too: faster in each, slower in each; never "same".
+ */
+static void placement_check(const struct settle_report *rep,
+			    struct settle_result *r,
+			    const struct settle_result *b, unsigned nproc,
+			    double band)
+{
+	unsigned char seen[256];
+	unsigned nl = layouts_in(r, 0, r->nsamples, seen), ls[256], k = 0;
+	double *d, *m, *buf, lo = INFINITY, hi = 0;
+	struct settle_comparison *c = &r->cmp;
+	int moves;
+
+	if (!rep->claims_built[0] || nl < 2 || nproc < 2 ||
+	    settle_slots_why(rep, r) || r->nsamples % nproc ||
+	    b->nsamples != r->nsamples || c->verdict == SETTLE_UNCLEAR ||
+	    c->verdict == SETTLE_INVALID)
+		return;
+	for (unsigned l = 0; l < 256; l++)
+		if (seen[l])
+			ls[k++] = l;
+	d = malloc((size_t)nproc * nl * sizeof(*d));
+	m = malloc(nl * sizeof(*m));
+	buf = malloc(r->nsamples * sizeof(*buf));
+	moves = d && m && buf &&
+		layout_table(r, b, nproc, ls, nl, buf, d) == 0 &&
+		ratio_moves(d, nproc, nl, band, m);
+	for (unsigned i = 0; moves && i < nl; i++) {
+		lo = fmin(lo, exp(m[i]));
+		hi = fmax(hi, exp(m[i]));
+	}
+	if (moves && !(c->verdict == SETTLE_FASTER && hi < 1 - band) &&
+	    !(c->verdict == SETTLE_SLOWER && lo > 1 + band)) {
+		c->verdict = SETTLE_UNCLEAR;
+		c->why = SETTLE_WHY_RATIO_MOVES;
+		c->layout_spread = hi / lo - 1;
+	}
+	free(d);
+	free(m);
+	free(buf);
 }
 
 /* Said by the samples, not by the repetition check's count of voluntary
@@ -1196,6 +1324,7 @@ static void analyze_group(const struct settle_report *rep,
 		check_against(&res[i], &res[b]);
 		compare(&res[i], &res[b], nproc, band);
 		whole_slots(rep, &res[i]);
+		placement_check(rep, &res[i], &res[b], nproc, band);
 		means_agree(&res[i], &res[b], band);
 		shared_widen(&res[i], &res[b], nproc, band);
 		no_verdict(&res[i], &res[b]);

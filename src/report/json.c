@@ -328,9 +328,10 @@ static void write_result(FILE *f, const struct settle_report *rep,
 	fputs(", ", f); jkey(f, "label");
 	jstr(f, r->label);
 	fputs(", ", f); settle_json_params(f, "params", r);
-	fprintf(f, ",\n     \"reference\": %s, \"iterations\": %llu, "
+	fprintf(f, ",\n     \"reference\": %s,%s \"iterations\": %llu, "
 		"\"ops_per_sample\": %llu, \"check\": \"%llu\",\n     \"samples_ns\": [",
 		r->reference ? "true" : "false",
+		r->unaligned_code ? " \"unaligned_code\": true," : "",
 		(unsigned long long)r->iters,
 		(unsigned long long)r->ops_per_sample,
 		(unsigned long long)r->check);

@@ -2,6 +2,8 @@
  * elf.c - ELF headers read with every offset checked (see elf.h).
  */
 #include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -122,4 +124,94 @@ int settle_elf_whole(const char *path)
 			      sizeof(settle_elf_shdr))));
 	settle_elf_close(&e);
 	return whole;
+}
+
+/* The symbol table of e (.symtab) and its string table, read whole into
+ * *sym (*nsym entries) and *str (*nstr bytes; both malloc'ed). 0, or -1
+ * when there is none, it lies outside e or memory runs out. */
+static int symbols(const struct settle_elf *e, settle_elf_sym **sym,
+		   size_t *nsym, char **str, size_t *nstr)
+{
+	settle_elf_shdr sh, st;
+
+	*sym = NULL;
+	*str = NULL;
+	for (unsigned i = 0; i < e->eh.e_shnum; i++) {
+		if (settle_elf_section(e, i, &sh) < 0)
+			return -1;
+		if (sh.sh_type != SHT_SYMTAB)
+			continue;
+		if (sh.sh_entsize != sizeof(**sym) ||
+		    settle_elf_section(e, sh.sh_link, &st) < 0 ||
+		    !table_inside(e, sh.sh_offset, 1, sh.sh_size) ||
+		    !table_inside(e, st.sh_offset, 1, st.sh_size) ||
+		    !st.sh_size)
+			return -1;
+		*nsym = sh.sh_size / sizeof(**sym);
+		*nstr = st.sh_size;
+		*sym = malloc(sh.sh_size ? sh.sh_size : 1);
+		*str = malloc(st.sh_size);
+		if (!*sym || !*str ||
+		    settle_elf_read(e, *sym, sh.sh_size, sh.sh_offset) ||
+		    settle_elf_read(e, *str, st.sh_size, st.sh_offset)) {
+			free(*sym);
+			free(*str);
+			return -1;
+		}
+		(*str)[st.sh_size - 1] = '\0';
+		return 0;
+	}
+	return -1;
+}
+
+/* The largest power of two, at most 4096, that divides a. */
+static long align_of(uint64_t a)
+{
+	long k = 1;
+
+	while (k < 4096 && !(a & (uint64_t)k))
+		k *= 2;
+	return k;
+}
+
+long settle_elf_code_align(const char *path, const char *marker,
+			   unsigned slot, char *name, size_t len)
+{
+	struct settle_elf e;
+	settle_elf_sym *sym, *m = NULL;
+	size_t nsym, nstr;
+	char *str;
+	long worst = 4096;
+
+	if (len)
+		name[0] = '\0';
+	if (settle_elf_open(&e, path) < 0)
+		return -1;
+	if (symbols(&e, &sym, &nsym, &str, &nstr) < 0) {
+		settle_elf_close(&e);
+		return 0;
+	}
+	settle_elf_close(&e);
+	for (size_t i = 0; i < nsym && !m; i++)
+		if (sym[i].st_name < nstr &&
+		    !strcmp(str + sym[i].st_name, marker) &&
+		    sym[i].st_shndx != SHN_UNDEF)
+			m = &sym[i];
+	for (size_t i = 0; m && i < nsym; i++) {
+		const settle_elf_sym *s = &sym[i];
+		long a = align_of(s->st_value);
+
+		if (ELF64_ST_TYPE(s->st_info) != STT_FUNC ||
+		    s->st_shndx != m->st_shndx || s->st_value < m->st_value ||
+		    a >= worst)
+			continue;
+		worst = a;
+		if (a < (long)slot && len)
+			snprintf(name, len, "%s %u bytes into a %u-byte slot",
+				 s->st_name < nstr ? str + s->st_name : "?",
+				 (unsigned)(s->st_value % slot), slot);
+	}
+	free(sym);
+	free(str);
+	return m ? worst : 0;
 }

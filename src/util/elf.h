@@ -19,12 +19,14 @@ typedef Elf64_Ehdr settle_elf_ehdr;
 typedef Elf64_Shdr settle_elf_shdr;
 typedef Elf64_Phdr settle_elf_phdr;
 typedef Elf64_Nhdr settle_elf_nhdr;
+typedef Elf64_Sym settle_elf_sym;
 #define SETTLE_ELF_CLASS ELFCLASS64
 #else
 typedef Elf32_Ehdr settle_elf_ehdr;
 typedef Elf32_Shdr settle_elf_shdr;
 typedef Elf32_Phdr settle_elf_phdr;
 typedef Elf32_Nhdr settle_elf_nhdr;
+typedef Elf32_Sym settle_elf_sym;
 #define SETTLE_ELF_CLASS ELFCLASS32
 #endif
 
@@ -77,5 +79,20 @@ int settle_elf_machine(const char *path);
  * machine's class and byte order (not judged).
  */
 int settle_elf_whole(const char *path);
+
+/*
+ * Where the functions of the code after a marker start: the largest
+ * power of two, at most 4096, that divides the address of every
+ * function (STT_FUNC) of the ELF file at path (this machine's class and
+ * byte order) that lies in the marker's section at or after the symbol
+ * named marker (.symtab). The first function found at that alignment
+ * (the worst), and its offset from the alignment asked about, are said
+ * in name: "scan 7 bytes into a 16-byte slot" when its alignment is
+ * below slot (bytes, a power of two), else "". Returns the alignment, 0
+ * when path has no symbol table or no marker in it (an object built
+ * with -s or -Wl,-x), -1 when it is no such ELF file or cannot be read.
+ */
+long settle_elf_code_align(const char *path, const char *marker,
+			   unsigned slot, char *name, size_t len);
 
 #endif

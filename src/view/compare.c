@@ -697,10 +697,12 @@ static int make_row(const struct settle_report *old,
 		 * (command g -87.66 %)" */
 		c.verdict = SETTLE_UNCLEAR;
 		c.why = why_failed;
-	} else if (k > 0 && (settle_part_slots(old, w->old_r) ||
-		    settle_part_slots(nw, r))) {
+	} else if (k > 0 && (settle_slots_why(old, w->old_r) ||
+		    settle_slots_why(nw, r))) {
 		c.verdict = SETTLE_UNCLEAR;
-		c.why = SETTLE_WHY_PART_SLOTS;
+		c.why = settle_slots_why(old, w->old_r) ?
+			settle_slots_why(old, w->old_r) :
+			settle_slots_why(nw, r);
 	} else if (c.verdict == SETTLE_UNCLEAR && spread > 0 && k >= 0) {
 		c.why = settle_layout_why(spread, why, whylen);
 	} else {
@@ -1469,7 +1471,7 @@ static size_t unclear_not_noise(const struct settle_compare_view *cv)
 	static const char *const why[] = {
 		why_other_layouts, why_no_process, why_no_round,
 		why_below_resolution, why_uneven, why_failed,
-		SETTLE_WHY_PART_SLOTS,
+		SETTLE_WHY_PART_SLOTS, SETTLE_WHY_OFF_SLOT,
 	};
 	size_t n = 0;
 

@@ -434,6 +434,13 @@ static const char *why_text(struct settle_view *v,
 			 why, q, colon);
 		return keep(v, buf);
 	}
+	if (why && !strcmp(why, SETTLE_WHY_RATIO_MOVES)) {
+		/* the same words, and how far it moves */
+		colon = strchr(why, ':');
+		snprintf(buf, sizeof(buf), "%.*s, +-%.0f %%%s",
+			 (int)(colon - why), why, 50 * c->layout_spread, colon);
+		return keep(v, buf);
+	}
 	if (!why || strcmp(why, SETTLE_WHY_LAYOUT))
 		return why;
 	return keep(v, settle_layout_why(c->layout_spread, buf, sizeof(buf)));
@@ -999,7 +1006,7 @@ static int undecided(const struct settle_report *rep,
 	const struct settle_result *a = f->r, *b = w->r;
 	struct settle_comparison c;
 
-	if (w == f || settle_part_slots(rep, a) || settle_part_slots(rep, b) ||
+	if (w == f || settle_slots_why(rep, a) || settle_slots_why(rep, b) ||
 	    settle_why_too_few(a->cmp.why) || settle_why_too_few(b->cmp.why))
 		return 0; /* no verdict, by design: nothing to tell apart */
 	if (!settle_result_same_group(a, b)) {
