@@ -63,8 +63,9 @@ struct settle_command_data {
 				   SETTLE_CHAINS_* */
 	unsigned profiled_runs;
 	unsigned profiled_again; /* runs profiled again and dropped: perf
-				   unwound most of their DWARF chains with
-				   frame pointers (not in samples) */
+				   unwound more than a tenth of their DWARF
+				   chains with frame pointers (not in
+				   samples) */
 	uint64_t samples;       /* over all profiled runs */
 	uint64_t any;           /* of them with any --share symbol in the
 				   call chain */
