@@ -580,9 +580,65 @@ static void test_inline_evidence(void **st)
 	assert_string_equal(p.count.inline_dso[1], "");
 	assert_int_equal(p.count.children[0], 4);
 	/* work ran inlined only: its copies' file is that of the frame at
-	 * their address, and where none follows, unknown (said) */
+	 * their address; where none follows (another address, or none),
+	 * the run's last frame was the function itself (perf 6.1 names one
+	 * it found in DWARF only so), in no file named */
 	assert_string_equal(p.count.dso[0][0], "/tmp/pg");
 	assert_string_equal(p.count.dso[0][1], "");
+	assert_int_equal(p.count.dso_unplaced[0], 0);
+}
+
+/*
+ * perf 6.1 on sort calling libc's strcoll, libc6-dbg installed: the
+ * function that ran is named from DWARF, glibc's internal alias and
+ * "(inlined)", its inlined helpers before it, then the caller at another
+ * address (a stripped program: [unknown]). --share __strcoll_l names it
+ * (it read "in none of its samples"), with callees in every sample and
+ * self where it is the innermost frame, and in no unnamed file (it read
+ * "a file perf did not name", which settled nothing); a frame of the
+ * function it was inlined into, at its address, without a file (perf
+ * script without -F dso) leaves it unplaced.
+ */
+static void test_inlined_itself(void **st)
+{
+	static const char two[] =
+		"sort 22818     250000 \n"
+		"\t           9da88 get_next_seq (inlined)\n"
+		"\t           9da88 __GI___strcoll_l (inlined)\n"
+		"\t           145b4 [unknown] (/usr/bin/sort)\n"
+		"\t           27249 __libc_start_call_main (/lib/libc.so.6)\n"
+		"\t           27304 __libc_start_main_impl (inlined)\n"
+		"\n"
+		"sort 22818     250000 \n"
+		"\t           9db14 __GI___strcoll_l (inlined)\n"
+		"\t           145b4 [unknown] (/usr/bin/sort)\n"
+		"\t           27249 __libc_start_call_main (/lib/libc.so.6)\n"
+		"\t           27304 __libc_start_main_impl (inlined)\n";
+	static const char own[] =
+		"sort 22818     250000 \n"
+		"\t           9db20 __GI___strcoll_l (inlined)\n"
+		"\t           9db20 strcoll\n"
+		"\t           1000 _start (/usr/bin/sort)\n";
+	static const char *const syms[] = { "__strcoll_l", "strcoll_l" };
+	struct settle_perf_parser p;
+
+	(void)st;
+	settle_perf_parser_init(&p, syms, 2);
+	settle_perf_parser_tids(&p); /* the "COMM TID PERIOD" lines */
+	assert_int_equal(settle_perf_parse_text(&p, two, strlen(two)), 0);
+	settle_perf_parser_finish(&p);
+	assert_int_equal(p.count.samples, 2);
+	assert_int_equal(p.count.children[0], 2);
+	assert_int_equal(p.count.self[0], 1);
+	assert_string_equal(p.count.dso[0][0], "");
+	assert_int_equal(p.count.dso_unplaced[0], 0);
+	/* __GI_ is glibc's alias of a name, not a prefix of any */
+	assert_int_equal(p.count.children[1], 0);
+	settle_perf_parser_init(&p, syms, 2);
+	settle_perf_parser_tids(&p);
+	assert_int_equal(settle_perf_parse_text(&p, own, strlen(own)), 0);
+	settle_perf_parser_finish(&p);
+	assert_int_equal(p.count.children[0], 1);
 	assert_int_equal(p.count.dso_unplaced[0], 1);
 }
 
@@ -847,6 +903,7 @@ int main(void)
 		cmocka_unit_test(test_dso_by_hand),
 		cmocka_unit_test(test_dso_more),
 		cmocka_unit_test(test_inline_evidence),
+		cmocka_unit_test(test_inlined_itself),
 		cmocka_unit_test(test_addresses),
 	};
 

@@ -197,13 +197,10 @@ static int entry_name(const char *sym, size_t len)
 	return 0;
 }
 
-/* A run of inlined frames that ended the last sample: the file of the
- * copies of the symbols named in it is unknown. */
+/* A run of inlined frames that ended the last sample: its last frame
+ * was the function itself (inline_evidence()), placed nowhere. */
 static void unplaced(struct settle_perf_parser *p)
 {
-	for (size_t i = 0; i < p->nsymbols; i++)
-		if (p->inl_sym[i])
-			p->count.dso_unplaced[i] = 1;
 	memset(p->inl_sym, 0, sizeof(p->inl_sym));
 }
 
@@ -299,6 +296,11 @@ static int names(const char *s, const char *sym, size_t len)
 	};
 	size_t n = strlen(s);
 
+	/* glibc's internal alias of a function (__GI_ and its name), as
+	 * perf names it from libc's DWARF: __GI___strcoll_l is __strcoll_l */
+	if (len > 5 && !memcmp(sym, "__GI_", 5) && strncmp(s, "__GI_", 5))
+		return names(s, sym + 5, len - 5);
+
 	if (len < n || memcmp(s, sym, n))
 		return 0;
 	if (len == n)
@@ -384,10 +386,20 @@ static void add_inline_dso(struct settle_perf_count *c, const char *dso,
 	c->inline_dso[k][n] = '\0';
 }
 
-/* A frame at address a (n hex digits) that is inlined or not, in file dso
+/*
+ * A frame at address a (n hex digits) that is inlined or not, in file dso
  * (dlen bytes, or NULL): an inlined one followed by the frame of the
  * function it was inlined into, at the same address, shows that perf
- * reads that file's inlined code. */
+ * reads that file's inlined code. A run of inlined frames followed by a
+ * frame at another address (or by none) had no such frame: perf 6.1
+ * names the function itself "(inlined)" where it found it in DWARF only
+ * (libc's __strcoll_l with libc6-dbg installed: "__GI___strcoll_l
+ * (inlined)" in every sample, then its caller), so the run's symbols were
+ * in that function, in a file whose DWARF perf read, and are placed
+ * nowhere (they read "a file perf did not name", which settled nothing).
+ * A run whose function's frame follows at its address without a file is
+ * unplaced.
+ */
 static void inline_evidence(struct settle_perf_parser *p, const char *a,
 			    size_t n, int inlined, const char *dso,
 			    size_t dlen)
@@ -405,7 +417,7 @@ static void inline_evidence(struct settle_perf_parser *p, const char *a,
 				continue;
 			if (!inlined && dso && same)
 				add_dso(&p->count, i, dso, dlen);
-			else
+			else if (same)
 				p->count.dso_unplaced[i] = 1;
 		}
 		memset(p->inl_sym, 0, sizeof(p->inl_sym));

@@ -475,7 +475,7 @@ static void share_part(struct out *o, const struct settle_report *rep,
 			again += rep->results[i].command->profiled_again;
 	if (again)
 		snprintf(more, sizeof(more), ", and %u more profiled again and "
-			 "dropped (perf unwound most of their chains with "
+			 "dropped (perf unwound over a tenth of their chains with "
 			 "frame pointers)", again);
 	say(o, 0, "share of perf samples (perf record -e %s -c %llu %s: one "
 	    "sample per %.0f us of CPU time; %u profiled runs of each "
