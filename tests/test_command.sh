@@ -64,6 +64,12 @@ expect 2 "no command after 'a='" --command 'a=   '
 expect 2 "two --command named 'a'" --command 'a=true' --command 'a=false'
 expect 2 "was not found" --command 'a=settle_no_such_program_anywhere' \
 	--samples 2
+# an environment variable first: NAME=... names the command; said how
+expect 2 "command 'LC_ALL' (C true) was not found (exit status 127 from /bin/sh) (to set LC_ALL for the command, name it first: --command 'c=LC_ALL=...')" \
+	--command 'LC_ALL=C true' --samples 2
+"$SETTLE" run --command 'a=settle_no_such_program_anywhere' --samples 2 \
+	2>&1 | grep -q "to set" && bad "a name not like a variable's: a hint" ||
+	ok "a name not like a variable's: no hint"
 expect 2 "--prepare command (exit 9) failed" --command 'a=true' \
 	--prepare 'exit 9' --samples 2
 expect 1 "command 'b' (exit 5) exited with status 5" --command 'a=true' \

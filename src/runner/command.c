@@ -558,6 +558,20 @@ static const char *signal_name(int sig)
 	return s ? s : "unknown signal";
 }
 
+/* Whether name reads as an environment variable's (upper case, digits
+ * and _, not a digit first): --command 'LC_ALL=C sort f' named the
+ * command LC_ALL, its text C sort f. */
+static int env_like(const char *name)
+{
+	if (!*name || (*name >= '0' && *name <= '9'))
+		return 0;
+	for (const char *s = name; *s; s++)
+		if (!((*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
+		      *s == '_'))
+			return 0;
+	return 1;
+}
+
 /*
  * What a run's status means: 0 fine (or a failure to ignore, counted in
  * *failed), else the exit status of settle, with the message in m->err.
@@ -594,10 +608,17 @@ static int judge(struct cmdrun *m, size_t i, const struct run *r,
 	    (m->io.show ? !m->ran[i] :
 	     strstr(tail, st == 127 ? "not found" : "ermission denied") ||
 	     (st == 126 && strstr(tail, "annot execute")))) {
+		char hint[96] = "";
+
+		/* --command 'LC_ALL=C sort f': the command 'LC_ALL' is C */
+		if (st == 127 && env_like(c->name))
+			snprintf(hint, sizeof(hint), " (to set %s for the "
+				 "command, name it first: --command "
+				 "'c=%s=...')", c->name, c->name);
 		snprintf(m->err, m->errlen, "command '%s' (%s) %s (exit "
-			 "status %d from %s)%s", c->name, shown,
+			 "status %d from %s)%s%s", c->name, shown,
 			 st == 127 ? "was not found" : "cannot be executed", st,
-			 ph == PROFILED ? "perf record" : SHELL,
+			 ph == PROFILED ? "perf record" : SHELL, hint,
 			 tail[0] ? err_said(size, tail, said, sizeof(said)) : "");
 		return 2;
 	}
