@@ -12,8 +12,10 @@
 #     slower, and compare says so (or unclear, on a machine too noisy to
 #     tell: timed runs);
 #   - the same on result files whose samples are set exactly (no timing):
-#     same (marked layout-sensitive) with layouts, slower without; with
-#     layouts and 3 % more work as well, slower;
+#     with layouts, same (marked layout-sensitive) from one process a
+#     file, unclear (its change moves with the layout) from 3; slower
+#     without; 3 % more work slower where no layout moves it, unclear
+#     where the +-10 % does, 30 % more slower;
 #   - the result file: settings.layouts, one layout per sample
 #     (sample_layouts), each layout equally often, layout_spread; with
 #     --processes 2 each process starts at its own layout; show prints
@@ -127,21 +129,28 @@ for r in d["results"]:
 json.dump(d, open(tmp + "/exact-after4l2.json", "w"))
 f[:] = [1.0] * 4  # no row moves: 2 processes, nothing but too few
 make(0, 1, "exact-flat2", 2)
+make(0, 1, "exact-flat4", 4)  # ...and 4
 PY
-# exact_same OLD NEW UNIT WHAT: compare calls "moved" same, marked
-# layout-sensitive, and its note names UNIT
+# exact_same OLD NEW UNIT WHAT [VERDICT]: compare calls "moved" VERDICT
+# (same), marked layout-sensitive, and its note names UNIT. With 3
+# processes or more a file its change moves with the layout (+11 %,
+# +10 %, -9 %, -10 %) beyond the noise of the processes: unclear, since
+# the slot a function starts in is not all of its place (a run's
+# identical copies of a loop read 0.82x faster with 4 and 8 layouts;
+# docs/layouts.md); the mean over the layouts still cancels the move.
 exact_same() {
-	local v
+	local v want=${5:-"same "} # the verdict, a blank and the reason
 	v=$(verdict "$1" "$2" moved)
-	if [ "$v" = "same  True" ] &&
+	if [ "$v" = "$want True" ] &&
 	   "$SETTLE" compare "$TMP/$1.json" "$TMP/$2.json" --format md |
 	   grep -q "$3"; then
-		ok "exact samples, layouts, $4: same, marked layout-sensitive, '$3'"
+		ok "exact samples, layouts, $4: $want, marked layout-sensitive, '$3'"
 	else
-		bad "exact samples, layouts, $4: '$v' (want same, layout-sensitive, '$3')"
+		bad "exact samples, layouts, $4: '$v' (want $want, layout-sensitive, '$3')"
 	fi
 }
-exact_same exact-before4 exact-after4 "the process is the unit" "4 processes"
+moves4="unclear its ratio moves with the layout, +-12 %: where the code sits decides"
+exact_same exact-before4 exact-after4 "the process is the unit" "4 processes" "$moves4"
 exact_same exact-before4p1 exact-after4p1 "taken in balanced units" "one process"
 # files measured in other layouts: unclear, and the summary does not
 # call that noise; the settings warning names the layouts
@@ -156,7 +165,7 @@ fi
 # 3 processes a file: the levels' Welch interval is a 95 % one (the
 # Mann-Whitney interval of 3 and 3 levels reached 90 % only, and the notes
 # said so); the note names the method
-exact_same exact-before3 exact-after3 "the process is the unit" "3 processes"
+exact_same exact-before3 exact-after3 "the process is the unit" "3 processes" "$moves4"
 md3=$("$SETTLE" compare "$TMP/exact-before3.json" "$TMP/exact-after3.json" \
 	--format md | tr '\n' ' ' | tr -s ' ')
 if ! grep -q "not 95%" <<<"$md3" && grep -q "Welch's t" <<<"$md3" &&
@@ -341,11 +350,34 @@ for r in d["results"]:
         r.pop("preempted_samples", None)  # nor preempted ones
         r["samples_ns"] = [x * 1.03 for x in r["samples_ns"]]
 json.dump(d, open(sys.argv[1] + "/exact-after4-3pct.json", "w"))
+for r in d["results"]:
+    if r["variant"] == "moved":
+        r["samples_ns"] = [x / 1.03 * 1.3 for x in r["samples_ns"]]
+json.dump(d, open(sys.argv[1] + "/exact-after4-30pct.json", "w"))
+d = json.load(open(sys.argv[1] + "/exact-flat4.json"))
+for r in d["results"]:
+    if r["variant"] == "moved":
+        r["samples_ns"] = [x * 1.03 for x in r["samples_ns"]]
+json.dump(d, open(sys.argv[1] + "/exact-flat4-3pct.json", "w"))
 PY
+# 3 % more work: slower where no layout moves the change; where the
+# move does (+-10 %), a layout reads faster and no verdict stands; 30 %
+# more is slower in every layout, and slower
+v=$(verdict exact-flat4 exact-flat4-3pct moved)
+case $v in
+slower*) ok "exact samples, layouts, 3 % more work: $v" ;;
+*) bad "exact samples, layouts, 3 % more work: '$v' (want slower)" ;;
+esac
 v=$(verdict exact-before4 exact-after4-3pct moved)
 case $v in
-slower*) ok "exact samples, layouts, moved and 3 % more work: $v" ;;
-*) bad "exact samples, layouts, 3 % more work: '$v' (want slower)" ;;
+"unclear its ratio moves with the layout"*)
+	ok "exact samples, layouts, moved and 3 % more work: $v" ;;
+*) bad "exact samples, layouts, moved, 3 % more work: '$v' (want unclear, moves)" ;;
+esac
+v=$(verdict exact-before4 exact-after4-30pct moved)
+case $v in
+slower*) ok "exact samples, layouts, moved and 30 % more work: $v" ;;
+*) bad "exact samples, layouts, moved, 30 % more work: '$v' (want slower)" ;;
 esac
 v=$(verdict exact-before1 exact-after1 moved)
 case $v in

@@ -118,6 +118,25 @@ size_t settle_layout_units(const struct settle_result *base,
 int settle_layout_level(const struct settle_result *r, size_t from,
 			size_t to, double *out);
 
+/* The log of the median of r's samples [from, to) of layout l (ns) into
+ * *out: one cell of a process-by-layout table. Returns 0, or -1 when
+ * none of them is in l or memory runs out. */
+int settle_layout_median(const struct settle_result *r, size_t from,
+			 size_t to, unsigned l, double *out);
+
+/*
+ * Whether a table of log times or ratios moves with the layout:
+ * y[p * nl + i], p < np processes, i < nl layouts. The layouts' means,
+ * m[0..nl) (filled), differ beyond the noise of the processes (a two-way
+ * analysis of variance without replication, F on nl - 1 and (nl - 1)
+ * (np - 1) degrees of freedom, p below SETTLE_LAYOUT_ALPHA) and spread
+ * by more than twice the band (settle_layout_sensitive()). ss and df,
+ * when not NULL, take the residual sum of squares and its degrees of
+ * freedom.
+ */
+int settle_table_moves(const double *y, unsigned np, unsigned nl,
+		       double band, double *m, double *ss, double *df);
+
 /*
  * One process's estimate of log(r / base) over r's samples [from, to),
  * as settle_report_analyze() makes it for each process of a run with
@@ -199,8 +218,9 @@ void settle_report_truncate(struct settle_report *rep, size_t n);
 /* The reason of a FILE.c row's unclear verdict when its ratio to its
  * baseline moves with the layout and some layout's ratio does not say
  * what the verdict says (src/model/report.c, placement_check()). */
-#define SETTLE_WHY_RATIO_MOVES \
-	"its ratio moves with the layout: where the code sits decides"
+#define SETTLE_WHY_MOVES_HEAD "its ratio moves with the layout"
+#define SETTLE_WHY_MOVES_TAIL ": where the code sits decides"
+#define SETTLE_WHY_RATIO_MOVES SETTLE_WHY_MOVES_HEAD SETTLE_WHY_MOVES_TAIL
 
 /* Why r, a result of rep, gets no verdict though its interval may be
  * narrow: a FILE.c build's (rep->claims_built) measured, as its samples

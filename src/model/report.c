@@ -1085,24 +1085,16 @@ static int layout_table(const struct settle_result *r,
 	return 0;
 }
 
-/*
- * Whether the ratio of a P x L table d of log ratios (process by layout)
- * moves with the layout: the layouts' means m[0..nl) differ beyond the
- * noise of the processes (a two-way analysis of variance without
- * replication, layout against process: F on nl - 1 and (nl - 1)(np - 1)
- * degrees of freedom, p below SETTLE_LAYOUT_ALPHA) and spread by more
- * than twice the band (settle_layout_sensitive()). m[] is filled.
- */
-static int ratio_moves(const double *d, unsigned np, unsigned nl,
-		       double band, double *m)
+int settle_table_moves(const double *y, unsigned np, unsigned nl,
+		       double band, double *m, double *ss, double *df)
 {
-	double gm = 0, ssl = 0, ssp = 0, sst = 0, df, p, lo = INFINITY;
-	double hi = -INFINITY;
+	double gm = 0, ssl = 0, ssp = 0, sst = 0, res, dfr, p;
+	double lo = INFINITY, hi = -INFINITY;
 
 	for (unsigned i = 0; i < nl; i++) {
 		m[i] = 0;
 		for (unsigned k = 0; k < np; k++)
-			m[i] += d[k * nl + i] / np;
+			m[i] += y[k * nl + i] / np;
 		gm += m[i] / nl;
 		lo = fmin(lo, m[i]);
 		hi = fmax(hi, m[i]);
@@ -1113,18 +1105,34 @@ static int ratio_moves(const double *d, unsigned np, unsigned nl,
 		double mp = 0;
 
 		for (unsigned i = 0; i < nl; i++)
-			mp += d[k * nl + i] / nl;
+			mp += y[k * nl + i] / nl;
 		ssp += nl * (mp - gm) * (mp - gm);
 	}
 	for (size_t k = 0; k < (size_t)np * nl; k++)
-		sst += (d[k] - gm) * (d[k] - gm);
-	df = (double)(nl - 1) * (np - 1);
-	if (sst - ssl - ssp > 1e-12 * sst)
-		p = settle_f_sf(ssl / (nl - 1) / ((sst - ssl - ssp) / df),
-				nl - 1, df);
+		sst += (y[k] - gm) * (y[k] - gm);
+	res = fmax(sst - ssl - ssp, 0);
+	dfr = (double)(nl - 1) * (np - 1);
+	if (ss)
+		*ss = res;
+	if (df)
+		*df = dfr;
+	if (nl < 2 || np < 2)
+		return 0;
+	if (res > 1e-12 * sst)
+		p = settle_f_sf(ssl / (nl - 1) / (res / dfr), nl - 1, dfr);
 	else /* no residual: the layouts differ if their means do */
 		p = ssl > 1e-12 * fmax(sst, 1e-12) ? 0 : 1;
 	return settle_layout_sensitive(exp(hi) / exp(lo) - 1, p, band);
+}
+
+int settle_layout_median(const struct settle_result *r, size_t from,
+			 size_t to, unsigned l, double *out)
+{
+	double *d = malloc((to > from ? to - from : 1) * sizeof(*d));
+	int rc = d ? layout_estimate(NULL, r, from, to, l, d, out) : -1;
+
+	free(d);
+	return rc;
 }
 
 /*
@@ -1139,7 +1147,7 @@ static int ratio_moves(const double *d, unsigned np, unsigned nl,
  * 0.917] and 0.832x "faster" (the second settled) with 4 layouts and 3
  * processes on the Zen 5 guest, and 0.816x with 8: one copy twice as
  * slow in one slot, the other copy in none. So a row whose ratio moves
- * with the layout (ratio_moves()) keeps its verdict only when every
+ * with the layout (settle_table_moves()) keeps its verdict only when every
  * layout's ratio (each the mean over the processes of their log
  * ratios) says it too: faster in each, slower in each; never "same".
  */
@@ -1167,7 +1175,7 @@ static void placement_check(const struct settle_report *rep,
 	buf = malloc(r->nsamples * sizeof(*buf));
 	moves = d && m && buf &&
 		layout_table(r, b, nproc, ls, nl, buf, d) == 0 &&
-		ratio_moves(d, nproc, nl, band, m);
+		settle_table_moves(d, nproc, nl, band, m, NULL, NULL);
 	for (unsigned i = 0; moves && i < nl; i++) {
 		lo = fmin(lo, exp(m[i]));
 		hi = fmax(hi, exp(m[i]));

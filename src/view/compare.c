@@ -432,6 +432,97 @@ static int by_layout(const struct settle_report *old,
 	return rc;
 }
 
+/* One file's process-by-layout table of r's key: y[p * nl + i], the log
+ * median of layout ls[i] in process p, for the processes of every result
+ * of rep with r's key measured in every layout of set (malloc'ed, the
+ * caller's to free). Returns the processes, 0 when none or out of
+ * memory. */
+static unsigned key_table(const struct settle_report *rep,
+			  const struct settle_result *r,
+			  const unsigned char set[256], const unsigned *ls,
+			  unsigned nl, double **y)
+{
+	unsigned np = processes_of(rep), n = 0;
+
+	*y = malloc((rep->nresults * np + 1) * nl * sizeof(**y));
+	for (size_t i = 0; *y && i < rep->nresults; i++) {
+		const struct settle_result *x = &rep->results[i];
+		size_t chunk = x->nsamples / np;
+
+		if (!settle_result_same_key(x, r))
+			continue;
+		for (unsigned p = 0; p < np && chunk; p++) {
+			unsigned j = 0;
+
+			if (!chunk_in(x, p * chunk, (p + 1) * chunk, set))
+				continue;
+			while (j < nl &&
+			       settle_layout_median(x, p * chunk,
+						    (p + 1) * chunk, ls[j],
+						    &(*y)[n * nl + j]) == 0)
+				j++;
+			n += j == nl;
+		}
+	}
+	return n;
+}
+
+/*
+ * Whether the change of a FILE.c row between the files moves with the
+ * layout, as a run's ratio to its baseline may (src/model/report.c,
+ * placement_check(): the mean over a set of 4 layouts is free of the
+ * slot a function starts in, not of where it sits beside the functions
+ * it calls): the layouts' changes d_l (the new file's mean log median in
+ * layout l less the old file's) differ beyond the noise of the
+ * processes, F = (sum (d_l - mean d)^2 / (1/P_old + 1/P_new)) / (nl - 1)
+ * over the two files' pooled residual variance (each file's
+ * process-by-layout table), p below SETTLE_LAYOUT_ALPHA, and spread by
+ * more than twice the band. *lo and *hi: the smallest and the largest
+ * layout's ratio.
+ */
+static int change_moves(const struct settle_report *old,
+			const struct settle_report *nw,
+			const struct settle_result *r, double band,
+			double *lo, double *hi)
+{
+	unsigned char set[256];
+	unsigned ls[256], nl = 0, no, nn;
+	double *yo = NULL, *yn = NULL, mo[256], mn[256], sso, ssn, dfo, dfn;
+	double mean = 0, ssi = 0, s2, p;
+
+	key_layouts(old, r, set);
+	for (unsigned l = 0; l < 256; l++)
+		if (set[l])
+			ls[nl++] = l;
+	no = key_table(old, r, set, ls, nl, &yo);
+	nn = key_table(nw, r, set, ls, nl, &yn);
+	if (nl < 2 || no < 2 || nn < 2) {
+		free(yo);
+		free(yn);
+		return 0;
+	}
+	settle_table_moves(yo, no, nl, band, mo, &sso, &dfo);
+	settle_table_moves(yn, nn, nl, band, mn, &ssn, &dfn);
+	free(yo);
+	free(yn);
+	*lo = INFINITY;
+	*hi = 0;
+	for (unsigned i = 0; i < nl; i++) {
+		mean += (mn[i] - mo[i]) / nl;
+		*lo = fmin(*lo, exp(mn[i] - mo[i]));
+		*hi = fmax(*hi, exp(mn[i] - mo[i]));
+	}
+	for (unsigned i = 0; i < nl; i++)
+		ssi += (mn[i] - mo[i] - mean) * (mn[i] - mo[i] - mean) /
+		       (1.0 / no + 1.0 / nn);
+	s2 = (sso + ssn) / (dfo + dfn);
+	if (s2 > 1e-12 * fmax(ssi, 1e-12))
+		p = settle_f_sf(ssi / (nl - 1) / s2, nl - 1, dfo + dfn);
+	else /* no residual: the layouts differ if their changes do */
+		p = ssi > 1e-12 ? 0 : 1;
+	return settle_layout_sensitive(*hi / *lo - 1, p, band);
+}
+
 /* Is a result of rep with r's key layout-sensitive? Its spread, or 0. */
 static double moves(const struct settle_report *rep,
 		    const struct settle_result *r)
@@ -626,7 +717,7 @@ static int make_row(const struct settle_report *old,
 	struct settle_summary so, sn;
 	struct units lu = { 0 };
 	double **x = &u->x, **y = &u->y;
-	double spread;
+	double spread, lo, hi;
 	int k, inv_new, inv_old;
 
 	memset(w, 0, sizeof(*w));
@@ -703,6 +794,15 @@ static int make_row(const struct settle_report *old,
 		c.why = settle_slots_why(old, w->old_r) ?
 			settle_slots_why(old, w->old_r) :
 			settle_slots_why(nw, r);
+	} else if (k == SETTLE_BY_PROCESS && c.verdict != SETTLE_UNCLEAR &&
+		   (old->claims_built[0] || nw->claims_built[0]) &&
+		   change_moves(old, nw, r, band, &lo, &hi) &&
+		   !(c.verdict == SETTLE_FASTER && hi < 1 - band) &&
+		   !(c.verdict == SETTLE_SLOWER && lo > 1 + band)) {
+		/* a FILE.c row's change that moves with the layout stands
+		 * only where every layout's says it */
+		c.verdict = SETTLE_UNCLEAR;
+		c.why = settle_moves_why(hi / lo - 1, why, whylen);
 	} else if (c.verdict == SETTLE_UNCLEAR && spread > 0 && k >= 0) {
 		c.why = settle_layout_why(spread, why, whylen);
 	} else {
@@ -1453,8 +1553,10 @@ static size_t count_verdict(const struct settle_compare_view *cv,
 			const struct settle_compare_row *w =
 				&cv->sections[k].rows[i];
 
+			/* a reason and what follows it (how far) */
 			n += !strcmp(w->verdict, v) &&
-			     (!why || (w->why && !strcmp(w->why, why)));
+			     (!why || (w->why &&
+				       !strncmp(w->why, why, strlen(why))));
 		}
 	return n;
 }
@@ -1472,6 +1574,7 @@ static size_t unclear_not_noise(const struct settle_compare_view *cv)
 		why_other_layouts, why_no_process, why_no_round,
 		why_below_resolution, why_uneven, why_failed,
 		SETTLE_WHY_PART_SLOTS, SETTLE_WHY_OFF_SLOT,
+		SETTLE_WHY_MOVES_HEAD,
 	};
 	size_t n = 0;
 

@@ -124,6 +124,13 @@ static void layouts_item(const struct settle_report *rep,
 	it->info_only = -1;
 }
 
+char *settle_moves_why(double spread, char *buf, size_t len)
+{
+	snprintf(buf, len, SETTLE_WHY_MOVES_HEAD ", +-%.0f %%"
+		 SETTLE_WHY_MOVES_TAIL, 50 * spread);
+	return buf;
+}
+
 char *settle_layout_why(double spread, char *buf, size_t len)
 {
 	double x = 50 * spread;
@@ -434,13 +441,9 @@ static const char *why_text(struct settle_view *v,
 			 why, q, colon);
 		return keep(v, buf);
 	}
-	if (why && !strcmp(why, SETTLE_WHY_RATIO_MOVES)) {
-		/* the same words, and how far it moves */
-		colon = strchr(why, ':');
-		snprintf(buf, sizeof(buf), "%.*s, +-%.0f %%%s",
-			 (int)(colon - why), why, 50 * c->layout_spread, colon);
-		return keep(v, buf);
-	}
+	if (why && !strcmp(why, SETTLE_WHY_RATIO_MOVES))
+		return keep(v, settle_moves_why(c->layout_spread, buf,
+						sizeof(buf)));
 	if (!why || strcmp(why, SETTLE_WHY_LAYOUT))
 		return why;
 	return keep(v, settle_layout_why(c->layout_spread, buf, sizeof(buf)));

@@ -160,6 +160,11 @@ struct settle_view {
  * layouts' medians (X is half of it, in per cent), into buf. */
 char *settle_layout_why(double spread, char *buf, size_t len);
 
+/* SETTLE_WHY_RATIO_MOVES with how far: "its ratio moves with the layout,
+ * +-X %: where the code sits decides", spread the largest layout's ratio
+ * over the smallest's, less 1 (X is half of it, in per cent), into buf. */
+char *settle_moves_why(double spread, char *buf, size_t len);
+
 /*
  * What every sample of rep lasted at least, into buf (len bytes): the
  * minimum time asked, "2.0 ms", when no sample was shorter or none is
