@@ -636,7 +636,7 @@ static void compare(FILE *f, const struct settle_compare_view *cv)
 	fprintf(f, "],\n  \"slower\": %zu,\n  \"summary\": {\"status\": \"%s\", "
 		"\"sentence\": ", cv->slower, cv->settled ? "settled" :
 		"not settled");
-	jstr(f, cv->summary + (cv->settled ? 9 : 13));
+	jstr(f, settle_conclusion_body(cv->summary, cv->settled));
 	fputs("}\n}\n", f);
 }
 

@@ -192,7 +192,7 @@ static void compare(FILE *f, const struct settle_compare_view *cv)
 	fputs("{\"summary\": {\"status\": ", f);
 	settle_json_string(f, cv->settled ? "settled" : "not settled");
 	fputs(", \"sentence\": ", f);
-	settle_json_string(f, cv->summary + (cv->settled ? 9 : 13));
+	settle_json_string(f, settle_conclusion_body(cv->summary, cv->settled));
 	fputs("}, ", f);
 	/* as compare's json document: the differences between the files'
 	 * machines and builds, then the warnings on their noise */

@@ -251,7 +251,7 @@ static void report(FILE *f, const struct settle_view *v)
 		if (vc->has_conclusion) {
 			fputs(vc->settled ? "\n**settled:** " :
 			      "\n**not settled:** ", f);
-			esc(f, vc->conclusion + (vc->settled ? 9 : 13));
+			esc(f, settle_conclusion_body(vc->conclusion, vc->settled));
 			fputc('\n', f);
 		}
 	}
@@ -353,7 +353,7 @@ static void compare(FILE *f, const struct settle_compare_view *cv)
 		fputc('\n', f);
 	}
 	fputs(cv->settled ? "\n**settled:** " : "\n**not settled:** ", f);
-	esc(f, cv->summary + (cv->settled ? 9 : 13));
+	esc(f, settle_conclusion_body(cv->summary, cv->settled));
 	fputc('\n', f);
 }
 

@@ -1654,7 +1654,7 @@ static void summary(struct settle_compare_view *cv)
 		      !(cv->caveats & (SETTLE_CAVEAT_MOVED | SETTLE_CAVEAT_CHECK |
 				       SETTLE_CAVEAT_SAME));
 	used = (size_t)snprintf(cv->summary, sizeof(cv->summary), "%s",
-				cv->settled ? "settled: " : "not settled: ");
+				cv->settled ? SETTLE_SETTLED : SETTLE_NOT_SETTLED);
 	if (!rows) {
 		snprintf(cv->summary + used, sizeof(cv->summary) - used,
 			 "no row in common");

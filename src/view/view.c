@@ -124,6 +124,11 @@ static void layouts_item(const struct settle_report *rep,
 	it->info_only = -1;
 }
 
+const char *settle_conclusion_body(const char *line, int settled)
+{
+	return line + strlen(settled ? SETTLE_SETTLED : SETTLE_NOT_SETTLED);
+}
+
 char *settle_moves_why(double spread, char *buf, size_t len)
 {
 	snprintf(buf, len, SETTLE_WHY_MOVES_HEAD ", +-%.0f %%"
@@ -1386,14 +1391,14 @@ static void conclusion(struct settle_view *v, struct settle_view_claim *vc)
 	settle_escape_in(vc->sentence, sizeof(vc->sentence));
 	vc->settled = !vc->reason;
 	if (vc->settled)
-		snprintf(vc->conclusion, sizeof(vc->conclusion), "settled: %s",
-			 vc->sentence);
+		snprintf(vc->conclusion, sizeof(vc->conclusion),
+			 SETTLE_SETTLED "%s", vc->sentence);
 	else if (!strcmp(vc->sentence, vc->reason))
 		snprintf(vc->conclusion, sizeof(vc->conclusion),
-			 "not settled: %s", vc->reason);
+			 SETTLE_NOT_SETTLED "%s", vc->reason);
 	else
 		snprintf(vc->conclusion, sizeof(vc->conclusion),
-			 "not settled: %s; measured: %s", vc->reason,
+			 SETTLE_NOT_SETTLED "%s; measured: %s", vc->reason,
 			 vc->sentence);
 }
 

@@ -160,6 +160,13 @@ struct settle_view {
  * layouts' medians (X is half of it, in per cent), into buf. */
 char *settle_layout_why(double spread, char *buf, size_t len);
 
+/* The words a claim's conclusion and compare's summary begin with... */
+#define SETTLE_SETTLED "settled: "
+#define SETTLE_NOT_SETTLED "not settled: "
+/* ...and the sentence after them in line (md and the data formats write
+ * the words their own way). */
+const char *settle_conclusion_body(const char *line, int settled);
+
 /* SETTLE_WHY_RATIO_MOVES with how far: "its ratio moves with the layout,
  * +-X %: where the code sits decides", spread the largest layout's ratio
  * over the smallest's, less 1 (X is half of it, in per cent), into buf. */
