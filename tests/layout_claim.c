@@ -59,14 +59,22 @@ static uint64_t chain(uint64_t n)
 	return x;
 }
 
-static uint64_t steady(void *state, const void *arg, uint64_t iters)
+/* -DLAYOUT_TEST_HOT: the variants in .text.hot, which the linker puts
+ * before every .text (test_layouts.sh: they move with the layouts too) */
+#ifdef LAYOUT_TEST_HOT
+#define HOT __attribute__((hot))
+#else
+#define HOT
+#endif
+
+HOT static uint64_t steady(void *state, const void *arg, uint64_t iters)
 {
 	(void)state, (void)arg;
 	chain(iters * 100);
 	return iters;
 }
 
-static uint64_t moved(void *state, const void *arg, uint64_t iters)
+HOT static uint64_t moved(void *state, const void *arg, uint64_t iters)
 {
 	const struct state *s = state;
 

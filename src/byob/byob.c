@@ -1519,6 +1519,16 @@ static void *load(struct build *b)
 	return dl;
 }
 
+/* Whether build b says how to align its functions itself. */
+static int own_alignment(const struct build *b)
+{
+	for (size_t i = 0; i < b->nwords; i++)
+		if (!strncmp(b->words[i], "-falign-functions", 17) ||
+		    !strcmp(b->words[i], "-fno-align-functions"))
+			return 1;
+	return 0;
+}
+
 /*
  * Whether b's own functions (after the layout header's mark) each start
  * a 16-byte slot, as the layouts' design needs (docs/layouts.md: each
@@ -1539,9 +1549,15 @@ static void code_slots(struct build *b)
 	if (a > 0)
 		snprintf(b->offslot, sizeof(b->offslot), "its function %s",
 			 fn);
+	else if (a == -2)
+		snprintf(b->offslot, sizeof(b->offslot), "its object lacks "
+			 "the layout's padding (the linker dropped it: "
+			 "-Wl,--gc-sections or -Wl,-x?), so its code may "
+			 "not move");
 	else
 		snprintf(b->offslot, sizeof(b->offslot), "no symbol table "
-			 "in its object says where its functions start");
+			 "in its object says where its functions start "
+			 "(-s?)");
 }
 
 /*
@@ -1564,14 +1580,14 @@ static int make_build(struct build *b, const char *file, const char *real,
 
 	if (split_build(b) < 0)
 		return -1;
-	for (size_t i = 0; i < b->nwords; i++) {
+	for (size_t i = 0; i < b->nwords; i++)
 		argv[argc++] = b->words[i];
-		/* in layouts every function starts a 16-byte slot, as at
-		 * -O2 (-O0 and -O1 pack them); before the build's own words,
-		 * so that its own -falign-functions wins (and is checked) */
-		if (!i && pad)
-			argv[argc++] = "-falign-functions=16";
-	}
+	/* in layouts every function starts a 16-byte slot, as at -O2 (-O0
+	 * and -O1 pack them); not where the build aligns its own (its
+	 * choice, checked): after its words, where a wrapper's (env, ccache)
+	 * options are not */
+	if (pad && !own_alignment(b))
+		argv[argc++] = "-falign-functions=16";
 	if (pad) {
 		/* the layout's padding first in each section (see above) */
 		argv[argc++] = "-fno-toplevel-reorder";
@@ -1683,7 +1699,7 @@ static int make_build(struct build *b, const char *file, const char *real,
 static int layout_header(const char *cache, unsigned l, char *out,
 			 size_t len)
 {
-	char text[1024], err[512], *old = NULL;
+	char text[2048], err[512], *old = NULL;
 	size_t n, oldlen = 0;
 	int same;
 
@@ -1696,16 +1712,23 @@ static int layout_header(const char *cache, unsigned l, char *out,
 		"starts %d bytes\n * and its static data %d bytes into a "
 		"page. Written by settle. */\n__asm__(", l,
 		SETTLE_LAYOUT_CODE_PAD(l), SETTLE_LAYOUT_DATA_PAD(l));
-	for (size_t i = 0; i < 4; i++) {
-		static const char *const sec[] = { ".text", ".rodata",
-						   ".data", ".bss" };
-		int pad = i ? SETTLE_LAYOUT_DATA_PAD(l) :
-			  SETTLE_LAYOUT_CODE_PAD(l);
+	/* the code's sections: .text, and those the linker puts before
+	 * every .text (gcc's hot functions, such as -fprofile-use's, its
+	 * cold parts and constructors), which would not move otherwise */
+	for (size_t i = 0; i < 7; i++) {
+		static const char *const sec[] = {
+			".text", ".text.hot,\\\"ax\\\"",
+			".text.unlikely,\\\"ax\\\"", ".text.startup,\\\"ax\\\"",
+			".rodata", ".data", ".bss",
+		};
+		int code = i < 4;
+		int pad = code ? SETTLE_LAYOUT_CODE_PAD(l) :
+			  SETTLE_LAYOUT_DATA_PAD(l);
 		char skip[80] = "";
 
 		if (pad) /* .skip 0 makes the assembler warn */
 			snprintf(skip, sizeof(skip), "\\t.skip %d%s\\n", pad,
-				 i ? "" : ", 0xcc");
+				 code ? ", 0xcc" : "");
 		if (!i) /* where the build's own functions begin */
 			snprintf(skip + strlen(skip), sizeof(skip) -
 				 strlen(skip), SETTLE_LAYOUT_CODE_MARK ":\\n");
@@ -2313,10 +2336,12 @@ static void off_slots(const char *file, struct build *b, size_t nbuilds,
 			memcpy(b[i].offslot, b[l * nbuilds + i].offslot,
 			       sizeof(b[i].offslot));
 		if (b[i].offslot[0] && say)
-			fprintf(stderr, "settle: %s, build '%s': %s (-Os "
-				"aligns no function, nor does "
-				"-falign-functions below 16): in layouts its "
-				"rows get no verdict (%s; docs/layouts.md)\n",
+			fprintf(stderr, "settle: %s, build '%s': %s: in "
+				"layouts its rows get no verdict (%s; "
+				"docs/layouts.md); -Os aligns no function, "
+				"nor does -falign-functions below 16: measure "
+				"such a build without --layouts, or "
+				"at -O2\n",
 				file, b[i].cmd, b[i].offslot,
 				SETTLE_WHY_OFF_SLOT);
 	}

@@ -164,6 +164,31 @@ static int symbols(const struct settle_elf *e, settle_elf_sym **sym,
 	return -1;
 }
 
+/* Whether name is a function the C runtime links into every object
+ * (crti.o, crtbegin.o), whose alignment is its own. */
+static int runtime_function(const char *name)
+{
+	static const char *const names[] = {
+		"_init", "_fini", "deregister_tm_clones", "register_tm_clones",
+		"__do_global_dtors_aux", "frame_dummy", "call_weak_fn",
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(name, names[i]))
+			return 1;
+	return 0;
+}
+
+/* Whether section i of e holds code. */
+static int code_section(const struct settle_elf *e, unsigned i)
+{
+	settle_elf_shdr sh;
+
+	return i != SHN_UNDEF && i < SHN_LORESERVE &&
+	       settle_elf_section(e, i, &sh) == 0 &&
+	       (sh.sh_flags & SHF_EXECINSTR);
+}
+
 /* The largest power of two, at most 4096, that divides a. */
 static long align_of(uint64_t a)
 {
@@ -178,10 +203,11 @@ long settle_elf_code_align(const char *path, const char *marker,
 			   unsigned slot, char *name, size_t len)
 {
 	struct settle_elf e;
-	settle_elf_sym *sym, *m = NULL;
+	settle_elf_sym *sym;
 	size_t nsym, nstr;
 	char *str;
 	long worst = 4096;
+	int marked = 0;
 
 	if (len)
 		name[0] = '\0';
@@ -191,27 +217,23 @@ long settle_elf_code_align(const char *path, const char *marker,
 		settle_elf_close(&e);
 		return 0;
 	}
-	settle_elf_close(&e);
-	for (size_t i = 0; i < nsym && !m; i++)
-		if (sym[i].st_name < nstr &&
-		    !strcmp(str + sym[i].st_name, marker) &&
-		    sym[i].st_shndx != SHN_UNDEF)
-			m = &sym[i];
-	for (size_t i = 0; m && i < nsym; i++) {
+	for (size_t i = 0; i < nsym; i++) {
 		const settle_elf_sym *s = &sym[i];
+		const char *n = s->st_name < nstr ? str + s->st_name : "?";
 		long a = align_of(s->st_value);
 
-		if (ELF64_ST_TYPE(s->st_info) != STT_FUNC ||
-		    s->st_shndx != m->st_shndx || s->st_value < m->st_value ||
-		    a >= worst)
+		marked |= !strcmp(n, marker) && s->st_shndx != SHN_UNDEF;
+		if (ELF64_ST_TYPE(s->st_info) != STT_FUNC || a >= worst ||
+		    !code_section(&e, s->st_shndx) || runtime_function(n))
 			continue;
 		worst = a;
 		if (a < (long)slot && len)
-			snprintf(name, len, "%s %u bytes into a %u-byte slot",
-				 s->st_name < nstr ? str + s->st_name : "?",
-				 (unsigned)(s->st_value % slot), slot);
+			snprintf(name, len, "%s %u byte%s into a %u-byte slot",
+				 n, (unsigned)(s->st_value % slot),
+				 s->st_value % slot == 1 ? "" : "s", slot);
 	}
+	settle_elf_close(&e);
 	free(sym);
 	free(str);
-	return m ? worst : 0;
+	return marked ? worst : -2;
 }

@@ -81,16 +81,18 @@ int settle_elf_machine(const char *path);
 int settle_elf_whole(const char *path);
 
 /*
- * Where the functions of the code after a marker start: the largest
- * power of two, at most 4096, that divides the address of every
- * function (STT_FUNC) of the ELF file at path (this machine's class and
- * byte order) that lies in the marker's section at or after the symbol
- * named marker (.symtab). The first function found at that alignment
- * (the worst), and its offset from the alignment asked about, are said
- * in name: "scan 7 bytes into a 16-byte slot" when its alignment is
- * below slot (bytes, a power of two), else "". Returns the alignment, 0
- * when path has no symbol table or no marker in it (an object built
- * with -s or -Wl,-x), -1 when it is no such ELF file or cannot be read.
+ * Where the functions of an object start: the largest power of two, at
+ * most 4096, that divides the address of every function (STT_FUNC, in
+ * .symtab) of the ELF file at path (this machine's class and byte order)
+ * in an executable section, but those the C runtime links into every
+ * object (crti.o, crtbegin.o: _init, frame_dummy, ...). The first
+ * function found at that alignment (the worst), and its offset from the
+ * alignment asked about, are said in name: "scan 7 bytes into a 16-byte
+ * slot" when its alignment is below slot (bytes, a power of two), else
+ * "". Returns the alignment; 0 when path has no symbol table (built with
+ * -s), -2 when it has no symbol named marker (a local one the linker
+ * dropped: -Wl,-x, or its section: --gc-sections), -1 when it is no such
+ * ELF file or cannot be read.
  */
 long settle_elf_code_align(const char *path, const char *marker,
 			   unsigned slot, char *name, size_t len);
