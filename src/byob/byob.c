@@ -1519,6 +1519,19 @@ static void *load(struct build *b)
 	return dl;
 }
 
+/* Whether build b's compiler is clang: the program its first word runs,
+ * its real path's name (cc, a link to clang-14, is). */
+static int is_clang(const struct build *b)
+{
+	char real[PATH_MAX];
+	const char *base;
+
+	if (which(b->words[0], real) < 0)
+		return 0;
+	base = strrchr(real, '/') ? strrchr(real, '/') + 1 : real;
+	return !strncmp(base, "clang", 5);
+}
+
 /* Whether build b says how to align its functions itself. */
 static int own_alignment(const struct build *b)
 {
@@ -1589,8 +1602,11 @@ static int make_build(struct build *b, const char *file, const char *real,
 	if (pad && !own_alignment(b))
 		argv[argc++] = "-falign-functions=16";
 	if (pad) {
-		/* the layout's padding first in each section (see above) */
-		argv[argc++] = "-fno-toplevel-reorder";
+		/* the layout's padding first in each section (see above);
+		 * clang puts a file's top-level asm first anyway, and knows
+		 * no -fno-toplevel-reorder (clang 14: an error) */
+		if (!is_clang(b))
+			argv[argc++] = "-fno-toplevel-reorder";
 		argv[argc++] = "-include";
 		argv[argc++] = (char *)pad;
 	}
