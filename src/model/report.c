@@ -522,6 +522,48 @@ static double cell_median(const struct settle_result *r, size_t from,
 }
 
 /*
+ * The layouts of a block-by-layout table y[b * nl + i] (nb blocks, nl
+ * layouts) as a randomized complete block design: two-way analysis of
+ * variance without interaction, F = MS(layouts) / MS(residual) on nl - 1
+ * and (nl - 1)(nb - 1) degrees of freedom (Montgomery, "Design and
+ * Analysis of Experiments", 4.1). Fills m[0..nl), the layouts' means, and
+ * *res and *df, the residual sum of squares and its degrees of freedom;
+ * returns P(F > f). With no residual (exact data: a sum of rounding
+ * errors is no difference), 0 when the layouts' means differ, else 1;
+ * with fewer than two blocks or layouts, no test: 1.
+ */
+static double layouts_anova(const double *y, unsigned nb, unsigned nl,
+			    double *m, double *res, double *df)
+{
+	double gm = 0, ssl = 0, ssb = 0, sst = 0;
+
+	for (unsigned i = 0; i < nl; i++) {
+		m[i] = 0;
+		for (unsigned b = 0; b < nb; b++)
+			m[i] += y[b * nl + i] / nb;
+		gm += m[i] / nl;
+	}
+	for (unsigned i = 0; i < nl; i++)
+		ssl += nb * (m[i] - gm) * (m[i] - gm);
+	for (unsigned b = 0; b < nb; b++) {
+		double mb = 0;
+
+		for (unsigned i = 0; i < nl; i++)
+			mb += y[b * nl + i] / nl;
+		ssb += nl * (mb - gm) * (mb - gm);
+	}
+	for (size_t k = 0; k < (size_t)nl * nb; k++)
+		sst += (y[k] - gm) * (y[k] - gm);
+	*res = fmax(sst - ssl - ssb, 0);
+	*df = (double)(nl - 1) * (nb - 1);
+	if (nl < 2 || nb < 2)
+		return 1;
+	if (*res > 1e-12 * sst)
+		return settle_f_sf(ssl / (nl - 1) / (*res / *df), nl - 1, *df);
+	return ssl > 1e-12 * fmax(sst, 1e-12) ? 0 : 1;
+}
+
+/*
  * Is r's time different from layout to layout, beyond the noise within a
  * layout? The replicates of a layout are its samples in each process,
  * split into the first and the second half (the runner's two passes over
@@ -541,8 +583,8 @@ static void layout_test(const struct settle_result *r, const unsigned *ls,
 {
 	size_t chunk = nproc > 1 ? r->nsamples / nproc : r->nsamples;
 	unsigned np = nproc > 1 ? nproc : 1, halves = 2, nb;
-	double *buf = malloc((chunk + 1) * sizeof(*buf)), *y, gm = 0;
-	double ssl = 0, ssb = 0, sst = 0, df;
+	double *buf = malloc((chunk + 1) * sizeof(*buf)), *y, res, df;
+	double m[256];
 
 	*p = *noise = NAN;
 	if (!buf)
@@ -586,33 +628,8 @@ static void layout_test(const struct settle_result *r, const unsigned *ls,
 		free(y);
 		return;
 	}
-	for (size_t k = 0; k < (size_t)nl * nb; k++)
-		gm += y[k] / (nl * nb);
-	for (unsigned i = 0; i < nl; i++) {
-		double mi = 0;
-
-		for (unsigned b = 0; b < nb; b++)
-			mi += y[b * nl + i] / nb;
-		ssl += nb * (mi - gm) * (mi - gm);
-	}
-	for (unsigned b = 0; b < nb; b++) {
-		double mb = 0;
-
-		for (unsigned i = 0; i < nl; i++)
-			mb += y[b * nl + i] / nl;
-		ssb += nl * (mb - gm) * (mb - gm);
-	}
-	for (size_t k = 0; k < (size_t)nl * nb; k++)
-		sst += (y[k] - gm) * (y[k] - gm);
-	df = (double)(nl - 1) * (nb - 1);
-	*noise = sqrt(fmax(sst - ssl - ssb, 0) / df);
-	if (sst - ssl - ssb > 1e-12 * sst)
-		*p = settle_f_sf(ssl / (nl - 1) / ((sst - ssl - ssb) / df),
-				 nl - 1, df);
-	else
-		/* no residual: exact data (a sum of rounding errors is no
-		 * difference between the layouts) */
-		*p = ssl > 1e-12 * fmax(sst, 1e-12) ? 0 : 1;
+	*p = layouts_anova(y, nb, nl, m, &res, &df);
+	*noise = sqrt(res / df);
 	free(buf);
 	free(y);
 }
@@ -1088,41 +1105,19 @@ static int layout_table(const struct settle_result *r,
 int settle_table_moves(const double *y, unsigned np, unsigned nl,
 		       double band, double *m, double *ss, double *df)
 {
-	double gm = 0, ssl = 0, ssp = 0, sst = 0, res, dfr, p;
+	double res, dfr, p = layouts_anova(y, np, nl, m, &res, &dfr);
 	double lo = INFINITY, hi = -INFINITY;
 
 	for (unsigned i = 0; i < nl; i++) {
-		m[i] = 0;
-		for (unsigned k = 0; k < np; k++)
-			m[i] += y[k * nl + i] / np;
-		gm += m[i] / nl;
 		lo = fmin(lo, m[i]);
 		hi = fmax(hi, m[i]);
 	}
-	for (unsigned i = 0; i < nl; i++)
-		ssl += np * (m[i] - gm) * (m[i] - gm);
-	for (unsigned k = 0; k < np; k++) {
-		double mp = 0;
-
-		for (unsigned i = 0; i < nl; i++)
-			mp += y[k * nl + i] / nl;
-		ssp += nl * (mp - gm) * (mp - gm);
-	}
-	for (size_t k = 0; k < (size_t)np * nl; k++)
-		sst += (y[k] - gm) * (y[k] - gm);
-	res = fmax(sst - ssl - ssp, 0);
-	dfr = (double)(nl - 1) * (np - 1);
 	if (ss)
 		*ss = res;
 	if (df)
 		*df = dfr;
-	if (nl < 2 || np < 2)
-		return 0;
-	if (res > 1e-12 * sst)
-		p = settle_f_sf(ssl / (nl - 1) / (res / dfr), nl - 1, dfr);
-	else /* no residual: the layouts differ if their means do */
-		p = ssl > 1e-12 * fmax(sst, 1e-12) ? 0 : 1;
-	return settle_layout_sensitive(exp(hi) / exp(lo) - 1, p, band);
+	return nl > 1 && np > 1 &&
+	       settle_layout_sensitive(exp(hi) / exp(lo) - 1, p, band);
 }
 
 int settle_layout_median(const struct settle_result *r, size_t from,
