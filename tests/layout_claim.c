@@ -6,6 +6,7 @@
  * every layout. LAYOUT_TEST_SHIFT (environment, default 0) stands for
  * code that moved between two builds: the code is the same in both runs.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <settle.h>
 
@@ -14,17 +15,39 @@ struct state {
 	uint64_t *box;       /* settle_alloc'ed, as a claim's data is */
 };
 
+/* -DLAYOUT_TEST_COLD: error paths, cold: gcc -O2 puts them in
+ * .text.unlikely, not aligned to 16 bytes whatever -falign-functions
+ * says (test_layouts.sh: not checked there) */
+#ifdef LAYOUT_TEST_COLD
+#define COLD __attribute__((cold, noinline))
+#else
+#define COLD __attribute__((noinline))
+#endif
+
+COLD static void *no_memory(char *err,
+							size_t len)
+{
+	snprintf(err, len, "out of memory");
+	return NULL;
+}
+
+COLD static void *no_box(void *s, char *err,
+						     size_t len)
+{
+	free(s);
+	return no_memory(err, len);
+}
+
 static void *setup(const struct settle_params *p, char *err, size_t len)
 {
 	static const unsigned adds[4] = { 90, 100, 110, 100 };
 	const char *e = getenv("LAYOUT_TEST_SHIFT");
 	struct state *s = malloc(sizeof(*s));
 
-	if (!s || !(s->box = settle_alloc(p, 64, 64))) {
-		free(s);
-		snprintf(err, len, "out of memory");
-		return NULL;
-	}
+	if (!s)
+		return no_memory(err, len);
+	if (!(s->box = settle_alloc(p, 64, 64)))
+		return no_box(s, err, len);
 	s->moved_adds = adds[(p->layout + (e ? atoi(e) : 0)) % 4];
 	return s;
 }

@@ -17,7 +17,10 @@
  *     30 % off (a placement that did not keep its speed for part of a
  *     visit) do not move it, where a Hodges-Lehmann estimate would; a
  *     process's level (compare's unit) is the mean of the layouts' log
- *     medians.
+ *     medians;
+ *   - whether a block-by-layout table of log ratios moves with the layout
+ *     (settle_table_moves(): the two-way analysis of variance by hand),
+ *     and whether every layout says a verdict (settle_layouts_agree()).
  */
 #include <errno.h>
 #include <math.h>
@@ -297,6 +300,56 @@ static void test_process_estimate(void **st)
 	settle_report_free(&rep);
 }
 
+/*
+ * Three blocks by four layouts. By hand (scipy.stats.f for p): layout
+ * means .01 .11 .01 .01, residual sum of squares 4e-4 on 6 degrees of
+ * freedom, F = 112.5, p = 1.16e-5: it moves (spread 10.5 % > 2 %). The
+ * second table's layouts differ by noise (F = 0.093, p = 0.96): it does
+ * not. The same move of 0.5 % in every block (no residual) is beyond
+ * the noise but within twice the band: it does not; of 5 % it does. One
+ * block: no test.
+ */
+static void test_table_moves(void **st)
+{
+	static const double moves[] = {
+		0.00, 0.10, 0.00, 0.00,
+		0.01, 0.12, 0.01, 0.00,
+		0.02, 0.11, 0.02, 0.03,
+	};
+	static const double noise[] = {
+		0.00, 0.01, 0.00, 0.02,
+		0.01, 0.00, 0.02, 0.00,
+		0.02, 0.01, 0.00, 0.01,
+	};
+	double small[12], big[12], m[4], ss, df;
+
+	(void)st;
+	assert_true(settle_table_moves(moves, 3, 4, 0.01, m, &ss, &df));
+	assert_float_equal(m[0], 0.01, 1e-12);
+	assert_float_equal(m[1], 0.11, 1e-12);
+	assert_float_equal(ss, 4e-4, 1e-12);
+	assert_float_equal(df, 6, 0);
+	assert_false(settle_table_moves(noise, 3, 4, 0.01, m, &ss, &df));
+	assert_float_equal(ss, 0.0007166666666666667, 1e-12);
+	for (int k = 0; k < 12; k++) {
+		small[k] = k % 4 == 1 ? log(1.005) : 0;
+		big[k] = k % 4 == 1 ? log(1.05) : 0;
+	}
+	assert_false(settle_table_moves(small, 3, 4, 0.01, m, NULL, NULL));
+	assert_true(settle_table_moves(big, 3, 4, 0.01, m, NULL, NULL));
+	assert_false(settle_table_moves(moves, 1, 4, 0.01, m, &ss, &df));
+	assert_float_equal(df, 0, 0);
+	/* every layout's ratio, 1 % band: faster below 1/1.01, slower
+	 * above 1.01, never same */
+	assert_true(settle_layouts_agree(SETTLE_FASTER, 0.5, 0.98, 0.01));
+	assert_false(settle_layouts_agree(SETTLE_FASTER, 0.5, 0.995, 0.01));
+	assert_true(settle_layouts_agree(SETTLE_SLOWER, 1.02, 1.5, 0.01));
+	assert_false(settle_layouts_agree(SETTLE_SLOWER, 1.005, 1.5, 0.01));
+	assert_false(settle_layouts_agree(SETTLE_SAME, 1, 1, 0.01));
+	/* a wide band: 0.75 is below 1/1.3, so faster (1 - 0.3 said not) */
+	assert_true(settle_layouts_agree(SETTLE_FASTER, 0.375, 0.75, 0.3));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -306,6 +359,7 @@ int main(void)
 		cmocka_unit_test(test_f_distribution),
 		cmocka_unit_test(test_layout_analysis),
 		cmocka_unit_test(test_process_estimate),
+		cmocka_unit_test(test_table_moves),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1519,17 +1519,54 @@ static void *load(struct build *b)
 	return dl;
 }
 
-/* Whether build b's compiler is clang: the program its first word runs,
- * its real path's name (cc, a link to clang-14, is). */
+/* Whether build b's compiler is clang: its predefined macros (the
+ * build's words, -dM -E of an empty file) hold __clang__, whatever runs
+ * it (env, ccache). Asked once a build command (one per layout). */
 static int is_clang(const struct build *b)
 {
-	char real[PATH_MAX];
-	const char *base;
+	static const char *asked;
+	static int clang;
+	char *argv[MAX_WORDS + 6], buf[4096], tail[16] = "";
+	size_t argc = 0, k;
+	int fd[2], found = 0;
+	pid_t pid;
+	ssize_t n;
 
-	if (which(b->words[0], real) < 0)
+	if (asked && !strcmp(asked, b->cmd))
+		return clang;
+	for (size_t i = 0; i < b->nwords; i++)
+		argv[argc++] = b->words[i];
+	argv[argc++] = "-dM";
+	argv[argc++] = "-E";
+	argv[argc++] = "-x";
+	argv[argc++] = "c";
+	argv[argc++] = "/dev/null";
+	argv[argc] = NULL;
+	if (pipe2(fd, O_CLOEXEC))
 		return 0;
-	base = strrchr(real, '/') ? strrchr(real, '/') + 1 : real;
-	return !strncmp(base, "clang", 5);
+	pid = spawn(argv, fd[1], fd[0], 1);
+	close(fd[1]);
+	while (pid > 0 && (n = read(fd[0], buf, sizeof(buf) - 1)) != 0) {
+		char join[sizeof(tail) + sizeof(buf)];
+
+		if (n < 0 && errno == EINTR && !settle_interrupted())
+			continue;
+		if (n < 0)
+			break;
+		buf[n] = '\0';
+		/* the name may straddle two reads */
+		snprintf(join, sizeof(join), "%s%s", tail, buf);
+		found |= strstr(join, "__clang__") != NULL;
+		k = (size_t)n > 9 ? 9 : (size_t)n;
+		memcpy(tail, buf + n - k, k);
+		tail[k] = '\0';
+	}
+	close(fd[0]);
+	if (pid > 0 && settle_wait(pid, NULL) != 0)
+		found = 0;
+	asked = b->cmd;
+	clang = found;
+	return clang;
 }
 
 /* Whether build b says how to align its functions itself. */
@@ -1547,13 +1584,15 @@ static int own_alignment(const struct build *b)
  * a 16-byte slot, as the layouts' design needs (docs/layouts.md: each
  * layout moves the code by a slot, so a function and its copy sit in the
  * same four slots only when both start one). Why not into b->offslot,
- * else "". -Os (gcc's and clang's) aligns no function, whatever
+ * else "". gcc's -Os aligns no function, whatever
  * -falign-functions says.
  */
 static void code_slots(struct build *b)
 {
 	char fn[128];
-	long a = settle_elf_code_align(b->so, SETTLE_LAYOUT_CODE_MARK,
+	long a = settle_elf_code_align(b->so, SETTLE_LAYOUT_MARK,
+				       SETTLE_LAYOUT_CODE_MARK,
+				       SETTLE_LAYOUT_COLD_MARK,
 				       SETTLE_CODE_SLOT, fn, sizeof(fn));
 
 	b->offslot[0] = '\0';
@@ -1737,6 +1776,10 @@ static int layout_header(const char *cache, unsigned l, char *out,
 			".text.unlikely,\\\"ax\\\"", ".text.startup,\\\"ax\\\"",
 			".rodata", ".data", ".bss",
 		};
+		static const char *const mark[] = {
+			SETTLE_LAYOUT_CODE_MARK, SETTLE_LAYOUT_MARK "hot",
+			SETTLE_LAYOUT_COLD_MARK, SETTLE_LAYOUT_MARK "startup",
+		};
 		int code = i < 4;
 		int pad = code ? SETTLE_LAYOUT_CODE_PAD(l) :
 			  SETTLE_LAYOUT_DATA_PAD(l);
@@ -1745,9 +1788,9 @@ static int layout_header(const char *cache, unsigned l, char *out,
 		if (pad) /* .skip 0 makes the assembler warn */
 			snprintf(skip, sizeof(skip), "\\t.skip %d%s\\n", pad,
 				 code ? ", 0xcc" : "");
-		if (!i) /* where the build's own functions begin */
+		if (code) /* where the build's own functions begin */
 			snprintf(skip + strlen(skip), sizeof(skip) -
-				 strlen(skip), SETTLE_LAYOUT_CODE_MARK ":\\n");
+				 strlen(skip), "%s:\\n", mark[i]);
 		n += (size_t)snprintf(text + n, sizeof(text) - n,
 				      "%s\".pushsection %s\\n\\t.p2align 12\\n"
 				      "%s\\t.popsection\\n\"", i ? "\n\t" : "",
@@ -2354,10 +2397,10 @@ static void off_slots(const char *file, struct build *b, size_t nbuilds,
 		if (b[i].offslot[0] && say)
 			fprintf(stderr, "settle: %s, build '%s': %s: in "
 				"layouts its rows get no verdict (%s; "
-				"docs/layouts.md); -Os aligns no function, "
-				"nor does -falign-functions below 16: measure "
-				"such a build without --layouts, or "
-				"at -O2\n",
+				"docs/layouts.md); gcc's -Os aligns no "
+				"function, nor does -falign-functions below "
+				"16: measure such a build without --layouts, "
+				"or at -O2\n",
 				file, b[i].cmd, b[i].offslot,
 				SETTLE_WHY_OFF_SLOT);
 	}

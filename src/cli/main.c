@@ -114,7 +114,7 @@ static const char usage_run[] =
 "                     the mean over the layouts (docs/layouts.md); a\n"
 "                     FILE.c's rows get verdicts only when N is a\n"
 "                     multiple of 4 (its code's four 16-byte slots), its\n"
-"                     functions start on them (not with -Os) and, where\n"
+"                     functions start on them (not gcc -Os) and, where\n"
 "                     a ratio moves with the layout, every layout says it\n"
 "  --full             also measure the claim's large sizes (popcount: the\n"
 "                     4 GiB bitmaps of a 128 TB file system)\n"

@@ -137,6 +137,18 @@ int settle_layout_median(const struct settle_result *r, size_t from,
 int settle_table_moves(const double *y, unsigned np, unsigned nl,
 		       double band, double *m, double *ss, double *df);
 
+/* The blocks of such a table for a run of nproc processes: the
+ * processes, or one process's two passes over the layouts (the first
+ * and the second half of its rounds). */
+unsigned settle_layout_blocks(unsigned nproc);
+
+/* Whether every layout's ratio, lo (the smallest) to hi (the largest),
+ * says what verdict v says: faster, each below 1 / (1 + band); slower,
+ * each above 1 + band (the band settle_decide() takes). Never for same
+ * or unclear. */
+int settle_layouts_agree(enum settle_verdict v, double lo, double hi,
+			 double band);
+
 /*
  * One process's estimate of log(r / base) over r's samples [from, to),
  * as settle_report_analyze() makes it for each process of a run with

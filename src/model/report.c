@@ -555,7 +555,7 @@ static double layouts_anova(const double *y, unsigned nb, unsigned nl,
 	for (size_t k = 0; k < (size_t)nl * nb; k++)
 		sst += (y[k] - gm) * (y[k] - gm);
 	*res = fmax(sst - ssl - ssb, 0);
-	*df = (double)(nl - 1) * (nb - 1);
+	*df = nl > 1 && nb > 1 ? (double)(nl - 1) * (nb - 1) : 0;
 	if (nl < 2 || nb < 2)
 		return 1;
 	if (*res > 1e-12 * sst)
@@ -584,7 +584,7 @@ static void layout_test(const struct settle_result *r, const unsigned *ls,
 	size_t chunk = nproc > 1 ? r->nsamples / nproc : r->nsamples;
 	unsigned np = nproc > 1 ? nproc : 1, halves = 2, nb;
 	double *buf = malloc((chunk + 1) * sizeof(*buf)), *y, res, df;
-	double m[256];
+	double lm[256]; /* the layouts' means */
 
 	*p = *noise = NAN;
 	if (!buf)
@@ -628,7 +628,7 @@ static void layout_test(const struct settle_result *r, const unsigned *ls,
 		free(y);
 		return;
 	}
-	*p = layouts_anova(y, nb, nl, m, &res, &df);
+	*p = layouts_anova(y, nb, nl, lm, &res, &df);
 	*noise = sqrt(res / df);
 	free(buf);
 	free(y);
@@ -1120,6 +1120,18 @@ int settle_table_moves(const double *y, unsigned np, unsigned nl,
 	       settle_layout_sensitive(exp(hi) / exp(lo) - 1, p, band);
 }
 
+unsigned settle_layout_blocks(unsigned nproc)
+{
+	return nproc > 1 ? nproc : 2;
+}
+
+int settle_layouts_agree(enum settle_verdict v, double lo, double hi,
+			 double band)
+{
+	return (v == SETTLE_FASTER && hi < 1 / (1 + band)) ||
+	       (v == SETTLE_SLOWER && lo > 1 + band);
+}
+
 int settle_layout_median(const struct settle_result *r, size_t from,
 			 size_t to, unsigned l, double *out)
 {
@@ -1157,26 +1169,28 @@ static void placement_check(const struct settle_report *rep,
 	struct settle_comparison *c = &r->cmp;
 	int moves;
 
-	if (!rep->claims_built[0] || nl < 2 || nproc < 2 ||
-	    settle_slots_why(rep, r) || r->nsamples % nproc ||
-	    b->nsamples != r->nsamples || c->verdict == SETTLE_UNCLEAR ||
-	    c->verdict == SETTLE_INVALID)
+	/* the blocks: the processes, or one process's two passes over the
+	 * layouts (forwards, then backwards: each half of its rounds) */
+	unsigned nb = settle_layout_blocks(nproc);
+
+	if (!rep->claims_built[0] || nl < 2 || settle_slots_why(rep, r) ||
+	    r->nsamples % nb || b->nsamples != r->nsamples ||
+	    c->verdict == SETTLE_UNCLEAR || c->verdict == SETTLE_INVALID)
 		return;
 	for (unsigned l = 0; l < 256; l++)
 		if (seen[l])
 			ls[k++] = l;
-	d = malloc((size_t)nproc * nl * sizeof(*d));
+	d = malloc((size_t)nb * nl * sizeof(*d));
 	m = malloc(nl * sizeof(*m));
 	buf = malloc(r->nsamples * sizeof(*buf));
 	moves = d && m && buf &&
-		layout_table(r, b, nproc, ls, nl, buf, d) == 0 &&
-		settle_table_moves(d, nproc, nl, band, m, NULL, NULL);
+		layout_table(r, b, nb, ls, nl, buf, d) == 0 &&
+		settle_table_moves(d, nb, nl, band, m, NULL, NULL);
 	for (unsigned i = 0; moves && i < nl; i++) {
 		lo = fmin(lo, exp(m[i]));
 		hi = fmax(hi, exp(m[i]));
 	}
-	if (moves && !(c->verdict == SETTLE_FASTER && hi < 1 - band) &&
-	    !(c->verdict == SETTLE_SLOWER && lo > 1 + band)) {
+	if (moves && !settle_layouts_agree(c->verdict, lo, hi, band)) {
 		c->verdict = SETTLE_UNCLEAR;
 		c->why = SETTLE_WHY_RATIO_MOVES;
 		c->layout_spread = hi / lo - 1;

@@ -608,7 +608,7 @@ static int judge(struct cmdrun *m, size_t i, const struct run *r,
 	    (m->io.show ? !m->ran[i] :
 	     strstr(tail, st == 127 ? "not found" : "ermission denied") ||
 	     (st == 126 && strstr(tail, "annot execute")))) {
-		char hint[96] = "";
+		char hint[2 * SETTLE_CMD_NAME_MAX + 96] = "";
 
 		/* --command 'LC_ALL=C sort f': the command 'LC_ALL' is C */
 		if (st == 127 && env_like(c->name))

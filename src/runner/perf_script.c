@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "runner/perf_script.h"
+#include "util/elf.h"
 
 void settle_perf_parser_init(struct settle_perf_parser *p,
 			     const char *const *symbols, size_t nsymbols)
@@ -434,17 +435,13 @@ static void inline_evidence(struct settle_perf_parser *p, const char *a,
  * (memcpy@plt): no code of the program is inlined there. */
 static int startup_code(const char *sym, size_t len)
 {
-	static const char *const names[] = {
-		"_init", "_fini", "deregister_tm_clones", "register_tm_clones",
-		"__do_global_dtors_aux", "frame_dummy",
-	};
+	char name[64];
 
-	if (len > 4 && !memcmp(sym + len - 4, "@plt", 4))
-		return 1;
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (strlen(names[i]) == len && !memcmp(names[i], sym, len))
-			return 1;
-	return 0;
+	if (len >= sizeof(name))
+		return 0;
+	memcpy(name, sym, len);
+	name[len] = '\0';
+	return settle_runtime_function(name);
 }
 
 /* "ADDRESS SYMBOL" or "ADDRESS SYMBOL (FILE)" (leading blanks skipped):

@@ -164,19 +164,42 @@ static int symbols(const struct settle_elf *e, settle_elf_sym **sym,
 	return -1;
 }
 
-/* Whether name is a function the C runtime links into every object
- * (crti.o, crtbegin.o), whose alignment is its own. */
-static int runtime_function(const char *name)
+int settle_runtime_function(const char *name)
 {
 	static const char *const names[] = {
 		"_init", "_fini", "deregister_tm_clones", "register_tm_clones",
 		"__do_global_dtors_aux", "frame_dummy", "call_weak_fn",
 	};
+	size_t len = strlen(name);
 
+	if ((len > 4 && !strcmp(name + len - 4, "@plt")) ||
+	    !strncmp(name, "__x86.get_pc_thunk.", 19))
+		return 1;
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (!strcmp(name, names[i]))
 			return 1;
 	return 0;
+}
+
+#define MAX_MARKS 8
+
+/* Whether the function at address a (section shndx) is in cold code: the
+ * nearest of the marks m[0..n) at or below it (in its section) is the
+ * cold one. */
+static int in_cold(const settle_elf_sym *const *m, const int *cold,
+		   size_t n, const settle_elf_sym *s)
+{
+	const settle_elf_sym *near = NULL;
+	int c = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (m[i]->st_shndx == s->st_shndx &&
+		    m[i]->st_value <= s->st_value &&
+		    (!near || m[i]->st_value > near->st_value)) {
+			near = m[i];
+			c = cold[i];
+		}
+	return c;
 }
 
 /* Whether section i of e holds code. */
@@ -199,15 +222,17 @@ static long align_of(uint64_t a)
 	return k;
 }
 
-long settle_elf_code_align(const char *path, const char *marker,
-			   unsigned slot, char *name, size_t len)
+long settle_elf_code_align(const char *path, const char *prefix,
+			   const char *code, const char *cold, unsigned slot,
+			   char *name, size_t len)
 {
 	struct settle_elf e;
+	const settle_elf_sym *mark[MAX_MARKS];
 	settle_elf_sym *sym;
-	size_t nsym, nstr;
+	size_t nsym, nstr, nmark = 0;
 	char *str;
 	long worst = 4096;
-	int marked = 0;
+	int marked = 0, is_cold[MAX_MARKS];
 
 	if (len)
 		name[0] = '\0';
@@ -217,14 +242,26 @@ long settle_elf_code_align(const char *path, const char *marker,
 		settle_elf_close(&e);
 		return 0;
 	}
+	for (size_t i = 0; i < nsym && nmark < MAX_MARKS; i++) {
+		const char *n = sym[i].st_name < nstr ? str + sym[i].st_name :
+			       "";
+
+		if (strncmp(n, prefix, strlen(prefix)) ||
+		    sym[i].st_shndx == SHN_UNDEF)
+			continue;
+		marked |= !strcmp(n, code);
+		is_cold[nmark] = !strcmp(n, cold);
+		mark[nmark++] = &sym[i];
+	}
 	for (size_t i = 0; i < nsym; i++) {
 		const settle_elf_sym *s = &sym[i];
 		const char *n = s->st_name < nstr ? str + s->st_name : "?";
 		long a = align_of(s->st_value);
 
-		marked |= !strcmp(n, marker) && s->st_shndx != SHN_UNDEF;
 		if (ELF64_ST_TYPE(s->st_info) != STT_FUNC || a >= worst ||
-		    !code_section(&e, s->st_shndx) || runtime_function(n))
+		    !code_section(&e, s->st_shndx) ||
+		    settle_runtime_function(n) ||
+		    in_cold(mark, is_cold, nmark, s))
 			continue;
 		worst = a;
 		if (a < (long)slot && len)

@@ -85,16 +85,25 @@ int settle_elf_whole(const char *path);
  * most 4096, that divides the address of every function (STT_FUNC, in
  * .symtab) of the ELF file at path (this machine's class and byte order)
  * in an executable section, but those the C runtime links into every
- * object (crti.o, crtbegin.o: _init, frame_dummy, ...). The first
- * function found at that alignment (the worst), and its offset from the
- * alignment asked about, are said in name: "scan 7 bytes into a 16-byte
- * slot" when its alignment is below slot (bytes, a power of two), else
- * "". Returns the alignment; 0 when path has no symbol table (built with
- * -s), -2 when it has no symbol named marker (a local one the linker
- * dropped: -Wl,-x, or its section: --gc-sections), -1 when it is no such
- * ELF file or cannot be read.
+ * object (settle_runtime_function()) and those of its cold code: the
+ * symbols named prefix and more are marks, and a function whose nearest
+ * mark at or below it is the one named cold is not checked (gcc aligns
+ * no cold function, whatever -falign-functions says). The first function
+ * found at that alignment (the worst), and its offset from the alignment
+ * asked about, are said in name: "scan 7 bytes into a 16-byte slot" when
+ * its alignment is below slot (bytes, a power of two), else "". Returns
+ * the alignment; 0 when path has no symbol table (built with -s), -2
+ * when it has no mark named code (a local symbol the linker dropped:
+ * -Wl,-x, or its section: --gc-sections), -1 when it is no such ELF file
+ * or cannot be read.
  */
-long settle_elf_code_align(const char *path, const char *marker,
-			   unsigned slot, char *name, size_t len);
+long settle_elf_code_align(const char *path, const char *prefix,
+			   const char *code, const char *cold, unsigned slot,
+			   char *name, size_t len);
+
+/* Whether name is a function the C runtime links into every program and
+ * object (crti.o, crtbegin.o: _init, frame_dummy, ...; i386's PIC
+ * thunks) or a PLT stub (memcpy@plt): code that is not the program's. */
+int settle_runtime_function(const char *name);
 
 #endif

@@ -23,10 +23,14 @@
  * 64 x ((37 k) mod 64), under 4 KiB, a multiple of 16. */
 #define SETTLE_LAYOUT_CODE_PAD(k) (16 * ((k) % 4) + 64 * (((k) * 37) % 64))
 
-/* The local symbol a FILE.c build's layout header puts at the end of the
- * code padding, where the build's own functions begin (src/byob checks
- * that they start on 16-byte boundaries, SETTLE_CODE_SLOT bytes). */
-#define SETTLE_LAYOUT_CODE_MARK "settle_layout_code"
+/* The local symbols a FILE.c build's layout header puts at the end of
+ * the code padding of .text, where the build's own functions begin, and
+ * of .text.hot, .text.unlikely (cold code, not checked) and
+ * .text.startup (src/byob checks that the functions start on 16-byte
+ * boundaries, SETTLE_CODE_SLOT bytes). */
+#define SETTLE_LAYOUT_MARK "settle_layout_"
+#define SETTLE_LAYOUT_CODE_MARK SETTLE_LAYOUT_MARK "code"
+#define SETTLE_LAYOUT_COLD_MARK SETTLE_LAYOUT_MARK "cold"
 #define SETTLE_CODE_SLOT 16
 
 /* Bytes of padding before the static data of layout k: whole lines. */

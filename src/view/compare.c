@@ -432,17 +432,17 @@ static int by_layout(const struct settle_report *old,
 	return rc;
 }
 
-/* One file's process-by-layout table of r's key: y[p * nl + i], the log
- * median of layout ls[i] in process p, for the processes of every result
- * of rep with r's key measured in every layout of set (malloc'ed, the
- * caller's to free). Returns the processes, 0 when none or out of
- * memory. */
+/* One file's block-by-layout table of r's key: y[p * nl + i], the log
+ * median of layout ls[i] in block p (a process, or one process's pass:
+ * settle_layout_blocks()), for the blocks of every result of rep with
+ * r's key measured in every layout of set (malloc'ed, the caller's to
+ * free). Returns the blocks, 0 when none or out of memory. */
 static unsigned key_table(const struct settle_report *rep,
 			  const struct settle_result *r,
 			  const unsigned char set[256], const unsigned *ls,
 			  unsigned nl, double **y)
 {
-	unsigned np = processes_of(rep), n = 0;
+	unsigned np = settle_layout_blocks(processes_of(rep)), n = 0;
 
 	*y = malloc((rep->nresults * np + 1) * nl * sizeof(**y));
 	for (size_t i = 0; *y && i < rep->nresults; i++) {
@@ -794,11 +794,10 @@ static int make_row(const struct settle_report *old,
 		c.why = settle_slots_why(old, w->old_r) ?
 			settle_slots_why(old, w->old_r) :
 			settle_slots_why(nw, r);
-	} else if (k == SETTLE_BY_PROCESS && c.verdict != SETTLE_UNCLEAR &&
+	} else if (k > 0 && c.verdict != SETTLE_UNCLEAR &&
 		   (old->claims_built[0] || nw->claims_built[0]) &&
 		   change_moves(old, nw, r, band, &lo, &hi) &&
-		   !(c.verdict == SETTLE_FASTER && hi < 1 - band) &&
-		   !(c.verdict == SETTLE_SLOWER && lo > 1 + band)) {
+		   !settle_layouts_agree(c.verdict, lo, hi, band)) {
 		/* a FILE.c row's change that moves with the layout stands
 		 * only where every layout's says it */
 		c.verdict = SETTLE_UNCLEAR;
