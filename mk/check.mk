@@ -21,8 +21,13 @@ test-sanitize-build:
 	@$(MAKE) --no-print-directory BUILD=$(SAN_BUILD) CFLAGS="$(SAN_FLAGS)" \
 		$(SAN_BUILD)/settle $(SAN_TESTS:%=$(SAN_BUILD)/tests/%)
 
+# TEST_SKIP=apart: without the Makefile's TEST_APART (make test runs them
+# beside the others)
+SAN_RUN = $(if $(filter apart,$(TEST_SKIP)), \
+            $(filter-out $(TEST_APART),$(SAN_TESTS)),$(SAN_TESTS))
+
 test-sanitize: test-sanitize-build
-	@fail=0; for t in $(SAN_TESTS); do \
+	@fail=0; for t in $(SAN_RUN); do \
 	  echo "== sanitized $$t"; \
 	  SETTLE=$(SAN_BUILD)/settle SETTLE_TEST_SAMPLE=1 \
 	  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
