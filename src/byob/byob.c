@@ -1274,7 +1274,7 @@ struct build {
 	const char *uncached;     /* why, when transient */
 	const struct settle_claim *const *claims; /* NULL-terminated */
 	size_t nclaims;
-	char offslot[192];        /* in layouts: why its functions do not
+	char offslot[384];        /* in layouts: why its functions do not
 				     all start a 16-byte slot, else "" */
 };
 
@@ -1580,12 +1580,12 @@ static int own_alignment(const struct build *b)
 }
 
 /*
- * Whether b's own functions (after the layout header's mark) each start
- * a 16-byte slot, as the layouts' design needs (docs/layouts.md: each
- * layout moves the code by a slot, so a function and its copy sit in the
- * same four slots only when both start one). Why not into b->offslot,
- * else "". gcc's -Os aligns no function, whatever
- * -falign-functions says.
+ * Whether b's functions (but the C runtime's and its cold code,
+ * settle_elf_code_align()) each start a 16-byte slot, as the layouts'
+ * design needs (docs/layouts.md: each layout moves the code by a slot,
+ * so a function and its copy sit in the same four slots only when both
+ * start one). Why not into b->offslot, else "". gcc's -Os aligns no
+ * function, whatever -falign-functions says.
  */
 static void code_slots(struct build *b)
 {
@@ -1599,8 +1599,10 @@ static void code_slots(struct build *b)
 	if (a >= SETTLE_CODE_SLOT)
 		return;
 	if (a > 0)
-		snprintf(b->offslot, sizeof(b->offslot), "its function %s",
-			 fn);
+		snprintf(b->offslot, sizeof(b->offslot), "its function %s "
+			 "(gcc's -Os aligns no function, nor does "
+			 "-falign-functions below 16: measure such a build "
+			 "without --layouts, or at -O2)", fn);
 	else if (a == -2)
 		snprintf(b->offslot, sizeof(b->offslot), "its object lacks "
 			 "the layout's padding (the linker dropped it: "
@@ -2397,12 +2399,8 @@ static void off_slots(const char *file, struct build *b, size_t nbuilds,
 		if (b[i].offslot[0] && say)
 			fprintf(stderr, "settle: %s, build '%s': %s: in "
 				"layouts its rows get no verdict (%s; "
-				"docs/layouts.md); gcc's -Os aligns no "
-				"function, nor does -falign-functions below "
-				"16: measure such a build without --layouts, "
-				"or at -O2\n",
-				file, b[i].cmd, b[i].offslot,
-				SETTLE_WHY_OFF_SLOT);
+				"docs/layouts.md)\n", file, b[i].cmd,
+				b[i].offslot, SETTLE_WHY_OFF_SLOT);
 	}
 }
 

@@ -38,13 +38,16 @@
  * lie within this fraction of it either way (lo >= ratio / 1.1, hi <=
  * ratio x 1.1), else the figure quoted is not settled, whatever the
  * verdict (three processes whose ratios were 1.42, 1.63 and 1.89 gave
- * 1.63x [1.14, 2.32], slower, a sure direction but no sure figure). */
-#define SETTLE_QUOTE_SPREAD 0.10
+ * 1.63x [1.14, 2.32], slower, a sure direction but no sure figure). The
+ * per cent is the one source: texts say it with SETTLE_STR(). */
+#define SETTLE_QUOTE_SPREAD_PCT 10
+#define SETTLE_QUOTE_SPREAD (SETTLE_QUOTE_SPREAD_PCT / 100.0)
 
 /* The least share of a sample's wall time its thread must have run, in a
  * row's median sample, for its CPU times to stand for its work (the
- * means a verdict must agree with). */
-#define SETTLE_ON_CPU 0.9
+ * means a verdict must agree with), in per cent and as a fraction. */
+#define SETTLE_ON_CPU_PCT 90
+#define SETTLE_ON_CPU (SETTLE_ON_CPU_PCT / 100.0)
 
 /* The confidence every interval is made for; intervals of a few units
  * reach less (settle_level_short()). */

@@ -1280,7 +1280,8 @@ static void file_noise(struct settle_compare_view *cv,
 		shared += settle_result_shared_cpu(&r->results[i]) != 0;
 	if (shared) {
 		warn(cv, "%s: %zu row%s shared the CPU (most samples "
-		     "preempted, under 90%% of their time on it)", r->source,
+		     "preempted, under " SETTLE_STR(SETTLE_ON_CPU_PCT)
+		     "%% of their time on it)", r->source,
 		     shared, shared == 1 ? "" : "s");
 		cv->caveats |= SETTLE_CAVEAT_NOISE;
 	}

@@ -824,7 +824,8 @@ baseline_of(const struct settle_report *rep, const struct settle_view_row *w)
 		      "move all of its rows while its samples agree: run " \
 		      "with --processes 3 or more)"
 #define ONE_PROCESS "measured in one process " PROCESS_STATE
-#define FEW_PROCESSES "measured in fewer than 3 processes " PROCESS_STATE
+#define FEW_PROCESSES "measured in fewer than " \
+		      SETTLE_STR(SETTLE_MIN_UNITS) " processes " PROCESS_STATE
 /* whole commands in 2 processes: the rows' verdicts take the process as
  * the unit, and 2 are too few (it said "too few samples" of 20) */
 #define FEW_COMMAND_PROCESSES "too few processes (2: a verdict takes the " \
@@ -886,8 +887,10 @@ static int time_moves(const struct settle_result *r, unsigned nproc)
  * SETTLE_QUOTE_SPREAD of its ratio. Last, a claim's variants measured in
  * fewer than 3 processes (PROCESS_STATE).
  */
-#define TOO_FEW "too few samples (a verdict needs 5 samples in one " \
-		"process and one layout, or 3 processes or more)"
+#define TOO_FEW "too few samples (a verdict needs " \
+		SETTLE_STR(SETTLE_MIN_SAMPLES) " samples in one process and " \
+		"one layout, or " SETTLE_STR(SETTLE_MIN_UNITS) " processes " \
+		"or more)"
 
 /* Whether c's interval reaches beyond SETTLE_QUOTE_SPREAD of its ratio
  * either way: the figure is not one to quote. */
@@ -905,7 +908,8 @@ static const char *unsettled(const struct settle_report *rep,
 {
 	int cmds = commands(vc);
 	/* 2 processes: too few for a verdict, whatever their samples */
-	const char *too_few_text = rep->options.processes != 2 ? TOO_FEW :
+	unsigned np = rep->options.processes;
+	const char *too_few_text = np < 2 || np >= SETTLE_MIN_UNITS ? TOO_FEW :
 				   !cmds ? FEW_PROCESSES : FEW_COMMAND_PROCESSES;
 
 	for (size_t i = 0; i < vc->nrows; i++)
@@ -939,7 +943,8 @@ static const char *unsettled(const struct settle_report *rep,
 		/* its time too: the sentence quotes figures made of it */
 		if (!cmds && time_moves(w->r, rep->options.processes))
 			return "too noisy to quote (the time of a row it rests "
-			       "on moves by more than 10 % from one process "
+			       "on moves by more than "
+			       SETTLE_STR(SETTLE_QUOTE_SPREAD_PCT) " % from one process "
 			       "to another, or its samples do not split into "
 			       "the processes)";
 		if (by_time && by_time[i])
@@ -955,7 +960,8 @@ static const char *unsettled(const struct settle_report *rep,
 		if (quotes && w->role == SETTLE_ROLE_COMPARED &&
 		    quote_wide(&w->r->cmp))
 			return "too noisy to quote (the interval of a ratio it "
-			       "rests on reaches more than 10 % beyond the "
+			       "rests on reaches more than "
+			       SETTLE_STR(SETTLE_QUOTE_SPREAD_PCT) " % beyond the "
 			       "ratio)";
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -984,7 +990,8 @@ static const char *unsettled(const struct settle_report *rep,
 		if (settle_result_shared_cpu(rows[i]->r) ||
 		    (b && settle_result_shared_cpu(b)))
 			return "a row it rests on shared its CPU (most "
-			       "samples preempted, under 90 % of their time "
+			       "samples preempted, under "
+			       SETTLE_STR(SETTLE_ON_CPU_PCT) " % of their time "
 			       "on it: its time holds another task's time "
 			       "slices)";
 	}
