@@ -473,11 +473,15 @@ then ok "--processes 3: a claim without the variant asked for is said once"
 else bad "--processes 3, a dropped claim: $(cat "$TMP/drop.err")"; fi
 
 # ---- code placement -----------------------------------------------------
+# offsets DIR MOD AWK: the addresses mod MOD of the symbols AWK picks from
+# nm's lines of every object in DIR, each once, blank-separated
+offsets() {
+	for so in "$1"/*.so; do nm "$so" | awk "$3 { print \$1 }"; done |
+	while read -r a; do echo $(( (16#$a) % $2 )); done |
+	sort -u | tr '\n' ' '
+}
 if grep -q "layout-3.h" "$TMP/before4.err" && [ -f "$SETTLE_CACHE_DIR/layout-3.h" ]; then
-	slots=$(for so in "$SETTLE_CACHE_DIR"/*.so; do
-		a=$(nm "$so" | awk '$3 == "setup" { print $1 }')
-		[ -n "$a" ] && echo $(( (16#$a) % 64 ))
-	done | sort -u | tr '\n' ' ')
+	slots=$(offsets "$SETTLE_CACHE_DIR" 64 '$3 == "setup"')
 	if [ "$(echo $slots | wc -w)" = 4 ]; then
 		ok "4 objects, the file's code at 4 slots of its cache line ($slots)"
 	else
@@ -500,9 +504,7 @@ if "$SETTLE" run "$CLAIM" --build "cc -O1" --layouts 4 --samples 8 \
 else
 	bad "-O1 in layouts: $(cat "$TMP/o1.err")"
 fi
-aligned=$(for so in "$SETTLE_CACHE_DIR"/*.so; do
-	nm "$so" | awk '$3 == "moved" || $3 == "steady" { print $1 }'
-done | while read -r a; do echo $(( (16#$a) % 16 )); done | sort -u | tr '\n' ' ')
+aligned=$(offsets "$SETTLE_CACHE_DIR" 16 '$3 == "moved" || $3 == "steady"')
 [ "$aligned" = "0 " ] && ok "...the objects' functions start on 16-byte boundaries" ||
 	bad "the objects' functions at offsets '$aligned' of 16"
 # cold code (the claim's error paths, in .text.unlikely at -O2), which
@@ -511,9 +513,7 @@ done | while read -r a; do echo $(( (16#$a) % 16 )); done | sort -u | tr '\n' ' 
 SETTLE_CACHE_DIR=$TMP/cold "$SETTLE" run "$CLAIM" \
 	--build "cc -O2 -DLAYOUT_TEST_COLD" --layouts 4 --samples 8 \
 	--min-time 1 >/dev/null 2>"$TMP/cold.err"
-cold=$(for so in "$TMP"/cold/*.so; do
-	nm "$so" | awk '$3 == "no_box" || $3 ~ /\.cold$/ { print $1 }'
-done | while read -r a; do echo $(( (16#$a) % 16 )); done | sort -u | tr '\n' ' ')
+cold=$(offsets "$TMP/cold" 16 '$3 == "no_box" || $3 ~ /\.cold$/')
 if [ -z "$cold" ] || [ "$cold" = "0 " ]; then
 	bad "no cold function off a 16-byte boundary in the -O2 objects ('$cold'): the test claim no longer tests it"
 elif grep -q "16-byte" "$TMP/cold.err"; then
@@ -558,10 +558,7 @@ grep -q "its object lacks the layout's padding (the linker dropped it: -Wl,--gc-
 SETTLE_CACHE_DIR=$TMP/hot "$SETTLE" run "$CLAIM" \
 	--build "cc -O2 -DLAYOUT_TEST_HOT" --layouts 4 --samples 8 \
 	--min-time 1 >/dev/null 2>"$TMP/hot.err"
-slots=$(for so in "$TMP"/hot/*.so; do # the first hot function's slot
-	a=$(nm "$so" | awk '$3 == "steady" { print $1 }')
-	[ -n "$a" ] && echo $(( (16#$a) % 64 ))
-done | sort -u | tr '\n' ' ')
+slots=$(offsets "$TMP/hot" 64 '$3 == "steady"') # the first hot function's
 [ "$(echo $slots | wc -w)" = 4 ] &&
 	ok "hot functions move with the layouts: 4 slots ($slots)" ||
 	bad "hot functions at slots '$slots' of 4 objects: $(cat "$TMP/hot.err")"
@@ -571,10 +568,7 @@ done | sort -u | tr '\n' ' ')
 if command -v clang >/dev/null; then
 	SETTLE_CACHE_DIR=$TMP/clang "$SETTLE" run "$CLAIM" --build "env clang -O1" \
 		--layouts 4 --samples 8 --min-time 1 >/dev/null 2>"$TMP/clang.err"
-	slots=$(for so in "$TMP"/clang/*.so; do
-		a=$(nm "$so" | awk '$3 == "setup" { print $1 }')
-		[ -n "$a" ] && echo $(( (16#$a) % 64 ))
-	done | sort -u | tr '\n' ' ')
+	slots=$(offsets "$TMP/clang" 64 '$3 == "setup"')
 	[ "$(echo $slots | wc -w)" = 4 ] &&
 		ok "clang in layouts: built, its code at 4 slots ($slots)" ||
 		bad "clang in layouts: slots '$slots': $(cat "$TMP/clang.err")"
